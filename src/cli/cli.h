@@ -1,0 +1,48 @@
+/* Command-line plumbing shared by every subcommand.
+ *
+ * Exit codes: 0 success, 1 runtime failure (unreadable or malformed input
+ * file), 2 usage error (unknown flag, bad value, bad link spec).
+ *
+ * Contracts:
+ *   cli_usage_error(cmd, fmt, ...)  prints "netrace CMD: message" and the
+ *        command's usage line to stderr; returns 2.
+ *   cli_fail(cmd, fmt, ...)         prints "netrace CMD: message"; returns 1.
+ *   cli_value(argc, argv, &i, cmd, &val)  takes the value of the flag at
+ *        argv[i] (either "--flag value" or "--flag=value"); false (after
+ *        printing a usage error) when it is missing.
+ *   cli_flag_is(arg, name)          arg is "name" or "name=..."
+ *   cli_int / cli_double / cli_u64  parse a flag value within [lo, hi];
+ *        print a usage error naming the flag and return false otherwise.
+ *   cli_find_command(name)          registry lookup; NULL when unknown.
+ */
+#ifndef NR_CLI_H
+#define NR_CLI_H
+
+#include "nr_common.h"
+
+#include <stdio.h>
+
+#define CLI_OK 0
+#define CLI_FAIL 1
+#define CLI_USAGE 2
+
+typedef struct CliCommand {
+    const char *name;
+    const char *summary;
+    const char *usage; /* one or more lines, without "usage: " */
+    const char *help;  /* paragraph(s) for `netrace help CMD` */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+} CliCommand;
+
+extern const CliCommand *const cli_commands[];
+
+const CliCommand *cli_find_command(const char *name);
+int cli_usage_error(const char *cmd, const char *fmt, ...) NR_PRINTF(2, 3);
+int cli_fail(const char *cmd, const char *fmt, ...) NR_PRINTF(2, 3);
+bool cli_flag_is(const char *arg, const char *name);
+bool cli_value(int argc, char **argv, int *i, const char *cmd, const char **val);
+bool cli_int(const char *cmd, const char *flag, const char *val, int64_t lo, int64_t hi, int64_t *out);
+bool cli_double(const char *cmd, const char *flag, const char *val, double lo, double hi, double *out);
+bool cli_u64(const char *cmd, const char *flag, const char *val, uint64_t *out);
+
+#endif

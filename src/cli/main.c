@@ -1,0 +1,87 @@
+/* netrace entry point: dispatches subcommands from the command registry. */
+#include "cli.h"
+#include "netrace_config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The registry: one entry per subcommand, each defined in its own cmd_*.c. */
+const CliCommand *const cli_commands[] = {
+    NULL,
+};
+
+static void print_help(FILE *f)
+{
+    fprintf(f,
+            "netrace %s - consistency and fairness control testbed for networked racing games\n\n"
+            "usage: netrace [COMMAND] [ARGS...]\n"
+            "       netrace help COMMAND\n\n"
+            "With no command, netrace replays the bundled race with every scheme side by side\n"
+            "(the window when a display is available, the headless summary otherwise).\n\n"
+            "commands:\n",
+            NETRACE_VERSION);
+    for (int i = 0; cli_commands[i]; i++)
+        fprintf(f, "  %-12s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+    fprintf(f, "\noptions:\n  --help       this text\n  --version    print the version\n");
+}
+
+static int help_command(const char *name)
+{
+    const CliCommand *c = cli_find_command(name);
+    if (!c)
+        return cli_usage_error(NULL, "unknown command '%s'", name);
+    printf("netrace %s - %s\n\n", c->name, c->summary);
+    const char *p = c->usage;
+    bool first = true;
+    while (p && *p) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        printf("%s%.*s\n", first ? "usage: " : "       ", (int)n, p);
+        first = false;
+        p += n + (nl ? 1 : 0);
+    }
+    if (c->help)
+        printf("\n%s\n", c->help);
+    return CLI_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        const CliCommand *c = cli_find_command("replay");
+        if (!c) {
+            print_help(stdout);
+            return CLI_OK;
+        }
+        char *args[] = {(char *)"replay", NULL};
+        return c->run(1, args);
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        print_help(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("netrace %s\n", NETRACE_VERSION);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "help") == 0) {
+        if (argc < 3) {
+            print_help(stdout);
+            return CLI_OK;
+        }
+        if (argc > 3)
+            return cli_usage_error(NULL, "help takes one command name");
+        return help_command(argv[2]);
+    }
+    const CliCommand *c = cli_find_command(cmd);
+    if (!c) {
+        if (cmd[0] == '-')
+            return cli_usage_error(NULL, "unknown option '%s'", cmd);
+        return cli_usage_error(NULL, "unknown command '%s'", cmd);
+    }
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return help_command(cmd);
+    return c->run(argc - 1, argv + 1);
+}

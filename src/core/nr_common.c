@@ -1,0 +1,55 @@
+/* Error formatting and small numeric helpers shared by the core. */
+#include "nr_common.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+bool nr_error_set(NrError *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+double nr_wrap_angle(double a)
+{
+    a = fmod(a, 2.0 * NR_PI);
+    if (a <= -NR_PI)
+        a += 2.0 * NR_PI;
+    else if (a > NR_PI)
+        a -= 2.0 * NR_PI;
+    return a;
+}
+
+bool nr_parse_double(const char *s, double *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+bool nr_parse_int64(const char *s, int64_t *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE)
+        return false;
+    *out = (int64_t)v;
+    return true;
+}

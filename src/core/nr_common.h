@@ -1,0 +1,43 @@
+/* Common types of the netrace core: errors as values, time units, angles.
+ *
+ * Contracts:
+ *   nr_error_set(err, fmt, ...)  formats one line into err->msg (err may be NULL);
+ *                                always returns false so callers can write
+ *                                `return nr_error_set(err, ...);`.
+ *   Times inside the core are int64_t microseconds (suffix _us) or int32_t
+ *   milliseconds (suffix _ms); never floats as time keys.
+ *   World unit: one car width (suffix _cw where it matters).
+ */
+#ifndef NR_COMMON_H
+#define NR_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NR_PI 3.14159265358979323846
+#define NR_US_PER_MS INT64_C(1000)
+#define NR_US_PER_S INT64_C(1000000)
+#define NR_ERROR_MAX 512
+
+typedef struct NrError {
+    char msg[NR_ERROR_MAX];
+} NrError;
+
+#if defined(__GNUC__)
+#define NR_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define NR_PRINTF(a, b)
+#endif
+
+bool nr_error_set(NrError *err, const char *fmt, ...) NR_PRINTF(2, 3);
+
+/* Wrap an angle to (-pi, pi]. */
+double nr_wrap_angle(double a);
+
+/* Parse helpers shared by every text format and flag parser. Each returns
+ * false when the whole string is not a finite number in range. */
+bool nr_parse_double(const char *s, double *out);
+bool nr_parse_int64(const char *s, int64_t *out);
+
+#endif

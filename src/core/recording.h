@@ -1,0 +1,59 @@
+/* Recorded races: the CSV format with a '#' metadata header, reader and
+ * crash-safe writer.
+ *
+ * One row per car per sample: t_ms,car,x,y,heading,speed (car is 1-based in
+ * the file, 0-based in this API). Every car has a row at every sample time;
+ * sample times are 0, period, 2*period, ...
+ *
+ * Contracts:
+ *   recording_load(rec, path, err)  fills rec (zeroed first); false + err
+ *                  "FILE:LINE: reason" on malformed input. A file whose last
+ *                  line is cut (a killed writer) loads up to the last whole
+ *                  sample time and sets rec->truncated.
+ *   recording_free(rec)            frees samples; NULL-safe; rec reusable.
+ *   recording_at(rec, car, i)      sample i (0-based) of car (0-based).
+ *   recording_save(rec, path, err) writes atomically (temp file + rename).
+ *   recwriter_open / _append / _close  streaming writer for live races:
+ *                  rows go to PATH.part, flushed at least once per second of
+ *                  race time; close renames PATH.part to PATH.
+ */
+#ifndef NR_RECORDING_H
+#define NR_RECORDING_H
+
+#include "nr_common.h"
+
+#include <stdio.h>
+
+#define RECORDING_VERSION 1
+#define RECORDING_MAX_CARS 8
+
+typedef struct RecSample {
+    int32_t t_ms;
+    double x, y;    /* car widths */
+    double heading; /* radians, 0 = +x, counter-clockwise */
+    double speed;   /* car widths per second */
+} RecSample;
+
+typedef struct Recording {
+    int version;
+    char track[128];   /* track file name as written in the header */
+    char source[16];   /* human | autopilot | network */
+    char created[32];  /* ISO 8601 UTC, informative only */
+    int32_t period_ms; /* 33 */
+    int ncars;
+    int nsamples;      /* samples per car */
+    RecSample *samples; /* [car * nsamples + i] */
+    bool truncated;
+} Recording;
+
+bool recording_load(Recording *rec, const char *path, NrError *err);
+void recording_free(Recording *rec);
+const RecSample *recording_at(const Recording *rec, int car, int i);
+bool recording_save(const Recording *rec, const char *path, NrError *err);
+
+typedef struct RecWriter RecWriter;
+RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err);
+bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err);
+bool recwriter_close(RecWriter *w, NrError *err);
+
+#endif
