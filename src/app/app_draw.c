@@ -79,7 +79,7 @@ void app_layout(AppState *s, int w, int h)
     L->ctl_row[0] = frect(0, fh - ctl1 - ctl0, fw, ctl0);
     L->status = frect(0, L->ctl_row[0].y - ls * 1.3f, fw, ls * 1.3f);
     float mid_top = L->top.h, mid_bot = L->status.y;
-    float ch = floorf((mid_bot - mid_top) * 0.27f);
+    float ch = floorf((mid_bot - mid_top) * 0.25f);
     float cy = mid_bot - ch;
     L->chart[0] = frect(pad, cy, fw / 2 - 1.5f * pad, ch - pad / 2);
     L->chart[1] = frect(fw / 2 + pad / 2, cy, fw / 2 - 1.5f * pad, ch - pad / 2);
@@ -396,13 +396,15 @@ static void draw_view(AppState *s, int k, int j)
     SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
     gfx_fill(r, rect->x, rect->y, rect->w, ls + pad, gfx_rgba(0, 0, 0, 150));
     SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
-    int tw = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), (int)(rect->y + pad / 2), GFX_LEFT,
-                      car_colour(j), "P%d screen", j + 1);
     SDL_Color lc = car_colour(v.leader);
     char lead[32];
     snprintf(lead, sizeof lead, "car %d ahead", v.leader + 1);
-    int lw, lhh;
+    int lw, lhh, pw;
     gfx_text_size(&s->gfx, GFX_SMALL, lead, &lw, &lhh);
+    gfx_text_size(&s->gfx, GFX_SMALL, "P1 screen", &pw, &lhh);
+    bool wide = (float)(pw + lw) + 6 * pad < rect->w;
+    int tw = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), (int)(rect->y + pad / 2), GFX_LEFT,
+                      car_colour(j), wide ? "P%d screen" : "P%d", j + 1);
     float bx = rect->x + rect->w - (float)lw - 3 * pad;
     if (bx > rect->x + (float)tw + 2 * pad || tw == 0) {
         gfx_fill(r, bx, rect->y + 1, (float)lw + 2 * pad, ls + pad - 2, lc);

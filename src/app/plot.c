@@ -32,13 +32,13 @@ static SDL_Color col(uint32_t rgb)
 
 PlotTheme plot_theme_dark(void)
 {
-    PlotTheme t = {0x181A1E, 0xE0E0E0, 0x34383E, 0x9098A0};
+    PlotTheme t = {0x181A1E, 0xE0E0E0, 0x34383E, 0x9098A0, true};
     return t;
 }
 
 PlotTheme plot_theme_light(void)
 {
-    PlotTheme t = {0xFFFFFF, 0x101010, 0xE2E2E2, 0x404040};
+    PlotTheme t = {0xFFFFFF, 0x101010, 0xE2E2E2, 0x404040, false};
     return t;
 }
 
@@ -181,6 +181,35 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         const PlotSeries *se = &p->series[s];
         SDL_Color c = col(plot_series_colour(s));
         float w = (p->highlight == s + 1) ? thick * 2 : thick;
+        if (th->fast_lines) {
+            /* polyline runs of up to 256 points, drawn w times one pixel apart */
+            SDL_FPoint run[256];
+            int m = 0;
+            SDL_SetRenderDrawColor(r, c.r, c.g, c.b, 255);
+            for (int i = 0; i <= se->n; i++) {
+                bool ok = i < se->n && isfinite(se->x[i]) && isfinite(se->y[i]);
+                if (ok) {
+                    run[m].x = PX(se->x[i]);
+                    run[m].y = PY(se->y[i]);
+                    m++;
+                }
+                if (!ok || m == 256) {
+                    for (int o = 0; o < (int)w && m > 1; o++) {
+                        for (int q = 0; q < m; q++)
+                            run[q].y += o == 0 ? 0.0f : 1.0f;
+                        SDL_RenderDrawLinesF(r, run, m);
+                    }
+                    if (m == 256) { /* continue the curve from the last point */
+                        run[0].x = run[m - 1].x;
+                        run[0].y = PY(se->y[i]);
+                        m = 1;
+                    } else {
+                        m = 0;
+                    }
+                }
+            }
+            continue;
+        }
         bool have = false;
         float px = 0, py = 0;
         for (int i = 0; i < se->n; i++) {

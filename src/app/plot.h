@@ -63,6 +63,7 @@ typedef struct PlotFigure {
 
 typedef struct PlotTheme {
     uint32_t bg, fg, grid, axis; /* 0xRRGGBB */
+    bool fast_lines; /* 1-pixel polylines drawn offset (window) instead of quads (PNG) */
 } PlotTheme;
 
 int plot_write_png(const PlotFigure *fig, const char *path, NrError *err);
