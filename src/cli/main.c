@@ -5,8 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const CliCommand cmd_replay;
+extern const CliCommand cmd_sweep;
+
 /* The registry: one entry per subcommand, each defined in its own cmd_*.c. */
 const CliCommand *const cli_commands[] = {
+    &cmd_replay,
+    &cmd_sweep,
     NULL,
 };
 
