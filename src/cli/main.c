@@ -6,7 +6,9 @@
 #include <string.h>
 
 /* The registry: one entry per subcommand, each defined in its own cmd_*.c. */
+extern const CliCommand cmd_delays;
 const CliCommand *const cli_commands[] = {
+    &cmd_delays,
     NULL,
 };
 
