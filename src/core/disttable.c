@@ -60,6 +60,7 @@ bool disttable_load(DistTable *t, const char *path, NrError *err)
     char *line = NULL;
     size_t cap = 0;
     bool ok = true;
+    errno = 0;
     while (ok && getline(&line, &cap, f) != -1) {
         lineno++;
         if (line[0] == '#')
@@ -98,7 +99,8 @@ bool disttable_load(DistTable *t, const char *path, NrError *err)
         }
     }
     if (ok && ferror(f))
-        ok = nr_error_set(err, "%s:%ld: read error", path, lineno + 1);
+        ok = nr_error_set(err, "%s:%ld: cannot read: %s", path, lineno + 1,
+                          errno ? strerror(errno) : "read error");
     free(line);
     fclose(f);
     if (ok && n == 0)
