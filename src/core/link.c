@@ -403,8 +403,15 @@ int64_t link_tabledist(int64_t mu_us, int64_t sigma_us, uint32_t rnd, const Dist
 {
     if (sigma_us <= 0)
         return mu_us;
-    if (!t || t->n <= 0)
+    if (!t || t->n <= 0 || !t->v) {
+        /* As netem: a 2 sigma beyond 32 bits takes the widest spread. The
+         * parser caps jitter below that; this guards hand-built specs. */
+        if (sigma_us > (int64_t)(UINT32_MAX / 2))
+            return mu_us + (int64_t)rnd - (int64_t)(UINT32_MAX / 2);
         return (int64_t)(rnd % (uint32_t)(2 * sigma_us)) + mu_us - sigma_us;
+    }
+    if (sigma_us > LINK_TIME_MAX_US) /* hand-built spec: keep the products in range */
+        sigma_us = LINK_TIME_MAX_US;
     int64_t v = t->v[rnd % (uint32_t)t->n];
     int64_t x = (sigma_us % LINK_DIST_SCALE) * v;
     if (x >= 0)
