@@ -9,9 +9,11 @@ extern const CliCommand cmd_replay;
 extern const CliCommand cmd_sweep;
 
 /* The registry: one entry per subcommand, each defined in its own cmd_*.c. */
+extern const CliCommand cmd_delays;
 const CliCommand *const cli_commands[] = {
     &cmd_replay,
     &cmd_sweep,
+    &cmd_delays,
     NULL,
 };
 
