@@ -6,7 +6,12 @@
 #include <string.h>
 
 /* The registry: one entry per subcommand, each defined in its own cmd_*.c. */
+extern const CliCommand cmd_autopilot;
+extern const CliCommand cmd_info;
+
 const CliCommand *const cli_commands[] = {
+    &cmd_autopilot,
+    &cmd_info,
     NULL,
 };
 
