@@ -140,6 +140,34 @@ static void nc_positional_errors_by_hand(void **state)
     track_free(t);
 }
 
+/* An MU due exactly at a sample instant is delivered before that instant's
+ * metrics sample: with a 66 ms (two-period) delay NC shows MU k - 2 at
+ * sample k, so d1 = v * 0.066 from sample 2 on. */
+static void arrival_at_sample_time_precedes_metrics(void **state)
+{
+    (void)state;
+    Track *t = circle_track();
+    Recording rec;
+    const double s0[2] = {0.0, 5.0}, v[2] = {30.0, 20.0};
+    make_race(&rec, t, 50, s0, v);
+    LinkSpec l = spec("delay 66ms");
+    EngineConfig cfg;
+    config(&cfg, &rec, t, &l, &l, "nc");
+    cfg.keep_history = true;
+    Engine *e = engine_new(&cfg, NULL);
+    engine_step_to(e, engine_end_us(e));
+    int hn;
+    const MetricSample *h = engine_history(e, 0, &hn);
+    for (int k = 2; k < hn; k++) {
+        assert_true(fabs(h[k].d1 - v[0] * 0.066) < 1e-6);
+        assert_true(fabs(h[k].d2 - v[1] * 0.066) < 1e-6);
+    }
+    engine_free(e);
+    linkspec_free(&l);
+    recording_free(&rec);
+    track_free(t);
+}
+
 /* Causality with Delta = 100 ms and delays below Delta: both terminals show
  * both cars exactly as of now - Delta (rounded down to a sample), so the
  * race looks the same at both terminals: d1 = d2 = 0, never inconsistent. */
@@ -296,6 +324,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nc_positional_errors_by_hand),
+        cmocka_unit_test(arrival_at_sample_time_precedes_metrics),
         cmocka_unit_test(causality_consistent_when_delay_below_delta),
         cmocka_unit_test(schemes_share_the_traffic),
         cmocka_unit_test(same_seed_same_csv),

@@ -7,13 +7,17 @@
 
 extern const CliCommand cmd_replay;
 extern const CliCommand cmd_sweep;
+extern const CliCommand cmd_delays;
+extern const CliCommand cmd_autopilot;
+extern const CliCommand cmd_info;
 
 /* The registry: one entry per subcommand, each defined in its own cmd_*.c. */
-extern const CliCommand cmd_delays;
 const CliCommand *const cli_commands[] = {
     &cmd_replay,
     &cmd_sweep,
     &cmd_delays,
+    &cmd_autopilot,
+    &cmd_info,
     NULL,
 };
 

@@ -336,7 +336,7 @@ static void take_metrics(Engine *e, int64_t t_us)
                 p[j][c] = displayed_progress(e, c, &pose, e->cur_sample);
             }
         }
-        MetricSample ms = metrics_add_sample(&s->m, t_us, p);
+        MetricSample ms = metrics_add_sample(&s->m, t_us, p[0], p[1]);
         if (s->hist && s->hist_n < e->hist_cap)
             s->hist[s->hist_n++] = ms;
     }
