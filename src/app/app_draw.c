@@ -79,15 +79,15 @@ void app_layout(AppState *s, int w, int h)
     L->ctl_row[0] = frect(0, fh - ctl1 - ctl0, fw, ctl0);
     L->status = frect(0, L->ctl_row[0].y - ls * 1.3f, fw, ls * 1.3f);
     float mid_top = L->top.h, mid_bot = L->status.y;
-    float ch = floorf((mid_bot - mid_top) * 0.25f);
-    float cy = mid_bot - ch;
-    L->chart[0] = frect(pad, cy, fw / 2 - 1.5f * pad, ch - pad / 2);
-    L->chart[1] = frect(fw / 2 + pad / 2, cy, fw / 2 - 1.5f * pad, ch - pad / 2);
-    L->main = frect(0, mid_top, fw, cy - mid_top);
-
     int n = engine_scheme_count(s->e);
     double aspect = (s->bx1 - s->bx0) / (s->by1 - s->by0);
     if (s->focus >= 0) {
+        /* focus: the two views large, the gauges beside, the charts below */
+        float ch = floorf((mid_bot - mid_top) * 0.25f);
+        float cy = mid_bot - ch;
+        L->chart[0] = frect(pad, cy, fw / 2 - 1.5f * pad, ch - pad / 2);
+        L->chart[1] = frect(fw / 2 + pad / 2, cy, fw / 2 - 1.5f * pad, ch - pad / 2);
+        L->main = frect(0, mid_top, fw, cy - mid_top);
         int k = s->focus;
         float gw = floorf(fw * 0.28f);
         float top = L->main.y + lh(s, GFX_BIG) * 1.1f;
@@ -100,26 +100,31 @@ void app_layout(AppState *s, int w, int h)
         L->row[k] = L->main;
         L->cols = 1;
         L->rows = 1;
-    } else if (n > 0) {
+    } else {
+        /* overview: one row per scheme (views, then gauges headed by the
+         * scheme's name); the two charts stacked in a column on the right */
+        float chw = floorf(fw * 0.30f), mh = mid_bot - mid_top;
+        L->chart[0] = frect(fw - chw, mid_top + pad / 2, chw - pad, mh / 2 - pad);
+        L->chart[1] = frect(fw - chw, mid_top + mh / 2 + pad / 2, chw - pad, mh / 2 - pad);
+        L->main = frect(0, mid_top, fw - chw, mh);
         int cols = n > 6 ? 2 : 1;
-        int rows = (n + cols - 1) / cols;
+        int rows = n > 0 ? (n + cols - 1) / cols : 1;
         L->cols = cols;
         L->rows = rows;
-        float cw = fw / (float)cols, rh = L->main.h / (float)rows;
+        float cw = L->main.w / (float)cols, rh = L->main.h / (float)rows;
         for (int k = 0; k < n; k++) {
             float x = cw * (float)(k / rows), y = L->main.y + rh * (float)(k % rows);
-            float lw = floorf(fmaxf(cw * 0.12f, (float)base * 7.0f));
-            float gmin = cw * 0.30f;
+            float gmin = cw * 0.34f;
             float vh = rh - pad;
-            float vw = (cw - lw - gmin - 5 * pad) / 2;
-            if (!s->follow[s->focus >= 0] && vw > vh * (float)aspect * 1.15f)
-                vw = vh * (float)aspect * 1.15f;
+            float vw = (cw - gmin - 4 * pad) / 2;
+            if (!s->follow[0] && vw > vh * (float)aspect * 1.1f)
+                vw = vh * (float)aspect * 1.1f;
             L->row[k] = frect(x, y, cw, rh);
-            L->label[k] = frect(x + pad, y + pad / 2, lw, vh);
-            L->view[k][0] = frect(x + 2 * pad + lw, y + pad / 2, vw, vh);
-            L->view[k][1] = frect(x + 3 * pad + lw + vw, y + pad / 2, vw, vh);
-            float gx = x + 4 * pad + lw + 2 * vw;
-            L->gauge[k] = frect(gx, y + pad / 2, x + cw - gx - pad, vh);
+            L->view[k][0] = frect(x + pad, y + pad / 2, vw, vh);
+            L->view[k][1] = frect(x + 2 * pad + vw, y + pad / 2, vw, vh);
+            float gx = x + 3 * pad + 2 * vw;
+            L->gauge[k] = frect(gx, y + pad / 2, x + cw - gx, vh);
+            L->label[k] = frect(gx, y + pad / 2, x + cw - gx, lh(s, GFX_NORMAL));
         }
     }
 
@@ -469,7 +474,18 @@ static void draw_gauges(AppState *s, int k, bool big)
     const Metrics *m = engine_metrics(s->e, k);
     gfx_fill(r, g->x, g->y, g->w, g->h, PANEL);
     float x = g->x + pad, y = g->y + pad / 2, w = g->w - 2 * pad;
-    bool compact = g->h < 5.2f * l;
+    if (!big) {
+        const SchemeType *st = engine_scheme(s->e, k);
+        gfx_fill(r, g->x, g->y, 4, g->h, scheme_colour(k));
+        int tw0 = gfx_text(&s->gfx, GFX_NORMAL, (int)x + 4, (int)y, GFX_LEFT, scheme_colour(k), "%d %s", k + 1,
+                           st->title ? st->title : st->name);
+        gfx_text(&s->gfx, GFX_SMALL, (int)x + 4 + tw0 + (int)(2 * pad), (int)(y + lh(s, GFX_NORMAL) - l), GFX_LEFT,
+                 DIM, "%s", st->name);
+        y += lh(s, GFX_NORMAL) * 1.05f;
+        x += 4;
+        w -= 4;
+    }
+    bool compact = g->y + g->h - y < 5.3f * l;
 
     /* inconsistency: a bar filled by the rate, the text over it */
     double rate = metrics_inconsistency_rate(m);
@@ -534,9 +550,6 @@ static void draw_gauges(AppState *s, int k, bool big)
         };
         for (int i = 0; i < 4 && y + l < g->y + g->h; i++, y += l)
             gfx_text(&s->gfx, GFX_SMALL, (int)x, (int)y, GFX_LEFT, DIM, "%s", lines[i]);
-        const SchemeType *st = engine_scheme(s->e, k);
-        if (st->summary && y + 2 * l < g->y + g->h)
-            gfx_text(&s->gfx, GFX_SMALL, (int)x, (int)(y + l * 0.5f), GFX_LEFT, DIM, "%.60s", st->summary);
     }
 }
 
@@ -582,7 +595,7 @@ static void draw_charts(AppState *s)
             p.title = "inconsistency rate, cumulative (%)";
             p.zero_line = true;
         } else {
-            p.title = "d1 - d2 per sample (car widths; > 0: P1 disadvantaged)";
+            p.title = "d1 - d2 per sample (car widths)";
             p.zero_line = true;
         }
         PlotTheme th = plot_theme_dark();
@@ -727,23 +740,17 @@ static void draw_help(AppState *s)
                  "%s", help_lines[i]);
 }
 
-static void draw_label(AppState *s, int k, bool big)
+/* The focused scheme's name above its two views. */
+static void draw_label(AppState *s, int k)
 {
     const SDL_FRect *a = &s->lay.label[k];
     const SchemeType *st = engine_scheme(s->e, k);
-    SDL_Color c = scheme_colour(k);
     float pad = (float)s->lay.base * 0.3f;
-    if (big) {
-        int w = gfx_text(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, c, "%s",
-                         st->title ? st->title : st->name);
-        gfx_text(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
-                 GFX_LEFT, DIM, "%s  (%d of %d)", st->name, k + 1, engine_scheme_count(s->e));
-        return;
-    }
-    gfx_fill(s->r, a->x, a->y, 4, a->h, c);
-    gfx_text(&s->gfx, GFX_NORMAL, (int)(a->x + 3 * pad), (int)a->y, GFX_LEFT, c, "%s", st->title ? st->title : st->name);
-    gfx_text(&s->gfx, GFX_SMALL, (int)(a->x + 3 * pad), (int)(a->y + lh(s, GFX_NORMAL)), GFX_LEFT, DIM, "%d  %s", k + 1,
-             st->name);
+    int w = gfx_text(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, scheme_colour(k), "%s",
+                     st->title ? st->title : st->name);
+    gfx_text(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
+             GFX_LEFT, DIM, "%s (%d of %d): %s", st->name, k + 1, engine_scheme_count(s->e),
+             st->summary ? st->summary : "");
 }
 
 void app_draw(AppState *s, int w, int h)
@@ -756,13 +763,12 @@ void app_draw(AppState *s, int w, int h)
         update_trails(s);
     int n = engine_scheme_count(s->e);
     if (s->focus >= 0) {
-        draw_label(s, s->focus, true);
+        draw_label(s, s->focus);
         draw_view(s, s->focus, 0);
         draw_view(s, s->focus, 1);
         draw_gauges(s, s->focus, true);
     } else {
         for (int k = 0; k < n; k++) {
-            draw_label(s, k, false);
             draw_view(s, k, 0);
             draw_view(s, k, 1);
             draw_gauges(s, k, false);
