@@ -142,6 +142,9 @@ void app_ctl_value(const AppState *s, int ctl, char *buf, size_t n);
 /* Change a value control by dir steps (+1 / -1, x5 with big). */
 void app_ctl_change(AppState *s, int ctl, int dir, bool big);
 void app_ctl_press(AppState *s, int ctl);
+/* The font to draw with: requested, else app_default_font; prints one line
+ * on stderr and returns false (buf empty) when there is none. */
+bool app_pick_font(const char *requested, char *buf, size_t n);
 /* Screenshot of the current renderer output to path (PNG). */
 bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err);
 

@@ -306,20 +306,8 @@ bool app_state_init(AppState *s, Engine *e, const AppConfig *cfg, SDL_Renderer *
     s->trail_t = -1;
     s->follow[1] = true; /* a focused scheme zooms on the cars; Z toggles */
 
-    char font[512] = "";
-    if (cfg->font_path)
-        snprintf(font, sizeof font, "%s", cfg->font_path);
-    else if (!app_default_font(font, sizeof font))
-        fprintf(stderr, "netrace: no monospace font found (install fonts-dejavu-core); drawing without text\n");
-    if (font[0]) {
-        FILE *f = fopen(font, "rb");
-        if (!f) {
-            fprintf(stderr, "netrace: cannot open font %s; drawing without text\n", font);
-            font[0] = '\0';
-        } else {
-            fclose(f);
-        }
-    }
+    char font[512];
+    app_pick_font(cfg->font_path, font, sizeof font);
     gfx_init(&s->gfx, r, font[0] ? font : NULL);
 
     /* Track geometry in world units: centre line and both edges. */

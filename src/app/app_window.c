@@ -50,6 +50,27 @@ bool app_default_font(char *buf, size_t n)
     return got > 0 && readable(buf);
 }
 
+bool app_pick_font(const char *requested, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (requested && *requested) {
+        snprintf(buf, n, "%s", requested);
+    } else if (!app_default_font(buf, n)) {
+        if (buf[0])
+            fprintf(stderr, "netrace: cannot open font %s (NETRACE_FONT); drawing without text\n", buf);
+        else
+            fprintf(stderr, "netrace: no monospace font found (install fonts-dejavu-core); drawing without text\n");
+        buf[0] = '\0';
+        return false;
+    }
+    if (!readable(buf)) {
+        fprintf(stderr, "netrace: cannot open font %s; drawing without text\n", buf);
+        buf[0] = '\0';
+        return false;
+    }
+    return true;
+}
+
 static bool ttf_start(NrError *err)
 {
     if (TTF_WasInit())
@@ -195,8 +216,27 @@ int app_run_window(const AppConfig *cfg)
      * this hint SDL would upload that surface through OpenGL every frame
      * (measured: see docs/window.md). An environment setting still wins. */
     SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
+    /* Without a display SDL would fall back to its invisible "offscreen"
+     * driver and run a window nobody sees: say so and let the caller go
+     * headless. An explicit SDL_VIDEODRIVER is obeyed (offscreen and dummy
+     * only for --bench-frames). */
+    const char *want = getenv("SDL_VIDEODRIVER"), *x11 = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+    bool explicit_driver = want && *want;
+    if (!explicit_driver && !(x11 && *x11) && !(wl && *wl)) {
+        fprintf(stderr, "netrace: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): no window\n");
+        return 1;
+    }
+    if (!explicit_driver && !(wl && *wl))
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11");
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
-        fprintf(stderr, "netrace: cannot open a display: %s (use --headless)\n", SDL_GetError());
+        fprintf(stderr, "netrace: cannot open the display (%s): no window\n", SDL_GetError());
+        return 1;
+    }
+    const char *drv_name = SDL_GetCurrentVideoDriver();
+    /* an invisible driver only makes sense for the benchmark */
+    if (cfg->bench_frames <= 0 && drv_name && (strcmp(drv_name, "offscreen") == 0 || strcmp(drv_name, "dummy") == 0)) {
+        fprintf(stderr, "netrace: cannot open the display (video driver '%s' shows nothing): no window\n", drv_name);
+        SDL_QuitSubSystem(SDL_INIT_VIDEO);
         return 1;
     }
     NrError err = {{0}};
@@ -217,7 +257,7 @@ int app_run_window(const AppConfig *cfg)
     AppState *s = r ? calloc(1, sizeof *s) : NULL;
     int rc = 1;
     if (!win || !r || !s) {
-        fprintf(stderr, "netrace: cannot open the window: %s (use --headless)\n", SDL_GetError());
+        fprintf(stderr, "netrace: cannot open the window (%s): no window\n", SDL_GetError());
         goto done;
     }
     SDL_SetWindowMinimumSize(win, 640, 400);

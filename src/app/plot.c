@@ -300,15 +300,10 @@ int plot_write_png(const PlotFigure *fig, const char *path, NrError *err)
         nr_error_set(err, "%s: cannot create a %dx%d offscreen renderer: %s", path, W, H, SDL_GetError());
         goto done;
     }
-    char font[512] = "";
-    if (fig->font_path)
-        snprintf(font, sizeof font, "%s", fig->font_path);
-    else if (!app_default_font(font, sizeof font))
-        fprintf(stderr, "netrace: no monospace font found (install fonts-dejavu-core); plot without text\n");
+    char font[512];
+    app_pick_font(fig->font_path, font, sizeof font);
     gfx_init(g, r, font[0] ? font : NULL);
     gfx_set_scale(g, H / 40 < 12 ? 12 : H / 40);
-    if (font[0] && !g->has_font)
-        fprintf(stderr, "netrace: cannot open font %s; plot without text\n", font);
     PlotTheme th = plot_theme_light();
     SDL_Color bg = col(th.bg);
     SDL_SetRenderDrawColor(r, bg.r, bg.g, bg.b, 255);

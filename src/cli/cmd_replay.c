@@ -257,7 +257,7 @@ static int replay_run(int argc, char **argv)
             race_opts_free(&o);
             return rc;
         }
-        fprintf(stderr, "netrace %s: no window; printing the gauge table instead\n", cmd);
+        /* app_run_window said why in one line; the table follows */
     }
     RunResult res[SCHEME_MAX];
     NrError err = {{0}};
