@@ -10,6 +10,7 @@
 #include "recording.h"
 #include "track.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -233,10 +234,15 @@ typedef struct Reader {
 static bool field_number(const Reader *r, int line, const char *field, const char *tok, double *out,
                          NrError *err)
 {
-    if (nr_parse_double(tok, out))
-        return true;
     char *end;
+    errno = 0;
     double v = strtod(tok, &end);
+    /* Underflow (ERANGE with a finite result) is the correctly rounded
+     * subnormal or zero that the writer printed; overflow gives inf. */
+    if (*tok && !isspace((unsigned char)*tok) && end != tok && *end == '\0' && isfinite(v)) {
+        *out = v;
+        return true;
+    }
     if (*tok && end != tok && *end == '\0' && !isfinite(v))
         return nr_error_set(err, "%s:%d: field %s is '%s', expected a finite number", r->path, line, field, tok);
     return nr_error_set(err, "%s:%d: field %s is '%s', expected a number", r->path, line, field, tok);
@@ -287,7 +293,9 @@ static bool parse_row(Reader *r, char *text, int line, NrError *err)
     if (car < 1 || car > rec->ncars)
         return nr_error_set(err, "%s:%d: unknown car id %lld (the header declares %d car%s: 1..%d)", r->path,
                             line, (long long)car, rec->ncars, rec->ncars == 1 ? "" : "s", rec->ncars);
-    RecSample s = {(int32_t)t, 0, 0, 0, 0};
+    RecSample s;
+    memset(&s, 0, sizeof s); /* padding too: samples compare with memcmp */
+    s.t_ms = (int32_t)t;
     if (!field_number(r, line, "x", f[2], &s.x, err) || !field_number(r, line, "y", f[3], &s.y, err) ||
         !field_number(r, line, "heading", f[4], &s.heading, err) ||
         !field_number(r, line, "speed", f[5], &s.speed, err))
@@ -485,7 +493,7 @@ bool recording_load(Recording *rec, const char *path, NrError *err)
     }
     rec->nsamples = r.ntimes;
     if (r.ntimes > 0) {
-        rec->samples = malloc((size_t)r.ntimes * (size_t)rec->ncars * sizeof *rec->samples);
+        rec->samples = calloc((size_t)r.ntimes * (size_t)rec->ncars, sizeof *rec->samples);
         if (!rec->samples) {
             free(r.rows);
             memset(rec, 0, sizeof *rec);

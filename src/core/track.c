@@ -511,16 +511,7 @@ static bool check_geometry(const Track *t, const char *name, NrError *err)
             }
         }
     }
-    /* 2. No bend tighter than half the width: the inner edge would fold. */
-    for (int k = 0; k < t->n; k++) {
-        if (fabs(t->vk[k]) * t->width / 2 > 1.0) {
-            return nr_error_set(err,
-                                "%s:%d: the bend after this point has radius %.3g, less than half the "
-                                "width (%.3g); spread the points out or narrow the track",
-                                name, t->point_line[t->vseg[k]], 1.0 / fabs(t->vk[k]), t->width / 2);
-        }
-    }
-    /* 3. The track surface must not overlap itself: two centre-line parts
+    /* 2. The track surface must not overlap itself: two centre-line parts
      * farther apart along the track than a half turn of radius width/2
      * (pi * width / 2) must stay at least one width apart. */
     double sep_min = NR_PI * t->width / 2;
@@ -554,6 +545,15 @@ static bool check_geometry(const Track *t, const char *name, NrError *err)
                     }
                 }
             }
+        }
+    }
+    /* 3. No bend tighter than half the width: the inner edge would fold. */
+    for (int k = 0; k < t->n; k++) {
+        if (fabs(t->vk[k]) * t->width / 2 > 1.0) {
+            return nr_error_set(err,
+                                "%s:%d: the bend after this point has radius %.3g, less than half the "
+                                "width (%.3g); spread the points out or narrow the track",
+                                name, t->point_line[t->vseg[k]], 1.0 / fabs(t->vk[k]), t->width / 2);
         }
     }
     return true;
