@@ -180,6 +180,7 @@ static void writer_flushes_and_renames(void **state)
     assert_true(recording_load(&r, path, &err));
     assert_int_equal(r.nsamples, 2500 / 33 + 1);
     recording_free(&r);
+    recording_free(&meta);
 }
 
 #define HEAD "# netrace-recording: 1\n# track: t.track\n# period_ms: 33\n# cars: 2\n# source: autopilot\n" \
