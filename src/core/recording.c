@@ -143,7 +143,7 @@ bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
 {
     if (car < 0 || car >= w->ncars)
         return nr_error_set(err, "%s: car %d out of range (0..%d)", w->part, car, w->ncars - 1);
-    int32_t expect_t = !w->started ? 0 : w->next_car == 0 ? w->cur_t + w->period_ms : w->cur_t;
+    int64_t expect_t = !w->started ? 0 : w->next_car == 0 ? (int64_t)w->cur_t + w->period_ms : w->cur_t;
     if (car != w->next_car || s->t_ms != expect_t)
         return nr_error_set(err, "%s: sample of car %d at t_ms %ld out of order (expected car %d at %ld)",
                             w->part, car, (long)s->t_ms, w->next_car, (long)expect_t);
@@ -157,7 +157,7 @@ bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
     /* After each complete sample time: flush when the next complete sample
      * would otherwise come more than one second of race time after the
      * last flush. */
-    if (w->next_car == 0 && s->t_ms + w->period_ms - w->flushed_t > 1000) {
+    if (w->next_car == 0 && (int64_t)s->t_ms + w->period_ms - w->flushed_t > 1000) {
         if (fflush(w->f) != 0)
             return nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
         w->flushed_t = s->t_ms;
@@ -307,7 +307,7 @@ static bool parse_row(Reader *r, char *text, int line, NrError *err)
                                 (long)s.t_ms, (long)r->cur_t);
         if (!finish_time(r, line, err))
             return false;
-        int32_t expect = r->ntimes == 0 ? 0 : r->cur_t + rec->period_ms;
+        int64_t expect = r->ntimes == 0 ? 0 : (int64_t)r->cur_t + rec->period_ms;
         if (s.t_ms != expect)
             return nr_error_set(err, "%s:%d: t_ms %ld, expected %ld (samples every %ld ms from 0)", r->path, line,
                                 (long)s.t_ms, (long)expect, (long)rec->period_ms);
