@@ -398,6 +398,44 @@ static void multiple_losses_show_the_ep(void **state)
     epp_traffic_free(&t);
 }
 
+/* rd over a link with a constant 50 ms delay (D = 1 at 10/s) and independent
+ * random loss q: the newest update the receiver has at kT is x[k-h] with
+ * P(h) = (1-q) q^(h-1), so the per-coordinate mean square error of raw is
+ * sigma^2 sum h (1-q) q^(h-1) = sigma^2 / (1-q) (exact, not eq. 14's
+ * truncation). With an independent xd EP on every update, index k-h is
+ * missing only when both packets are lost (q^2): sigma^2 / (1-q^2).
+ * Tolerance 3%: per-display squared errors have sd ~ 27 around ~21; with
+ * 2 x 200000 samples and a correlation factor of at most ~4 between
+ * overlapping displays the standard error is ~0.5%, so 3% is ~6 SE, while a
+ * wrong loss model (1/(1-q) = 1.25 against 1/(1-q^2) = 1.04) is off by 20%. */
+static void receiver_matches_geometric_closed_form(void **state)
+{
+    (void)state;
+    const int n = 200040, rate = 10;
+    const double q = 0.2, s2 = epp_noise_var(EPP_NOISE_P, EPP_NOISE_S);
+    EppTraffic t;
+    EppWork w;
+    assert_true(epp_traffic_alloc(&t, n, NULL));
+    assert_true(epp_work_alloc(&w, n, NULL));
+    epp_traffic_times(&t, rate);
+    Rng r;
+    rng_seed(&r, 4242, 0);
+    epp_traffic_model(&t, EPP_RD, &r, EPP_NOISE_P, EPP_NOISE_S);
+    for (int j = 0; j < n; j++) {
+        t.upd_arr_us[j] = rng_uniform(&r) < q ? EPP_NEVER : t.t_us[j] + 50000;
+        t.ep_arr_us[j] = rng_uniform(&r) < q ? EPP_NEVER : t.t_us[j] + 50000;
+    }
+    EppRunStats st;
+    run_error(&t, EPP_RD, EPP_PACK_NONE, 1, 10000, rate, &w, &st);
+    double mse = st.sq_sum / (2.0 * (double)st.count);
+    assert_true(fabs(mse / (s2 / (1 - q)) - 1.0) < 0.03);
+    run_error(&t, EPP_RD, EPP_PACK_INDEPENDENT, 1, 10000, rate, &w, &st);
+    mse = st.sq_sum / (2.0 * (double)st.count);
+    assert_true(fabs(mse / (s2 / (1 - q * q)) - 1.0) < 0.03);
+    epp_work_free(&w);
+    epp_traffic_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -413,6 +451,7 @@ int main(void)
         cmocka_unit_test(loss_zero_makes_schemes_equal),
         cmocka_unit_test(single_losses_recovered_in_simulation),
         cmocka_unit_test(multiple_losses_show_the_ep),
+        cmocka_unit_test(receiver_matches_geometric_closed_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
