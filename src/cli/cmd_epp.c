@@ -378,7 +378,7 @@ static int parse_args(int argc, char **argv, Opts *o)
                 return CLI_USAGE;
             o->runs = (int)n;
         } else if (cli_flag_is(a, "--samples")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !cli_int(CMD, "--samples", v, 1, 10000000, &n))
+            if (!cli_value(argc, argv, &i, CMD, &v) || !cli_int(CMD, "--samples", v, 1, 1000000, &n))
                 return CLI_USAGE;
             o->samples = (int)n;
         } else if (cli_flag_is(a, "--seed")) {
@@ -592,7 +592,7 @@ static int run_epp(int argc, char **argv)
         char *dot = strrchr(stem, '.');
         if (dot)
             *dot = '\0';
-        for (int c = 0; c < rec->ncars; c++) {
+        for (int c = 0; c < rec->ncars && c < RECORDING_MAX_CARS; c++) {
             src[nsrc].is_model = false;
             src[nsrc].rec = rec;
             src[nsrc].car = c;
@@ -801,14 +801,15 @@ static int run_epp(int argc, char **argv)
                         for (int q = 0; q < o.nloss; q++) {
                             const Cell *x = cell(&plan, s, r, q, b, k);
                             char v[40] = "-";
-                            if (x->valid && x->runs > 0) {
+                            if (x->valid && x->runs > 0 && k == SC_RAW) {
+                                snprintf(v, sizeof v, "%.3f    ", x->sum / x->runs);
+                            } else if (x->valid && x->runs > 0) {
                                 const Cond *c = &cond[r * o.nloss + q];
                                 EppChoice ch;
-                                epp_choose((EppModel)(k == SC_RAW ? 0 : k - SC_XD), c->D, c->pd, o.bw[b],
-                                           epp_stream_bps(o.rate[r]), o.rate[r], &ch);
-                                snprintf(v, sizeof v, "%.3f%s", x->sum / x->runs,
-                                         k == SC_RAW ? "    "
-                                                     : (ch.pack == EPP_PACK_PIGGYBACK ? " (p)" : " (i)"));
+                                epp_choose((EppModel)(k - SC_XD), c->D, c->pd, o.bw[b], epp_stream_bps(o.rate[r]),
+                                           o.rate[r], &ch);
+                                snprintf(v, sizeof v, "%.3f %s", x->sum / x->runs,
+                                         ch.pack == EPP_PACK_PIGGYBACK ? "(p)" : "(i)");
                             }
                             printf(" %22s", v);
                         }
