@@ -48,3 +48,9 @@ else
     fail=$((fail + 1))
     echo "FAIL: epp --out writes the long-format CSV"
 fi
+printf '# not a recording\n1,2,3\n' >"$TMP/bad.csv"
+expect 1 "epp malformed trace" -- "$NR" epp --models none --trace "$TMP/bad.csv" --runs 1 --samples 50
+expect 0 "epp autopilot recording" -- "$NR" autopilot --seconds 10 --seed 1 --out "$TMP/ap.csv"
+expect 0 "epp trace run" -- "$NR" epp --models none --trace "$TMP/ap.csv" --runs 2 --samples 60 --rate 10 --loss 10%
+stdout_has "^Table 1: recorded traces, 10 updates/s" "epp prints the trace table"
+stdout_has "^xv +[0-9.]+ \((p|i)\)" "epp marks eq. 23's packetisation"
