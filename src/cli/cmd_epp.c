@@ -850,6 +850,33 @@ static int run_epp(int argc, char **argv)
         }
     }
 
+    if (o.nsweep > 0 && nmodels_src > 0 && (o.scheme_on[SC_EPP] || o.scheme_on[SC_EPI])) {
+        for (int r = 0; r < o.nrate; r++) {
+            const int64_t R = epp_stream_bps(o.rate[r]);
+            printf("\nEq. 23's choice against bandwidth, %d updates/s (p: EP-p, i: EP-i)\n", o.rate[r]);
+            printf("%-12s", "model loss");
+            for (int b = 0; b < o.nsweep; b++) {
+                char bws[32];
+                fmt_bps(o.sweep[b], bws, sizeof bws);
+                printf(" %9s", bws);
+            }
+            printf("\n");
+            for (int s = 0; s < nmodels_src; s++)
+                for (int q = 0; q < o.nloss; q++) {
+                    const Cond *c = &cond[r * o.nloss + q];
+                    char h[40];
+                    snprintf(h, sizeof h, "%s %g", src[s].name, o.loss[q]);
+                    printf("%-12s", h);
+                    for (int b = 0; b < o.nsweep; b++) {
+                        EppChoice ch;
+                        epp_choose(src[s].model, c->D, c->pd, o.sweep[b], R, o.rate[r], &ch);
+                        printf(" %9s", o.sweep[b] < R ? "-" : ch.pack == EPP_PACK_PIGGYBACK ? "p" : "i");
+                    }
+                    printf("\n");
+                }
+        }
+    }
+
     if (csv) {
         fprintf(csv, "source,loss,rate_hz,bandwidth_bps,scheme,mean_error,runs\n");
         for (int s = 0; s < nsrc; s++)
