@@ -198,6 +198,15 @@ void epp_bucket_init(EppBucket *b, int64_t c_bps, int64_t r_bps, int rate_hz, in
     b->updates = 0;
 }
 
+void epp_bucket_init_budget(EppBucket *b, int64_t budget_bits_per_update, int size_bytes)
+{
+    b->tokens = 0;
+    b->fill = budget_bits_per_update > 0 ? budget_bits_per_update : 0;
+    b->size = (int64_t)size_bytes * 8;
+    b->cap = b->size + b->fill;
+    b->updates = 0;
+}
+
 bool epp_bucket_update(EppBucket *b)
 {
     if (b->updates++ > 0) {

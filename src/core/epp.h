@@ -30,7 +30,8 @@
  *                                 weighting); xd is always independent.
  *   epp_horizon(mean_delay_us, rate_hz)  D = ceil(mean delay / T), at least 1.
  *   epp_stream_bps(rate_hz)       R = rate * (H + L) * 8.
- *   epp_bucket_init / epp_bucket_update   Section 7.2's token bucket.
+ *   epp_bucket_init / epp_bucket_update   Section 7.2's token bucket;
+ *   epp_bucket_init_budget   the same with the budget in bits per update.
  *   epp_gamma_p(a, x)             regularised lower incomplete gamma P(a, x).
  */
 #ifndef NR_EPP_H
@@ -103,6 +104,9 @@ typedef struct EppBucket {
 } EppBucket;
 
 void epp_bucket_init(EppBucket *b, int64_t c_bps, int64_t r_bps, int rate_hz, int size_bytes);
+/* The same bucket with its budget given directly in bits per update period
+ * (units: bits). */
+void epp_bucket_init_budget(EppBucket *b, int64_t budget_bits_per_update, int size_bytes);
 /* Call once per update time (n = 0, 1, 2, ...); true when an EPP goes out with
  * this update. */
 bool epp_bucket_update(EppBucket *b);
