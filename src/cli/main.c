@@ -10,6 +10,7 @@ extern const CliCommand cmd_sweep;
 extern const CliCommand cmd_delays;
 extern const CliCommand cmd_autopilot;
 extern const CliCommand cmd_info;
+extern const CliCommand cmd_epp;
 
 /* The registry: one entry per subcommand, each defined in its own cmd_*.c. */
 const CliCommand *const cli_commands[] = {
@@ -18,6 +19,7 @@ const CliCommand *const cli_commands[] = {
     &cmd_delays,
     &cmd_autopilot,
     &cmd_info,
+    &cmd_epp,
     NULL,
 };
 
