@@ -229,6 +229,20 @@ static double wrap_s(const Track *t, double s)
 /* Segment index k with vs[k] <= s < vs[k+1], s in [0, length). */
 static int find_seg(const Track *t, double s)
 {
+    /* Vertices are close to evenly spaced: guess, then step to the segment. */
+    int g = (int)(s / t->length * t->n);
+    if (g >= 0 && g < t->n) {
+        for (int i = 0; i < 8; i++) {
+            if (t->vs[g] > s && g > 0)
+                g--;
+            else if (t->vs[g + 1] <= s && g + 1 < t->n)
+                g++;
+            else if (t->vs[g] <= s && s < t->vs[g + 1])
+                return g;
+            else
+                break;
+        }
+    }
     int lo = 0, hi = t->n; /* vs[lo] <= s < vs[hi] */
     while (hi - lo > 1) {
         int mid = lo + (hi - lo) / 2;
@@ -274,9 +288,60 @@ double track_project(const Track *t, double x, double y)
     return s >= t->length ? 0.0 : s;
 }
 
+/* Walks the polyline from the segment at near_s towards (x, y) while the
+ * distance falls. A point within half the width of the centre line has one
+ * nearest part of the centre line (the loader refuses tracks whose surface
+ * overlaps itself or bends tighter than half the width), so a local minimum
+ * that close is the nearest point; anything farther takes the grid search.
+ * Returns false when the walk cannot vouch for its answer. */
+static bool walk_nearest(const Track *t, double x, double y, double near_s, int *kout, double *fout)
+{
+    int k = find_seg(t, wrap_s(t, near_s));
+    /* Jump by the point's displacement along the local tangent: the walk
+     * then starts within a segment or two of the answer. */
+    for (int jump = 0; jump < 2; jump++) {
+        int k1 = k + 1 == t->n ? 0 : k + 1;
+        double dx = t->vx[k1] - t->vx[k], dy = t->vy[k1] - t->vy[k];
+        double l = seg_len(t, k);
+        if (l <= 0)
+            break;
+        double ds = ((x - t->vx[k]) * dx + (y - t->vy[k]) * dy) / l;
+        if (ds >= 0 && ds < l)
+            break;
+        k = find_seg(t, wrap_s(t, t->vs[k] + ds));
+    }
+    double f, d2 = seg_dist2(t, k, x, y, &f);
+    for (int dir = 1, steps = 0; steps < t->n; steps++) {
+        int kn = (k + dir + t->n) % t->n;
+        double fn, dn = seg_dist2(t, kn, x, y, &fn);
+        if (dn < d2) {
+            k = kn;
+            d2 = dn;
+            f = fn;
+        } else if (steps == 0 && dir == 1) {
+            dir = -1; /* the first step forward did not help: try backward */
+        } else {
+            break;
+        }
+    }
+    double half = t->width / 2;
+    if (d2 > half * half)
+        return false;
+    *kout = k;
+    *fout = f;
+    return true;
+}
+
 double track_progress(const Track *t, double x, double y, double near_s)
 {
-    double s = track_project(t, x, y);
+    int k;
+    double f, d2, s;
+    if (!walk_nearest(t, x, y, near_s, &k, &f)) {
+        nearest(t, x, y, &k, &f, &d2);
+    }
+    s = t->vs[k] + f * seg_len(t, k);
+    if (s >= t->length)
+        s = 0.0;
     double laps = nearbyint((near_s - s) / t->length);
     return s + laps * t->length;
 }
