@@ -352,6 +352,40 @@ static void default_track(void **state)
     track_free(t);
 }
 
+/* track_progress walks from its hint; it must agree with the global nearest
+ * point (track_project, unwrapped to the lap nearest the hint) for any point
+ * on the track surface and any hint up to 40 car widths away. */
+static void hinted_progress_matches_global(void **state)
+{
+    (void)state;
+    const char *src = getenv("NETRACE_SOURCE_DIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tracks/default.track", src ? src : ".");
+    NrError err;
+    Track *t = track_load(path, &err);
+    assert_non_null(t);
+    double L = track_length(t), w = track_width(t);
+    uint64_t x = 88172645463325252ULL; /* xorshift: test-local, seeded */
+    for (int q = 0; q < 20000; q++) {
+        double u[3];
+        for (int j = 0; j < 3; j++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            u[j] = (double)(x >> 11) * 0x1.0p-53;
+        }
+        double s = (u[0] * 3 - 1) * L; /* three laps, the first negative */
+        double off = (u[1] - 0.5) * 0.98 * w, hint = s + (u[2] - 0.5) * 80;
+        double cx, cy, h;
+        track_point(t, s, &cx, &cy, &h);
+        double px = cx - sin(h) * off, py = cy + cos(h) * off;
+        double g = track_project(t, px, py);
+        g += nearbyint((hint - g) / L) * L;
+        assert_true(fabs(track_progress(t, px, py, hint) - g) < 1e-9);
+    }
+    track_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +400,7 @@ int main(void)
         cmocka_unit_test(bad_tracks),
         cmocka_unit_test(load_missing_file),
         cmocka_unit_test(default_track),
+        cmocka_unit_test(hinted_progress_matches_global),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
