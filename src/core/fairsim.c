@@ -183,6 +183,12 @@ FairSim *fairsim_new(const FairConfig *cfg_in, const FairAlgo *algo, NrError *er
         cfg.snapshot_us = 100 * NR_US_PER_MS;
     if (cfg.snapshot_us < 0)
         return nr_error_set(err, "fairness: snapshot period must be > 0"), NULL;
+    /* whole snapshot periods only, so that the last row is the final state */
+    cfg.duration_us -= cfg.duration_us % cfg.snapshot_us;
+    if (cfg.duration_us < cfg.snapshot_us)
+        return nr_error_set(err, "fairness: the run (%.3f s of path) is shorter than one snapshot period",
+                            (double)rec_len_us / 1e6),
+               NULL;
     if (cfg.budget == 0.0)
         cfg.budget = cfg.nrecv / 3.0;
     if (!(cfg.budget > 0.0))

@@ -1,0 +1,335 @@
+/* One sender, N receivers: fairness algorithms against the paper's
+ * invariants (Theorem 4.1, Section 4.4's equal-delay case, Section 5.2's
+ * credit arithmetic, Section 5.1's budget) and the accuracy paper's
+ * after export error. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accuracy.h"
+#include "budget.h"
+#include "fair_schedule.h"
+#include "fairsim.h"
+#include "synthpath.h"
+
+static void parse_specs(LinkSpec *specs, int n, const char *const *texts)
+{
+    for (int m = 0; m < n; m++) {
+        NrError err = {{0}};
+        if (!linkspec_parse(&specs[m], texts[m], NULL, &err))
+            fail_msg("%s", err.msg);
+    }
+}
+
+static void free_specs(LinkSpec *specs, int n)
+{
+    for (int m = 0; m < n; m++)
+        linkspec_free(&specs[m]);
+}
+
+static void base_config(FairConfig *c, const Recording *rec, int n, const LinkSpec *fwd, const LinkSpec *rev)
+{
+    memset(c, 0, sizeof *c);
+    c->rec = rec;
+    c->nrecv = n;
+    c->fwd = fwd;
+    c->rev = rev;
+    c->seed = 7;
+}
+
+/* Piecewise straight path: the velocity changes every 2 s, so each change
+ * gives one trigger and every vector (and its feedback) arrives before the
+ * next one: the situation of Theorem 4.1's proof. */
+static void segment_path(Recording *rec)
+{
+    static const double speeds[] = {10, 6, 12, 8, 14};
+    static const double heads[] = {0.0, 1.2, -0.7, 2.5, 0.4};
+    NrError err = {{0}};
+    if (!synthpath_segments(rec, 30.0, 33, 2000, speeds, heads, 5, &err))
+        fail_msg("%s", err.msg);
+}
+
+static void check_theorem_4_1(const char *const *fwd_t, const char *const *rev_t)
+{
+    Recording rec;
+    segment_path(&rec);
+    LinkSpec fwd[3], rev[3];
+    parse_specs(fwd, 3, fwd_t);
+    parse_specs(rev, 3, rev_t);
+    FairConfig c;
+    base_config(&c, &rec, 3, fwd, rev);
+    NrError err = {{0}};
+    FairSim *s = fairsim_new(&c, fair_algo_find("fair-schedule"), &err);
+    assert_non_null(s);
+    FairScheduleState *f = fairsim_algo_state(s);
+    int64_t seen = 0, checked = 0;
+    while (fairsim_step(s)) {
+        if (f->schedules == seen)
+            continue;
+        seen = f->schedules;
+        /* The sender's accumulated error (estimates corrected by feedback)
+         * is the true accumulated export error of each receiver ... */
+        for (int m = 0; m < 3; m++) {
+            double truth = fairsim_true_error(s, m);
+            if (fabs(f->acc_before[m] - truth) > 1e-9 * (1.0 + truth))
+                fail_msg("schedule %lld receiver %d: belief %.12g, true %.12g", (long long)seen, m,
+                         f->acc_before[m], truth);
+        }
+        /* ... and accumulated error plus estimate is equal across receivers
+         * (Theorem 4.1), up to the whole-microsecond delta. */
+        for (int m = 0; m < 3; m++) {
+            assert_false(f->capped[m]);
+            if (fabs(f->e_after[m] - f->e_after[0]) > 1e-4)
+                fail_msg("schedule %lld: E_%d = %.9g, E_0 = %.9g", (long long)seen, m, f->e_after[m],
+                         f->e_after[0]);
+        }
+        /* the receiver with the largest E (the farthest at first) is not delayed */
+        int zero = 0;
+        for (int m = 0; m < 3; m++)
+            zero += f->delta_us[m] == 0;
+        assert_true(zero >= 1);
+        checked++;
+    }
+    assert_true(checked >= 10);
+    fairsim_free(s);
+    free_specs(fwd, 3);
+    free_specs(rev, 3);
+    recording_free(&rec);
+}
+
+/* Deterministic delays: the estimates are exact. */
+static void theorem_4_1(void **state)
+{
+    (void)state;
+    const char *const fwd_t[] = {"delay 300ms", "delay 100ms", "delay 200ms"};
+    const char *const rev_t[] = {"delay 150ms", "delay 50ms", "delay 250ms"};
+    check_theorem_4_1(fwd_t, rev_t);
+}
+
+/* Jittered delays: the estimates are wrong, and only the feedback's
+ * relative export error (A - S) brings the belief back to the truth. */
+static void theorem_4_1_inexact(void **state)
+{
+    (void)state;
+    const char *const fwd_t[] = {"delay 300ms 80ms", "delay 100ms 60ms", "delay 200ms 90ms"};
+    const char *const rev_t[] = {"delay 150ms 40ms", "delay 50ms 20ms", "delay 250ms 90ms"};
+    check_theorem_4_1(fwd_t, rev_t);
+}
+
+static void run_algo(const char *name, const FairConfig *c, FairSeries *out)
+{
+    NrError err = {{0}};
+    FairSim *s = fairsim_new(c, fair_algo_find(name), &err);
+    if (!s)
+        fail_msg("%s", err.msg);
+    if (!fairsim_run(s, out, &err))
+        fail_msg("%s", err.msg);
+    fairsim_free(s);
+}
+
+/* Section 4.4: with no relative error and equal delays every delta is 0, so
+ * fair-schedule sends exactly what base sends. */
+static void equal_delays_reduce_to_base(void **state)
+{
+    (void)state;
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(synthpath_make(&rec, 3, 40.0, 33, &err));
+    const char *const t[] = {"delay 400ms", "delay 400ms", "delay 400ms", "delay 400ms"};
+    LinkSpec fwd[4];
+    parse_specs(fwd, 4, t);
+    FairConfig c;
+    base_config(&c, &rec, 4, fwd, fwd);
+    FairSeries a, b;
+    run_algo("base", &c, &a);
+    run_algo("fair-schedule", &c, &b);
+    assert_int_equal(a.nsnap, b.nsnap);
+    assert_true(a.triggers > 50);
+    for (int k = 0; k < a.nsnap; k++) {
+        assert_true(a.dr_sent[k] == b.dr_sent[k]);
+        for (int m = 0; m < 4; m++)
+            assert_true(a.err[k * 4 + m] == b.err[k * 4 + m]);
+    }
+    assert_true(a.mean[a.nsnap - 1] > 0.0);
+    /* base sends every trigger to every receiver */
+    assert_true(a.dr_sent[a.nsnap - 1] == 4 * a.triggers);
+    fairseries_free(&a);
+    fairseries_free(&b);
+    free_specs(fwd, 4);
+    recording_free(&rec);
+}
+
+/* Section 5.2's example: a frequency of 1/3.5 is sent at the 4th trigger
+ * with a credit of 0.5, then at the 3rd, and so on. */
+static void credit_example(void **state)
+{
+    (void)state;
+    double credit = 0.0;
+    assert_int_equal(budget_det_gap(1.0 / 3.5, &credit), 4);
+    assert_true(fabs(credit - 0.5) < 1e-12);
+    assert_int_equal(budget_det_gap(1.0 / 3.5, &credit), 3);
+    assert_true(fabs(credit) < 1e-12);
+    assert_int_equal(budget_det_gap(1.0 / 3.5, &credit), 4);
+    /* a whole schedule has no credit: every 2nd trigger */
+    credit = 0.0;
+    assert_int_equal(budget_det_gap(0.5, &credit), 2);
+    assert_true(fabs(credit) < 1e-12);
+    /* frequency 1: every trigger */
+    assert_int_equal(budget_det_gap(1.0, &credit), 1);
+}
+
+static void frequencies(void **state)
+{
+    (void)state;
+    double f[3];
+    const double acc1[3] = {1, 1, 2};
+    budget_frequencies(acc1, 3, 1.0, f);
+    assert_true(fabs(f[0] - 0.25) < 1e-15 && fabs(f[1] - 0.25) < 1e-15 && fabs(f[2] - 0.5) < 1e-15);
+    /* budget 2: 1.6 is capped at 1 and 0.6 goes equally to the other two */
+    const double acc2[3] = {8, 1, 1};
+    budget_frequencies(acc2, 3, 2.0, f);
+    assert_true(fabs(f[0] - 1.0) < 1e-15 && fabs(f[1] - 0.5) < 1e-12 && fabs(f[2] - 0.5) < 1e-12);
+    /* no error yet: 1/n each */
+    const double acc3[3] = {0, 0, 0};
+    budget_frequencies(acc3, 3, 1.0, f);
+    assert_true(fabs(f[0] - 1.0 / 3) < 1e-15 && fabs(f[2] - 1.0 / 3) < 1e-15);
+}
+
+/* Section 5.1: one DR vector per trigger against three vectors every third
+ * trigger: the same number of vectors (within one per receiver). */
+static void budget_matches_base_third(void **state)
+{
+    (void)state;
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(synthpath_make(&rec, 11, 60.0, 33, &err));
+    const char *const t[] = {"delay 800ms 100ms", "delay 500ms 100ms", "delay 200ms 100ms"};
+    LinkSpec fwd[3];
+    parse_specs(fwd, 3, t);
+    FairConfig c;
+    base_config(&c, &rec, 3, fwd, fwd);
+    FairSeries third, prob, det;
+    run_algo("base-third", &c, &third);
+    run_algo("budget-prob", &c, &prob);
+    run_algo("budget-det", &c, &det);
+    assert_true(third.triggers > 100);
+    assert_true(third.triggers == prob.triggers && third.triggers == det.triggers);
+    int64_t n3 = third.dr_sent[third.nsnap - 1];
+    int64_t np = prob.dr_sent[prob.nsnap - 1];
+    int64_t nd = det.dr_sent[det.nsnap - 1];
+    assert_true(n3 == 3 * (third.triggers / 3));
+    assert_true(np == prob.triggers);
+    if (llabs(np - n3) > 3 || llabs(nd - n3) > 3)
+        fail_msg("base-third %lld, budget-prob %lld, budget-det %lld vectors", (long long)n3, (long long)np,
+                 (long long)nd);
+    fairseries_free(&third);
+    fairseries_free(&prob);
+    fairseries_free(&det);
+    free_specs(fwd, 3);
+    recording_free(&rec);
+}
+
+static void same_seed_same_series(void **state)
+{
+    (void)state;
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(synthpath_make(&rec, 5, 20.1, 33, &err)); /* 20.097 s of samples */
+    const char *const t[] = {"delay 800ms 180ms", "delay 200ms 180ms"};
+    LinkSpec fwd[2];
+    parse_specs(fwd, 2, t);
+    FairConfig c;
+    base_config(&c, &rec, 2, fwd, fwd);
+    for (int i = 0; fair_algos[i]; i++) {
+        FairSeries a, b;
+        run_algo(fair_algos[i]->name, &c, &a);
+        run_algo(fair_algos[i]->name, &c, &b);
+        assert_int_equal(a.nsnap, b.nsnap);
+        assert_int_equal(a.nsnap, 201); /* 0.0 s to 20.0 s every 100 ms */
+        assert_memory_equal(a.err, b.err, sizeof(double) * (size_t)a.nsnap * 2);
+        assert_memory_equal(a.dr_sent, b.dr_sent, sizeof(int64_t) * (size_t)a.nsnap);
+        for (int k = 1; k < a.nsnap; k++)
+            assert_true(a.err[k * 2] >= a.err[(k - 1) * 2]); /* accumulated: never decreases */
+        fairseries_free(&a);
+        fairseries_free(&b);
+    }
+    free_specs(fwd, 2);
+    recording_free(&rec);
+}
+
+static void bad_config(void **state)
+{
+    (void)state;
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(synthpath_make(&rec, 5, 5.0, 33, &err));
+    LinkSpec fwd[1];
+    const char *const t[] = {"delay 10ms"};
+    parse_specs(fwd, 1, t);
+    FairConfig c;
+    base_config(&c, &rec, 0, fwd, fwd);
+    assert_null(fairsim_new(&c, fair_algo_find("base"), &err));
+    assert_non_null(strstr(err.msg, "receivers"));
+    c.nrecv = 65;
+    assert_null(fairsim_new(&c, fair_algo_find("base"), &err));
+    c.nrecv = 1;
+    c.snapshot_us = -5;
+    assert_null(fairsim_new(&c, fair_algo_find("base"), &err));
+    assert_null(fair_algo_find("nonsense"));
+    free_specs(fwd, 1);
+    recording_free(&rec);
+}
+
+/* Accuracy paper Section 2: with synchronised clocks the placed path equals
+ * the exported path once the vector is received: after export error 0. */
+static void global_clock_after_error_zero(void **state)
+{
+    (void)state;
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(synthpath_make(&rec, 9, 30.0, 33, &err));
+    const int64_t delays[] = {0, 100000, 300000, 800000};
+    AccuracyConfig c = {.rec = &rec, .ndelays = 4, .delay_us = delays};
+    AccuracyResult r;
+    assert_true(accuracy_run(&c, &r, &err));
+    assert_true(r.triggers > 50);
+    for (int d = 0; d < 4; d++) {
+        assert_true(r.after_global[d] == 0.0);
+        if (delays[d] > 0) {
+            assert_true(r.after_local[d] > 0.0);
+            assert_true(r.before_global[d] > 0.0);
+        }
+    }
+    /* zero delay: both methods place the same path */
+    for (int i = 0; i < r.nsamples; i++)
+        assert_true(r.local_err[i] == r.global_err[i]);
+    accuracy_result_free(&r);
+    /* a sender clock 50 ms ahead breaks the global method's after error */
+    c.clock_offset_us = 50000;
+    assert_true(accuracy_run(&c, &r, &err));
+    assert_true(r.after_global[1] > 0.0);
+    accuracy_result_free(&r);
+    recording_free(&rec);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(theorem_4_1),
+        cmocka_unit_test(theorem_4_1_inexact),
+        cmocka_unit_test(equal_delays_reduce_to_base),
+        cmocka_unit_test(credit_example),
+        cmocka_unit_test(frequencies),
+        cmocka_unit_test(budget_matches_base_third),
+        cmocka_unit_test(same_seed_same_series),
+        cmocka_unit_test(bad_config),
+        cmocka_unit_test(global_clock_after_error_zero),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
