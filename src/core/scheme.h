@@ -1,0 +1,96 @@
+/* Consistency / prediction schemes: the vtable every scheme implements and
+ * the registry that finds them by name.
+ *
+ * A scheme instance lives at one terminal. Terminal j owns car j: it samples
+ * its own car every period (scheme_type->on_local), may send MUs through a
+ * Transport, receives the other terminal's MUs (on_receive) and says where it
+ * displays each car (display). The two halves of a scheme talk only through
+ * the Transport, so the same code runs over the emulated link (engine.c) and
+ * over a real network.
+ *
+ * All times a scheme sees are its own terminal's local clock in microseconds;
+ * MU timestamps are the sender's local clock (DESIGN.md: synchronised clocks
+ * by default, offset / drift optional).
+ *
+ * Contracts:
+ *   init(self, params, own_car, grid)   self is state_size zeroed bytes; grid[c]
+ *        is car c's start-grid MU at t = 0, known to every terminal.
+ *   set_params(self, params)            live change (Delta, T_dr, ...).
+ *   on_local(self, mu, now, tx)         own car sampled at now (== mu->gen_us);
+ *        the scheme sends zero or more MUs with transport_send().
+ *   on_receive(self, mu, now)           an MU from the other terminal arrived
+ *        at now; returns how it was taken (used, late but used, discarded).
+ *   display(self, car, now, out)        where car is shown at now; pure (no
+ *        state change), defined for any now >= the last event time.
+ *   scheme_find(name)                   registry lookup, NULL when unknown.
+ *   scheme_registry()                   NULL-terminated table of every scheme.
+ *   scheme_parse_list(list, out, max, err)  comma-separated names (or "all",
+ *        or "racing" for the racing paper's four) -> count, or -1 + err.
+ */
+#ifndef NR_SCHEME_H
+#define NR_SCHEME_H
+
+#include "nr_common.h"
+
+#define SCHEME_MAX 24
+
+typedef enum MuKind { MU_UPDATE = 0, MU_PARITY = 1 } MuKind;
+
+/* A media unit: one sample of one car, as carried over the network. */
+typedef struct Mu {
+    int32_t car;      /* 0-based */
+    int32_t seq;      /* sample index of its generation */
+    int64_t gen_us;   /* generation timestamp, sender's local clock */
+    double x, y;      /* car widths */
+    double heading;   /* radians */
+    double speed;     /* car widths per second */
+    double vx, vy;    /* sender's DR velocity estimate (cw/s), 0 if unused */
+    int32_t kind;     /* MuKind */
+    int32_t nbytes;   /* wire size in bytes (header + payload) */
+    double aux[6];    /* scheme-specific payload (e.g. parity data) */
+} Mu;
+
+/* A displayed car. seq >= 0 when the pose is exactly recorded sample seq of
+ * that car (the engine then knows its progress without projecting). */
+typedef struct Pose {
+    double x, y, heading;
+    int32_t seq;
+} Pose;
+
+typedef struct SchemeParams {
+    int64_t delta_us;     /* Delta of causality control (100 ms) */
+    double tdr_cw;        /* DR threshold, car widths (0.25) */
+    int64_t converge_us;  /* DR convergence time; 0 = at once */
+    int64_t period_us;    /* sampling period (33 ms) */
+} SchemeParams;
+
+typedef struct Transport {
+    void *ctx;
+    void (*send)(void *ctx, const Mu *mu);
+} Transport;
+
+static inline void transport_send(Transport *tx, const Mu *mu)
+{
+    tx->send(tx->ctx, mu);
+}
+
+typedef enum RxResult { RX_USED = 0, RX_LATE_USED = 1, RX_DISCARDED = 2 } RxResult;
+
+typedef struct SchemeType {
+    const char *name;    /* command-line name, e.g. "dr-causality" */
+    const char *title;   /* short display name, e.g. "DR+Causality" */
+    const char *summary; /* one line for --help and the window */
+    size_t state_size;
+    void (*init)(void *self, const SchemeParams *p, int own_car, const Mu grid[2]);
+    void (*set_params)(void *self, const SchemeParams *p);
+    void (*on_local)(void *self, const Mu *mu, int64_t now_us, Transport *tx);
+    RxResult (*on_receive)(void *self, const Mu *mu, int64_t now_us);
+    void (*display)(const void *self, int car, int64_t now_us, Pose *out);
+} SchemeType;
+
+const SchemeType *const *scheme_registry(void);
+const SchemeType *scheme_find(const char *name);
+int scheme_parse_list(const char *list, const SchemeType **out, int max, NrError *err);
+SchemeParams scheme_default_params(void);
+
+#endif

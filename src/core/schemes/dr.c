@@ -1,0 +1,99 @@
+/* First-order dead reckoning with global-clock timestamps (racing paper
+ * Section 3; accuracy paper's time-stamped DR). The sender transmits when its
+ * own prediction error exceeds T_dr; the receiver extrapolates the last MU by
+ * the velocity of the last two received MUs over the time since the MU's
+ * timestamp. Convergence at once, or linear over converge_us when set. The
+ * own car is displayed at its real position. */
+#include "scheme_util.h"
+
+typedef struct Dr {
+    int own;
+    DrSender snd;
+    Mu own_now;
+    DrPred rx;
+    int64_t converge_us;
+    int64_t conv_start_us; /* receiver clock */
+    double conv_dx, conv_dy;
+} Dr;
+
+static void dr_init(void *self, const SchemeParams *p, int own_car, const Mu grid[2])
+{
+    Dr *s = self;
+    s->own = own_car;
+    drsender_init(&s->snd, &grid[own_car], p->tdr_cw);
+    s->own_now = grid[own_car];
+    drpred_reset(&s->rx, &grid[1 - own_car]);
+    s->converge_us = p->converge_us;
+}
+
+static void dr_set_params(void *self, const SchemeParams *p)
+{
+    Dr *s = self;
+    s->snd.tdr_cw = p->tdr_cw;
+    s->converge_us = p->converge_us;
+}
+
+static void dr_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
+{
+    (void)now_us;
+    Dr *s = self;
+    Mu out;
+    s->own_now = *mu;
+    if (drsender_sample(&s->snd, mu, &out))
+        transport_send(tx, &out);
+}
+
+/* Remaining convergence offset at t: the jump a new MU caused, fading out. */
+static void dr_offset(const Dr *s, int64_t t_us, double *dx, double *dy)
+{
+    *dx = *dy = 0.0;
+    if (s->converge_us <= 0 || t_us >= s->conv_start_us + s->converge_us)
+        return;
+    double f = 1.0 - (double)(t_us - s->conv_start_us) / (double)s->converge_us;
+    if (f > 1.0)
+        f = 1.0;
+    *dx = s->conv_dx * f;
+    *dy = s->conv_dy * f;
+}
+
+static RxResult dr_on_receive(void *self, const Mu *mu, int64_t now_us)
+{
+    Dr *s = self;
+    double ox, oy, odx, ody, nx, ny;
+    drpred_at(&s->rx, now_us, &ox, &oy, NULL);
+    dr_offset(s, now_us, &odx, &ody);
+    if (!drpred_push(&s->rx, mu))
+        return RX_DISCARDED; /* older than what the receiver already has */
+    drpred_at(&s->rx, now_us, &nx, &ny, NULL);
+    s->conv_start_us = now_us;
+    s->conv_dx = ox + odx - nx;
+    s->conv_dy = oy + ody - ny;
+    return RX_USED;
+}
+
+static void dr_display(const void *self, int car, int64_t now_us, Pose *out)
+{
+    const Dr *s = self;
+    if (car == s->own) {
+        pose_from_mu(&s->own_now, out);
+        return;
+    }
+    double dx, dy;
+    drpred_at(&s->rx, now_us, &out->x, &out->y, &out->heading);
+    dr_offset(s, now_us, &dx, &dy);
+    out->x += dx;
+    out->y += dy;
+    out->seq = (now_us == s->rx.last.gen_us && dx == 0.0 && dy == 0.0) ? s->rx.last.seq : -1;
+}
+
+const SchemeType scheme_dr = {
+    .name = "dr",
+    .title = "DR",
+    .summary = "dead reckoning, T_dr threshold, timestamped (global clock)",
+    .state_size = sizeof(Dr),
+    .init = dr_init,
+    .set_params = dr_set_params,
+    .on_local = dr_on_local,
+    .on_receive = dr_on_receive,
+    .display = dr_display,
+};

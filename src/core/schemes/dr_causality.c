@@ -1,0 +1,122 @@
+/* DR + Delta-causality (racing paper Section 3): the DR sender rule; an MU
+ * received within its limit (generation + Delta) is held until the limit and
+ * then used for prediction; one received after its limit is used at the next
+ * output time. Every car, the own one included, is displayed as of
+ * now - Delta. */
+#include "scheme_util.h"
+
+#define DRC_PENDING_MAX 128
+
+typedef struct Held {
+    Mu mu;
+    int64_t release_us;
+} Held;
+
+typedef struct DrCausality {
+    int own;
+    int64_t delta_us, period_us;
+    DrSender snd;
+    MuRing own_ring;
+    DrPred rx;                       /* built from released MUs */
+    Held pending[DRC_PENDING_MAX];   /* sorted by release time */
+    int npending;
+} DrCausality;
+
+static void dc_init(void *self, const SchemeParams *p, int own_car, const Mu grid[2])
+{
+    DrCausality *s = self;
+    s->own = own_car;
+    s->delta_us = p->delta_us;
+    s->period_us = p->period_us > 0 ? p->period_us : 33 * NR_US_PER_MS;
+    drsender_init(&s->snd, &grid[own_car], p->tdr_cw);
+    muring_clear(&s->own_ring, &grid[own_car]);
+    drpred_reset(&s->rx, &grid[1 - own_car]);
+    s->npending = 0;
+}
+
+static void dc_set_params(void *self, const SchemeParams *p)
+{
+    DrCausality *s = self;
+    s->delta_us = p->delta_us;
+    s->snd.tdr_cw = p->tdr_cw;
+}
+
+/* Use every held MU whose release time has come, in release order. */
+static void dc_release(DrCausality *s, int64_t now_us)
+{
+    int i = 0;
+    while (i < s->npending && s->pending[i].release_us <= now_us)
+        drpred_push(&s->rx, &s->pending[i++].mu);
+    if (i > 0) {
+        for (int j = i; j < s->npending; j++)
+            s->pending[j - i] = s->pending[j];
+        s->npending -= i;
+    }
+}
+
+static void dc_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
+{
+    DrCausality *s = self;
+    Mu out;
+    dc_release(s, now_us);
+    muring_insert(&s->own_ring, mu);
+    if (drsender_sample(&s->snd, mu, &out))
+        transport_send(tx, &out);
+}
+
+static RxResult dc_on_receive(void *self, const Mu *mu, int64_t now_us)
+{
+    DrCausality *s = self;
+    dc_release(s, now_us);
+    int64_t limit = mu->gen_us + s->delta_us;
+    RxResult r = RX_USED;
+    int64_t release = limit;
+    if (now_us > limit) {
+        /* Late: used at the next output time (outputs every period). */
+        int64_t k = now_us / s->period_us;
+        release = k * s->period_us < now_us ? (k + 1) * s->period_us : now_us;
+        r = RX_LATE_USED;
+    }
+    if (s->npending == DRC_PENDING_MAX) {
+        drpred_push(&s->rx, &s->pending[0].mu);
+        for (int j = 1; j < s->npending; j++)
+            s->pending[j - 1] = s->pending[j];
+        s->npending--;
+    }
+    int i = s->npending;
+    while (i > 0 && s->pending[i - 1].release_us > release) {
+        s->pending[i] = s->pending[i - 1];
+        i--;
+    }
+    s->pending[i].mu = *mu;
+    s->pending[i].release_us = release;
+    s->npending++;
+    return r;
+}
+
+static void dc_display(const void *self, int car, int64_t now_us, Pose *out)
+{
+    const DrCausality *s = self;
+    int64_t shown_us = now_us - s->delta_us;
+    if (car == s->own) {
+        pose_from_mu(muring_latest_before(&s->own_ring, shown_us), out);
+        return;
+    }
+    DrPred d = s->rx;
+    for (int i = 0; i < s->npending && s->pending[i].release_us <= now_us; i++)
+        drpred_push(&d, &s->pending[i].mu);
+    drpred_at(&d, shown_us, &out->x, &out->y, &out->heading);
+    out->seq = shown_us == d.last.gen_us ? d.last.seq : -1;
+}
+
+const SchemeType scheme_dr_causality = {
+    .name = "dr-causality",
+    .title = "DR+Causality",
+    .summary = "DR sender rule, received MUs held until generation + Delta",
+    .state_size = sizeof(DrCausality),
+    .init = dc_init,
+    .set_params = dc_set_params,
+    .on_local = dc_on_local,
+    .on_receive = dc_on_receive,
+    .display = dc_display,
+};

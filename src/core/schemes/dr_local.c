@@ -1,0 +1,79 @@
+/* Dead reckoning without timestamps (accuracy paper, the traditional
+ * method): the receiver places the car at the MU's position when the MU
+ * arrives and extrapolates with the MU's velocity from its own receipt time.
+ * Same sender rule as `dr`. */
+#include "scheme_util.h"
+
+#include <math.h>
+
+typedef struct DrLocal {
+    int own;
+    DrSender snd;
+    Mu own_now;
+    Mu last;          /* last received DR vector */
+    int64_t recv_us;  /* its receipt time, receiver clock */
+} DrLocal;
+
+static void dl_init(void *self, const SchemeParams *p, int own_car, const Mu grid[2])
+{
+    DrLocal *s = self;
+    s->own = own_car;
+    drsender_init(&s->snd, &grid[own_car], p->tdr_cw);
+    s->own_now = grid[own_car];
+    s->last = grid[1 - own_car];
+    s->last.vx = s->last.vy = 0.0;
+    s->recv_us = grid[1 - own_car].gen_us;
+}
+
+static void dl_set_params(void *self, const SchemeParams *p)
+{
+    DrLocal *s = self;
+    s->snd.tdr_cw = p->tdr_cw;
+}
+
+static void dl_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
+{
+    (void)now_us;
+    DrLocal *s = self;
+    Mu out;
+    s->own_now = *mu;
+    if (drsender_sample(&s->snd, mu, &out))
+        transport_send(tx, &out);
+}
+
+static RxResult dl_on_receive(void *self, const Mu *mu, int64_t now_us)
+{
+    DrLocal *s = self;
+    if (mu->seq <= s->last.seq)
+        return RX_DISCARDED; /* sequence numbers say it is stale */
+    s->last = *mu;
+    s->recv_us = now_us;
+    return RX_USED;
+}
+
+static void dl_display(const void *self, int car, int64_t now_us, Pose *out)
+{
+    const DrLocal *s = self;
+    if (car == s->own) {
+        pose_from_mu(&s->own_now, out);
+        return;
+    }
+    double dt = (double)(now_us - s->recv_us) / (double)NR_US_PER_S;
+    out->x = s->last.x + s->last.vx * dt;
+    out->y = s->last.y + s->last.vy * dt;
+    out->heading = (s->last.vx != 0.0 || s->last.vy != 0.0) ? atan2(s->last.vy, s->last.vx)
+                                                            : s->last.heading;
+    out->seq = -1;
+}
+
+const SchemeType scheme_dr_local = {
+    .name = "dr-local",
+    .title = "DR local",
+    .summary = "dead reckoning without timestamps: extrapolate from receipt time",
+    .state_size = sizeof(DrLocal),
+    .init = dl_init,
+    .set_params = dl_set_params,
+    .on_local = dl_on_local,
+    .on_receive = dl_on_receive,
+    .display = dl_display,
+};

@@ -1,0 +1,58 @@
+/* No control (racing paper Section 3): every MU is sent; the receiver shows
+ * each MU the moment it arrives, even one overtaken by a newer MU. */
+#include "scheme_util.h"
+
+typedef struct Nc {
+    int own;
+    Mu shown[2]; /* [own] = latest own sample, [other] = latest arrival */
+} Nc;
+
+static void nc_init(void *self, const SchemeParams *p, int own_car, const Mu grid[2])
+{
+    (void)p;
+    Nc *s = self;
+    s->own = own_car;
+    s->shown[0] = grid[0];
+    s->shown[1] = grid[1];
+}
+
+static void nc_set_params(void *self, const SchemeParams *p)
+{
+    (void)self;
+    (void)p;
+}
+
+static void nc_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
+{
+    (void)now_us;
+    Nc *s = self;
+    s->shown[s->own] = *mu;
+    transport_send(tx, mu);
+}
+
+static RxResult nc_on_receive(void *self, const Mu *mu, int64_t now_us)
+{
+    (void)now_us;
+    Nc *s = self;
+    s->shown[mu->car] = *mu;
+    return RX_USED;
+}
+
+static void nc_display(const void *self, int car, int64_t now_us, Pose *out)
+{
+    (void)now_us;
+    const Nc *s = self;
+    pose_from_mu(&s->shown[car], out);
+}
+
+const SchemeType scheme_nc = {
+    .name = "nc",
+    .title = "NC",
+    .summary = "no control: every MU sent, shown on arrival",
+    .state_size = sizeof(Nc),
+    .init = nc_init,
+    .set_params = nc_set_params,
+    .on_local = nc_on_local,
+    .on_receive = nc_on_receive,
+    .display = nc_display,
+};

@@ -1,0 +1,56 @@
+/* Building blocks shared by the schemes: a gen-ordered MU ring (causality
+ * buffers) and the first-order DR predictor of the racing paper (Section 3).
+ *
+ * Contracts:
+ *   muring_clear(r, base)            empty ring whose fallback is base.
+ *   muring_insert(r, mu)             keeps the ring sorted by gen; when full the
+ *        oldest entry becomes the fallback (it was output long ago).
+ *   muring_latest_before(r, t)       newest MU with gen <= t, else the fallback.
+ *   drpred_reset(d, mu)              prediction from one MU, velocity 0.
+ *   drpred_push(d, mu)               mu becomes the last MU, the old last the
+ *        previous; returns false (and changes nothing) unless mu is newer.
+ *   drpred_velocity(d, &vx, &vy)     (last - prev) / (gen_last - gen_prev).
+ *   drpred_at(d, t, &x, &y, &heading)  last + v * (t - gen_last).
+ */
+#ifndef NR_SCHEME_UTIL_H
+#define NR_SCHEME_UTIL_H
+
+#include "scheme.h"
+
+#define MURING_CAP 128 /* holds Delta up to ~4 s of 33 ms samples */
+
+typedef struct MuRing {
+    Mu v[MURING_CAP];
+    int n;
+    Mu base;
+} MuRing;
+
+void muring_clear(MuRing *r, const Mu *base);
+void muring_insert(MuRing *r, const Mu *mu);
+const Mu *muring_latest_before(const MuRing *r, int64_t t_us);
+
+typedef struct DrPred {
+    Mu last, prev;
+    bool has_prev;
+} DrPred;
+
+void drpred_reset(DrPred *d, const Mu *mu);
+bool drpred_push(DrPred *d, const Mu *mu);
+void drpred_velocity(const DrPred *d, double *vx, double *vy);
+void drpred_at(const DrPred *d, int64_t t_us, double *x, double *y, double *heading);
+
+/* The DR sender rule shared by every DR scheme: predict the own car at the
+ * sample's time from the last two transmitted MUs and transmit when the
+ * prediction error exceeds T_dr (racing paper Section 3). The transmitted MU
+ * carries the velocity the receivers will extrapolate with. */
+typedef struct DrSender {
+    DrPred tx;
+    double tdr_cw;
+} DrSender;
+
+void drsender_init(DrSender *s, const Mu *grid, double tdr_cw);
+bool drsender_sample(DrSender *s, const Mu *mu, Mu *out);
+
+void pose_from_mu(const Mu *mu, Pose *out);
+
+#endif

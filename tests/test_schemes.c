@@ -1,0 +1,246 @@
+/* Each scheme on hand-built MU scenarios (racing paper Section 3 semantics),
+ * driven directly through its vtable with a recording transport. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scheme.h"
+#include "scheme_util.h"
+
+#define MS NR_US_PER_MS
+
+typedef struct Sent {
+    Mu mu[64];
+    int n;
+} Sent;
+
+static void record_send(void *ctx, const Mu *mu)
+{
+    Sent *s = ctx;
+    if (s->n < 64)
+        s->mu[s->n++] = *mu;
+}
+
+static Mu mu_at(int car, int seq, double x, double y)
+{
+    Mu m;
+    memset(&m, 0, sizeof m);
+    m.car = car;
+    m.seq = seq;
+    m.gen_us = (int64_t)seq * 33 * MS;
+    m.x = x;
+    m.y = y;
+    return m;
+}
+
+typedef struct Inst {
+    const SchemeType *t;
+    void *st;
+} Inst;
+
+static Inst make(const char *name, int own, const SchemeParams *p, const Mu grid[2])
+{
+    Inst i = {scheme_find(name), NULL};
+    assert_non_null(i.t);
+    i.st = calloc(1, i.t->state_size);
+    i.t->init(i.st, p, own, grid);
+    return i;
+}
+
+static Pose show(const Inst *i, int car, int64_t now)
+{
+    Pose p;
+    i->t->display(i->st, car, now, &p);
+    return p;
+}
+
+static void registry_lists_and_finds(void **state)
+{
+    (void)state;
+    const SchemeType *out[SCHEME_MAX];
+    NrError err;
+    assert_int_equal(scheme_parse_list("racing", out, SCHEME_MAX, &err), 4);
+    assert_string_equal(out[0]->name, "nc");
+    assert_string_equal(out[3]->name, "dr-causality");
+    assert_int_equal(scheme_parse_list("dr,nc,dr", out, SCHEME_MAX, &err), 2);
+    assert_int_equal(scheme_parse_list("nc,bogus", out, SCHEME_MAX, &err), -1);
+    assert_non_null(strstr(err.msg, "unknown scheme 'bogus'"));
+    assert_int_equal(scheme_parse_list("nc,,dr", out, SCHEME_MAX, &err), -1);
+    int all = scheme_parse_list("all", out, SCHEME_MAX, &err);
+    int count = 0;
+    for (const SchemeType *const *r = scheme_registry(); *r; r++)
+        count++;
+    assert_int_equal(all, count);
+}
+
+/* NC shows every arrival at once, even a stale one overtaken by a newer MU. */
+static void nc_shows_on_arrival(void **state)
+{
+    (void)state;
+    SchemeParams p = scheme_default_params();
+    Mu grid[2] = {mu_at(0, 0, 0, 0), mu_at(1, 0, 0, 3)};
+    Inst rx = make("nc", 1, &p, grid);
+    assert_true(show(&rx, 0, 10 * MS).x == 0.0);
+    Mu m2 = mu_at(0, 2, 2.0, 0);
+    Mu m1 = mu_at(0, 1, 1.0, 0);
+    assert_int_equal(rx.t->on_receive(rx.st, &m2, 80 * MS), RX_USED);
+    assert_true(show(&rx, 0, 80 * MS).x == 2.0);
+    assert_int_equal(rx.t->on_receive(rx.st, &m1, 90 * MS), RX_USED);
+    assert_true(show(&rx, 0, 90 * MS).x == 1.0);
+    free(rx.st);
+}
+
+/* Causality: an MU is output at exactly gen + Delta (not one microsecond
+ * earlier), a late one is discarded, and the own car waits Delta too. */
+static void causality_outputs_at_gen_plus_delta(void **state)
+{
+    (void)state;
+    SchemeParams p = scheme_default_params(); /* Delta = 100 ms */
+    Mu grid[2] = {mu_at(0, 0, 0, 0), mu_at(1, 0, 0, 3)};
+    Inst rx = make("causality", 1, &p, grid);
+    Mu m1 = mu_at(0, 1, 1.0, 0); /* gen 33 ms, limit 133 ms */
+    assert_int_equal(rx.t->on_receive(rx.st, &m1, 60 * MS), RX_USED);
+    assert_true(show(&rx, 0, 133 * MS - 1).x == 0.0);
+    assert_true(show(&rx, 0, 133 * MS).x == 1.0);
+    assert_int_equal(show(&rx, 0, 133 * MS).seq, 1);
+
+    Mu m2 = mu_at(0, 2, 2.0, 0); /* gen 66 ms, limit 166 ms, arrives 166.001 */
+    assert_int_equal(rx.t->on_receive(rx.st, &m2, 166 * MS + 1), RX_DISCARDED);
+    assert_true(show(&rx, 0, 200 * MS).x == 1.0);
+    Mu m3 = mu_at(0, 3, 3.0, 0); /* gen 99 ms arriving exactly at its limit */
+    assert_int_equal(rx.t->on_receive(rx.st, &m3, 199 * MS), RX_USED);
+    assert_true(show(&rx, 0, 199 * MS).x == 3.0);
+
+    /* Own car: sampled at 33 ms, shown from 133 ms on. */
+    Sent sent = {.n = 0};
+    Transport tx = {&sent, record_send};
+    Mu own = mu_at(1, 1, 0.5, 3);
+    rx.t->on_local(rx.st, &own, own.gen_us, &tx);
+    assert_int_equal(sent.n, 1);
+    assert_true(show(&rx, 1, 132 * MS).x == 0.0);
+    assert_true(show(&rx, 1, 133 * MS).x == 0.5);
+    free(rx.st);
+}
+
+/* DR sender: a car moving at 1 cw per sample from a standing start. The
+ * first-order prediction from the grid (velocity 0) errs by 1.0 > 0.25 at the
+ * first sample, so MU 1 is sent; from then on the velocity estimate is exact
+ * and nothing is sent until the car changes speed. Then the error grows by
+ * the speed change per sample: with a change of 0.1 cw per sample the error
+ * is 0.1, 0.2, 0.3 -> sent at the third sample after the change. */
+static void dr_sends_exactly_when_error_exceeds_tdr(void **state)
+{
+    (void)state;
+    SchemeParams p = scheme_default_params();
+    Mu grid[2] = {mu_at(0, 0, 0, 0), mu_at(1, 0, 0, 3)};
+    Inst s = make("dr", 0, &p, grid);
+    Sent sent = {.n = 0};
+    Transport tx = {&sent, record_send};
+    double x = 0;
+    int sent_at[16];
+    int nsent = 0;
+    for (int i = 1; i <= 12; i++) {
+        double v = i <= 5 ? 1.0 : 1.1; /* speed change after sample 5 */
+        x += v;
+        Mu m = mu_at(0, i, x, 0);
+        int before = sent.n;
+        s.t->on_local(s.st, &m, m.gen_us, &tx);
+        if (sent.n > before)
+            sent_at[nsent++] = i;
+    }
+    /* Prediction error after the change at samples 6, 7, 8: 0.1, 0.2, 0.3. */
+    assert_int_equal(nsent, 2);
+    assert_int_equal(sent_at[0], 1);
+    assert_int_equal(sent_at[1], 8);
+    /* The transmitted MU carries the velocity of the last two transmitted
+     * MUs: (x8 - x1) / (7 samples) in cw per second. */
+    double x1 = 1.0, x8 = 5.0 + 3 * 1.1;
+    assert_true(fabs(sent.mu[1].vx - (x8 - x1) / (7 * 0.033)) < 1e-9);
+
+    /* Exactly at the threshold nothing is sent (strictly exceeds). */
+    SchemeParams q = p;
+    q.tdr_cw = 1.0;
+    Inst t = make("dr", 0, &q, grid);
+    Sent s2 = {.n = 0};
+    Transport tx2 = {&s2, record_send};
+    Mu m1 = mu_at(0, 1, 1.0, 0);
+    t.t->on_local(t.st, &m1, m1.gen_us, &tx2);
+    assert_int_equal(s2.n, 0);
+    Mu m2 = mu_at(0, 2, 2.0 + 1e-9, 0);
+    t.t->on_local(t.st, &m2, m2.gen_us, &tx2);
+    assert_int_equal(s2.n, 1);
+    free(s.st);
+    free(t.st);
+}
+
+/* DR receiver (global clock): last MU + velocity of the last two MUs times
+ * the time since the last MU's timestamp. dr-local: the MU's own velocity
+ * times the time since receipt. */
+static void dr_receivers_extrapolate(void **state)
+{
+    (void)state;
+    SchemeParams p = scheme_default_params();
+    Mu grid[2] = {mu_at(0, 0, 0, 0), mu_at(1, 0, 0, 3)};
+    Inst g = make("dr", 1, &p, grid);
+    Inst l = make("dr-local", 1, &p, grid);
+    Mu m = mu_at(0, 10, 3.3, 0); /* gen 330 ms; from grid: v = 3.3/0.33 = 10 cw/s */
+    m.vx = 10.0;
+    assert_int_equal(g.t->on_receive(g.st, &m, 400 * MS), RX_USED);
+    assert_int_equal(l.t->on_receive(l.st, &m, 400 * MS), RX_USED);
+    /* at 500 ms: global 3.3 + 10 * 0.170 = 5.0; local 3.3 + 10 * 0.100 = 4.3 */
+    assert_true(fabs(show(&g, 0, 500 * MS).x - 5.0) < 1e-12);
+    assert_true(fabs(show(&l, 0, 500 * MS).x - 4.3) < 1e-12);
+    /* An older MU arriving later is stale for both. */
+    Mu old = mu_at(0, 5, 1.0, 0);
+    assert_int_equal(g.t->on_receive(g.st, &old, 510 * MS), RX_DISCARDED);
+    assert_int_equal(l.t->on_receive(l.st, &old, 510 * MS), RX_DISCARDED);
+    free(g.st);
+    free(l.st);
+}
+
+/* DR+Causality: an MU received in time is used from gen + Delta; one that
+ * arrives after its limit is used at the next output time (next multiple of
+ * the 33 ms period); every car is shown as of now - Delta. */
+static void dr_causality_holds_and_uses_late_mu(void **state)
+{
+    (void)state;
+    SchemeParams p = scheme_default_params();
+    Mu grid[2] = {mu_at(0, 0, 0, 0), mu_at(1, 0, 0, 3)};
+    Inst s = make("dr-causality", 1, &p, grid);
+    Mu m1 = mu_at(0, 3, 0.99, 0); /* gen 99 ms, v from grid = 10 cw/s */
+    assert_int_equal(s.t->on_receive(s.st, &m1, 150 * MS), RX_USED);
+    /* before 199 ms the grid (velocity 0) is all it may use */
+    assert_true(show(&s, 0, 198 * MS).x == 0.0);
+    /* at 199 ms it shows time 99 ms: exactly the MU */
+    assert_true(fabs(show(&s, 0, 199 * MS).x - 0.99) < 1e-12);
+    /* at 250 ms it shows time 150 ms: 0.99 + 10 * 0.051 */
+    assert_true(fabs(show(&s, 0, 250 * MS).x - 1.50) < 1e-12);
+
+    /* MU gen 132 ms (limit 232) arriving at 240 ms: late, used at 264 ms. */
+    Mu m2 = mu_at(0, 4, 2.0, 0); /* v = (2.0 - 0.99) / 0.033 */
+    assert_int_equal(s.t->on_receive(s.st, &m2, 240 * MS), RX_LATE_USED);
+    double old_pred = 0.99 + 10.0 * 0.064; /* at 263 ms shows time 163 ms: 64 ms after MU 1 */
+    assert_true(fabs(show(&s, 0, 263 * MS).x - old_pred) < 1e-12);
+    double v2 = (2.0 - 0.99) / 0.033;
+    assert_true(fabs(show(&s, 0, 264 * MS).x - (2.0 + v2 * 0.032)) < 1e-9);
+    free(s.st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(registry_lists_and_finds),
+        cmocka_unit_test(nc_shows_on_arrival),
+        cmocka_unit_test(causality_outputs_at_gen_plus_delta),
+        cmocka_unit_test(dr_sends_exactly_when_error_exceeds_tdr),
+        cmocka_unit_test(dr_receivers_extrapolate),
+        cmocka_unit_test(dr_causality_holds_and_uses_late_mu),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
