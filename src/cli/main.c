@@ -6,7 +6,12 @@
 #include <string.h>
 
 /* The registry: one entry per subcommand, each defined in its own cmd_*.c. */
+extern const CliCommand cmd_fairness;
+extern const CliCommand cmd_accuracy;
+
 const CliCommand *const cli_commands[] = {
+    &cmd_fairness,
+    &cmd_accuracy,
     NULL,
 };
 

@@ -1,0 +1,109 @@
+/* Shared flag and file helpers of the one-sender commands. */
+#include "fair_cli.h"
+
+#include "cli.h"
+#include "synthpath.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+bool fcli_ms_list(const char *cmd, const char *flag, const char *val, double *out, int max, int *n)
+{
+    char buf[1024];
+    if (strlen(val) >= sizeof buf) {
+        cli_usage_error(cmd, "%s: list too long", flag);
+        return false;
+    }
+    snprintf(buf, sizeof buf, "%s", val);
+    int k = 0;
+    char *p = buf;
+    for (;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        double v;
+        if (!nr_parse_double(p, &v) || v < 0.0 || v > 600000.0) {
+            cli_usage_error(cmd, "%s: item %d '%s' is not a delay in ms; expected numbers from 0 to 600000 "
+                                 "separated by commas, e.g. 800,500,200", flag, k + 1, p);
+            return false;
+        }
+        if (k >= max) {
+            cli_usage_error(cmd, "%s: more than %d items; expected 1 to %d", flag, max, max);
+            return false;
+        }
+        out[k++] = v;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    *n = k;
+    return true;
+}
+
+bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_t seed, Recording *rec,
+                      char *desc, size_t ndesc, int *rc)
+{
+    NrError err = {{0}};
+    if (file) {
+        if (!recording_load(rec, file, &err)) {
+            *rc = cli_fail(cmd, "%s", err.msg);
+            return false;
+        }
+        snprintf(desc, ndesc, "%s", file);
+        return true;
+    }
+    char path[4096];
+    const char *candidates[2] = {"recordings/default.csv", NULL};
+    const char *src = getenv("NETRACE_SOURCE_DIR");
+    if (src && strlen(src) < sizeof path - 32) {
+        snprintf(path, sizeof path, "%s/recordings/default.csv", src);
+        candidates[1] = path;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!candidates[i] || access(candidates[i], R_OK) != 0)
+            continue;
+        if (!recording_load(rec, candidates[i], &err)) {
+            *rc = cli_fail(cmd, "%s", err.msg);
+            return false;
+        }
+        snprintf(desc, ndesc, "%s", candidates[i]);
+        return true;
+    }
+    if (!synthpath_make(rec, seed, seconds + 0.1, 33, &err)) {
+        *rc = cli_fail(cmd, "%s", err.msg);
+        return false;
+    }
+    fprintf(stderr, "netrace %s: note: recordings/default.csv not found; using a synthetic path (seed %llu)\n",
+            cmd, (unsigned long long)seed);
+    snprintf(desc, ndesc, "synthetic path (seed %llu)", (unsigned long long)seed);
+    return true;
+}
+
+bool fcli_write_csv(const char *cmd, const char *path, bool (*write)(const void *ctx, FILE *f, NrError *err),
+                    const void *ctx, int *rc)
+{
+    char tmp[4096];
+    if (strlen(path) > sizeof tmp - 8) {
+        *rc = cli_usage_error(cmd, "--out: path too long");
+        return false;
+    }
+    snprintf(tmp, sizeof tmp, "%s.part", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        *rc = cli_fail(cmd, "%s: cannot write here", path);
+        return false;
+    }
+    NrError err = {{0}};
+    bool ok = write(ctx, f, &err);
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        nr_error_set(&err, "closing the file failed (disk full?)");
+    }
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        *rc = cli_fail(cmd, "%s: %s", path, ok ? "cannot rename the finished file into place" : err.msg);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,27 @@
+/* Helpers shared by `netrace fairness` and `netrace accuracy`: delay lists,
+ * the sender's path (recording or synthetic) and atomic CSV output.
+ *
+ * Contracts:
+ *   fcli_ms_list(cmd, flag, val, out, max, &n)  comma-separated numbers of
+ *        milliseconds >= 0, 1..max items; false after a usage error line.
+ *   fcli_sender_path(cmd, file, seconds, seed, rec, desc, ndesc, &rc)
+ *        loads FILE (rc 1 on failure), or without FILE recordings/default.csv
+ *        (from the working directory, then $NETRACE_SOURCE_DIR), or else a
+ *        synthetic path (a note on stderr). desc names what was used.
+ *   fcli_write_csv(cmd, path, write, ctx, &rc)  writes PATH.part then
+ *        renames it over PATH, so a failure never destroys an older file.
+ */
+#ifndef NR_FAIR_CLI_H
+#define NR_FAIR_CLI_H
+
+#include "recording.h"
+
+#include <stdio.h>
+
+bool fcli_ms_list(const char *cmd, const char *flag, const char *val, double *out, int max, int *n);
+bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_t seed, Recording *rec,
+                      char *desc, size_t ndesc, int *rc);
+bool fcli_write_csv(const char *cmd, const char *path, bool (*write)(const void *ctx, FILE *f, NrError *err),
+                    const void *ctx, int *rc);
+
+#endif
