@@ -42,6 +42,8 @@ void belief_begin_trigger(FairBelief *b, FairSim *s)
     int64_t p = cur - 1; /* the vector that stops being the exported one */
     if (p < 0)
         return;
+    for (int m = 0; m < b->n; m++)
+        b->acc_at_trigger[m] = b->acc[m];
     const DrVec *vp = fairsim_vec(s, p);
     int64_t t_now = fairsim_vec(s, cur)->t_us;
     for (int m = 0; m < b->n; m++) {
@@ -61,7 +63,9 @@ void belief_begin_trigger(FairBelief *b, FairSim *s)
             b->acc[m] += drvec_err(vp, fairsim_vec(s, b->placed[m]), vp->t_us, t_now);
         }
         b->sched[m] = false;
+        b->acc_at_trigger[m] = b->acc[m];
     }
+    b->triggers++;
 }
 
 double belief_err_after(const FairBelief *b, const FairSim *s, int m, int64_t delta_us)

@@ -46,6 +46,8 @@ typedef struct FairBelief {
     int n;
     double gain, var_gain;
     double acc[FAIR_MAX_RECEIVERS];      /* cw*s */
+    double acc_at_trigger[FAIR_MAX_RECEIVERS]; /* acc after the last begin_trigger */
+    int64_t triggers;                    /* begin_trigger calls */
     int64_t placed[FAIR_MAX_RECEIVERS];  /* id the sender assumes placed at m */
     double dt_us[FAIR_MAX_RECEIVERS];    /* smoothed delay estimate */
     double dev_us[FAIR_MAX_RECEIVERS];   /* smoothed deviation */

@@ -38,4 +38,8 @@ typedef struct BudgetState {
     double freq[FAIR_MAX_RECEIVERS];  /* last frequencies / probabilities */
 } BudgetState;
 
+/* shared vtable entries of budget-prob and budget-det */
+bool budget_init(void *state, FairSim *s, NrError *err);
+void budget_feedback(void *state, FairSim *s, int m, int64_t id, int64_t send_us, int64_t da_us);
+
 #endif
