@@ -5,11 +5,22 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const CliCommand cmd_replay;
+extern const CliCommand cmd_sweep;
+extern const CliCommand cmd_delays;
+extern const CliCommand cmd_autopilot;
+extern const CliCommand cmd_info;
+
 /* The registry: one entry per subcommand, each defined in its own cmd_*.c. */
 extern const CliCommand cmd_fairness;
 extern const CliCommand cmd_accuracy;
 
 const CliCommand *const cli_commands[] = {
+    &cmd_replay,
+    &cmd_sweep,
+    &cmd_delays,
+    &cmd_autopilot,
+    &cmd_info,
     &cmd_fairness,
     &cmd_accuracy,
     NULL,

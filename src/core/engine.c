@@ -275,14 +275,13 @@ static void enqueue(Engine *e, Slot *s, int dir, const Mu *mu, int64_t delay_us)
     PQueue *q = &s->q[dir];
     DirCounters *c = &s->m.dir[dir];
     Packet p = {.sent_us = e->now_us, .mu = *mu, .order = e->order++};
-    p.due_us = e->now_us + (delay_us > 0 ? delay_us : 0);
-    if (e->spec[dir].fifo && p.due_us < q->last_due_us)
-        p.due_us = q->last_due_us;
-    if (!pq_push(q, &p)) {
+    if (q->n == q->cap) { /* netem's queue limit: the packet is dropped */
         c->overflow++;
         return;
     }
-    q->last_due_us = p.due_us;
+    p.due_us = linkspec_order_due(&e->spec[dir], &q->last_due_us,
+                                  e->now_us + (delay_us > 0 ? delay_us : 0));
+    pq_push(q, &p);
 }
 
 static void tx_send(void *ctx, const Mu *mu)
@@ -337,7 +336,7 @@ static void take_metrics(Engine *e, int64_t t_us)
                 p[j][c] = displayed_progress(e, c, &pose, e->cur_sample);
             }
         }
-        MetricSample ms = metrics_add_sample(&s->m, t_us, p);
+        MetricSample ms = metrics_add_sample(&s->m, t_us, p[0], p[1]);
         if (s->hist && s->hist_n < e->hist_cap)
             s->hist[s->hist_n++] = ms;
     }

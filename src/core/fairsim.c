@@ -27,7 +27,6 @@ typedef struct FairRecv {
     bool pending;       /* a send of the current vector is scheduled */
     int64_t pending_id, pending_us;
     LinkDraw draw_fwd, draw_rev; /* fate of the current vector on each link */
-    int64_t last_fwd_at, last_rev_at; /* for fifo links */
     ExportAcc truth;
 } FairRecv;
 
@@ -227,7 +226,6 @@ FairSim *fairsim_new(const FairConfig *cfg_in, const FairAlgo *algo, NrError *er
         FairRecv *r = &s->r[m];
         link_init(&r->fwd, &cfg.fwd[m], cfg.seed, 2 * (uint64_t)m + 1);
         link_init(&r->rev, &cfg.rev[m], cfg.seed, 2 * (uint64_t)m + 2);
-        r->last_fwd_at = r->last_rev_at = INT64_MIN;
         exportacc_init(&r->truth, &s->vec[0], 0, 0);
     }
     if (algo->init && !algo->init(s->algo_state, s, err)) {
@@ -304,10 +302,7 @@ static void do_send(FairSim *s, int m)
     if (r->draw_fwd.lost)
         return;
     FairMsg msg = {.id = r->pending_id, .send_us = s->now_us, .rev_us = delay_of(&r->draw_rev)};
-    msg.at_us = s->now_us + delay_of(&r->draw_fwd);
-    if (r->fwd.spec.fifo && msg.at_us < r->last_fwd_at)
-        msg.at_us = r->last_fwd_at;
-    r->last_fwd_at = msg.at_us;
+    msg.at_us = link_fifo_due(&r->fwd, s->now_us + delay_of(&r->draw_fwd));
     if (!heap_push(&r->to_recv, &msg))
         s->overflow = true;
 }
@@ -320,10 +315,7 @@ static void do_arrival(FairSim *s, int m)
     /* Feedback: the receiver knows the send time from the stamp and its own
      * synchronised clock (Section 4.1). */
     FairMsg fb = msg;
-    fb.at_us = s->now_us + msg.rev_us;
-    if (r->rev.spec.fifo && fb.at_us < r->last_rev_at)
-        fb.at_us = r->last_rev_at;
-    r->last_rev_at = fb.at_us;
+    fb.at_us = link_fifo_due(&r->rev, s->now_us + msg.rev_us);
     fb.rev_us = s->now_us - msg.send_us; /* da carried in the feedback */
     if (!heap_push(&r->to_sender, &fb))
         s->overflow = true;

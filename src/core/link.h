@@ -1,14 +1,15 @@
 /* Network delay emulator: one direction of a link, with Linux netem's spec
  * grammar and arithmetic (delay, jitter, correlation, distribution tables,
  * random and Gilbert-Elliott loss, duplication, reordering) plus a shifted
- * gamma delay for the EPP experiments.
+ * gamma delay for the EPP experiments. Full manual: docs/link.md.
  *
- * Spec grammar (netem's, see README "Link specs"):
+ * Spec grammar (netem's, see docs/link.md "Grammar"):
  *   delay TIME [JITTER [CORR%]] [distribution NAME|PATH]
  *   [gamma SHAPE SCALE]            delay = TIME + Gamma(SHAPE, SCALE)
  *   [loss [random] P% [CORR%] | loss gemodel P [R [1-H [1-K]]]]
  *   [duplicate P% [CORR%]] [order fifo]
- *   TIME: number with unit us|ms|s. An empty spec means no delay, no loss.
+ *   TIME: number with unit us|ms|s (also usec, msec, sec, ns). An empty spec
+ *   or "none" means no delay, no loss.
  *
  * Common random numbers: a Link draws the fate of packet slots in order with
  * link_draw(); the engine draws once per MU slot and shares the draw with
@@ -16,15 +17,43 @@
  *
  * Contracts:
  *   linkspec_parse(out, text, table_dir, err)  parse; table_dir NULL searches
- *        the system's iproute2 tables, then a built-in fallback. False + err
- *        naming the offending token and what was expected.
- *   linkspec_copy(dst, src)   deep copy (tables are owned by each spec).
- *   linkspec_free(s)          NULL-safe.
- *   linkspec_mean_ms(s)       expected one-way delay of a delivered packet.
+ *        the system's iproute2 tables, then a built-in fallback; a non-NULL
+ *        table_dir is searched instead of the system directories. False + err
+ *        naming the offending token and what was expected; *out is then
+ *        empty (safe to free). On success the caller owns *out
+ *        (linkspec_free).
+ *   linkspec_copy(dst, src)   deep copy (tables are owned by each spec); false
+ *        only when out of memory (dst is then empty).
+ *   linkspec_free(s)          NULL-safe; leaves an empty "none" spec.
+ *   linkspec_mean_ms(s)       expected one-way delay of a delivered packet,
+ *        exact for netem's arithmetic: mean over the table entries (or the
+ *        uniform range) of max(0, tabledist); kappa + shape*scale for gamma.
+ *   linkspec_loss_rate(s)     expected share of lost slots: p for random loss
+ *        without correlation, the stationary rate for gemodel; with loss
+ *        correlation netem's approximation lowers the real rate (docs/link.md).
+ *   linkspec_order_due(s, last_due_us, due_us)  departure order: returns
+ *        due_us when the spec reorders (the default, netem), or
+ *        max(due_us, *last_due_us) with `order fifo`; updates *last_due_us.
+ *        The caller keeps one last_due_us per queue (start it at INT64_MIN).
  *   link_init(l, spec, seed, stream)  copies spec; deterministic per seed/stream.
- *   link_set_spec(l, spec)    live change; the random streams continue.
- *   link_draw(l, out)         fate of the next packet slot.
+ *   link_set_spec(l, spec)    live change; the random streams, correlation
+ *        state and FIFO state continue.
+ *   link_draw(l, out)         fate of the next packet slot (netem_enqueue's
+ *        order: duplicate?, loss?, the copy's loss and delay, the delay).
+ *   link_fifo_due(l, due_us)  linkspec_order_due with the link's own
+ *        last-due state, for a caller with one queue per link.
  *   link_free(l)
+ *   link_tabledist(mu, sigma, rnd, table)  netem's tabledist on integer us
+ *        for a given 32-bit random value (pure; for tests and tools).
+ *   link_corr_next(c, fresh)  netem's correlated 32-bit value
+ *        ((1-rho)*fresh + rho*last, in 32.32 fixed point); rho 0 = fresh.
+ *   disttable_load(t, path, err)     read an iproute2 .dist file.
+ *   disttable_generate(t, name)      built-in normal, pareto or paretonormal
+ *        (4096 entries, generated as iproute2's netem/ generators do).
+ *   disttable_find(t, name_or_path, table_dir, err)  a PATH (contains '/' or
+ *        ends in .dist) is loaded; a NAME is searched as NAME.dist in
+ *        table_dir, or the system dirs when table_dir is NULL, then generated.
+ *   disttable_copy(dst, src) / disttable_free(t)
  */
 #ifndef NR_LINK_H
 #define NR_LINK_H
@@ -33,6 +62,9 @@
 #include "rng.h"
 
 #define LINK_TEXT_MAX 256
+#define LINK_DIST_SCALE 8192  /* netem's NETEM_DIST_SCALE */
+#define LINK_DIST_MAX 16384   /* most entries a .dist table may have */
+#define LINK_TIME_MAX_US INT64_C(2147483647) /* ~35.8 min: 2*jitter fits 32 bits */
 
 typedef struct DistTable {
     char name[64];
@@ -60,14 +92,15 @@ typedef struct LinkSpec {
 
 typedef struct LinkDraw {
     bool lost;
-    int64_t delay_us;     /* may be negative: send now */
-    bool dup;
-    int64_t dup_delay_us;
+    int64_t delay_us;     /* >= 0: a negative tabledist result is sent now (0) */
+    bool dup;             /* a second copy is delivered too */
+    int64_t dup_delay_us; /* >= 0, its own delay draw */
 } LinkDraw;
 
+/* netem's crndstate: probabilities and correlations as 32-bit fractions. */
 typedef struct LinkCorr {
-    double last;
-    double rho;
+    uint32_t last;
+    uint32_t rho;
 } LinkCorr;
 
 typedef struct Link {
@@ -75,17 +108,31 @@ typedef struct Link {
     Rng rng;
     LinkCorr delay_c, loss_c, dup_c;
     int ge_state; /* 0 good, 1 bad */
-    double last_delay_sample; /* correlation state for tabledist */
+    uint32_t loss_u32, dup_u32;              /* thresholds, netem scaling */
+    uint32_t ge_a1, ge_a2, ge_a3, ge_a4;     /* p, r, h, 1-k as the kernel holds them */
+    int64_t fifo_last_due_us;
 } Link;
 
 bool linkspec_parse(LinkSpec *out, const char *text, const char *table_dir, NrError *err);
 bool linkspec_copy(LinkSpec *dst, const LinkSpec *src);
 void linkspec_free(LinkSpec *s);
 double linkspec_mean_ms(const LinkSpec *s);
+double linkspec_loss_rate(const LinkSpec *s);
+int64_t linkspec_order_due(const LinkSpec *s, int64_t *last_due_us, int64_t due_us);
 
 void link_init(Link *l, const LinkSpec *spec, uint64_t seed, uint64_t stream);
 void link_set_spec(Link *l, const LinkSpec *spec);
 void link_draw(Link *l, LinkDraw *out);
+int64_t link_fifo_due(Link *l, int64_t due_us);
 void link_free(Link *l);
+
+int64_t link_tabledist(int64_t mu_us, int64_t sigma_us, uint32_t rnd, const DistTable *t);
+uint32_t link_corr_next(LinkCorr *c, uint32_t fresh);
+
+bool disttable_load(DistTable *t, const char *path, NrError *err);
+bool disttable_generate(DistTable *t, const char *name);
+bool disttable_find(DistTable *t, const char *name_or_path, const char *table_dir, NrError *err);
+bool disttable_copy(DistTable *dst, const DistTable *src);
+void disttable_free(DistTable *t);
 
 #endif

@@ -17,11 +17,11 @@ static bool car1_ahead(const double p[2])
     return p[0] > p[1];
 }
 
-MetricSample metrics_add_sample(Metrics *m, int64_t t_us, const double p[2][2])
+MetricSample metrics_add_sample(Metrics *m, int64_t t_us, const double at1[2], const double at2[2])
 {
-    double d1 = p[0][0] - p[1][0];
-    double d2 = p[1][1] - p[0][1];
-    bool bad = car1_ahead(p[0]) != car1_ahead(p[1]);
+    double d1 = at1[0] - at2[0];
+    double d2 = at2[1] - at1[1];
+    bool bad = car1_ahead(at1) != car1_ahead(at2);
 
     m->samples++;
     m->inconsistent += bad;

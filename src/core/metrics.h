@@ -7,8 +7,8 @@
  *
  * Contracts:
  *   metrics_reset(m)                    zero everything.
- *   metrics_add_sample(m, t_us, p)      p[j][c] = displayed progress of car c
- *        at terminal j; updates sums, current d1/d2 and the 5 s window;
+ *   metrics_add_sample(m, t_us, at1, at2)  atJ[c] = displayed progress of car c
+ *        at terminal J; updates sums, current d1/d2 and the 5 s window;
  *        returns the sample (for histories).
  *   metrics_inconsistency_rate(m)       inconsistent / samples (0 if none).
  *   metrics_recent_rate(m)              the same over the last 5 s of samples.
@@ -47,7 +47,7 @@ typedef struct Metrics {
 } Metrics;
 
 void metrics_reset(Metrics *m);
-MetricSample metrics_add_sample(Metrics *m, int64_t t_us, const double p[2][2]);
+MetricSample metrics_add_sample(Metrics *m, int64_t t_us, const double at1[2], const double at2[2]);
 double metrics_inconsistency_rate(const Metrics *m);
 double metrics_recent_rate(const Metrics *m);
 double metrics_mean_d1_minus_d2(const Metrics *m);

@@ -15,7 +15,16 @@
  *   recording_save(rec, path, err) writes atomically (temp file + rename).
  *   recwriter_open / _append / _close  streaming writer for live races:
  *                  rows go to PATH.part, flushed at least once per second of
- *                  race time; close renames PATH.part to PATH.
+ *                  race time; close renames PATH.part to PATH. open
+ *                  refuses to overwrite an existing PATH.part (a crashed
+ *                  race); append wants cars 0..ncars-1 at t = 0, period, ...
+ *   recording_progress(rec, track, car, out)  out[i] = car's unwrapped
+ *                  progress at sample i, unwrapped sample to sample from its
+ *                  grid slot's progress (0 for cars beyond the grid);
+ *                  out has rec->nsamples entries. False if car is bad.
+ *   recording_lead_changes(rec, track)  number of sign changes of
+ *                  progress(car 1) - progress(car 2) over the samples,
+ *                  exact ties ignored; -1 with fewer than 2 cars.
  */
 #ifndef NR_RECORDING_H
 #define NR_RECORDING_H
@@ -55,5 +64,9 @@ typedef struct RecWriter RecWriter;
 RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err);
 bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err);
 bool recwriter_close(RecWriter *w, NrError *err);
+
+typedef struct Track Track;
+bool recording_progress(const Recording *rec, const Track *track, int car, double *out);
+int recording_lead_changes(const Recording *rec, const Track *track);
 
 #endif

@@ -28,6 +28,7 @@
  *                               unwrapped progress at t = 0.
  *   track_grid_slots(t)         number of grid slots (>= 2).
  *   track_name(t)               name from the file header.
+ *   track_control_points(t)     number of control points in the file.
  */
 #ifndef NR_TRACK_H
 #define NR_TRACK_H
@@ -51,5 +52,6 @@ bool track_on_track(const Track *t, double x, double y);
 void track_grid(const Track *t, int car, double *x, double *y, double *heading, double *s);
 int track_grid_slots(const Track *t);
 const char *track_name(const Track *t);
+int track_control_points(const Track *t);
 
 #endif

@@ -1,0 +1,70 @@
+/* Engine throughput per scheme: simulated race-seconds per CPU-second on the
+ * bundled race with the paper's default links.
+ * usage: bench_engine [RECORDING] [TRACK] [REPEATS] */
+#include "experiment.h"
+#include "netrace_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    const char *rec_path = argc > 1 ? argv[1] : NETRACE_SOURCE_DIR "/recordings/default.csv";
+    const char *track_path = argc > 2 ? argv[2] : NETRACE_SOURCE_DIR "/tracks/default.track";
+    int repeats = argc > 3 ? atoi(argv[3]) : 300;
+    if (repeats < 1)
+        repeats = 1;
+    Recording rec;
+    NrError err;
+    if (!recording_load(&rec, rec_path, &err)) {
+        fprintf(stderr, "bench_engine: %s\n", err.msg);
+        return 1;
+    }
+    Track *track = track_load(track_path, &err);
+    if (!track) {
+        fprintf(stderr, "bench_engine: %s\n", err.msg);
+        return 1;
+    }
+    LinkSpec link;
+    if (!linkspec_parse(&link, "delay 75ms 10ms distribution paretonormal", NULL, &err)) {
+        fprintf(stderr, "bench_engine: %s\n", err.msg);
+        return 1;
+    }
+    double race_s = (double)(rec.nsamples - 1) * rec.period_ms / 1000.0;
+    printf("race %.1f s, %d samples per car, %d runs per scheme\n", race_s, rec.nsamples, repeats);
+    printf("%-14s %14s %14s\n", "scheme", "us per run", "x real time");
+    for (const SchemeType *const *t = scheme_registry(); *t; t++) {
+        EngineConfig cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.rec = &rec;
+        cfg.track = track;
+        cfg.link[0] = cfg.link[1] = &link;
+        cfg.params = scheme_default_params();
+        cfg.schemes[0] = *t;
+        cfg.nschemes = 1;
+        RunResult r;
+        double t0 = cpu_seconds();
+        for (int i = 0; i < repeats; i++) {
+            cfg.seed = (uint64_t)i;
+            if (!experiment_run(&cfg, &r, &err)) {
+                fprintf(stderr, "bench_engine: %s\n", err.msg);
+                return 1;
+            }
+        }
+        double cpu = cpu_seconds() - t0;
+        printf("%-14s %14.1f %14.0f\n", (*t)->name, cpu / repeats * 1e6, race_s * repeats / cpu);
+    }
+    linkspec_free(&link);
+    track_free(track);
+    recording_free(&rec);
+    return 0;
+}

@@ -1,0 +1,83 @@
+/* Locating bundled files and loading a recording together with its track. */
+#include "cli_load.h"
+#include "netrace_config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool put(char *out, size_t n, const char *fmt1, const char *a, const char *b)
+{
+    int w = snprintf(out, n, fmt1, a, b);
+    return w >= 0 && (size_t)w < n;
+}
+
+bool cli_resolve_path(const char *rel, char *out, size_t n)
+{
+    if (!put(out, n, "%s%s", rel, ""))
+        return false;
+    if (is_file(rel))
+        return true;
+    if (rel[0] != '/' && put(out, n, "%s/%s", NETRACE_SOURCE_DIR, rel) && is_file(out))
+        return true;
+    put(out, n, "%s%s", rel, "");
+    return false;
+}
+
+bool cli_find_track(const char *rec_path, const char *name, char *out, size_t n)
+{
+    if (name[0] == '/')
+        return put(out, n, "%s%s", name, "") && is_file(out);
+    char dir[4096];
+    if (!put(dir, sizeof dir, "%s%s", rec_path, ""))
+        return false;
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    char cand[4096 + 256];
+    if (put(cand, sizeof cand, "%s/%s", dir, name) && is_file(cand))
+        return put(out, n, "%s%s", cand, "");
+    if (snprintf(cand, sizeof cand, "%s/../tracks/%s", dir, name) < (int)sizeof cand && is_file(cand))
+        return put(out, n, "%s%s", cand, "");
+    if (put(cand, sizeof cand, "tracks/%s%s", name, "") && is_file(cand))
+        return put(out, n, "%s%s", cand, "");
+    if (snprintf(cand, sizeof cand, "%s/tracks/%s", NETRACE_SOURCE_DIR, name) < (int)sizeof cand &&
+        is_file(cand))
+        return put(out, n, "%s%s", cand, "");
+    return false;
+}
+
+bool cli_load_race(const char *rec_path, Recording *rec, Track **track, NrError *err)
+{
+    char path[4096];
+    *track = NULL;
+    if (!cli_resolve_path(rec_path, path, sizeof path)) {
+        memset(rec, 0, sizeof *rec);
+        return nr_error_set(err, "%s: no such file", rec_path);
+    }
+    if (!recording_load(rec, path, err))
+        return false;
+    char tpath[4096];
+    if (!cli_find_track(path, rec->track, tpath, sizeof tpath)) {
+        nr_error_set(err, "%s: track '%s' not found (looked beside the recording, in its ../tracks/, "
+                     "./tracks/ and %s/tracks/)", path, rec->track, NETRACE_SOURCE_DIR);
+        recording_free(rec);
+        memset(rec, 0, sizeof *rec);
+        return false;
+    }
+    *track = track_load(tpath, err);
+    if (!*track) {
+        recording_free(rec);
+        memset(rec, 0, sizeof *rec);
+        return false;
+    }
+    return true;
+}

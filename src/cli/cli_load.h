@@ -1,0 +1,27 @@
+/* Finding and loading the bundled or user files the subcommands work on.
+ *
+ * Contracts:
+ *   cli_resolve_path(rel, out, n)  out = rel when that file exists, else
+ *        NETRACE_SOURCE_DIR/rel when that exists (so `recordings/default.csv`
+ *        works from any directory); false (out = rel) when neither exists or
+ *        the result does not fit in n bytes.
+ *   cli_load_race(rec_path, rec, track, err)  loads the recording at rec_path
+ *        (resolved as above) and the track named by its 'track' header field,
+ *        looked up in order: as given when absolute; the recording's
+ *        directory; its parent's tracks/; ./tracks/; NETRACE_SOURCE_DIR/tracks/.
+ *        On success rec is filled and *track owns a loaded track; on failure
+ *        both are left empty (rec zeroed, *track NULL) and err says why.
+ *   cli_find_track(rec_path, name, out, n)  the track look-up used above.
+ */
+#ifndef NR_CLI_LOAD_H
+#define NR_CLI_LOAD_H
+
+#include "nr_common.h"
+#include "recording.h"
+#include "track.h"
+
+bool cli_resolve_path(const char *rel, char *out, size_t n);
+bool cli_find_track(const char *rec_path, const char *name, char *out, size_t n);
+bool cli_load_race(const char *rec_path, Recording *rec, Track **track, NrError *err);
+
+#endif

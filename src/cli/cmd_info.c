@@ -1,0 +1,111 @@
+/* `netrace info FILE`: key: value summary of a recording or a track. */
+#include "cli.h"
+#include "cli_load.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static int info_track(const char *path)
+{
+    NrError err;
+    Track *t = track_load(path, &err);
+    if (!t)
+        return cli_fail("info", "%s", err.msg);
+    printf("format: netrace-track 1\n");
+    printf("name: %s\n", track_name(t));
+    printf("length: %.2f\n", track_length(t));
+    printf("width: %g\n", track_width(t));
+    printf("points: %d\n", track_control_points(t));
+    printf("grid_slots: %d\n", track_grid_slots(t));
+    track_free(t);
+    return CLI_OK;
+}
+
+static int info_recording(const char *path)
+{
+    NrError err;
+    Recording rec;
+    if (!recording_load(&rec, path, &err))
+        return cli_fail("info", "%s", err.msg);
+    printf("format: netrace-recording %d\n", rec.version);
+    printf("track: %s\n", rec.track);
+    printf("source: %s\n", rec.source);
+    printf("created: %s\n", rec.created);
+    printf("cars: %d\n", rec.ncars);
+    printf("period_ms: %ld\n", (long)rec.period_ms);
+    printf("samples: %d\n", rec.nsamples);
+    double dur = rec.nsamples > 0 ? (double)(rec.nsamples - 1) * rec.period_ms / 1000.0 : 0.0;
+    printf("duration_s: %.3f\n", dur);
+    printf("truncated: %s\n", rec.truncated ? "yes" : "no");
+    int rc = CLI_OK;
+    char tpath[4096];
+    if (rec.ncars < 2) {
+        printf("lead_changes: n/a\n");
+    } else if (!cli_find_track(path, rec.track, tpath, sizeof tpath)) {
+        printf("lead_changes: unknown\n");
+        rc = cli_fail("info", "%s: track '%s' not found (looked beside the recording, in its ../tracks/, "
+                      "./tracks/ and the source tree's tracks/)", path, rec.track);
+    } else {
+        Track *t = track_load(tpath, &err);
+        if (!t) {
+            printf("lead_changes: unknown\n");
+            rc = cli_fail("info", "%s", err.msg);
+        } else {
+            printf("track_file: %s\n", tpath);
+            printf("lead_changes: %d\n", recording_lead_changes(&rec, t));
+            track_free(t);
+        }
+    }
+    recording_free(&rec);
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    const char *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_usage_error("info", "unknown option '%s'", argv[i]);
+        if (file)
+            return cli_usage_error("info", "one FILE only (got '%s' and '%s')", file, argv[i]);
+        file = argv[i];
+    }
+    if (!file)
+        return cli_usage_error("info", "FILE is missing");
+    char path[4096];
+    if (!cli_resolve_path(file, path, sizeof path))
+        return cli_fail("info", "%s: no such file", file);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cli_fail("info", "%s: cannot open: %s", path, strerror(errno));
+    char head[64] = "";
+    size_t got = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[got] = '\0';
+    if (got == 0)
+        return cli_fail("info", "%s:1: empty file (expected a netrace track or recording)", path);
+    /* Detect by content: a recording's first line is '# netrace-recording:';
+     * a track starts (after comments and blank lines) with 'netrace-track'. */
+    if (strncmp(head, "# netrace-recording", 19) == 0)
+        return info_recording(path);
+    return info_track(path);
+}
+
+const CliCommand cmd_info = {
+    "info",
+    "describe a recording or a track (key: value lines)",
+    "netrace info FILE",
+    "FILE is a recording (recordings/*.csv) or a track (tracks/*.track); the kind is\n"
+    "detected from the content. A relative FILE not found from the current directory\n"
+    "is looked up in the source tree.\n\n"
+    "Recording keys: format, track, source, created, cars, period_ms, samples,\n"
+    "duration_s (time of the last sample), truncated (yes when the file was cut,\n"
+    "e.g. by a killed writer), track_file (where the track was found) and\n"
+    "lead_changes (sign changes of the progress difference of cars 1 and 2).\n"
+    "Track keys: format, name, length (centre line, car widths), width, points,\n"
+    "grid_slots.\n\n"
+    "Exit status: 0 success, 1 unreadable or malformed file (one line naming\n"
+    "FILE:LINE and the reason), 2 usage error.",
+    run,
+};

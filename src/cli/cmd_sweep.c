@@ -1,0 +1,305 @@
+/* `netrace sweep`: the racing paper's Figs. 6-7 experiment. The mean delay
+ * from terminal 1 to 2 is swept for each jitter, every scheme runs on the
+ * same traffic, R seeds per point; long-format CSV and a summary table. */
+#include "cli.h"
+#include "experiment.h"
+#include "race_opts.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct Job {
+    const RaceOpts *o;
+    const SweepPoint *pts;
+    const LinkSpec *links; /* link12 per point */
+    int npts, runs, nschemes;
+    RunResult *results; /* [(point * runs + run) * nschemes + k] */
+    int next;           /* next work item */
+    int done;
+    bool failed;
+    NrError err;
+    pthread_mutex_t mu;
+    bool progress;
+} Job;
+
+static void show_progress(Job *j)
+{
+    int total = j->npts * j->runs;
+    int width = 40, fill = total ? j->done * width / total : width;
+    fprintf(stderr, "\rsweep [%.*s%*s] %d/%d runs", fill, "########################################",
+            width - fill, "", j->done, total);
+    if (j->done == total)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static void *worker(void *arg)
+{
+    Job *j = arg;
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        int item = j->next++;
+        bool stop = j->failed;
+        pthread_mutex_unlock(&j->mu);
+        if (stop || item >= j->npts * j->runs)
+            return NULL;
+        int p = item / j->runs, r = item % j->runs;
+        EngineConfig cfg;
+        race_opts_engine_config(j->o, &cfg);
+        cfg.link[0] = &j->links[p];
+        cfg.seed = j->o->seed + (uint64_t)r;
+        NrError err = {{0}};
+        bool ok = experiment_run(&cfg, &j->results[(size_t)item * (size_t)j->nschemes], &err);
+        pthread_mutex_lock(&j->mu);
+        if (!ok && !j->failed) {
+            j->failed = true;
+            j->err = err;
+        }
+        j->done++;
+        if (j->progress)
+            show_progress(j);
+        pthread_mutex_unlock(&j->mu);
+    }
+}
+
+/* "A:B:STEP" (inclusive) or "a,b,c" of whole milliseconds >= 0. */
+static bool parse_ms_list(const char *cmd, const char *flag, const char *val, int64_t *out, int *n)
+{
+    char buf[512];
+    *n = 0;
+    if (strlen(val) >= sizeof buf || !*val)
+        return cli_usage_error(cmd, "%s: expected A:B:STEP or a comma list of ms, got '%s'", flag, val), false;
+    strcpy(buf, val);
+    if (strchr(buf, ':')) {
+        char *p1 = strchr(buf, ':'), *p2 = p1 ? strchr(p1 + 1, ':') : NULL;
+        int64_t a, b, st;
+        if (!p2)
+            return cli_usage_error(cmd, "%s: expected A:B:STEP, got '%s'", flag, val), false;
+        *p1 = *p2 = '\0';
+        if (!nr_parse_int64(buf, &a) || !nr_parse_int64(p1 + 1, &b) || !nr_parse_int64(p2 + 1, &st) ||
+            a < 0 || b < a || st <= 0 || b > 100000)
+            return cli_usage_error(cmd, "%s: expected A:B:STEP with 0 <= A <= B <= 100000 and STEP > 0, got '%s'",
+                                   flag, val), false;
+        for (int64_t v = a; v <= b; v += st) {
+            if (*n >= SWEEP_MAX_VALUES)
+                return cli_usage_error(cmd, "%s: at most %d values", flag, SWEEP_MAX_VALUES), false;
+            out[(*n)++] = v;
+        }
+        return true;
+    }
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        int64_t v;
+        if (!nr_parse_int64(tok, &v) || v < 0 || v > 100000)
+            return cli_usage_error(cmd, "%s: '%s' is not a whole number of ms from 0 to 100000", flag, tok), false;
+        if (*n >= SWEEP_MAX_VALUES)
+            return cli_usage_error(cmd, "%s: at most %d values", flag, SWEEP_MAX_VALUES), false;
+        out[(*n)++] = v;
+    }
+    if (*n == 0)
+        return cli_usage_error(cmd, "%s: no values in '%s'", flag, val), false;
+    return true;
+}
+
+static void print_summary(const Job *j, const RaceOpts *o)
+{
+    printf("sweep of link12 mean delay; link21: %s; delta %.0f ms, T_dr %.3g cw; %d seeds per point\n",
+           o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs);
+    printf("mean over seeds of the inconsistency rate / mean d1-d2 (car widths)\n\n");
+    printf("%9s %9s", "delay12", "jitter12");
+    for (int k = 0; k < j->nschemes; k++)
+        printf(" %21s", o->schemes[k]->name);
+    printf("\n%19s", "");
+    for (int k = 0; k < j->nschemes; k++)
+        printf(" %10s %10s", "incons", "d1-d2");
+    printf("\n");
+    for (int p = 0; p < j->npts; p++) {
+        printf("%7" PRId64 "ms %7" PRId64 "ms", j->pts[p].delay_ms, j->pts[p].jitter_ms);
+        for (int k = 0; k < j->nschemes; k++) {
+            double inc = 0, fair = 0;
+            for (int r = 0; r < j->runs; r++) {
+                const RunResult *x = &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k];
+                inc += x->inconsistency_rate;
+                fair += x->mean_d1_minus_d2;
+            }
+            printf(" %10.4f %10.4f", inc / j->runs, fair / j->runs);
+        }
+        printf("\n");
+    }
+}
+
+static int sweep_run(int argc, char **argv)
+{
+    const char *cmd = "sweep";
+    RaceOpts o;
+    race_opts_init(&o);
+    SweepSpec spec;
+    memset(&spec, 0, sizeof spec);
+    parse_ms_list(cmd, "--delays", "0:200:25", spec.delays_ms, &spec.ndelays);
+    parse_ms_list(cmd, "--jitters", "10,30", spec.jitters_ms, &spec.njitters);
+    strcpy(spec.distribution, "paretonormal");
+    int64_t runs = 10, threads = 0;
+    const char *out = NULL, *plot = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        int r = race_opts_flag(&o, argc, argv, &i, cmd);
+        if (r == RACE_FLAG_BAD)
+            return CLI_USAGE;
+        if (r == RACE_FLAG_TAKEN) {
+            if (cli_flag_is(a, "--link12"))
+                return cli_usage_error(cmd, "--link12 is what the sweep varies: use --delays, --jitters, --distribution, --extra");
+            continue;
+        }
+        if (cli_flag_is(a, "--runs")) {
+            if (!cli_value(argc, argv, &i, cmd, &v) || !cli_int(cmd, "--runs", v, 1, 100000, &runs))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--threads")) {
+            if (!cli_value(argc, argv, &i, cmd, &v) || !cli_int(cmd, "--threads", v, 1, 256, &threads))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--delays")) {
+            if (!cli_value(argc, argv, &i, cmd, &v) || !parse_ms_list(cmd, "--delays", v, spec.delays_ms, &spec.ndelays))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--jitters")) {
+            if (!cli_value(argc, argv, &i, cmd, &v) || !parse_ms_list(cmd, "--jitters", v, spec.jitters_ms, &spec.njitters))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--distribution")) {
+            if (!cli_value(argc, argv, &i, cmd, &v))
+                return CLI_USAGE;
+            if (strlen(v) >= sizeof spec.distribution)
+                return cli_usage_error(cmd, "--distribution: name too long");
+            strcpy(spec.distribution, strcmp(v, "uniform") == 0 ? "" : v);
+        } else if (cli_flag_is(a, "--extra")) {
+            if (!cli_value(argc, argv, &i, cmd, &v))
+                return CLI_USAGE;
+            if (strlen(v) >= sizeof spec.extra)
+                return cli_usage_error(cmd, "--extra: spec too long");
+            strcpy(spec.extra, v);
+        } else if (cli_flag_is(a, "--recording")) {
+            if (!cli_value(argc, argv, &i, cmd, &o.recording))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--out")) {
+            if (!cli_value(argc, argv, &i, cmd, &out))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--plot")) {
+            if (!cli_value(argc, argv, &i, cmd, &plot))
+                return CLI_USAGE;
+        } else {
+            return cli_usage_error(cmd, "unknown option '%s'", a);
+        }
+    }
+    SweepPoint pts[SWEEP_MAX_POINTS];
+    int npts = sweep_points(&spec, pts, SWEEP_MAX_POINTS);
+    if (npts == 0)
+        return cli_usage_error(cmd, "no point left: every jitter exceeds every mean delay");
+    /* Validate every point's spec before any work starts. */
+    LinkSpec *links = calloc((size_t)npts, sizeof *links);
+    if (!links)
+        return cli_fail(cmd, "out of memory");
+    int rc = CLI_OK;
+    int nlinks = 0;
+    for (int p = 0; p < npts && rc == CLI_OK; p++) {
+        char text[LINK_TEXT_MAX];
+        NrError err = {{0}};
+        sweep_link_text(&spec, &pts[p], text, sizeof text);
+        if (!linkspec_parse(&links[p], text, NULL, &err))
+            rc = cli_usage_error(cmd, "link12 of point %" PRId64 "ms/%" PRId64 "ms: %s", pts[p].delay_ms,
+                                 pts[p].jitter_ms, err.msg);
+        else
+            nlinks++;
+    }
+    if (rc == CLI_OK)
+        rc = race_opts_load(&o, cmd);
+    Job j;
+    memset(&j, 0, sizeof j);
+    if (rc == CLI_OK) {
+        j.o = &o;
+        j.pts = pts;
+        j.links = links;
+        j.npts = npts;
+        j.runs = (int)runs;
+        j.nschemes = o.nschemes;
+        j.results = calloc((size_t)npts * (size_t)runs * (size_t)o.nschemes, sizeof(RunResult));
+        j.progress = isatty(2);
+        pthread_mutex_init(&j.mu, NULL);
+        if (!j.results)
+            rc = cli_fail(cmd, "out of memory");
+    }
+    if (rc == CLI_OK) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int nt = threads > 0 ? (int)threads : (cores > 0 ? (int)cores : 1);
+        if (nt > npts * (int)runs)
+            nt = npts * (int)runs;
+        pthread_t th[256];
+        int started = 0;
+        for (int t = 0; t < nt; t++)
+            if (pthread_create(&th[t], NULL, worker, &j) == 0)
+                started++;
+        if (started == 0)
+            worker(&j);
+        for (int t = 0; t < started; t++)
+            pthread_join(th[t], NULL);
+        if (j.failed)
+            rc = cli_fail(cmd, "%s", j.err.msg);
+    }
+    if (rc == CLI_OK && out) {
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s.part", out);
+        FILE *f = fopen(tmp, "w");
+        if (!f) {
+            rc = cli_fail(cmd, "%s: cannot write", out);
+        } else {
+            result_csv_header(f);
+            for (int p = 0; p < npts; p++)
+                for (int r = 0; r < j.runs; r++)
+                    for (int k = 0; k < j.nschemes; k++) {
+                        RunKey key = {
+                            .delay12_ms = (double)pts[p].delay_ms,
+                            .jitter12_ms = (double)pts[p].jitter_ms,
+                            .delay21_ms = (double)o.link[1].delay_us / 1000.0,
+                            .jitter21_ms = (double)o.link[1].jitter_us / 1000.0,
+                            .delta_ms = (double)o.params.delta_us / 1000.0,
+                            .tdr = o.params.tdr_cw,
+                            .seed = o.seed + (uint64_t)r,
+                        };
+                        result_csv_row(f, &key, &j.results[((size_t)p * (size_t)j.runs + (size_t)r) * (size_t)j.nschemes + (size_t)k]);
+                    }
+            if (fclose(f) != 0 || rename(tmp, out) != 0)
+                rc = cli_fail(cmd, "%s: cannot write", out);
+        }
+    }
+    if (rc == CLI_OK)
+        print_summary(&j, &o);
+    (void)plot;
+    if (j.results) {
+        pthread_mutex_destroy(&j.mu);
+        free(j.results);
+    }
+    for (int p = 0; p < nlinks; p++)
+        linkspec_free(&links[p]);
+    free(links);
+    race_opts_free(&o);
+    return rc;
+}
+
+const CliCommand cmd_sweep = {
+    .name = "sweep",
+    .summary = "sweep the link 1->2 delay: inconsistency and fairness per scheme (Figs. 6-7)",
+    .usage = "netrace sweep [--delays A:B:STEP|LIST] [--jitters LIST] [--distribution NAME]\n"
+             "  [--runs R] [--out FILE.csv] [--plot FILE.png] [--link21 SPEC] [--schemes LIST] ...",
+    .help = "For each jitter J of --jitters (default 10,30 ms) and each mean delay D of --delays\n"
+            "(default 0:200:25 ms) with J <= D, link12 is 'delay Dms Jms distribution NAME'\n"
+            "(default paretonormal) and every scheme runs R seeds (seed S..S+R-1). Points whose\n"
+            "jitter exceeds the mean are skipped, as in the paper. Uses every core.\n\n"
+            "  --delays A:B:STEP|a,b,c  mean delays of link12 in ms\n"
+            "  --jitters a,b,c          jitters of link12 in ms\n"
+            "  --distribution NAME      netem table for link12 (uniform: none)\n"
+            "  --extra SPEC             appended to every link12 spec, e.g. 'loss 2%'\n"
+            "  --recording FILE         the race (default recordings/default.csv)\n"
+            "  --runs R                 seeds per point (default 10)\n"
+            "  --threads N              worker threads (default: number of cores)\n"
+            "  --out FILE.csv           one row per scheme x point x seed\n"
+            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n" RACE_OPTS_HELP,
+    .run = sweep_run,
+};

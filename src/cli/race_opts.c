@@ -1,0 +1,123 @@
+/* Parsing and loading of the options shared by replay and sweep. */
+#include "race_opts.h"
+
+#include "cli_load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void race_opts_init(RaceOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->recording = RACE_DEFAULT_RECORDING;
+    o->link_text[0] = RACE_DEFAULT_LINK;
+    o->link_text[1] = RACE_DEFAULT_LINK;
+    o->schemes_text = "racing";
+    o->seed = 1;
+    o->params = scheme_default_params();
+}
+
+static bool parse_clock(const char *cmd, const char *flag, const char *val, TerminalClock *c)
+{
+    char buf[64];
+    if (strlen(val) >= sizeof buf)
+        return cli_usage_error(cmd, "%s: expected OFFSET_MS[,DRIFT_PPM], got '%s'", flag, val), false;
+    strcpy(buf, val);
+    char *comma = strchr(buf, ',');
+    if (comma)
+        *comma = '\0';
+    double off, ppm = 0.0;
+    if (!nr_parse_double(buf, &off) || off < -1e6 || off > 1e6 ||
+        (comma && (!nr_parse_double(comma + 1, &ppm) || ppm < -1e5 || ppm > 1e5))) {
+        cli_usage_error(cmd, "%s: expected OFFSET_MS[,DRIFT_PPM] (numbers), got '%s'", flag, val);
+        return false;
+    }
+    c->offset_us = (int64_t)(off * 1000.0);
+    c->drift_ppm = ppm;
+    return true;
+}
+
+int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
+{
+    const char *a = argv[*i], *v = NULL;
+    double d;
+    int64_t n;
+    if (cli_flag_is(a, "--link12") || cli_flag_is(a, "--link21")) {
+        if (!cli_value(argc, argv, i, cmd, &v))
+            return RACE_FLAG_BAD;
+        o->link_text[a[6] == '1' ? 0 : 1] = v;
+    } else if (cli_flag_is(a, "--delta")) {
+        if (!cli_value(argc, argv, i, cmd, &v) || !cli_int(cmd, "--delta", v, 0, 10000, &n))
+            return RACE_FLAG_BAD;
+        o->params.delta_us = n * NR_US_PER_MS;
+    } else if (cli_flag_is(a, "--tdr")) {
+        if (!cli_value(argc, argv, i, cmd, &v) || !cli_double(cmd, "--tdr", v, 0.0, 1000.0, &d))
+            return RACE_FLAG_BAD;
+        o->params.tdr_cw = d;
+    } else if (cli_flag_is(a, "--converge")) {
+        if (!cli_value(argc, argv, i, cmd, &v) || !cli_int(cmd, "--converge", v, 0, 10000, &n))
+            return RACE_FLAG_BAD;
+        o->params.converge_us = n * NR_US_PER_MS;
+    } else if (cli_flag_is(a, "--schemes")) {
+        if (!cli_value(argc, argv, i, cmd, &v))
+            return RACE_FLAG_BAD;
+        o->schemes_text = v;
+    } else if (cli_flag_is(a, "--seed")) {
+        if (!cli_value(argc, argv, i, cmd, &v) || !cli_u64(cmd, "--seed", v, &o->seed))
+            return RACE_FLAG_BAD;
+    } else if (cli_flag_is(a, "--clock1") || cli_flag_is(a, "--clock2")) {
+        int t = a[7] == '1' ? 0 : 1;
+        if (!cli_value(argc, argv, i, cmd, &v) || !parse_clock(cmd, t ? "--clock2" : "--clock1", v, &o->clock[t]))
+            return RACE_FLAG_BAD;
+    } else {
+        return RACE_FLAG_NOT_MINE;
+    }
+    return RACE_FLAG_TAKEN;
+}
+
+int race_opts_load(RaceOpts *o, const char *cmd)
+{
+    NrError err = {{0}};
+    for (int d = 0; d < 2; d++) {
+        if (!linkspec_parse(&o->link[d], o->link_text[d], NULL, &err))
+            return cli_usage_error(cmd, "--link%s: %s", d == 0 ? "12" : "21", err.msg);
+        o->link_parsed[d] = true;
+    }
+    o->nschemes = scheme_parse_list(o->schemes_text, o->schemes, SCHEME_MAX, &err);
+    if (o->nschemes < 0)
+        return cli_usage_error(cmd, "--schemes: %s", err.msg);
+    char path[4096];
+    if (!cli_resolve_path(o->recording, path, sizeof path))
+        return cli_fail(cmd, "%s: no such recording", o->recording);
+    if (!cli_load_race(path, &o->rec, &o->track, &err))
+        return cli_fail(cmd, "%s", err.msg);
+    if (o->rec.ncars < 2)
+        return cli_fail(cmd, "%s: a race needs two cars, the recording has %d", path, o->rec.ncars);
+    return CLI_OK;
+}
+
+void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->rec = &o->rec;
+    cfg->track = o->track;
+    cfg->link[0] = &o->link[0];
+    cfg->link[1] = &o->link[1];
+    cfg->seed = o->seed;
+    cfg->params = o->params;
+    for (int k = 0; k < o->nschemes; k++)
+        cfg->schemes[k] = o->schemes[k];
+    cfg->nschemes = o->nschemes;
+    cfg->clock[0] = o->clock[0];
+    cfg->clock[1] = o->clock[1];
+}
+
+void race_opts_free(RaceOpts *o)
+{
+    for (int d = 0; d < 2; d++)
+        if (o->link_parsed[d])
+            linkspec_free(&o->link[d]);
+    recording_free(&o->rec);
+    track_free(o->track);
+    o->track = NULL;
+}

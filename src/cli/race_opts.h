@@ -1,0 +1,61 @@
+/* Options shared by the commands that replay a race through the engine
+ * (replay, sweep): recording, links, Delta, T_dr, schemes, seed, clocks.
+ *
+ * Contracts:
+ *   race_opts_init(o)                     the racing paper's defaults.
+ *   race_opts_flag(o, argc, argv, &i, cmd)  RACE_FLAG_TAKEN when argv[i] was
+ *        one of the shared flags (its value consumed), RACE_FLAG_NOT_MINE
+ *        when it is not, RACE_FLAG_BAD after printing a usage error.
+ *   race_opts_load(o, cmd)                loads the recording and its track,
+ *        parses links and schemes; returns CLI_OK or the exit code after
+ *        printing one line.
+ *   race_opts_engine_config(o, cfg)       an EngineConfig for the loaded race.
+ *   race_opts_free(o)
+ */
+#ifndef NR_RACE_OPTS_H
+#define NR_RACE_OPTS_H
+
+#include "cli.h"
+#include "engine.h"
+
+#define RACE_DEFAULT_RECORDING "recordings/default.csv"
+#define RACE_DEFAULT_LINK "delay 75ms 10ms distribution paretonormal"
+
+enum { RACE_FLAG_NOT_MINE = 0, RACE_FLAG_TAKEN = 1, RACE_FLAG_BAD = -1 };
+
+typedef struct RaceOpts {
+    const char *recording;
+    const char *link_text[2];
+    const char *schemes_text;
+    uint64_t seed;
+    SchemeParams params;
+    TerminalClock clock[2];
+    /* loaded */
+    Recording rec;
+    Track *track;
+    LinkSpec link[2];
+    bool link_parsed[2];
+    const SchemeType *schemes[SCHEME_MAX];
+    int nschemes;
+} RaceOpts;
+
+void race_opts_init(RaceOpts *o);
+int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd);
+int race_opts_load(RaceOpts *o, const char *cmd);
+void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg);
+void race_opts_free(RaceOpts *o);
+
+/* Shared usage text of these flags, for the commands' help. */
+#define RACE_OPTS_HELP                                                                          \
+    "  --link12 SPEC     link from terminal 1 to 2, netem grammar (default: " RACE_DEFAULT_LINK   \
+    ")\n"                                                                                       \
+    "  --link21 SPEC     link from terminal 2 to 1 (same default)\n"                            \
+    "  --delta MS        Delta of causality control in ms (default 100)\n"                      \
+    "  --tdr W           DR threshold in car widths (default 0.25)\n"                           \
+    "  --converge MS     DR convergence time in ms, 0 = at once (default 0)\n"                  \
+    "  --schemes LIST    comma-separated scheme names, 'racing' or 'all'\n"                     \
+    "  --seed S          seed of the link emulator (default 1)\n"                               \
+    "  --clock1 OFF[,PPM]  terminal 1's clock offset in ms and drift in ppm (default 0)\n"     \
+    "  --clock2 OFF[,PPM]  terminal 2's clock\n"
+
+#endif

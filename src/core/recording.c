@@ -1,0 +1,545 @@
+/* Recorded races: CSV with a '#' metadata header; strict reader, crash-safe writer.
+ *
+ * Numbers are written in the shortest fixed-point form that reads back to
+ * the very same double ("%.Nf" with the smallest N in 0..17 that round-trips,
+ * "%.17g" for the rare value no fixed form reproduces). Reading therefore
+ * gives back the in-memory doubles bit for bit, and write -> read -> write
+ * is byte-identical. Generators that want short files quantise their values
+ * first (the autopilot keeps 1e-4 car widths / radians, 1e-3 cw/s).
+ */
+#include "recording.h"
+#include "track.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define REC_MAGIC "netrace-recording"
+#define REC_COLUMNS "t_ms,car,x,y,heading,speed"
+#define REC_MAX_SAMPLES 50000000 /* rows per car; ~19 days at 33 ms */
+#define REC_PATH_MAX 4096
+
+/* ---- number formatting --------------------------------------------------- */
+
+static void format_double(char *buf, size_t n, double v)
+{
+    for (int d = 0; d <= 17; d++) {
+        snprintf(buf, n, "%.*f", d, v);
+        if (strlen(buf) > 40)
+            break;
+        double back = strtod(buf, NULL);
+        if (memcmp(&back, &v, sizeof v) == 0)
+            return;
+    }
+    snprintf(buf, n, "%.17g", v);
+}
+
+static bool valid_text(const char *s)
+{
+    for (; *s; s++)
+        if (*s == '\n' || *s == '\r')
+            return false;
+    return true;
+}
+
+static bool valid_source(const char *s)
+{
+    return strcmp(s, "human") == 0 || strcmp(s, "autopilot") == 0 || strcmp(s, "network") == 0;
+}
+
+/* ---- writer ----------------------------------------------------------------- */
+
+struct RecWriter {
+    FILE *f;
+    char path[REC_PATH_MAX];
+    char part[REC_PATH_MAX + 8];
+    int ncars;
+    int32_t period_ms;
+    int32_t cur_t;     /* time of the sample being written */
+    int next_car;      /* car expected next at cur_t */
+    int32_t flushed_t; /* race time of the last flush */
+    bool started;
+};
+
+static bool write_row(FILE *f, int car, const RecSample *s)
+{
+    char x[64], y[64], h[64], v[64];
+    format_double(x, sizeof x, s->x);
+    format_double(y, sizeof y, s->y);
+    format_double(h, sizeof h, s->heading);
+    format_double(v, sizeof v, s->speed);
+    return fprintf(f, "%ld,%d,%s,%s,%s,%s\n", (long)s->t_ms, car + 1, x, y, h, v) > 0;
+}
+
+RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err)
+{
+    if (!path || !*path || strlen(path) >= REC_PATH_MAX) {
+        nr_error_set(err, "recording: bad output path");
+        return NULL;
+    }
+    if (meta->ncars < 1 || meta->ncars > RECORDING_MAX_CARS) {
+        nr_error_set(err, "%s: %d cars, expected 1 to %d", path, meta->ncars, RECORDING_MAX_CARS);
+        return NULL;
+    }
+    if (meta->period_ms < 1 || meta->period_ms > 60000) {
+        nr_error_set(err, "%s: period %ld ms, expected 1 to 60000", path, (long)meta->period_ms);
+        return NULL;
+    }
+    if (!valid_source(meta->source)) {
+        nr_error_set(err, "%s: source '%s', expected human, autopilot or network", path, meta->source);
+        return NULL;
+    }
+    if (!valid_text(meta->track) || !valid_text(meta->created) || !meta->track[0]) {
+        nr_error_set(err, "%s: track name must be one non-empty line, created one line", path);
+        return NULL;
+    }
+    RecWriter *w = calloc(1, sizeof *w);
+    if (!w) {
+        nr_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    snprintf(w->path, sizeof w->path, "%s", path);
+    snprintf(w->part, sizeof w->part, "%s.part", path);
+    /* O_EXCL: a leftover PATH.part holds a crashed race; never overwrite it. */
+    int fd = open(w->part, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+        if (errno == EEXIST)
+            nr_error_set(err, "%s: exists (a crashed or running recording?); move it away first", w->part);
+        else
+            nr_error_set(err, "%s: cannot create: %s", w->part, strerror(errno));
+        free(w);
+        return NULL;
+    }
+    w->f = fdopen(fd, "w");
+    if (!w->f) {
+        nr_error_set(err, "%s: %s", w->part, strerror(errno));
+        close(fd);
+        unlink(w->part);
+        free(w);
+        return NULL;
+    }
+    w->ncars = meta->ncars;
+    w->period_ms = meta->period_ms;
+    fprintf(w->f, "# %s: %d\n# track: %s\n# period_ms: %ld\n# cars: %d\n# source: %s\n", REC_MAGIC,
+            RECORDING_VERSION, meta->track, (long)meta->period_ms, meta->ncars, meta->source);
+    if (meta->created[0])
+        fprintf(w->f, "# created: %s\n", meta->created);
+    fprintf(w->f, "%s\n", REC_COLUMNS);
+    if (fflush(w->f) != 0 || ferror(w->f)) {
+        nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
+        fclose(w->f);
+        unlink(w->part);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
+{
+    if (car < 0 || car >= w->ncars)
+        return nr_error_set(err, "%s: car %d out of range (0..%d)", w->part, car, w->ncars - 1);
+    int32_t expect_t = !w->started ? 0 : w->next_car == 0 ? w->cur_t + w->period_ms : w->cur_t;
+    if (car != w->next_car || s->t_ms != expect_t)
+        return nr_error_set(err, "%s: sample of car %d at t_ms %ld out of order (expected car %d at %ld)",
+                            w->part, car, (long)s->t_ms, w->next_car, (long)expect_t);
+    if (!isfinite(s->x) || !isfinite(s->y) || !isfinite(s->heading) || !isfinite(s->speed))
+        return nr_error_set(err, "%s: sample of car %d at t_ms %ld is not finite", w->part, car, (long)s->t_ms);
+    if (!write_row(w->f, car, s))
+        return nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
+    w->started = true;
+    w->cur_t = s->t_ms;
+    w->next_car = (car + 1) % w->ncars;
+    /* After each complete sample time: flush when the next complete sample
+     * would otherwise come more than one second of race time after the
+     * last flush. */
+    if (w->next_car == 0 && s->t_ms + w->period_ms - w->flushed_t > 1000) {
+        if (fflush(w->f) != 0)
+            return nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
+        w->flushed_t = s->t_ms;
+    }
+    return true;
+}
+
+bool recwriter_close(RecWriter *w, NrError *err)
+{
+    if (!w)
+        return true;
+    bool ok = true;
+    if (w->started && w->next_car != 0)
+        ok = nr_error_set(err, "%s: closed in the middle of sample time %ld (car %d missing); kept as %s",
+                          w->path, (long)w->cur_t, w->next_car + 1, w->part);
+    if (fflush(w->f) != 0 || ferror(w->f)) {
+        if (ok)
+            ok = nr_error_set(err, "%s: write error: %s; kept as %s", w->path, strerror(errno), w->part);
+    }
+    if (fclose(w->f) != 0 && ok)
+        ok = nr_error_set(err, "%s: write error: %s; kept as %s", w->path, strerror(errno), w->part);
+    if (ok && rename(w->part, w->path) != 0)
+        ok = nr_error_set(err, "%s: cannot rename %s into place: %s", w->path, w->part, strerror(errno));
+    free(w);
+    return ok;
+}
+
+bool recording_save(const Recording *rec, const char *path, NrError *err)
+{
+    RecWriter *w = recwriter_open(path, rec, err);
+    if (!w)
+        return false;
+    for (int i = 0; i < rec->nsamples; i++) {
+        for (int c = 0; c < rec->ncars; c++) {
+            if (!recwriter_append(w, c, recording_at(rec, c, i), err)) {
+                NrError ignore;
+                char part[REC_PATH_MAX + 8];
+                snprintf(part, sizeof part, "%s", w->part);
+                recwriter_close(w, &ignore);
+                unlink(part); /* a partial copy of an in-memory recording is worthless */
+                return false;
+            }
+        }
+    }
+    return recwriter_close(w, err);
+}
+
+/* ---- reader ------------------------------------------------------------------ */
+
+const RecSample *recording_at(const Recording *rec, int car, int i)
+{
+    return &rec->samples[(size_t)car * (size_t)rec->nsamples + (size_t)i];
+}
+
+void recording_free(Recording *rec)
+{
+    if (!rec)
+        return;
+    free(rec->samples);
+    rec->samples = NULL;
+    rec->nsamples = 0;
+}
+
+typedef struct Reader {
+    const char *path;
+    Recording *rec;
+    RecSample *rows; /* [time][car] while reading */
+    size_t cap;      /* in sample times */
+    int ntimes;      /* complete + current */
+    unsigned seen;   /* bit per car seen at the current time */
+    int32_t cur_t;
+} Reader;
+
+static bool field_number(const Reader *r, int line, const char *field, const char *tok, double *out,
+                         NrError *err)
+{
+    if (nr_parse_double(tok, out))
+        return true;
+    char *end;
+    double v = strtod(tok, &end);
+    if (*tok && end != tok && *end == '\0' && !isfinite(v))
+        return nr_error_set(err, "%s:%d: field %s is '%s', expected a finite number", r->path, line, field, tok);
+    return nr_error_set(err, "%s:%d: field %s is '%s', expected a number", r->path, line, field, tok);
+}
+
+/* Split a row into exactly 6 comma-separated fields; returns the count. */
+static int split_row(char *s, char **f)
+{
+    int n = 0;
+    f[n++] = s;
+    for (; *s; s++) {
+        if (*s == ',') {
+            *s = '\0';
+            if (n == 7)
+                return 8;
+            f[n++] = s + 1;
+        }
+    }
+    return n;
+}
+
+static bool finish_time(Reader *r, int line, NrError *err)
+{
+    unsigned all = (1u << r->rec->ncars) - 1;
+    if (r->ntimes > 0 && r->seen != all) {
+        for (int c = 0; c < r->rec->ncars; c++)
+            if (!(r->seen & (1u << c)))
+                return nr_error_set(err, "%s:%d: car %d has no sample at t_ms %ld (every car needs a row at every sample time)",
+                                    r->path, line, c + 1, (long)r->cur_t);
+    }
+    return true;
+}
+
+static bool parse_row(Reader *r, char *text, int line, NrError *err)
+{
+    Recording *rec = r->rec;
+    char *f[8];
+    int n = split_row(text, f);
+    if (n != 6)
+        return nr_error_set(err, "%s:%d: %d field%s, expected 6 (t_ms,car,x,y,heading,speed)", r->path, line,
+                            n > 7 ? 7 : n, n == 1 ? "" : "s");
+    int64_t t, car;
+    if (!nr_parse_int64(f[0], &t) || t < 0 || t > INT32_MAX)
+        return nr_error_set(err, "%s:%d: field t_ms is '%s', expected a whole number of milliseconds >= 0",
+                            r->path, line, f[0]);
+    if (!nr_parse_int64(f[1], &car))
+        return nr_error_set(err, "%s:%d: field car is '%s', expected a car id", r->path, line, f[1]);
+    if (car < 1 || car > rec->ncars)
+        return nr_error_set(err, "%s:%d: unknown car id %lld (the header declares %d car%s: 1..%d)", r->path,
+                            line, (long long)car, rec->ncars, rec->ncars == 1 ? "" : "s", rec->ncars);
+    RecSample s = {(int32_t)t, 0, 0, 0, 0};
+    if (!field_number(r, line, "x", f[2], &s.x, err) || !field_number(r, line, "y", f[3], &s.y, err) ||
+        !field_number(r, line, "heading", f[4], &s.heading, err) ||
+        !field_number(r, line, "speed", f[5], &s.speed, err))
+        return false;
+    int c = (int)car - 1;
+    if (r->ntimes == 0 || s.t_ms != r->cur_t) {
+        if (r->ntimes > 0 && s.t_ms < r->cur_t)
+            return nr_error_set(err, "%s:%d: rows out of time order: t_ms %ld after %ld", r->path, line,
+                                (long)s.t_ms, (long)r->cur_t);
+        if (!finish_time(r, line, err))
+            return false;
+        int32_t expect = r->ntimes == 0 ? 0 : r->cur_t + rec->period_ms;
+        if (s.t_ms != expect)
+            return nr_error_set(err, "%s:%d: t_ms %ld, expected %ld (samples every %ld ms from 0)", r->path, line,
+                                (long)s.t_ms, (long)expect, (long)rec->period_ms);
+        if (r->ntimes >= REC_MAX_SAMPLES)
+            return nr_error_set(err, "%s:%d: more than %d samples per car", r->path, line, REC_MAX_SAMPLES);
+        if ((size_t)r->ntimes == r->cap) {
+            size_t cap = r->cap ? r->cap * 2 : 1024;
+            RecSample *nr = realloc(r->rows, cap * (size_t)rec->ncars * sizeof *nr);
+            if (!nr)
+                return nr_error_set(err, "%s:%d: out of memory", r->path, line);
+            r->rows = nr;
+            r->cap = cap;
+        }
+        r->ntimes++;
+        r->cur_t = s.t_ms;
+        r->seen = 0;
+    } else if (r->seen & (1u << c)) {
+        return nr_error_set(err, "%s:%d: duplicate sample: car %d at t_ms %ld appears twice", r->path, line, c + 1,
+                            (long)s.t_ms);
+    }
+    r->seen |= 1u << c;
+    r->rows[(size_t)(r->ntimes - 1) * (size_t)rec->ncars + (size_t)c] = s;
+    return true;
+}
+
+static bool header_line(Reader *r, char *text, int line, bool *have, NrError *err)
+{
+    Recording *rec = r->rec;
+    /* "# key: value" */
+    char *p = text + 1;
+    p += strspn(p, " \t");
+    char *colon = strchr(p, ':');
+    if (!colon)
+        return true; /* a plain comment */
+    *colon = '\0';
+    char *key = p;
+    char *val = colon + 1;
+    val += strspn(val, " \t");
+    size_t vl = strlen(val);
+    while (vl > 0 && (val[vl - 1] == ' ' || val[vl - 1] == '\t'))
+        val[--vl] = '\0';
+    int64_t v;
+    if (strcmp(key, "track") == 0) {
+        if (!*val || vl >= sizeof rec->track)
+            return nr_error_set(err, "%s:%d: track: expected a file name of 1 to %zu characters", r->path, line,
+                                sizeof rec->track - 1);
+        memcpy(rec->track, val, vl + 1);
+        have[0] = true;
+    } else if (strcmp(key, "period_ms") == 0) {
+        if (!nr_parse_int64(val, &v) || v < 1 || v > 60000)
+            return nr_error_set(err, "%s:%d: period_ms is '%s', expected a whole number from 1 to 60000", r->path,
+                                line, val);
+        rec->period_ms = (int32_t)v;
+        have[1] = true;
+    } else if (strcmp(key, "cars") == 0) {
+        if (!nr_parse_int64(val, &v) || v < 1 || v > RECORDING_MAX_CARS)
+            return nr_error_set(err, "%s:%d: cars is '%s', expected a whole number from 1 to %d", r->path, line,
+                                val, RECORDING_MAX_CARS);
+        rec->ncars = (int)v;
+        have[2] = true;
+    } else if (strcmp(key, "source") == 0) {
+        if (!valid_source(val))
+            return nr_error_set(err, "%s:%d: source is '%s', expected human, autopilot or network", r->path,
+                                line, val);
+        snprintf(rec->source, sizeof rec->source, "%s", val);
+        have[3] = true;
+    } else if (strcmp(key, "created") == 0) {
+        if (vl >= sizeof rec->created)
+            return nr_error_set(err, "%s:%d: created: at most %zu characters", r->path, line,
+                                sizeof rec->created - 1);
+        memcpy(rec->created, val, vl + 1);
+    } else if (strcmp(key, REC_MAGIC) == 0) {
+        return nr_error_set(err, "%s:%d: second '%s' header line", r->path, line, REC_MAGIC);
+    }
+    /* Other keys are informative and ignored (later versions may add some). */
+    return true;
+}
+
+bool recording_load(Recording *rec, const char *path, NrError *err)
+{
+    memset(rec, 0, sizeof *rec);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return nr_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    Reader r = {path, rec, NULL, 0, 0, 0, 0};
+    char *buf = NULL;
+    size_t bufcap = 0;
+    ssize_t got;
+    int line = 0;
+    bool ok = true, in_header = true, have_magic = false;
+    bool have[4] = {false, false, false, false};
+    const char *names[4] = {"track", "period_ms", "cars", "source"};
+    while (ok && (got = getline(&buf, &bufcap, f)) != -1) {
+        line++;
+        bool cut = got == 0 || buf[got - 1] != '\n';
+        if (memchr(buf, '\0', (size_t)got)) {
+            ok = nr_error_set(err, "%s:%d: binary data (NUL byte) in a text file", path, line);
+            break;
+        }
+        size_t len = (size_t)got;
+        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+            buf[--len] = '\0';
+        if (!have_magic) {
+            char want[64];
+            snprintf(want, sizeof want, "# %s:", REC_MAGIC);
+            if (strncmp(buf, want, strlen(want)) != 0) {
+                ok = nr_error_set(err, "%s:%d: expected the header '# %s: %d'", path, line, REC_MAGIC,
+                                  RECORDING_VERSION);
+                break;
+            }
+            const char *vs = buf + strlen(want);
+            vs += strspn(vs, " \t");
+            int64_t v;
+            if (!nr_parse_int64(vs, &v)) {
+                ok = nr_error_set(err, "%s:%d: format version is '%s', expected %d", path, line, vs,
+                                  RECORDING_VERSION);
+                break;
+            }
+            if (v != RECORDING_VERSION) {
+                ok = nr_error_set(err, "%s:%d: recording format version %lld is not supported (expected %d)", path,
+                                  line, (long long)v, RECORDING_VERSION);
+                break;
+            }
+            have_magic = true;
+            rec->version = (int)v;
+            continue;
+        }
+        if (in_header) {
+            if (buf[0] == '#') {
+                ok = header_line(&r, buf, line, have, err);
+                continue;
+            }
+            for (int k = 0; k < 4 && ok; k++)
+                if (!have[k])
+                    ok = nr_error_set(err, "%s:%d: the header has no '# %s: ...' line", path, line, names[k]);
+            if (!ok)
+                break;
+            if (strcmp(buf, REC_COLUMNS) != 0) {
+                if (cut)
+                    break; /* cut inside the column line: no samples */
+                ok = nr_error_set(err, "%s:%d: expected the column line '%s'", path, line, REC_COLUMNS);
+                break;
+            }
+            in_header = false;
+            continue;
+        }
+        if (cut) {
+            /* A killed writer leaves a partial last line: drop it. */
+            rec->truncated = true;
+            break;
+        }
+        if (len == 0 || buf[0] == '#')
+            continue; /* blank lines and comments between rows are harmless */
+        ok = parse_row(&r, buf, line, err);
+    }
+    if (ok && ferror(f))
+        ok = nr_error_set(err, "%s: read error", path);
+    free(buf);
+    fclose(f);
+    if (ok && line == 0)
+        ok = nr_error_set(err, "%s:1: empty file (expected the header '# %s: %d')", path, REC_MAGIC,
+                          RECORDING_VERSION);
+    if (ok && in_header) {
+        if (!have_magic)
+            ok = nr_error_set(err, "%s:%d: expected the header '# %s: %d'", path, line, REC_MAGIC,
+                              RECORDING_VERSION);
+        for (int k = 0; k < 4 && ok; k++)
+            if (!have[k])
+                ok = nr_error_set(err, "%s:%d: the header has no '# %s: ...' line", path, line, names[k]);
+        if (ok)
+            rec->truncated = true; /* the file ends before the column line */
+    }
+    if (ok && r.ntimes > 0 && r.seen != (1u << rec->ncars) - 1) {
+        /* The last sample time lacks some cars: the writer was killed
+         * between rows. Keep the whole sample times before it. */
+        r.ntimes--;
+        rec->truncated = true;
+    }
+    if (!ok) {
+        free(r.rows);
+        memset(rec, 0, sizeof *rec);
+        return false;
+    }
+    rec->nsamples = r.ntimes;
+    if (r.ntimes > 0) {
+        rec->samples = malloc((size_t)r.ntimes * (size_t)rec->ncars * sizeof *rec->samples);
+        if (!rec->samples) {
+            free(r.rows);
+            memset(rec, 0, sizeof *rec);
+            return nr_error_set(err, "%s: out of memory", path);
+        }
+        for (int i = 0; i < r.ntimes; i++)
+            for (int c = 0; c < rec->ncars; c++)
+                rec->samples[(size_t)c * (size_t)r.ntimes + (size_t)i] = r.rows[(size_t)i * (size_t)rec->ncars + (size_t)c];
+    }
+    free(r.rows);
+    return true;
+}
+
+/* ---- progress along a track -------------------------------------------------- */
+
+bool recording_progress(const Recording *rec, const Track *t, int car, double *out)
+{
+    if (car < 0 || car >= rec->ncars)
+        return false;
+    double near;
+    if (car < track_grid_slots(t))
+        track_grid(t, car, NULL, NULL, NULL, &near);
+    else
+        near = 0;
+    for (int i = 0; i < rec->nsamples; i++) {
+        const RecSample *s = recording_at(rec, car, i);
+        near = track_progress(t, s->x, s->y, near);
+        out[i] = near;
+    }
+    return true;
+}
+
+int recording_lead_changes(const Recording *rec, const Track *t)
+{
+    if (rec->ncars < 2)
+        return -1;
+    if (rec->nsamples == 0)
+        return 0;
+    double *p = malloc(2 * (size_t)rec->nsamples * sizeof *p);
+    if (!p)
+        return -1;
+    double *p1 = p, *p2 = p + rec->nsamples;
+    recording_progress(rec, t, 0, p1);
+    recording_progress(rec, t, 1, p2);
+    int changes = 0, last = 0;
+    for (int i = 0; i < rec->nsamples; i++) {
+        double d = p1[i] - p2[i];
+        int sign = d > 0 ? 1 : d < 0 ? -1 : 0;
+        if (sign == 0)
+            continue; /* exact ties change nothing */
+        if (last != 0 && sign != last)
+            changes++;
+        last = sign;
+    }
+    free(p);
+    return changes;
+}

@@ -1,0 +1,891 @@
+/* Race tracks: the versioned text format, centre-line geometry and fast projection.
+ *
+ * Format (docs/formats.md has the user's version):
+ *   netrace-track 1            first non-comment line: magic and version
+ *   name TEXT                  once, required (rest of the line)
+ *   width W                    once, required; full track width, car widths
+ *   point X Y                  >= 3, the closed centre line in racing order;
+ *                              the first point is the start/finish line
+ *   grid SLOTS SPACING OFFSET  optional, once: SLOTS staggered grid slots,
+ *                              slot k at arc length -(k+1)*SPACING, lateral
+ *                              offset +OFFSET (left) for even k, -OFFSET for odd
+ *   # ...                      comment to the end of the line
+ *
+ * Geometry: a closed centripetal Catmull-Rom spline through the control
+ * points (tangents of the non-uniform Catmull-Rom form with knot intervals
+ * |P(i+1) - P(i)|^0.5), sampled into a dense polyline (pieces of at most
+ * TRACK_STEP_CW). The polyline *is* the centre line: arc length is its exact
+ * length, so track_point, track_project and track_length agree with each
+ * other to rounding. Heading and curvature come from the spline derivatives
+ * at the polyline vertices and are interpolated linearly between them.
+ *
+ * Projection uses a uniform grid over the bounding box; every polyline
+ * segment is listed in each cell its bounding box overlaps. A query visits
+ * square rings of cells around the point and stops once the best distance
+ * found is no more than the distance to the unvisited rings.
+ */
+#include "track.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACK_VERSION 1
+#define TRACK_STEP_CW 0.25       /* longest polyline piece, car widths */
+#define TRACK_MIN_PIECES 8       /* pieces per spline segment at least */
+#define TRACK_MAX_POINTS 10000   /* control points */
+#define TRACK_MAX_COORD 1.0e5    /* |x|, |y| of control points */
+#define TRACK_MAX_LENGTH 1.0e5   /* control polygon perimeter, car widths */
+#define TRACK_MAX_WIDTH 1000.0
+#define TRACK_MAX_SLOTS 32
+#define TRACK_MAX_CELLS 4000000
+#define TRACK_LINE_MAX 1024
+
+struct Track {
+    char name[128];
+    double width;
+    int npoints;       /* control points */
+    int *point_line;   /* source line of each control point */
+    int n;             /* polyline vertices (= segments, closed) */
+    double *vx, *vy;   /* vertices */
+    double *vs;        /* arc length at each vertex, [n + 1], vs[n] = length */
+    double *vh;        /* tangent heading at each vertex (rad) */
+    double *vk;        /* signed curvature at each vertex (1/cw) */
+    int *vseg;         /* control segment each vertex belongs to */
+    double length;
+    /* grid */
+    double gx0, gy0, cell;
+    int gw, gh;
+    int *cell_start; /* [gw * gh + 1] */
+    int *cell_items; /* segment indices */
+    /* start grid */
+    int slots;
+    double grid_spacing, grid_offset;
+};
+
+/* ---- small geometry helpers ------------------------------------------- */
+
+static double seg_len(const Track *t, int k)
+{
+    return t->vs[k + 1] - t->vs[k];
+}
+
+/* Squared distance from (x, y) to segment k; *f gets the clamped fraction. */
+static double seg_dist2(const Track *t, int k, double x, double y, double *f)
+{
+    int k1 = k + 1 == t->n ? 0 : k + 1;
+    double ax = t->vx[k], ay = t->vy[k];
+    double dx = t->vx[k1] - ax, dy = t->vy[k1] - ay;
+    double l2 = dx * dx + dy * dy;
+    double u = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0.0;
+    if (u < 0)
+        u = 0;
+    else if (u > 1)
+        u = 1;
+    double px = ax + u * dx - x, py = ay + u * dy - y;
+    *f = u;
+    return px * px + py * py;
+}
+
+static int cell_of(const Track *t, double v, double v0, int nmax)
+{
+    double c = floor((v - v0) / t->cell);
+    if (c < 0)
+        return 0;
+    if (c >= nmax)
+        return nmax - 1;
+    return (int)c;
+}
+
+/* Nearest segment to (x, y): index, fraction along it, squared distance. */
+static void nearest(const Track *t, double x, double y, int *kbest, double *fbest, double *d2best)
+{
+    double best = INFINITY, bf = 0;
+    int bk = 0;
+    double gx1 = t->gx0 + t->gw * t->cell, gy1 = t->gy0 + t->gh * t->cell;
+    if (!(x >= t->gx0 && x < gx1 && y >= t->gy0 && y < gy1)) {
+        /* Far outside the track's box (never on track): a plain scan. */
+        for (int k = 0; k < t->n; k++) {
+            double f, d2 = seg_dist2(t, k, x, y, &f);
+            if (d2 < best) {
+                best = d2;
+                bk = k;
+                bf = f;
+            }
+        }
+        *kbest = bk;
+        *fbest = bf;
+        *d2best = best;
+        return;
+    }
+    int cx = cell_of(t, x, t->gx0, t->gw), cy = cell_of(t, y, t->gy0, t->gh);
+    int rmax = t->gw > t->gh ? t->gw : t->gh;
+    for (int r = 0; r <= rmax; r++) {
+        for (int j = cy - r; j <= cy + r; j++) {
+            if (j < 0 || j >= t->gh)
+                continue;
+            bool edge_row = j == cy - r || j == cy + r;
+            for (int i = cx - r; i <= cx + r; i += edge_row ? 1 : 2 * r) {
+                if (i >= 0 && i < t->gw) {
+                    int c = j * t->gw + i;
+                    for (int p = t->cell_start[c]; p < t->cell_start[c + 1]; p++) {
+                        int k = t->cell_items[p];
+                        double f, d2 = seg_dist2(t, k, x, y, &f);
+                        if (d2 < best || (d2 == best && k < bk)) {
+                            best = d2;
+                            bk = k;
+                            bf = f;
+                        }
+                    }
+                }
+                if (r == 0)
+                    break;
+            }
+        }
+        /* Every unvisited cell lies at least r * cell away from the point. */
+        double reach = r * t->cell;
+        if (best <= reach * reach)
+            break;
+    }
+    *kbest = bk;
+    *fbest = bf;
+    *d2best = best;
+}
+
+/* ---- public geometry --------------------------------------------------- */
+
+double track_length(const Track *t)
+{
+    return t->length;
+}
+
+double track_width(const Track *t)
+{
+    return t->width;
+}
+
+const char *track_name(const Track *t)
+{
+    return t->name;
+}
+
+int track_control_points(const Track *t)
+{
+    return t->npoints;
+}
+
+int track_grid_slots(const Track *t)
+{
+    return t->slots;
+}
+
+static double wrap_s(const Track *t, double s)
+{
+    double w = fmod(s, t->length);
+    if (w < 0)
+        w += t->length;
+    if (w >= t->length)
+        w = 0;
+    return w;
+}
+
+/* Segment index k with vs[k] <= s < vs[k+1], s in [0, length). */
+static int find_seg(const Track *t, double s)
+{
+    int lo = 0, hi = t->n; /* vs[lo] <= s < vs[hi] */
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        if (t->vs[mid] <= s)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void track_point(const Track *t, double s, double *x, double *y, double *heading)
+{
+    s = wrap_s(t, s);
+    int k = find_seg(t, s);
+    int k1 = k + 1 == t->n ? 0 : k + 1;
+    double l = seg_len(t, k);
+    double f = l > 0 ? (s - t->vs[k]) / l : 0.0;
+    if (x)
+        *x = t->vx[k] + f * (t->vx[k1] - t->vx[k]);
+    if (y)
+        *y = t->vy[k] + f * (t->vy[k1] - t->vy[k]);
+    if (heading)
+        *heading = nr_wrap_angle(t->vh[k] + f * nr_wrap_angle(t->vh[k1] - t->vh[k]));
+}
+
+double track_curvature(const Track *t, double s)
+{
+    s = wrap_s(t, s);
+    int k = find_seg(t, s);
+    int k1 = k + 1 == t->n ? 0 : k + 1;
+    double l = seg_len(t, k);
+    double f = l > 0 ? (s - t->vs[k]) / l : 0.0;
+    return t->vk[k] + f * (t->vk[k1] - t->vk[k]);
+}
+
+double track_project(const Track *t, double x, double y)
+{
+    int k;
+    double f, d2;
+    nearest(t, x, y, &k, &f, &d2);
+    double s = t->vs[k] + f * seg_len(t, k);
+    return s >= t->length ? 0.0 : s;
+}
+
+double track_progress(const Track *t, double x, double y, double near_s)
+{
+    double s = track_project(t, x, y);
+    double laps = nearbyint((near_s - s) / t->length);
+    return s + laps * t->length;
+}
+
+double track_offset(const Track *t, double x, double y)
+{
+    int k;
+    double f, d2;
+    nearest(t, x, y, &k, &f, &d2);
+    int k1 = k + 1 == t->n ? 0 : k + 1;
+    double dx = t->vx[k1] - t->vx[k], dy = t->vy[k1] - t->vy[k];
+    double px = t->vx[k] + f * dx, py = t->vy[k] + f * dy;
+    double cross = dx * (y - py) - dy * (x - px);
+    double d = sqrt(d2);
+    return cross < 0 ? -d : d;
+}
+
+bool track_on_track(const Track *t, double x, double y)
+{
+    return fabs(track_offset(t, x, y)) <= t->width / 2;
+}
+
+void track_grid(const Track *t, int car, double *x, double *y, double *heading, double *s)
+{
+    if (car < 0)
+        car = 0;
+    double s_nom = -(car + 1) * t->grid_spacing;
+    double off = car % 2 == 0 ? t->grid_offset : -t->grid_offset;
+    double cx, cy, h;
+    track_point(t, s_nom, &cx, &cy, &h);
+    double px = cx - sin(h) * off, py = cy + cos(h) * off;
+    if (x)
+        *x = px;
+    if (y)
+        *y = py;
+    if (heading)
+        *heading = h;
+    if (s)
+        *s = track_progress(t, px, py, s_nom);
+}
+
+void track_free(Track *t)
+{
+    if (!t)
+        return;
+    free(t->point_line);
+    free(t->vx);
+    free(t->vy);
+    free(t->vs);
+    free(t->vh);
+    free(t->vk);
+    free(t->vseg);
+    free(t->cell_start);
+    free(t->cell_items);
+    free(t);
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+/* Hermite form of the centripetal Catmull-Rom segment P1 -> P2 (u in [0, 1]):
+ * p(u) = h00 P1 + h10 m1 + h01 P2 + h11 m2 with the tangents below. */
+typedef struct Hermite {
+    double p1x, p1y, p2x, p2y, m1x, m1y, m2x, m2y;
+} Hermite;
+
+static Hermite cr_segment(const double *px, const double *py, int n, int i)
+{
+    int i0 = (i + n - 1) % n, i1 = i, i2 = (i + 1) % n, i3 = (i + 2) % n;
+    double d01 = sqrt(hypot(px[i1] - px[i0], py[i1] - py[i0]));
+    double d12 = sqrt(hypot(px[i2] - px[i1], py[i2] - py[i1]));
+    double d23 = sqrt(hypot(px[i3] - px[i2], py[i3] - py[i2]));
+    Hermite h = {px[i1], py[i1], px[i2], py[i2], 0, 0, 0, 0};
+    /* Tangent at P1 (per unit of the knot interval, scaled to u in [0,1]). */
+    h.m1x = d12 * ((px[i1] - px[i0]) / d01 - (px[i2] - px[i0]) / (d01 + d12) + (px[i2] - px[i1]) / d12);
+    h.m1y = d12 * ((py[i1] - py[i0]) / d01 - (py[i2] - py[i0]) / (d01 + d12) + (py[i2] - py[i1]) / d12);
+    h.m2x = d12 * ((px[i2] - px[i1]) / d12 - (px[i3] - px[i1]) / (d12 + d23) + (px[i3] - px[i2]) / d23);
+    h.m2y = d12 * ((py[i2] - py[i1]) / d12 - (py[i3] - py[i1]) / (d12 + d23) + (py[i3] - py[i2]) / d23);
+    return h;
+}
+
+static void hermite_eval(const Hermite *h, double u, double *x, double *y, double *dx, double *dy,
+                         double *ddx, double *ddy)
+{
+    double u2 = u * u, u3 = u2 * u;
+    double h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
+    double d00 = 6 * u2 - 6 * u, d10 = 3 * u2 - 4 * u + 1, d01 = -6 * u2 + 6 * u, d11 = 3 * u2 - 2 * u;
+    double e00 = 12 * u - 6, e10 = 6 * u - 4, e01 = -12 * u + 6, e11 = 6 * u - 2;
+    *x = h00 * h->p1x + h10 * h->m1x + h01 * h->p2x + h11 * h->m2x;
+    *y = h00 * h->p1y + h10 * h->m1y + h01 * h->p2y + h11 * h->m2y;
+    *dx = d00 * h->p1x + d10 * h->m1x + d01 * h->p2x + d11 * h->m2x;
+    *dy = d00 * h->p1y + d10 * h->m1y + d01 * h->p2y + d11 * h->m2y;
+    *ddx = e00 * h->p1x + e10 * h->m1x + e01 * h->p2x + e11 * h->m2x;
+    *ddy = e00 * h->p1y + e10 * h->m1y + e01 * h->p2y + e11 * h->m2y;
+}
+
+static bool build_polyline(Track *t, const double *px, const double *py, const char *name, NrError *err)
+{
+    int np = t->npoints;
+    int total = 0;
+    int *pieces = malloc((size_t)np * sizeof *pieces);
+    if (!pieces)
+        return nr_error_set(err, "%s: out of memory", name);
+    for (int i = 0; i < np; i++) {
+        /* Piece count from the Hermite control polygon length, an upper
+         * bound of the segment's arc length. */
+        Hermite h = cr_segment(px, py, np, i);
+        double poly = hypot(h.m1x, h.m1y) / 3 + hypot(h.m2x, h.m2y) / 3 +
+                      hypot(h.p2x - h.m2x / 3 - h.p1x - h.m1x / 3, h.p2y - h.m2y / 3 - h.p1y - h.m1y / 3);
+        double m = ceil(poly / TRACK_STEP_CW);
+        if (m < TRACK_MIN_PIECES)
+            m = TRACK_MIN_PIECES;
+        if (m > 1e6) {
+            free(pieces);
+            return nr_error_set(err, "%s:%d: centre line too long", name, t->point_line[i]);
+        }
+        pieces[i] = (int)m;
+        total += (int)m;
+    }
+    t->n = total;
+    t->vx = malloc((size_t)total * sizeof *t->vx);
+    t->vy = malloc((size_t)total * sizeof *t->vy);
+    t->vs = malloc((size_t)(total + 1) * sizeof *t->vs);
+    t->vh = malloc((size_t)total * sizeof *t->vh);
+    t->vk = malloc((size_t)total * sizeof *t->vk);
+    t->vseg = malloc((size_t)total * sizeof *t->vseg);
+    if (!t->vx || !t->vy || !t->vs || !t->vh || !t->vk || !t->vseg) {
+        free(pieces);
+        return nr_error_set(err, "%s: out of memory", name);
+    }
+    int v = 0;
+    for (int i = 0; i < np; i++) {
+        Hermite h = cr_segment(px, py, np, i);
+        for (int j = 0; j < pieces[i]; j++, v++) {
+            double x, y, dx, dy, ddx, ddy;
+            hermite_eval(&h, (double)j / pieces[i], &x, &y, &dx, &dy, &ddx, &ddy);
+            double sp = hypot(dx, dy);
+            t->vx[v] = x;
+            t->vy[v] = y;
+            t->vh[v] = atan2(dy, dx);
+            t->vk[v] = sp > 0 ? (dx * ddy - dy * ddx) / (sp * sp * sp) : 0.0;
+            t->vseg[v] = i;
+        }
+    }
+    free(pieces);
+    t->vs[0] = 0;
+    for (int k = 0; k < total; k++) {
+        int k1 = k + 1 == total ? 0 : k + 1;
+        double l = hypot(t->vx[k1] - t->vx[k], t->vy[k1] - t->vy[k]);
+        if (!(l > 1e-9)) {
+            int line = t->point_line[t->vseg[k]];
+            return nr_error_set(err, "%s:%d: the centre line has a cusp after this point (move or remove it)",
+                                name, line);
+        }
+        t->vs[k + 1] = t->vs[k] + l;
+    }
+    t->length = t->vs[total];
+    return true;
+}
+
+static bool build_grid(Track *t, const char *name, NrError *err)
+{
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (int k = 0; k < t->n; k++) {
+        x0 = fmin(x0, t->vx[k]);
+        x1 = fmax(x1, t->vx[k]);
+        y0 = fmin(y0, t->vy[k]);
+        y1 = fmax(y1, t->vy[k]);
+    }
+    double cell = t->width / 2;
+    if (cell < 1)
+        cell = 1;
+    double margin = t->width + cell;
+    x0 -= margin;
+    y0 -= margin;
+    x1 += margin;
+    y1 += margin;
+    while ((x1 - x0) / cell * ((y1 - y0) / cell) > TRACK_MAX_CELLS)
+        cell *= 2;
+    t->cell = cell;
+    t->gx0 = x0;
+    t->gy0 = y0;
+    t->gw = (int)ceil((x1 - x0) / cell);
+    t->gh = (int)ceil((y1 - y0) / cell);
+    size_t ncell = (size_t)t->gw * (size_t)t->gh;
+    t->cell_start = calloc(ncell + 1, sizeof *t->cell_start);
+    if (!t->cell_start)
+        return nr_error_set(err, "%s: out of memory", name);
+    /* Two passes: count, then fill (CSR layout). */
+    for (int pass = 0; pass < 2; pass++) {
+        int *fill = NULL;
+        if (pass == 1) {
+            for (size_t c = 0; c < ncell; c++)
+                t->cell_start[c + 1] += t->cell_start[c];
+            t->cell_items = malloc((size_t)t->cell_start[ncell] * sizeof *t->cell_items);
+            fill = malloc(ncell * sizeof *fill);
+            if (!t->cell_items || !fill) {
+                free(fill);
+                return nr_error_set(err, "%s: out of memory", name);
+            }
+            memcpy(fill, t->cell_start, ncell * sizeof *fill);
+        }
+        for (int k = 0; k < t->n; k++) {
+            int k1 = k + 1 == t->n ? 0 : k + 1;
+            int ia = cell_of(t, fmin(t->vx[k], t->vx[k1]), x0, t->gw);
+            int ib = cell_of(t, fmax(t->vx[k], t->vx[k1]), x0, t->gw);
+            int ja = cell_of(t, fmin(t->vy[k], t->vy[k1]), y0, t->gh);
+            int jb = cell_of(t, fmax(t->vy[k], t->vy[k1]), y0, t->gh);
+            for (int j = ja; j <= jb; j++)
+                for (int i = ia; i <= ib; i++) {
+                    size_t c = (size_t)j * t->gw + i;
+                    if (pass == 0)
+                        t->cell_start[c + 1]++;
+                    else
+                        t->cell_items[fill[c]++] = k;
+                }
+        }
+        free(fill);
+    }
+    return true;
+}
+
+static double orient(double ax, double ay, double bx, double by, double cx, double cy)
+{
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+static bool segments_cross(const Track *t, int a, int b)
+{
+    int a1 = a + 1 == t->n ? 0 : a + 1, b1 = b + 1 == t->n ? 0 : b + 1;
+    double o1 = orient(t->vx[a], t->vy[a], t->vx[a1], t->vy[a1], t->vx[b], t->vy[b]);
+    double o2 = orient(t->vx[a], t->vy[a], t->vx[a1], t->vy[a1], t->vx[b1], t->vy[b1]);
+    double o3 = orient(t->vx[b], t->vy[b], t->vx[b1], t->vy[b1], t->vx[a], t->vy[a]);
+    double o4 = orient(t->vx[b], t->vy[b], t->vx[b1], t->vy[b1], t->vx[a1], t->vy[a1]);
+    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0)))
+        return true;
+    /* Touching or collinear overlap: a vertex lying on the other segment. */
+    double f;
+    if (seg_dist2(t, a, t->vx[b], t->vy[b], &f) == 0 || seg_dist2(t, b, t->vx[a], t->vy[a], &f) == 0)
+        return true;
+    return false;
+}
+
+static bool check_geometry(const Track *t, const char *name, NrError *err)
+{
+    /* 1. The centre line must not cross itself. Two crossing segments share
+     * at least one grid cell (the one holding the crossing point). */
+    size_t ncell = (size_t)t->gw * (size_t)t->gh;
+    for (size_t c = 0; c < ncell; c++) {
+        for (int p = t->cell_start[c]; p < t->cell_start[c + 1]; p++) {
+            for (int q = p + 1; q < t->cell_start[c + 1]; q++) {
+                int a = t->cell_items[p], b = t->cell_items[q];
+                int gap = abs(a - b);
+                if (gap <= 1 || gap == t->n - 1)
+                    continue; /* neighbours share a vertex */
+                if (segments_cross(t, a, b)) {
+                    int la = t->point_line[t->vseg[a]], lb = t->point_line[t->vseg[b]];
+                    if (la > lb) {
+                        int tmp = la;
+                        la = lb;
+                        lb = tmp;
+                    }
+                    return nr_error_set(err,
+                                        "%s:%d: self-intersecting centre line: the curve after this point "
+                                        "crosses the curve after the point on line %d",
+                                        name, la, lb);
+                }
+            }
+        }
+    }
+    /* 2. No bend tighter than half the width: the inner edge would fold. */
+    for (int k = 0; k < t->n; k++) {
+        if (fabs(t->vk[k]) * t->width / 2 > 1.0) {
+            return nr_error_set(err,
+                                "%s:%d: the bend after this point has radius %.3g, less than half the "
+                                "width (%.3g); spread the points out or narrow the track",
+                                name, t->point_line[t->vseg[k]], 1.0 / fabs(t->vk[k]), t->width / 2);
+        }
+    }
+    /* 3. The track surface must not overlap itself: two centre-line parts
+     * farther apart along the track than a half turn of radius width/2
+     * (pi * width / 2) must stay at least one width apart. */
+    double sep_min = NR_PI * t->width / 2;
+    int reach = (int)ceil(t->width / t->cell);
+    for (int k = 0; k < t->n; k++) {
+        int cx = cell_of(t, t->vx[k], t->gx0, t->gw), cy = cell_of(t, t->vy[k], t->gy0, t->gh);
+        for (int j = cy - reach; j <= cy + reach; j++) {
+            if (j < 0 || j >= t->gh)
+                continue;
+            for (int i = cx - reach; i <= cx + reach; i++) {
+                if (i < 0 || i >= t->gw)
+                    continue;
+                int c = j * t->gw + i;
+                for (int p = t->cell_start[c]; p < t->cell_start[c + 1]; p++) {
+                    int b = t->cell_items[p];
+                    double f, d2 = seg_dist2(t, b, t->vx[k], t->vy[k], &f);
+                    if (d2 >= t->width * t->width)
+                        continue;
+                    double sb = t->vs[b] + f * seg_len(t, b);
+                    double sep = fabs(sb - t->vs[k]);
+                    if (sep > t->length / 2)
+                        sep = t->length - sep;
+                    if (sep > sep_min) {
+                        int la = t->point_line[t->vseg[k]], lb = t->point_line[t->vseg[b]];
+                        return nr_error_set(err,
+                                            "%s:%d: the track surface overlaps itself: the centre line "
+                                            "after this point passes %.3g from the part after line %d, "
+                                            "closer than the width %.3g",
+                                            name, la < lb ? la : lb, sqrt(d2), la < lb ? lb : la,
+                                            t->width);
+                    }
+                }
+            }
+        }
+    }
+    return true;
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+typedef struct Parser {
+    const char *name;
+    double *px, *py;
+    int np, cap;
+    int *lines;
+} Parser;
+
+static bool parse_num(const char *tok, const char *what, const char *name, int line, double *out,
+                      NrError *err)
+{
+    if (!tok)
+        return nr_error_set(err, "%s:%d: missing %s (expected a number)", name, line, what);
+    if (!nr_parse_double(tok, out)) {
+        char *end;
+        double v = strtod(tok, &end);
+        if (end != tok && *end == '\0' && !isfinite(v))
+            return nr_error_set(err, "%s:%d: %s is '%s', expected a finite number", name, line, what, tok);
+        return nr_error_set(err, "%s:%d: %s is '%s', expected a number", name, line, what, tok);
+    }
+    return true;
+}
+
+static Track *fail_parse(Track *t, Parser *p)
+{
+    free(p->px);
+    free(p->py);
+    free(p->lines);
+    track_free(t);
+    return NULL;
+}
+
+Track *track_parse(const char *text, const char *name, NrError *err)
+{
+    if (!name)
+        name = "track";
+    Parser p = {name, NULL, NULL, 0, 0, NULL};
+    Track *t = calloc(1, sizeof *t);
+    if (!t) {
+        nr_error_set(err, "%s: out of memory", name);
+        return NULL;
+    }
+    bool have_version = false, have_name = false, have_width = false, have_grid = false;
+    int line = 0, version_line = 0;
+    const char *cur = text;
+    char buf[TRACK_LINE_MAX];
+    while (*cur) {
+        line++;
+        const char *nl = strchr(cur, '\n');
+        size_t len = nl ? (size_t)(nl - cur) : strlen(cur);
+        if (len >= sizeof buf) {
+            nr_error_set(err, "%s:%d: line too long (at most %d characters)", name, line, TRACK_LINE_MAX - 1);
+            return fail_parse(t, &p);
+        }
+        memcpy(buf, cur, len);
+        buf[len] = '\0';
+        cur += len + (nl ? 1 : 0);
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char *save = NULL;
+        char *kw = strtok_r(buf, " \t\r", &save);
+        if (!kw)
+            continue;
+        if (!have_version) {
+            if (strcmp(kw, "netrace-track") != 0) {
+                nr_error_set(err, "%s:%d: expected the header 'netrace-track %d', got '%s'", name, line,
+                             TRACK_VERSION, kw);
+                return fail_parse(t, &p);
+            }
+            char *ver = strtok_r(NULL, " \t\r", &save);
+            int64_t v;
+            if (!ver || !nr_parse_int64(ver, &v) || strtok_r(NULL, " \t\r", &save)) {
+                nr_error_set(err, "%s:%d: expected the header 'netrace-track %d'", name, line, TRACK_VERSION);
+                return fail_parse(t, &p);
+            }
+            if (v != TRACK_VERSION) {
+                nr_error_set(err, "%s:%d: track format version %lld is not supported (expected %d)", name,
+                             line, (long long)v, TRACK_VERSION);
+                return fail_parse(t, &p);
+            }
+            have_version = true;
+            version_line = line;
+            continue;
+        }
+        if (strcmp(kw, "name") == 0) {
+            char *rest = save ? save + strspn(save, " \t") : NULL;
+            if (have_name) {
+                nr_error_set(err, "%s:%d: second 'name' line (a track has one name)", name, line);
+                return fail_parse(t, &p);
+            }
+            if (!rest || !*rest) {
+                nr_error_set(err, "%s:%d: 'name' needs a text", name, line);
+                return fail_parse(t, &p);
+            }
+            size_t rl = strlen(rest);
+            while (rl > 0 && (rest[rl - 1] == ' ' || rest[rl - 1] == '\t' || rest[rl - 1] == '\r'))
+                rest[--rl] = '\0';
+            if (rl >= sizeof t->name) {
+                nr_error_set(err, "%s:%d: name longer than %zu characters", name, line, sizeof t->name - 1);
+                return fail_parse(t, &p);
+            }
+            memcpy(t->name, rest, rl + 1);
+            have_name = true;
+            continue;
+        }
+        char *f[4];
+        int nf = 0;
+        char *tok;
+        while ((tok = strtok_r(NULL, " \t\r", &save)) != NULL) {
+            if (nf == 4) {
+                nr_error_set(err, "%s:%d: too many fields after '%s'", name, line, kw);
+                return fail_parse(t, &p);
+            }
+            f[nf++] = tok;
+        }
+        for (int i = nf; i < 4; i++)
+            f[i] = NULL;
+        if (strcmp(kw, "width") == 0) {
+            if (have_width) {
+                nr_error_set(err, "%s:%d: second 'width' line", name, line);
+                return fail_parse(t, &p);
+            }
+            if (nf > 1) {
+                nr_error_set(err, "%s:%d: 'width' takes one number (car widths)", name, line);
+                return fail_parse(t, &p);
+            }
+            if (!parse_num(f[0], "width", name, line, &t->width, err))
+                return fail_parse(t, &p);
+            if (!(t->width > 0) || t->width > TRACK_MAX_WIDTH) {
+                nr_error_set(err, "%s:%d: width %g out of range (expected more than 0, at most %g car widths)",
+                             name, line, t->width, TRACK_MAX_WIDTH);
+                return fail_parse(t, &p);
+            }
+            have_width = true;
+        } else if (strcmp(kw, "point") == 0) {
+            double x, y;
+            if (nf != 2) {
+                nr_error_set(err, "%s:%d: 'point' takes two numbers X Y, got %d fields", name, line, nf);
+                return fail_parse(t, &p);
+            }
+            if (!parse_num(f[0], "X", name, line, &x, err) || !parse_num(f[1], "Y", name, line, &y, err))
+                return fail_parse(t, &p);
+            if (fabs(x) > TRACK_MAX_COORD || fabs(y) > TRACK_MAX_COORD) {
+                nr_error_set(err, "%s:%d: point (%g, %g) out of range (|X|, |Y| at most %g)", name, line, x, y,
+                             TRACK_MAX_COORD);
+                return fail_parse(t, &p);
+            }
+            if (p.np > 0 && x == p.px[p.np - 1] && y == p.py[p.np - 1]) {
+                nr_error_set(err, "%s:%d: duplicate point (%g, %g), same as the previous point on line %d",
+                             name, line, x, y, p.lines[p.np - 1]);
+                return fail_parse(t, &p);
+            }
+            if (p.np == TRACK_MAX_POINTS) {
+                nr_error_set(err, "%s:%d: too many points (at most %d)", name, line, TRACK_MAX_POINTS);
+                return fail_parse(t, &p);
+            }
+            if (p.np == p.cap) {
+                int cap = p.cap ? p.cap * 2 : 64;
+                double *nx = realloc(p.px, (size_t)cap * sizeof *nx);
+                if (nx)
+                    p.px = nx;
+                double *ny = realloc(p.py, (size_t)cap * sizeof *ny);
+                if (ny)
+                    p.py = ny;
+                int *nl2 = realloc(p.lines, (size_t)cap * sizeof *nl2);
+                if (nl2)
+                    p.lines = nl2;
+                if (!nx || !ny || !nl2) {
+                    nr_error_set(err, "%s: out of memory", name);
+                    return fail_parse(t, &p);
+                }
+                p.cap = cap;
+            }
+            p.px[p.np] = x;
+            p.py[p.np] = y;
+            p.lines[p.np] = line;
+            p.np++;
+        } else if (strcmp(kw, "grid") == 0) {
+            double slots, spacing, offset;
+            if (have_grid) {
+                nr_error_set(err, "%s:%d: second 'grid' line", name, line);
+                return fail_parse(t, &p);
+            }
+            if (nf != 3) {
+                nr_error_set(err, "%s:%d: 'grid' takes SLOTS SPACING OFFSET, got %d fields", name, line, nf);
+                return fail_parse(t, &p);
+            }
+            if (!parse_num(f[0], "grid SLOTS", name, line, &slots, err) ||
+                !parse_num(f[1], "grid SPACING", name, line, &spacing, err) ||
+                !parse_num(f[2], "grid OFFSET", name, line, &offset, err))
+                return fail_parse(t, &p);
+            if (slots != floor(slots) || slots < 2 || slots > TRACK_MAX_SLOTS) {
+                nr_error_set(err, "%s:%d: grid SLOTS is %g, expected a whole number from 2 to %d", name, line,
+                             slots, TRACK_MAX_SLOTS);
+                return fail_parse(t, &p);
+            }
+            if (!(spacing > 0)) {
+                nr_error_set(err, "%s:%d: grid SPACING is %g, expected more than 0 car widths", name, line,
+                             spacing);
+                return fail_parse(t, &p);
+            }
+            if (offset < 0) {
+                nr_error_set(err, "%s:%d: grid OFFSET is %g, expected 0 or more car widths", name, line,
+                             offset);
+                return fail_parse(t, &p);
+            }
+            t->slots = (int)slots;
+            t->grid_spacing = spacing;
+            t->grid_offset = offset;
+            have_grid = true;
+        } else {
+            nr_error_set(err, "%s:%d: unknown keyword '%s' (expected name, width, point or grid)", name, line,
+                         kw);
+            return fail_parse(t, &p);
+        }
+    }
+    int last = line > 0 ? line : 1;
+    if (!have_version) {
+        nr_error_set(err, "%s:%d: %s (expected the header 'netrace-track %d')", name, last,
+                     line == 0 ? "empty file" : "no header", TRACK_VERSION);
+        return fail_parse(t, &p);
+    }
+    if (!have_name) {
+        nr_error_set(err, "%s:%d: missing 'name' line", name, version_line);
+        return fail_parse(t, &p);
+    }
+    if (!have_width) {
+        nr_error_set(err, "%s:%d: missing 'width' line", name, version_line);
+        return fail_parse(t, &p);
+    }
+    if (p.np < 3) {
+        nr_error_set(err, "%s:%d: %d point%s, a closed centre line needs at least 3", name, last, p.np,
+                     p.np == 1 ? "" : "s");
+        return fail_parse(t, &p);
+    }
+    if (p.px[0] == p.px[p.np - 1] && p.py[0] == p.py[p.np - 1]) {
+        nr_error_set(err, "%s:%d: duplicate point: the last point repeats the first (the line closes by itself)",
+                     name, p.lines[p.np - 1]);
+        return fail_parse(t, &p);
+    }
+    double perim = 0;
+    for (int i = 0; i < p.np; i++) {
+        int j = (i + 1) % p.np;
+        perim += hypot(p.px[j] - p.px[i], p.py[j] - p.py[i]);
+    }
+    if (perim > TRACK_MAX_LENGTH) {
+        nr_error_set(err, "%s:%d: centre line about %.0f car widths long, at most %.0f", name, p.lines[0], perim,
+                     TRACK_MAX_LENGTH);
+        return fail_parse(t, &p);
+    }
+    if (!have_grid) {
+        t->slots = 2;
+        t->grid_spacing = 2.0;
+        t->grid_offset = t->width / 4;
+    }
+    if (t->grid_offset + 0.5 > t->width / 2) {
+        nr_error_set(err, "%s:%d: grid OFFSET %g puts cars off a track %g wide (at most %g)", name, last,
+                     t->grid_offset, t->width, t->width / 2 - 0.5);
+        return fail_parse(t, &p);
+    }
+    t->npoints = p.np;
+    t->point_line = p.lines;
+    p.lines = NULL;
+    if (!build_polyline(t, p.px, p.py, name, err) || !build_grid(t, name, err) || !check_geometry(t, name, err))
+        return fail_parse(t, &p);
+    if (t->slots * t->grid_spacing > t->length / 2) {
+        nr_error_set(err, "%s:%d: the start grid (%d slots every %g) is longer than half the track (%g)", name,
+                     last, t->slots, t->grid_spacing, t->length);
+        return fail_parse(t, &p);
+    }
+    free(p.px);
+    free(p.py);
+    return t;
+}
+
+Track *track_load(const char *path, NrError *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        nr_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    if (!text) {
+        fclose(f);
+        nr_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    size_t got;
+    while ((got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (memchr(text + len - got, '\0', got)) {
+            free(text);
+            fclose(f);
+            nr_error_set(err, "%s: binary data (NUL byte) in a text file", path);
+            return NULL;
+        }
+        if (len + 1 == cap) {
+            if (cap > (size_t)64 << 20) {
+                free(text);
+                fclose(f);
+                nr_error_set(err, "%s: file larger than 64 MiB", path);
+                return NULL;
+            }
+            char *n2 = realloc(text, cap * 2);
+            if (!n2) {
+                free(text);
+                fclose(f);
+                nr_error_set(err, "%s: out of memory", path);
+                return NULL;
+            }
+            text = n2;
+            cap *= 2;
+        }
+    }
+    bool ioerr = ferror(f);
+    fclose(f);
+    if (ioerr) {
+        free(text);
+        nr_error_set(err, "%s: read error", path);
+        return NULL;
+    }
+    text[len] = '\0';
+    Track *t = track_parse(text, path, err);
+    free(text);
+    return t;
+}
