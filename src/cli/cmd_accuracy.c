@@ -17,7 +17,7 @@ static int run(int argc, char **argv)
 {
     double delays_ms[ACCURACY_MAX_DELAYS] = {100, 300, 800};
     int nd = 3;
-    double seconds = 60, threshold = 0.25, offset_ms = 0, drift_ppm = 0;
+    double seconds = 0, threshold = 0.25, offset_ms = 0, drift_ppm = 0;
     int64_t car = 1;
     uint64_t seed = 1;
     const char *recfile = NULL, *out = NULL, *velocity = "recorded";
@@ -64,7 +64,7 @@ static int run(int argc, char **argv)
     memset(&rec, 0, sizeof rec);
     char desc[4200];
     int rc = CLI_OK;
-    if (!fcli_sender_path(CMD, recfile, seconds, seed, &rec, desc, sizeof desc, &rc))
+    if (!fcli_sender_path(CMD, recfile, seconds > 0 ? seconds : 60.0, seed, &rec, desc, sizeof desc, &rc))
         return rc;
     if (car > rec.ncars) {
         recording_free(&rec);
@@ -76,7 +76,7 @@ static int run(int argc, char **argv)
     AccuracyConfig cfg = {
         .rec = &rec,
         .car = (int)car - 1,
-        .duration_us = (int64_t)(seconds * 1e6 + 0.5),
+        .duration_us = (int64_t)(seconds * 1e6 + 0.5), /* 0: the whole path */
         .threshold_cw = threshold,
         .velocity = strcmp(velocity, "diff") == 0 ? FAIR_VEL_DIFF : FAIR_VEL_RECORDED,
         .ndelays = nd,

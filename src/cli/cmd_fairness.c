@@ -57,7 +57,7 @@ static int run(int argc, char **argv)
 {
     double means[FAIR_MAX_RECEIVERS] = {800, 500, 200};
     int nmeans = 3;
-    double jitter_ms = 100, seconds = 60, threshold = 0.25, snapshot_ms = 100, budget = 0, max_delta_ms = 2000;
+    double jitter_ms = 100, seconds = 0, threshold = 0.25, snapshot_ms = 100, budget = 0, max_delta_ms = 2000;
     int64_t runs = 10, car = 1;
     uint64_t seed = 1;
     const char *dist = "normal", *recfile = NULL, *out = NULL, *velocity = "recorded";
@@ -172,11 +172,13 @@ static int run(int argc, char **argv)
     memset(&rec, 0, sizeof rec);
     char desc[4200];
     FairResults res = {0};
-    if (rc == CLI_OK && fcli_sender_path(CMD, recfile, seconds, seed, &rec, desc, sizeof desc, &rc)) {
+    if (rc == CLI_OK && fcli_sender_path(CMD, recfile, seconds > 0 ? seconds : 60.0, seed, &rec, desc, sizeof desc, &rc)) {
         double have = (double)(rec.nsamples - 1) * rec.period_ms / 1000.0;
         if (car > rec.ncars) {
             rc = cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)car, rec.ncars);
         } else {
+            if (seconds <= 0)
+                seconds = have; /* default: the whole path */
             if (have + 1e-9 < seconds)
                 fprintf(stderr, "netrace %s: note: the path lasts %.3f s; running %.3f s, not %g\n", CMD, have,
                         have, seconds);

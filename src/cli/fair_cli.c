@@ -1,12 +1,13 @@
 /* Shared flag and file helpers of the one-sender commands. */
 #include "fair_cli.h"
 
+#include "autopilot.h"
 #include "cli.h"
+#include "cli_load.h"
 #include "synthpath.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 bool fcli_ms_list(const char *cmd, const char *flag, const char *val, double *out, int max, int *n)
 {
@@ -45,37 +46,60 @@ bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_
                       char *desc, size_t ndesc, int *rc)
 {
     NrError err = {{0}};
-    if (file) {
-        if (!recording_load(rec, file, &err)) {
-            *rc = cli_fail(cmd, "%s", err.msg);
-            return false;
-        }
-        snprintf(desc, ndesc, "%s", file);
-        return true;
-    }
     char path[4096];
-    const char *candidates[2] = {"recordings/default.csv", NULL};
-    const char *src = getenv("NETRACE_SOURCE_DIR");
-    if (src && strlen(src) < sizeof path - 32) {
-        snprintf(path, sizeof path, "%s/recordings/default.csv", src);
-        candidates[1] = path;
-    }
-    for (int i = 0; i < 2; i++) {
-        if (!candidates[i] || access(candidates[i], R_OK) != 0)
-            continue;
-        if (!recording_load(rec, candidates[i], &err)) {
-            *rc = cli_fail(cmd, "%s", err.msg);
+    bool explicit_file = file && strcmp(file, "autopilot") != 0 && strcmp(file, "synthetic") != 0;
+    if (explicit_file || !file) {
+        const char *want = explicit_file ? file : "recordings/default.csv";
+        if (cli_resolve_path(want, path, sizeof path)) {
+            if (!recording_load(rec, path, &err)) {
+                *rc = cli_fail(cmd, "%s", err.msg);
+                return false;
+            }
+            snprintf(desc, ndesc, "%s", path);
+            return true;
+        }
+        if (explicit_file) {
+            *rc = cli_fail(cmd, "%s: no such file (or give autopilot or synthetic)", file);
             return false;
         }
-        snprintf(desc, ndesc, "%s", candidates[i]);
-        return true;
+    }
+    if (!file || strcmp(file, "autopilot") == 0) {
+        char tpath[4096];
+        if (cli_resolve_path("tracks/default.track", tpath, sizeof tpath)) {
+            Track *t = track_load(tpath, &err);
+            if (!t) {
+                *rc = cli_fail(cmd, "%s", err.msg);
+                return false;
+            }
+            AutopilotConfig cfg;
+            autopilot_config_default(&cfg);
+            cfg.seed = seed;
+            cfg.ncars = 1;
+            cfg.duration_ms = (int32_t)(seconds * 1000.0 + 100.5); /* cover the last snapshot */
+            bool ok = autopilot_race(t, &cfg, rec, &err);
+            track_free(t);
+            if (!ok) {
+                *rc = cli_fail(cmd, "autopilot: %s", err.msg);
+                return false;
+            }
+            if (!file)
+                fprintf(stderr, "netrace %s: note: recordings/default.csv not found; the sender is the autopilot "
+                                "on %s (seed %llu)\n", cmd, tpath, (unsigned long long)seed);
+            snprintf(desc, ndesc, "autopilot on %s (seed %llu)", tpath, (unsigned long long)seed);
+            return true;
+        }
+        if (file) {
+            *rc = cli_fail(cmd, "tracks/default.track: no such file for the autopilot");
+            return false;
+        }
     }
     if (!synthpath_make(rec, seed, seconds + 0.1, 33, &err)) {
         *rc = cli_fail(cmd, "%s", err.msg);
         return false;
     }
-    fprintf(stderr, "netrace %s: note: recordings/default.csv not found; using a synthetic path (seed %llu)\n",
-            cmd, (unsigned long long)seed);
+    if (!file)
+        fprintf(stderr, "netrace %s: note: no recording and no track found; using a synthetic path (seed %llu)\n",
+                cmd, (unsigned long long)seed);
     snprintf(desc, ndesc, "synthetic path (seed %llu)", (unsigned long long)seed);
     return true;
 }

@@ -5,9 +5,11 @@
  *   fcli_ms_list(cmd, flag, val, out, max, &n)  comma-separated numbers of
  *        milliseconds >= 0, 1..max items; false after a usage error line.
  *   fcli_sender_path(cmd, file, seconds, seed, rec, desc, ndesc, &rc)
- *        loads FILE (rc 1 on failure), or without FILE recordings/default.csv
- *        (from the working directory, then $NETRACE_SOURCE_DIR), or else a
- *        synthetic path (a note on stderr). desc names what was used.
+ *        FILE "autopilot": the autopilot on tracks/default.track for seconds
+ *        (seed); "synthetic": synthpath_make (seed); any other FILE is loaded
+ *        (rc 1 on failure). Without FILE: recordings/default.csv, else the
+ *        autopilot, else the synthetic path (a note on stderr says which).
+ *        Paths resolve through cli_resolve_path. desc names what was used.
  *   fcli_write_csv(cmd, path, write, ctx, &rc)  writes PATH.part then
  *        renames it over PATH, so a failure never destroys an older file.
  */
