@@ -31,7 +31,7 @@ static int run(int argc, char **argv)
             if (!fcli_ms_list(CMD, "--delays", v, delays_ms, ACCURACY_MAX_DELAYS, &nd))
                 return CLI_USAGE;
         } else if (cli_flag_is(a, "--seconds")) {
-            if (!cli_double(CMD, "--seconds", v, 0.1, 86400, &seconds))
+            if (!cli_double(CMD, "--seconds", v, 0.1, 3600, &seconds))
                 return CLI_USAGE;
         } else if (cli_flag_is(a, "--seed")) {
             if (!cli_u64(CMD, "--seed", v, &seed))
@@ -113,7 +113,7 @@ static int run(int argc, char **argv)
 const CliCommand cmd_accuracy = {
     .name = "accuracy",
     .summary = "local- vs global-clock DR placement at fixed delays (accuracy paper)",
-    .usage = "netrace accuracy [--delays MS,MS,...] [--seconds S] [--recording FILE] [--car N]\n"
+    .usage = "netrace accuracy [--delays MS,MS,...] [--seconds S] [--recording FILE|autopilot|synthetic] [--car N]\n"
              "[--seed N] [--threshold CW] [--clock-offset MS] [--clock-drift PPM]\n"
              "[--velocity recorded|diff] [--out FILE.csv]",
     .help = "Replays car 1 of a recording as a DR sender to receivers at fixed delays (default 100,\n"

@@ -91,7 +91,7 @@ static int run(int argc, char **argv)
                 return cli_usage_error(CMD, "--rlink: more than %d receivers", FAIR_MAX_RECEIVERS);
             rlinks[nrlinks++] = v;
         } else if (cli_flag_is(a, "--seconds")) {
-            if (!cli_double(CMD, "--seconds", v, 0.1, 86400, &seconds))
+            if (!cli_double(CMD, "--seconds", v, 0.1, 3600, &seconds))
                 return CLI_USAGE;
         } else if (cli_flag_is(a, "--runs")) {
             if (!cli_int(CMD, "--runs", v, 1, 10000, &runs))
@@ -234,7 +234,7 @@ const CliCommand cmd_fairness = {
     .summary = "one sender, N receivers: export error under fair DR sending algorithms",
     .usage = "netrace fairness [--receivers MS,MS,...] [--jitter MS] [--distribution NAME]\n"
              "[--link SPEC]... [--rlink SPEC]... [--seconds S] [--runs N] [--seed N]\n"
-             "[--recording FILE] [--car N] [--algorithms LIST|all] [--threshold CW]\n"
+             "[--recording FILE|autopilot|synthetic] [--car N] [--algorithms LIST|all] [--threshold CW]\n"
              "[--snapshot MS] [--budget B] [--max-delta MS] [--velocity recorded|diff] [--out FILE.csv]",
     .help = "Replays car 1 of a recording as the sender of DR vectors to N receivers (default: mean\n"
             "delays 800, 500 and 200 ms with 100 ms normal jitter, as the fairness paper's testbed) and\n"

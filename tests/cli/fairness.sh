@@ -55,3 +55,9 @@ expect 2 "accuracy bad delays" -- "$NR" accuracy --delays 100,x
 stderr_has "--delays: item 2 'x'" "names the bad delay"
 expect 2 "accuracy bad offset" -- "$NR" accuracy --clock-offset abc
 expect 2 "accuracy zero seconds" -- "$NR" accuracy --seconds 0
+expect 0 "fairness synthetic path" -- "$NR" fairness --recording synthetic --runs 1 --seconds 1 --algorithms base
+stdout_has "synthetic path" "fairness names the synthetic path"
+expect 2 "fairness car beyond the recording" -- "$NR" fairness --recording synthetic --car 2 --seconds 1
+stderr_has "--car 2" "names the car"
+expect 2 "fairness too long" -- "$NR" fairness --seconds 100000
+expect 2 "accuracy bad velocity" -- "$NR" accuracy --velocity sideways
