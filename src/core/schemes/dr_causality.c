@@ -2,7 +2,7 @@
  * received within its limit (generation + Delta) is held until the limit and
  * then used for prediction; one received after its limit is used at the next
  * output time. Every car, the own one included, is displayed as of
- * now - Delta. */
+ * now - Delta (the newest sample instant by then). */
 #include "scheme_util.h"
 
 #define DRC_PENDING_MAX 128
@@ -97,9 +97,13 @@ static RxResult dc_on_receive(void *self, const Mu *mu, int64_t now_us)
 static void dc_display(const void *self, int car, int64_t now_us, Pose *out)
 {
     const DrCausality *s = self;
-    int64_t shown_us = now_us - s->delta_us;
+    /* The frame shown at now is the one generated at or before now - Delta:
+     * the own car's newest sample by then. The other car is predicted for
+     * that same instant, so both cars are shown as of one moment. */
+    const Mu *own = muring_latest_before(&s->own_ring, now_us - s->delta_us);
+    int64_t shown_us = own->gen_us;
     if (car == s->own) {
-        pose_from_mu(muring_latest_before(&s->own_ring, shown_us), out);
+        pose_from_mu(own, out);
         return;
     }
     DrPred d = s->rx;
