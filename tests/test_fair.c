@@ -163,6 +163,134 @@ static void belief_is_truth(void **state)
     recording_free(&rec);
 }
 
+/* Test algorithms built on the belief: every receiver is scheduled with a
+ * fixed delta (10 s: always flushed by the next trigger; 0: sent at once). */
+typedef struct FixedDelta {
+    FairBelief b;
+} FixedDelta;
+
+static bool fixed_init(void *st, FairSim *s, NrError *err)
+{
+    (void)err;
+    belief_init(&((FixedDelta *)st)->b, s);
+    return true;
+}
+
+static void late_trigger(void *st, FairSim *s, int64_t id, int64_t t_us)
+{
+    (void)id;
+    (void)t_us;
+    FixedDelta *f = st;
+    belief_begin_trigger(&f->b, s);
+    for (int m = 0; m < fairsim_nrecv(s); m++)
+        belief_commit(&f->b, s, m, 10 * NR_US_PER_S);
+}
+
+static void now_trigger(void *st, FairSim *s, int64_t id, int64_t t_us)
+{
+    (void)id;
+    (void)t_us;
+    FixedDelta *f = st;
+    belief_begin_trigger(&f->b, s);
+    for (int m = 0; m < fairsim_nrecv(s); m++)
+        belief_commit(&f->b, s, m, 0);
+}
+
+static void fixed_feedback(void *st, FairSim *s, int m, int64_t id, int64_t send_us, int64_t da_us)
+{
+    belief_feedback(&((FixedDelta *)st)->b, s, m, id, send_us, da_us);
+}
+
+static const FairAlgo always_flushed = {
+    .name = "test-flushed", .state_size = sizeof(FixedDelta), .init = fixed_init,
+    .on_trigger = late_trigger, .on_feedback = fixed_feedback,
+};
+static const FairAlgo send_now = {
+    .name = "test-now", .state_size = sizeof(FixedDelta), .init = fixed_init,
+    .on_trigger = now_trigger, .on_feedback = fixed_feedback,
+};
+
+/* Section 4.6, first case: a schedule flushed by the next trigger is never
+ * sent, and the sender counts exactly Err(DR_i, T_i, T_i+1) for it instead
+ * of its estimate: the belief is the truth at every trigger. */
+static void flushed_schedule_is_exact(void **state)
+{
+    (void)state;
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(synthpath_make(&rec, 21, 20.0, 33, &err));
+    const char *const t[] = {"delay 300ms 100ms", "delay 50ms"};
+    LinkSpec fwd[2];
+    parse_specs(fwd, 2, t);
+    FairConfig c;
+    base_config(&c, &rec, 2, fwd, fwd);
+    FairSim *s = fairsim_new(&c, &always_flushed, &err);
+    assert_non_null(s);
+    const FairBelief *b = fairsim_algo_state(s);
+    int64_t seen = 0;
+    while (fairsim_step(s)) {
+        if (b->triggers == seen)
+            continue;
+        seen = b->triggers;
+        for (int m = 0; m < 2; m++) {
+            double truth = fairsim_true_error(s, m);
+            if (fabs(b->acc_at_trigger[m] - truth) > 1e-9 * (1.0 + truth))
+                fail_msg("trigger %lld receiver %d: belief %.12g, true %.12g", (long long)seen, m,
+                         b->acc_at_trigger[m], truth);
+        }
+    }
+    assert_true(seen > 20);
+    assert_true(fairsim_sent(s) == 0);
+    fairsim_free(s);
+    free_specs(fwd, 2);
+    recording_free(&rec);
+}
+
+/* Section 4.6, second case: feedback 3 s late (after later triggers) is
+ * folded in when it arrives; once every feedback is in, the belief is the
+ * truth again. Segments 4 and 5 have the same velocity, so the path has a
+ * 4 s gap without triggers at its end. */
+static void late_feedback_is_folded_in(void **state)
+{
+    (void)state;
+    static const double speeds[] = {10, 6, 12, 8, 8};
+    static const double heads[] = {0.0, 1.2, -0.7, 2.5, 2.5};
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(synthpath_segments(&rec, 30.0, 33, 2000, speeds, heads, 5, &err));
+    const char *const fwd_t[] = {"delay 300ms 100ms", "delay 100ms 60ms"};
+    const char *const rev_t[] = {"delay 3s", "delay 3500ms"};
+    LinkSpec fwd[2], rev[2];
+    parse_specs(fwd, 2, fwd_t);
+    parse_specs(rev, 2, rev_t);
+    FairConfig c;
+    base_config(&c, &rec, 2, fwd, rev);
+    FairSim *s = fairsim_new(&c, &send_now, &err);
+    assert_non_null(s);
+    const FairBelief *b = fairsim_algo_state(s);
+    int64_t seen = 0;
+    int differ = 0;
+    while (fairsim_step(s)) {
+        if (b->triggers == seen)
+            continue;
+        seen = b->triggers;
+        for (int m = 0; m < 2; m++)
+            differ += fabs(b->acc_at_trigger[m] - fairsim_true_error(s, m)) > 1e-6;
+    }
+    assert_true(differ > 0); /* estimates were pending at triggers */
+    /* last trigger at 26 s, feedback in by 26 + 0.4 + 3.5 s < 29.9 s */
+    assert_true(fairsim_now_us(s) >= 29900000);
+    for (int m = 0; m < 2; m++) {
+        double truth = fairsim_true_error(s, m);
+        if (fabs(b->acc[m] - truth) > 1e-9 * (1.0 + truth))
+            fail_msg("receiver %d: belief %.12g, true %.12g", m, b->acc[m], truth);
+    }
+    fairsim_free(s);
+    free_specs(fwd, 2);
+    free_specs(rev, 2);
+    recording_free(&rec);
+}
+
 static void run_algo(const char *name, const FairConfig *c, FairSeries *out)
 {
     NrError err = {{0}};
@@ -365,6 +493,8 @@ int main(void)
         cmocka_unit_test(theorem_4_1),
         cmocka_unit_test(theorem_4_1_inexact),
         cmocka_unit_test(belief_is_truth),
+        cmocka_unit_test(flushed_schedule_is_exact),
+        cmocka_unit_test(late_feedback_is_folded_in),
         cmocka_unit_test(equal_delays_reduce_to_base),
         cmocka_unit_test(credit_example),
         cmocka_unit_test(frequencies),
