@@ -487,6 +487,40 @@ static void global_clock_after_error_zero(void **state)
     recording_free(&rec);
 }
 
+/* Only the difference of the clocks matters to the global method: a sender
+ * 40 ms ahead is a receiver 40 ms behind. The local method ignores stamps:
+ * clock offsets leave it bit for bit unchanged. */
+static void clock_offsets(void **state)
+{
+    (void)state;
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(synthpath_make(&rec, 4, 20.0, 33, &err));
+    const int64_t delays[] = {100000, 300000};
+    AccuracyConfig c = {.rec = &rec, .ndelays = 2, .delay_us = delays};
+    AccuracyResult perfect, sender, recv;
+    assert_true(accuracy_run(&c, &perfect, &err));
+    c.clock_offset_us = 40000;
+    assert_true(accuracy_run(&c, &sender, &err));
+    c.clock_offset_us = 0;
+    c.recv_offset_us = -40000;
+    assert_true(accuracy_run(&c, &recv, &err));
+    size_t n = (size_t)perfect.nsamples * 2;
+    assert_memory_equal(perfect.local_err, sender.local_err, n * sizeof(double));
+    assert_memory_equal(perfect.local_err, recv.local_err, n * sizeof(double));
+    double worst = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        assert_true(fabs(sender.global_err[i] - recv.global_err[i]) < 1e-9);
+        double d = fabs(sender.global_err[i] - perfect.global_err[i]);
+        worst = d > worst ? d : worst;
+    }
+    assert_true(worst > 0.1); /* a 40 ms error at 4..16 cw/s shows */
+    accuracy_result_free(&perfect);
+    accuracy_result_free(&sender);
+    accuracy_result_free(&recv);
+    recording_free(&rec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -502,6 +536,7 @@ int main(void)
         cmocka_unit_test(same_seed_same_series),
         cmocka_unit_test(bad_config),
         cmocka_unit_test(global_clock_after_error_zero),
+        cmocka_unit_test(clock_offsets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

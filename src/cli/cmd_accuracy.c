@@ -17,7 +17,7 @@ static int run(int argc, char **argv)
 {
     double delays_ms[ACCURACY_MAX_DELAYS] = {100, 300, 800};
     int nd = 3;
-    double seconds = 0, threshold = 0.25, offset_ms = 0, drift_ppm = 0;
+    double seconds = 0, threshold = 0.25, offset_ms = 0, drift_ppm = 0, roffset_ms = 0, rdrift_ppm = 0;
     int64_t car = 1;
     uint64_t seed = 1;
     const char *recfile = NULL, *out = NULL, *velocity = "recorded";
@@ -49,6 +49,12 @@ static int run(int argc, char **argv)
                 return CLI_USAGE;
         } else if (cli_flag_is(a, "--clock-drift")) {
             if (!cli_double(CMD, "--clock-drift", v, -1e5, 1e5, &drift_ppm))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--receiver-offset")) {
+            if (!cli_double(CMD, "--receiver-offset", v, -3600000, 3600000, &roffset_ms))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--receiver-drift")) {
+            if (!cli_double(CMD, "--receiver-drift", v, -1e5, 1e5, &rdrift_ppm))
                 return CLI_USAGE;
         } else if (cli_flag_is(a, "--velocity")) {
             if (strcmp(v, "recorded") != 0 && strcmp(v, "diff") != 0)
@@ -83,6 +89,8 @@ static int run(int argc, char **argv)
         .delay_us = delay_us,
         .clock_offset_us = (int64_t)(offset_ms * 1000 + (offset_ms < 0 ? -0.5 : 0.5)),
         .clock_drift_ppm = drift_ppm,
+        .recv_offset_us = (int64_t)(roffset_ms * 1000 + (roffset_ms < 0 ? -0.5 : 0.5)),
+        .recv_drift_ppm = rdrift_ppm,
     };
     AccuracyResult res;
     NrError err = {{0}};
@@ -93,8 +101,10 @@ static int run(int argc, char **argv)
     if (out)
         fcli_write_csv(CMD, out, write_results, &res, &rc);
     if (rc == CLI_OK) {
-        printf("accuracy: %.3f s of %s (car %lld), %lld DR vectors after the first, sender clock %+g ms %+g ppm\n",
-               res.t_s[res.nsamples - 1], desc, (long long)car, (long long)res.triggers, offset_ms, drift_ppm);
+        printf("accuracy: %.3f s of %s (car %lld), %lld DR vectors after the first\n", res.t_s[res.nsamples - 1], desc,
+               (long long)car, (long long)res.triggers);
+        printf("clocks: sender %+g ms %+g ppm, receivers %+g ms %+g ppm\n", offset_ms, drift_ppm, roffset_ms,
+               rdrift_ppm);
         printf("mean distance real vs placed path (car widths); export error before/after receipt (cw*s):\n");
         printf("%9s %11s %12s %12s %12s %12s %12s\n", "delay_ms", "local_mean", "global_mean", "local_before",
                "local_after", "glob_before", "glob_after");
@@ -115,12 +125,14 @@ const CliCommand cmd_accuracy = {
     .summary = "local- vs global-clock DR placement at fixed delays (accuracy paper)",
     .usage = "netrace accuracy [--delays MS,MS,...] [--seconds S] [--recording FILE|autopilot|synthetic] [--car N]\n"
              "[--seed N] [--threshold CW] [--clock-offset MS] [--clock-drift PPM]\n"
+             "[--receiver-offset MS] [--receiver-drift PPM]\n"
              "[--velocity recorded|diff] [--out FILE.csv]",
     .help = "Replays car 1 of a recording as a DR sender to receivers at fixed delays (default 100,\n"
             "300 and 800 ms). Each receiver places every vector twice: with its local clock\n"
             "(extrapolating from the receipt time, no timestamps) and with the global clock\n"
             "(extrapolating from the vector's timestamp). --clock-offset/--clock-drift make the\n"
-            "sender's clock (and so its timestamps) wrong. --out writes\n"
+            "sender's clock (and so its timestamps) wrong, --receiver-offset/--receiver-drift the\n"
+            "receivers' clocks (the local method feels only the drift). --out writes\n"
             "delay_ms,t_s,local_error,global_error: the distance (car widths) between the real path\n"
             "and each placed path at every 33 ms sample.",
     .run = run,

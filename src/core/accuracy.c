@@ -75,10 +75,20 @@ bool accuracy_run(const AccuracyConfig *cfg, AccuracyResult *out, NrError *err)
         if (hypot(v.x - px, v.y - py) > thr)
             vec[nvec++] = v;
     }
+    /* As the global-clock receiver uses it: x + v (r(t) - s(T)) with
+     * r(t) = (1 + rd) t + ro is the line through (x, y) at true time
+     * (s(T) - ro) / (1 + rd) with velocity (1 + rd) v. With perfect clocks
+     * this is vec[k] unchanged (bit for bit). */
+    double rrate = 1.0 + cfg->recv_drift_ppm * 1e-6;
     for (int k = 0; k < nvec; k++) {
         stamped[k] = vec[k];
-        double drift = (double)vec[k].t_us * cfg->clock_drift_ppm * 1e-6;
-        stamped[k].t_us = vec[k].t_us + cfg->clock_offset_us + (int64_t)llround(drift);
+        if (cfg->clock_offset_us == 0 && cfg->clock_drift_ppm == 0.0 && cfg->recv_offset_us == 0 &&
+            cfg->recv_drift_ppm == 0.0)
+            continue;
+        double stamp = (double)vec[k].t_us * (1.0 + cfg->clock_drift_ppm * 1e-6) + (double)cfg->clock_offset_us;
+        stamped[k].t_us = (int64_t)llround((stamp - (double)cfg->recv_offset_us) / rrate);
+        stamped[k].vx *= rrate;
+        stamped[k].vy *= rrate;
     }
     out->triggers = nvec - 1;
     out->ndelays = cfg->ndelays;
@@ -108,6 +118,8 @@ bool accuracy_run(const AccuracyConfig *cfg, AccuracyResult *out, NrError *err)
                 } else {
                     DrVec l = vec[a];
                     l.t_us = ta; /* local clock: extrapolate from receipt */
+                    l.vx *= rrate; /* at the receivers' clock rate */
+                    l.vy *= rrate;
                     exportacc_place(&loc, ta, &l, a);
                     exportacc_place(&glob, ta, &stamped[a], a);
                     a++;

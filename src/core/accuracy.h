@@ -5,13 +5,14 @@
  *
  * The sender computes DR vectors with the fairsim trigger rule (threshold on
  * the prediction error of the current vector, at the recording's sample
- * instants) and stamps each with its own clock: T + offset + drift * T.
- *   local-clock receiver: places (x, y) on receipt and extrapolates from its
- *     receipt time (ignores the stamp): placed vector = (T_recv, x, y, v).
- *   global-clock receiver: extrapolates from the stamp with its own
- *     (perfect) clock: placed vector = (stamp, x, y, v). With a perfect
- *     sender clock this is the exported vector itself, so its after export
- *     error is exactly 0.
+ * instants) and stamps each with its own clock s(T) = T + offset + drift T.
+ * Receivers read their clock r(t) = t + r_offset + r_drift t.
+ *   local-clock receiver: places (x, y) on receipt at t_a and extrapolates
+ *     with its own clock from then on: x + v (r(t) - r(t_a)) (the stamp is
+ *     ignored; only the receivers' drift matters).
+ *   global-clock receiver: extrapolates from the stamp: x + v (r(t) - s(T)).
+ *     With perfect clocks this is the exported vector itself, so its after
+ *     export error is exactly 0; an offset between the clocks shifts it.
  * DR_0 (the first sample) is known to every receiver at t = 0.
  *
  * Contracts:
@@ -35,8 +36,10 @@ typedef struct AccuracyConfig {
     FairVelocity velocity;
     int ndelays;
     const int64_t *delay_us; /* [ndelays], >= 0 */
-    int64_t clock_offset_us; /* sender clock minus true time */
+    int64_t clock_offset_us; /* sender clock minus true time at t = 0 */
     double clock_drift_ppm;  /* sender clock rate error */
+    int64_t recv_offset_us;  /* receivers' clock minus true time at t = 0 */
+    double recv_drift_ppm;   /* receivers' clock rate error */
 } AccuracyConfig;
 
 typedef struct AccuracyResult {
