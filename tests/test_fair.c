@@ -379,9 +379,9 @@ static void budget_matches_base_third(void **state)
     Recording rec;
     NrError err = {{0}};
     assert_true(synthpath_make(&rec, 11, 60.0, 33, &err));
-    const char *const t[] = {"delay 800ms 100ms", "delay 500ms 100ms", "delay 200ms 100ms"};
+    const char *const specs[] = {"delay 800ms 100ms", "delay 500ms 100ms", "delay 200ms 100ms"};
     LinkSpec fwd[3];
-    parse_specs(fwd, 3, t);
+    parse_specs(fwd, 3, specs);
     FairConfig c;
     base_config(&c, &rec, 3, fwd, fwd);
     FairSeries third, prob, det;
