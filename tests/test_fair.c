@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "accuracy.h"
-#include "budget.h"
+#include "fair_budget.h"
 #include "fair_schedule.h"
 #include "fairsim.h"
 #include "synthpath.h"

@@ -90,7 +90,7 @@ typedef struct FairAlgo {
     void (*on_feedback)(void *state, FairSim *s, int m, int64_t id, int64_t send_us, int64_t da_us);
 } FairAlgo;
 
-extern const FairAlgo *const fair_algos[]; /* NULL-terminated, fair/registry.c */
+extern const FairAlgo *const fair_algos[]; /* NULL-terminated, fair/fair_registry.c */
 const FairAlgo *fair_algo_find(const char *name);
 
 /* Per-snapshot series of one (algorithm, seed) run, as data. */

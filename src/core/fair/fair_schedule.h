@@ -2,7 +2,7 @@
  * Section 4 (equation (1), Sections 4.5 and 4.6).
  *
  * At every trigger the sender computes E_m = (its belief of m's accumulated
- * export error, fair/belief.h) + Err(DR_i vs placed, T_i, T_i + dt_m) for
+ * export error, fair/fair_belief.h) + Err(DR_i vs placed, T_i, T_i + dt_m) for
  * every receiver, takes the largest, E_max (the paper's text says "smallest",
  * but only the largest can be reached by delaying the others, as its own
  * two-receiver derivation shows), gives that receiver delta = 0 and solves
@@ -19,7 +19,7 @@
 #ifndef NR_FAIR_SCHEDULE_H
 #define NR_FAIR_SCHEDULE_H
 
-#include "belief.h"
+#include "fair_belief.h"
 
 typedef struct FairScheduleState {
     FairBelief b;

@@ -1,6 +1,6 @@
 /* budget-det: the deterministic budget schedule with ceiling and credit
  * (fairness paper Section 5.2). */
-#include "budget.h"
+#include "fair_budget.h"
 
 static void det_trigger(void *st, FairSim *s, int64_t id, int64_t t_us)
 {

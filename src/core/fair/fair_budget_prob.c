@@ -1,6 +1,6 @@
 /* budget-prob: one budget of DR vectors per trigger, receivers drawn by
  * their accumulated export error (fairness paper Section 5.1). */
-#include "budget.h"
+#include "fair_budget.h"
 
 #include <math.h>
 

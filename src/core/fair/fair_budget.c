@@ -1,6 +1,6 @@
 /* Budget based DR vector sending: the parts shared by budget-prob and
  * budget-det (fairness paper Section 5.2 steps 2-5). */
-#include "budget.h"
+#include "fair_budget.h"
 
 #include <math.h>
 

@@ -2,7 +2,7 @@
  * vectors per trigger (B = cfg->budget, N/3 by default: the rate of the
  * base-third case, 1 for the paper's three receivers), shared out by the
  * receivers' accumulated export errors as the sender believes them
- * (fair/belief.h).
+ * (fair/fair_belief.h).
  *
  *   budget-prob (5.1): at every trigger floor(B) receivers, plus one more
  *     with probability frac(B), are drawn without replacement with
@@ -24,7 +24,7 @@
 #ifndef NR_FAIR_BUDGET_H
 #define NR_FAIR_BUDGET_H
 
-#include "belief.h"
+#include "fair_belief.h"
 
 #define BUDGET_MIN_FREQ 1e-3
 

@@ -1,5 +1,5 @@
 /* Sender-side estimate of every receiver's accumulated export error. */
-#include "belief.h"
+#include "fair_belief.h"
 
 #include <math.h>
 
