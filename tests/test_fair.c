@@ -440,6 +440,53 @@ static void same_seed_same_series(void **state)
     recording_free(&rec);
 }
 
+/* The summary averages the last snapshot over seeds; the CSV has one row
+ * per snapshot with one column per receiver. Hand-built series. */
+static void summary_and_csv(void **state)
+{
+    (void)state;
+    double t_s[2] = {0.0, 0.1}, mean[2][2] = {{0, 3}, {0, 5}}, sd[2][2] = {{0, 1}, {0, 2}};
+    int64_t sent[2][2] = {{0, 4}, {0, 6}};
+    double err[2][4] = {{0, 0, 2, 4}, {0, 0, 4, 6}};
+    FairSeries se[2];
+    memset(se, 0, sizeof se);
+    for (int i = 0; i < 2; i++) {
+        snprintf(se[i].algo, sizeof se[i].algo, "base");
+        se[i].seed = 10 + (uint64_t)i;
+        se[i].nrecv = 2;
+        se[i].nsnap = 2;
+        se[i].t_s = t_s;
+        se[i].mean = mean[i];
+        se[i].sd = sd[i];
+        se[i].dr_sent = sent[i];
+        se[i].err = err[i];
+        se[i].triggers = 7 + i;
+    }
+    FairResults r = {.nseries = 2, .series = se};
+    FairSummary rows[4];
+    assert_int_equal(fair_results_summary(&r, rows, 4), 1);
+    assert_string_equal(rows[0].algo, "base");
+    assert_true(rows[0].final_mean == 4.0 && rows[0].final_sd == 1.5 && rows[0].dr_sent == 5.0);
+    assert_true(rows[0].triggers == 7.5 && rows[0].final_err[0] == 3.0 && rows[0].final_err[1] == 5.0);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    NrError e = {{0}};
+    assert_true(fair_results_write_csv(&r, f, &e));
+    rewind(f);
+    char line[256];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "algorithm,seed,t_s,mean_error,sd_error,dr_sent,err_r1,err_r2\n");
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "base,10,0.000,0,0,0,0,0\n");
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "base,10,0.100,3,1,4,2,4\n");
+    int rows_left = 0;
+    while (fgets(line, sizeof line, f))
+        rows_left++;
+    assert_int_equal(rows_left, 2);
+    fclose(f);
+}
+
 static void bad_config(void **state)
 {
     (void)state;
@@ -542,6 +589,7 @@ int main(void)
         cmocka_unit_test(frequencies),
         cmocka_unit_test(budget_matches_base_third),
         cmocka_unit_test(same_seed_same_series),
+        cmocka_unit_test(summary_and_csv),
         cmocka_unit_test(bad_config),
         cmocka_unit_test(global_clock_after_error_zero),
         cmocka_unit_test(clock_offsets),

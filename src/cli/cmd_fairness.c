@@ -209,12 +209,20 @@ static int run(int argc, char **argv)
         for (int m = 0; m < n; m++)
             printf("  r%d: %s%s%s\n", m + 1, fwd[m].text, nrlinks ? "  back: " : "", nrlinks ? rev[m].text : "");
         printf("accumulated export error at the end (car-width seconds), mean over runs:\n");
-        printf("%-14s %12s %12s %10s %10s\n", "algorithm", "final_mean", "final_sd", "dr_sent", "triggers");
+        bool per_recv = n <= 8;
+        printf("%-14s %12s %12s %10s %10s", "algorithm", "final_mean", "final_sd", "dr_sent", "triggers");
+        for (int m = 0; per_recv && m < n; m++)
+            printf(" %9s%d", "r", m + 1);
+        printf("\n");
         FairSummary rows[FAIR_MAX_ALGOS];
         int nr = fair_results_summary(&res, rows, FAIR_MAX_ALGOS);
-        for (int k = 0; k < nr; k++)
-            printf("%-14s %12.4f %12.4f %10.1f %10.1f\n", rows[k].algo, rows[k].final_mean, rows[k].final_sd,
+        for (int k = 0; k < nr; k++) {
+            printf("%-14s %12.4f %12.4f %10.1f %10.1f", rows[k].algo, rows[k].final_mean, rows[k].final_sd,
                    rows[k].dr_sent, rows[k].triggers);
+            for (int m = 0; per_recv && m < n; m++)
+                printf(" %10.3f", rows[k].final_err[m]);
+            printf("\n");
+        }
         if (out)
             printf("wrote %s\n", out);
     }

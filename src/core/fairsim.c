@@ -554,6 +554,9 @@ int fair_results_summary(const FairResults *r, FairSummary *rows, int max_rows)
         rows[a].final_sd += s->sd[k];
         rows[a].dr_sent += (double)s->dr_sent[k];
         rows[a].triggers += (double)s->triggers;
+        rows[a].nrecv = s->nrecv;
+        for (int m = 0; m < s->nrecv && m < FAIR_MAX_RECEIVERS; m++)
+            rows[a].final_err[m] += s->err[(size_t)k * (size_t)s->nrecv + (size_t)m];
         count[a]++;
     }
     for (int a = 0; a < n; a++)
@@ -562,6 +565,8 @@ int fair_results_summary(const FairResults *r, FairSummary *rows, int max_rows)
             rows[a].final_sd /= count[a];
             rows[a].dr_sent /= count[a];
             rows[a].triggers /= count[a];
+            for (int m = 0; m < rows[a].nrecv; m++)
+                rows[a].final_err[m] /= count[a];
         }
     return n;
 }

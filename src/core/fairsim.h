@@ -148,6 +148,8 @@ typedef struct FairSummary {
     double final_sd;
     double dr_sent;
     double triggers;
+    int nrecv;
+    double final_err[FAIR_MAX_RECEIVERS]; /* receiver m's final accumulated error */
 } FairSummary;
 
 bool fair_experiment_run(const FairExperiment *ex, FairResults *out, NrError *err);
