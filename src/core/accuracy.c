@@ -37,17 +37,17 @@ bool accuracy_run(const AccuracyConfig *cfg, AccuracyResult *out, NrError *err)
     memset(out, 0, sizeof *out);
     const Recording *rec = cfg->rec;
     if (!rec || rec->nsamples < 2 || rec->period_ms <= 0)
-        return nr_error_set(err, "accuracy: the sender's path needs at least 2 samples and a period > 0 ms");
+        return nr_error_set(err, "the sender's path needs at least 2 samples and a period > 0 ms");
     if (cfg->car < 0 || cfg->car >= rec->ncars)
-        return nr_error_set(err, "accuracy: car %d not in the recording", cfg->car + 1);
+        return nr_error_set(err, "car %d not in the recording", cfg->car + 1);
     if (cfg->ndelays < 1 || cfg->ndelays > ACCURACY_MAX_DELAYS)
-        return nr_error_set(err, "accuracy: %d delays; expected 1 to %d", cfg->ndelays, ACCURACY_MAX_DELAYS);
+        return nr_error_set(err, "%d delays; expected 1 to %d", cfg->ndelays, ACCURACY_MAX_DELAYS);
     for (int d = 0; d < cfg->ndelays; d++)
         if (cfg->delay_us[d] < 0)
-            return nr_error_set(err, "accuracy: delay %lld us; expected >= 0", (long long)cfg->delay_us[d]);
+            return nr_error_set(err, "delay %lld us; expected >= 0", (long long)cfg->delay_us[d]);
     double thr = cfg->threshold_cw == 0.0 ? 0.25 : cfg->threshold_cw;
     if (!(thr > 0.0))
-        return nr_error_set(err, "accuracy: threshold must be > 0");
+        return nr_error_set(err, "threshold must be > 0");
     int64_t period_us = (int64_t)rec->period_ms * NR_US_PER_MS;
     int n = rec->nsamples;
     if (cfg->duration_us > 0 && cfg->duration_us / period_us + 1 < n)
@@ -63,7 +63,7 @@ bool accuracy_run(const AccuracyConfig *cfg, AccuracyResult *out, NrError *err)
         free(vec);
         free(stamped);
         accuracy_result_free(out);
-        return nr_error_set(err, "accuracy: out of memory");
+        return nr_error_set(err, "out of memory");
     }
     int nvec = 0;
     sample_vec(cfg, period_us, 0, &vec[nvec++]);
@@ -159,6 +159,6 @@ bool accuracy_write_csv(const AccuracyResult *r, FILE *f, NrError *err)
                     r->local_err[(size_t)d * (size_t)r->nsamples + (size_t)i],
                     r->global_err[(size_t)d * (size_t)r->nsamples + (size_t)i]);
     if (ferror(f))
-        return nr_error_set(err, "accuracy: writing the CSV failed");
+        return nr_error_set(err, "writing the CSV failed");
     return true;
 }

@@ -159,17 +159,17 @@ FairSim *fairsim_new(const FairConfig *cfg_in, const FairAlgo *algo, NrError *er
 {
     FairConfig cfg = *cfg_in;
     if (!algo)
-        return nr_error_set(err, "fairness: no algorithm given"), NULL;
+        return nr_error_set(err, "no algorithm given"), NULL;
     if (!cfg.rec || cfg.rec->nsamples < 2 || cfg.rec->period_ms <= 0)
-        return nr_error_set(err, "fairness: the sender's path needs at least 2 samples and a period > 0 ms"), NULL;
+        return nr_error_set(err, "the sender's path needs at least 2 samples and a period > 0 ms"), NULL;
     if (cfg.car < 0 || cfg.car >= cfg.rec->ncars)
-        return nr_error_set(err, "fairness: car %d not in the recording (it has %d cars)", cfg.car + 1,
+        return nr_error_set(err, "car %d not in the recording (it has %d cars)", cfg.car + 1,
                             cfg.rec->ncars),
                NULL;
     if (cfg.nrecv < 1 || cfg.nrecv > FAIR_MAX_RECEIVERS)
-        return nr_error_set(err, "fairness: %d receivers; expected 1 to %d", cfg.nrecv, FAIR_MAX_RECEIVERS), NULL;
+        return nr_error_set(err, "%d receivers; expected 1 to %d", cfg.nrecv, FAIR_MAX_RECEIVERS), NULL;
     if (!cfg.fwd || !cfg.rev)
-        return nr_error_set(err, "fairness: link specs missing"), NULL;
+        return nr_error_set(err, "link specs missing"), NULL;
     int64_t period_us = (int64_t)cfg.rec->period_ms * NR_US_PER_MS;
     int64_t rec_len_us = (int64_t)(cfg.rec->nsamples - 1) * period_us;
     if (cfg.duration_us <= 0 || cfg.duration_us > rec_len_us)
@@ -177,35 +177,35 @@ FairSim *fairsim_new(const FairConfig *cfg_in, const FairAlgo *algo, NrError *er
     if (cfg.threshold_cw == 0.0)
         cfg.threshold_cw = 0.25;
     if (!(cfg.threshold_cw > 0.0))
-        return nr_error_set(err, "fairness: threshold %g cw; expected > 0", cfg.threshold_cw), NULL;
+        return nr_error_set(err, "threshold %g cw; expected > 0", cfg.threshold_cw), NULL;
     if (cfg.snapshot_us == 0)
         cfg.snapshot_us = 100 * NR_US_PER_MS;
     if (cfg.snapshot_us < 0)
-        return nr_error_set(err, "fairness: snapshot period must be > 0"), NULL;
+        return nr_error_set(err, "snapshot period must be > 0"), NULL;
     /* whole snapshot periods only, so that the last row is the final state */
     cfg.duration_us -= cfg.duration_us % cfg.snapshot_us;
     if (cfg.duration_us < cfg.snapshot_us)
-        return nr_error_set(err, "fairness: the run (%.3f s of path) is shorter than one snapshot period",
+        return nr_error_set(err, "the run (%.3f s of path) is shorter than one snapshot period",
                             (double)rec_len_us / 1e6),
                NULL;
     if (cfg.budget == 0.0)
         cfg.budget = cfg.nrecv / 3.0;
     if (!(cfg.budget > 0.0))
-        return nr_error_set(err, "fairness: budget %g per trigger; expected > 0", cfg.budget), NULL;
+        return nr_error_set(err, "budget %g per trigger; expected > 0", cfg.budget), NULL;
     if (cfg.max_delta_us == 0)
         cfg.max_delta_us = 2 * NR_US_PER_S;
     if (cfg.max_delta_us < 0)
-        return nr_error_set(err, "fairness: max delta must be > 0"), NULL;
+        return nr_error_set(err, "max delta must be > 0"), NULL;
     if (cfg.ewma_gain == 0.0)
         cfg.ewma_gain = 1.0 / 8.0;
     if (cfg.ewma_var_gain == 0.0)
         cfg.ewma_var_gain = 1.0 / 4.0;
     if (!(cfg.ewma_gain > 0.0 && cfg.ewma_gain <= 1.0 && cfg.ewma_var_gain > 0.0 && cfg.ewma_var_gain <= 1.0))
-        return nr_error_set(err, "fairness: EWMA gains must be in (0, 1]"), NULL;
+        return nr_error_set(err, "EWMA gains must be in (0, 1]"), NULL;
 
     FairSim *s = calloc(1, sizeof *s);
     if (!s)
-        return nr_error_set(err, "fairness: out of memory"), NULL;
+        return nr_error_set(err, "out of memory"), NULL;
     s->cfg = cfg;
     s->algo = algo;
     s->period_us = period_us;
@@ -215,7 +215,7 @@ FairSim *fairsim_new(const FairConfig *cfg_in, const FairAlgo *algo, NrError *er
     s->algo_state = algo->state_size ? calloc(1, algo->state_size) : NULL;
     if (!s->r || !s->vec || (algo->state_size && !s->algo_state)) {
         fairsim_free(s);
-        return nr_error_set(err, "fairness: out of memory"), NULL;
+        return nr_error_set(err, "out of memory"), NULL;
     }
     rng_seed(&s->rng, cfg.seed, 0x66616972); /* the algorithm's own stream */
     sender_sample(s, 0, &s->vec[0]);
@@ -445,7 +445,7 @@ bool fairsim_run(FairSim *s, FairSeries *out, NrError *err)
 {
     int nsnap = (int)(s->cfg.duration_us / s->cfg.snapshot_us) + 1;
     if (!fairseries_alloc(out, s->algo->name, s->cfg.seed, s->cfg.nrecv, nsnap))
-        return nr_error_set(err, "fairness: out of memory");
+        return nr_error_set(err, "out of memory");
     s->out = out;
     while (fairsim_step(s)) {
     }
@@ -454,7 +454,7 @@ bool fairsim_run(FairSim *s, FairSeries *out, NrError *err)
     s->out = NULL;
     if (s->overflow) {
         fairseries_free(out);
-        return nr_error_set(err, "fairness: more than %d messages in flight to one receiver; "
+        return nr_error_set(err, "more than %d messages in flight to one receiver; "
                                  "shorten the delays or raise the threshold", FAIR_QUEUE);
     }
     return true;
@@ -485,10 +485,10 @@ bool fair_experiment_run(const FairExperiment *ex, FairResults *out, NrError *er
 {
     memset(out, 0, sizeof *out);
     if (ex->nalgos < 1 || ex->nalgos > FAIR_MAX_ALGOS || ex->runs < 1)
-        return nr_error_set(err, "fairness: need 1 to %d algorithms and at least one run", FAIR_MAX_ALGOS);
+        return nr_error_set(err, "need 1 to %d algorithms and at least one run", FAIR_MAX_ALGOS);
     out->series = calloc((size_t)ex->nalgos * (size_t)ex->runs, sizeof *out->series);
     if (!out->series)
-        return nr_error_set(err, "fairness: out of memory");
+        return nr_error_set(err, "out of memory");
     for (int a = 0; a < ex->nalgos; a++)
         for (int k = 0; k < ex->runs; k++) {
             FairConfig cfg = ex->cfg;
@@ -527,7 +527,7 @@ bool fair_results_write_csv(const FairResults *r, FILE *f, NrError *err)
         }
     }
     if (ferror(f))
-        return nr_error_set(err, "fairness: writing the CSV failed");
+        return nr_error_set(err, "writing the CSV failed");
     return true;
 }
 
