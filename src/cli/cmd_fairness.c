@@ -179,6 +179,11 @@ static int run(int argc, char **argv)
         } else {
             if (seconds <= 0)
                 seconds = have; /* default: the whole path */
+            if (snapshot_ms > 1000.0 * (seconds < have ? seconds : have)) {
+                rc = cli_usage_error(CMD, "--snapshot %g ms is longer than the run (%.3f s)", snapshot_ms,
+                                     seconds < have ? seconds : have);
+                goto done;
+            }
             if (have + 1e-9 < seconds)
                 fprintf(stderr, "netrace %s: note: the path lasts %.3f s; running %.3f s, not %g\n", CMD, have,
                         have, seconds);
@@ -200,6 +205,7 @@ static int run(int argc, char **argv)
                 rc = cli_fail(CMD, "%s", err.msg);
         }
     }
+done:
     if (rc == CLI_OK && out)
         fcli_write_csv(CMD, out, write_results, &res, &rc);
     if (rc == CLI_OK) {

@@ -61,3 +61,4 @@ expect 2 "fairness car beyond the recording" -- "$NR" fairness --recording synth
 stderr_has "--car 2" "names the car"
 expect 2 "fairness too long" -- "$NR" fairness --seconds 100000
 expect 2 "accuracy bad velocity" -- "$NR" accuracy --velocity sideways
+expect 2 "fairness snapshot longer than the run" -- "$NR" fairness --recording synthetic --snapshot 5000 --seconds 1
