@@ -305,6 +305,46 @@ static void run_algo(const char *name, const FairConfig *c, FairSeries *out)
     fairsim_free(s);
 }
 
+/* Hand computation. The sender drives +x at 10 cw/s and turns to +y at
+ * t = 2 s. Samples every 33 ms: at 2.013 s the prediction error is 0.184 cw,
+ * at 2.046 s it is |(20, 0.46) - (20.46, 0)| = 0.65 > 0.25: DR_1 =
+ * (2.046 s, 20, 0.46, 0, 10). Until a receiver places it, the distance to
+ * DR_0 is |(-0.46 - 10u, 0.46 + 10u)| = sqrt(2) (0.46 + 10u), so a receiver
+ * at delay d accumulates sqrt(2) (0.46 d + 5 d^2). */
+static void one_turn_hand_value(void **state)
+{
+    (void)state;
+    static const double speeds[] = {10, 10};
+    static const double heads[] = {0.0, NR_PI / 2};
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(synthpath_segments(&rec, 3.0, 33, 2000, speeds, heads, 2, &err));
+    const char *const t[] = {"delay 200ms", "delay 500ms"};
+    LinkSpec fwd[2];
+    parse_specs(fwd, 2, t);
+    FairConfig c;
+    base_config(&c, &rec, 2, fwd, fwd);
+    FairSeries b, f;
+    run_algo("base", &c, &b);
+    run_algo("fair-schedule", &c, &f);
+    assert_int_equal(b.triggers, 1);
+    int k = b.nsnap - 1; /* 2.9 s: both vectors long arrived */
+    assert_true(fabs(b.t_s[k] - 2.9) < 1e-9);
+    double e200 = sqrt(2.0) * (0.46 * 0.2 + 5 * 0.04), e500 = sqrt(2.0) * (0.46 * 0.5 + 5 * 0.25);
+    assert_true(fabs(b.err[k * 2] - e200) < 1e-9);
+    assert_true(fabs(b.err[k * 2 + 1] - e500) < 1e-9);
+    /* fair-schedule holds DR_1 back 300 ms from the near receiver: both at
+     * the far one's error (to the whole microsecond of delta) */
+    assert_true(fabs(f.err[k * 2] - e500) < 1e-4);
+    assert_true(fabs(f.err[k * 2 + 1] - e500) < 1e-9);
+    assert_true(f.sd[k] < 1e-4);
+    assert_true(b.dr_sent[k] == 2 && f.dr_sent[k] == 2);
+    fairseries_free(&b);
+    fairseries_free(&f);
+    free_specs(fwd, 2);
+    recording_free(&rec);
+}
+
 /* Section 4.4: with no relative error and equal delays every delta is 0, so
  * fair-schedule sends exactly what base sends. */
 static void equal_delays_reduce_to_base(void **state)
@@ -587,6 +627,7 @@ int main(void)
         cmocka_unit_test(belief_is_truth),
         cmocka_unit_test(flushed_schedule_is_exact),
         cmocka_unit_test(late_feedback_is_folded_in),
+        cmocka_unit_test(one_turn_hand_value),
         cmocka_unit_test(equal_delays_reduce_to_base),
         cmocka_unit_test(credit_example),
         cmocka_unit_test(frequencies),
