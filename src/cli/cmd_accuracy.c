@@ -70,8 +70,12 @@ static int run(int argc, char **argv)
     memset(&rec, 0, sizeof rec);
     char desc[4200];
     int rc = CLI_OK;
-    if (!fcli_sender_path(CMD, recfile, seconds > 0 ? seconds : 60.0, seed, &rec, desc, sizeof desc, &rc))
+    bool generated = false;
+    if (!fcli_sender_path(CMD, recfile, seconds > 0 ? seconds : 60.0, seed, &rec, desc, sizeof desc, &generated,
+                          &rc))
         return rc;
+    if (seconds <= 0 && generated)
+        seconds = 60.0; /* else 0: the whole recording */
     if (car > rec.ncars) {
         recording_free(&rec);
         return cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)car, rec.ncars);

@@ -171,14 +171,15 @@ static int run(int argc, char **argv)
     Recording rec;
     memset(&rec, 0, sizeof rec);
     char desc[4200];
+    bool generated = false;
     FairResults res = {0};
-    if (rc == CLI_OK && fcli_sender_path(CMD, recfile, seconds > 0 ? seconds : 60.0, seed, &rec, desc, sizeof desc, &rc)) {
+    if (rc == CLI_OK && fcli_sender_path(CMD, recfile, seconds > 0 ? seconds : 60.0, seed, &rec, desc, sizeof desc, &generated, &rc)) {
         double have = (double)(rec.nsamples - 1) * rec.period_ms / 1000.0;
         if (car > rec.ncars) {
             rc = cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)car, rec.ncars);
         } else {
             if (seconds <= 0)
-                seconds = have; /* default: the whole path */
+                seconds = generated ? 60.0 : have; /* default: the whole recording */
             if (snapshot_ms > 1000.0 * (seconds < have ? seconds : have)) {
                 rc = cli_usage_error(CMD, "--snapshot %g ms is longer than the run (%.3f s)", snapshot_ms,
                                      seconds < have ? seconds : have);

@@ -43,8 +43,9 @@ bool fcli_ms_list(const char *cmd, const char *flag, const char *val, double *ou
 }
 
 bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_t seed, Recording *rec,
-                      char *desc, size_t ndesc, int *rc)
+                      char *desc, size_t ndesc, bool *generated, int *rc)
 {
+    *generated = false;
     NrError err = {{0}};
     char path[4096];
     bool explicit_file = file && strcmp(file, "autopilot") != 0 && strcmp(file, "synthetic") != 0;
@@ -86,6 +87,7 @@ bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_
                 fprintf(stderr, "netrace %s: note: recordings/default.csv not found; the sender is the autopilot "
                                 "on %s (seed %llu)\n", cmd, tpath, (unsigned long long)seed);
             snprintf(desc, ndesc, "autopilot on %s (seed %llu)", tpath, (unsigned long long)seed);
+            *generated = true;
             return true;
         }
         if (file) {
@@ -101,6 +103,7 @@ bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_
         fprintf(stderr, "netrace %s: note: no recording and no track found; using a synthetic path (seed %llu)\n",
                 cmd, (unsigned long long)seed);
     snprintf(desc, ndesc, "synthetic path (seed %llu)", (unsigned long long)seed);
+    *generated = true;
     return true;
 }
 

@@ -9,7 +9,8 @@
  *        (seed); "synthetic": synthpath_make (seed); any other FILE is loaded
  *        (rc 1 on failure). Without FILE: recordings/default.csv, else the
  *        autopilot, else the synthetic path (a note on stderr says which).
- *        Paths resolve through cli_resolve_path. desc names what was used.
+ *        Paths resolve through cli_resolve_path. desc names what was used;
+ *        *generated says whether the path was made (autopilot, synthetic).
  *   fcli_write_csv(cmd, path, write, ctx, &rc)  writes PATH.part then
  *        renames it over PATH, so a failure never destroys an older file.
  */
@@ -22,7 +23,7 @@
 
 bool fcli_ms_list(const char *cmd, const char *flag, const char *val, double *out, int max, int *n);
 bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_t seed, Recording *rec,
-                      char *desc, size_t ndesc, int *rc);
+                      char *desc, size_t ndesc, bool *generated, int *rc);
 bool fcli_write_csv(const char *cmd, const char *path, bool (*write)(const void *ctx, FILE *f, NrError *err),
                     const void *ctx, int *rc);
 
