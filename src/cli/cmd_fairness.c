@@ -57,7 +57,7 @@ static int run(int argc, char **argv)
 {
     double means[FAIR_MAX_RECEIVERS] = {800, 500, 200};
     int nmeans = 3;
-    double jitter_ms = 100, seconds = 0, threshold = 0.25, snapshot_ms = 100, budget = 0, max_delta_ms = 2000;
+    double jitter_ms = 100, seconds = 0, threshold = 0.25, budget_threshold = 0, snapshot_ms = 100, budget = 0, max_delta_ms = 2000;
     int64_t runs = 10, car = 1;
     uint64_t seed = 1;
     const char *dist = "normal", *recfile = NULL, *out = NULL, *velocity = "recorded";
@@ -109,6 +109,9 @@ static int run(int argc, char **argv)
                 return rc;
         } else if (cli_flag_is(a, "--threshold")) {
             if (!cli_double(CMD, "--threshold", v, 1e-6, 1e6, &threshold))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--budget-threshold")) {
+            if (!cli_double(CMD, "--budget-threshold", v, 1e-6, 1e6, &budget_threshold))
                 return CLI_USAGE;
         } else if (cli_flag_is(a, "--snapshot")) {
             if (!cli_double(CMD, "--snapshot", v, 1, 3600000, &snapshot_ms))
@@ -192,6 +195,7 @@ static int run(int argc, char **argv)
             ex.cfg.car = (int)car - 1;
             ex.cfg.duration_us = (int64_t)(seconds * 1e6 + 0.5);
             ex.cfg.threshold_cw = threshold;
+            ex.budget_threshold_cw = budget_threshold;
             ex.cfg.velocity = strcmp(velocity, "diff") == 0 ? FAIR_VEL_DIFF : FAIR_VEL_RECORDED;
             ex.cfg.nrecv = n;
             ex.cfg.fwd = fwd;
@@ -250,7 +254,8 @@ const CliCommand cmd_fairness = {
     .usage = "netrace fairness [--receivers MS,MS,...] [--jitter MS] [--distribution NAME]\n"
              "[--link SPEC]... [--rlink SPEC]... [--seconds S] [--runs N] [--seed N]\n"
              "[--recording FILE|autopilot|synthetic] [--car N] [--algorithms LIST|all] [--threshold CW]\n"
-             "[--snapshot MS] [--budget B] [--max-delta MS] [--velocity recorded|diff] [--out FILE.csv]",
+             "[--budget-threshold CW] [--snapshot MS] [--budget B] [--max-delta MS]\n"
+             "[--velocity recorded|diff] [--out FILE.csv]",
     .help = "Replays car 1 of a recording as the sender of DR vectors to N receivers (default: mean\n"
             "delays 800, 500 and 200 ms with 100 ms normal jitter, as the fairness paper's testbed) and\n"
             "runs each algorithm (base, base-third, fair-schedule, budget-prob, budget-det) on the same\n"

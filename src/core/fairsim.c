@@ -493,6 +493,8 @@ bool fair_experiment_run(const FairExperiment *ex, FairResults *out, NrError *er
         for (int k = 0; k < ex->runs; k++) {
             FairConfig cfg = ex->cfg;
             cfg.seed = ex->cfg.seed + (uint64_t)k;
+            if (ex->algos[a]->lowered_threshold && ex->budget_threshold_cw > 0.0)
+                cfg.threshold_cw = ex->budget_threshold_cw;
             FairSim *s = fairsim_new(&cfg, ex->algos[a], err);
             if (!s) {
                 fair_results_free(out);

@@ -83,6 +83,7 @@ typedef struct FairAlgo {
     const char *name;
     const char *summary;
     size_t state_size;
+    bool lowered_threshold; /* a budget algorithm: runs at FairExperiment's budget threshold */
     bool (*init)(void *state, FairSim *s, NrError *err);
     /* DR vector id was computed at t_us (it is fairsim_cur_id). */
     void (*on_trigger)(void *state, FairSim *s, int64_t id, int64_t t_us);
@@ -132,6 +133,10 @@ Rng *fairsim_rng(FairSim *s);
 /* Experiments: every algorithm x every seed (seed, seed + 1, ...). */
 typedef struct FairExperiment {
     FairConfig cfg;   /* cfg.seed is the first seed */
+    /* Section 5.1 step a): the budget algorithms' lowered DR threshold
+     * (cw); 0 = cfg.threshold_cw, as in the paper's experiments, which keep
+     * the threshold and compare with base-third instead. */
+    double budget_threshold_cw;
     const FairAlgo *algos[FAIR_MAX_ALGOS];
     int nalgos;
     int runs;

@@ -33,6 +33,7 @@ const FairAlgo fair_algo_budget_det = {
     .name = "budget-det",
     .summary = "deterministic budget schedule with ceiling and credit (Section 5.2)",
     .state_size = sizeof(BudgetState),
+    .lowered_threshold = true,
     .init = budget_init,
     .on_trigger = det_trigger,
     .on_feedback = budget_feedback,

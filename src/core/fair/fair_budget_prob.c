@@ -62,6 +62,7 @@ const FairAlgo fair_algo_budget_prob = {
     .name = "budget-prob",
     .summary = "budget of N/3 vectors per trigger, receivers drawn by accumulated error (Section 5.1)",
     .state_size = sizeof(BudgetState),
+    .lowered_threshold = true,
     .init = budget_init,
     .on_trigger = prob_trigger,
     .on_feedback = budget_feedback,
