@@ -530,6 +530,43 @@ static void summary_and_csv(void **state)
     fclose(f);
 }
 
+/* Section 5.1 step a): only the budget algorithms run at the lowered
+ * threshold; a lower threshold means more triggers. */
+static void budget_threshold(void **state)
+{
+    (void)state;
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(synthpath_make(&rec, 8, 20.0, 33, &err));
+    const char *const t[] = {"delay 100ms", "delay 300ms", "delay 500ms"};
+    LinkSpec fwd[3];
+    parse_specs(fwd, 3, t);
+    FairExperiment ex;
+    memset(&ex, 0, sizeof ex);
+    base_config(&ex.cfg, &rec, 3, fwd, fwd);
+    ex.algos[0] = fair_algo_find("base");
+    ex.algos[1] = fair_algo_find("budget-det");
+    ex.algos[2] = fair_algo_find("base-third");
+    ex.nalgos = 3;
+    ex.runs = 2;
+    FairResults r;
+    assert_true(fair_experiment_run(&ex, &r, &err));
+    assert_int_equal(r.nseries, 6);
+    assert_true(r.series[0].triggers == r.series[2].triggers && r.series[0].triggers == r.series[4].triggers);
+    ex.budget_threshold_cw = 0.05;
+    FairResults low;
+    assert_true(fair_experiment_run(&ex, &low, &err));
+    assert_true(low.series[0].triggers == r.series[0].triggers); /* base unchanged */
+    assert_true(low.series[4].triggers == r.series[4].triggers); /* base-third unchanged */
+    assert_true(low.series[2].triggers > r.series[2].triggers);  /* budget-det: more triggers */
+    assert_string_equal(low.series[2].algo, "budget-det");
+    assert_true(low.series[2].seed == 7 && low.series[3].seed == 8);
+    fair_results_free(&r);
+    fair_results_free(&low);
+    free_specs(fwd, 3);
+    recording_free(&rec);
+}
+
 static void bad_config(void **state)
 {
     (void)state;
@@ -634,6 +671,7 @@ int main(void)
         cmocka_unit_test(budget_matches_base_third),
         cmocka_unit_test(same_seed_same_series),
         cmocka_unit_test(summary_and_csv),
+        cmocka_unit_test(budget_threshold),
         cmocka_unit_test(bad_config),
         cmocka_unit_test(global_clock_after_error_zero),
         cmocka_unit_test(clock_offsets),
