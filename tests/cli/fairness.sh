@@ -62,3 +62,15 @@ stderr_has "--car 2" "names the car"
 expect 2 "fairness too long" -- "$NR" fairness --seconds 100000
 expect 2 "accuracy bad velocity" -- "$NR" accuracy --velocity sideways
 expect 2 "fairness snapshot longer than the run" -- "$NR" fairness --recording synthetic --snapshot 5000 --seconds 1
+
+# A recording file in the real format, from the autopilot (2 cars).
+if "$NR" autopilot --seconds 3 --seed 5 --out "$TMP/race.csv" >/dev/null 2>&1; then
+    expect 0 "fairness on a recording, car 2" -- "$NR" fairness --recording "$TMP/race.csv" --car 2 --runs 2 --out "$TMP/f2.csv"
+    stdout_has "2\.900 s of .*race\.csv \(car 2\)" "fairness runs the whole recording (whole snapshots)"
+    expect 0 "accuracy on a recording" -- "$NR" accuracy --recording "$TMP/race.csv" --delays 0,50
+    stdout_has "^ +50\.0 " "accuracy has the 50 ms row"
+    expect 2 "fairness car 3 of a 2-car recording" -- "$NR" fairness --recording "$TMP/race.csv" --car 3
+    printf '# netrace-recording: 1\nbroken\n' >"$TMP/bad.csv"
+    expect 1 "fairness malformed recording" -- "$NR" fairness --recording "$TMP/bad.csv"
+    stderr_has "bad\.csv" "names the malformed file"
+fi
