@@ -62,7 +62,7 @@ typedef enum FairVelocity {
 typedef struct FairConfig {
     const Recording *rec;
     int car;                  /* 0-based car of rec that is the sender */
-    int64_t duration_us;      /* <= recording length; 0 = whole recording */
+    int64_t duration_us;      /* 0 or more than the path = whole path; rounded down to whole snapshots */
     double threshold_cw;      /* DR trigger threshold; 0 = 0.25 */
     FairVelocity velocity;
     int nrecv;                /* 1..FAIR_MAX_RECEIVERS */
