@@ -17,32 +17,22 @@ static int run(int argc, char **argv)
 {
     double delays_ms[ACCURACY_MAX_DELAYS] = {100, 300, 800};
     int nd = 3;
-    double seconds = 0, threshold = 0.25, offset_ms = 0, drift_ppm = 0, roffset_ms = 0, rdrift_ppm = 0;
-    int64_t car = 1;
-    uint64_t seed = 1;
-    const char *recfile = NULL, *out = NULL, *velocity = "recorded";
+    double offset_ms = 0, drift_ppm = 0, roffset_ms = 0, rdrift_ppm = 0;
+    FcliOpts o;
+    fcli_opts_init(&o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         if (a[0] != '-')
             return cli_usage_error(CMD, "unexpected argument '%s'", a);
         if (!cli_value(argc, argv, &i, CMD, &v))
             return CLI_USAGE;
+        int mine = fcli_opts_flag(&o, a, v, CMD);
+        if (mine == FCLI_BAD)
+            return CLI_USAGE;
+        if (mine == FCLI_TAKEN)
+            continue;
         if (cli_flag_is(a, "--delays")) {
             if (!fcli_ms_list(CMD, "--delays", v, delays_ms, ACCURACY_MAX_DELAYS, &nd))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--seconds")) {
-            if (!cli_double(CMD, "--seconds", v, 0.1, 3600, &seconds))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--seed")) {
-            if (!cli_u64(CMD, "--seed", v, &seed))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--recording")) {
-            recfile = v;
-        } else if (cli_flag_is(a, "--car")) {
-            if (!cli_int(CMD, "--car", v, 1, RECORDING_MAX_CARS, &car))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--threshold")) {
-            if (!cli_double(CMD, "--threshold", v, 1e-6, 1e6, &threshold))
                 return CLI_USAGE;
         } else if (cli_flag_is(a, "--clock-offset")) {
             if (!cli_double(CMD, "--clock-offset", v, -3600000, 3600000, &offset_ms))
@@ -56,12 +46,6 @@ static int run(int argc, char **argv)
         } else if (cli_flag_is(a, "--receiver-drift")) {
             if (!cli_double(CMD, "--receiver-drift", v, -1e5, 1e5, &rdrift_ppm))
                 return CLI_USAGE;
-        } else if (cli_flag_is(a, "--velocity")) {
-            if (strcmp(v, "recorded") != 0 && strcmp(v, "diff") != 0)
-                return cli_usage_error(CMD, "--velocity: expected recorded or diff, got '%s'", v);
-            velocity = v;
-        } else if (cli_flag_is(a, "--out")) {
-            out = v;
         } else {
             return cli_usage_error(CMD, "unknown option '%s'", a);
         }
@@ -71,24 +55,25 @@ static int run(int argc, char **argv)
     char desc[4200];
     int rc = CLI_OK;
     bool generated = false;
-    if (!fcli_sender_path(CMD, recfile, seconds > 0 ? seconds : 60.0, seed, &rec, desc, sizeof desc, &generated,
+    if (!fcli_sender_path(CMD, o.recording, o.seconds > 0 ? o.seconds : 60.0, o.seed, &rec, desc, sizeof desc, &generated,
                           &rc))
         return rc;
-    if (seconds <= 0 && generated)
-        seconds = 60.0; /* else 0: the whole recording */
-    if (car > rec.ncars) {
+    if (o.seconds <= 0 && generated)
+        o.seconds = 60.0; /* else 0: the whole recording */
+    if (o.car > rec.ncars) {
+        int ncars = rec.ncars;
         recording_free(&rec);
-        return cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)car, rec.ncars);
+        return cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)o.car, ncars);
     }
     int64_t delay_us[ACCURACY_MAX_DELAYS];
     for (int d = 0; d < nd; d++)
         delay_us[d] = (int64_t)(delays_ms[d] * 1000 + 0.5);
     AccuracyConfig cfg = {
         .rec = &rec,
-        .car = (int)car - 1,
-        .duration_us = (int64_t)(seconds * 1e6 + 0.5), /* 0: the whole path */
-        .threshold_cw = threshold,
-        .velocity = strcmp(velocity, "diff") == 0 ? FAIR_VEL_DIFF : FAIR_VEL_RECORDED,
+        .car = (int)o.car - 1,
+        .duration_us = (int64_t)(o.seconds * 1e6 + 0.5), /* 0: the whole path */
+        .threshold_cw = o.threshold,
+        .velocity = o.velocity,
         .ndelays = nd,
         .delay_us = delay_us,
         .clock_offset_us = (int64_t)(offset_ms * 1000 + (offset_ms < 0 ? -0.5 : 0.5)),
@@ -102,11 +87,11 @@ static int run(int argc, char **argv)
         recording_free(&rec);
         return cli_fail(CMD, "%s", err.msg);
     }
-    if (out)
-        fcli_write_csv(CMD, out, write_results, &res, &rc);
+    if (o.out)
+        fcli_write_csv(CMD, o.out, write_results, &res, &rc);
     if (rc == CLI_OK) {
         printf("accuracy: %.3f s of %s (car %lld), %lld DR vectors after the first\n", res.t_s[res.nsamples - 1], desc,
-               (long long)car, (long long)res.triggers);
+               (long long)o.car, (long long)res.triggers);
         printf("clocks: sender %+g ms %+g ppm, receivers %+g ms %+g ppm\n", offset_ms, drift_ppm, roffset_ms,
                rdrift_ppm);
         printf("mean distance real vs placed path (car widths); export error before/after receipt (cw*s):\n");
@@ -116,8 +101,8 @@ static int run(int argc, char **argv)
             printf("%9.1f %11.4f %12.4f %12.4f %12.4f %12.4f %12.4f\n", (double)res.delay_us[d] / 1000.0,
                    res.mean_local[d], res.mean_global[d], res.before_local[d], res.after_local[d],
                    res.before_global[d], res.after_global[d]);
-        if (out)
-            printf("wrote %s\n", out);
+        if (o.out)
+            printf("wrote %s\n", o.out);
     }
     accuracy_result_free(&res);
     recording_free(&rec);

@@ -53,14 +53,41 @@ static int parse_algos(const char *val, FairExperiment *ex)
     return CLI_OK;
 }
 
+/* Checks the path against the flags, then runs every algorithm x seed. */
+static int run_on_path(FairExperiment *ex, const FcliOpts *o, const Recording *rec, bool generated, FairResults *res)
+{
+    if (o->car > rec->ncars)
+        return cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)o->car, rec->ncars);
+    double have = (double)(rec->nsamples - 1) * rec->period_ms / 1000.0;
+    double seconds = o->seconds > 0 ? o->seconds : generated ? 60.0 : have; /* default: the whole recording */
+    double run_s = seconds < have ? seconds : have;
+    double snapshot_ms = (double)ex->cfg.snapshot_us / 1000.0;
+    if (snapshot_ms > 1000.0 * run_s)
+        return cli_usage_error(CMD, "--snapshot %g ms is longer than the run (%.3f s)", snapshot_ms, run_s);
+    if (have + 1e-9 < seconds)
+        fprintf(stderr, "netrace %s: note: the path lasts %.3f s; running %.3f s, not %g\n", CMD, have, have,
+                seconds);
+    ex->cfg.rec = rec;
+    ex->cfg.car = (int)o->car - 1;
+    ex->cfg.duration_us = (int64_t)(seconds * 1e6 + 0.5);
+    ex->cfg.threshold_cw = o->threshold;
+    ex->cfg.velocity = o->velocity;
+    ex->cfg.seed = o->seed;
+    NrError err = {{0}};
+    if (!fair_experiment_run(ex, res, &err))
+        return cli_fail(CMD, "%s", err.msg);
+    return CLI_OK;
+}
+
 static int run(int argc, char **argv)
 {
     double means[FAIR_MAX_RECEIVERS] = {800, 500, 200};
     int nmeans = 3;
-    double jitter_ms = 100, seconds = 0, threshold = 0.25, budget_threshold = 0, snapshot_ms = 100, budget = 0, max_delta_ms = 2000;
-    int64_t runs = 10, car = 1;
-    uint64_t seed = 1;
-    const char *dist = "normal", *recfile = NULL, *out = NULL, *velocity = "recorded";
+    double jitter_ms = 100, budget_threshold = 0, snapshot_ms = 100, budget = 0, max_delta_ms = 2000;
+    int64_t runs = 10;
+    const char *dist = "normal";
+    FcliOpts o;
+    fcli_opts_init(&o);
     const char *links[FAIR_MAX_RECEIVERS + 1], *rlinks[FAIR_MAX_RECEIVERS + 1];
     int nlinks = 0, nrlinks = 0;
     FairExperiment ex;
@@ -73,6 +100,11 @@ static int run(int argc, char **argv)
             return cli_usage_error(CMD, "unexpected argument '%s'", a);
         if (!cli_value(argc, argv, &i, CMD, &v))
             return CLI_USAGE;
+        int mine = fcli_opts_flag(&o, a, v, CMD);
+        if (mine == FCLI_BAD)
+            return CLI_USAGE;
+        if (mine == FCLI_TAKEN)
+            continue;
         if (cli_flag_is(a, "--receivers")) {
             if (!fcli_ms_list(CMD, "--receivers", v, means, FAIR_MAX_RECEIVERS, &nmeans))
                 return CLI_USAGE;
@@ -90,26 +122,12 @@ static int run(int argc, char **argv)
             if (nrlinks >= FAIR_MAX_RECEIVERS)
                 return cli_usage_error(CMD, "--rlink: more than %d receivers", FAIR_MAX_RECEIVERS);
             rlinks[nrlinks++] = v;
-        } else if (cli_flag_is(a, "--seconds")) {
-            if (!cli_double(CMD, "--seconds", v, 0.1, 3600, &seconds))
-                return CLI_USAGE;
         } else if (cli_flag_is(a, "--runs")) {
             if (!cli_int(CMD, "--runs", v, 1, 10000, &runs))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--seed")) {
-            if (!cli_u64(CMD, "--seed", v, &seed))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--recording")) {
-            recfile = v;
-        } else if (cli_flag_is(a, "--car")) {
-            if (!cli_int(CMD, "--car", v, 1, RECORDING_MAX_CARS, &car))
                 return CLI_USAGE;
         } else if (cli_flag_is(a, "--algorithms")) {
             if ((rc = parse_algos(v, &ex)) != CLI_OK)
                 return rc;
-        } else if (cli_flag_is(a, "--threshold")) {
-            if (!cli_double(CMD, "--threshold", v, 1e-6, 1e6, &threshold))
-                return CLI_USAGE;
         } else if (cli_flag_is(a, "--budget-threshold")) {
             if (!cli_double(CMD, "--budget-threshold", v, 1e-6, 1e6, &budget_threshold))
                 return CLI_USAGE;
@@ -122,12 +140,6 @@ static int run(int argc, char **argv)
         } else if (cli_flag_is(a, "--max-delta")) {
             if (!cli_double(CMD, "--max-delta", v, 1, 600000, &max_delta_ms))
                 return CLI_USAGE;
-        } else if (cli_flag_is(a, "--velocity")) {
-            if (strcmp(v, "recorded") != 0 && strcmp(v, "diff") != 0)
-                return cli_usage_error(CMD, "--velocity: expected recorded or diff, got '%s'", v);
-            velocity = v;
-        } else if (cli_flag_is(a, "--out")) {
-            out = v;
         } else {
             return cli_usage_error(CMD, "unknown option '%s'", a);
         }
@@ -176,47 +188,25 @@ static int run(int argc, char **argv)
     char desc[4200];
     bool generated = false;
     FairResults res = {0};
-    if (rc == CLI_OK && fcli_sender_path(CMD, recfile, seconds > 0 ? seconds : 60.0, seed, &rec, desc, sizeof desc, &generated, &rc)) {
-        double have = (double)(rec.nsamples - 1) * rec.period_ms / 1000.0;
-        if (car > rec.ncars) {
-            rc = cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)car, rec.ncars);
-        } else {
-            if (seconds <= 0)
-                seconds = generated ? 60.0 : have; /* default: the whole recording */
-            if (snapshot_ms > 1000.0 * (seconds < have ? seconds : have)) {
-                rc = cli_usage_error(CMD, "--snapshot %g ms is longer than the run (%.3f s)", snapshot_ms,
-                                     seconds < have ? seconds : have);
-                goto done;
-            }
-            if (have + 1e-9 < seconds)
-                fprintf(stderr, "netrace %s: note: the path lasts %.3f s; running %.3f s, not %g\n", CMD, have,
-                        have, seconds);
-            ex.cfg.rec = &rec;
-            ex.cfg.car = (int)car - 1;
-            ex.cfg.duration_us = (int64_t)(seconds * 1e6 + 0.5);
-            ex.cfg.threshold_cw = threshold;
-            ex.budget_threshold_cw = budget_threshold;
-            ex.cfg.velocity = strcmp(velocity, "diff") == 0 ? FAIR_VEL_DIFF : FAIR_VEL_RECORDED;
-            ex.cfg.nrecv = n;
-            ex.cfg.fwd = fwd;
-            ex.cfg.rev = rev;
-            ex.cfg.seed = seed;
-            ex.cfg.snapshot_us = (int64_t)(snapshot_ms * 1000 + 0.5);
-            ex.cfg.budget = budget;
-            ex.cfg.max_delta_us = (int64_t)(max_delta_ms * 1000 + 0.5);
-            ex.runs = (int)runs;
-            NrError err = {{0}};
-            if (!fair_experiment_run(&ex, &res, &err))
-                rc = cli_fail(CMD, "%s", err.msg);
-        }
+    if (rc == CLI_OK &&
+        fcli_sender_path(CMD, o.recording, o.seconds > 0 ? o.seconds : 60.0, o.seed, &rec, desc, sizeof desc,
+                         &generated, &rc)) {
+        ex.cfg.nrecv = n;
+        ex.cfg.fwd = fwd;
+        ex.cfg.rev = rev;
+        ex.cfg.snapshot_us = (int64_t)(snapshot_ms * 1000 + 0.5);
+        ex.cfg.budget = budget;
+        ex.cfg.max_delta_us = (int64_t)(max_delta_ms * 1000 + 0.5);
+        ex.budget_threshold_cw = budget_threshold;
+        ex.runs = (int)runs;
+        rc = run_on_path(&ex, &o, &rec, generated, &res);
     }
-done:
-    if (rc == CLI_OK && out)
-        fcli_write_csv(CMD, out, write_results, &res, &rc);
+    if (rc == CLI_OK && o.out)
+        fcli_write_csv(CMD, o.out, write_results, &res, &rc);
     if (rc == CLI_OK) {
         printf("fairness: %d receivers, %.3f s of %s (car %lld), %lld runs from seed %llu\n", n,
-               res.series[0].nsnap > 0 ? res.series[0].t_s[res.series[0].nsnap - 1] : 0.0, desc, (long long)car,
-               (long long)runs, (unsigned long long)seed);
+               res.series[0].nsnap > 0 ? res.series[0].t_s[res.series[0].nsnap - 1] : 0.0, desc, (long long)o.car,
+               (long long)runs, (unsigned long long)o.seed);
         for (int m = 0; m < n; m++)
             printf("  r%d: %s%s%s\n", m + 1, fwd[m].text, nrlinks ? "  back: " : "", nrlinks ? rev[m].text : "");
         printf("accumulated export error at the end (car-width seconds), mean over runs:\n");
@@ -234,8 +224,8 @@ done:
                 printf(" %10.3f", rows[k].final_err[m]);
             printf("\n");
         }
-        if (out)
-            printf("wrote %s\n", out);
+        if (o.out)
+            printf("wrote %s\n", o.out);
     }
     fair_results_free(&res);
     recording_free(&rec);

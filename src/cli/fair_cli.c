@@ -9,6 +9,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+void fcli_opts_init(FcliOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->car = 1;
+    o->threshold = 0.25;
+    o->velocity = FAIR_VEL_RECORDED;
+}
+
+int fcli_opts_flag(FcliOpts *o, const char *a, const char *v, const char *cmd)
+{
+    bool ok = true;
+    if (cli_flag_is(a, "--seconds"))
+        ok = cli_double(cmd, "--seconds", v, 0.1, 3600, &o->seconds);
+    else if (cli_flag_is(a, "--seed"))
+        ok = cli_u64(cmd, "--seed", v, &o->seed);
+    else if (cli_flag_is(a, "--recording"))
+        o->recording = v;
+    else if (cli_flag_is(a, "--car"))
+        ok = cli_int(cmd, "--car", v, 1, RECORDING_MAX_CARS, &o->car);
+    else if (cli_flag_is(a, "--threshold"))
+        ok = cli_double(cmd, "--threshold", v, 1e-6, 1e6, &o->threshold);
+    else if (cli_flag_is(a, "--out"))
+        o->out = v;
+    else if (cli_flag_is(a, "--velocity")) {
+        if (strcmp(v, "recorded") == 0)
+            o->velocity = FAIR_VEL_RECORDED;
+        else if (strcmp(v, "diff") == 0)
+            o->velocity = FAIR_VEL_DIFF;
+        else
+            ok = (cli_usage_error(cmd, "--velocity: expected recorded or diff, got '%s'", v), false);
+    } else
+        return FCLI_NOT_MINE;
+    return ok ? FCLI_TAKEN : FCLI_BAD;
+}
+
 bool fcli_ms_list(const char *cmd, const char *flag, const char *val, double *out, int max, int *n)
 {
     char buf[1024];
