@@ -74,3 +74,5 @@ if "$NR" autopilot --seconds 3 --seed 5 --out "$TMP/race.csv" >/dev/null 2>&1; t
     expect 1 "fairness malformed recording" -- "$NR" fairness --recording "$TMP/bad.csv"
     stderr_has "bad\.csv" "names the malformed file"
 fi
+expect 0 "fairness plot" -- "$NR" fairness --runs 1 --seconds 2 --plot "$TMP/fair.png"
+is_png "$TMP/fair.png" "fairness --plot"
