@@ -1,6 +1,6 @@
 /* Engine throughput per scheme: simulated race-seconds per CPU-second on the
  * bundled race with the paper's default links.
- * usage: bench_engine [RECORDING] [TRACK] [REPEATS] */
+ * usage: bench_engine [RECORDING] [TRACK] [REPEATS] [SCHEME] */
 #include "experiment.h"
 #include "netrace_config.h"
 
@@ -39,10 +39,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_engine: %s\n", err.msg);
         return 1;
     }
+    double *prog[2];
+    for (int c = 0; c < 2; c++) {
+        prog[c] = malloc(sizeof(double) * (size_t)rec.nsamples);
+        if (!prog[c] || !recording_progress(&rec, track, c, prog[c])) {
+            fprintf(stderr, "bench_engine: cannot compute progress\n");
+            return 1;
+        }
+    }
     double race_s = (double)(rec.nsamples - 1) * rec.period_ms / 1000.0;
     printf("race %.1f s, %d samples per car, %d runs per scheme\n", race_s, rec.nsamples, repeats);
     printf("%-14s %14s %14s\n", "scheme", "us per run", "x real time");
+    const char *only = argc > 4 ? argv[4] : NULL;
     for (const SchemeType *const *t = scheme_registry(); *t; t++) {
+        if (only && strcmp(only, (*t)->name) != 0)
+            continue;
         EngineConfig cfg;
         memset(&cfg, 0, sizeof cfg);
         cfg.rec = &rec;
@@ -51,6 +62,8 @@ int main(int argc, char **argv)
         cfg.params = scheme_default_params();
         cfg.schemes[0] = *t;
         cfg.nschemes = 1;
+        cfg.progress[0] = prog[0];
+        cfg.progress[1] = prog[1];
         RunResult r;
         double t0 = cpu_seconds();
         for (int i = 0; i < repeats; i++) {
@@ -63,6 +76,8 @@ int main(int argc, char **argv)
         double cpu = cpu_seconds() - t0;
         printf("%-14s %14.1f %14.0f\n", (*t)->name, cpu / repeats * 1e6, race_s * repeats / cpu);
     }
+    free(prog[0]);
+    free(prog[1]);
     linkspec_free(&link);
     track_free(track);
     recording_free(&rec);

@@ -1,5 +1,8 @@
 /* `netrace info FILE`: key: value summary of a recording or a track. */
 #include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
 #include "cli_load.h"
 
 #include <errno.h>
@@ -20,6 +23,28 @@ static int info_track(const char *path)
     printf("grid_slots: %d\n", track_grid_slots(t));
     track_free(t);
     return CLI_OK;
+}
+
+
+/* Gap between the two cars along the track (car widths): how close the
+ * racing is decides how much any delay can swap the order. */
+static void print_gaps(const Recording *rec, const Track *t)
+{
+    double *p[2] = {malloc(sizeof(double) * (size_t)rec->nsamples),
+                    malloc(sizeof(double) * (size_t)rec->nsamples)};
+    if (p[0] && p[1] && rec->nsamples > 0 && recording_progress(rec, t, 0, p[0]) &&
+        recording_progress(rec, t, 1, p[1])) {
+        double sum = 0, mx = 0;
+        for (int i = 0; i < rec->nsamples; i++) {
+            double g = fabs(p[0][i] - p[1][i]);
+            sum += g;
+            mx = g > mx ? g : mx;
+        }
+        printf("mean_gap_cw: %.3f\n", sum / rec->nsamples);
+        printf("max_gap_cw: %.3f\n", mx);
+    }
+    free(p[0]);
+    free(p[1]);
 }
 
 static int info_recording(const char *path)
@@ -54,6 +79,7 @@ static int info_recording(const char *path)
         } else {
             printf("track_file: %s\n", tpath);
             printf("lead_changes: %d\n", recording_lead_changes(&rec, t));
+            print_gaps(&rec, t);
             track_free(t);
         }
     }

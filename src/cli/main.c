@@ -10,14 +10,21 @@ extern const CliCommand cmd_sweep;
 extern const CliCommand cmd_delays;
 extern const CliCommand cmd_autopilot;
 extern const CliCommand cmd_info;
+extern const CliCommand cmd_epp;
 
 /* The registry: one entry per subcommand, each defined in its own cmd_*.c. */
+extern const CliCommand cmd_fairness;
+extern const CliCommand cmd_accuracy;
+
 const CliCommand *const cli_commands[] = {
     &cmd_replay,
     &cmd_sweep,
     &cmd_delays,
     &cmd_autopilot,
     &cmd_info,
+    &cmd_epp,
+    &cmd_fairness,
+    &cmd_accuracy,
     NULL,
 };
 

@@ -93,6 +93,11 @@ int race_opts_load(RaceOpts *o, const char *cmd)
         return cli_fail(cmd, "%s", err.msg);
     if (o->rec.ncars < 2)
         return cli_fail(cmd, "%s: a race needs two cars, the recording has %d", path, o->rec.ncars);
+    for (int c = 0; c < 2; c++) {
+        o->progress[c] = malloc(sizeof(double) * (size_t)o->rec.nsamples);
+        if (!o->progress[c] || !recording_progress(&o->rec, o->track, c, o->progress[c]))
+            return cli_fail(cmd, "%s: cannot compute the cars' progress", path);
+    }
     return CLI_OK;
 }
 
@@ -110,6 +115,8 @@ void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg)
     cfg->nschemes = o->nschemes;
     cfg->clock[0] = o->clock[0];
     cfg->clock[1] = o->clock[1];
+    cfg->progress[0] = o->progress[0];
+    cfg->progress[1] = o->progress[1];
 }
 
 void race_opts_free(RaceOpts *o)
@@ -117,6 +124,9 @@ void race_opts_free(RaceOpts *o)
     for (int d = 0; d < 2; d++)
         if (o->link_parsed[d])
             linkspec_free(&o->link[d]);
+    free(o->progress[0]);
+    free(o->progress[1]);
+    o->progress[0] = o->progress[1] = NULL;
     recording_free(&o->rec);
     track_free(o->track);
     o->track = NULL;

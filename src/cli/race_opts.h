@@ -37,6 +37,7 @@ typedef struct RaceOpts {
     bool link_parsed[2];
     const SchemeType *schemes[SCHEME_MAX];
     int nschemes;
+    double *progress[2]; /* true progress per sample, shared by every engine */
 } RaceOpts;
 
 void race_opts_init(RaceOpts *o);

@@ -268,7 +268,7 @@ bool autopilot_race(const Track *t, const AutopilotConfig *cfg, Recording *out, 
     Car cars[RECORDING_MAX_CARS];
     memset(cars, 0, sizeof cars);
     bool ok = build_profile(t, &p);
-    RecSample *samples = ok ? malloc((size_t)nsamples * (size_t)cfg->ncars * sizeof *samples) : NULL;
+    RecSample *samples = ok ? calloc((size_t)nsamples * (size_t)cfg->ncars, sizeof *samples) : NULL;
     ok = ok && samples;
     for (int i = 0; ok && i < cfg->ncars; i++) {
         Car *c = &cars[i];

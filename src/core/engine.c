@@ -62,7 +62,8 @@ struct Engine {
     int next_sample;   /* index of the next sample to generate */
     int cur_sample;    /* index of the latest generated sample */
     uint64_t order;
-    double *prog[2];   /* true unwrapped progress per sample and car */
+    const double *prog[2]; /* true unwrapped progress per sample and car */
+    double *own_prog[2];   /* allocated when the config brings none */
     int hist_cap;
 };
 
@@ -114,6 +115,8 @@ static void pq_pop(PQueue *q, Packet *out)
 static int64_t local_time(const Engine *e, int terminal, int64_t t_us)
 {
     const TerminalClock *c = &e->clock[terminal];
+    if (c->drift_ppm == 0.0)
+        return t_us + c->offset_us;
     return t_us + c->offset_us + (int64_t)llround((double)t_us * c->drift_ppm * 1e-6);
 }
 
@@ -212,8 +215,13 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
     int ns = cfg->rec->nsamples;
     e->hist_cap = ns;
     for (int c = 0; c < 2 && ok; c++) {
-        e->prog[c] = malloc(sizeof(double) * (size_t)ns);
-        ok = e->prog[c] != NULL;
+        if (cfg->progress[c]) {
+            e->prog[c] = cfg->progress[c];
+            continue;
+        }
+        e->own_prog[c] = malloc(sizeof(double) * (size_t)ns);
+        ok = e->own_prog[c] != NULL && recording_progress(e->rec, e->track, c, e->own_prog[c]);
+        e->prog[c] = e->own_prog[c];
     }
     for (int k = 0; k < e->n && ok; k++) {
         Slot *s = &e->s[k];
@@ -236,8 +244,6 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
         nr_error_set(err, "engine: out of memory");
         return NULL;
     }
-    for (int c = 0; c < 2; c++)
-        recording_progress(e->rec, e->track, c, e->prog[c]);
     init_links(e);
     init_instances(e);
     for (int k = 0; k < e->n; k++)
@@ -263,8 +269,8 @@ void engine_free(Engine *e)
         link_free(&e->aux[d]);
         linkspec_free(&e->spec[d]);
     }
-    free(e->prog[0]);
-    free(e->prog[1]);
+    free(e->own_prog[0]);
+    free(e->own_prog[1]);
     free(e);
 }
 

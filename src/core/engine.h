@@ -64,6 +64,9 @@ typedef struct EngineConfig {
     TerminalClock clock[2];
     bool loop;
     bool keep_history; /* record the per-sample series (window, plots) */
+    /* Optional: each car's true progress per sample (recording_progress),
+     * borrowed; batch runners compute it once for many engines. */
+    const double *progress[2];
 } EngineConfig;
 
 typedef struct EngineView {

@@ -10,6 +10,7 @@
 #include "recording.h"
 #include "track.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -142,7 +143,7 @@ bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
 {
     if (car < 0 || car >= w->ncars)
         return nr_error_set(err, "%s: car %d out of range (0..%d)", w->part, car, w->ncars - 1);
-    int32_t expect_t = !w->started ? 0 : w->next_car == 0 ? w->cur_t + w->period_ms : w->cur_t;
+    int64_t expect_t = !w->started ? 0 : w->next_car == 0 ? (int64_t)w->cur_t + w->period_ms : w->cur_t;
     if (car != w->next_car || s->t_ms != expect_t)
         return nr_error_set(err, "%s: sample of car %d at t_ms %ld out of order (expected car %d at %ld)",
                             w->part, car, (long)s->t_ms, w->next_car, (long)expect_t);
@@ -156,7 +157,7 @@ bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
     /* After each complete sample time: flush when the next complete sample
      * would otherwise come more than one second of race time after the
      * last flush. */
-    if (w->next_car == 0 && s->t_ms + w->period_ms - w->flushed_t > 1000) {
+    if (w->next_car == 0 && (int64_t)s->t_ms + w->period_ms - w->flushed_t > 1000) {
         if (fflush(w->f) != 0)
             return nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
         w->flushed_t = s->t_ms;
@@ -233,10 +234,15 @@ typedef struct Reader {
 static bool field_number(const Reader *r, int line, const char *field, const char *tok, double *out,
                          NrError *err)
 {
-    if (nr_parse_double(tok, out))
-        return true;
     char *end;
+    errno = 0;
     double v = strtod(tok, &end);
+    /* Underflow (ERANGE with a finite result) is the correctly rounded
+     * subnormal or zero that the writer printed; overflow gives inf. */
+    if (*tok && !isspace((unsigned char)*tok) && end != tok && *end == '\0' && isfinite(v)) {
+        *out = v;
+        return true;
+    }
     if (*tok && end != tok && *end == '\0' && !isfinite(v))
         return nr_error_set(err, "%s:%d: field %s is '%s', expected a finite number", r->path, line, field, tok);
     return nr_error_set(err, "%s:%d: field %s is '%s', expected a number", r->path, line, field, tok);
@@ -287,7 +293,9 @@ static bool parse_row(Reader *r, char *text, int line, NrError *err)
     if (car < 1 || car > rec->ncars)
         return nr_error_set(err, "%s:%d: unknown car id %lld (the header declares %d car%s: 1..%d)", r->path,
                             line, (long long)car, rec->ncars, rec->ncars == 1 ? "" : "s", rec->ncars);
-    RecSample s = {(int32_t)t, 0, 0, 0, 0};
+    RecSample s;
+    memset(&s, 0, sizeof s); /* padding too: samples compare with memcmp */
+    s.t_ms = (int32_t)t;
     if (!field_number(r, line, "x", f[2], &s.x, err) || !field_number(r, line, "y", f[3], &s.y, err) ||
         !field_number(r, line, "heading", f[4], &s.heading, err) ||
         !field_number(r, line, "speed", f[5], &s.speed, err))
@@ -299,7 +307,7 @@ static bool parse_row(Reader *r, char *text, int line, NrError *err)
                                 (long)s.t_ms, (long)r->cur_t);
         if (!finish_time(r, line, err))
             return false;
-        int32_t expect = r->ntimes == 0 ? 0 : r->cur_t + rec->period_ms;
+        int64_t expect = r->ntimes == 0 ? 0 : (int64_t)r->cur_t + rec->period_ms;
         if (s.t_ms != expect)
             return nr_error_set(err, "%s:%d: t_ms %ld, expected %ld (samples every %ld ms from 0)", r->path, line,
                                 (long)s.t_ms, (long)expect, (long)rec->period_ms);
@@ -485,7 +493,7 @@ bool recording_load(Recording *rec, const char *path, NrError *err)
     }
     rec->nsamples = r.ntimes;
     if (r.ntimes > 0) {
-        rec->samples = malloc((size_t)r.ntimes * (size_t)rec->ncars * sizeof *rec->samples);
+        rec->samples = calloc((size_t)r.ntimes * (size_t)rec->ncars, sizeof *rec->samples);
         if (!rec->samples) {
             free(r.rows);
             memset(rec, 0, sizeof *rec);

@@ -42,6 +42,7 @@
 #define TRACK_MAX_SLOTS 32
 #define TRACK_MAX_CELLS 4000000
 #define TRACK_LINE_MAX 1024
+#define TRACK_CHUNK 4
 
 struct Track {
     char name[128];
@@ -55,11 +56,21 @@ struct Track {
     double *vk;        /* signed curvature at each vertex (1/cw) */
     int *vseg;         /* control segment each vertex belongs to */
     double length;
+    struct Seg {
+        double ax, ay, dx, dy, inv_l2; /* start, direction, 1 / |d|^2 */
+    } *seg;                            /* [n], for the projection's hot loop */
     /* grid */
     double gx0, gy0, cell;
     int gw, gh;
     int *cell_start; /* [gw * gh + 1] */
-    int *cell_items; /* segment indices */
+    int *cell_items; /* segment indices (load-time checks) */
+    /* Projection index: chunks of TRACK_CHUNK consecutive segments with
+     * their bounding boxes, listed per cell; a query skips every chunk
+     * whose box is farther than the best distance found so far. */
+    int nchunks;
+    double *chunk_box; /* [4 * nchunks]: x0, y0, x1, y1 */
+    int *chunk_start;  /* [gw * gh + 1] */
+    int *chunk_items;  /* chunk indices */
     /* start grid */
     int slots;
     double grid_spacing, grid_offset;
@@ -75,11 +86,9 @@ static double seg_len(const Track *t, int k)
 /* Squared distance from (x, y) to segment k; *f gets the clamped fraction. */
 static double seg_dist2(const Track *t, int k, double x, double y, double *f)
 {
-    int k1 = k + 1 == t->n ? 0 : k + 1;
-    double ax = t->vx[k], ay = t->vy[k];
-    double dx = t->vx[k1] - ax, dy = t->vy[k1] - ay;
-    double l2 = dx * dx + dy * dy;
-    double u = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0.0;
+    const struct Seg *g = &t->seg[k];
+    double ax = g->ax, ay = g->ay, dx = g->dx, dy = g->dy;
+    double u = ((x - ax) * dx + (y - ay) * dy) * g->inv_l2;
     if (u < 0)
         u = 0;
     else if (u > 1)
@@ -97,6 +106,21 @@ static int cell_of(const Track *t, double v, double v0, int nmax)
     if (c >= nmax)
         return nmax - 1;
     return (int)c;
+}
+
+/* Distance from v to [lo, hi] on one axis (0 inside); no libm call. */
+static inline double axis_gap(double v, double lo, double hi)
+{
+    return v < lo ? lo - v : v > hi ? v - hi : 0.0;
+}
+
+/* Squared distance from (x, y) to grid cell (i, j); 0 inside it. */
+static double cell_dist2(const Track *t, int i, int j, double x, double y)
+{
+    double x0 = t->gx0 + i * t->cell, y0 = t->gy0 + j * t->cell;
+    double dx = axis_gap(x, x0, x0 + t->cell);
+    double dy = axis_gap(y, y0, y0 + t->cell);
+    return dx * dx + dy * dy;
 }
 
 /* Nearest segment to (x, y): index, fraction along it, squared distance. */
@@ -128,15 +152,23 @@ static void nearest(const Track *t, double x, double y, int *kbest, double *fbes
                 continue;
             bool edge_row = j == cy - r || j == cy + r;
             for (int i = cx - r; i <= cx + r; i += edge_row ? 1 : 2 * r) {
-                if (i >= 0 && i < t->gw) {
+                if (i >= 0 && i < t->gw && cell_dist2(t, i, j, x, y) < best) {
                     int c = j * t->gw + i;
-                    for (int p = t->cell_start[c]; p < t->cell_start[c + 1]; p++) {
-                        int k = t->cell_items[p];
-                        double f, d2 = seg_dist2(t, k, x, y, &f);
-                        if (d2 < best || (d2 == best && k < bk)) {
-                            best = d2;
-                            bk = k;
-                            bf = f;
+                    for (int p = t->chunk_start[c]; p < t->chunk_start[c + 1]; p++) {
+                        int ch = t->chunk_items[p];
+                        const double *b = &t->chunk_box[4 * ch];
+                        double bx = axis_gap(x, b[0], b[2]);
+                        double by = axis_gap(y, b[1], b[3]);
+                        if (bx * bx + by * by > best)
+                            continue;
+                        int kend = (ch + 1) * TRACK_CHUNK < t->n ? (ch + 1) * TRACK_CHUNK : t->n;
+                        for (int k = ch * TRACK_CHUNK; k < kend; k++) {
+                            double f, d2 = seg_dist2(t, k, x, y, &f);
+                            if (d2 < best || (d2 == best && k < bk)) {
+                                best = d2;
+                                bk = k;
+                                bf = f;
+                            }
                         }
                     }
                 }
@@ -144,8 +176,11 @@ static void nearest(const Track *t, double x, double y, int *kbest, double *fbes
                     break;
             }
         }
-        /* Every unvisited cell lies at least r * cell away from the point. */
-        double reach = r * t->cell;
+        /* Every unvisited cell lies outside the square of visited cells, at
+         * least as far as the square's nearest edge. */
+        double ex0 = x - (t->gx0 + (cx - r) * t->cell), ex1 = t->gx0 + (cx + r + 1) * t->cell - x;
+        double ey0 = y - (t->gy0 + (cy - r) * t->cell), ey1 = t->gy0 + (cy + r + 1) * t->cell - y;
+        double reach = fmin(fmin(ex0, ex1), fmin(ey0, ey1));
         if (best <= reach * reach)
             break;
     }
@@ -194,6 +229,20 @@ static double wrap_s(const Track *t, double s)
 /* Segment index k with vs[k] <= s < vs[k+1], s in [0, length). */
 static int find_seg(const Track *t, double s)
 {
+    /* Vertices are close to evenly spaced: guess, then step to the segment. */
+    int g = (int)(s / t->length * t->n);
+    if (g >= 0 && g < t->n) {
+        for (int i = 0; i < 8; i++) {
+            if (t->vs[g] > s && g > 0)
+                g--;
+            else if (t->vs[g + 1] <= s && g + 1 < t->n)
+                g++;
+            else if (t->vs[g] <= s && s < t->vs[g + 1])
+                return g;
+            else
+                break;
+        }
+    }
     int lo = 0, hi = t->n; /* vs[lo] <= s < vs[hi] */
     while (hi - lo > 1) {
         int mid = lo + (hi - lo) / 2;
@@ -239,9 +288,60 @@ double track_project(const Track *t, double x, double y)
     return s >= t->length ? 0.0 : s;
 }
 
+/* Walks the polyline from the segment at near_s towards (x, y) while the
+ * distance falls. A point within half the width of the centre line has one
+ * nearest part of the centre line (the loader refuses tracks whose surface
+ * overlaps itself or bends tighter than half the width), so a local minimum
+ * that close is the nearest point; anything farther takes the grid search.
+ * Returns false when the walk cannot vouch for its answer. */
+static bool walk_nearest(const Track *t, double x, double y, double near_s, int *kout, double *fout)
+{
+    int k = find_seg(t, wrap_s(t, near_s));
+    /* Jump by the point's displacement along the local tangent: the walk
+     * then starts within a segment or two of the answer. */
+    for (int jump = 0; jump < 2; jump++) {
+        int k1 = k + 1 == t->n ? 0 : k + 1;
+        double dx = t->vx[k1] - t->vx[k], dy = t->vy[k1] - t->vy[k];
+        double l = seg_len(t, k);
+        if (l <= 0)
+            break;
+        double ds = ((x - t->vx[k]) * dx + (y - t->vy[k]) * dy) / l;
+        if (ds >= 0 && ds < l)
+            break;
+        k = find_seg(t, wrap_s(t, t->vs[k] + ds));
+    }
+    double f, d2 = seg_dist2(t, k, x, y, &f);
+    for (int dir = 1, steps = 0; steps < t->n; steps++) {
+        int kn = (k + dir + t->n) % t->n;
+        double fn, dn = seg_dist2(t, kn, x, y, &fn);
+        if (dn < d2) {
+            k = kn;
+            d2 = dn;
+            f = fn;
+        } else if (steps == 0 && dir == 1) {
+            dir = -1; /* the first step forward did not help: try backward */
+        } else {
+            break;
+        }
+    }
+    double half = t->width / 2;
+    if (d2 > half * half)
+        return false;
+    *kout = k;
+    *fout = f;
+    return true;
+}
+
 double track_progress(const Track *t, double x, double y, double near_s)
 {
-    double s = track_project(t, x, y);
+    int k;
+    double f, d2, s;
+    if (!walk_nearest(t, x, y, near_s, &k, &f)) {
+        nearest(t, x, y, &k, &f, &d2);
+    }
+    s = t->vs[k] + f * seg_len(t, k);
+    if (s >= t->length)
+        s = 0.0;
     double laps = nearbyint((near_s - s) / t->length);
     return s + laps * t->length;
 }
@@ -294,8 +394,12 @@ void track_free(Track *t)
     free(t->vh);
     free(t->vk);
     free(t->vseg);
+    free(t->seg);
     free(t->cell_start);
     free(t->cell_items);
+    free(t->chunk_box);
+    free(t->chunk_start);
+    free(t->chunk_items);
     free(t);
 }
 
@@ -398,6 +502,56 @@ static bool build_polyline(Track *t, const double *px, const double *py, const c
         t->vs[k + 1] = t->vs[k] + l;
     }
     t->length = t->vs[total];
+    t->seg = malloc((size_t)total * sizeof *t->seg);
+    if (!t->seg)
+        return nr_error_set(err, "%s: out of memory", name);
+    for (int k = 0; k < total; k++) {
+        int k1 = k + 1 == total ? 0 : k + 1;
+        double dx = t->vx[k1] - t->vx[k], dy = t->vy[k1] - t->vy[k];
+        t->seg[k] = (struct Seg){t->vx[k], t->vy[k], dx, dy, 1.0 / (dx * dx + dy * dy)};
+    }
+    return true;
+}
+
+/* Lists each of n boxes in every grid cell it overlaps (CSR layout). */
+static bool build_csr(const Track *t, const double *box, int n, int **start_out, int **items_out)
+{
+    size_t ncell = (size_t)t->gw * (size_t)t->gh;
+    int *start = calloc(ncell + 1, sizeof *start);
+    if (!start)
+        return false;
+    int *items = NULL, *fill = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            for (size_t c = 0; c < ncell; c++)
+                start[c + 1] += start[c];
+            items = malloc(((size_t)start[ncell] + 1) * sizeof *items);
+            fill = malloc(ncell * sizeof *fill);
+            if (!items || !fill) {
+                free(start);
+                free(items);
+                free(fill);
+                return false;
+            }
+            memcpy(fill, start, ncell * sizeof *fill);
+        }
+        for (int k = 0; k < n; k++) {
+            const double *b = &box[4 * k];
+            int ia = cell_of(t, b[0], t->gx0, t->gw), ib = cell_of(t, b[2], t->gx0, t->gw);
+            int ja = cell_of(t, b[1], t->gy0, t->gh), jb = cell_of(t, b[3], t->gy0, t->gh);
+            for (int j = ja; j <= jb; j++)
+                for (int i = ia; i <= ib; i++) {
+                    size_t c = (size_t)j * t->gw + i;
+                    if (pass == 0)
+                        start[c + 1]++;
+                    else
+                        items[fill[c]++] = k;
+                }
+        }
+    }
+    free(fill);
+    *start_out = start;
+    *items_out = items;
     return true;
 }
 
@@ -425,41 +579,36 @@ static bool build_grid(Track *t, const char *name, NrError *err)
     t->gy0 = y0;
     t->gw = (int)ceil((x1 - x0) / cell);
     t->gh = (int)ceil((y1 - y0) / cell);
-    size_t ncell = (size_t)t->gw * (size_t)t->gh;
-    t->cell_start = calloc(ncell + 1, sizeof *t->cell_start);
-    if (!t->cell_start)
+    /* Boxes of single segments (load-time checks) and of chunks (queries). */
+    t->nchunks = (t->n + TRACK_CHUNK - 1) / TRACK_CHUNK;
+    double *segbox = malloc((size_t)t->n * 4 * sizeof *segbox);
+    t->chunk_box = malloc((size_t)t->nchunks * 4 * sizeof *t->chunk_box);
+    if (!segbox || !t->chunk_box) {
+        free(segbox);
         return nr_error_set(err, "%s: out of memory", name);
-    /* Two passes: count, then fill (CSR layout). */
-    for (int pass = 0; pass < 2; pass++) {
-        int *fill = NULL;
-        if (pass == 1) {
-            for (size_t c = 0; c < ncell; c++)
-                t->cell_start[c + 1] += t->cell_start[c];
-            t->cell_items = malloc((size_t)t->cell_start[ncell] * sizeof *t->cell_items);
-            fill = malloc(ncell * sizeof *fill);
-            if (!t->cell_items || !fill) {
-                free(fill);
-                return nr_error_set(err, "%s: out of memory", name);
-            }
-            memcpy(fill, t->cell_start, ncell * sizeof *fill);
-        }
-        for (int k = 0; k < t->n; k++) {
-            int k1 = k + 1 == t->n ? 0 : k + 1;
-            int ia = cell_of(t, fmin(t->vx[k], t->vx[k1]), x0, t->gw);
-            int ib = cell_of(t, fmax(t->vx[k], t->vx[k1]), x0, t->gw);
-            int ja = cell_of(t, fmin(t->vy[k], t->vy[k1]), y0, t->gh);
-            int jb = cell_of(t, fmax(t->vy[k], t->vy[k1]), y0, t->gh);
-            for (int j = ja; j <= jb; j++)
-                for (int i = ia; i <= ib; i++) {
-                    size_t c = (size_t)j * t->gw + i;
-                    if (pass == 0)
-                        t->cell_start[c + 1]++;
-                    else
-                        t->cell_items[fill[c]++] = k;
-                }
-        }
-        free(fill);
     }
+    for (int k = 0; k < t->n; k++) {
+        int k1 = k + 1 == t->n ? 0 : k + 1;
+        double *b = &segbox[4 * k];
+        b[0] = fmin(t->vx[k], t->vx[k1]);
+        b[1] = fmin(t->vy[k], t->vy[k1]);
+        b[2] = fmax(t->vx[k], t->vx[k1]);
+        b[3] = fmax(t->vy[k], t->vy[k1]);
+        double *cb = &t->chunk_box[4 * (k / TRACK_CHUNK)];
+        if (k % TRACK_CHUNK == 0) {
+            memcpy(cb, b, 4 * sizeof *b);
+        } else {
+            cb[0] = fmin(cb[0], b[0]);
+            cb[1] = fmin(cb[1], b[1]);
+            cb[2] = fmax(cb[2], b[2]);
+            cb[3] = fmax(cb[3], b[3]);
+        }
+    }
+    bool ok = build_csr(t, segbox, t->n, &t->cell_start, &t->cell_items) &&
+              build_csr(t, t->chunk_box, t->nchunks, &t->chunk_start, &t->chunk_items);
+    free(segbox);
+    if (!ok)
+        return nr_error_set(err, "%s: out of memory", name);
     return true;
 }
 
@@ -511,16 +660,7 @@ static bool check_geometry(const Track *t, const char *name, NrError *err)
             }
         }
     }
-    /* 2. No bend tighter than half the width: the inner edge would fold. */
-    for (int k = 0; k < t->n; k++) {
-        if (fabs(t->vk[k]) * t->width / 2 > 1.0) {
-            return nr_error_set(err,
-                                "%s:%d: the bend after this point has radius %.3g, less than half the "
-                                "width (%.3g); spread the points out or narrow the track",
-                                name, t->point_line[t->vseg[k]], 1.0 / fabs(t->vk[k]), t->width / 2);
-        }
-    }
-    /* 3. The track surface must not overlap itself: two centre-line parts
+    /* 2. The track surface must not overlap itself: two centre-line parts
      * farther apart along the track than a half turn of radius width/2
      * (pi * width / 2) must stay at least one width apart. */
     double sep_min = NR_PI * t->width / 2;
@@ -554,6 +694,15 @@ static bool check_geometry(const Track *t, const char *name, NrError *err)
                     }
                 }
             }
+        }
+    }
+    /* 3. No bend tighter than half the width: the inner edge would fold. */
+    for (int k = 0; k < t->n; k++) {
+        if (fabs(t->vk[k]) * t->width / 2 > 1.0) {
+            return nr_error_set(err,
+                                "%s:%d: the bend after this point has radius %.3g, less than half the "
+                                "width (%.3g); spread the points out or narrow the track",
+                                name, t->point_line[t->vseg[k]], 1.0 / fabs(t->vk[k]), t->width / 2);
         }
     }
     return true;

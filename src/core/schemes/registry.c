@@ -9,6 +9,13 @@ extern const SchemeType scheme_causality;
 extern const SchemeType scheme_dr;
 extern const SchemeType scheme_dr_causality;
 extern const SchemeType scheme_dr_local;
+extern const SchemeType scheme_epp_xd;
+extern const SchemeType scheme_epp_xv;
+extern const SchemeType scheme_epp_xa;
+extern const SchemeType scheme_epp_raw_cv;
+extern const SchemeType scheme_epp_raw_ca;
+extern const SchemeType scheme_epp_xv_p;
+extern const SchemeType scheme_epp_xa_p;
 
 static const SchemeType *const registry[] = {
     &scheme_nc,
@@ -16,6 +23,13 @@ static const SchemeType *const registry[] = {
     &scheme_dr,
     &scheme_dr_causality,
     &scheme_dr_local,
+    &scheme_epp_xd,
+    &scheme_epp_xv,
+    &scheme_epp_xa,
+    &scheme_epp_raw_cv,
+    &scheme_epp_raw_ca,
+    &scheme_epp_xv_p,
+    &scheme_epp_xa_p,
     NULL,
 };
 

@@ -2,41 +2,50 @@
 #include "scheme_util.h"
 
 #include <math.h>
-#include <string.h>
 
 void muring_clear(MuRing *r, const Mu *base)
 {
+    r->head = 0;
     r->n = 0;
     r->base = *base;
+}
+
+static Mu *ring_at(MuRing *r, int i)
+{
+    return &r->v[(r->head + i) % MURING_CAP];
 }
 
 void muring_insert(MuRing *r, const Mu *mu)
 {
     if (mu->gen_us <= r->base.gen_us)
         return;
-    if (r->n == MURING_CAP) {
-        r->base = r->v[0];
-        memmove(&r->v[0], &r->v[1], sizeof r->v[0] * (MURING_CAP - 1));
+    if (r->n == MURING_CAP) { /* the oldest was output long ago */
+        r->base = r->v[r->head];
+        r->head = (r->head + 1) % MURING_CAP;
         r->n--;
     }
+    /* MUs mostly come in gen order: shift the few newer ones up by one. */
     int i = r->n;
-    while (i > 0 && r->v[i - 1].gen_us > mu->gen_us) {
-        r->v[i] = r->v[i - 1];
+    while (i > 0 && ring_at(r, i - 1)->gen_us > mu->gen_us) {
+        *ring_at(r, i) = *ring_at(r, i - 1);
         i--;
     }
-    if (i > 0 && r->v[i - 1].gen_us == mu->gen_us) { /* duplicate: keep one */
-        memmove(&r->v[i], &r->v[i + 1], sizeof r->v[0] * (size_t)(r->n - i));
+    if (i > 0 && ring_at(r, i - 1)->gen_us == mu->gen_us) { /* duplicate */
+        for (int j = i; j < r->n; j++)
+            *ring_at(r, j) = *ring_at(r, j + 1);
         return;
     }
-    r->v[i] = *mu;
+    *ring_at(r, i) = *mu;
     r->n++;
 }
 
 const Mu *muring_latest_before(const MuRing *r, int64_t t_us)
 {
-    for (int i = r->n - 1; i >= 0; i--)
-        if (r->v[i].gen_us <= t_us)
-            return &r->v[i];
+    for (int i = r->n - 1; i >= 0; i--) {
+        const Mu *m = &r->v[(r->head + i) % MURING_CAP];
+        if (m->gen_us <= t_us)
+            return m;
+    }
     return &r->base;
 }
 

@@ -19,9 +19,10 @@
 
 #define MURING_CAP 128 /* holds Delta up to ~4 s of 33 ms samples */
 
+/* Circular buffer sorted by gen from v[head] (oldest) onward. */
 typedef struct MuRing {
     Mu v[MURING_CAP];
-    int n;
+    int head, n;
     Mu base;
 } MuRing;
 

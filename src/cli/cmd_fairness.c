@@ -1,0 +1,330 @@
+/* netrace fairness: one sender, N receivers; mean and standard deviation of
+ * the accumulated export error under each DR sending algorithm (fairness
+ * paper, Sections 4-5). */
+#include "cli.h"
+#include "plot.h"
+#include "fair_cli.h"
+#include "fairsim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "fairness"
+
+static bool write_results(const void *ctx, FILE *f, NrError *err)
+{
+    return fair_results_write_csv(ctx, f, err);
+}
+
+static int parse_algos(const char *val, FairExperiment *ex)
+{
+    if (strcmp(val, "all") == 0) {
+        ex->nalgos = 0;
+        for (int i = 0; fair_algos[i] && ex->nalgos < FAIR_MAX_ALGOS; i++)
+            ex->algos[ex->nalgos++] = fair_algos[i];
+        return CLI_OK;
+    }
+    char buf[512];
+    if (strlen(val) >= sizeof buf)
+        return cli_usage_error(CMD, "--algorithms: list too long");
+    snprintf(buf, sizeof buf, "%s", val);
+    ex->nalgos = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        const FairAlgo *a = fair_algo_find(t);
+        if (!a) {
+            char names[256] = "";
+            for (int i = 0; fair_algos[i]; i++) {
+                strncat(names, fair_algos[i]->name, sizeof names - strlen(names) - 1);
+                if (fair_algos[i + 1])
+                    strncat(names, ", ", sizeof names - strlen(names) - 1);
+            }
+            return cli_usage_error(CMD, "--algorithms: unknown algorithm '%s'; expected some of: %s, or all", t,
+                                   names);
+        }
+        for (int i = 0; i < ex->nalgos; i++)
+            if (ex->algos[i] == a)
+                return cli_usage_error(CMD, "--algorithms: '%s' given twice", t);
+        if (ex->nalgos >= FAIR_MAX_ALGOS)
+            return cli_usage_error(CMD, "--algorithms: too many");
+        ex->algos[ex->nalgos++] = a;
+    }
+    if (ex->nalgos == 0)
+        return cli_usage_error(CMD, "--algorithms: expected a comma-separated list of names");
+    return CLI_OK;
+}
+
+/* Checks the path against the flags, then runs every algorithm x seed. */
+static int run_on_path(FairExperiment *ex, const FcliOpts *o, const Recording *rec, bool generated, FairResults *res)
+{
+    if (o->car > rec->ncars)
+        return cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)o->car, rec->ncars);
+    double have = (double)(rec->nsamples - 1) * rec->period_ms / 1000.0;
+    double seconds = o->seconds > 0 ? o->seconds : generated ? 60.0 : have; /* default: the whole recording */
+    double run_s = seconds < have ? seconds : have;
+    double snapshot_ms = (double)ex->cfg.snapshot_us / 1000.0;
+    if (snapshot_ms > 1000.0 * run_s)
+        return cli_usage_error(CMD, "--snapshot %g ms is longer than the run (%.3f s)", snapshot_ms, run_s);
+    if (have + 1e-9 < seconds)
+        fprintf(stderr, "netrace %s: note: the path lasts %.3f s; running %.3f s, not %g\n", CMD, have, have,
+                seconds);
+    ex->cfg.rec = rec;
+    ex->cfg.car = (int)o->car - 1;
+    ex->cfg.duration_us = (int64_t)(seconds * 1e6 + 0.5);
+    ex->cfg.threshold_cw = o->threshold;
+    ex->cfg.velocity = o->velocity;
+    ex->cfg.seed = o->seed;
+    NrError err = {{0}};
+    if (!fair_experiment_run(ex, res, &err))
+        return cli_fail(CMD, "%s", err.msg);
+    return CLI_OK;
+}
+
+/* Figs. 4-6 layout: mean and standard deviation of the accumulated export
+ * error across receivers against time, one curve per algorithm (mean over
+ * seeds), and the DR vectors sent. */
+static int write_plot(const FairResults *res, const char *path, const char *title)
+{
+    FairSummary rows[FAIR_MAX_ALGOS];
+    int na = fair_results_summary(res, rows, FAIR_MAX_ALGOS);
+    int nsnap = res->nseries > 0 ? res->series[0].nsnap : 0;
+    for (int i = 0; i < res->nseries; i++)
+        if (res->series[i].nsnap < nsnap)
+            nsnap = res->series[i].nsnap;
+    if (na <= 0 || nsnap <= 0)
+        return cli_fail(CMD, "--plot: nothing to plot");
+    double *y = calloc((size_t)na * 3 * (size_t)nsnap, sizeof *y);
+    PlotSeries *ser = calloc((size_t)na * 3, sizeof *ser);
+    if (!y || !ser) {
+        free(y);
+        free(ser);
+        return cli_fail(CMD, "out of memory");
+    }
+    for (int a = 0; a < na; a++) {
+        double *mean = &y[(size_t)(3 * a) * (size_t)nsnap], *sd = mean + nsnap, *sent = sd + nsnap;
+        int runs = 0;
+        for (int i = 0; i < res->nseries; i++) {
+            const FairSeries *fs = &res->series[i];
+            if (strcmp(fs->algo, rows[a].algo) != 0)
+                continue;
+            runs++;
+            for (int k = 0; k < nsnap; k++) {
+                mean[k] += fs->mean[k];
+                sd[k] += fs->sd[k];
+                sent[k] += (double)fs->dr_sent[k];
+            }
+        }
+        for (int k = 0; k < nsnap && runs > 0; k++) {
+            mean[k] /= runs;
+            sd[k] /= runs;
+            sent[k] /= runs;
+        }
+        for (int m = 0; m < 3; m++)
+            ser[m * na + a] = (PlotSeries){rows[a].algo, res->series[0].t_s, &y[(size_t)(3 * a + m) * (size_t)nsnap],
+                                           nsnap, false};
+    }
+    PlotPanel panels[3] = {
+        {.title = "mean accumulated export error", .xlabel = "time (s)", .ylabel = "error (car width s)",
+         .series = &ser[0], .nseries = na},
+        {.title = "standard deviation across receivers", .xlabel = "time (s)",
+         .ylabel = "error (car width s)", .series = &ser[na], .nseries = na},
+        {.title = "DR vectors sent", .xlabel = "time (s)", .ylabel = "vectors", .series = &ser[2 * na],
+         .nseries = na},
+    };
+    PlotFigure fig = {.title = title, .panels = panels, .npanels = 3, .cols = 3, .width = 1800, .height = 640};
+    NrError err = {{0}};
+    int rc = plot_write_png(&fig, path, &err) == 0 ? CLI_OK : cli_fail(CMD, "%s", err.msg);
+    free(y);
+    free(ser);
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    double means[FAIR_MAX_RECEIVERS] = {800, 500, 200};
+    int nmeans = 3;
+    double jitter_ms = 100, budget_threshold = 0, snapshot_ms = 100, budget = 0, max_delta_ms = 2000;
+    int64_t runs = 10;
+    const char *dist = "normal";
+    FcliOpts o;
+    fcli_opts_init(&o);
+    const char *links[FAIR_MAX_RECEIVERS + 1], *rlinks[FAIR_MAX_RECEIVERS + 1];
+    int nlinks = 0, nrlinks = 0;
+    FairExperiment ex;
+    memset(&ex, 0, sizeof ex);
+    int rc = parse_algos("all", &ex);
+    const char *plot = NULL;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (a[0] != '-')
+            return cli_usage_error(CMD, "unexpected argument '%s'", a);
+        if (!cli_value(argc, argv, &i, CMD, &v))
+            return CLI_USAGE;
+        int mine = fcli_opts_flag(&o, a, v, CMD);
+        if (mine == FCLI_BAD)
+            return CLI_USAGE;
+        if (mine == FCLI_TAKEN)
+            continue;
+        if (cli_flag_is(a, "--receivers")) {
+            if (!fcli_ms_list(CMD, "--receivers", v, means, FAIR_MAX_RECEIVERS, &nmeans))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--jitter")) {
+            if (!cli_double(CMD, "--jitter", v, 0, 600000, &jitter_ms))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--distribution")) {
+            dist = v;
+        } else if (cli_flag_is(a, "--link")) {
+            if (nlinks >= FAIR_MAX_RECEIVERS)
+                return cli_usage_error(CMD, "--link: more than %d receivers; expected 1 to %d", FAIR_MAX_RECEIVERS,
+                                       FAIR_MAX_RECEIVERS);
+            links[nlinks++] = v;
+        } else if (cli_flag_is(a, "--rlink")) {
+            if (nrlinks >= FAIR_MAX_RECEIVERS)
+                return cli_usage_error(CMD, "--rlink: more than %d receivers", FAIR_MAX_RECEIVERS);
+            rlinks[nrlinks++] = v;
+        } else if (cli_flag_is(a, "--runs")) {
+            if (!cli_int(CMD, "--runs", v, 1, 10000, &runs))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--algorithms")) {
+            if ((rc = parse_algos(v, &ex)) != CLI_OK)
+                return rc;
+        } else if (cli_flag_is(a, "--budget-threshold")) {
+            if (!cli_double(CMD, "--budget-threshold", v, 1e-6, 1e6, &budget_threshold))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--snapshot")) {
+            if (!cli_double(CMD, "--snapshot", v, 1, 3600000, &snapshot_ms))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--budget")) {
+            if (!cli_double(CMD, "--budget", v, 1e-3, FAIR_MAX_RECEIVERS, &budget))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--plot")) {
+            plot = v;
+        } else if (cli_flag_is(a, "--max-delta")) {
+            if (!cli_double(CMD, "--max-delta", v, 1, 600000, &max_delta_ms))
+                return CLI_USAGE;
+        } else {
+            return cli_usage_error(CMD, "unknown option '%s'", a);
+        }
+    }
+
+    /* Link specs: --link replaces --receivers; --rlink pairs with them. */
+    bool had_receivers = false;
+    for (int i = 1; i < argc; i++)
+        had_receivers |= cli_flag_is(argv[i], "--receivers") || cli_flag_is(argv[i], "--jitter");
+    if (nlinks && had_receivers)
+        return cli_usage_error(CMD, "--link gives full link specs: use it or --receivers/--jitter, not both");
+    int n = nlinks ? nlinks : nmeans;
+    if (nrlinks && nrlinks != n)
+        return cli_usage_error(CMD, "--rlink: %d given for %d receivers; give one per receiver or none", nrlinks, n);
+    LinkSpec *fwd = calloc((size_t)n, sizeof *fwd), *rev = calloc((size_t)n, sizeof *rev);
+    if (!fwd || !rev) {
+        free(fwd);
+        free(rev);
+        return cli_fail(CMD, "out of memory");
+    }
+    int parsed = 0;
+    rc = CLI_OK;
+    for (int m = 0; m < n && rc == CLI_OK; m++) {
+        char text[LINK_TEXT_MAX];
+        if (nlinks)
+            snprintf(text, sizeof text, "%s", links[m]);
+        else if (jitter_ms > 0)
+            snprintf(text, sizeof text, "delay %gms %gms distribution %s", means[m], jitter_ms, dist);
+        else
+            snprintf(text, sizeof text, "delay %gms", means[m]);
+        NrError err = {{0}};
+        if (!linkspec_parse(&fwd[m], text, NULL, &err)) {
+            rc = cli_usage_error(CMD, "receiver %d link '%s': %s", m + 1, text, err.msg);
+            break;
+        }
+        const char *rtext = nrlinks ? rlinks[m] : text;
+        if (!linkspec_parse(&rev[m], rtext, NULL, &err)) {
+            linkspec_free(&fwd[m]);
+            rc = cli_usage_error(CMD, "receiver %d reverse link '%s': %s", m + 1, rtext, err.msg);
+            break;
+        }
+        parsed++;
+    }
+    Recording rec;
+    memset(&rec, 0, sizeof rec);
+    char desc[4200];
+    bool generated = false;
+    FairResults res = {0};
+    if (rc == CLI_OK &&
+        fcli_sender_path(CMD, o.recording, o.seconds > 0 ? o.seconds : 60.0, o.seed, &rec, desc, sizeof desc,
+                         &generated, &rc)) {
+        ex.cfg.nrecv = n;
+        ex.cfg.fwd = fwd;
+        ex.cfg.rev = rev;
+        ex.cfg.snapshot_us = (int64_t)(snapshot_ms * 1000 + 0.5);
+        ex.cfg.budget = budget;
+        ex.cfg.max_delta_us = (int64_t)(max_delta_ms * 1000 + 0.5);
+        ex.budget_threshold_cw = budget_threshold;
+        ex.runs = (int)runs;
+        rc = run_on_path(&ex, &o, &rec, generated, &res);
+    }
+    if (rc == CLI_OK && o.out)
+        fcli_write_csv(CMD, o.out, write_results, &res, &rc);
+    if (rc == CLI_OK) {
+        printf("fairness: %d receivers, %.3f s of %s (car %lld), %lld runs from seed %llu\n", n,
+               res.series[0].nsnap > 0 ? res.series[0].t_s[res.series[0].nsnap - 1] : 0.0, desc, (long long)o.car,
+               (long long)runs, (unsigned long long)o.seed);
+        for (int m = 0; m < n; m++)
+            printf("  r%d: %s%s%s\n", m + 1, fwd[m].text, nrlinks ? "  back: " : "", nrlinks ? rev[m].text : "");
+        printf("accumulated export error at the end (car-width seconds), mean over runs:\n");
+        bool per_recv = n <= 8;
+        printf("%-14s %12s %12s %10s %10s", "algorithm", "final_mean", "final_sd", "dr_sent", "triggers");
+        for (int m = 0; per_recv && m < n; m++)
+            printf(" %9s%d", "r", m + 1);
+        printf("\n");
+        FairSummary rows[FAIR_MAX_ALGOS];
+        int nr = fair_results_summary(&res, rows, FAIR_MAX_ALGOS);
+        for (int k = 0; k < nr; k++) {
+            printf("%-14s %12.4f %12.4f %10.1f %10.1f", rows[k].algo, rows[k].final_mean, rows[k].final_sd,
+                   rows[k].dr_sent, rows[k].triggers);
+            for (int m = 0; per_recv && m < n; m++)
+                printf(" %10.3f", rows[k].final_err[m]);
+            printf("\n");
+        }
+        if (o.out)
+            printf("wrote %s\n", o.out);
+    }
+    if (rc == CLI_OK && plot) {
+        char title[256];
+        snprintf(title, sizeof title, "netrace fairness: %d receivers, %lld runs from seed %llu", n, (long long)runs,
+                 (unsigned long long)o.seed);
+        rc = write_plot(&res, plot, title);
+        if (rc == CLI_OK)
+            printf("wrote %s\n", plot);
+    }
+    fair_results_free(&res);
+    recording_free(&rec);
+    for (int m = 0; m < parsed; m++) {
+        linkspec_free(&fwd[m]);
+        linkspec_free(&rev[m]);
+    }
+    free(fwd);
+    free(rev);
+    return rc;
+}
+
+const CliCommand cmd_fairness = {
+    .name = "fairness",
+    .summary = "one sender, N receivers: export error under fair DR sending algorithms",
+    .usage = "netrace fairness [--receivers MS,MS,...] [--jitter MS] [--distribution NAME]\n"
+             "[--link SPEC]... [--rlink SPEC]... [--seconds S] [--runs N] [--seed N]\n"
+             "[--recording FILE|autopilot|synthetic] [--car N] [--algorithms LIST|all] [--threshold CW]\n"
+             "[--budget-threshold CW] [--snapshot MS] [--budget B] [--max-delta MS]\n"
+             "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png]",
+    .help = "Replays car 1 of a recording as the sender of DR vectors to N receivers (default: mean\n"
+            "delays 800, 500 and 200 ms with 100 ms normal jitter, as the fairness paper's testbed) and\n"
+            "runs each algorithm (base, base-third, fair-schedule, budget-prob, budget-det) on the same\n"
+            "triggers and the same link draws. Every 100 ms it records each receiver's accumulated\n"
+            "export error (car-width seconds), their mean and standard deviation and the DR vectors\n"
+            "sent. --link SPEC (repeatable, netem grammar) gives each receiver's link instead of\n"
+            "--receivers; feedback travels the reverse link (--rlink, default the same spec).\n"
+            "--out writes algorithm,seed,t_s,mean_error,sd_error,dr_sent,err_r1,... (long format);\n"
+            "--plot draws the mean and sd of the error and the vectors sent against time.",
+    .run = run,
+};

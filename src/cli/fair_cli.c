@@ -1,0 +1,172 @@
+/* Shared flag and file helpers of the one-sender commands. */
+#include "fair_cli.h"
+
+#include "autopilot.h"
+#include "cli.h"
+#include "cli_load.h"
+#include "synthpath.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void fcli_opts_init(FcliOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->car = 1;
+    o->threshold = 0.25;
+    o->velocity = FAIR_VEL_RECORDED;
+}
+
+int fcli_opts_flag(FcliOpts *o, const char *a, const char *v, const char *cmd)
+{
+    bool ok = true;
+    if (cli_flag_is(a, "--seconds"))
+        ok = cli_double(cmd, "--seconds", v, 0.1, 3600, &o->seconds);
+    else if (cli_flag_is(a, "--seed"))
+        ok = cli_u64(cmd, "--seed", v, &o->seed);
+    else if (cli_flag_is(a, "--recording"))
+        o->recording = v;
+    else if (cli_flag_is(a, "--car"))
+        ok = cli_int(cmd, "--car", v, 1, RECORDING_MAX_CARS, &o->car);
+    else if (cli_flag_is(a, "--threshold"))
+        ok = cli_double(cmd, "--threshold", v, 1e-6, 1e6, &o->threshold);
+    else if (cli_flag_is(a, "--out"))
+        o->out = v;
+    else if (cli_flag_is(a, "--velocity")) {
+        if (strcmp(v, "recorded") == 0)
+            o->velocity = FAIR_VEL_RECORDED;
+        else if (strcmp(v, "diff") == 0)
+            o->velocity = FAIR_VEL_DIFF;
+        else
+            ok = (cli_usage_error(cmd, "--velocity: expected recorded or diff, got '%s'", v), false);
+    } else
+        return FCLI_NOT_MINE;
+    return ok ? FCLI_TAKEN : FCLI_BAD;
+}
+
+bool fcli_ms_list(const char *cmd, const char *flag, const char *val, double *out, int max, int *n)
+{
+    char buf[1024];
+    if (strlen(val) >= sizeof buf) {
+        cli_usage_error(cmd, "%s: list too long", flag);
+        return false;
+    }
+    snprintf(buf, sizeof buf, "%s", val);
+    int k = 0;
+    char *p = buf;
+    for (;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        double v;
+        if (!nr_parse_double(p, &v) || v < 0.0 || v > 600000.0) {
+            cli_usage_error(cmd, "%s: item %d '%s' is not a delay in ms; expected numbers from 0 to 600000 "
+                                 "separated by commas, e.g. 800,500,200", flag, k + 1, p);
+            return false;
+        }
+        if (k >= max) {
+            cli_usage_error(cmd, "%s: more than %d items; expected 1 to %d", flag, max, max);
+            return false;
+        }
+        out[k++] = v;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    *n = k;
+    return true;
+}
+
+bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_t seed, Recording *rec,
+                      char *desc, size_t ndesc, bool *generated, int *rc)
+{
+    *generated = false;
+    NrError err = {{0}};
+    char path[4096];
+    bool explicit_file = file && strcmp(file, "autopilot") != 0 && strcmp(file, "synthetic") != 0;
+    if (explicit_file || !file) {
+        const char *want = explicit_file ? file : "recordings/default.csv";
+        if (cli_resolve_path(want, path, sizeof path)) {
+            if (!recording_load(rec, path, &err)) {
+                *rc = cli_fail(cmd, "%s", err.msg);
+                return false;
+            }
+            snprintf(desc, ndesc, "%s", path);
+            return true;
+        }
+        if (explicit_file) {
+            *rc = cli_fail(cmd, "%s: no such file (or give autopilot or synthetic)", file);
+            return false;
+        }
+    }
+    if (!file || strcmp(file, "autopilot") == 0) {
+        char tpath[4096];
+        if (cli_resolve_path("tracks/default.track", tpath, sizeof tpath)) {
+            Track *t = track_load(tpath, &err);
+            if (!t) {
+                *rc = cli_fail(cmd, "%s", err.msg);
+                return false;
+            }
+            AutopilotConfig cfg;
+            autopilot_config_default(&cfg);
+            cfg.seed = seed;
+            cfg.ncars = 1;
+            cfg.duration_ms = (int32_t)(seconds * 1000.0 + 100.5); /* cover the last snapshot */
+            bool ok = autopilot_race(t, &cfg, rec, &err);
+            track_free(t);
+            if (!ok) {
+                *rc = cli_fail(cmd, "autopilot: %s", err.msg);
+                return false;
+            }
+            if (!file)
+                fprintf(stderr, "netrace %s: note: recordings/default.csv not found; the sender is the autopilot "
+                                "on %s (seed %llu)\n", cmd, tpath, (unsigned long long)seed);
+            snprintf(desc, ndesc, "autopilot on %s (seed %llu)", tpath, (unsigned long long)seed);
+            *generated = true;
+            return true;
+        }
+        if (file) {
+            *rc = cli_fail(cmd, "tracks/default.track: no such file for the autopilot");
+            return false;
+        }
+    }
+    if (!synthpath_make(rec, seed, seconds + 0.1, 33, &err)) {
+        *rc = cli_fail(cmd, "%s", err.msg);
+        return false;
+    }
+    if (!file)
+        fprintf(stderr, "netrace %s: note: no recording and no track found; using a synthetic path (seed %llu)\n",
+                cmd, (unsigned long long)seed);
+    snprintf(desc, ndesc, "synthetic path (seed %llu)", (unsigned long long)seed);
+    *generated = true;
+    return true;
+}
+
+bool fcli_write_csv(const char *cmd, const char *path, bool (*write)(const void *ctx, FILE *f, NrError *err),
+                    const void *ctx, int *rc)
+{
+    char tmp[4096];
+    if (strlen(path) > sizeof tmp - 8) {
+        *rc = cli_usage_error(cmd, "--out: path too long");
+        return false;
+    }
+    snprintf(tmp, sizeof tmp, "%s.part", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        *rc = cli_fail(cmd, "%s: cannot write here", path);
+        return false;
+    }
+    NrError err = {{0}};
+    bool ok = write(ctx, f, &err);
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        nr_error_set(&err, "closing the file failed (disk full?)");
+    }
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        *rc = cli_fail(cmd, "%s: %s", path, ok ? "cannot rename the finished file into place" : err.msg);
+        return false;
+    }
+    return true;
+}

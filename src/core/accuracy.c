@@ -1,0 +1,164 @@
+/* Local- versus global-clock DR placement over fixed delays (accuracy paper). */
+#include "accuracy.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void accuracy_result_free(AccuracyResult *r)
+{
+    if (!r)
+        return;
+    free(r->t_s);
+    free(r->local_err);
+    free(r->global_err);
+    r->t_s = r->local_err = r->global_err = NULL;
+}
+
+static void sample_vec(const AccuracyConfig *c, int64_t period_us, int i, DrVec *v)
+{
+    const RecSample *p = recording_at(c->rec, c->car, i);
+    v->t_us = (int64_t)i * period_us;
+    v->x = p->x;
+    v->y = p->y;
+    if (c->velocity == FAIR_VEL_DIFF) {
+        const RecSample *q = recording_at(c->rec, c->car, i > 0 ? i - 1 : 0);
+        double dt = (double)period_us / (double)NR_US_PER_S;
+        v->vx = i > 0 ? (p->x - q->x) / dt : 0.0;
+        v->vy = i > 0 ? (p->y - q->y) / dt : 0.0;
+    } else {
+        v->vx = p->speed * cos(p->heading);
+        v->vy = p->speed * sin(p->heading);
+    }
+}
+
+bool accuracy_run(const AccuracyConfig *cfg, AccuracyResult *out, NrError *err)
+{
+    memset(out, 0, sizeof *out);
+    const Recording *rec = cfg->rec;
+    if (!rec || rec->nsamples < 2 || rec->period_ms <= 0)
+        return nr_error_set(err, "the sender's path needs at least 2 samples and a period > 0 ms");
+    if (cfg->car < 0 || cfg->car >= rec->ncars)
+        return nr_error_set(err, "car %d not in the recording", cfg->car + 1);
+    if (cfg->ndelays < 1 || cfg->ndelays > ACCURACY_MAX_DELAYS)
+        return nr_error_set(err, "%d delays; expected 1 to %d", cfg->ndelays, ACCURACY_MAX_DELAYS);
+    for (int d = 0; d < cfg->ndelays; d++)
+        if (cfg->delay_us[d] < 0)
+            return nr_error_set(err, "delay %lld us; expected >= 0", (long long)cfg->delay_us[d]);
+    double thr = cfg->threshold_cw == 0.0 ? 0.25 : cfg->threshold_cw;
+    if (!(thr > 0.0))
+        return nr_error_set(err, "threshold must be > 0");
+    int64_t period_us = (int64_t)rec->period_ms * NR_US_PER_MS;
+    int n = rec->nsamples;
+    if (cfg->duration_us > 0 && cfg->duration_us / period_us + 1 < n)
+        n = (int)(cfg->duration_us / period_us) + 1;
+
+    /* The sender's vectors (independent of the receivers). */
+    DrVec *vec = calloc((size_t)n, sizeof *vec);
+    DrVec *stamped = calloc((size_t)n, sizeof *stamped);
+    out->t_s = calloc((size_t)n, sizeof *out->t_s);
+    out->local_err = calloc((size_t)n * (size_t)cfg->ndelays, sizeof *out->local_err);
+    out->global_err = calloc((size_t)n * (size_t)cfg->ndelays, sizeof *out->global_err);
+    if (!vec || !stamped || !out->t_s || !out->local_err || !out->global_err) {
+        free(vec);
+        free(stamped);
+        accuracy_result_free(out);
+        return nr_error_set(err, "out of memory");
+    }
+    int nvec = 0;
+    sample_vec(cfg, period_us, 0, &vec[nvec++]);
+    for (int i = 1; i < n; i++) {
+        DrVec v;
+        sample_vec(cfg, period_us, i, &v);
+        double px, py;
+        drvec_at(&vec[nvec - 1], v.t_us, &px, &py);
+        if (hypot(v.x - px, v.y - py) > thr)
+            vec[nvec++] = v;
+    }
+    /* As the global-clock receiver uses it: x + v (r(t) - s(T)) with
+     * r(t) = (1 + rd) t + ro is the line through (x, y) at true time
+     * (s(T) - ro) / (1 + rd) with velocity (1 + rd) v. With perfect clocks
+     * this is vec[k] unchanged (bit for bit). */
+    double rrate = 1.0 + cfg->recv_drift_ppm * 1e-6;
+    for (int k = 0; k < nvec; k++) {
+        stamped[k] = vec[k];
+        if (cfg->clock_offset_us == 0 && cfg->clock_drift_ppm == 0.0 && cfg->recv_offset_us == 0 &&
+            cfg->recv_drift_ppm == 0.0)
+            continue;
+        double stamp = (double)vec[k].t_us * (1.0 + cfg->clock_drift_ppm * 1e-6) + (double)cfg->clock_offset_us;
+        stamped[k].t_us = (int64_t)llround((stamp - (double)cfg->recv_offset_us) / rrate);
+        stamped[k].vx *= rrate;
+        stamped[k].vy *= rrate;
+    }
+    out->triggers = nvec - 1;
+    out->ndelays = cfg->ndelays;
+    out->nsamples = n;
+    for (int i = 0; i < n; i++)
+        out->t_s[i] = (double)((int64_t)i * period_us) / (double)NR_US_PER_S;
+
+    for (int d = 0; d < cfg->ndelays; d++) {
+        int64_t delay = cfg->delay_us[d];
+        out->delay_us[d] = delay;
+        ExportAcc loc, glob;
+        exportacc_init(&loc, &vec[0], 0, 0);
+        exportacc_init(&glob, &vec[0], 0, 0);
+        int e = 1, a = 1; /* next vector to export / to arrive */
+        double sl = 0.0, sg = 0.0;
+        for (int i = 0; i < n; i++) {
+            int64_t t = (int64_t)i * period_us;
+            for (;;) {
+                int64_t te = e < nvec ? vec[e].t_us : INT64_MAX;
+                int64_t ta = a < e ? vec[a].t_us + delay : INT64_MAX;
+                if (te > t && ta > t)
+                    break;
+                if (te <= ta) { /* export first at a tie: a vector exists before it arrives */
+                    exportacc_export(&loc, te, &vec[e], e);
+                    exportacc_export(&glob, te, &vec[e], e);
+                    e++;
+                } else {
+                    DrVec l = vec[a];
+                    l.t_us = ta; /* local clock: extrapolate from receipt */
+                    l.vx *= rrate; /* at the receivers' clock rate */
+                    l.vy *= rrate;
+                    exportacc_place(&loc, ta, &l, a);
+                    exportacc_place(&glob, ta, &stamped[a], a);
+                    a++;
+                }
+            }
+            exportacc_advance(&loc, t);
+            exportacc_advance(&glob, t);
+            const RecSample *p = recording_at(rec, cfg->car, i);
+            double x, y;
+            drvec_at(&loc.placed, t, &x, &y);
+            double el = hypot(p->x - x, p->y - y);
+            drvec_at(&glob.placed, t, &x, &y);
+            double eg = hypot(p->x - x, p->y - y);
+            out->local_err[(size_t)d * (size_t)n + (size_t)i] = el;
+            out->global_err[(size_t)d * (size_t)n + (size_t)i] = eg;
+            sl += el;
+            sg += eg;
+        }
+        out->mean_local[d] = sl / n;
+        out->mean_global[d] = sg / n;
+        out->before_local[d] = loc.before;
+        out->after_local[d] = loc.after;
+        out->before_global[d] = glob.before;
+        out->after_global[d] = glob.after;
+    }
+    free(vec);
+    free(stamped);
+    return true;
+}
+
+bool accuracy_write_csv(const AccuracyResult *r, FILE *f, NrError *err)
+{
+    fprintf(f, "delay_ms,t_s,local_error,global_error\n");
+    for (int d = 0; d < r->ndelays; d++)
+        for (int i = 0; i < r->nsamples; i++)
+            fprintf(f, "%.3f,%.3f,%.9g,%.9g\n", (double)r->delay_us[d] / 1000.0, r->t_s[i],
+                    r->local_err[(size_t)d * (size_t)r->nsamples + (size_t)i],
+                    r->global_err[(size_t)d * (size_t)r->nsamples + (size_t)i]);
+    if (ferror(f))
+        return nr_error_set(err, "writing the CSV failed");
+    return true;
+}

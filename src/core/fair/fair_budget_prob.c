@@ -1,0 +1,69 @@
+/* budget-prob: one budget of DR vectors per trigger, receivers drawn by
+ * their accumulated export error (fairness paper Section 5.1). */
+#include "fair_budget.h"
+
+#include <math.h>
+
+static void prob_trigger(void *st, FairSim *s, int64_t id, int64_t t_us)
+{
+    (void)id;
+    (void)t_us;
+    BudgetState *b = st;
+    int n = fairsim_nrecv(s);
+    double budget = fairsim_config(s)->budget;
+    belief_begin_trigger(&b->b, s);
+    Rng *rng = fairsim_rng(s);
+    int k = (int)floor(budget);
+    double frac = budget - floor(budget);
+    if (frac > 0.0 && rng_uniform(rng) < frac)
+        k++;
+    if (k > n)
+        k = n;
+    bool chosen[FAIR_MAX_RECEIVERS] = {false};
+    for (int j = 0; j < k; j++) {
+        double sum = 0.0;
+        int left = 0;
+        for (int m = 0; m < n; m++)
+            if (!chosen[m]) {
+                sum += b->b.acc[m] > 0.0 ? b->b.acc[m] : 0.0;
+                left++;
+            }
+        int pick = -1;
+        if (sum > 0.0) {
+            double u = rng_uniform(rng) * sum;
+            for (int m = 0; m < n; m++) {
+                if (chosen[m] || !(b->b.acc[m] > 0.0))
+                    continue;
+                pick = m;
+                u -= b->b.acc[m];
+                if (u < 0.0)
+                    break;
+            }
+        } else {
+            int r = (int)rng_below(rng, (uint64_t)left);
+            for (int m = 0; m < n; m++)
+                if (!chosen[m] && r-- == 0) {
+                    pick = m;
+                    break;
+                }
+        }
+        if (pick < 0)
+            break;
+        chosen[pick] = true;
+    }
+    for (int m = 0; m < n; m++) {
+        b->freq[m] = chosen[m] ? 1.0 : 0.0;
+        if (chosen[m])
+            belief_commit(&b->b, s, m, 0);
+    }
+}
+
+const FairAlgo fair_algo_budget_prob = {
+    .name = "budget-prob",
+    .summary = "budget of N/3 vectors per trigger, receivers drawn by accumulated error (Section 5.1)",
+    .state_size = sizeof(BudgetState),
+    .lowered_threshold = true,
+    .init = budget_init,
+    .on_trigger = prob_trigger,
+    .on_feedback = budget_feedback,
+};

@@ -1,0 +1,30 @@
+# netrace autopilot: sourced by tests/test_cli.sh (uses expect, stderr_has,
+# stdout_has, $NR, $TMP; the working directory is the source tree).
+printf 'netrace-track 1\nname x\nwidth 4\npoint 0 0\npoint 100 0\n' >"$TMP/few.track"
+
+# --- autopilot
+expect 0 "autopilot regenerates the bundled race" -- env SOURCE_DATE_EPOCH=0 "$NR" autopilot --seconds 30 --seed 98 --out "$TMP/re.csv"
+expect 0 "regenerated race is bit-for-bit the shipped one" -- cmp "$TMP/re.csv" recordings/default.csv
+expect 0 "autopilot from another directory" -- env -C "$TMP" SOURCE_DATE_EPOCH=0 "$NR" autopilot --seconds 2 --seed 9 --out "$TMP/short.csv" --skill 0.5,1 --noise 0.2
+expect 0 "info on a short autopilot race" -- "$NR" info "$TMP/short.csv"
+stdout_has "^samples: 61$" "2 s race has 61 samples"
+expect 2 "autopilot without flags" -- "$NR" autopilot
+stderr_has "--seconds, --seed and --out are required" "autopilot names required flags"
+expect 2 "autopilot bad seconds" -- "$NR" autopilot --seconds abc --seed 1 --out "$TMP/x.csv"
+stderr_has "--seconds: expected a number" "autopilot names the bad flag"
+expect 2 "autopilot bad seed" -- "$NR" autopilot --seconds 1 --seed -1 --out "$TMP/x.csv"
+expect 2 "autopilot skill out of range" -- "$NR" autopilot --seconds 1 --seed 1 --skill 2 --out "$TMP/x.csv"
+stderr_has "--skill: expected a number from 0 to 1" "autopilot skill range"
+expect 2 "autopilot too many cars" -- "$NR" autopilot --seconds 1 --seed 1 --cars 3 --out "$TMP/x.csv"
+stderr_has "grid slots" "autopilot cars vs grid"
+expect 2 "autopilot unknown flag" -- "$NR" autopilot --seconds 1 --seed 1 --out "$TMP/x.csv" --turbo
+expect 2 "autopilot bad SOURCE_DATE_EPOCH" -- env SOURCE_DATE_EPOCH=yesterday "$NR" autopilot --seconds 1 --seed 1 --out "$TMP/x.csv"
+stderr_has "SOURCE_DATE_EPOCH" "autopilot names SOURCE_DATE_EPOCH"
+expect 1 "autopilot bad track" -- "$NR" autopilot --seconds 1 --seed 1 --out "$TMP/x.csv" --track "$TMP/few.track"
+stderr_has "few.track:5:" "autopilot reports the track's line"
+expect 1 "autopilot unwritable output" -- "$NR" autopilot --seconds 1 --seed 1 --out "$TMP/no/dir/x.csv"
+stderr_has "cannot create" "autopilot says it cannot create"
+printf 'crashed race\n' >"$TMP/keep.csv.part"
+expect 1 "autopilot refuses to clobber a .part file" -- "$NR" autopilot --seconds 1 --seed 1 --out "$TMP/keep.csv"
+stderr_has "keep.csv.part: exists" "autopilot names the .part file"
+expect 0 ".part file kept intact" -- grep -q "crashed race" "$TMP/keep.csv.part"

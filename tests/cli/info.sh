@@ -1,0 +1,137 @@
+# netrace info: sourced by tests/test_cli.sh (uses expect,
+# stderr_has, stdout_has, $NR, $TMP; the working directory is the source tree).
+
+# --- info on the bundled files
+expect 0 "info on the default track" -- "$NR" info tracks/default.track
+stdout_has "^format: netrace-track 1$" "track info: format"
+stdout_has "^name: Default Circuit$" "track info: name"
+stdout_has "^length: [0-9]+\.[0-9]{2}$" "track info: length"
+stdout_has "^width: 8$" "track info: width"
+stdout_has "^points: [0-9]+$" "track info: points"
+stdout_has "^grid_slots: 2$" "track info: grid slots"
+
+expect 0 "info on the default race" -- "$NR" info recordings/default.csv
+stdout_has "^format: netrace-recording 1$" "recording info: format"
+stdout_has "^track: default.track$" "recording info: track"
+stdout_has "^source: autopilot$" "recording info: source"
+stdout_has "^cars: 2$" "recording info: cars"
+stdout_has "^period_ms: 33$" "recording info: period"
+stdout_has "^samples: 910$" "recording info: samples (0 to 29.997 s every 33 ms)"
+stdout_has "^duration_s: 29\.997$" "recording info: duration"
+stdout_has "^truncated: no$" "recording info: not truncated"
+stdout_has "^lead_changes: (8|9|10|11|12)$" "recording info: 8-12 lead changes"
+
+expect 0 "info finds bundled files from another directory" -- env -C "$TMP" "$NR" info recordings/default.csv
+stdout_has "^lead_changes: [0-9]+$" "info from elsewhere resolves the track"
+
+# --- usage errors
+expect 2 "info without FILE" -- "$NR" info
+stderr_has "FILE is missing" "info without FILE says so"
+expect 2 "info with two files" -- "$NR" info tracks/default.track recordings/default.csv
+expect 2 "info with an unknown option" -- "$NR" info --frobnicate
+stderr_has "unknown option '--frobnicate'" "info names the unknown option"
+expect 0 "help info" -- "$NR" help info
+stdout_has "lead_changes" "help info lists the keys"
+
+# --- bad recordings: one line with FILE:LINE and the reason, exit 1
+H='# netrace-recording: 1
+# track: default.track
+# period_ms: 33
+# cars: 2
+# source: human
+t_ms,car,x,y,heading,speed'
+bad_rec() { # NAME CONTENT PATTERN DESCRIPTION
+    printf '%s' "$2" >"$TMP/$1"
+    expect 1 "$4" -- "$NR" info "$TMP/$1"
+    stderr_has "$3" "$4: message"
+    local lines
+    lines=$(wc -l <"$TMP/err")
+    if [ "$lines" -eq 1 ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "FAIL: $4: $lines lines on stderr, expected 1"
+    fi
+}
+expect 1 "info on a missing file" -- "$NR" info "$TMP/nosuch.csv"
+stderr_has "nosuch.csv: no such file" "missing file named"
+bad_rec empty.csv "" "empty.csv:1: empty file" "empty file"
+bad_rec version.csv "# netrace-recording: 7
+" "version.csv:1: recording format version 7 is not supported" "wrong version"
+bad_rec carid.csv "$H
+0,1,0,0,0,0
+0,3,0,0,0,0
+" "carid.csv:8: unknown car id 3" "unknown car id"
+bad_rec nonnum.csv "$H
+0,1,0,zero,0,0
+" "nonnum.csv:7: field y is 'zero', expected a number" "non-numeric field"
+bad_rec nan.csv "$H
+0,1,NaN,0,0,0
+" "nan.csv:7: field x is 'NaN', expected a finite number" "NaN field"
+bad_rec inf.csv "$H
+0,1,0,0,0,inf
+" "inf.csv:7: field speed is 'inf', expected a finite number" "inf field"
+bad_rec order.csv "$H
+0,1,0,0,0,0
+0,2,0,0,0,0
+33,1,0,0,0,0
+33,2,0,0,0,0
+0,1,0,0,0,0
+" "order.csv:11: rows out of time order" "rows out of time order"
+bad_rec dup.csv "$H
+0,1,0,0,0,0
+0,1,0,0,0,0
+" "dup.csv:8: duplicate sample: car 1 at t_ms 0" "duplicate sample"
+bad_rec missing.csv "$H
+0,1,0,0,0,0
+33,1,0,0,0,0
+33,2,0,0,0,0
+" "missing.csv:8: car 2 has no sample at t_ms 0" "missing car at a sample time"
+bad_rec notrack.csv "# netrace-recording: 1
+# track: nosuch.track
+# period_ms: 33
+# cars: 2
+# source: human
+t_ms,car,x,y,heading,speed
+" "track 'nosuch.track' not found" "recording naming a missing track"
+
+# A cut last line (killed writer) is accepted and reported.
+head -c 5000 recordings/default.csv >"$TMP/cut.csv"
+expect 0 "info on a truncated recording" -- "$NR" info "$TMP/cut.csv"
+stdout_has "^truncated: yes$" "truncated recording says so"
+
+# --- bad tracks
+bad_track() { # NAME CONTENT PATTERN DESCRIPTION
+    printf '%s' "$2" >"$TMP/$1"
+    expect 1 "$4" -- "$NR" info "$TMP/$1"
+    stderr_has "$3" "$4: message"
+}
+bad_track few.track "netrace-track 1
+name x
+width 4
+point 0 0
+point 100 0
+" "few.track:5: 2 points, a closed centre line needs at least 3" "track with fewer than 3 points"
+bad_track cross.track "netrace-track 1
+name x
+width 4
+point 0 0
+point 60 60
+point 60 0
+point 0 60
+" "cross.track:[0-9]+: self-intersecting centre line" "self-intersecting track"
+bad_track zero.track "netrace-track 1
+name x
+width 0
+point 0 0
+point 400 0
+point 200 300
+" "zero.track:3: width 0 out of range" "zero-width track"
+bad_track tver.track "netrace-track 9
+" "tver.track:1: track format version 9 is not supported" "track version"
+bad_track tnan.track "netrace-track 1
+name x
+width 4
+point nan 0
+" "tnan.track:4: X is 'nan', expected a finite number" "track NaN"
+bad_track junk.track "hello
+" "junk.track:1: expected the header 'netrace-track 1'" "neither track nor recording"
+

@@ -1,0 +1,228 @@
+/* Autopilot: determinism, plausibility of the driving, and the shipped race. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "autopilot.h"
+
+static Track *load_default_track(void)
+{
+    const char *src = getenv("NETRACE_SOURCE_DIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tracks/default.track", src ? src : ".");
+    NrError err;
+    Track *t = track_load(path, &err);
+    if (!t)
+        fprintf(stderr, "%s\n", err.msg);
+    assert_non_null(t);
+    return t;
+}
+
+static void race(const Track *t, uint64_t seed, int32_t ms, Recording *r)
+{
+    AutopilotConfig cfg;
+    autopilot_config_default(&cfg);
+    cfg.seed = seed;
+    cfg.duration_ms = ms;
+    cfg.created = "1970-01-01T00:00:00Z";
+    NrError err;
+    bool ok = autopilot_race(t, &cfg, r, &err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err.msg);
+    assert_true(ok);
+}
+
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)len + 1);
+    assert_int_equal(fread(b, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+static void same_seed_same_bytes(void **state)
+{
+    (void)state;
+    Track *t = load_default_track();
+    Recording a, b, c;
+    race(t, 42, 10000, &a);
+    race(t, 42, 10000, &b);
+    race(t, 43, 10000, &c);
+    assert_int_equal(a.nsamples, 10000 / 33 + 1);
+    assert_int_equal(a.ncars, 2);
+    assert_string_equal(a.source, "autopilot");
+    size_t bytes = sizeof *a.samples * 2 * (size_t)a.nsamples;
+    assert_memory_equal(a.samples, b.samples, bytes);
+    assert_true(memcmp(a.samples, c.samples, bytes) != 0);
+    /* and the files written from them */
+    char dir[] = "/tmp/nr_test_autopilot_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char pa[128], pb[128];
+    snprintf(pa, sizeof pa, "%s/a.csv", dir);
+    snprintf(pb, sizeof pb, "%s/b.csv", dir);
+    NrError err;
+    assert_true(recording_save(&a, pa, &err));
+    assert_true(recording_save(&b, pb, &err));
+    size_t na, nb;
+    char *ta = slurp(pa, &na), *tb = slurp(pb, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(ta, tb, na);
+    /* the file reads back to the very same doubles */
+    Recording back;
+    assert_true(recording_load(&back, pa, &err));
+    assert_memory_equal(back.samples, a.samples, bytes);
+    free(ta);
+    free(tb);
+    recording_free(&back);
+    unlink(pa);
+    unlink(pb);
+    rmdir(dir);
+    recording_free(&a);
+    recording_free(&b);
+    recording_free(&c);
+    track_free(t);
+}
+
+/* Believable driving for many seeds: always on the track, starting from the
+ * grid at rest, speeds within the car's limits, moves consistent with the
+ * recorded speed, and every car laps the circuit forwards. */
+static void cars_stay_on_track(void **state)
+{
+    (void)state;
+    Track *t = load_default_track();
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        Recording r;
+        race(t, seed, 30000, &r);
+        double *p = malloc(sizeof(double) * (size_t)r.nsamples);
+        for (int c = 0; c < 2; c++) {
+            double gx, gy;
+            track_grid(t, c, &gx, &gy, NULL, NULL);
+            const RecSample *s0 = recording_at(&r, c, 0);
+            assert_true(fabs(s0->x - gx) < 1e-4 && fabs(s0->y - gy) < 1e-4 && s0->speed == 0);
+            assert_true(recording_progress(&r, t, c, p));
+            for (int i = 0; i < r.nsamples; i++) {
+                const RecSample *s = recording_at(&r, c, i);
+                assert_true(track_on_track(t, s->x, s->y));
+                assert_true(s->speed >= 0 && s->speed < 40); /* top speed 33 cw/s plus chasing */
+                if (i > 0) {
+                    const RecSample *q = recording_at(&r, c, i - 1);
+                    double moved = hypot(s->x - q->x, s->y - q->y);
+                    /* moved ~ speed x 33 ms (the speed changes by at most
+                     * 12 cw/s^2 x 33 ms within the step) */
+                    assert_true(moved <= 0.033 * fmax(s->speed, q->speed) + 0.01);
+                    assert_true(moved >= 0.033 * fmin(s->speed, q->speed) * 0.95 - 0.01);
+                    assert_true(p[i] >= p[i - 1] - 1e-9); /* never backwards */
+                }
+            }
+            /* in 30 s a car covers well over half a lap */
+            assert_true(p[r.nsamples - 1] - p[0] > 0.5 * track_length(t));
+        }
+        free(p);
+        recording_free(&r);
+    }
+    track_free(t);
+}
+
+/* At racing speed a lap of the bundled track takes 30-40 s (issue 2): time
+ * the second lap of a 100 s race, from the first sample past one lap of
+ * progress to the first past two. */
+static void default_lap_time(void **state)
+{
+    (void)state;
+    Track *t = load_default_track();
+    Recording r;
+    race(t, 7, 100000, &r);
+    double *p = malloc(sizeof(double) * (size_t)r.nsamples);
+    double L = track_length(t);
+    for (int c = 0; c < 2; c++) {
+        assert_true(recording_progress(&r, t, c, p));
+        int i1 = -1, i2 = -1;
+        for (int i = 0; i < r.nsamples; i++) {
+            if (i1 < 0 && p[i] >= L)
+                i1 = i;
+            if (i2 < 0 && p[i] >= 2 * L)
+                i2 = i;
+        }
+        assert_true(i1 > 0 && i2 > i1);
+        double lap_s = (i2 - i1) * r.period_ms / 1000.0;
+        assert_true(lap_s >= 30 && lap_s <= 40);
+    }
+    free(p);
+    recording_free(&r);
+    track_free(t);
+}
+
+static void bad_config(void **state)
+{
+    (void)state;
+    Track *t = load_default_track();
+    AutopilotConfig cfg;
+    autopilot_config_default(&cfg);
+    Recording r;
+    NrError err;
+    cfg.ncars = 3; /* the default track has 2 grid slots */
+    assert_false(autopilot_race(t, &cfg, &r, &err));
+    assert_non_null(strstr(err.msg, "grid slots"));
+    autopilot_config_default(&cfg);
+    cfg.driver[1].skill = 1.5;
+    assert_false(autopilot_race(t, &cfg, &r, &err));
+    assert_non_null(strstr(err.msg, "car 2"));
+    autopilot_config_default(&cfg);
+    cfg.driver[0].noise = NAN;
+    assert_false(autopilot_race(t, &cfg, &r, &err));
+    track_free(t);
+}
+
+/* The shipped race: 30 s, two cars, source autopilot, and the lead changes
+ * between 8 and 12 times (like the evenly matched drivers of the racing
+ * paper, Section 4). */
+static void shipped_race_lead_changes(void **state)
+{
+    (void)state;
+    const char *src = getenv("NETRACE_SOURCE_DIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/recordings/default.csv", src ? src : ".");
+    Recording r;
+    NrError err;
+    bool ok = recording_load(&r, path, &err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err.msg);
+    assert_true(ok);
+    assert_false(r.truncated);
+    assert_int_equal(r.ncars, 2);
+    assert_int_equal(r.period_ms, 33);
+    assert_string_equal(r.source, "autopilot");
+    assert_string_equal(r.track, "default.track");
+    assert_true((r.nsamples - 1) * r.period_ms >= 29900 && (r.nsamples - 1) * r.period_ms <= 30000);
+    Track *t = load_default_track();
+    int lc = recording_lead_changes(&r, t);
+    assert_true(lc >= 8 && lc <= 12);
+    track_free(t);
+    recording_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_seed_same_bytes),
+        cmocka_unit_test(cars_stay_on_track),
+        cmocka_unit_test(default_lap_time),
+        cmocka_unit_test(bad_config),
+        cmocka_unit_test(shipped_race_lead_changes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,338 @@
+/* Recordings: bit-exact round trip, crash-safe writer, truncated-file
+ * recovery, every malformed input, progress and lead-change counting. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "recording.h"
+#include "track.h"
+
+static char tmpdir[256];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/nr_test_recording_XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void tmp_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", tmpdir, name);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+static void fill_meta(Recording *r, int ncars, int nsamples)
+{
+    memset(r, 0, sizeof *r);
+    r->version = RECORDING_VERSION;
+    snprintf(r->track, sizeof r->track, "default.track");
+    snprintf(r->source, sizeof r->source, "human");
+    snprintf(r->created, sizeof r->created, "2024-01-02T03:04:05Z");
+    r->period_ms = 33;
+    r->ncars = ncars;
+    r->nsamples = nsamples;
+    r->samples = calloc((size_t)ncars * (size_t)nsamples, sizeof *r->samples);
+    for (int c = 0; c < ncars; c++)
+        for (int i = 0; i < nsamples; i++)
+            r->samples[c * nsamples + i].t_ms = i * 33;
+}
+
+/* Doubles that no short decimal represents, extremes and signed zero. */
+static void round_trip_bit_exact(void **state)
+{
+    (void)state;
+    const double tricky[] = {0.1, 1.0 / 3.0, -2.0 / 3.0, NR_PI, 1e-300, 4.9406564584124654e-324,
+                             1.7976931348623157e308, -0.0, 123456.7890123, 0.30000000000000004,
+                             -1e22, 5e-5, 2.5, 1e15 + 0.3};
+    const int n = (int)(sizeof tricky / sizeof tricky[0]);
+    Recording a;
+    fill_meta(&a, 2, n);
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < n; i++) {
+            RecSample *s = &a.samples[c * n + i];
+            s->x = tricky[i];
+            s->y = tricky[(i + 3) % n] * (c ? -1 : 1);
+            s->heading = tricky[(i + 5) % n];
+            s->speed = tricky[(i + 7) % n];
+        }
+    char p1[512], p2[512];
+    tmp_path(p1, sizeof p1, "a.csv");
+    tmp_path(p2, sizeof p2, "b.csv");
+    NrError err;
+    assert_true(recording_save(&a, p1, &err));
+    Recording b;
+    bool loaded = recording_load(&b, p1, &err);
+    if (!loaded)
+        fprintf(stderr, "%s\n", err.msg);
+    assert_true(loaded);
+    assert_int_equal(b.version, 1);
+    assert_string_equal(b.track, "default.track");
+    assert_string_equal(b.source, "human");
+    assert_string_equal(b.created, "2024-01-02T03:04:05Z");
+    assert_int_equal(b.period_ms, 33);
+    assert_int_equal(b.ncars, 2);
+    assert_int_equal(b.nsamples, n);
+    assert_false(b.truncated);
+    /* bit for bit, signed zero included */
+    assert_memory_equal(a.samples, b.samples, sizeof *a.samples * 2 * (size_t)n);
+    assert_true(recording_save(&b, p2, &err));
+    size_t l1, l2;
+    char *t1 = read_file(p1, &l1), *t2 = read_file(p2, &l2);
+    assert_int_equal(l1, l2);
+    assert_memory_equal(t1, t2, l1);
+    /* the format as documented: header then the column line */
+    const char *head = "# netrace-recording: 1\n# track: default.track\n# period_ms: 33\n# cars: 2\n"
+                       "# source: human\n# created: 2024-01-02T03:04:05Z\nt_ms,car,x,y,heading,speed\n";
+    assert_true(strncmp(t1, head, strlen(head)) == 0);
+    /* short values stay short: 0.1 is written as 0.1 */
+    assert_non_null(strstr(t1, "\n0,1,0.1,"));
+    free(t1);
+    free(t2);
+    assert_int_equal(access(p1, F_OK), 0);
+    char part[600];
+    snprintf(part, sizeof part, "%s.part", p1);
+    assert_int_not_equal(access(part, F_OK), 0); /* renamed into place */
+    recording_free(&a);
+    recording_free(&b);
+}
+
+/* The streaming writer flushes at least once per second of race time: a
+ * copy of PATH.part taken while the writer is open holds every sample up
+ * to one second before the last one written. */
+static void writer_flushes_and_renames(void **state)
+{
+    (void)state;
+    Recording meta;
+    fill_meta(&meta, 2, 0);
+    char path[512], part[600], copy[600];
+    tmp_path(path, sizeof path, "live.csv");
+    snprintf(part, sizeof part, "%s.part", path);
+    snprintf(copy, sizeof copy, "%s.copy", path);
+    NrError err;
+    RecWriter *w = recwriter_open(path, &meta, &err);
+    assert_non_null(w);
+    /* a second writer must not clobber the running one's .part */
+    assert_null(recwriter_open(path, &meta, &err));
+    assert_non_null(strstr(err.msg, "live.csv.part: exists"));
+    for (int i = 0; i * 33 <= 2500; i++) {
+        for (int c = 0; c < 2; c++) {
+            RecSample s = {i * 33, i * 0.5, c, 0, 10};
+            assert_true(recwriter_append(w, c, &s, &err));
+        }
+        if ((i * 33) % 1000 < 33 && i > 0) {
+            /* Just after each whole second: the .part file reads back with
+             * samples up to at least (now - 1 s). */
+            char cmd[1400];
+            snprintf(cmd, sizeof cmd, "cp '%s' '%s'", part, copy);
+            assert_int_equal(system(cmd), 0);
+            Recording r;
+            assert_true(recording_load(&r, copy, &err));
+            assert_true(r.nsamples >= 1 && (r.nsamples - 1) * 33 >= i * 33 - 1000);
+            recording_free(&r);
+        }
+    }
+    /* out-of-order appends are refused */
+    RecSample bad = {0, 0, 0, 0, 0};
+    assert_false(recwriter_append(w, 0, &bad, &err));
+    assert_true(recwriter_close(w, &err));
+    assert_int_equal(access(path, F_OK), 0);
+    assert_int_not_equal(access(part, F_OK), 0);
+    Recording r;
+    assert_true(recording_load(&r, path, &err));
+    assert_int_equal(r.nsamples, 2500 / 33 + 1);
+    recording_free(&r);
+    recording_free(&meta);
+}
+
+#define HEAD "# netrace-recording: 1\n# track: t.track\n# period_ms: 33\n# cars: 2\n# source: autopilot\n" \
+             "t_ms,car,x,y,heading,speed\n"
+#define ROWS0 "0,1,0,0,0,0\n0,2,1,1,0,0\n"
+#define ROWS1 "33,1,0.5,0,0,1\n33,2,1.5,1,0,1\n"
+
+/* A killed writer leaves a cut last line: the reader keeps every whole
+ * sample time before it and says it was truncated. */
+static void truncated_recovery(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof path, "cut.csv");
+    NrError err;
+    Recording r;
+    struct {
+        const char *text;
+        int nsamples;
+        bool truncated;
+    } cases[] = {
+        {HEAD ROWS0 ROWS1, 2, false},
+        {HEAD ROWS0 ROWS1 "66,1,1.0,0,0", 2, true},        /* cut inside car 1's row */
+        {HEAD ROWS0 ROWS1 "66,1,1.0,0,0,1\n", 2, true},    /* car 2's row missing at the end */
+        {HEAD ROWS0 ROWS1 "66,1,1.0,0,0,1\n66,2,2", 2, true},
+        {HEAD ROWS0 "33,1,0.5,0,0,1\n33,2,1.5,1,0,1", 1, true}, /* no final newline */
+        {HEAD, 0, false},
+        {HEAD "0,1,0", 0, true},
+        {"# netrace-recording: 1\n# track: t.track\n# period_ms: 33\n# cars: 2\n# source: autopilot\nt_ms,car", 0,
+         true},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        write_file(path, cases[k].text);
+        bool ok = recording_load(&r, path, &err);
+        if (!ok)
+            fprintf(stderr, "case %zu: %s\n", k, err.msg);
+        assert_true(ok);
+        assert_int_equal(r.nsamples, cases[k].nsamples);
+        assert_true(r.truncated == cases[k].truncated);
+        if (r.nsamples == 2)
+            assert_true(recording_at(&r, 1, 1)->x == 1.5 && recording_at(&r, 0, 1)->speed == 1);
+        recording_free(&r);
+    }
+}
+
+static void expect_bad(const char *name, const char *text, const char *needle)
+{
+    char path[512];
+    tmp_path(path, sizeof path, name);
+    if (text)
+        write_file(path, text);
+    NrError err = {{0}};
+    Recording r;
+    bool ok = recording_load(&r, path, &err);
+    char want[1024];
+    snprintf(want, sizeof want, "%s%s", path, needle);
+    if (ok || !strstr(err.msg, want))
+        fprintf(stderr, "%s: got '%s', wanted '%s'\n", name, ok ? "(loaded)" : err.msg, want);
+    assert_false(ok);
+    assert_non_null(strstr(err.msg, want));
+    assert_null(r.samples);
+}
+
+static void bad_recordings(void **state)
+{
+    (void)state;
+    expect_bad("missing.csv", NULL, ": cannot open");
+    expect_bad("empty.csv", "", ":1: empty file");
+    expect_bad("noheader.csv", "t_ms,car,x,y,heading,speed\n", ":1: expected the header '# netrace-recording: 1'");
+    expect_bad("version.csv", "# netrace-recording: 2\n", ":1: recording format version 2 is not supported");
+    expect_bad("version2.csv", "# netrace-recording: one\n", ":1: format version is 'one'");
+    expect_bad("nocars.csv", "# netrace-recording: 1\n# track: t\n# period_ms: 33\n# source: human\nt_ms\n",
+               ":5: the header has no '# cars: ...' line");
+    expect_bad("cars.csv", "# netrace-recording: 1\n# cars: 99\n", ":2: cars is '99'");
+    expect_bad("period.csv", "# netrace-recording: 1\n# period_ms: 0\n", ":2: period_ms is '0'");
+    expect_bad("source.csv", "# netrace-recording: 1\n# source: robot\n", ":2: source is 'robot'");
+    expect_bad("columns.csv", HEAD "t,car,x,y\n" ROWS0, ":7: 4 fields, expected 6"); /* a second column line is a row */
+    expect_bad("colline.csv",
+               "# netrace-recording: 1\n# track: t.track\n# period_ms: 33\n# cars: 2\n# source: human\nt,c\n",
+               ":6: expected the column line");
+    expect_bad("carid.csv", HEAD "0,1,0,0,0,0\n0,3,1,1,0,0\n", ":8: unknown car id 3 (the header declares 2 cars");
+    expect_bad("carid0.csv", HEAD "0,0,0,0,0,0\n", ":7: unknown car id 0");
+    expect_bad("carx.csv", HEAD "0,one,0,0,0,0\n", ":7: field car is 'one'");
+    expect_bad("nonnum.csv", HEAD "0,1,abc,0,0,0\n", ":7: field x is 'abc', expected a number");
+    expect_bad("nonnum2.csv", HEAD "0,1,0,0,0,\n", ":7: field speed is '', expected a number");
+    expect_bad("tms.csv", HEAD "0.5,1,0,0,0,0\n", ":7: field t_ms is '0.5'");
+    expect_bad("nan.csv", HEAD "0,1,0,nan,0,0\n", ":7: field y is 'nan', expected a finite number");
+    expect_bad("inf.csv", HEAD "0,1,0,0,-inf,0\n", ":7: field heading is '-inf', expected a finite number");
+    expect_bad("huge.csv", HEAD "0,1,1e999,0,0,0\n", ":7: field x is '1e999', expected a finite number");
+    expect_bad("order.csv", HEAD ROWS0 ROWS1 "0,1,0,0,0,0\n", ":11: rows out of time order: t_ms 0 after 33");
+    expect_bad("dup.csv", HEAD ROWS0 "0,2,1,1,0,0\n" ROWS1, ":9: duplicate sample: car 2 at t_ms 0");
+    expect_bad("missingcar.csv", HEAD "0,1,0,0,0,0\n" ROWS1, ":8: car 2 has no sample at t_ms 0");
+    expect_bad("gap.csv", HEAD ROWS0 "66,1,0,0,0,0\n66,2,0,0,0,0\n", ":9: t_ms 66, expected 33");
+    expect_bad("start.csv", HEAD "33,1,0,0,0,0\n", ":7: t_ms 33, expected 0");
+    expect_bad("fields.csv", HEAD "0,1,0,0,0\n0,2,1,1,0,0\n", ":7: 5 fields, expected 6");
+    expect_bad("fields7.csv", HEAD "0,1,0,0,0,0,9\n", ":7: 7 fields, expected 6");
+}
+
+/* Progress and lead changes on a circle of radius 50 (length ~ 2 pi 50,
+ * grid slots at -2 and -4). Cars are placed on the centre line at chosen
+ * arc lengths, so the expected progress is that arc length. */
+static void progress_and_lead_changes(void **state)
+{
+    (void)state;
+    char text[8192];
+    size_t k = (size_t)snprintf(text, sizeof text, "netrace-track 1\nname c\nwidth 8\ngrid 2 2 1\n");
+    for (int i = 0; i < 72; i++)
+        k += (size_t)snprintf(text + k, sizeof text - k, "point %.17g %.17g\n", 50 * cos(i * NR_PI / 36),
+                              50 * sin(i * NR_PI / 36));
+    NrError err;
+    Track *t = track_parse(text, "c", &err);
+    assert_non_null(t);
+    double L = track_length(t);
+    /* car 1 runs at 10 cw per sample for 80 samples (over 2.5 laps); car 2's
+     * offset from car 1 follows the pattern below: sign changes of
+     * p1 - p2 = -off: + (start) ... */
+    const double off[] = {-2, -1, 0, 1, 2, 0, 0, -1, 1, 1, 0, -3, 3, -3, 3};
+    /* signs of p1 - p2: + + 0 - - 0 0 + - - 0 + - + -  -> changes at
+     * i = 3 (+ to -), 7 (- to +), 8 (+ to -), 11 (- to +), 12, 13, 14: 7 */
+    const int n = 80;
+    Recording r;
+    fill_meta(&r, 2, n);
+    for (int i = 0; i < n; i++) {
+        double s1 = -2 + 10.0 * i;
+        double s2 = s1 + (i < 15 ? off[i] : 3);
+        RecSample *a = &r.samples[i], *b = &r.samples[n + i];
+        track_point(t, s1, &a->x, &a->y, &a->heading);
+        track_point(t, s2, &b->x, &b->y, &b->heading);
+    }
+    double *p = malloc(sizeof(double) * n);
+    assert_true(recording_progress(&r, t, 0, p));
+    for (int i = 0; i < n; i++)
+        assert_true(fabs(p[i] - (-2 + 10.0 * i)) < 1e-6);
+    assert_true(p[n - 1] > 2 * L); /* unwrapped across the line twice */
+    assert_false(recording_progress(&r, t, 2, p));
+    free(p);
+    assert_int_equal(recording_lead_changes(&r, t), 7);
+    r.ncars = 1;
+    assert_int_equal(recording_lead_changes(&r, t), -1);
+    r.ncars = 2;
+    recording_free(&r);
+    track_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_trip_bit_exact),
+        cmocka_unit_test(writer_flushes_and_renames),
+        cmocka_unit_test(truncated_recovery),
+        cmocka_unit_test(bad_recordings),
+        cmocka_unit_test(progress_and_lead_changes),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
