@@ -461,6 +461,8 @@ static double fairness_range(const AppState *s)
     return mx;
 }
 
+static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, float l, float pad);
+
 static void draw_gauges(AppState *s, int k, bool big)
 {
     const SDL_FRect *g = &s->lay.gauge[k];
@@ -469,11 +471,28 @@ static void draw_gauges(AppState *s, int k, bool big)
     SDL_Renderer *r = s->r;
     int font = big ? GFX_NORMAL : GFX_SMALL;
     float l = lh(s, font), pad = (float)s->lay.base * 0.3f;
+    gfx_fill(r, g->x, g->y, g->w, g->h, PANEL);
+    SDL_Rect clip = {(int)g->x, (int)g->y, (int)g->w, (int)g->h};
+    SDL_RenderSetClipRect(r, &clip);
+    draw_gauge_lines(s, k, big, g, l, pad);
+    SDL_RenderSetClipRect(r, NULL);
+}
+
+/* The gauge panel's lines, top to bottom, as many as fit. */
+static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, float l, float pad)
+{
+    SDL_Renderer *r = s->r;
+    int font = big ? GFX_NORMAL : GFX_SMALL;
     AppGaugeText t;
     app_gauge_text(s->e, k, &t);
     const Metrics *m = engine_metrics(s->e, k);
-    gfx_fill(r, g->x, g->y, g->w, g->h, PANEL);
+    float bottom = g->y + g->h;
     float x = g->x + pad, y = g->y + pad / 2, w = g->w - 2 * pad;
+#define ROOM(lines)                                                                                \
+    do {                                                                                           \
+        if (y + (lines) * l > bottom + 1)                                                          \
+            return;                                                                                \
+    } while (0)
     if (!big) {
         const SchemeType *st = engine_scheme(s->e, k);
         gfx_fill(r, g->x, g->y, 4, g->h, scheme_colour(k));
@@ -485,8 +504,9 @@ static void draw_gauges(AppState *s, int k, bool big)
         x += 4;
         w -= 4;
     }
-    bool compact = g->y + g->h - y < 5.3f * l;
+    bool compact = bottom - y < 5.3f * l;
 
+    ROOM(1);
     /* inconsistency: a bar filled by the rate, the text over it */
     double rate = metrics_inconsistency_rate(m);
     gfx_fill(r, x, y, w, l, gfx_rgb(52, 56, 64));
@@ -497,13 +517,14 @@ static void draw_gauges(AppState *s, int k, bool big)
     if ((float)(tw + rw) + 3 * pad < w) {
         gfx_text(&s->gfx, font, (int)(x + w - pad), (int)y, GFX_RIGHT, m->inconsistent_now ? WARN : DIM, "%s",
                  t.recent);
-    } else {
+    } else if (y + 2 * l <= bottom + 1) {
         y += l;
         gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, m->inconsistent_now ? WARN : DIM, "%s",
                  t.recent);
     }
     y += l * 1.15f;
 
+    ROOM(1);
     /* fairness: centred bar, filled towards the disadvantaged player */
     double R = fairness_range(s), f = metrics_mean_d1_minus_d2(m);
     float bh = l * 0.9f, cxm = x + w / 2;
@@ -519,17 +540,19 @@ static void draw_gauges(AppState *s, int k, bool big)
     gfx_text(&s->gfx, GFX_SMALL, (int)(x + w - pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
              gfx_rgb(0, 0, 0), "P1");
     y += bh + pad / 2;
+    ROOM(1);
     SDL_Color fc = f > 0.005 ? APP_CAR1 : f < -0.005 ? APP_CAR2 : FG;
     int fw1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, fc, "%s", t.fair);
     int ww, wh;
     gfx_text_size(&s->gfx, font, t.who, &ww, &wh);
     if ((float)(fw1 + ww) + 2 * pad < w) {
         gfx_text(&s->gfx, font, (int)(x + w), (int)y, GFX_RIGHT, fc, "%s", t.who);
-    } else {
+    } else if (y + 2 * l <= bottom + 1) {
         y += l;
         gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, fc, "%s", t.who);
     }
     y += l;
+    ROOM(1);
     if (compact) {
         int w1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, FG, "%s", t.d);
         if ((float)w1 + w * 0.45f < w)
@@ -538,6 +561,7 @@ static void draw_gauges(AppState *s, int k, bool big)
     }
     gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, FG, "%s", t.d);
     y += l;
+    ROOM(1);
     gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, DIM, "%s", t.mus);
     y += l;
     if (big) {
@@ -551,6 +575,7 @@ static void draw_gauges(AppState *s, int k, bool big)
         for (int i = 0; i < 4 && y + l < g->y + g->h; i++, y += l)
             gfx_text(&s->gfx, GFX_SMALL, (int)x, (int)y, GFX_LEFT, DIM, "%s", lines[i]);
     }
+#undef ROOM
 }
 
 /* ---- strip charts ------------------------------------------------------ */

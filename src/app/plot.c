@@ -17,6 +17,10 @@ static const uint32_t palette[] = {
     0x70D040, /* lime */
     0xB07840, /* brown */
     0x20C0C0, /* teal */
+    0xF0A0C8, /* pink */
+    0xB8B860, /* olive */
+    0xA0A0FF, /* lavender */
+    0x609050, /* moss */
 };
 
 uint32_t plot_series_colour(int i)
@@ -94,12 +98,42 @@ static void fmt_tick(char *buf, size_t n, double v, double step)
     snprintf(buf, n, "%.*f", dec, v);
 }
 
+/* Legend entries laid out in rows under the plot: the number of rows for
+ * width w, and (when draw) the entries themselves from y. */
+static int legend_rows(Gfx *g, const PlotPanel *p, float x, float y, float w, bool draw, float thick, SDL_Color fg)
+{
+    int lh = gfx_line_h(g, GFX_SMALL);
+    if (lh <= 0 || p->nseries <= 0)
+        return 0;
+    float cx = x, sw = (float)lh * 1.4f, gap = (float)lh * 0.9f;
+    int rows = 1;
+    for (int s = 0; s < p->nseries; s++) {
+        const char *label = p->series[s].label ? p->series[s].label : "";
+        int tw, th;
+        gfx_text_size(g, GFX_SMALL, label, &tw, &th);
+        float iw = sw + (float)lh * 0.3f + (float)tw;
+        if (cx > x && cx + iw > x + w) {
+            rows++;
+            cx = x;
+        }
+        if (draw) {
+            float ry = y + (float)(lh * (rows - 1));
+            gfx_fill(g->r, cx, ry + (float)lh / 2 - thick / 2, sw, thick, col(plot_series_colour(s)));
+            gfx_text(g, GFX_SMALL, (int)(cx + sw + (float)lh * 0.3f), (int)ry, GFX_LEFT, fg, "%s", label);
+        }
+        cx += iw + gap;
+    }
+    return rows;
+}
+
 void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *th)
 {
     SDL_Renderer *r = g->r;
     int lh = gfx_line_h(g, GFX_SMALL);
     int fs = g->base_px ? g->base_px : 12;
     SDL_Color fg = col(th->fg), grid = col(th->grid), axis = col(th->axis);
+    SDL_Rect panel = {(int)a.x, (int)a.y, (int)a.w, (int)a.h};
+    SDL_RenderSetClipRect(r, &panel);
 
     double x0, x1, y0, y1;
     if (p->fixed_x) {
@@ -113,10 +147,6 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         y1 = p->ymax;
     } else {
         data_range(p, false, &y0, &y1);
-        double m = (y1 - y0) * 0.05;
-        y1 += m;
-        if (!(p->zero_line && y0 == 0))
-            y0 -= m;
     }
     if (!(x1 > x0))
         x1 = x0 + 1;
@@ -124,38 +154,56 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         y1 = y0 + 1;
     double xs = nice_step(x1 - x0, a.w > 500 ? 8 : 5);
     double ys = nice_step(y1 - y0, a.h > 300 ? 6 : 4);
+    /* data ranges end on round ticks */
+    if (!p->fixed_x) {
+        x0 = floor(x0 / xs + 1e-9) * xs;
+        x1 = ceil(x1 / xs - 1e-9) * xs;
+    }
+    if (!p->fixed_y) {
+        y0 = floor(y0 / ys + 1e-9) * ys;
+        y1 = ceil(y1 / ys - 1e-9) * ys;
+    }
 
     /* Tick label widths decide the left margin. */
     char buf[64];
     int ylw = 0;
-    for (double v = ceil(y0 / ys) * ys; v <= y1 + ys * 1e-9; v += ys) {
+    for (double v = ceil(y0 / ys - 1e-9) * ys; v <= y1 + ys * 1e-9; v += ys) {
         int w, h;
         fmt_tick(buf, sizeof buf, v, ys);
         gfx_text_size(g, GFX_SMALL, buf, &w, &h);
         if (w > ylw)
             ylw = w;
     }
-    float pad = (float)fs * 0.4f;
-    float left = a.x + pad + (float)ylw + pad + (p->ylabel ? (float)lh : 0);
-    float top = a.y + (p->title ? (float)lh * 1.2f : pad);
-    float right = a.x + a.w - pad;
-    float bottom = a.y + a.h - (float)lh * (p->xlabel ? 2.1f : 1.2f);
-    if (right - left < 20 || bottom - top < 20)
+    float pad = (float)fs * 0.4f, flh = (float)lh;
+    float thick = fs >= 20 ? 3.0f : 2.0f;
+    float left = a.x + pad + (float)ylw + pad;
+    float right = a.x + a.w - pad - flh * 0.6f; /* room for the last x tick label */
+    float top = a.y + pad / 2 + (p->title ? flh * 1.1f : 0) + (p->ylabel ? flh * 1.05f : flh * 0.5f);
+    int lrows = legend_rows(g, p, left, 0, right - left, false, thick, fg);
+    float bottom = a.y + a.h - flh * (1.1f + (p->xlabel ? 1.0f : 0.0f) + (float)lrows) - pad / 2;
+    if (right - left < 20 || bottom - top < 20) {
+        SDL_RenderSetClipRect(r, NULL);
         return;
+    }
     float pw = right - left, ph = bottom - top;
 #define PX(v) (left + (float)(((v) - x0) / (x1 - x0)) * pw)
 #define PY(v) (bottom - (float)(((v) - y0) / (y1 - y0)) * ph)
 
-    if (p->title)
-        gfx_text(g, GFX_SMALL, (int)(left + pw / 2), (int)a.y, GFX_CENTER, fg, "%s", p->title);
+    float ty = a.y + pad / 2;
+    if (p->title) {
+        gfx_text(g, GFX_SMALL, (int)(left + pw / 2), (int)ty, GFX_CENTER, fg, "%s", p->title);
+        ty += flh * 1.1f;
+    }
+    if (p->ylabel) /* horizontal, above the y axis: no rotated text needed */
+        gfx_text(g, GFX_SMALL, (int)(a.x + pad), (int)ty, GFX_LEFT, fg, "%s", p->ylabel);
     /* grid and ticks */
-    for (double v = ceil(y0 / ys) * ys; v <= y1 + ys * 1e-9; v += ys) {
+    for (double v = ceil(y0 / ys - 1e-9) * ys; v <= y1 + ys * 1e-9; v += ys) {
         float y = PY(v);
         gfx_fill(r, left, y, pw, 1, grid);
         fmt_tick(buf, sizeof buf, v, ys);
-        gfx_text(g, GFX_SMALL, (int)(left - pad), (int)(y - (float)lh / 2), GFX_RIGHT, fg, "%s", buf);
+        gfx_text(g, GFX_SMALL, (int)(left - pad), (int)(y - flh / 2), GFX_RIGHT, fg, "%s", buf);
     }
-    for (double v = ceil(x0 / xs) * xs; v <= x1 + xs * 1e-9; v += xs) {
+    for (double v = ceil(x0 / xs - 1e-9) * xs; v <= x1 + xs * 1e-9; v += xs) {
         float x = PX(v);
         gfx_fill(r, x, top, 1, ph, grid);
         gfx_fill(r, x, bottom, 1, pad, axis);
@@ -166,17 +214,16 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         gfx_fill(r, left, PY(0.0), pw, 1, axis);
     gfx_fill(r, left, top, 1, ph, axis);
     gfx_fill(r, left, bottom, pw, 1, axis);
-    if (p->xlabel)
-        gfx_text(g, GFX_SMALL, (int)(left + pw / 2), (int)(bottom + (float)lh * 1.05f), GFX_CENTER, fg,
-                 "%s", p->xlabel);
-    if (p->ylabel) /* horizontal, above the axis: no rotated text needed */
-        gfx_text(g, GFX_SMALL, (int)(a.x + pad), (int)(top - (float)lh * (p->title ? 1.15f : 0.0f)),
-                 GFX_LEFT, fg, "%s", p->ylabel);
+    float by = bottom + flh * 1.05f;
+    if (p->xlabel) {
+        gfx_text(g, GFX_SMALL, (int)(left + pw / 2), (int)by, GFX_CENTER, fg, "%s", p->xlabel);
+        by += flh;
+    }
+    legend_rows(g, p, left, by, pw, true, thick, fg);
 
     /* curves, clipped to the plot area */
     SDL_Rect clip = {(int)left, (int)top, (int)pw + 1, (int)ph + 1};
     SDL_RenderSetClipRect(r, &clip);
-    float thick = fs >= 20 ? 3.0f : 2.0f;
     for (int s = 0; s < p->nseries; s++) {
         const PlotSeries *se = &p->series[s];
         SDL_Color c = col(plot_series_colour(s));
@@ -230,30 +277,6 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
     SDL_RenderSetClipRect(r, NULL);
 #undef PX
 #undef PY
-
-    /* legend, top-right inside the plot, one entry per line */
-    int lw = 0;
-    for (int s = 0; s < p->nseries; s++) {
-        int w, h;
-        gfx_text_size(g, GFX_SMALL, p->series[s].label ? p->series[s].label : "", &w, &h);
-        if (w > lw)
-            lw = w;
-    }
-    if (lh > 0 && p->nseries > 0 && (float)(lh * p->nseries) < ph) {
-        float bw = (float)lw + (float)lh * 1.8f, bx = right - bw - pad, by = top + pad;
-        SDL_Color bgc = col(th->bg);
-        bgc.a = 220;
-        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
-        gfx_fill(r, bx, by, bw, (float)(lh * p->nseries) + pad, bgc);
-        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
-        for (int s = 0; s < p->nseries; s++) {
-            float y = by + pad / 2 + (float)(lh * s);
-            gfx_fill(r, bx + pad / 2, y + (float)lh / 2 - thick, (float)lh, thick * 2,
-                     col(plot_series_colour(s)));
-            gfx_text(g, GFX_SMALL, (int)(bx + pad + (float)lh * 1.2f), (int)y, GFX_LEFT, fg, "%s",
-                     p->series[s].label ? p->series[s].label : "");
-        }
-    }
 }
 
 bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err)
@@ -303,19 +326,30 @@ int plot_write_png(const PlotFigure *fig, const char *path, NrError *err)
     char font[512];
     app_pick_font(fig->font_path, font, sizeof font);
     gfx_init(g, r, font[0] ? font : NULL);
-    gfx_set_scale(g, H / 40 < 12 ? 12 : H / 40);
+    int cols = fig->cols > 0 ? fig->cols : fig->npanels;
+    int rows = (fig->npanels + cols - 1) / cols;
+    {
+        /* text scaled to one panel: about 16 lines high, 40 characters wide */
+        int pw0 = W / cols, ph0 = H / rows;
+        int base = ph0 / 16 < pw0 / 40 ? ph0 / 16 : pw0 / 40;
+        gfx_set_scale(g, base < 10 ? 10 : base > 22 ? 22 : base);
+    }
     PlotTheme th = plot_theme_light();
     SDL_Color bg = col(th.bg);
     SDL_SetRenderDrawColor(r, bg.r, bg.g, bg.b, 255);
     SDL_RenderClear(r);
     float top = 0;
-    int lh = gfx_line_h(g, GFX_BIG);
     if (fig->title) {
-        gfx_text(g, GFX_BIG, W / 2, lh / 4, GFX_CENTER, col(th.fg), "%s", fig->title);
-        top = (float)lh * 1.4f;
+        int tf = GFX_BIG, tw = 0, tlh = 0;
+        for (; tf > GFX_SMALL; tf--) {
+            gfx_text_size(g, tf, fig->title, &tw, &tlh);
+            if (tw < W - 16)
+                break;
+        }
+        int lh = gfx_line_h(g, tf);
+        gfx_text(g, tf, W / 2, lh / 4, GFX_CENTER, col(th.fg), "%s", fig->title);
+        top = (float)lh * 1.3f;
     }
-    int cols = fig->cols > 0 ? fig->cols : fig->npanels;
-    int rows = (fig->npanels + cols - 1) / cols;
     float pw = (float)W / (float)cols, ph = ((float)H - top) / (float)rows;
     for (int i = 0; i < fig->npanels; i++) {
         SDL_FRect a = {pw * (float)(i % cols) + 4, top + ph * (float)(i / cols) + 4, pw - 8, ph - 8};
