@@ -398,9 +398,7 @@ static void draw_view(AppState *s, int k, int j)
 
     /* captions: whose screen, who is ahead, laps */
     float ls = lh(s, GFX_SMALL), pad = (float)s->lay.base * 0.25f;
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
-    gfx_fill(r, rect->x, rect->y, rect->w, ls + pad, gfx_rgba(0, 0, 0, 150));
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    gfx_fill(r, rect->x, rect->y, rect->w, ls + pad, gfx_rgb(16, 30, 20));
     SDL_Color lc = car_colour(v.leader);
     char lead[32];
     snprintf(lead, sizeof lead, "car %d ahead", v.leader + 1);
@@ -419,9 +417,7 @@ static void draw_view(AppState *s, int k, int j)
         gfx_fill(r, rect->x + rect->w - ls - pad, rect->y + 1, ls, ls + pad - 2, lc);
     }
     if (rect->h > 12 * (ls + pad)) {
-        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
-        gfx_fill(r, rect->x, rect->y + rect->h - ls - pad, rect->w, ls + pad, gfx_rgba(0, 0, 0, 150));
-        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+        gfx_fill(r, rect->x, rect->y + rect->h - ls - pad, rect->w, ls + pad, gfx_rgb(16, 30, 20));
         int y = (int)(rect->y + rect->h - ls - pad / 2);
         int w1 = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), y, GFX_LEFT, APP_CAR1, "car 1 lap %d",
                           v.lap[0] + 1);
@@ -483,8 +479,7 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
 {
     SDL_Renderer *r = s->r;
     int font = big ? GFX_NORMAL : GFX_SMALL;
-    AppGaugeText t;
-    app_gauge_text(s->e, k, &t);
+    const AppGaugeText t = s->gtext[k];
     const Metrics *m = engine_metrics(s->e, k);
     float bottom = g->y + g->h;
     float x = g->x + pad, y = g->y + pad / 2, w = g->w - 2 * pad;
@@ -787,6 +782,13 @@ void app_draw(AppState *s, int w, int h)
     if (s->overlays & APP_OVERLAY_TRAILS)
         update_trails(s);
     int n = engine_scheme_count(s->e);
+    int64_t now = engine_now(s->e);
+    if (s->paused || !s->gtext_valid || now < s->gtext_t || now - s->gtext_t >= APP_GAUGE_REFRESH_US) {
+        for (int k = 0; k < n; k++)
+            app_gauge_text(s->e, k, &s->gtext[k]);
+        s->gtext_t = now;
+        s->gtext_valid = true;
+    }
     if (s->focus >= 0) {
         draw_label(s, s->focus);
         draw_view(s, s->focus, 0);

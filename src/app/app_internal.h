@@ -30,6 +30,7 @@
 #define APP_TRACK_PTS_MAX 1024
 #define APP_TRAIL 48
 #define APP_CHART_PTS 2048
+#define APP_GAUGE_REFRESH_US (100 * NR_US_PER_MS)
 
 /* Car colours, the same in every view, gauge and legend. */
 #define APP_CAR1 gfx_rgb(255, 96, 48)
@@ -121,6 +122,12 @@ typedef struct AppState {
     SDL_Texture *track_tex[2];
     int track_tex_w[2], track_tex_h[2];
     int track_tex_next;
+
+    /* gauge strings, refreshed at most every APP_GAUGE_REFRESH_US of race time
+     * (digits changing 30 times a second are unreadable and cost renders) */
+    AppGaugeText gtext[SCHEME_MAX];
+    int64_t gtext_t;
+    bool gtext_valid;
 
     AppTrail trail[SCHEME_MAX][2][2];
     int64_t trail_t;

@@ -262,6 +262,7 @@ void app_ctl_press(AppState *s, int ctl)
         break;
     case BTN_RESTART:
         engine_restart(s->e);
+        s->gtext_valid = false;
         clear_trails(s);
         s->race_frac_us = 0;
         break;
@@ -270,6 +271,7 @@ void app_ctl_press(AppState *s, int ctl)
         break;
     case BTN_RESET:
         engine_reset_metrics(s->e);
+        s->gtext_valid = false;
         app_set_message(s, "gauges reset at t = %.1f s", (double)engine_now(s->e) / 1e6);
         break;
     case BTN_GHOST:

@@ -19,6 +19,7 @@ bool gfx_init(Gfx *g, SDL_Renderer *r, const char *font_path)
 
 static void clear_cache(Gfx *g)
 {
+    memset(g->sizes, 0, sizeof g->sizes);
     for (int i = 0; i < GFX_TEXT_CACHE; i++) {
         if (g->cache[i].tex)
             SDL_DestroyTexture(g->cache[i].tex);
@@ -159,7 +160,21 @@ void gfx_text_size(Gfx *g, int font, const char *text, int *w, int *h)
     *w = *h = 0;
     if (!g->has_font || !g->font[font])
         return;
+    uint32_t hash = hash_text(text, font, gfx_rgb(0, 0, 0));
+    GfxSize *e = &g->sizes[hash % GFX_SIZE_CACHE];
+    if (e->hash == hash && e->font == font && strcmp(e->text, text) == 0) {
+        *w = e->w;
+        *h = e->h;
+        return;
+    }
     TTF_SizeUTF8(g->font[font], text, w, h);
+    if (strlen(text) < sizeof e->text) {
+        e->hash = hash;
+        e->font = font;
+        e->w = *w;
+        e->h = *h;
+        memcpy(e->text, text, strlen(text) + 1);
+    }
 }
 
 void gfx_fill(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c)

@@ -40,6 +40,14 @@ typedef struct GfxText {
     int w, h;
 } GfxText;
 
+typedef struct GfxSize {
+    uint32_t hash;
+    int font, w, h;
+    char text[GFX_TEXT_MAX];
+} GfxSize;
+
+#define GFX_SIZE_CACHE 256
+
 typedef struct Gfx {
     SDL_Renderer *r;
     char font_path[512];
@@ -47,6 +55,7 @@ typedef struct Gfx {
     int base_px;
     TTF_Font *font[GFX_NFONTS];
     GfxText cache[GFX_TEXT_CACHE];
+    GfxSize sizes[GFX_SIZE_CACHE]; /* measured widths, replaced on collision */
     uint32_t frame;
     int rendered; /* labels rendered (cache misses) since init, for tests */
 } Gfx;
