@@ -246,7 +246,7 @@ int app_run_window(const AppConfig *cfg)
         return 1;
     }
     int w = cfg->width > 0 ? cfg->width : 1280, h = cfg->height > 0 ? cfg->height : 720;
-    Uint32 wflags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+    Uint32 wflags = SDL_WINDOW_RESIZABLE; /* no HIGHDPI: mouse and pixels share one scale */
     if (cfg->fullscreen)
         wflags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
     SDL_Window *win = SDL_CreateWindow("netrace", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, wflags);

@@ -223,6 +223,8 @@ static int replay_run(int argc, char **argv)
             have_file = true;
         }
     }
+    if (view.app.bench_frames > 0 && (headless || csv))
+        return cli_usage_error(cmd, "--bench-frames draws in the window: drop --headless / --csv");
     int rc = race_opts_load(&o, cmd);
     if (rc != CLI_OK) {
         race_opts_free(&o);

@@ -25,7 +25,9 @@ expect 2 "--snapshot negative time" -- "$NR" replay "$TMP/win.csv" --snapshot -1
 expect 1 "--snapshot unwritable" -- "$NR" replay "$TMP/win.csv" --snapshot 1 "$TMP/no/such/dir/c.png"
 stderr_has "no/such/dir/c.png" "unwritable snapshot path named"
 expect 2 "--speed out of range" -- "$NR" replay "$TMP/win.csv" --headless --speed 20
-expect 2 "--bench-frames 0" -- "$NR" replay "$TMP/win.csv" --headless --bench-frames 0
+expect 2 "--bench-frames 0" -- "$NR" replay "$TMP/win.csv" --bench-frames 0
+expect 2 "--bench-frames with --headless" -- "$NR" replay "$TMP/win.csv" --headless --bench-frames 5
+stderr_has "drop --headless" "--bench-frames needs the window"
 expect 2 "--focus unknown scheme" -- "$NR" replay "$TMP/win.csv" --focus frobnicate
 stderr_has "--focus 'frobnicate'" "unknown focus named"
 
