@@ -145,6 +145,8 @@ static long max_rss_kb(void)
     return ru.ru_maxrss;
 }
 
+static void screenshot(AppState *s, int w, int h);
+
 /* N overview frames as fast as possible, the race advancing 1/60 s per frame. */
 static void run_bench(AppState *s, SDL_Window *win, int nframes)
 {
@@ -186,6 +188,11 @@ static void run_bench(AppState *s, SDL_Window *win, int nframes)
            sum / nframes, ms[nframes / 2], ms[p99 < 0 ? 0 : p99], ms[nframes - 1], cpu * 1000.0 / nframes);
     printf("bench: max RSS %ld kB before, %ld kB after\n", rss0, max_rss_kb());
     free(ms);
+    if (s->cfg.shot_dir) { /* the last frame, as the window shows it */
+        app_draw(s, w, h);
+        screenshot(s, w, h);
+        printf("bench: %s\n", s->msg);
+    }
     (void)win;
 }
 
