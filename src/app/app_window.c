@@ -95,33 +95,23 @@ int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const cha
         engine_restart(e);
     engine_step_to(e, t_us);
 
-    bool ttf_here = !TTF_WasInit();
-    if (!ttf_start(err))
+    GfxOffscreen o;
+    if (!gfx_offscreen_open(&o, w, h, png_path, err))
         return 1;
     int rc = 1;
-    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
-    SDL_Renderer *r = surf ? SDL_CreateSoftwareRenderer(surf) : NULL;
-    AppState *s = r ? calloc(1, sizeof *s) : NULL;
-    if (!s) {
-        nr_error_set(err, "%s: cannot create a %dx%d offscreen renderer: %s", png_path, w, h, SDL_GetError());
-        goto done;
-    }
+    AppState *s = calloc(1, sizeof *s);
     AppConfig c = *cfg;
     c.engine = e;
-    if (!app_state_init(s, e, &c, r, err))
-        goto done;
-    app_draw(s, w, h);
-    SDL_RenderPresent(r);
-    rc = app_save_png(r, w, h, png_path, err) ? 0 : 1;
-    app_state_free(s);
-done:
+    if (!s)
+        nr_error_set(err, "%s: out of memory", png_path);
+    else if (app_state_init(s, e, &c, o.r, err)) {
+        app_draw(s, w, h);
+        SDL_RenderPresent(o.r);
+        rc = app_save_png(o.r, w, h, png_path, err) ? 0 : 1;
+        app_state_free(s);
+    }
     free(s);
-    if (r)
-        SDL_DestroyRenderer(r);
-    if (surf)
-        SDL_FreeSurface(surf);
-    if (ttf_here)
-        TTF_Quit();
+    gfx_offscreen_close(&o);
     return rc;
 }
 

@@ -177,6 +177,35 @@ void gfx_text_size(Gfx *g, int font, const char *text, int *w, int *h)
     }
 }
 
+bool gfx_offscreen_open(GfxOffscreen *o, int w, int h, const char *what, NrError *err)
+{
+    memset(o, 0, sizeof *o);
+    o->ttf_here = !TTF_WasInit();
+    if (o->ttf_here && TTF_Init() != 0) {
+        o->ttf_here = false;
+        return nr_error_set(err, "%s: cannot start SDL_ttf: %s", what, TTF_GetError());
+    }
+    o->surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+    o->r = o->surf ? SDL_CreateSoftwareRenderer(o->surf) : NULL;
+    if (!o->r) {
+        nr_error_set(err, "%s: cannot create a %dx%d offscreen renderer: %s", what, w, h, SDL_GetError());
+        gfx_offscreen_close(o);
+        return false;
+    }
+    return true;
+}
+
+void gfx_offscreen_close(GfxOffscreen *o)
+{
+    if (o->r)
+        SDL_DestroyRenderer(o->r);
+    if (o->surf)
+        SDL_FreeSurface(o->surf);
+    if (o->ttf_here)
+        TTF_Quit();
+    memset(o, 0, sizeof *o);
+}
+
 void gfx_fill(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c)
 {
     SDL_SetRenderDrawColor(r, c.r, c.g, c.b, c.a);

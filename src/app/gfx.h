@@ -69,6 +69,18 @@ int gfx_text(Gfx *g, int font, int x, int y, int align, SDL_Color c, const char 
 void gfx_text_size(Gfx *g, int font, const char *text, int *w, int *h);
 int gfx_line_h(const Gfx *g, int font);
 
+/* A memory surface with SDL's software renderer and SDL_ttf started: no
+ * display needed. open: false + err ("WHAT: ...") on failure, nothing held.
+ * close: NULL-safe parts, stops SDL_ttf if open started it. */
+typedef struct GfxOffscreen {
+    SDL_Surface *surf;
+    SDL_Renderer *r;
+    bool ttf_here;
+} GfxOffscreen;
+
+bool gfx_offscreen_open(GfxOffscreen *o, int w, int h, const char *what, NrError *err);
+void gfx_offscreen_close(GfxOffscreen *o);
+
 void gfx_fill(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c);
 void gfx_frame(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c);
 /* Convex polygon with n <= 16 corners (fan from the first). */

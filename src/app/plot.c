@@ -310,17 +310,14 @@ int plot_write_png(const PlotFigure *fig, const char *path, NrError *err)
                          fig->panels[i].nseries, PLOT_MAX_SERIES);
             return 1;
         }
-    bool ttf_here = TTF_WasInit() == 0;
-    if (ttf_here && TTF_Init() != 0) {
-        nr_error_set(err, "%s: cannot start SDL_ttf: %s", path, TTF_GetError());
+    GfxOffscreen o;
+    if (!gfx_offscreen_open(&o, W, H, path, err))
         return 1;
-    }
-    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
-    SDL_Renderer *r = surf ? SDL_CreateSoftwareRenderer(surf) : NULL;
-    Gfx *g = r ? SDL_calloc(1, sizeof *g) : NULL;
+    SDL_Renderer *r = o.r;
+    Gfx *g = SDL_calloc(1, sizeof *g);
     int rc = 1;
     if (!g) {
-        nr_error_set(err, "%s: cannot create a %dx%d offscreen renderer: %s", path, W, H, SDL_GetError());
+        nr_error_set(err, "%s: out of memory", path);
         goto done;
     }
     char font[512];
@@ -362,11 +359,6 @@ done:
         gfx_free(g);
         SDL_free(g);
     }
-    if (r)
-        SDL_DestroyRenderer(r);
-    if (surf)
-        SDL_FreeSurface(surf);
-    if (ttf_here)
-        TTF_Quit();
+    gfx_offscreen_close(&o);
     return rc;
 }

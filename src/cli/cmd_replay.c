@@ -146,13 +146,20 @@ static int view_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd
     return 0;
 }
 
-/* Writes every --snapshot; each on its own engine so the table stays exact. */
-static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const char *cmd)
+/* An engine of its own for the window or the snapshots (the strip charts
+ * need the history), so the printed table stays the whole race's. */
+static Engine *view_engine(const EngineConfig *cfg, NrError *err)
 {
     EngineConfig c = *cfg;
     c.keep_history = true;
+    return engine_new(&c, err);
+}
+
+/* Writes every --snapshot. */
+static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const char *cmd)
+{
     NrError err = {{0}};
-    Engine *e = engine_new(&c, &err);
+    Engine *e = view_engine(cfg, &err);
     if (!e)
         return cli_fail(cmd, "%s", err.msg);
     int rc = CLI_OK;
@@ -170,10 +177,8 @@ static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const cha
 /* The live window; 1 when it could not open (the caller falls back). */
 static int run_window(ViewOpts *v, const EngineConfig *cfg, const char *cmd, const char *title)
 {
-    EngineConfig c = *cfg;
-    c.keep_history = true;
     NrError err = {{0}};
-    Engine *e = engine_new(&c, &err);
+    Engine *e = view_engine(cfg, &err);
     if (!e)
         return cli_fail(cmd, "%s", err.msg);
     v->app.engine = e;
