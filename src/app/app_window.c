@@ -195,8 +195,22 @@ int app_run_window(const AppConfig *cfg)
      * this hint SDL would upload that surface through OpenGL every frame
      * (measured: see docs/window.md). An environment setting still wins. */
     SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
+    const char *asked_env = SDL_getenv("SDL_VIDEODRIVER"), *x11 = SDL_getenv("DISPLAY"),
+               *wl = SDL_getenv("WAYLAND_DISPLAY");
+    if (!(asked_env && *asked_env) && !(x11 && *x11) && !(wl && *wl)) {
+        fprintf(stderr, "netrace: no display (neither DISPLAY nor WAYLAND_DISPLAY is set)\n");
+        return 1;
+    }
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "netrace: cannot open a display: %s (use --headless)\n", SDL_GetError());
+        return 1;
+    }
+    /* With no display SDL falls back to its offscreen driver by itself: a
+     * window nobody can see. Only a driver the user asked for counts. */
+    const char *got = SDL_GetCurrentVideoDriver(), *asked = SDL_getenv("SDL_VIDEODRIVER");
+    if (got && (strcmp(got, "offscreen") == 0 || strcmp(got, "dummy") == 0) && !(asked && *asked)) {
+        fprintf(stderr, "netrace: no display (SDL found only its '%s' driver)\n", got);
+        SDL_QuitSubSystem(SDL_INIT_VIDEO);
         return 1;
     }
     NrError err = {{0}};
