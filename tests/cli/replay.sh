@@ -59,3 +59,9 @@ if [ "$(cat "$TMP/keep.csv")" = "old" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1))
     echo "FAIL: a failed sweep overwrote its --out file"
 fi
+
+# Without any display the main job prints the table instead of running a
+# window nobody sees (SDL would pick its offscreen driver by itself).
+expect 0 "no display: headless fallback" -- env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 60 "$NR"
+stdout_has "^dr-causality " "no display: the gauge table"
+stderr_has "no display" "no display: says why"
