@@ -47,3 +47,14 @@ expect 0 "snapshot without a font" -- env NETRACE_FONT=/nonexistent.ttf "$NR" re
 stderr_has "font" "missing font named"
 if [ -s "$TMP/nofont.png" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: snapshot written without a font"; fi
+
+# The window loop itself on SDL's dummy video driver: --bench-frames renders,
+# prints its statistics and (with --shots) saves the last frame.
+mkdir -p "$TMP/shots"
+expect 0 "window loop on the dummy driver" -- env SDL_VIDEODRIVER=dummy timeout 60 "$NR" replay "$TMP/win.csv" \
+    --bench-frames 5 --shots "$TMP/shots" --size 800x450
+stdout_has "^bench: 5 frames, overview of [0-9]+ schemes, 800x450" "bench names frames and size"
+stdout_has "p50 [0-9.]+ ms, p99 [0-9.]+ ms" "bench prints p50 and p99"
+stdout_has "CPU [0-9.]+ ms/frame" "bench prints CPU per frame"
+if ls "$TMP/shots"/netrace-*.png >/dev/null 2>&1; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: --shots saves the last bench frame"; fi
