@@ -573,54 +573,108 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
 #undef ROOM
 }
 
+/* ---- cached layers ----------------------------------------------------- */
+
+/* Makes l a w x h render target and points the renderer at it; false when
+ * targets are unsupported (the caller then draws straight to the frame). */
+static bool layer_begin(AppState *s, AppLayer *l, int w, int h)
+{
+    if (!l->tex || l->w != w || l->h != h) {
+        if (l->tex)
+            SDL_DestroyTexture(l->tex);
+        l->tex = SDL_CreateTexture(s->r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_TARGET, w, h);
+        l->w = w;
+        l->h = h;
+        l->key = 0;
+        l->text_key[0] = '\0';
+        if (!l->tex)
+            return false;
+    }
+    if (SDL_SetRenderTarget(s->r, l->tex) != 0)
+        return false;
+    return true;
+}
+
+static void layer_end(AppState *s, AppLayer *l, float x, float y)
+{
+    SDL_SetRenderTarget(s->r, NULL);
+    SDL_Rect dst = {(int)x, (int)y, l->w, l->h};
+    SDL_RenderCopy(s->r, l->tex, NULL, &dst);
+}
+
 /* ---- strip charts ------------------------------------------------------ */
 
+static void draw_chart(AppState *s, int pass, SDL_FRect a)
+{
+    int n = engine_scheme_count(s->e);
+    PlotSeries se[SCHEME_MAX];
+    double end_s = (double)engine_end_us(s->e) / 1e6;
+    int cap = (int)a.w;
+    cap = cap > APP_CHART_PTS ? APP_CHART_PTS : cap < 2 ? 2 : cap;
+    for (int k = 0; k < n; k++) {
+        int hn = 0;
+        const MetricSample *h = engine_history(s->e, k, &hn);
+        int m = (h && hn > 0) ? (hn < cap ? hn : cap) : 0;
+        for (int i = 0; i < m; i++) {
+            int src = m > 1 ? (int)((int64_t)i * (hn - 1) / (m - 1)) : 0;
+            s->chart_x[k][i] = (double)h[src].t_us / 1e6;
+            s->chart_y[k][i] = pass == 0 ? h[src].rate * 100.0 : h[src].d1 - h[src].d2;
+        }
+        se[k].label = engine_scheme(s->e, k)->name;
+        se[k].x = s->chart_x[k];
+        se[k].y = s->chart_y[k];
+        se[k].n = m;
+        se[k].markers = false;
+    }
+    PlotPanel p;
+    memset(&p, 0, sizeof p);
+    p.series = se;
+    p.nseries = n;
+    p.fixed_x = true;
+    p.xmin = 0;
+    p.xmax = end_s > 0 ? end_s : 1;
+    p.xlabel = "race time (s)";
+    p.highlight = s->focus + 1;
+    p.zero_line = true;
+    p.title = pass == 0 ? "inconsistency rate, cumulative (%)" : "d1 - d2 per sample (car widths)";
+    PlotTheme th = plot_theme_dark();
+    gfx_fill(s->r, a.x, a.y, a.w, a.h, PANEL);
+    plot_draw_panel(&s->gfx, a, &p, &th);
+}
+
+/* The two charts, each redrawn into its layer only when the history has
+ * grown by about one pixel column, was reset, or the layout changed. */
 static void draw_charts(AppState *s)
 {
     int n = engine_scheme_count(s->e);
-    PlotSeries rate[SCHEME_MAX], diff[SCHEME_MAX];
-    double end_s = (double)engine_end_us(s->e) / 1e6;
+    int64_t total = 0;
+    for (int k = 0; k < n; k++) {
+        int hn = 0;
+        engine_history(s->e, k, &hn);
+        total += hn;
+    }
+    int64_t period = engine_params(s->e)->period_us > 0 ? engine_params(s->e)->period_us : 33000;
+    int64_t race_samples = engine_end_us(s->e) / period + 1;
     for (int pass = 0; pass < 2; pass++) {
         const SDL_FRect *a = &s->lay.chart[pass];
         if (a->w < 40 || a->h < 40)
             return;
-        int cap = (int)a->w;
-        cap = cap > APP_CHART_PTS ? APP_CHART_PTS : cap < 2 ? 2 : cap;
-        for (int k = 0; k < n; k++) {
-            int hn = 0;
-            const MetricSample *h = engine_history(s->e, k, &hn);
-            int m = (h && hn > 0) ? (hn < cap ? hn : cap) : 0;
-            for (int i = 0; i < m; i++) {
-                int src = m > 1 ? (int)((int64_t)i * (hn - 1) / (m - 1)) : 0;
-                s->chart_x[k][i] = (double)h[src].t_us / 1e6;
-                s->chart_y[k][i] = pass == 0 ? h[src].rate * 100.0 : h[src].d1 - h[src].d2;
-            }
-            PlotSeries *se = pass == 0 ? &rate[k] : &diff[k];
-            se->label = engine_scheme(s->e, k)->name;
-            se->x = s->chart_x[k];
-            se->y = s->chart_y[k];
-            se->n = m;
-            se->markers = false;
+        AppLayer *l = &s->chart_layer[pass];
+        int64_t per_px = race_samples / (int64_t)a->w + 1;
+        uint64_t key = ((uint64_t)(total / ((int64_t)(n > 0 ? n : 1) * per_px)) << 16) ^
+                       ((uint64_t)(s->focus + 2) << 8) ^ (uint64_t)n ^ ((uint64_t)s->lay.base << 40) ^
+                       (total == 0 ? 0x5a5a5a5aULL : 0);
+        if (s->no_layers || !layer_begin(s, l, (int)a->w, (int)a->h)) {
+            SDL_SetRenderTarget(s->r, NULL);
+            draw_chart(s, pass, *a);
+            continue;
         }
-        PlotPanel p;
-        memset(&p, 0, sizeof p);
-        p.series = pass == 0 ? rate : diff;
-        p.nseries = n;
-        p.fixed_x = true;
-        p.xmin = 0;
-        p.xmax = end_s > 0 ? end_s : 1;
-        p.xlabel = "race time (s)";
-        p.highlight = s->focus + 1;
-        if (pass == 0) {
-            p.title = "inconsistency rate, cumulative (%)";
-            p.zero_line = true;
-        } else {
-            p.title = "d1 - d2 per sample (car widths)";
-            p.zero_line = true;
+        if (l->key != key) {
+            SDL_FRect at = {0, 0, a->w, a->h};
+            draw_chart(s, pass, at);
+            l->key = key;
         }
-        PlotTheme th = plot_theme_dark();
-        gfx_fill(s->r, a->x, a->y, a->w, a->h, PANEL);
-        plot_draw_panel(&s->gfx, *a, &p, &th);
+        layer_end(s, l, a->x, a->y);
     }
 }
 
@@ -709,6 +763,54 @@ static void draw_controls(AppState *s)
         gfx_text(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)(b->y + (b->h - ls) / 2), GFX_CENTER,
                  on ? gfx_rgb(255, 255, 255) : FG, "%s", ctl_label[c]);
     }
+}
+
+/* Status line, control bar and buttons: redrawn into their layer only when
+ * something they show changes. */
+static void draw_bars(AppState *s)
+{
+    AppLayout *L = &s->lay;
+    float y0 = L->status.y;
+    int w = L->w, h = L->h - (int)y0;
+    char key[sizeof s->bar_layer.text_key], val[64];
+    const SchemeParams *p = engine_params(s->e);
+    int n = snprintf(key, sizeof key, "%d %d %d %u %d %d %d %d %g|%s|%s|%lld %g", w, h, s->sel, s->overlays,
+                     s->paused, s->loop, s->follow[s->focus >= 0], s->help, s->speed, engine_link(s->e, 0)->text,
+                     engine_link(s->e, 1)->text, (long long)p->delta_us, p->tdr_cw);
+    for (int c = 0; c < CTL_NVALUES && n > 0 && (size_t)n < sizeof key; c++) {
+        app_ctl_value(s, c, val, sizeof val);
+        n += snprintf(key + n, sizeof key - (size_t)n, "|%s", val);
+    }
+    bool fits = n > 0 && (size_t)n < sizeof key - 1;
+    if (s->no_layers || !fits || h < 4 || !layer_begin(s, &s->bar_layer, w, h)) {
+        SDL_SetRenderTarget(s->r, NULL);
+        draw_status(s);
+        draw_controls(s);
+        return;
+    }
+    if (strcmp(key, s->bar_layer.text_key) != 0) {
+        /* draw with the bars' rectangles moved to the layer's origin */
+        AppLayout saved = *L;
+        SDL_FRect *rects[3 + 3 * CTL_COUNT];
+        int m = 0;
+        rects[m++] = &L->status;
+        rects[m++] = &L->ctl_row[0];
+        rects[m++] = &L->ctl_row[1];
+        for (int c = 0; c < CTL_COUNT; c++) {
+            rects[m++] = &L->ctl[c];
+            rects[m++] = &L->minus[c];
+            rects[m++] = &L->plus[c];
+        }
+        for (int i = 0; i < m; i++)
+            rects[i]->y -= y0;
+        SDL_SetRenderDrawColor(s->r, BG.r, BG.g, BG.b, 255);
+        SDL_RenderClear(s->r);
+        draw_status(s);
+        draw_controls(s);
+        *L = saved;
+        memcpy(s->bar_layer.text_key, key, (size_t)n + 1);
+    }
+    layer_end(s, &s->bar_layer, 0, y0);
 }
 
 static const char *const help_lines[] = {
@@ -803,8 +905,7 @@ void app_draw(AppState *s, int w, int h)
     }
     draw_charts(s);
     draw_top(s);
-    draw_status(s);
-    draw_controls(s);
+    draw_bars(s);
     if (s->help)
         draw_help(s);
 }

@@ -77,6 +77,15 @@ typedef struct AppLayout {
     SDL_FRect ctl[CTL_COUNT], minus[CTL_COUNT], plus[CTL_COUNT];
 } AppLayout;
 
+/* A part of the frame drawn into a texture and redrawn only when its key
+ * changes (the strip charts, the control bar). */
+typedef struct AppLayer {
+    SDL_Texture *tex;
+    int w, h;
+    uint64_t key;
+    char text_key[1024];
+} AppLayer;
+
 typedef struct AppTrail {
     float x[APP_TRAIL], y[APP_TRAIL];
     int head, n;
@@ -128,6 +137,9 @@ typedef struct AppState {
     AppGaugeText gtext[SCHEME_MAX];
     int64_t gtext_t;
     bool gtext_valid;
+
+    AppLayer chart_layer[2], bar_layer;
+    bool no_layers; /* draw everything every frame (tests compare both ways) */
 
     AppTrail trail[SCHEME_MAX][2][2];
     int64_t trail_t;

@@ -352,6 +352,12 @@ void app_state_free(AppState *s)
         if (s->track_tex[i])
             SDL_DestroyTexture(s->track_tex[i]);
     memset(s->track_tex, 0, sizeof s->track_tex);
+    AppLayer *layers[3] = {&s->chart_layer[0], &s->chart_layer[1], &s->bar_layer};
+    for (int i = 0; i < 3; i++) {
+        if (layers[i]->tex)
+            SDL_DestroyTexture(layers[i]->tex);
+        memset(layers[i], 0, sizeof *layers[i]);
+    }
     gfx_free(&s->gfx);
 }
 

@@ -82,6 +82,10 @@ static void data_range(const PlotPanel *p, bool xaxis, double *lo, double *hi)
         *hi = fmax(*hi, 0);
     }
     if (*hi - *lo < 1e-12) {
+        if (fabs(*lo) < 1e-12 && !xaxis) { /* all zero: show 0..1 above the axis */
+            *hi = 1.0;
+            return;
+        }
         double d = fabs(*lo) > 1e-12 ? fabs(*lo) * 0.1 : 1.0;
         *lo -= d;
         *hi += d;
