@@ -135,7 +135,7 @@ typedef struct AppState {
     /* gauge strings, refreshed at most every APP_GAUGE_REFRESH_US of race time
      * (digits changing 30 times a second are unreadable and cost renders) */
     AppGaugeText gtext[SCHEME_MAX];
-    int64_t gtext_t;
+    int64_t gtext_t[SCHEME_MAX];
     bool gtext_valid;
 
     AppLayer chart_layer[2], bar_layer;
