@@ -422,6 +422,7 @@ static void labels_rendered_once(void **state)
 {
     Fixture *f = *state;
     f->s->paused = false;
+    engine_restart(f->e);
     engine_step_to(f->e, 4 * NR_US_PER_S);
     /* running: the gauge strings of a few schemes are refreshed per frame;
      * once all are current, a frame at the same race time renders nothing */
