@@ -50,10 +50,13 @@ static int run(int argc, char **argv)
             return cli_usage_error(CMD, "unknown option '%s'", a);
         }
     }
+    const char *input = o.recording ? o.recording : "recordings/default.csv";
+    int rc = o.out ? cli_out_check(CMD, "--out", o.out, &input, 1) : CLI_OK;
+    if (rc != CLI_OK)
+        return rc;
     Recording rec;
     memset(&rec, 0, sizeof rec);
     char desc[4200];
-    int rc = CLI_OK;
     bool generated = false;
     if (!fcli_sender_path(CMD, o.recording, o.seconds > 0 ? o.seconds : 60.0, o.seed, &rec, desc, sizeof desc, &generated,
                           &rc))

@@ -25,20 +25,22 @@ static void print_table(FILE *f, const RunResult *r, int n)
 }
 
 /* Per-sample series of every scheme, long format. */
-static bool write_series(const char *path, const EngineConfig *cfg, NrError *err)
+static bool write_series(const char *cmd, const char *path, const EngineConfig *cfg, int *rc)
 {
     EngineConfig c = *cfg;
     c.keep_history = true;
-    Engine *e = engine_new(&c, err);
-    if (!e)
+    NrError err = {{0}};
+    Engine *e = engine_new(&c, &err);
+    if (!e) {
+        *rc = cli_fail(cmd, "%s", err.msg);
         return false;
+    }
     engine_step_to(e, engine_end_us(e));
     char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.part", path);
-    FILE *f = fopen(tmp, "w");
+    FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, rc);
     if (!f) {
         engine_free(e);
-        return nr_error_set(err, "%s: cannot write", path);
+        return false;
     }
     fputs("scheme,t_ms,d1,d2,inconsistent,inconsistency_rate,mean_d1_minus_d2\n", f);
     for (int k = 0; k < engine_scheme_count(e); k++) {
@@ -50,10 +52,7 @@ static bool write_series(const char *path, const EngineConfig *cfg, NrError *err
                     h[i].mean_d1_d2);
     }
     engine_free(e);
-    bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
-    if (!ok)
-        return nr_error_set(err, "%s: cannot write", path);
-    return true;
+    return cli_out_close(cmd, f, path, tmp, true, rc);
 }
 
 static int replay_run(int argc, char **argv)
@@ -87,7 +86,12 @@ static int replay_run(int argc, char **argv)
         }
     }
     (void)headless; /* the window arrives with the app layer */
-    int rc = race_opts_load(&o, cmd);
+    int rc = series ? cli_out_check(cmd, "--series", series, &o.recording, 1) : CLI_OK;
+    if (rc != CLI_OK) {
+        race_opts_free(&o);
+        return rc;
+    }
+    rc = race_opts_load(&o, cmd);
     if (rc != CLI_OK) {
         race_opts_free(&o);
         return rc;
@@ -121,9 +125,9 @@ static int replay_run(int argc, char **argv)
                o.params.tdr_cw, o.seed);
         print_table(stdout, res, cfg.nschemes);
     }
-    if (series && !write_series(series, &cfg, &err)) {
+    if (series && !write_series(cmd, series, &cfg, &rc)) {
         race_opts_free(&o);
-        return cli_fail(cmd, "%s", err.msg);
+        return rc;
     }
     race_opts_free(&o);
     return CLI_OK;

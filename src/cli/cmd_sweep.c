@@ -189,6 +189,13 @@ static int sweep_run(int argc, char **argv)
             return cli_usage_error(cmd, "unknown option '%s'", a);
         }
     }
+    if (out) {
+        int orc = cli_out_check(cmd, "--out", out, &o.recording, 1);
+        if (orc != CLI_OK) {
+            race_opts_free(&o);
+            return orc;
+        }
+    }
     SweepPoint pts[SWEEP_MAX_POINTS];
     int npts = sweep_points(&spec, pts, SWEEP_MAX_POINTS);
     if (npts == 0)
@@ -245,11 +252,8 @@ static int sweep_run(int argc, char **argv)
     }
     if (rc == CLI_OK && out) {
         char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.part", out);
-        FILE *f = fopen(tmp, "w");
-        if (!f) {
-            rc = cli_fail(cmd, "%s: cannot write", out);
-        } else {
+        FILE *f = cli_out_open(cmd, out, tmp, sizeof tmp, &rc);
+        if (f) {
             result_csv_header(f);
             for (int p = 0; p < npts; p++)
                 for (int r = 0; r < j.runs; r++)
@@ -265,8 +269,7 @@ static int sweep_run(int argc, char **argv)
                         };
                         result_csv_row(f, &key, &j.results[((size_t)p * (size_t)j.runs + (size_t)r) * (size_t)j.nschemes + (size_t)k]);
                     }
-            if (fclose(f) != 0 || rename(tmp, out) != 0)
-                rc = cli_fail(cmd, "%s: cannot write", out);
+            cli_out_close(cmd, f, out, tmp, true, &rc);
         }
     }
     if (rc == CLI_OK)

@@ -147,26 +147,12 @@ bool fcli_write_csv(const char *cmd, const char *path, bool (*write)(const void 
                     const void *ctx, int *rc)
 {
     char tmp[4096];
-    if (strlen(path) > sizeof tmp - 8) {
-        *rc = cli_usage_error(cmd, "--out: path too long");
+    FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, rc);
+    if (!f)
         return false;
-    }
-    snprintf(tmp, sizeof tmp, "%s.part", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        *rc = cli_fail(cmd, "%s: cannot write here", path);
-        return false;
-    }
     NrError err = {{0}};
     bool ok = write(ctx, f, &err);
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        nr_error_set(&err, "closing the file failed (disk full?)");
-    }
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        *rc = cli_fail(cmd, "%s: %s", path, ok ? "cannot rename the finished file into place" : err.msg);
-        return false;
-    }
-    return true;
+    if (!ok)
+        *rc = cli_fail(cmd, "%s: %s", path, err.msg);
+    return cli_out_close(cmd, f, path, tmp, ok, rc);
 }

@@ -1,0 +1,49 @@
+# Output files of every command: never replace an input, never a directory,
+# never clobber an existing PATH.part. Sourced by tests/test_cli.sh.
+O=$TMP/outputs
+mkdir -p "$O"
+cp recordings/default.csv "$O/in.csv"
+cp tracks/default.track "$O/in.track"
+cp "$O/in.csv" "$O/in.orig"
+cp "$O/in.track" "$O/track.orig"
+same_input() { # DESCRIPTION: the inputs are intact and no .part is left
+    if cmp -s "$O/in.csv" "$O/in.orig" && cmp -s "$O/in.track" "$O/track.orig" &&
+        ! ls "$O"/*.part >/dev/null 2>&1; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "FAIL: $1: an input file changed or a .part was left"
+    fi
+}
+expect 2 "replay --series onto its recording" -- "$NR" replay "$O/in.csv" --headless --series "$O/in.csv"
+stderr_has "is the input file" "replay --series onto its recording: message"
+same_input "replay --series onto its recording"
+expect 2 "replay --series to a directory" -- "$NR" replay "$O/in.csv" --headless --series "$O"
+stderr_has "is a directory" "replay --series to a directory: message"
+same_input "replay --series to a directory"
+expect 2 "sweep --out onto its recording" -- "$NR" sweep --recording "$O/in.csv" --out "$O/in.csv" --runs 1 --delays 10 --jitters 0
+stderr_has "is the input file" "sweep --out onto its recording: message"
+same_input "sweep --out onto its recording"
+expect 2 "epp --out onto a trace" -- "$NR" epp --trace "$O/in.csv" --out "$O/in.csv" --models none --runs 1 --samples 10 --sweep none
+stderr_has "is the input file" "epp --out onto a trace: message"
+same_input "epp --out onto a trace"
+expect 2 "fairness --out onto its recording" -- "$NR" fairness --recording "$O/in.csv" --out "$O/in.csv" --seconds 1 --runs 1
+stderr_has "is the input file" "fairness --out onto its recording: message"
+same_input "fairness --out onto its recording"
+expect 2 "accuracy --out onto its recording" -- "$NR" accuracy --recording "$O/in.csv" --out "$O/in.csv" --seconds 1
+stderr_has "is the input file" "accuracy --out onto its recording: message"
+same_input "accuracy --out onto its recording"
+expect 2 "accuracy --out to a directory" -- "$NR" accuracy --recording "$O/in.csv" --out "$O" --seconds 1
+stderr_has "is a directory" "accuracy --out to a directory: message"
+expect 2 "autopilot --out onto its track" -- "$NR" autopilot --seconds 1 --seed 1 --track "$O/in.track" --out "$O/in.track"
+stderr_has "is the input file" "autopilot --out onto its track: message"
+same_input "autopilot --out onto its track"
+# An existing OUT.part (a killed run's, or anyone's file) is never truncated.
+echo keep >"$O/o.csv.part"
+expect 1 "accuracy with OUT.part present" -- "$NR" accuracy --recording "$O/in.csv" --out "$O/o.csv" --seconds 1
+stderr_has "o.csv.part exists" "accuracy with OUT.part present: message"
+if [ "$(cat "$O/o.csv.part")" = keep ] && [ ! -e "$O/o.csv" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: an existing OUT.part was overwritten"; fi
+rm -f "$O/o.csv.part"
+expect 0 "replay --series to a new file" -- "$NR" replay "$O/in.csv" --headless --series "$O/s.csv"
+if head -1 "$O/s.csv" | grep -q '^scheme,t_ms' && [ ! -e "$O/s.csv.part" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: replay --series did not write s.csv"; fi
+rm -rf "$O"
