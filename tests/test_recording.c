@@ -277,6 +277,10 @@ static void bad_recordings(void **state)
     expect_bad("start.csv", HEAD "33,1,0,0,0,0\n", ":7: t_ms 33, expected 0");
     expect_bad("fields.csv", HEAD "0,1,0,0,0\n0,2,1,1,0,0\n", ":7: 5 fields, expected 6");
     expect_bad("fields7.csv", HEAD "0,1,0,0,0,0,9\n", ":7: 7 fields, expected 6");
+    /* Quoted bytes of the file never reach the message as control
+     * characters (terminal escapes, a second line). */
+    expect_bad("escape.csv", HEAD "0,1,\033[2J\r\t\177,0,0,0\n", ":7: field x is '?[2J?\?\?', expected a number");
+    expect_bad("escsource.csv", "# netrace-recording: 1\n# source: \033]0;pwned\a\n", ":2: source is '?]0;pwned?'");
 }
 
 /* Progress and lead changes on a circle of radius 50 (length ~ 2 pi 50,

@@ -14,6 +14,11 @@ bool nr_error_set(NrError *err, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        /* One line, safe for a terminal: the message often quotes bytes of an
+         * untrusted file or flag, which may hold newlines or escape sequences. */
+        for (char *p = err->msg; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
     }
     return false;
 }
