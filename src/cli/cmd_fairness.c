@@ -58,6 +58,9 @@ static int run_on_path(FairExperiment *ex, const FcliOpts *o, const Recording *r
 {
     if (o->car > rec->ncars)
         return cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)o->car, rec->ncars);
+    if (rec->nsamples < 2)
+        return cli_fail(CMD, "%s: %d sample%s per car: the sender's path needs at least 2",
+                        o->recording ? o->recording : "the recording", rec->nsamples, rec->nsamples == 1 ? "" : "s");
     double have = (double)(rec->nsamples - 1) * rec->period_ms / 1000.0;
     double seconds = o->seconds > 0 ? o->seconds : generated ? 60.0 : have; /* default: the whole recording */
     double run_s = seconds < have ? seconds : have;

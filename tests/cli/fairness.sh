@@ -74,3 +74,9 @@ if "$NR" autopilot --seconds 3 --seed 5 --out "$TMP/race.csv" >/dev/null 2>&1; t
     expect 1 "fairness malformed recording" -- "$NR" fairness --recording "$TMP/bad.csv"
     stderr_has "bad\.csv" "names the malformed file"
 fi
+
+# --- a recording too short to be a path is the file's fault (exit 1), not --snapshot's
+printf '# netrace-recording: 1\n# track: default.track\n# period_ms: 33\n# cars: 2\n# source: human\nt_ms,car,x,y,heading,speed\n0,1,0,2,0,0\n0,2,0,-2,0,0\n' >"$TMP/one_sample.csv"
+expect 1 "fairness on a one-sample recording" -- "$NR" fairness --recording "$TMP/one_sample.csv" --seconds 1 --runs 1
+stderr_has "one_sample.csv: 1 sample per car: the sender's path needs at least 2" "fairness one-sample: names the file"
+rm -f "$TMP/one_sample.csv"
