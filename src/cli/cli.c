@@ -131,6 +131,10 @@ int cli_out_check(const char *cmd, const char *flag, const char *path, const cha
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return cli_usage_error(cmd, "%s %s: is a directory, expected a file name", flag, path);
+    /* The new file is renamed over PATH: that would replace a device, FIFO
+     * or socket node (e.g. /dev/stdout) instead of writing into it. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return cli_usage_error(cmd, "%s %s: is not a regular file, expected a file name", flag, path);
     for (int k = 0; k < n; k++) {
         char in[4096];
         if (!inputs[k])

@@ -50,7 +50,8 @@ bool cli_u64(const char *cmd, const char *flag, const char *val, uint64_t *out);
 /* true when a and b name the same existing file (same device and inode). */
 bool cli_same_file(const char *a, const char *b);
 /* Checks an output PATH given with FLAG before anything is computed: a usage
- * error (returns CLI_USAGE) when PATH is a directory or the same file as one
+ * error (returns CLI_USAGE) when PATH exists but is not a regular file (a
+ * directory, a device such as /dev/stdout), or is the same file as one
  * of the n inputs (each looked up as cli_resolve_path does; NULL entries are
  * skipped); CLI_OK otherwise. */
 int cli_out_check(const char *cmd, const char *flag, const char *path, const char *const *inputs, int n);

@@ -47,3 +47,10 @@ expect 0 "replay --series to a new file" -- "$NR" replay "$O/in.csv" --headless 
 if head -1 "$O/s.csv" | grep -q '^scheme,t_ms' && [ ! -e "$O/s.csv.part" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: replay --series did not write s.csv"; fi
 rm -rf "$O"
+# A special file (a FIFO here; /dev/stdout alike) would be replaced by the
+# rename, not written into.
+mkdir -p "$O" && mkfifo "$O/fifo"
+expect 2 "accuracy --out to a FIFO" -- "$NR" accuracy --out "$O/fifo" --seconds 1
+stderr_has "fifo: is not a regular file" "accuracy --out to a FIFO: message"
+if [ -p "$O/fifo" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the FIFO was replaced"; fi
+rm -rf "$O"
