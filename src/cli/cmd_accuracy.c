@@ -20,11 +20,13 @@ static int run(int argc, char **argv)
     double offset_ms = 0, drift_ppm = 0, roffset_ms = 0, rdrift_ppm = 0;
     FcliOpts o;
     fcli_opts_init(&o);
+    static const char *const own[] = {"--delays", "--clock-offset", "--clock-drift", "--receiver-offset",
+                                      "--receiver-drift", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         if (a[0] != '-')
             return cli_usage_error(CMD, "unexpected argument '%s'", a);
-        if (!cli_value(argc, argv, &i, CMD, &v))
+        if (!fcli_value(argc, argv, &i, CMD, own, &v))
             return CLI_USAGE;
         int mine = fcli_opts_flag(&o, a, v, CMD);
         if (mine == FCLI_BAD)

@@ -97,11 +97,14 @@ static int run(int argc, char **argv)
     memset(&ex, 0, sizeof ex);
     int rc = parse_algos("all", &ex);
 
+    static const char *const own[] = {"--receivers", "--jitter", "--distribution", "--link", "--rlink", "--runs",
+                                      "--algorithms", "--budget-threshold", "--snapshot", "--budget",
+                                      "--max-delta", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         if (a[0] != '-')
             return cli_usage_error(CMD, "unexpected argument '%s'", a);
-        if (!cli_value(argc, argv, &i, CMD, &v))
+        if (!fcli_value(argc, argv, &i, CMD, own, &v))
             return CLI_USAGE;
         int mine = fcli_opts_flag(&o, a, v, CMD);
         if (mine == FCLI_BAD)

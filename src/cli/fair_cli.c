@@ -18,6 +18,23 @@ void fcli_opts_init(FcliOpts *o)
     o->velocity = FAIR_VEL_RECORDED;
 }
 
+bool fcli_value(int argc, char **argv, int *i, const char *cmd, const char *const *own, const char **val)
+{
+    static const char *const shared[] = {"--seconds", "--seed", "--recording", "--car",
+                                         "--threshold", "--out", "--velocity", NULL};
+    const char *a = argv[*i];
+    bool known = false;
+    for (int k = 0; shared[k] && !known; k++)
+        known = cli_flag_is(a, shared[k]);
+    for (int k = 0; own[k] && !known; k++)
+        known = cli_flag_is(a, own[k]);
+    if (!known) {
+        cli_usage_error(cmd, "unknown option '%s'", a);
+        return false;
+    }
+    return cli_value(argc, argv, i, cmd, val);
+}
+
 int fcli_opts_flag(FcliOpts *o, const char *a, const char *v, const char *cmd)
 {
     bool ok = true;

@@ -80,3 +80,11 @@ printf '# netrace-recording: 1\n# track: default.track\n# period_ms: 33\n# cars:
 expect 1 "fairness on a one-sample recording" -- "$NR" fairness --recording "$TMP/one_sample.csv" --seconds 1 --runs 1
 stderr_has "one_sample.csv: 1 sample per car: the sender's path needs at least 2" "fairness one-sample: names the file"
 rm -f "$TMP/one_sample.csv"
+
+# --- an unknown last option is named as unknown, not as missing its value
+expect 2 "fairness with an unknown last option" -- "$NR" fairness --seconds 1 --frob
+stderr_has "unknown option '--frob'" "fairness unknown last option: named"
+expect 2 "accuracy with an unknown last option" -- "$NR" accuracy --seconds 1 --frob
+stderr_has "unknown option '--frob'" "accuracy unknown last option: named"
+expect 2 "fairness: an unknown option does not swallow the next flag" -- "$NR" fairness --frob --seconds 1
+stderr_has "unknown option '--frob'" "fairness unknown option first: named"
