@@ -283,6 +283,29 @@ static void bad_recordings(void **state)
     expect_bad("escsource.csv", "# netrace-recording: 1\n# source: \033]0;pwned\a\n", ":2: source is '?]0;pwned?'");
 }
 
+/* Simulation bounds: values at the bound pass, just beyond fail, naming the
+ * car (1-based), the sample time and the field. */
+static void in_range_bounds(void **state)
+{
+    (void)state;
+    Recording r;
+    fill_meta(&r, 2, 2);
+    NrError err = {{0}};
+    r.samples[0].x = RECORDING_MAX_POS;
+    r.samples[1].y = -RECORDING_MAX_POS;
+    r.samples[2].speed = -RECORDING_MAX_SPEED;
+    r.samples[3].heading = 1e308; /* any finite heading is fine */
+    assert_true(recording_in_range(&r, "f.csv", &err));
+    r.samples[3].y = -1000001.0; /* car 2, sample 1 (t_ms 33) */
+    assert_false(recording_in_range(&r, "f.csv", &err));
+    assert_non_null(strstr(err.msg, "f.csv: car 2 at t_ms 33: y = -1e+06"));
+    r.samples[3].y = 0;
+    r.samples[0].speed = 100001.0;
+    assert_false(recording_in_range(&r, "f.csv", &err));
+    assert_non_null(strstr(err.msg, "car 1 at t_ms 0: speed"));
+    recording_free(&r);
+}
+
 /* Progress and lead changes on a circle of radius 50 (length ~ 2 pi 50,
  * grid slots at -2 and -4). Cars are placed on the centre line at chosen
  * arc lengths, so the expected progress is that arc length. */
@@ -337,6 +360,7 @@ int main(void)
         cmocka_unit_test(truncated_recovery),
         cmocka_unit_test(bad_recordings),
         cmocka_unit_test(progress_and_lead_changes),
+        cmocka_unit_test(in_range_bounds),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,6 +1,7 @@
 /* netrace epp: Extrapolated Parity Packets experiments (Cheung & Sakamoto
  * 2007, Tables 1-3 and Fig. 5) on the shifted-gamma lossy link. */
 #include "cli.h"
+#include "cli_load.h"
 #include "epp.h"
 #include "epp_link.h"
 #include "epp_sim.h"
@@ -583,7 +584,7 @@ static int run_epp(int argc, char **argv)
         goto done;
     }
     for (int i = 0; want_traces && i < npaths; i++) {
-        if (!recording_load(&recs[nrecs], paths[i], &err)) {
+        if (!cli_load_recording(paths[i], &recs[nrecs], &err)) {
             if (explicit_traces) {
                 rc = cli_fail(CMD, "%s", err.msg);
                 if (globbed)

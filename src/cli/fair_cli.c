@@ -105,7 +105,7 @@ bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_
     if (explicit_file || !file) {
         const char *want = explicit_file ? file : "recordings/default.csv";
         if (cli_resolve_path(want, path, sizeof path)) {
-            if (!recording_load(rec, path, &err)) {
+            if (!cli_load_recording(path, rec, &err)) {
                 *rc = cli_fail(cmd, "%s", err.msg);
                 return false;
             }

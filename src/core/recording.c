@@ -507,6 +507,24 @@ bool recording_load(Recording *rec, const char *path, NrError *err)
     return true;
 }
 
+bool recording_in_range(const Recording *rec, const char *path, NrError *err)
+{
+    for (int i = 0; i < rec->nsamples; i++)
+        for (int c = 0; c < rec->ncars; c++) {
+            const RecSample *s = recording_at(rec, c, i);
+            const char *bad = fabs(s->x) > RECORDING_MAX_POS       ? "x"
+                              : fabs(s->y) > RECORDING_MAX_POS     ? "y"
+                              : fabs(s->speed) > RECORDING_MAX_SPEED ? "speed"
+                                                                     : NULL;
+            if (bad)
+                return nr_error_set(err, "%s: car %d at t_ms %ld: %s = %g is out of range (positions within "
+                                    "+-%g car widths, speeds within +-%g cw/s)", path, c + 1, (long)s->t_ms, bad,
+                                    bad[0] == 'x' ? s->x : bad[0] == 'y' ? s->y : s->speed, RECORDING_MAX_POS,
+                                    RECORDING_MAX_SPEED);
+        }
+    return true;
+}
+
 /* ---- progress along a track -------------------------------------------------- */
 
 bool recording_progress(const Recording *rec, const Track *t, int car, double *out)

@@ -54,3 +54,14 @@ expect 2 "accuracy --out to a FIFO" -- "$NR" accuracy --out "$O/fifo" --seconds 
 stderr_has "fifo: is not a regular file" "accuracy --out to a FIFO: message"
 if [ -p "$O/fifo" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the FIFO was replaced"; fi
 rm -rf "$O"
+
+# Finite but absurd values (1e300 cw, 1e308 cw/s) only overflow the simulations
+# into nan: every simulating command refuses them with the file, car and time.
+printf '# netrace-recording: 1\n# track: default.track\n# period_ms: 33\n# cars: 2\n# source: human\nt_ms,car,x,y,heading,speed\n0,1,0,2,0,0\n0,2,0,-2,0,0\n33,1,1e300,2,0,0\n33,2,0,-2,0,0\n66,1,0,2,0,0\n66,2,0,-2,0,1e308\n' >"$TMP/absurd.csv"
+expect 1 "replay of an absurd recording" -- "$NR" replay "$TMP/absurd.csv" --headless
+stderr_has "absurd.csv: car 1 at t_ms 33: x = 1e\+300 is out of range" "replay absurd: names car, time, field"
+expect 1 "accuracy on an absurd recording" -- "$NR" accuracy --recording "$TMP/absurd.csv"
+stderr_has "absurd.csv: car 1 at t_ms 33: x" "accuracy absurd: message"
+expect 1 "epp on an absurd trace" -- "$NR" epp --trace "$TMP/absurd.csv" --models none --runs 1 --samples 10 --sweep none
+stderr_has "absurd.csv: car 1 at t_ms 33: x" "epp absurd: message"
+rm -f "$TMP/absurd.csv"
