@@ -280,6 +280,8 @@ static void bad_recordings(void **state)
     /* Quoted bytes of the file never reach the message as control
      * characters (terminal escapes, a second line). */
     expect_bad("escape.csv", HEAD "0,1,\033[2J\r\t\177,0,0,0\n", ":7: field x is '?[2J?\?\?', expected a number");
+    expect_bad("esctrack.csv", "# netrace-recording: 1\n# track: a\033[2Jb.track\n", ":2: track: expected a file name");
+    expect_bad("esccreated.csv", "# netrace-recording: 1\n# created: 2024\033]0;x\a\n", ":2: created: at most");
     expect_bad("escsource.csv", "# netrace-recording: 1\n# source: \033]0;pwned\a\n", ":2: source is '?]0;pwned?'");
 }
 

@@ -23,6 +23,14 @@ bool nr_error_set(NrError *err, const char *fmt, ...)
     return false;
 }
 
+bool nr_text_is_printable(const char *s)
+{
+    for (; *s; s++)
+        if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7f)
+            return false;
+    return true;
+}
+
 double nr_wrap_angle(double a)
 {
     a = fmod(a, 2.0 * NR_PI);
