@@ -189,6 +189,11 @@ static int sweep_run(int argc, char **argv)
             return cli_usage_error(cmd, "unknown option '%s'", a);
         }
     }
+    if (plot) {
+        /* Accepting the flag and writing nothing would look like success. */
+        race_opts_free(&o);
+        return cli_fail(cmd, "--plot %s: plotting is not built in yet; write --out FILE.csv and plot that", plot);
+    }
     if (out) {
         int orc = cli_out_check(cmd, "--out", out, &o.recording, 1);
         if (orc != CLI_OK) {
@@ -274,7 +279,6 @@ static int sweep_run(int argc, char **argv)
     }
     if (rc == CLI_OK)
         print_summary(&j, &o);
-    (void)plot;
     if (j.results) {
         pthread_mutex_destroy(&j.mu);
         free(j.results);
