@@ -395,6 +395,8 @@ static int parse_args(int argc, char **argv, Opts *o)
             return cli_usage_error(CMD, "unknown option '%s'", a);
         }
     }
+    if (o->nmodels == 0 && o->no_traces)
+        return cli_usage_error(CMD, "--models none with --no-traces leaves nothing to simulate");
     if (strcmp(sweep, "none") == 0)
         o->nsweep = 0;
     else if (!parse_bw_list("--sweep", sweep, o->sweep, &o->nsweep))

@@ -307,6 +307,6 @@ const CliCommand cmd_sweep = {
             "  --runs R                 seeds per point (default 10)\n"
             "  --threads N              worker threads (default: number of cores)\n"
             "  --out FILE.csv           one row per scheme x point x seed\n"
-            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n" RACE_OPTS_HELP,
+            "  --plot FILE.png          the two panels per jitter (not built in yet: fails)\n" RACE_OPTS_HELP,
     .run = sweep_run,
 };
