@@ -44,6 +44,14 @@ stdout_has() {
     fi
 }
 
+is_png() { # FILE DESCRIPTION: the file starts with the PNG signature
+    if [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $2: $1 is not a PNG"
+    fi
+}
 expect 0 "--help" -- "$NR" --help
 stdout_has "usage: netrace" "--help prints usage"
 expect 0 "--version" -- "$NR" --version

@@ -2,6 +2,7 @@
  * the accumulated export error under each DR sending algorithm (fairness
  * paper, Sections 4-5). */
 #include "cli.h"
+#include "plot.h"
 #include "fair_cli.h"
 #include "fairsim.h"
 
@@ -82,6 +83,65 @@ static int run_on_path(FairExperiment *ex, const FcliOpts *o, const Recording *r
     return CLI_OK;
 }
 
+/* Figs. 4-6 layout: mean and standard deviation of the accumulated export
+ * error across receivers against time, one curve per algorithm (mean over
+ * seeds), and the DR vectors sent. */
+static int write_plot(const FairResults *res, const char *path, const char *title)
+{
+    FairSummary rows[FAIR_MAX_ALGOS];
+    int na = fair_results_summary(res, rows, FAIR_MAX_ALGOS);
+    int nsnap = res->nseries > 0 ? res->series[0].nsnap : 0;
+    for (int i = 0; i < res->nseries; i++)
+        if (res->series[i].nsnap < nsnap)
+            nsnap = res->series[i].nsnap;
+    if (na <= 0 || nsnap <= 0)
+        return cli_fail(CMD, "--plot: nothing to plot");
+    double *y = calloc((size_t)na * 3 * (size_t)nsnap, sizeof *y);
+    PlotSeries *ser = calloc((size_t)na * 3, sizeof *ser);
+    if (!y || !ser) {
+        free(y);
+        free(ser);
+        return cli_fail(CMD, "out of memory");
+    }
+    for (int a = 0; a < na; a++) {
+        double *mean = &y[(size_t)(3 * a) * (size_t)nsnap], *sd = mean + nsnap, *sent = sd + nsnap;
+        int runs = 0;
+        for (int i = 0; i < res->nseries; i++) {
+            const FairSeries *fs = &res->series[i];
+            if (strcmp(fs->algo, rows[a].algo) != 0)
+                continue;
+            runs++;
+            for (int k = 0; k < nsnap; k++) {
+                mean[k] += fs->mean[k];
+                sd[k] += fs->sd[k];
+                sent[k] += (double)fs->dr_sent[k];
+            }
+        }
+        for (int k = 0; k < nsnap && runs > 0; k++) {
+            mean[k] /= runs;
+            sd[k] /= runs;
+            sent[k] /= runs;
+        }
+        for (int m = 0; m < 3; m++)
+            ser[m * na + a] = (PlotSeries){rows[a].algo, res->series[0].t_s, &y[(size_t)(3 * a + m) * (size_t)nsnap],
+                                           nsnap, false};
+    }
+    PlotPanel panels[3] = {
+        {.title = "mean accumulated export error", .xlabel = "time (s)", .ylabel = "error (car width s)",
+         .series = &ser[0], .nseries = na},
+        {.title = "standard deviation across receivers", .xlabel = "time (s)",
+         .ylabel = "error (car width s)", .series = &ser[na], .nseries = na},
+        {.title = "DR vectors sent", .xlabel = "time (s)", .ylabel = "vectors", .series = &ser[2 * na],
+         .nseries = na},
+    };
+    PlotFigure fig = {.title = title, .panels = panels, .npanels = 3, .cols = 3, .width = 1800, .height = 640};
+    NrError err = {{0}};
+    int rc = plot_write_png(&fig, path, &err) == 0 ? CLI_OK : cli_fail(CMD, "%s", err.msg);
+    free(y);
+    free(ser);
+    return rc;
+}
+
 static int run(int argc, char **argv)
 {
     double means[FAIR_MAX_RECEIVERS] = {800, 500, 200};
@@ -96,10 +156,11 @@ static int run(int argc, char **argv)
     FairExperiment ex;
     memset(&ex, 0, sizeof ex);
     int rc = parse_algos("all", &ex);
+    const char *plot = NULL;
 
     static const char *const own[] = {"--receivers", "--jitter", "--distribution", "--link", "--rlink", "--runs",
                                       "--algorithms", "--budget-threshold", "--snapshot", "--budget",
-                                      "--max-delta", NULL};
+                                      "--max-delta", "--plot", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         if (a[0] != '-')
@@ -143,6 +204,8 @@ static int run(int argc, char **argv)
         } else if (cli_flag_is(a, "--budget")) {
             if (!cli_double(CMD, "--budget", v, 1e-3, FAIR_MAX_RECEIVERS, &budget))
                 return CLI_USAGE;
+        } else if (cli_flag_is(a, "--plot")) {
+            plot = v;
         } else if (cli_flag_is(a, "--max-delta")) {
             if (!cli_double(CMD, "--max-delta", v, 1, 600000, &max_delta_ms))
                 return CLI_USAGE;
@@ -236,6 +299,14 @@ static int run(int argc, char **argv)
         if (o.out)
             printf("wrote %s\n", o.out);
     }
+    if (rc == CLI_OK && plot) {
+        char title[256];
+        snprintf(title, sizeof title, "netrace fairness: %d receivers, %lld runs from seed %llu", n, (long long)runs,
+                 (unsigned long long)o.seed);
+        rc = write_plot(&res, plot, title);
+        if (rc == CLI_OK)
+            printf("wrote %s\n", plot);
+    }
     fair_results_free(&res);
     recording_free(&rec);
     for (int m = 0; m < parsed; m++) {
@@ -254,7 +325,7 @@ const CliCommand cmd_fairness = {
              "[--link SPEC]... [--rlink SPEC]... [--seconds S] [--runs N] [--seed N]\n"
              "[--recording FILE|autopilot|synthetic] [--car N] [--algorithms LIST|all] [--threshold CW]\n"
              "[--budget-threshold CW] [--snapshot MS] [--budget B] [--max-delta MS]\n"
-             "[--velocity recorded|diff] [--out FILE.csv]",
+             "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png]",
     .help = "Replays car 1 of a recording as the sender of DR vectors to N receivers (default: mean\n"
             "delays 800, 500 and 200 ms with 100 ms normal jitter, as the fairness paper's testbed) and\n"
             "runs each algorithm (base, base-third, fair-schedule, budget-prob, budget-det) on the same\n"
@@ -262,6 +333,7 @@ const CliCommand cmd_fairness = {
             "export error (car-width seconds), their mean and standard deviation and the DR vectors\n"
             "sent. --link SPEC (repeatable, netem grammar) gives each receiver's link instead of\n"
             "--receivers; feedback travels the reverse link (--rlink, default the same spec).\n"
-            "--out writes algorithm,seed,t_s,mean_error,sd_error,dr_sent,err_r1,... (long format).",
+            "--out writes algorithm,seed,t_s,mean_error,sd_error,dr_sent,err_r1,... (long format);\n"
+            "--plot draws the mean and sd of the error and the vectors sent against time.",
     .run = run,
 };

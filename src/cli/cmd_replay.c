@@ -1,10 +1,12 @@
 /* `netrace replay`: a recorded race over the emulated links with every
  * selected scheme side by side; the window, or the headless gauge table. */
+#include "app.h"
 #include "cli.h"
 #include "experiment.h"
 #include "race_opts.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +57,133 @@ static bool write_series(const char *cmd, const char *path, const EngineConfig *
     return cli_out_close(cmd, f, path, tmp, true, rc);
 }
 
+#define REPLAY_MAX_SNAPSHOTS 64
+
+/* Window flags and --snapshot requests (the app layer draws both). */
+typedef struct ViewOpts {
+    int nsnap;
+    int64_t snap_t_us[REPLAY_MAX_SNAPSHOTS];
+    const char *snap_path[REPLAY_MAX_SNAPSHOTS];
+    int width, height;
+    AppConfig app;
+    const char *focus;
+} ViewOpts;
+
+/* Takes a window / snapshot flag at argv[*i]: 1 taken, 0 not mine, -1 bad. */
+static int view_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd)
+{
+    const char *a = argv[*i], *val = NULL;
+    if (strcmp(a, "--snapshot") == 0) {
+        if (*i + 2 >= argc) {
+            cli_usage_error(cmd, "--snapshot takes a race time in seconds and a PNG file name");
+            return -1;
+        }
+        double t;
+        if (!cli_double(cmd, "--snapshot", argv[*i + 1], 0.0, 1e6, &t))
+            return -1;
+        if (v->nsnap == REPLAY_MAX_SNAPSHOTS) {
+            cli_usage_error(cmd, "at most %d --snapshot requests", REPLAY_MAX_SNAPSHOTS);
+            return -1;
+        }
+        v->snap_t_us[v->nsnap] = (int64_t)llround(t * 1e6);
+        v->snap_path[v->nsnap] = argv[*i + 2];
+        v->nsnap++;
+        *i += 2;
+        return 1;
+    }
+    if (cli_flag_is(a, "--size")) {
+        if (!cli_value(argc, argv, i, cmd, &val))
+            return -1;
+        int w = 0, h = 0;
+        char extra;
+        if (sscanf(val, "%dx%d%c", &w, &h, &extra) != 2 || w < 64 || h < 64 || w > 16384 || h > 16384) {
+            cli_usage_error(cmd, "--size '%s': expected WIDTHxHEIGHT, each 64..16384 (e.g. 1920x1080)", val);
+            return -1;
+        }
+        v->width = w;
+        v->height = h;
+        return 1;
+    }
+    if (cli_flag_is(a, "--speed")) {
+        double x;
+        if (!cli_value(argc, argv, i, cmd, &val) || !cli_double(cmd, "--speed", val, 0.25, 8.0, &x))
+            return -1;
+        v->app.speed = x;
+        return 1;
+    }
+    if (cli_flag_is(a, "--bench-frames")) {
+        int64_t n;
+        if (!cli_value(argc, argv, i, cmd, &val) || !cli_int(cmd, "--bench-frames", val, 1, 1000000, &n))
+            return -1;
+        v->app.bench_frames = (int)n;
+        return 1;
+    }
+    if (cli_flag_is(a, "--focus")) {
+        if (!cli_value(argc, argv, i, cmd, &val))
+            return -1;
+        v->focus = val;
+        return 1;
+    }
+    if (cli_flag_is(a, "--shots")) {
+        if (!cli_value(argc, argv, i, cmd, &val))
+            return -1;
+        v->app.shot_dir = val;
+        return 1;
+    }
+    if (strcmp(a, "--fullscreen") == 0) {
+        v->app.fullscreen = true;
+        return 1;
+    }
+    if (strcmp(a, "--paused") == 0) {
+        v->app.paused = true;
+        return 1;
+    }
+    if (strcmp(a, "--loop") == 0) {
+        v->app.loop = true;
+        return 1;
+    }
+    return 0;
+}
+
+/* Writes every --snapshot; each on its own engine so the table stays exact. */
+static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const char *cmd)
+{
+    EngineConfig c = *cfg;
+    c.keep_history = true;
+    NrError err = {{0}};
+    Engine *e = engine_new(&c, &err);
+    if (!e)
+        return cli_fail(cmd, "%s", err.msg);
+    int rc = CLI_OK;
+    for (int k = 0; k < v->nsnap && rc == CLI_OK; k++) {
+        int w = v->width ? v->width : 1280, h = v->height ? v->height : 720;
+        if (app_render_snapshot(e, &v->app, v->snap_t_us[k], v->snap_path[k], w, h, &err) != 0)
+            rc = cli_fail(cmd, "%s", err.msg);
+        else
+            printf("snapshot: %s (t = %.3f s, %dx%d)\n", v->snap_path[k], (double)v->snap_t_us[k] / 1e6, w, h);
+    }
+    engine_free(e);
+    return rc;
+}
+
+/* The live window; 1 when it could not open (the caller falls back). */
+static int run_window(ViewOpts *v, const EngineConfig *cfg, const char *cmd, const char *title)
+{
+    EngineConfig c = *cfg;
+    c.keep_history = true;
+    NrError err = {{0}};
+    Engine *e = engine_new(&c, &err);
+    if (!e)
+        return cli_fail(cmd, "%s", err.msg);
+    v->app.engine = e;
+    v->app.title = title;
+    v->app.width = v->width;
+    v->app.height = v->height;
+    int rc = app_run_window(&v->app);
+    engine_free(e);
+    return rc;
+}
+
 static int replay_run(int argc, char **argv)
 {
     const char *cmd = "replay";
@@ -62,12 +191,20 @@ static int replay_run(int argc, char **argv)
     race_opts_init(&o);
     bool headless = false, csv = false, have_file = false;
     const char *series = NULL;
+    ViewOpts view;
+    memset(&view, 0, sizeof view);
+    view.app = app_config_default();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int r = race_opts_flag(&o, argc, argv, &i, cmd);
         if (r == RACE_FLAG_BAD)
             return CLI_USAGE;
         if (r == RACE_FLAG_TAKEN)
+            continue;
+        r = view_flag(&view, argc, argv, &i, cmd);
+        if (r < 0)
+            return CLI_USAGE;
+        if (r > 0)
             continue;
         if (strcmp(a, "--headless") == 0) {
             headless = true;
@@ -85,7 +222,6 @@ static int replay_run(int argc, char **argv)
             have_file = true;
         }
     }
-    (void)headless; /* the window arrives with the app layer */
     int rc = series ? cli_out_check(cmd, "--series", series, &o.recording, 1) : CLI_OK;
     if (rc != CLI_OK) {
         race_opts_free(&o);
@@ -98,6 +234,35 @@ static int replay_run(int argc, char **argv)
     }
     EngineConfig cfg;
     race_opts_engine_config(&o, &cfg);
+    if (view.focus) {
+        view.app.focus = -1;
+        for (int k = 0; k < cfg.nschemes; k++)
+            if (strcmp(cfg.schemes[k]->name, view.focus) == 0)
+                view.app.focus = k;
+        if (view.app.focus < 0) {
+            race_opts_free(&o);
+            return cli_usage_error(cmd, "--focus '%s' is not one of the selected schemes", view.focus);
+        }
+    }
+    view.app.title = o.recording ? o.recording : RACE_DEFAULT_RECORDING;
+    if (view.nsnap > 0) {
+        rc = write_snapshots(&view, &cfg, cmd);
+        if (rc != CLI_OK) {
+            race_opts_free(&o);
+            return rc;
+        }
+    }
+    /* The window, unless told otherwise or there is nothing to show it on;
+     * snapshots alone are a batch job. */
+    bool want_window = !headless && !csv && (view.nsnap == 0 || view.app.bench_frames > 0);
+    if (want_window) {
+        rc = run_window(&view, &cfg, cmd, view.app.title);
+        if (rc == CLI_OK || view.app.bench_frames > 0) {
+            race_opts_free(&o);
+            return rc;
+        }
+        fprintf(stderr, "netrace %s: no window; printing the gauge table instead\n", cmd);
+    }
     RunResult res[SCHEME_MAX];
     NrError err = {{0}};
     if (!experiment_run(&cfg, res, &err)) {
@@ -137,13 +302,26 @@ const CliCommand cmd_replay = {
     .name = "replay",
     .summary = "replay a recorded race with every scheme side by side",
     .usage = "netrace replay [FILE] [--headless] [--csv] [--series OUT.csv] [--link12 SPEC]\n"
-             "  [--link21 SPEC] [--delta MS] [--tdr W] [--schemes LIST] [--seed S]",
+             "  [--link21 SPEC] [--delta MS] [--tdr W] [--schemes LIST] [--seed S]\n"
+             "  [--snapshot T FILE.png]... [--size WxH] [--speed X] [--focus SCHEME] [--loop]\n"
+             "  [--paused] [--fullscreen] [--shots DIR] [--bench-frames N]",
     .help = "FILE defaults to recordings/default.csv. Without --headless the window opens\n"
             "when a display is available; otherwise one row per scheme is printed:\n"
             "inconsistency rate, mean d1-d2, mean |d1|, mean |d2| (car widths) and the MU\n"
             "counters of each direction (12 = terminal 1 to 2).\n\n"
             "  --headless        no window: print the gauge table\n"
             "  --csv             print the table as CSV (the sweep's columns)\n"
-            "  --series OUT.csv  write every 33 ms metric sample of every scheme\n" RACE_OPTS_HELP,
+            "  --series OUT.csv  write every 33 ms metric sample of every scheme\n"
+            "  --snapshot T FILE.png  write what the window shows at race time T (s) to a\n"
+            "                    PNG; repeatable; needs no display (then no window opens)\n"
+            "  --size WxH        window / snapshot size in pixels (default 1280x720)\n"
+            "  --speed X         replay speed 0.25 .. 8 (default 1)\n"
+            "  --focus SCHEME    start with one scheme's two views large\n"
+            "  --loop            restart the race at its end\n"
+            "  --paused          start paused (Space plays)\n"
+            "  --fullscreen      start fullscreen (F toggles)\n"
+            "  --shots DIR       where P / F12 screenshots go (default .)\n"
+            "  --bench-frames N  render N overview frames, print frame times, exit\n"
+            "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP,
     .run = replay_run,
 };

@@ -3,7 +3,7 @@
 printf 'netrace-track 1\nname x\nwidth 4\npoint 0 0\npoint 100 0\n' >"$TMP/few.track"
 
 # --- autopilot
-expect 0 "autopilot regenerates the bundled race" -- env SOURCE_DATE_EPOCH=0 "$NR" autopilot --seconds 30 --seed 4 --out "$TMP/re.csv"
+expect 0 "autopilot regenerates the bundled race" -- env SOURCE_DATE_EPOCH=0 "$NR" autopilot --seconds 30 --seed 98 --out "$TMP/re.csv"
 expect 0 "regenerated race is bit-for-bit the shipped one" -- cmp "$TMP/re.csv" recordings/default.csv
 expect 0 "autopilot from another directory" -- env -C "$TMP" SOURCE_DATE_EPOCH=0 "$NR" autopilot --seconds 2 --seed 9 --out "$TMP/short.csv" --skill 0.5,1 --noise 0.2
 expect 0 "info on a short autopilot race" -- "$NR" info "$TMP/short.csv"

@@ -74,6 +74,8 @@ if "$NR" autopilot --seconds 3 --seed 5 --out "$TMP/race.csv" >/dev/null 2>&1; t
     expect 1 "fairness malformed recording" -- "$NR" fairness --recording "$TMP/bad.csv"
     stderr_has "bad\.csv" "names the malformed file"
 fi
+expect 0 "fairness plot" -- "$NR" fairness --runs 1 --seconds 2 --plot "$TMP/fair.png"
+is_png "$TMP/fair.png" "fairness --plot"
 
 # --- a recording too short to be a path is the file's fault (exit 1), not --snapshot's
 printf '# netrace-recording: 1\n# track: default.track\n# period_ms: 33\n# cars: 2\n# source: human\nt_ms,car,x,y,heading,speed\n0,1,0,2,0,0\n0,2,0,-2,0,0\n' >"$TMP/one_sample.csv"

@@ -66,6 +66,3 @@ expect 1 "epp on an absurd trace" -- "$NR" epp --trace "$TMP/absurd.csv" --model
 stderr_has "absurd.csv: car 1 at t_ms 33: x" "epp absurd: message"
 rm -f "$TMP/absurd.csv"
 
-# A flag that would write nothing must not look like success.
-expect 1 "sweep --plot (not built in)" -- "$NR" sweep --plot "$TMP/p.png" --runs 1 --delays 10 --jitters 0
-stderr_has "--plot .*p.png: plotting is not built in yet" "sweep --plot: says so"

@@ -1,0 +1,783 @@
+/* One frame of the window: layout, the players' views, gauges, strip charts,
+ * status line, controls and the help overlay. Draws only what the engine
+ * reports; the only state it keeps is display state (trails, textures). */
+#include "app_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BG gfx_rgb(24, 26, 30)
+#define PANEL gfx_rgb(36, 39, 45)
+#define FG gfx_rgb(225, 228, 232)
+#define DIM gfx_rgb(150, 156, 165)
+#define GRASS gfx_rgb(38, 84, 48)
+#define ASPHALT gfx_rgb(78, 80, 86)
+#define EDGE gfx_rgb(235, 235, 235)
+#define ACCENT gfx_rgb(255, 214, 64)
+#define WARN gfx_rgb(255, 120, 120)
+
+static const char *const ctl_label[CTL_COUNT] = {
+    "delay 1→2", "jitter 1→2", "loss 1→2", "delay 2→1", "jitter 2→1", "loss 2→1",
+    "distribution", "Δ causality", "T_dr", "speed",
+    "Space pause", "N step", "R restart", "L loop", "C reset gauges",
+    "G ghost", "T trails", "M MUs", "Z zoom", "H help",
+};
+
+static SDL_Color car_colour(int c)
+{
+    return c == 0 ? APP_CAR1 : APP_CAR2;
+}
+
+static SDL_Color scheme_colour(int k)
+{
+    uint32_t v = plot_series_colour(k);
+    return gfx_rgb((Uint8)(v >> 16), (Uint8)(v >> 8), (Uint8)v);
+}
+
+static SDL_Color mix(SDL_Color a, SDL_Color b, float t)
+{
+    return gfx_rgba((Uint8)(a.r + (b.r - a.r) * t), (Uint8)(a.g + (b.g - a.g) * t),
+                    (Uint8)(a.b + (b.b - a.b) * t), 255);
+}
+
+static float lh(const AppState *s, int font)
+{
+    int h = gfx_line_h(&s->gfx, font);
+    return h > 0 ? (float)h : (float)s->lay.base * (font == GFX_SMALL ? 1.0f : font == GFX_BIG ? 1.8f : 1.2f);
+}
+
+static SDL_FRect frect(float x, float y, float w, float h)
+{
+    SDL_FRect r = {floorf(x), floorf(y), floorf(w), floorf(h)};
+    if (r.w < 0)
+        r.w = 0;
+    if (r.h < 0)
+        r.h = 0;
+    return r;
+}
+
+/* ---- layout ------------------------------------------------------------ */
+
+void app_layout(AppState *s, int w, int h)
+{
+    AppLayout *L = &s->lay;
+    memset(L, 0, sizeof *L);
+    L->w = w;
+    L->h = h;
+    int base = h / 42 < w / 72 ? h / 42 : w / 72;
+    base = base < 10 ? 10 : base > 40 ? 40 : base;
+    L->base = base;
+    gfx_set_scale(&s->gfx, base);
+    float pad = (float)base * 0.4f;
+    float ln = lh(s, GFX_NORMAL), ls = lh(s, GFX_SMALL);
+    float fw = (float)w, fh = (float)h;
+
+    L->top = frect(0, 0, fw, ln * 1.4f);
+    float ctl1 = ls * 1.5f, ctl0 = ls * 2.2f;
+    L->ctl_row[1] = frect(0, fh - ctl1, fw, ctl1);
+    L->ctl_row[0] = frect(0, fh - ctl1 - ctl0, fw, ctl0);
+    L->status = frect(0, L->ctl_row[0].y - ls * 1.3f, fw, ls * 1.3f);
+    float mid_top = L->top.h, mid_bot = L->status.y;
+    int n = engine_scheme_count(s->e);
+    double aspect = (s->bx1 - s->bx0) / (s->by1 - s->by0);
+    if (s->focus >= 0) {
+        /* focus: the two views large, the gauges beside, the charts below */
+        float ch = floorf((mid_bot - mid_top) * 0.25f);
+        float cy = mid_bot - ch;
+        L->chart[0] = frect(pad, cy, fw / 2 - 1.5f * pad, ch - pad / 2);
+        L->chart[1] = frect(fw / 2 + pad / 2, cy, fw / 2 - 1.5f * pad, ch - pad / 2);
+        L->main = frect(0, mid_top, fw, cy - mid_top);
+        int k = s->focus;
+        float gw = floorf(fw * 0.28f);
+        float top = L->main.y + lh(s, GFX_BIG) * 1.1f;
+        float vh = L->main.h - (top - L->main.y) - pad;
+        float vw = (fw - gw - 4 * pad) / 2;
+        L->label[k] = frect(pad, L->main.y, fw - 2 * pad, top - L->main.y);
+        L->view[k][0] = frect(pad, top, vw, vh);
+        L->view[k][1] = frect(2 * pad + vw, top, vw, vh);
+        L->gauge[k] = frect(3 * pad + 2 * vw, top, fw - (3 * pad + 2 * vw) - pad, vh);
+        L->row[k] = L->main;
+        L->cols = 1;
+        L->rows = 1;
+    } else {
+        /* overview: one row per scheme (views, then gauges headed by the
+         * scheme's name); the two charts stacked in a column on the right */
+        float chw = floorf(fw * 0.30f), mh = mid_bot - mid_top;
+        L->chart[0] = frect(fw - chw, mid_top + pad / 2, chw - pad, mh / 2 - pad);
+        L->chart[1] = frect(fw - chw, mid_top + mh / 2 + pad / 2, chw - pad, mh / 2 - pad);
+        L->main = frect(0, mid_top, fw - chw, mh);
+        int cols = n > 6 ? 2 : 1;
+        int rows = n > 0 ? (n + cols - 1) / cols : 1;
+        L->cols = cols;
+        L->rows = rows;
+        float cw = L->main.w / (float)cols, rh = L->main.h / (float)rows;
+        for (int k = 0; k < n; k++) {
+            float x = cw * (float)(k / rows), y = L->main.y + rh * (float)(k % rows);
+            float gmin = cw * 0.34f;
+            float vh = rh - pad;
+            float vw = (cw - gmin - 4 * pad) / 2;
+            if (!s->follow[0] && vw > vh * (float)aspect * 1.1f)
+                vw = vh * (float)aspect * 1.1f;
+            L->row[k] = frect(x, y, cw, rh);
+            L->view[k][0] = frect(x + pad, y + pad / 2, vw, vh);
+            L->view[k][1] = frect(x + 2 * pad + vw, y + pad / 2, vw, vh);
+            float gx = x + 3 * pad + 2 * vw;
+            L->gauge[k] = frect(gx, y + pad / 2, x + cw - gx, vh);
+            L->label[k] = frect(gx, y + pad / 2, x + cw - gx, lh(s, GFX_NORMAL));
+        }
+    }
+
+    /* value controls: label above, [-] value [+] below */
+    float weight[CTL_NVALUES], wsum = 0, cx0 = 0;
+    for (int c = 0; c < CTL_NVALUES; c++)
+        wsum += weight[c] = c == CTL_DIST ? 1.6f : c == CTL_SPEED ? 0.8f : 1.0f;
+    for (int c = 0; c < CTL_NVALUES; c++) {
+        float cwid = fw * weight[c] / wsum;
+        SDL_FRect b = frect(cx0 + 2, L->ctl_row[0].y + 2, cwid - 4, L->ctl_row[0].h - 4);
+        cx0 += cwid;
+        L->ctl[c] = b;
+        float bs = ls * 1.0f;
+        L->minus[c] = frect(b.x + 2, b.y + b.h - bs - 2, bs * 1.2f, bs);
+        L->plus[c] = frect(b.x + b.w - bs * 1.2f - 2, b.y + b.h - bs - 2, bs * 1.2f, bs);
+    }
+    int nb = CTL_COUNT - CTL_NVALUES;
+    float bw = fw / (float)nb;
+    for (int c = CTL_NVALUES; c < CTL_COUNT; c++) {
+        int i = c - CTL_NVALUES;
+        L->ctl[c] = frect(bw * (float)i + 2, L->ctl_row[1].y + 2, bw - 4, L->ctl_row[1].h - 4);
+    }
+}
+
+/* ---- views ------------------------------------------------------------- */
+
+/* Whole track fitted into rect, or (follow mode) a camera on both cars. */
+static void xform_for(const AppState *s, const SDL_FRect *rect, int k, int j, AppXform *x)
+{
+    x->rect = *rect;
+    x->cx = rect->x + rect->w / 2;
+    x->cy = rect->y + rect->h / 2;
+    if (s->follow[s->focus >= 0] && k >= 0) {
+        EngineView v;
+        engine_view(s->e, k, j, &v);
+        x->wx = (v.pose[0].x + v.pose[1].x) / 2;
+        x->wy = (v.pose[0].y + v.pose[1].y) / 2;
+        double dist = hypot(v.pose[0].x - v.pose[1].x, v.pose[0].y - v.pose[1].y);
+        double span = fmax(30.0, dist * 1.4 + 8.0); /* car widths across the short side */
+        double px = fmin(rect->w, rect->h);
+        x->scale = (float)(px / span);
+    } else {
+        /* leave the caption strips (top, and bottom in large views) clear */
+        float cap = lh(s, GFX_SMALL) + (float)s->lay.base * 0.25f;
+        float top = rect->h > 3 * cap ? cap : 0;
+        float bot = rect->h > 12 * cap ? cap : 0;
+        float avail = rect->h - top - bot;
+        x->cy = rect->y + top + avail / 2;
+        x->wx = (s->bx0 + s->bx1) / 2;
+        x->wy = (s->by0 + s->by1) / 2;
+        double sx = rect->w / (s->bx1 - s->bx0), sy = avail / (s->by1 - s->by0);
+        x->scale = (float)fmin(sx, sy);
+    }
+}
+
+void app_view_xform(const AppState *s, int k, int j, AppXform *x)
+{
+    xform_for(s, &s->lay.view[k][j], k, j, x);
+}
+
+/* Asphalt as a triangle strip, white edges, a chequered start line. */
+static void draw_track(AppState *s, const AppXform *x)
+{
+    SDL_Renderer *r = s->r;
+    int n = s->npts;
+    for (int i = 0; i < n; i++) {
+        SDL_Vertex *a = &s->vert[2 * i], *b = &s->vert[2 * i + 1];
+        app_world_to_px(x, s->lx[i], s->ly[i], &a->position.x, &a->position.y);
+        app_world_to_px(x, s->rx[i], s->ry[i], &b->position.x, &b->position.y);
+        a->color = b->color = ASPHALT;
+        a->tex_coord.x = a->tex_coord.y = b->tex_coord.x = b->tex_coord.y = 0;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int i0 = 2 * i, i1 = 2 * ((i + 1) % n);
+        s->idx[m++] = i0;
+        s->idx[m++] = i0 + 1;
+        s->idx[m++] = i1;
+        s->idx[m++] = i1;
+        s->idx[m++] = i0 + 1;
+        s->idx[m++] = i1 + 1;
+    }
+    SDL_RenderGeometry(r, NULL, s->vert, 2 * n, s->idx, m);
+    float ew = fmaxf(1.0f, x->scale * 0.25f);
+    for (int side = 0; side < 2; side++) {
+        const double *ex = side ? s->rx : s->lx, *ey = side ? s->ry : s->ly;
+        for (int i = 0; i < n; i++) {
+            int i1 = (i + 1) % n;
+            float x0, y0, x1, y1;
+            app_world_to_px(x, ex[i], ey[i], &x0, &y0);
+            app_world_to_px(x, ex[i1], ey[i1], &x1, &y1);
+            if (ew <= 1.5f) {
+                SDL_SetRenderDrawColor(r, EDGE.r, EDGE.g, EDGE.b, 255);
+                SDL_RenderDrawLineF(r, x0, y0, x1, y1);
+            } else {
+                gfx_thick_line(r, x0, y0, x1, y1, ew, EDGE);
+            }
+        }
+    }
+    /* start / finish line: chequered band across the track at s = 0 */
+    const Track *t = engine_track(s->e);
+    double w = track_width(t), sx, sy, sh;
+    track_point(t, 0.0, &sx, &sy, &sh);
+    int squares = 8;
+    double sq = w / squares, fx = cos(sh), fy = sin(sh), nx = -fy, ny = fx;
+    for (int row = 0; row < 2; row++)
+        for (int q = 0; q < squares; q++) {
+            double o0 = -w / 2 + q * sq, a0 = row * sq * 0.6, a1 = a0 + sq * 0.6;
+            SDL_FPoint p[4];
+            double cs[4][2] = {{o0, a0}, {o0 + sq, a0}, {o0 + sq, a1}, {o0, a1}};
+            for (int i = 0; i < 4; i++)
+                app_world_to_px(x, sx + nx * cs[i][0] + fx * cs[i][1], sy + ny * cs[i][0] + fy * cs[i][1],
+                                &p[i].x, &p[i].y);
+            gfx_poly(r, p, 4, ((q + row) & 1) ? gfx_rgb(20, 20, 20) : EDGE);
+        }
+}
+
+/* The whole-track picture of a view size, drawn once into a texture. */
+static SDL_Texture *track_texture(AppState *s, int w, int h)
+{
+    for (int i = 0; i < 2; i++)
+        if (s->track_tex[i] && s->track_tex_w[i] == w && s->track_tex_h[i] == h)
+            return s->track_tex[i];
+    int i = s->track_tex_next;
+    s->track_tex_next = (i + 1) % 2;
+    if (s->track_tex[i])
+        SDL_DestroyTexture(s->track_tex[i]);
+    s->track_tex[i] = SDL_CreateTexture(s->r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_TARGET, w, h);
+    s->track_tex_w[i] = w;
+    s->track_tex_h[i] = h;
+    if (!s->track_tex[i])
+        return NULL;
+    SDL_Texture *old = SDL_GetRenderTarget(s->r);
+    if (SDL_SetRenderTarget(s->r, s->track_tex[i]) != 0) {
+        SDL_DestroyTexture(s->track_tex[i]);
+        s->track_tex[i] = NULL;
+        return NULL;
+    }
+    SDL_SetRenderDrawColor(s->r, GRASS.r, GRASS.g, GRASS.b, 255);
+    SDL_RenderClear(s->r);
+    SDL_FRect rect = {0, 0, (float)w, (float)h};
+    AppXform x;
+    xform_for(s, &rect, -1, 0, &x);
+    draw_track(s, &x);
+    SDL_SetRenderTarget(s->r, old);
+    return s->track_tex[i];
+}
+
+/* A car: dark outline, body in the car's colour, a pale nose. Never drawn
+ * smaller than a few pixels so the whole-track views still show it. */
+static void draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
+                     bool outline_only)
+{
+    float cx, cy;
+    app_world_to_px(x, wx, wy, &cx, &cy);
+    float wpx = fmaxf(x->scale * 1.0f, (float)s->lay.base * 0.45f);
+    float lpx = wpx * 2.0f;
+    float fx = (float)cos(heading), fy = -(float)sin(heading); /* screen y down */
+    float nx = -fy, ny = fx;
+    float hl = lpx / 2, hw = wpx / 2;
+    SDL_FPoint body[4] = {{cx + fx * hl + nx * hw, cy + fy * hl + ny * hw},
+                          {cx + fx * hl - nx * hw, cy + fy * hl - ny * hw},
+                          {cx - fx * hl - nx * hw, cy - fy * hl - ny * hw},
+                          {cx - fx * hl + nx * hw, cy - fy * hl + ny * hw}};
+    if (outline_only) {
+        for (int i = 0; i < 4; i++)
+            gfx_thick_line(s->r, body[i].x, body[i].y, body[(i + 1) % 4].x, body[(i + 1) % 4].y,
+                           fmaxf(1.5f, wpx * 0.18f), c);
+        return;
+    }
+    float o = fmaxf(1.0f, wpx * 0.15f);
+    SDL_FPoint out[4] = {{cx + fx * (hl + o) + nx * (hw + o), cy + fy * (hl + o) + ny * (hw + o)},
+                         {cx + fx * (hl + o) - nx * (hw + o), cy + fy * (hl + o) - ny * (hw + o)},
+                         {cx - fx * (hl + o) - nx * (hw + o), cy - fy * (hl + o) - ny * (hw + o)},
+                         {cx - fx * (hl + o) + nx * (hw + o), cy - fy * (hl + o) + ny * (hw + o)}};
+    gfx_poly(s->r, out, 4, gfx_rgb(10, 10, 12));
+    gfx_poly(s->r, body, 4, c);
+    /* nose: the front quarter, so the centre stays the car's colour */
+    SDL_FPoint nose[3] = {{cx + fx * hl, cy + fy * hl},
+                          {cx + fx * hl * 0.5f + nx * hw * 0.7f, cy + fy * hl * 0.5f + ny * hw * 0.7f},
+                          {cx + fx * hl * 0.5f - nx * hw * 0.7f, cy + fy * hl * 0.5f - ny * hw * 0.7f}};
+    gfx_poly(s->r, nose, 3, mix(c, gfx_rgb(255, 255, 255), 0.7f));
+}
+
+static void update_trails(AppState *s)
+{
+    int64_t now = engine_now(s->e);
+    if (s->trail_t >= 0 && now < s->trail_t) { /* restarted or looped */
+        memset(s->trail, 0, sizeof s->trail);
+        s->trail_t = -1;
+    }
+    if (s->trail_t >= 0 && now - s->trail_t < 66 * NR_US_PER_MS)
+        return;
+    s->trail_t = now;
+    int n = engine_scheme_count(s->e);
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < 2; j++) {
+            EngineView v;
+            engine_view(s->e, k, j, &v);
+            for (int c = 0; c < 2; c++) {
+                AppTrail *t = &s->trail[k][j][c];
+                t->x[t->head] = (float)v.pose[c].x;
+                t->y[t->head] = (float)v.pose[c].y;
+                t->head = (t->head + 1) % APP_TRAIL;
+                if (t->n < APP_TRAIL)
+                    t->n++;
+            }
+        }
+}
+
+static void draw_view(AppState *s, int k, int j)
+{
+    SDL_Renderer *r = s->r;
+    const SDL_FRect *rect = &s->lay.view[k][j];
+    if (rect->w < 4 || rect->h < 4)
+        return;
+    AppXform x;
+    app_view_xform(s, k, j, &x);
+    SDL_Rect clip = {(int)rect->x, (int)rect->y, (int)rect->w, (int)rect->h};
+    SDL_RenderSetClipRect(r, &clip);
+    if (s->follow[s->focus >= 0]) {
+        gfx_fill(r, rect->x, rect->y, rect->w, rect->h, GRASS);
+        draw_track(s, &x);
+    } else {
+        SDL_Texture *tex = track_texture(s, clip.w, clip.h);
+        if (tex)
+            SDL_RenderCopy(r, tex, NULL, &clip);
+        else {
+            gfx_fill(r, rect->x, rect->y, rect->w, rect->h, GRASS);
+            draw_track(s, &x);
+        }
+    }
+    EngineView v;
+    engine_view(s->e, k, j, &v);
+    int other = 1 - j;
+    if (s->overlays & APP_OVERLAY_TRAILS) {
+        for (int c = 0; c < 2; c++) {
+            const AppTrail *t = &s->trail[k][j][c];
+            SDL_Color col = mix(car_colour(c), GRASS, 0.35f);
+            for (int i = 1; i < t->n; i++) {
+                int a = (t->head - i + APP_TRAIL) % APP_TRAIL, b = (t->head - i - 1 + APP_TRAIL) % APP_TRAIL;
+                float x0, y0, x1, y1;
+                app_world_to_px(&x, t->x[a], t->y[a], &x0, &y0);
+                app_world_to_px(&x, t->x[b], t->y[b], &x1, &y1);
+                gfx_thick_line(r, x0, y0, x1, y1, fmaxf(1.5f, x.scale * 0.3f), col);
+            }
+        }
+    }
+    if (s->overlays & APP_OVERLAY_INFLIGHT) {
+        /* MUs travelling towards this terminal carry the other car */
+        int dir = other; /* direction other -> j */
+        int m = engine_in_flight(s->e, k, dir, s->inflight, ENGINE_QUEUE_LIMIT);
+        SDL_Color col = mix(car_colour(other), gfx_rgb(255, 255, 255), 0.55f);
+        float rad = fmaxf(2.0f, x.scale * 0.3f);
+        for (int i = 0; i < m; i++) {
+            float px, py;
+            app_world_to_px(&x, s->inflight[i].mu.x, s->inflight[i].mu.y, &px, &py);
+            gfx_disc(r, px, py, rad, col);
+        }
+    }
+    if (s->overlays & APP_OVERLAY_GHOST) {
+        Pose truth;
+        engine_truth(s->e, other, &truth, NULL);
+        draw_car(s, &x, truth.x, truth.y, truth.heading, mix(car_colour(other), gfx_rgb(255, 255, 255), 0.6f),
+                 true);
+    }
+    /* the other car first, this terminal's own car on top */
+    draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, car_colour(other), false);
+    draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, car_colour(j), false);
+    SDL_RenderSetClipRect(r, NULL);
+
+    /* captions: whose screen, who is ahead, laps */
+    float ls = lh(s, GFX_SMALL), pad = (float)s->lay.base * 0.25f;
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+    gfx_fill(r, rect->x, rect->y, rect->w, ls + pad, gfx_rgba(0, 0, 0, 150));
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    SDL_Color lc = car_colour(v.leader);
+    char lead[32];
+    snprintf(lead, sizeof lead, "car %d ahead", v.leader + 1);
+    int lw, lhh, pw;
+    gfx_text_size(&s->gfx, GFX_SMALL, lead, &lw, &lhh);
+    gfx_text_size(&s->gfx, GFX_SMALL, "P1 screen", &pw, &lhh);
+    bool wide = (float)(pw + lw) + 6 * pad < rect->w;
+    int tw = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), (int)(rect->y + pad / 2), GFX_LEFT,
+                      car_colour(j), wide ? "P%d screen" : "P%d", j + 1);
+    float bx = rect->x + rect->w - (float)lw - 3 * pad;
+    if (bx > rect->x + (float)tw + 2 * pad || tw == 0) {
+        gfx_fill(r, bx, rect->y + 1, (float)lw + 2 * pad, ls + pad - 2, lc);
+        gfx_text(&s->gfx, GFX_SMALL, (int)(bx + pad), (int)(rect->y + pad / 2), GFX_LEFT, gfx_rgb(0, 0, 0), "%s",
+                 lead);
+    } else { /* too narrow: a block of the leader's colour */
+        gfx_fill(r, rect->x + rect->w - ls - pad, rect->y + 1, ls, ls + pad - 2, lc);
+    }
+    if (rect->h > 12 * (ls + pad)) {
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+        gfx_fill(r, rect->x, rect->y + rect->h - ls - pad, rect->w, ls + pad, gfx_rgba(0, 0, 0, 150));
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+        int y = (int)(rect->y + rect->h - ls - pad / 2);
+        int w1 = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), y, GFX_LEFT, APP_CAR1, "car 1 lap %d",
+                          v.lap[0] + 1);
+        gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + 3 * pad) + w1, y, GFX_LEFT, APP_CAR2, "car 2 lap %d",
+                 v.lap[1] + 1);
+    }
+    gfx_frame(r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
+}
+
+/* ---- gauges ------------------------------------------------------------ */
+
+void app_gauge_text(const Engine *e, int k, AppGaugeText *t)
+{
+    const Metrics *m = engine_metrics(e, k);
+    double f = metrics_mean_d1_minus_d2(m);
+    snprintf(t->rate, sizeof t->rate, "inconsistent %.1f%%", metrics_inconsistency_rate(m) * 100.0);
+    snprintf(t->recent, sizeof t->recent, "last 5 s %.1f%%", metrics_recent_rate(m) * 100.0);
+    const char *who = f > 0.005 ? "P1 disadvantaged" : f < -0.005 ? "P2 disadvantaged" : "even";
+    snprintf(t->fair, sizeof t->fair, "mean d1-d2 %+.2f cw", f);
+    snprintf(t->who, sizeof t->who, "%s", who);
+    snprintf(t->d, sizeof t->d, "d1 %+.2f  d2 %+.2f cw", m->d1, m->d2);
+    snprintf(t->mus, sizeof t->mus, "sent %lld/%lld  discarded %lld/%lld", (long long)m->dir[0].sent,
+             (long long)m->dir[1].sent, (long long)m->dir[0].discarded, (long long)m->dir[1].discarded);
+}
+
+/* Common scale of the fairness bars: the largest |mean d1 - d2|, rounded up. */
+static double fairness_range(const AppState *s)
+{
+    double mx = 0.5;
+    int n = engine_scheme_count(s->e);
+    for (int k = 0; k < n; k++)
+        mx = fmax(mx, fabs(metrics_mean_d1_minus_d2(engine_metrics(s->e, k))));
+    static const double steps[] = {0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (mx <= steps[i])
+            return steps[i];
+    return mx;
+}
+
+static void draw_gauges(AppState *s, int k, bool big)
+{
+    const SDL_FRect *g = &s->lay.gauge[k];
+    if (g->w < 20 || g->h < 10)
+        return;
+    SDL_Renderer *r = s->r;
+    int font = big ? GFX_NORMAL : GFX_SMALL;
+    float l = lh(s, font), pad = (float)s->lay.base * 0.3f;
+    AppGaugeText t;
+    app_gauge_text(s->e, k, &t);
+    const Metrics *m = engine_metrics(s->e, k);
+    gfx_fill(r, g->x, g->y, g->w, g->h, PANEL);
+    float x = g->x + pad, y = g->y + pad / 2, w = g->w - 2 * pad;
+    if (!big) {
+        const SchemeType *st = engine_scheme(s->e, k);
+        gfx_fill(r, g->x, g->y, 4, g->h, scheme_colour(k));
+        int tw0 = gfx_text(&s->gfx, GFX_NORMAL, (int)x + 4, (int)y, GFX_LEFT, scheme_colour(k), "%d %s", k + 1,
+                           st->title ? st->title : st->name);
+        gfx_text(&s->gfx, GFX_SMALL, (int)x + 4 + tw0 + (int)(2 * pad), (int)(y + lh(s, GFX_NORMAL) - l), GFX_LEFT,
+                 DIM, "%s", st->name);
+        y += lh(s, GFX_NORMAL) * 1.05f;
+        x += 4;
+        w -= 4;
+    }
+    bool compact = g->y + g->h - y < 5.3f * l;
+
+    /* inconsistency: a bar filled by the rate, the text over it */
+    double rate = metrics_inconsistency_rate(m);
+    gfx_fill(r, x, y, w, l, gfx_rgb(52, 56, 64));
+    gfx_fill(r, x, y, (float)(w * fmin(1.0, rate)), l, gfx_rgb(150, 60, 60));
+    int tw = gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, FG, "%s", t.rate);
+    int rw, rh;
+    gfx_text_size(&s->gfx, font, t.recent, &rw, &rh);
+    if ((float)(tw + rw) + 3 * pad < w) {
+        gfx_text(&s->gfx, font, (int)(x + w - pad), (int)y, GFX_RIGHT, m->inconsistent_now ? WARN : DIM, "%s",
+                 t.recent);
+    } else {
+        y += l;
+        gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, m->inconsistent_now ? WARN : DIM, "%s",
+                 t.recent);
+    }
+    y += l * 1.15f;
+
+    /* fairness: centred bar, filled towards the disadvantaged player */
+    double R = fairness_range(s), f = metrics_mean_d1_minus_d2(m);
+    float bh = l * 0.9f, cxm = x + w / 2;
+    gfx_fill(r, x, y, w, bh, gfx_rgb(52, 56, 64));
+    float fw = (float)(fmin(1.0, fabs(f) / R) * (w / 2));
+    if (f > 0)
+        gfx_fill(r, cxm, y, fw, bh, APP_CAR1);
+    else if (f < 0)
+        gfx_fill(r, cxm - fw, y, fw, bh, APP_CAR2);
+    gfx_fill(r, cxm - 1, y - 2, 3, bh + 4, FG);
+    gfx_text(&s->gfx, GFX_SMALL, (int)(x + pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_LEFT,
+             gfx_rgb(0, 0, 0), "P2");
+    gfx_text(&s->gfx, GFX_SMALL, (int)(x + w - pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
+             gfx_rgb(0, 0, 0), "P1");
+    y += bh + pad / 2;
+    SDL_Color fc = f > 0.005 ? APP_CAR1 : f < -0.005 ? APP_CAR2 : FG;
+    int fw1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, fc, "%s", t.fair);
+    int ww, wh;
+    gfx_text_size(&s->gfx, font, t.who, &ww, &wh);
+    if ((float)(fw1 + ww) + 2 * pad < w) {
+        gfx_text(&s->gfx, font, (int)(x + w), (int)y, GFX_RIGHT, fc, "%s", t.who);
+    } else {
+        y += l;
+        gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, fc, "%s", t.who);
+    }
+    y += l;
+    if (compact) {
+        int w1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, FG, "%s", t.d);
+        if ((float)w1 + w * 0.45f < w)
+            gfx_text(&s->gfx, font, (int)(x + w), (int)y, GFX_RIGHT, DIM, "%s", t.mus);
+        return;
+    }
+    gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, FG, "%s", t.d);
+    y += l;
+    gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, DIM, "%s", t.mus);
+    y += l;
+    if (big) {
+        y += l * 0.5f;
+        const char *lines[] = {
+            "d1: car 1 at P1 minus at P2 (cw)",
+            "d2: car 2 at P2 minus at P1 (cw)",
+            "d1-d2 > 0: P1 disadvantaged",
+            "sent/discarded: 1→2 / 2→1",
+        };
+        for (int i = 0; i < 4 && y + l < g->y + g->h; i++, y += l)
+            gfx_text(&s->gfx, GFX_SMALL, (int)x, (int)y, GFX_LEFT, DIM, "%s", lines[i]);
+    }
+}
+
+/* ---- strip charts ------------------------------------------------------ */
+
+static void draw_charts(AppState *s)
+{
+    int n = engine_scheme_count(s->e);
+    PlotSeries rate[SCHEME_MAX], diff[SCHEME_MAX];
+    double end_s = (double)engine_end_us(s->e) / 1e6;
+    for (int pass = 0; pass < 2; pass++) {
+        const SDL_FRect *a = &s->lay.chart[pass];
+        if (a->w < 40 || a->h < 40)
+            return;
+        int cap = (int)a->w;
+        cap = cap > APP_CHART_PTS ? APP_CHART_PTS : cap < 2 ? 2 : cap;
+        for (int k = 0; k < n; k++) {
+            int hn = 0;
+            const MetricSample *h = engine_history(s->e, k, &hn);
+            int m = (h && hn > 0) ? (hn < cap ? hn : cap) : 0;
+            for (int i = 0; i < m; i++) {
+                int src = m > 1 ? (int)((int64_t)i * (hn - 1) / (m - 1)) : 0;
+                s->chart_x[k][i] = (double)h[src].t_us / 1e6;
+                s->chart_y[k][i] = pass == 0 ? h[src].rate * 100.0 : h[src].d1 - h[src].d2;
+            }
+            PlotSeries *se = pass == 0 ? &rate[k] : &diff[k];
+            se->label = engine_scheme(s->e, k)->name;
+            se->x = s->chart_x[k];
+            se->y = s->chart_y[k];
+            se->n = m;
+            se->markers = false;
+        }
+        PlotPanel p;
+        memset(&p, 0, sizeof p);
+        p.series = pass == 0 ? rate : diff;
+        p.nseries = n;
+        p.fixed_x = true;
+        p.xmin = 0;
+        p.xmax = end_s > 0 ? end_s : 1;
+        p.xlabel = "race time (s)";
+        p.highlight = s->focus + 1;
+        if (pass == 0) {
+            p.title = "inconsistency rate, cumulative (%)";
+            p.zero_line = true;
+        } else {
+            p.title = "d1 - d2 per sample (car widths)";
+            p.zero_line = true;
+        }
+        PlotTheme th = plot_theme_dark();
+        gfx_fill(s->r, a->x, a->y, a->w, a->h, PANEL);
+        plot_draw_panel(&s->gfx, *a, &p, &th);
+    }
+}
+
+/* ---- bars, controls, help ---------------------------------------------- */
+
+static void draw_top(AppState *s)
+{
+    const SDL_FRect *t = &s->lay.top;
+    gfx_fill(s->r, t->x, t->y, t->w, t->h, gfx_rgb(14, 15, 18));
+    float pad = (float)s->lay.base * 0.5f, y = t->y + (t->h - lh(s, GFX_NORMAL)) / 2;
+    double now = (double)engine_now(s->e) / 1e6, end = (double)engine_end_us(s->e) / 1e6;
+    int w = gfx_text(&s->gfx, GFX_NORMAL, (int)pad, (int)y, GFX_LEFT, FG, "netrace  %s", s->cfg.title ? s->cfg.title : "");
+    w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 3) + w, (int)y, GFX_LEFT, ACCENT, "t %5.1f / %.1f s", now, end);
+    const char *state = s->paused ? "PAUSED" : engine_done(s->e) && !s->loop ? "FINISHED" : "playing";
+    w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, s->paused ? WARN : FG, "%s %gx%s",
+                  state, s->speed, s->loop ? "  loop" : "");
+    if (s->msg_frames > 0 && s->msg[0]) {
+        gfx_text(&s->gfx, GFX_SMALL, (int)(pad * 7) + w, (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2), GFX_LEFT,
+                 ACCENT, "%s", s->msg);
+        s->msg_frames--;
+    } else {
+        gfx_text(&s->gfx, GFX_SMALL, (int)(t->w - pad), (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
+                 DIM, "%s", s->focus >= 0 ? "Esc/0 overview  Tab next  H help" : "1-9 focus  H help");
+    }
+}
+
+static void draw_status(AppState *s)
+{
+    const SDL_FRect *t = &s->lay.status;
+    gfx_fill(s->r, t->x, t->y, t->w, t->h, gfx_rgb(14, 15, 18));
+    const SchemeParams *p = engine_params(s->e);
+    const LinkSpec *a = engine_link(s->e, 0), *b = engine_link(s->e, 1);
+    float pad = (float)s->lay.base * 0.5f;
+    gfx_text(&s->gfx, GFX_SMALL, (int)pad, (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2), GFX_LEFT, FG,
+             "1→2: %s | 2→1: %s | Δ %.0f ms  T_dr %.2f cw", a->text[0] ? a->text : "no delay",
+             b->text[0] ? b->text : "no delay", (double)p->delta_us / 1000.0, p->tdr_cw);
+}
+
+static bool ctl_on(const AppState *s, int c)
+{
+    switch (c) {
+    case BTN_PAUSE:
+        return s->paused;
+    case BTN_LOOP:
+        return s->loop;
+    case BTN_GHOST:
+        return (s->overlays & APP_OVERLAY_GHOST) != 0;
+    case BTN_TRAILS:
+        return (s->overlays & APP_OVERLAY_TRAILS) != 0;
+    case BTN_INFLIGHT:
+        return (s->overlays & APP_OVERLAY_INFLIGHT) != 0;
+    case BTN_ZOOM:
+        return s->follow[s->focus >= 0];
+    case BTN_HELP:
+        return s->help;
+    default:
+        return false;
+    }
+}
+
+static void draw_controls(AppState *s)
+{
+    SDL_Renderer *r = s->r;
+    float ls = lh(s, GFX_SMALL);
+    gfx_fill(r, 0, s->lay.ctl_row[0].y, (float)s->lay.w, s->lay.ctl_row[0].h + s->lay.ctl_row[1].h, gfx_rgb(14, 15, 18));
+    char val[64];
+    for (int c = 0; c < CTL_NVALUES; c++) {
+        const SDL_FRect *b = &s->lay.ctl[c];
+        gfx_fill(r, b->x, b->y, b->w, b->h, c == s->sel ? gfx_rgb(70, 64, 30) : PANEL);
+        if (c == s->sel)
+            gfx_frame(r, b->x, b->y, b->w, b->h, ACCENT);
+        gfx_text(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)b->y, GFX_CENTER, DIM, "%s", ctl_label[c]);
+        app_ctl_value(s, c, val, sizeof val);
+        const SDL_FRect *mi = &s->lay.minus[c], *pl = &s->lay.plus[c];
+        gfx_fill(r, mi->x, mi->y, mi->w, mi->h, gfx_rgb(64, 68, 78));
+        gfx_fill(r, pl->x, pl->y, pl->w, pl->h, gfx_rgb(64, 68, 78));
+        gfx_text(&s->gfx, GFX_SMALL, (int)(mi->x + mi->w / 2), (int)(mi->y + (mi->h - ls) / 2), GFX_CENTER, FG, "-");
+        gfx_text(&s->gfx, GFX_SMALL, (int)(pl->x + pl->w / 2), (int)(pl->y + (pl->h - ls) / 2), GFX_CENTER, FG, "+");
+        gfx_text(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)(mi->y + (mi->h - ls) / 2), GFX_CENTER,
+                 c == s->sel ? ACCENT : FG, "%s", val);
+    }
+    for (int c = CTL_NVALUES; c < CTL_COUNT; c++) {
+        const SDL_FRect *b = &s->lay.ctl[c];
+        bool on = ctl_on(s, c);
+        gfx_fill(r, b->x, b->y, b->w, b->h, on ? gfx_rgb(40, 90, 70) : PANEL);
+        gfx_text(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)(b->y + (b->h - ls) / 2), GFX_CENTER,
+                 on ? gfx_rgb(255, 255, 255) : FG, "%s", ctl_label[c]);
+    }
+}
+
+static const char *const help_lines[] = {
+    "Keys",
+    "Space        pause / resume          N or .     single step (33 ms)",
+    "+ / -        speed 0.25x .. 8x       R          restart (same traffic)",
+    "L            loop at the end         C          reset the gauges",
+    "1..9         focus a scheme          0 or Esc   overview of all schemes",
+    "Tab          next scheme             Shift-Tab  previous scheme",
+    "Up / Down    select a control        Left/Right change it (Shift: x5)",
+    "[ / ]        change it too           D          cycle the jitter distribution",
+    "G            ghost: other car's true position   T  trails",
+    "M            MUs in flight towards each screen  Z  zoom on the cars",
+    "F or F11     fullscreen              P or F12   screenshot (PNG)",
+    "H, F1 or ?   this help               Q, Ctrl-Q  quit",
+    "",
+    "Mouse: click - / + on a control or roll the wheel over it; click the buttons;",
+    "click a scheme's row to focus it, click again or right-click for the overview.",
+    "",
+    "Each row is one scheme: left the screen of player 1, right the screen of player 2.",
+    "Car 1 is orange, car 2 is blue. 'car N ahead' is who leads on that screen;",
+    "the rate counts the samples at which the two screens disagree on the leader.",
+    "d1 = car 1's progress on P1's screen minus on P2's screen; d2 likewise for car 2.",
+    "Mean d1 - d2 > 0 means player 1 is disadvantaged (bar to the right, orange).",
+};
+
+static void draw_help(AppState *s)
+{
+    SDL_Renderer *r = s->r;
+    float l = lh(s, GFX_NORMAL);
+    int n = (int)(sizeof help_lines / sizeof help_lines[0]);
+    int maxw = 0;
+    for (int i = 0; i < n; i++) {
+        int w, h;
+        gfx_text_size(&s->gfx, GFX_NORMAL, help_lines[i], &w, &h);
+        if (w > maxw)
+            maxw = w;
+    }
+    float pad = l;
+    float w = (float)maxw + 2 * pad, h = l * (float)n + 2 * pad;
+    float x = ((float)s->lay.w - w) / 2, y = ((float)s->lay.h - h) / 2;
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+    gfx_fill(r, 0, 0, (float)s->lay.w, (float)s->lay.h, gfx_rgba(0, 0, 0, 140));
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    gfx_fill(r, x, y, w, h, gfx_rgb(30, 33, 40));
+    gfx_frame(r, x, y, w, h, ACCENT);
+    for (int i = 0; i < n; i++)
+        gfx_text(&s->gfx, GFX_NORMAL, (int)(x + pad), (int)(y + pad + l * (float)i), GFX_LEFT, i == 0 ? ACCENT : FG,
+                 "%s", help_lines[i]);
+}
+
+/* The focused scheme's name above its two views. */
+static void draw_label(AppState *s, int k)
+{
+    const SDL_FRect *a = &s->lay.label[k];
+    const SchemeType *st = engine_scheme(s->e, k);
+    float pad = (float)s->lay.base * 0.3f;
+    int w = gfx_text(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, scheme_colour(k), "%s",
+                     st->title ? st->title : st->name);
+    gfx_text(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
+             GFX_LEFT, DIM, "%s (%d of %d): %s", st->name, k + 1, engine_scheme_count(s->e),
+             st->summary ? st->summary : "");
+}
+
+void app_draw(AppState *s, int w, int h)
+{
+    gfx_begin_frame(&s->gfx);
+    app_layout(s, w, h);
+    SDL_SetRenderDrawColor(s->r, BG.r, BG.g, BG.b, 255);
+    SDL_RenderClear(s->r);
+    if (s->overlays & APP_OVERLAY_TRAILS)
+        update_trails(s);
+    int n = engine_scheme_count(s->e);
+    if (s->focus >= 0) {
+        draw_label(s, s->focus);
+        draw_view(s, s->focus, 0);
+        draw_view(s, s->focus, 1);
+        draw_gauges(s, s->focus, true);
+    } else {
+        for (int k = 0; k < n; k++) {
+            draw_view(s, k, 0);
+            draw_view(s, k, 1);
+            draw_gauges(s, k, false);
+        }
+    }
+    draw_charts(s);
+    draw_top(s);
+    draw_status(s);
+    draw_controls(s);
+    if (s->help)
+        draw_help(s);
+}

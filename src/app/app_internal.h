@@ -1,0 +1,153 @@
+/* The window's state, layout and drawing, without a window: the tests and
+ * the snapshot path drive these on a software renderer bound to a surface.
+ *
+ * Contracts:
+ *   app_state_init(s, e, cfg, r, err)  binds engine and renderer (neither
+ *        owned), opens fonts (missing font: one line on stderr, no text),
+ *        allocates every buffer the drawing will use. False + err on failure.
+ *   app_state_free(s)                  textures, fonts and buffers.
+ *   app_handle_event(s, ev)            one SDL event (keys, mouse, resize,
+ *        quit); changes the engine through its live-change calls and the
+ *        view state; window-level requests (quit, fullscreen, screenshot)
+ *        are left in s->want_* for the loop.
+ *   app_advance(s, wall_dt_us)         steps the engine by wall time x speed
+ *        unless paused (the app's clock; the engine never reads one).
+ *   app_draw(s, w, h)                  lays out and draws one frame.
+ *   app_view_xform(s, k, j, &x)        the world-to-pixel transform of view
+ *        (scheme k, terminal j) of the last layout, as drawn.
+ *   app_gauge_text(e, k, &t)           the gauge strings of scheme k, formatted
+ *        from the engine's own metrics.
+ *   app_link_text(spec, ...)           a link spec text from a spec with the
+ *        window's overrides, for linkspec_parse.
+ */
+#ifndef NR_APP_INTERNAL_H
+#define NR_APP_INTERNAL_H
+
+#include "app.h"
+#include "gfx.h"
+#include "plot.h"
+
+#define APP_TRACK_PTS_MAX 1024
+#define APP_TRAIL 48
+#define APP_CHART_PTS 2048
+
+/* Car colours, the same in every view, gauge and legend. */
+#define APP_CAR1 gfx_rgb(255, 96, 48)
+#define APP_CAR2 gfx_rgb(48, 168, 255)
+
+typedef enum AppCtl {
+    CTL_DELAY12, CTL_JITTER12, CTL_LOSS12,
+    CTL_DELAY21, CTL_JITTER21, CTL_LOSS21,
+    CTL_DIST, CTL_DELTA, CTL_TDR, CTL_SPEED,
+    CTL_NVALUES,
+    /* buttons */
+    BTN_PAUSE = CTL_NVALUES, BTN_STEP, BTN_RESTART, BTN_LOOP, BTN_RESET,
+    BTN_GHOST, BTN_TRAILS, BTN_INFLIGHT, BTN_ZOOM, BTN_HELP,
+    CTL_COUNT
+} AppCtl;
+
+typedef struct AppXform {
+    SDL_FRect rect;  /* the view's pixels */
+    float cx, cy;    /* pixel of world point (wx, wy) */
+    double wx, wy;
+    float scale;     /* pixels per car width; world y grows upwards */
+} AppXform;
+
+static inline void app_world_to_px(const AppXform *x, double wx, double wy, float *px, float *py)
+{
+    *px = x->cx + (float)((wx - x->wx) * x->scale);
+    *py = x->cy - (float)((wy - x->wy) * x->scale);
+}
+
+typedef struct AppGaugeText {
+    char rate[64];   /* cumulative inconsistency rate, % */
+    char recent[64]; /* over the last 5 s, % */
+    char fair[64];   /* mean d1 - d2 */
+    char who[64];    /* who is disadvantaged by the mean */
+    char d[64];      /* current d1 and d2 */
+    char mus[96];    /* MUs sent and discarded per direction */
+} AppGaugeText;
+
+typedef struct AppLayout {
+    int w, h, base;
+    int cols, rows;
+    SDL_FRect top, main, chart[2], status, ctl_row[2];
+    SDL_FRect label[SCHEME_MAX], view[SCHEME_MAX][2], gauge[SCHEME_MAX], row[SCHEME_MAX];
+    SDL_FRect ctl[CTL_COUNT], minus[CTL_COUNT], plus[CTL_COUNT];
+} AppLayout;
+
+typedef struct AppTrail {
+    float x[APP_TRAIL], y[APP_TRAIL];
+    int head, n;
+} AppTrail;
+
+typedef struct AppState {
+    Engine *e;
+    AppConfig cfg;
+    SDL_Renderer *r;
+    Gfx gfx;
+    AppLayout lay;
+
+    /* view state */
+    bool paused, loop, help;
+    bool follow[2];     /* zoom on the cars: [0] overview, [1] focus */
+    double speed;
+    int focus;          /* -1 = overview */
+    unsigned overlays;
+    int sel;            /* selected value control */
+    double race_frac_us; /* sub-microsecond remainder of the app clock */
+
+    /* window-level requests for the loop */
+    bool want_quit, want_fullscreen, want_shot;
+
+    char msg[256];      /* one transient message line (errors, screenshot path) */
+    int64_t msg_frames;
+
+    /* track geometry in world units, computed once */
+    int npts;
+    double cx[APP_TRACK_PTS_MAX], cy[APP_TRACK_PTS_MAX];
+    double lx[APP_TRACK_PTS_MAX], ly[APP_TRACK_PTS_MAX];
+    double rx[APP_TRACK_PTS_MAX], ry[APP_TRACK_PTS_MAX];
+    double bx0, by0, bx1, by1; /* bounding box with a margin */
+
+    /* scratch buffers, fixed size */
+    SDL_Vertex vert[2 * APP_TRACK_PTS_MAX + 8];
+    int idx[6 * APP_TRACK_PTS_MAX + 12];
+    SDL_FPoint pts[APP_TRACK_PTS_MAX + 1];
+    InFlight inflight[ENGINE_QUEUE_LIMIT];
+    double chart_x[SCHEME_MAX][APP_CHART_PTS], chart_y[SCHEME_MAX][APP_CHART_PTS];
+
+    /* whole-track textures cached per view size */
+    SDL_Texture *track_tex[2];
+    int track_tex_w[2], track_tex_h[2];
+    int track_tex_next;
+
+    AppTrail trail[SCHEME_MAX][2][2];
+    int64_t trail_t;
+} AppState;
+
+bool app_state_init(AppState *s, Engine *e, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
+void app_state_free(AppState *s);
+void app_handle_event(AppState *s, const SDL_Event *ev);
+void app_advance(AppState *s, int64_t wall_dt_us);
+void app_draw(AppState *s, int w, int h);
+void app_layout(AppState *s, int w, int h);
+void app_view_xform(const AppState *s, int k, int j, AppXform *x);
+void app_gauge_text(const Engine *e, int k, AppGaugeText *t);
+bool app_link_text(const LinkSpec *spec, int64_t delay_us, int64_t jitter_us, double loss_p,
+                   const char *dist, char *buf, size_t n);
+void app_set_message(AppState *s, const char *fmt, ...) NR_PRINTF(2, 3);
+/* The value of a control as shown in the control bar. */
+void app_ctl_value(const AppState *s, int ctl, char *buf, size_t n);
+/* Change a value control by dir steps (+1 / -1, x5 with big). */
+void app_ctl_change(AppState *s, int ctl, int dir, bool big);
+void app_ctl_press(AppState *s, int ctl);
+/* Screenshot of the current renderer output to path (PNG). */
+bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err);
+
+/* Chart panels drawn with the plot module's code (plot_draw.c). */
+void plot_draw_panel(Gfx *g, SDL_FRect area, const PlotPanel *p, const PlotTheme *th);
+PlotTheme plot_theme_dark(void);
+PlotTheme plot_theme_light(void);
+
+#endif

@@ -1,0 +1,292 @@
+/* The window loop (the app's wall clock drives the engine), offscreen
+ * snapshots, the frame-time benchmark and the default font lookup. */
+#include "app_internal.h"
+
+#include <SDL_image.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
+
+AppConfig app_config_default(void)
+{
+    AppConfig c;
+    memset(&c, 0, sizeof c);
+    c.focus = -1;
+    c.speed = 1.0;
+    return c;
+}
+
+static bool readable(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    fclose(f);
+    return true;
+}
+
+bool app_default_font(char *buf, size_t n)
+{
+    const char *env = getenv("NETRACE_FONT");
+    if (env && *env) {
+        snprintf(buf, n, "%s", env);
+        return readable(buf);
+    }
+    if (readable(DEFAULT_FONT)) {
+        snprintf(buf, n, "%s", DEFAULT_FONT);
+        return true;
+    }
+    FILE *p = popen("fc-match -f '%{file}' monospace 2>/dev/null", "r");
+    if (!p)
+        return false;
+    size_t got = fread(buf, 1, n - 1, p);
+    buf[got] = '\0';
+    pclose(p);
+    return got > 0 && readable(buf);
+}
+
+static bool ttf_start(NrError *err)
+{
+    if (TTF_WasInit())
+        return true;
+    if (TTF_Init() != 0)
+        return nr_error_set(err, "cannot start SDL_ttf: %s", TTF_GetError());
+    return true;
+}
+
+int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const char *png_path, int w, int h,
+                        NrError *err)
+{
+    if (w < 64 || h < 64 || w > 16384 || h > 16384) {
+        nr_error_set(err, "%s: snapshot size %dx%d out of range (64..16384)", png_path, w, h);
+        return 1;
+    }
+    if (t_us < 0) {
+        nr_error_set(err, "%s: snapshot time must be >= 0", png_path);
+        return 1;
+    }
+    if (t_us < engine_now(e))
+        engine_restart(e);
+    engine_step_to(e, t_us);
+
+    bool ttf_here = !TTF_WasInit();
+    if (!ttf_start(err))
+        return 1;
+    int rc = 1;
+    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_Renderer *r = surf ? SDL_CreateSoftwareRenderer(surf) : NULL;
+    AppState *s = r ? calloc(1, sizeof *s) : NULL;
+    if (!s) {
+        nr_error_set(err, "%s: cannot create a %dx%d offscreen renderer: %s", png_path, w, h, SDL_GetError());
+        goto done;
+    }
+    AppConfig c = *cfg;
+    c.engine = e;
+    if (!app_state_init(s, e, &c, r, err))
+        goto done;
+    app_draw(s, w, h);
+    SDL_RenderPresent(r);
+    rc = app_save_png(r, w, h, png_path, err) ? 0 : 1;
+    app_state_free(s);
+done:
+    free(s);
+    if (r)
+        SDL_DestroyRenderer(r);
+    if (surf)
+        SDL_FreeSurface(surf);
+    if (ttf_here)
+        TTF_Quit();
+    return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static long max_rss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* N overview frames as fast as possible, the race advancing 1/60 s per frame. */
+static void run_bench(AppState *s, SDL_Window *win, int nframes)
+{
+    double *ms = malloc(sizeof(double) * (size_t)nframes);
+    if (!ms) {
+        fprintf(stderr, "netrace: out of memory for %d frame times\n", nframes);
+        return;
+    }
+    SDL_RendererInfo info;
+    SDL_GetRendererInfo(s->r, &info);
+    s->focus = -1;
+    s->paused = false;
+    s->loop = true;
+    uint64_t freq = SDL_GetPerformanceFrequency();
+    double cpu0 = cpu_seconds();
+    long rss0 = max_rss_kb();
+    int w = 0, h = 0;
+    for (int i = 0; i < nframes && !s->want_quit; i++) {
+        SDL_Event ev;
+        while (SDL_PollEvent(&ev))
+            app_handle_event(s, &ev);
+        uint64_t t0 = SDL_GetPerformanceCounter();
+        app_advance(s, 16667);
+        SDL_GetRendererOutputSize(s->r, &w, &h);
+        app_draw(s, w, h);
+        SDL_RenderPresent(s->r);
+        ms[i] = (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 / (double)freq;
+    }
+    double cpu = cpu_seconds() - cpu0;
+    double sum = 0;
+    for (int i = 0; i < nframes; i++)
+        sum += ms[i];
+    qsort(ms, (size_t)nframes, sizeof *ms, cmp_double);
+    int p99 = (int)ceil(0.99 * nframes) - 1;
+    const char *fb = SDL_GetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION);
+    printf("bench: %d frames, overview of %d schemes, %dx%d, renderer %s, SDL_FRAMEBUFFER_ACCELERATION=%s, video %s\n",
+           nframes, engine_scheme_count(s->e), w, h, info.name, fb ? fb : "(unset)", SDL_GetCurrentVideoDriver());
+    printf("bench: frame time mean %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f ms/frame\n",
+           sum / nframes, ms[nframes / 2], ms[p99 < 0 ? 0 : p99], ms[nframes - 1], cpu * 1000.0 / nframes);
+    printf("bench: max RSS %ld kB before, %ld kB after\n", rss0, max_rss_kb());
+    free(ms);
+    (void)win;
+}
+
+static void screenshot(AppState *s, int w, int h)
+{
+    char path[1024];
+    const char *dir = s->cfg.shot_dir ? s->cfg.shot_dir : ".";
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
+    snprintf(path, sizeof path, "%s/netrace-%s-t%06.1f.png", dir, stamp, (double)engine_now(s->e) / 1e6);
+    NrError err = {{0}};
+    if (app_save_png(s->r, w, h, path, &err))
+        app_set_message(s, "screenshot: %s", path);
+    else
+        app_set_message(s, "%s", err.msg);
+}
+
+int app_run_window(const AppConfig *cfg)
+{
+    if (!cfg || !cfg->engine) {
+        fprintf(stderr, "netrace: no engine to show\n");
+        return 1;
+    }
+    /* The software renderer writes straight into the window's surface; without
+     * this hint SDL would upload that surface through OpenGL every frame
+     * (measured: see docs/window.md). An environment setting still wins. */
+    SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
+    const char *asked_env = SDL_getenv("SDL_VIDEODRIVER"), *x11 = SDL_getenv("DISPLAY"),
+               *wl = SDL_getenv("WAYLAND_DISPLAY");
+    if (!(asked_env && *asked_env) && !(x11 && *x11) && !(wl && *wl)) {
+        fprintf(stderr, "netrace: no display (neither DISPLAY nor WAYLAND_DISPLAY is set)\n");
+        return 1;
+    }
+    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+        fprintf(stderr, "netrace: cannot open a display: %s (use --headless)\n", SDL_GetError());
+        return 1;
+    }
+    /* With no display SDL falls back to its offscreen driver by itself: a
+     * window nobody can see. Only a driver the user asked for counts. */
+    const char *got = SDL_GetCurrentVideoDriver(), *asked = SDL_getenv("SDL_VIDEODRIVER");
+    if (got && (strcmp(got, "offscreen") == 0 || strcmp(got, "dummy") == 0) && !(asked && *asked)) {
+        fprintf(stderr, "netrace: no display (SDL found only its '%s' driver)\n", got);
+        SDL_QuitSubSystem(SDL_INIT_VIDEO);
+        return 1;
+    }
+    NrError err = {{0}};
+    if (!ttf_start(&err)) {
+        fprintf(stderr, "netrace: %s\n", err.msg);
+        SDL_QuitSubSystem(SDL_INIT_VIDEO);
+        return 1;
+    }
+    int w = cfg->width > 0 ? cfg->width : 1280, h = cfg->height > 0 ? cfg->height : 720;
+    Uint32 wflags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+    if (cfg->fullscreen)
+        wflags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
+    SDL_Window *win = SDL_CreateWindow("netrace", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, wflags);
+    const char *drv = getenv("SDL_RENDER_DRIVER");
+    SDL_Renderer *r = NULL;
+    if (win)
+        r = SDL_CreateRenderer(win, -1, drv && *drv ? 0 : SDL_RENDERER_SOFTWARE);
+    AppState *s = r ? calloc(1, sizeof *s) : NULL;
+    int rc = 1;
+    if (!win || !r || !s) {
+        fprintf(stderr, "netrace: cannot open the window: %s (use --headless)\n", SDL_GetError());
+        goto done;
+    }
+    SDL_SetWindowMinimumSize(win, 640, 400);
+    if (!app_state_init(s, cfg->engine, cfg, r, &err)) {
+        fprintf(stderr, "netrace: %s\n", err.msg);
+        goto done;
+    }
+    if (cfg->title) {
+        char t[256];
+        snprintf(t, sizeof t, "netrace - %s", cfg->title);
+        SDL_SetWindowTitle(win, t);
+    }
+    if (cfg->bench_frames > 0) {
+        run_bench(s, win, cfg->bench_frames);
+        rc = 0;
+        goto done;
+    }
+    bool fullscreen = cfg->fullscreen;
+    uint64_t freq = SDL_GetPerformanceFrequency(), last = SDL_GetPerformanceCounter();
+    while (!s->want_quit) {
+        SDL_Event ev;
+        while (SDL_PollEvent(&ev))
+            app_handle_event(s, &ev);
+        if (s->want_fullscreen) {
+            s->want_fullscreen = false;
+            fullscreen = !fullscreen;
+            SDL_SetWindowFullscreen(win, fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+        }
+        uint64_t now = SDL_GetPerformanceCounter();
+        int64_t dt_us = (int64_t)((double)(now - last) * 1e6 / (double)freq);
+        last = now;
+        app_advance(s, dt_us);
+        SDL_GetRendererOutputSize(r, &w, &h);
+        app_draw(s, w, h);
+        if (s->want_shot) {
+            s->want_shot = false;
+            screenshot(s, w, h);
+        }
+        SDL_RenderPresent(r);
+        /* about 60 frames per second: the software renderer has no vsync */
+        double spent_ms = (double)(SDL_GetPerformanceCounter() - now) * 1000.0 / (double)freq;
+        if (spent_ms < 16.0)
+            SDL_Delay((Uint32)(16.0 - spent_ms));
+    }
+    rc = 0;
+done:
+    if (s) {
+        app_state_free(s);
+        free(s);
+    }
+    if (r)
+        SDL_DestroyRenderer(r);
+    if (win)
+        SDL_DestroyWindow(win);
+    TTF_Quit();
+    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    return rc;
+}

@@ -1,0 +1,343 @@
+/* Line-chart panels (axes, round ticks, units, legend) for the window's
+ * strip charts and the batch commands' PNG figures. */
+#include "app_internal.h"
+
+#include <SDL_image.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Colour-blind-safe palette without the two car colours (orange-red, sky blue). */
+static const uint32_t palette[] = {
+    0x00B07A, /* green */
+    0xD050C8, /* magenta */
+    0xE0B020, /* gold */
+    0x9070F0, /* violet */
+    0x909090, /* grey */
+    0x70D040, /* lime */
+    0xB07840, /* brown */
+    0x20C0C0, /* teal */
+};
+
+uint32_t plot_series_colour(int i)
+{
+    int n = (int)(sizeof palette / sizeof palette[0]);
+    return palette[((i % n) + n) % n];
+}
+
+static SDL_Color col(uint32_t rgb)
+{
+    return gfx_rgb((Uint8)(rgb >> 16), (Uint8)(rgb >> 8), (Uint8)rgb);
+}
+
+PlotTheme plot_theme_dark(void)
+{
+    PlotTheme t = {0x181A1E, 0xE0E0E0, 0x34383E, 0x9098A0, true};
+    return t;
+}
+
+PlotTheme plot_theme_light(void)
+{
+    PlotTheme t = {0xFFFFFF, 0x101010, 0xE2E2E2, 0x404040, false};
+    return t;
+}
+
+/* Round tick step for a range: 1, 2 or 5 times a power of ten. */
+static double nice_step(double range, int nticks)
+{
+    if (!(range > 0))
+        return 1.0;
+    double raw = range / nticks;
+    double p = pow(10.0, floor(log10(raw)));
+    double f = raw / p;
+    double m = f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10;
+    return m * p;
+}
+
+static void data_range(const PlotPanel *p, bool xaxis, double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (int s = 0; s < p->nseries; s++) {
+        const PlotSeries *se = &p->series[s];
+        for (int i = 0; i < se->n; i++) {
+            double v = xaxis ? se->x[i] : se->y[i];
+            double other = xaxis ? se->y[i] : se->x[i];
+            if (!isfinite(v) || !isfinite(other))
+                continue;
+            *lo = fmin(*lo, v);
+            *hi = fmax(*hi, v);
+        }
+    }
+    if (!isfinite(*lo)) {
+        *lo = 0;
+        *hi = 1;
+    }
+    if (p->zero_line && !xaxis) {
+        *lo = fmin(*lo, 0);
+        *hi = fmax(*hi, 0);
+    }
+    if (*hi - *lo < 1e-12) {
+        double d = fabs(*lo) > 1e-12 ? fabs(*lo) * 0.1 : 1.0;
+        *lo -= d;
+        *hi += d;
+    }
+}
+
+static void fmt_tick(char *buf, size_t n, double v, double step)
+{
+    if (fabs(v) < step * 1e-6)
+        v = 0;
+    int dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+    if (dec > 6)
+        dec = 6;
+    snprintf(buf, n, "%.*f", dec, v);
+}
+
+void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *th)
+{
+    SDL_Renderer *r = g->r;
+    int lh = gfx_line_h(g, GFX_SMALL);
+    int fs = g->base_px ? g->base_px : 12;
+    SDL_Color fg = col(th->fg), grid = col(th->grid), axis = col(th->axis);
+
+    double x0, x1, y0, y1;
+    if (p->fixed_x) {
+        x0 = p->xmin;
+        x1 = p->xmax;
+    } else {
+        data_range(p, true, &x0, &x1);
+    }
+    if (p->fixed_y) {
+        y0 = p->ymin;
+        y1 = p->ymax;
+    } else {
+        data_range(p, false, &y0, &y1);
+        double m = (y1 - y0) * 0.05;
+        y1 += m;
+        if (!(p->zero_line && y0 == 0))
+            y0 -= m;
+    }
+    if (!(x1 > x0))
+        x1 = x0 + 1;
+    if (!(y1 > y0))
+        y1 = y0 + 1;
+    double xs = nice_step(x1 - x0, a.w > 500 ? 8 : 5);
+    double ys = nice_step(y1 - y0, a.h > 300 ? 6 : 4);
+
+    /* Tick label widths decide the left margin. */
+    char buf[64];
+    int ylw = 0;
+    for (double v = ceil(y0 / ys) * ys; v <= y1 + ys * 1e-9; v += ys) {
+        int w, h;
+        fmt_tick(buf, sizeof buf, v, ys);
+        gfx_text_size(g, GFX_SMALL, buf, &w, &h);
+        if (w > ylw)
+            ylw = w;
+    }
+    float pad = (float)fs * 0.4f;
+    float left = a.x + pad + (float)ylw + pad + (p->ylabel ? (float)lh : 0);
+    float top = a.y + (p->title ? (float)lh * 1.2f : pad);
+    float right = a.x + a.w - pad;
+    float bottom = a.y + a.h - (float)lh * (p->xlabel ? 2.1f : 1.2f);
+    if (right - left < 20 || bottom - top < 20)
+        return;
+    float pw = right - left, ph = bottom - top;
+#define PX(v) (left + (float)(((v) - x0) / (x1 - x0)) * pw)
+#define PY(v) (bottom - (float)(((v) - y0) / (y1 - y0)) * ph)
+
+    if (p->title)
+        gfx_text(g, GFX_SMALL, (int)(left + pw / 2), (int)a.y, GFX_CENTER, fg, "%s", p->title);
+    /* grid and ticks */
+    for (double v = ceil(y0 / ys) * ys; v <= y1 + ys * 1e-9; v += ys) {
+        float y = PY(v);
+        gfx_fill(r, left, y, pw, 1, grid);
+        fmt_tick(buf, sizeof buf, v, ys);
+        gfx_text(g, GFX_SMALL, (int)(left - pad), (int)(y - (float)lh / 2), GFX_RIGHT, fg, "%s", buf);
+    }
+    for (double v = ceil(x0 / xs) * xs; v <= x1 + xs * 1e-9; v += xs) {
+        float x = PX(v);
+        gfx_fill(r, x, top, 1, ph, grid);
+        gfx_fill(r, x, bottom, 1, pad, axis);
+        fmt_tick(buf, sizeof buf, v, xs);
+        gfx_text(g, GFX_SMALL, (int)x, (int)bottom + 1, GFX_CENTER, fg, "%s", buf);
+    }
+    if (p->zero_line && y0 < 0 && y1 > 0)
+        gfx_fill(r, left, PY(0.0), pw, 1, axis);
+    gfx_fill(r, left, top, 1, ph, axis);
+    gfx_fill(r, left, bottom, pw, 1, axis);
+    if (p->xlabel)
+        gfx_text(g, GFX_SMALL, (int)(left + pw / 2), (int)(bottom + (float)lh * 1.05f), GFX_CENTER, fg,
+                 "%s", p->xlabel);
+    if (p->ylabel) /* horizontal, above the axis: no rotated text needed */
+        gfx_text(g, GFX_SMALL, (int)(a.x + pad), (int)(top - (float)lh * (p->title ? 1.15f : 0.0f)),
+                 GFX_LEFT, fg, "%s", p->ylabel);
+
+    /* curves, clipped to the plot area */
+    SDL_Rect clip = {(int)left, (int)top, (int)pw + 1, (int)ph + 1};
+    SDL_RenderSetClipRect(r, &clip);
+    float thick = fs >= 20 ? 3.0f : 2.0f;
+    for (int s = 0; s < p->nseries; s++) {
+        const PlotSeries *se = &p->series[s];
+        SDL_Color c = col(plot_series_colour(s));
+        float w = (p->highlight == s + 1) ? thick * 2 : thick;
+        if (th->fast_lines) {
+            /* polyline runs of up to 256 points, drawn w times one pixel apart */
+            SDL_FPoint run[256];
+            int m = 0;
+            SDL_SetRenderDrawColor(r, c.r, c.g, c.b, 255);
+            for (int i = 0; i <= se->n; i++) {
+                bool ok = i < se->n && isfinite(se->x[i]) && isfinite(se->y[i]);
+                if (ok) {
+                    run[m].x = PX(se->x[i]);
+                    run[m].y = PY(se->y[i]);
+                    m++;
+                }
+                if (!ok || m == 256) {
+                    for (int o = 0; o < (int)w && m > 1; o++) {
+                        for (int q = 0; q < m; q++)
+                            run[q].y += o == 0 ? 0.0f : 1.0f;
+                        SDL_RenderDrawLinesF(r, run, m);
+                    }
+                    if (m == 256) { /* continue the curve from the last point */
+                        run[0].x = run[m - 1].x;
+                        run[0].y = PY(se->y[i]);
+                        m = 1;
+                    } else {
+                        m = 0;
+                    }
+                }
+            }
+            continue;
+        }
+        bool have = false;
+        float px = 0, py = 0;
+        for (int i = 0; i < se->n; i++) {
+            if (!isfinite(se->x[i]) || !isfinite(se->y[i])) {
+                have = false;
+                continue;
+            }
+            float qx = PX(se->x[i]), qy = PY(se->y[i]);
+            if (have)
+                gfx_thick_line(r, px, py, qx, qy, w, c);
+            if (se->markers)
+                gfx_disc(r, qx, qy, w * 1.3f, c);
+            px = qx;
+            py = qy;
+            have = true;
+        }
+    }
+    SDL_RenderSetClipRect(r, NULL);
+#undef PX
+#undef PY
+
+    /* legend, top-right inside the plot, one entry per line */
+    int lw = 0;
+    for (int s = 0; s < p->nseries; s++) {
+        int w, h;
+        gfx_text_size(g, GFX_SMALL, p->series[s].label ? p->series[s].label : "", &w, &h);
+        if (w > lw)
+            lw = w;
+    }
+    if (lh > 0 && p->nseries > 0 && (float)(lh * p->nseries) < ph) {
+        float bw = (float)lw + (float)lh * 1.8f, bx = right - bw - pad, by = top + pad;
+        SDL_Color bgc = col(th->bg);
+        bgc.a = 220;
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+        gfx_fill(r, bx, by, bw, (float)(lh * p->nseries) + pad, bgc);
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+        for (int s = 0; s < p->nseries; s++) {
+            float y = by + pad / 2 + (float)(lh * s);
+            gfx_fill(r, bx + pad / 2, y + (float)lh / 2 - thick, (float)lh, thick * 2,
+                     col(plot_series_colour(s)));
+            gfx_text(g, GFX_SMALL, (int)(bx + pad + (float)lh * 1.2f), (int)y, GFX_LEFT, fg, "%s",
+                     p->series[s].label ? p->series[s].label : "");
+        }
+    }
+}
+
+bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err)
+{
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, w, h, 24, SDL_PIXELFORMAT_RGB24);
+    if (!s)
+        return nr_error_set(err, "%s: cannot allocate %dx%d image: %s", path, w, h, SDL_GetError());
+    bool ok = SDL_RenderReadPixels(r, NULL, SDL_PIXELFORMAT_RGB24, s->pixels, s->pitch) == 0;
+    if (!ok)
+        nr_error_set(err, "%s: cannot read the frame: %s", path, SDL_GetError());
+    if (ok && IMG_SavePNG(s, path) != 0)
+        ok = nr_error_set(err, "%s: cannot write PNG: %s", path, IMG_GetError());
+    SDL_FreeSurface(s);
+    return ok;
+}
+
+int plot_write_png(const PlotFigure *fig, const char *path, NrError *err)
+{
+    int W = fig->width ? fig->width : 1200, H = fig->height ? fig->height : 800;
+    if (W < 100 || H < 100 || W > 16384 || H > 16384) {
+        nr_error_set(err, "%s: plot size %dx%d out of range (100..16384)", path, W, H);
+        return 1;
+    }
+    if (fig->npanels < 1 || fig->npanels > PLOT_MAX_PANELS || !fig->panels) {
+        nr_error_set(err, "%s: a plot needs 1..%d panels", path, PLOT_MAX_PANELS);
+        return 1;
+    }
+    for (int i = 0; i < fig->npanels; i++)
+        if (fig->panels[i].nseries < 0 || fig->panels[i].nseries > PLOT_MAX_SERIES) {
+            nr_error_set(err, "%s: panel %d has %d series (0..%d)", path, i + 1,
+                         fig->panels[i].nseries, PLOT_MAX_SERIES);
+            return 1;
+        }
+    bool ttf_here = TTF_WasInit() == 0;
+    if (ttf_here && TTF_Init() != 0) {
+        nr_error_set(err, "%s: cannot start SDL_ttf: %s", path, TTF_GetError());
+        return 1;
+    }
+    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_Renderer *r = surf ? SDL_CreateSoftwareRenderer(surf) : NULL;
+    Gfx *g = r ? SDL_calloc(1, sizeof *g) : NULL;
+    int rc = 1;
+    if (!g) {
+        nr_error_set(err, "%s: cannot create a %dx%d offscreen renderer: %s", path, W, H, SDL_GetError());
+        goto done;
+    }
+    char font[512] = "";
+    if (fig->font_path)
+        snprintf(font, sizeof font, "%s", fig->font_path);
+    else if (!app_default_font(font, sizeof font))
+        fprintf(stderr, "netrace: no monospace font found (install fonts-dejavu-core); plot without text\n");
+    gfx_init(g, r, font[0] ? font : NULL);
+    gfx_set_scale(g, H / 40 < 12 ? 12 : H / 40);
+    if (font[0] && !g->has_font)
+        fprintf(stderr, "netrace: cannot open font %s; plot without text\n", font);
+    PlotTheme th = plot_theme_light();
+    SDL_Color bg = col(th.bg);
+    SDL_SetRenderDrawColor(r, bg.r, bg.g, bg.b, 255);
+    SDL_RenderClear(r);
+    float top = 0;
+    int lh = gfx_line_h(g, GFX_BIG);
+    if (fig->title) {
+        gfx_text(g, GFX_BIG, W / 2, lh / 4, GFX_CENTER, col(th.fg), "%s", fig->title);
+        top = (float)lh * 1.4f;
+    }
+    int cols = fig->cols > 0 ? fig->cols : fig->npanels;
+    int rows = (fig->npanels + cols - 1) / cols;
+    float pw = (float)W / (float)cols, ph = ((float)H - top) / (float)rows;
+    for (int i = 0; i < fig->npanels; i++) {
+        SDL_FRect a = {pw * (float)(i % cols) + 4, top + ph * (float)(i / cols) + 4, pw - 8, ph - 8};
+        plot_draw_panel(g, a, &fig->panels[i], &th);
+    }
+    SDL_RenderPresent(r);
+    rc = app_save_png(r, W, H, path, err) ? 0 : 1;
+done:
+    if (g) {
+        gfx_free(g);
+        SDL_free(g);
+    }
+    if (r)
+        SDL_DestroyRenderer(r);
+    if (surf)
+        SDL_FreeSurface(surf);
+    if (ttf_here)
+        TTF_Quit();
+    return rc;
+}

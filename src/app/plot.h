@@ -1,0 +1,72 @@
+/* Line charts to PNG for the batch commands (sweep, fairness), drawn offscreen
+ * with the same code as the window's strip charts. Needs no display.
+ *
+ * A figure is a grid of panels; a panel has a title, axis labels (put the
+ * unit in the label: "delay 1->2 (ms)"), and one curve per series. Series
+ * take plain arrays; a NaN y leaves a gap (e.g. skipped sweep points).
+ * Series with the same index in different panels get the same colour, and
+ * the legend of each panel lists its series.
+ *
+ * Contracts:
+ *   plot_write_png(fig, path, err)  renders fig->width x fig->height pixels
+ *        (0 = 1200 x 800) and writes a PNG; the arrays are only read. Axis
+ *        ranges come from the data (with a margin and round ticks) unless
+ *        the panel's fixed_x / fixed_y is set. A missing font prints one
+ *        line on stderr and draws the curves without text. Returns 0, or
+ *        1 + err (bad size, no series, unwritable file).
+ *   plot_series_colour(i, rgb)  the colour of series i (also used by the
+ *        window for scheme i), as 0xRRGGBB.
+ *
+ * Example (two panels, one curve per scheme):
+ *   PlotSeries s[2] = {{"nc", x, y0, n, false}, {"dr", x, y1, n, false}};
+ *   PlotPanel p[2] = {{.title = "Inconsistency", .xlabel = "delay 1->2 (ms)",
+ *                      .ylabel = "rate (%)", .series = s, .nseries = 2}, ...};
+ *   PlotFigure f = {.title = "jitter 10 ms", .panels = p, .npanels = 2, .cols = 2};
+ *   if (plot_write_png(&f, "sweep.png", &err)) ...
+ */
+#ifndef NR_PLOT_H
+#define NR_PLOT_H
+
+#include "nr_common.h"
+
+#define PLOT_MAX_SERIES 24
+#define PLOT_MAX_PANELS 16
+
+typedef struct PlotSeries {
+    const char *label; /* legend text */
+    const double *x;   /* n values, any order is drawn as given */
+    const double *y;   /* n values; NaN = gap */
+    int n;
+    bool markers;      /* draw a dot at each point */
+} PlotSeries;
+
+typedef struct PlotPanel {
+    const char *title;
+    const char *xlabel; /* with the unit, e.g. "delay 1->2 (ms)" */
+    const char *ylabel;
+    const PlotSeries *series;
+    int nseries;
+    bool fixed_x, fixed_y; /* use the ranges below instead of the data's */
+    double xmin, xmax, ymin, ymax;
+    bool zero_line;        /* draw y = 0 */
+    int highlight;         /* 1 + index of a series drawn thicker; 0 = none */
+} PlotPanel;
+
+typedef struct PlotFigure {
+    const char *title;     /* above all panels; NULL = none */
+    const PlotPanel *panels;
+    int npanels;
+    int cols;              /* panels per row; 0 = all in one row */
+    int width, height;     /* pixels; 0 = 1200 x 800 */
+    const char *font_path; /* NULL = the app's default font */
+} PlotFigure;
+
+typedef struct PlotTheme {
+    uint32_t bg, fg, grid, axis; /* 0xRRGGBB */
+    bool fast_lines; /* 1-pixel polylines drawn offset (window) instead of quads (PNG) */
+} PlotTheme;
+
+int plot_write_png(const PlotFigure *fig, const char *path, NrError *err);
+uint32_t plot_series_colour(int i);
+
+#endif

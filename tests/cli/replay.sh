@@ -1,0 +1,67 @@
+# netrace replay / sweep: headless table, CSV shape, plots, and bad input.
+# Sourced by tests/test_cli.sh (uses its expect / stderr_has / stdout_has).
+
+lines_are() { # FILE N DESCRIPTION
+    if [ "$(wc -l <"$1")" -eq "$2" ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "FAIL: $3: $(wc -l <"$1") lines, expected $2"
+    fi
+}
+
+expect 0 "replay headless" -- "$NR" replay --headless
+stdout_has "^link12: delay 75ms 10ms distribution paretonormal$" "replay prints the paper's default link"
+for s in nc causality dr dr-causality; do stdout_has "^$s " "replay lists $s"; done
+expect 0 "replay csv, all schemes" -- "$NR" replay --headless --csv --schemes all --seed 3
+stdout_has "^scheme,delay12_ms,jitter12_ms,delay21_ms,jitter21_ms,delta_ms,tdr,seed,inconsistency_rate," "replay csv header"
+stdout_has "^dr-local,75,10,75,10,100,0.25,3," "replay csv row of dr-local"
+"$NR" replay --headless --csv --seed 3 >"$TMP/a.csv" 2>/dev/null
+"$NR" replay --headless --csv --seed 3 >"$TMP/b.csv" 2>/dev/null
+if cmp -s "$TMP/a.csv" "$TMP/b.csv"; then pass=$((pass + 1)); else
+    fail=$((fail + 1))
+    echo "FAIL: replay is not deterministic for one seed"
+fi
+expect 0 "replay series" -- "$NR" replay --headless --schemes nc,dr --series "$TMP/series.csv"
+lines_are "$TMP/series.csv" $((2 * 910 + 1)) "series: one row per scheme and sample"
+expect 0 "replay snapshot" -- "$NR" replay --headless --snapshot 10 "$TMP/snap.png"
+is_png "$TMP/snap.png" "replay --snapshot"
+
+expect 2 "replay bad link" -- "$NR" replay --headless --link12 "delay 75 10ms"
+stderr_has "--link12: .*missing unit" "replay names the bad link token"
+expect 2 "replay loss over 100%" -- "$NR" replay --headless --link21 "delay 10ms loss 120%"
+expect 2 "replay unknown scheme" -- "$NR" replay --headless --schemes nc,warp
+stderr_has "unknown scheme 'warp'" "replay names the unknown scheme"
+expect 2 "replay bad delta" -- "$NR" replay --headless --delta -5
+expect 2 "replay bad tdr" -- "$NR" replay --headless --tdr abc
+expect 2 "replay bad clock" -- "$NR" replay --headless --clock2 5,x
+expect 2 "replay unknown flag" -- "$NR" replay --headless --warp
+expect 2 "replay two files" -- "$NR" replay --headless a.csv b.csv
+expect 1 "replay missing recording" -- "$NR" replay --headless "$TMP/none.csv"
+stderr_has "none.csv" "replay names the missing file"
+printf '# netrace-recording: 1\n# track: default.track\n# period_ms: 33\n# cars: 1\n# source: autopilot\n# created: x\nt_ms,car,x,y,heading,speed\n0,1,0,0,0,0\n' >"$TMP/one.csv"
+cp tracks/default.track "$TMP/default.track"
+expect 1 "replay one-car recording" -- "$NR" replay --headless "$TMP/one.csv"
+stderr_has "two cars" "replay says a race needs two cars"
+
+expect 0 "sweep small" -- "$NR" sweep --runs 2 --delays 50:100:25 --jitters 10,30 --out "$TMP/sweep.csv" --plot "$TMP/sweep.png"
+# points: jitter 10 at 50, 75, 100; jitter 30 at 50, 75, 100 -> 6 x 2 seeds x 4 schemes + header
+lines_are "$TMP/sweep.csv" $((6 * 2 * 4 + 1)) "sweep CSV rows"
+is_png "$TMP/sweep.png" "sweep --plot"
+expect 0 "sweep skips jitter above mean" -- "$NR" sweep --runs 1 --delays 0,25 --jitters 30,10 --schemes nc --out "$TMP/skip.csv"
+lines_are "$TMP/skip.csv" 2 "sweep keeps only 25ms/10ms"
+expect 2 "sweep no point left" -- "$NR" sweep --delays 0,10 --jitters 30
+expect 2 "sweep runs 0" -- "$NR" sweep --runs 0
+expect 2 "sweep bad range" -- "$NR" sweep --delays 200:0:25
+expect 2 "sweep link12 not allowed" -- "$NR" sweep --link12 "delay 5ms"
+expect 2 "sweep bad distribution" -- "$NR" sweep --runs 1 --distribution nosuchtable
+echo old >"$TMP/keep.csv"
+expect 2 "sweep bad flag keeps old output" -- "$NR" sweep --out "$TMP/keep.csv" --runs x
+if [ "$(cat "$TMP/keep.csv")" = "old" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1))
+    echo "FAIL: a failed sweep overwrote its --out file"
+fi
+
+# Without any display the main job prints the table instead of running a
+# window nobody sees (SDL would pick its offscreen driver by itself).
+expect 0 "no display: headless fallback" -- env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 60 "$NR"
+stdout_has "^dr-causality " "no display: the gauge table"
+stderr_has "no display" "no display: says why"

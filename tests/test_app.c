@@ -1,0 +1,536 @@
+/* The window without a window: offscreen frames show each car where the
+ * engine places it, gauge text carries the engine's metrics, keys and mouse
+ * change the engine's parameters, snapshots and plots are written at the
+ * requested size, labels are not re-rendered while their text is unchanged. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <SDL_image.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app_internal.h"
+
+/* A circle of radius 60 car widths, counter-clockwise, 24 control points. */
+static Track *ring_track(void)
+{
+    char text[4096];
+    int n = snprintf(text, sizeof text, "netrace-track 1\nname Test Ring\nwidth 8\n");
+    for (int i = 0; i < 24; i++) {
+        double a = 2.0 * NR_PI * i / 24.0;
+        n += snprintf(text + n, sizeof text - (size_t)n, "point %.4f %.4f\n", 60.0 * cos(a), 60.0 * sin(a));
+    }
+    NrError err = {{0}};
+    Track *t = track_parse(text, "ring", &err);
+    if (!t)
+        fprintf(stderr, "%s\n", err.msg);
+    return t;
+}
+
+/* Car 0 at s = 20 + 10 t and car 1 at s = 60 + 10 t (car widths, t in s),
+ * on the centre line: 40 car widths apart all race, car 2 always ahead. */
+static void ring_recording(Recording *rec, const Track *t, int nsamples)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->version = RECORDING_VERSION;
+    snprintf(rec->track, sizeof rec->track, "ring.track");
+    snprintf(rec->source, sizeof rec->source, "autopilot");
+    rec->period_ms = 33;
+    rec->ncars = 2;
+    rec->nsamples = nsamples;
+    rec->samples = calloc((size_t)(2 * nsamples), sizeof(RecSample));
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < nsamples; i++) {
+            RecSample *r = &rec->samples[c * nsamples + i];
+            double tt = i * 0.033, x, y, h;
+            track_point(t, (c ? 60.0 : 20.0) + 10.0 * tt, &x, &y, &h);
+            r->t_ms = i * 33;
+            r->x = x;
+            r->y = y;
+            r->heading = h;
+            r->speed = 10.0;
+        }
+}
+
+typedef struct Fixture {
+    Track *track;
+    Recording rec;
+    LinkSpec link[2];
+    Engine *e;
+    SDL_Surface *surf;
+    SDL_Renderer *r;
+    AppState *s;
+} Fixture;
+
+static int setup(void **state)
+{
+    Fixture *f = calloc(1, sizeof *f);
+    f->track = ring_track();
+    if (!f->track)
+        return -1;
+    ring_recording(&f->rec, f->track, 304); /* 10 s */
+    NrError err = {{0}};
+    if (!linkspec_parse(&f->link[0], "delay 50ms", NULL, &err) ||
+        !linkspec_parse(&f->link[1], "delay 80ms", NULL, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    EngineConfig ec;
+    memset(&ec, 0, sizeof ec);
+    ec.rec = &f->rec;
+    ec.track = f->track;
+    ec.link[0] = &f->link[0];
+    ec.link[1] = &f->link[1];
+    ec.seed = 7;
+    ec.params = scheme_default_params();
+    ec.nschemes = scheme_parse_list("all", ec.schemes, SCHEME_MAX, &err);
+    ec.keep_history = true;
+    if (ec.nschemes < 1)
+        return -1;
+    f->e = engine_new(&ec, &err);
+    if (!f->e) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    if (TTF_Init() != 0 || SDL_Init(SDL_INIT_EVENTS) != 0)
+        return -1;
+    f->surf = SDL_CreateRGBSurfaceWithFormat(0, 1280, 720, 32, SDL_PIXELFORMAT_ARGB8888);
+    f->r = SDL_CreateSoftwareRenderer(f->surf);
+    f->s = calloc(1, sizeof *f->s);
+    AppConfig cfg = app_config_default();
+    cfg.engine = f->e;
+    if (!f->r || !app_state_init(f->s, f->e, &cfg, f->r, &err))
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    Fixture *f = *state;
+    app_state_free(f->s);
+    free(f->s);
+    SDL_DestroyRenderer(f->r);
+    SDL_FreeSurface(f->surf);
+    engine_free(f->e);
+    recording_free(&f->rec);
+    linkspec_free(&f->link[0]);
+    linkspec_free(&f->link[1]);
+    track_free(f->track);
+    free(f);
+    SDL_Quit();
+    TTF_Quit();
+    return 0;
+}
+
+static SDL_Color pixel_at(SDL_Surface *s, int x, int y)
+{
+    Uint32 v = ((Uint32 *)((Uint8 *)s->pixels + y * s->pitch))[x];
+    SDL_Color c;
+    SDL_GetRGBA(v, s->format, &c.r, &c.g, &c.b, &c.a);
+    return c;
+}
+
+static bool same_rgb(SDL_Color a, SDL_Color b)
+{
+    return a.r == b.r && a.g == b.g && a.b == b.b;
+}
+
+/* Every view: the pixel where the engine places each car has that car's colour. */
+static void check_cars(Fixture *f)
+{
+    app_draw(f->s, 1280, 720);
+    SDL_RenderPresent(f->r);
+    int n = engine_scheme_count(f->e);
+    int checked = 0;
+    for (int k = 0; k < n; k++) {
+        if (f->s->focus >= 0 && k != f->s->focus)
+            continue;
+        for (int j = 0; j < 2; j++) {
+            AppXform x;
+            app_view_xform(f->s, k, j, &x);
+            EngineView v;
+            engine_view(f->e, k, j, &v);
+            for (int c = 0; c < 2; c++) {
+                float px, py;
+                app_world_to_px(&x, v.pose[c].x, v.pose[c].y, &px, &py);
+                assert_true(px >= x.rect.x && px < x.rect.x + x.rect.w);
+                assert_true(py >= x.rect.y && py < x.rect.y + x.rect.h);
+                SDL_Color got = pixel_at(f->surf, (int)px, (int)py);
+                SDL_Color want = c == 0 ? APP_CAR1 : APP_CAR2;
+                if (!same_rgb(got, want))
+                    fail_msg("scheme %d terminal %d car %d at (%d,%d): rgb %d,%d,%d, expected %d,%d,%d", k, j, c,
+                             (int)px, (int)py, got.r, got.g, got.b, want.r, want.g, want.b);
+                checked++;
+            }
+        }
+    }
+    assert_int_equal(checked, (f->s->focus >= 0 ? 1 : n) * 4);
+}
+
+static void cars_where_the_engine_places_them(void **state)
+{
+    Fixture *f = *state;
+    engine_step_to(f->e, 3 * NR_US_PER_S);
+    f->s->focus = -1;
+    check_cars(f); /* overview, whole track */
+    engine_step_to(f->e, 6 * NR_US_PER_S);
+    f->s->focus = 2 % engine_scheme_count(f->e);
+    check_cars(f); /* focus, zoomed on the cars */
+    f->s->follow[1] = false;
+    check_cars(f); /* focus, whole track */
+    f->s->focus = -1;
+    f->s->follow[0] = true;
+    check_cars(f); /* overview zoomed */
+    f->s->follow[0] = false;
+}
+
+/* The second car is 40 car widths ahead: a pixel half-way between the cars
+ * along the centre line shows neither car's colour (the cars are not drawn
+ * everywhere). */
+static void nothing_between_the_cars(void **state)
+{
+    Fixture *f = *state;
+    engine_step_to(f->e, 3 * NR_US_PER_S);
+    f->s->focus = 0;
+    f->s->follow[1] = false;
+    app_draw(f->s, 1280, 720);
+    AppXform x;
+    app_view_xform(f->s, 0, 0, &x);
+    double mx, my, mh;
+    track_point(f->track, 40.0 + 10.0 * 3.0, &mx, &my, &mh);
+    float px, py;
+    app_world_to_px(&x, mx, my, &px, &py);
+    SDL_Color got = pixel_at(f->surf, (int)px, (int)py);
+    assert_false(same_rgb(got, APP_CAR1));
+    assert_false(same_rgb(got, APP_CAR2));
+    f->s->follow[1] = true;
+    f->s->focus = -1;
+}
+
+static double number_after(const char *text, const char *key)
+{
+    const char *p = strstr(text, key);
+    assert_non_null(p);
+    return strtod(p + strlen(key), NULL);
+}
+
+static void gauge_text_is_the_engines(void **state)
+{
+    Fixture *f = *state;
+    engine_step_to(f->e, 5 * NR_US_PER_S);
+    int n = engine_scheme_count(f->e);
+    for (int k = 0; k < n; k++) {
+        const Metrics *m = engine_metrics(f->e, k);
+        AppGaugeText t;
+        app_gauge_text(f->e, k, &t);
+        assert_true(m->samples > 100);
+        assert_float_equal(number_after(t.rate, "inconsistent "), metrics_inconsistency_rate(m) * 100.0, 0.05 + 1e-9);
+        assert_float_equal(number_after(t.recent, "last 5 s "), metrics_recent_rate(m) * 100.0, 0.05 + 1e-9);
+        assert_float_equal(number_after(t.fair, "mean d1-d2 "), metrics_mean_d1_minus_d2(m), 0.005 + 1e-9);
+        assert_float_equal(number_after(t.d, "d1 "), m->d1, 0.005 + 1e-9);
+        assert_float_equal(number_after(t.d, "d2 "), m->d2, 0.005 + 1e-9);
+        char want[96];
+        snprintf(want, sizeof want, "sent %lld/%lld", (long long)m->dir[0].sent, (long long)m->dir[1].sent);
+        assert_non_null(strstr(t.mus, want));
+        double f12 = metrics_mean_d1_minus_d2(m);
+        if (f12 > 0.005)
+            assert_string_equal(t.who, "P1 disadvantaged");
+        else if (f12 < -0.005)
+            assert_string_equal(t.who, "P2 disadvantaged");
+        else
+            assert_string_equal(t.who, "even");
+        /* a race where car 2 leads on every screen by 40 cw is consistent
+         * whatever the scheme does with 50 / 80 ms of delay */
+        assert_float_equal(metrics_inconsistency_rate(m), 0.0, 1e-12);
+    }
+}
+
+static void push_key(SDL_Keycode sym, Uint16 mod)
+{
+    SDL_Event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = SDL_KEYDOWN;
+    ev.key.state = SDL_PRESSED;
+    ev.key.keysym.sym = sym;
+    ev.key.keysym.mod = mod;
+    assert_int_equal(SDL_PushEvent(&ev), 1);
+}
+
+static void pump(AppState *s)
+{
+    SDL_Event ev;
+    while (SDL_PollEvent(&ev))
+        app_handle_event(s, &ev);
+}
+
+static void keys_change_the_parameters(void **state)
+{
+    Fixture *f = *state;
+    AppState *s = f->s;
+    s->sel = CTL_DELAY12;
+    int64_t d0 = engine_link(f->e, 0)->delay_us;
+    push_key(SDLK_RIGHT, 0);
+    push_key(SDLK_RIGHT, 0);
+    pump(s);
+    assert_int_equal(engine_link(f->e, 0)->delay_us, d0 + 20000);
+    push_key(SDLK_LEFT, KMOD_LSHIFT); /* x5 steps of 10 ms */
+    pump(s);
+    assert_int_equal(engine_link(f->e, 0)->delay_us, d0 + 20000 - 50000);
+    assert_int_equal(engine_link(f->e, 1)->delay_us, 80000); /* the other direction untouched */
+
+    /* Down selects the next control: jitter 1->2 in steps of 5 ms */
+    push_key(SDLK_DOWN, 0);
+    push_key(SDLK_RIGHT, 0);
+    pump(s);
+    assert_int_equal(s->sel, CTL_JITTER12);
+    assert_int_equal(engine_link(f->e, 0)->jitter_us, 5000);
+    assert_int_equal(engine_link(f->e, 0)->delay_us, d0 - 30000);
+
+    /* loss 2->1 in steps of 1 % */
+    s->sel = CTL_LOSS21;
+    push_key(SDLK_RIGHTBRACKET, 0);
+    pump(s);
+    assert_int_equal(engine_link(f->e, 1)->loss_kind, LINK_LOSS_RANDOM);
+    assert_float_equal(engine_link(f->e, 1)->loss_p, 0.01, 1e-9);
+
+    /* distribution: D cycles none -> normal on both directions */
+    assert_int_equal(engine_link(f->e, 0)->table.n, 0);
+    push_key(SDLK_d, 0);
+    pump(s);
+    assert_true(engine_link(f->e, 0)->table.n > 0); /* 1->2 has jitter: a table */
+    assert_non_null(strstr(engine_link(f->e, 0)->text, "normal"));
+
+    /* Delta and T_dr */
+    int64_t delta0 = engine_params(f->e)->delta_us;
+    double tdr0 = engine_params(f->e)->tdr_cw;
+    s->sel = CTL_DELTA;
+    push_key(SDLK_RIGHT, 0);
+    pump(s);
+    assert_int_equal(engine_params(f->e)->delta_us, delta0 + 10000);
+    s->sel = CTL_TDR;
+    push_key(SDLK_LEFT, 0);
+    pump(s);
+    assert_float_equal(engine_params(f->e)->tdr_cw, tdr0 - 0.05, 1e-9);
+
+    /* pause, speed, focus, overlays, help, restart, reset gauges */
+    bool paused = s->paused;
+    push_key(SDLK_SPACE, 0);
+    push_key(SDLK_EQUALS, 0);
+    push_key(SDLK_2, 0);
+    push_key(SDLK_g, 0);
+    push_key(SDLK_t, 0);
+    push_key(SDLK_m, 0);
+    push_key(SDLK_h, 0);
+    pump(s);
+    assert_int_equal(s->paused, !paused);
+    assert_float_equal(s->speed, 2.0, 1e-12);
+    assert_int_equal(s->focus, 1);
+    assert_int_equal(s->overlays, APP_OVERLAY_GHOST | APP_OVERLAY_TRAILS | APP_OVERLAY_INFLIGHT);
+    assert_true(s->help);
+    push_key(SDLK_ESCAPE, 0); /* closes the help first */
+    push_key(SDLK_ESCAPE, 0); /* then back to the overview */
+    pump(s);
+    assert_false(s->help);
+    assert_int_equal(s->focus, -1);
+
+    engine_step_to(f->e, 2 * NR_US_PER_S);
+    push_key(SDLK_c, 0);
+    pump(s);
+    assert_int_equal(engine_metrics(f->e, 0)->samples, 0);
+    push_key(SDLK_r, 0);
+    pump(s);
+    assert_int_equal(engine_now(f->e), 0);
+
+    /* single step: one period of race time, paused */
+    push_key(SDLK_n, 0);
+    pump(s);
+    assert_true(s->paused);
+    assert_int_equal(engine_now(f->e), engine_params(f->e)->period_us);
+
+    push_key(SDLK_p, 0);
+    push_key(SDLK_F11, 0);
+    push_key(SDLK_q, 0);
+    pump(s);
+    assert_true(s->want_shot && s->want_fullscreen && s->want_quit);
+    s->want_shot = s->want_fullscreen = s->want_quit = false;
+    s->overlays = 0;
+    s->help = false;
+}
+
+static void mouse_on_the_controls(void **state)
+{
+    Fixture *f = *state;
+    AppState *s = f->s;
+    app_draw(s, 1280, 720);
+    int64_t j0 = engine_link(f->e, 1)->jitter_us;
+    SDL_Event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = SDL_MOUSEBUTTONDOWN;
+    ev.button.button = SDL_BUTTON_LEFT;
+    ev.button.x = (int)(s->lay.plus[CTL_JITTER21].x + s->lay.plus[CTL_JITTER21].w / 2);
+    ev.button.y = (int)(s->lay.plus[CTL_JITTER21].y + s->lay.plus[CTL_JITTER21].h / 2);
+    app_handle_event(s, &ev);
+    assert_int_equal(engine_link(f->e, 1)->jitter_us, j0 + 5000);
+    assert_int_equal(s->sel, CTL_JITTER21);
+    ev.button.x = (int)(s->lay.minus[CTL_JITTER21].x + 1);
+    ev.button.y = (int)(s->lay.minus[CTL_JITTER21].y + 1);
+    app_handle_event(s, &ev);
+    assert_int_equal(engine_link(f->e, 1)->jitter_us, j0);
+    /* the loop button and a click on a scheme's row */
+    bool loop = s->loop;
+    ev.button.x = (int)(s->lay.ctl[BTN_LOOP].x + 2);
+    ev.button.y = (int)(s->lay.ctl[BTN_LOOP].y + 2);
+    app_handle_event(s, &ev);
+    assert_int_equal(s->loop, !loop);
+    int k = engine_scheme_count(f->e) - 1;
+    ev.button.x = (int)(s->lay.view[k][1].x + 3);
+    ev.button.y = (int)(s->lay.view[k][1].y + 3);
+    app_handle_event(s, &ev);
+    assert_int_equal(s->focus, k);
+    ev.button.button = SDL_BUTTON_RIGHT;
+    app_handle_event(s, &ev);
+    assert_int_equal(s->focus, -1);
+}
+
+static void clock_follows_wall_time_times_speed(void **state)
+{
+    Fixture *f = *state;
+    AppState *s = f->s;
+    engine_restart(f->e);
+    s->paused = false;
+    s->speed = 2.0;
+    app_advance(s, 100000); /* 0.1 s of wall time */
+    assert_int_equal(engine_now(f->e), 200000);
+    s->speed = 0.25;
+    app_advance(s, 100000);
+    assert_int_equal(engine_now(f->e), 225000);
+    s->paused = true;
+    app_advance(s, 100000);
+    assert_int_equal(engine_now(f->e), 225000);
+    s->paused = false;
+    s->speed = 1.0;
+}
+
+static void labels_rendered_once(void **state)
+{
+    Fixture *f = *state;
+    engine_step_to(f->e, 4 * NR_US_PER_S);
+    app_draw(f->s, 1280, 720);
+    int before = f->s->gfx.rendered;
+    app_draw(f->s, 1280, 720); /* same race time: every label text unchanged */
+    assert_int_equal(f->s->gfx.rendered, before);
+    if (f->s->gfx.has_font)
+        assert_true(before > 20);
+}
+
+static void snapshot_has_the_requested_size(void **state)
+{
+    Fixture *f = *state;
+    char path[] = "/tmp/netrace-test-snap-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    AppConfig cfg = app_config_default();
+    NrError err = {{0}};
+    engine_step_to(f->e, 8 * NR_US_PER_S);
+    assert_int_equal(app_render_snapshot(f->e, &cfg, 2500000, path, 800, 450, &err), 0);
+    assert_int_equal(engine_now(f->e), 2500000); /* went back: restarted, then stepped */
+    SDL_Surface *img = IMG_Load(path);
+    assert_non_null(img);
+    assert_int_equal(img->w, 800);
+    assert_int_equal(img->h, 450);
+    SDL_FreeSurface(img);
+    assert_int_equal(app_render_snapshot(f->e, &cfg, 1000000, path, 10, 10, &err), 1);
+    assert_non_null(strstr(err.msg, "size"));
+    assert_int_equal(app_render_snapshot(f->e, &cfg, 1000000, "/nonexistent-dir/x.png", 200, 100, &err), 1);
+    assert_non_null(strstr(err.msg, "/nonexistent-dir/x.png"));
+    unlink(path);
+}
+
+static void plot_png_has_the_requested_size(void **state)
+{
+    (void)state;
+    double x[5] = {0, 50, 100, 150, 200}, y0[5] = {0, 10, NAN, 30, 40}, y1[5] = {5, 5, 6, 7, 9};
+    PlotSeries s[2] = {{"nc", x, y0, 5, true}, {"dr", x, y1, 5, false}};
+    PlotPanel p[2];
+    memset(p, 0, sizeof p);
+    p[0].title = "inconsistency";
+    p[0].xlabel = "delay 1->2 (ms)";
+    p[0].ylabel = "rate (%)";
+    p[0].series = s;
+    p[0].nseries = 2;
+    p[1] = p[0];
+    p[1].zero_line = true;
+    PlotFigure fig = {"test figure", p, 2, 2, 640, 360, NULL};
+    char path[] = "/tmp/netrace-test-plot-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    NrError err = {{0}};
+    assert_int_equal(plot_write_png(&fig, path, &err), 0);
+    SDL_Surface *img = IMG_Load(path);
+    assert_non_null(img);
+    assert_int_equal(img->w, 640);
+    assert_int_equal(img->h, 360);
+    SDL_FreeSurface(img);
+    fig.npanels = 0;
+    assert_int_equal(plot_write_png(&fig, path, &err), 1);
+    fig.npanels = 2;
+    fig.width = 5;
+    assert_int_equal(plot_write_png(&fig, path, &err), 1);
+    unlink(path);
+}
+
+static void link_text_round_trip(void **state)
+{
+    (void)state;
+    LinkSpec a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    NrError err = {{0}};
+    assert_true(linkspec_parse(&a, "delay 75ms 10ms distribution paretonormal loss 2% duplicate 1%", NULL, &err));
+    char text[LINK_TEXT_MAX];
+    assert_true(app_link_text(&a, 120000, 30000, 0.05, "paretonormal", text, sizeof text));
+    assert_true(linkspec_parse(&b, text, NULL, &err));
+    assert_int_equal(b.delay_us, 120000);
+    assert_int_equal(b.jitter_us, 30000);
+    assert_true(b.table.n > 0);
+    assert_int_equal(b.loss_kind, LINK_LOSS_RANDOM);
+    assert_float_equal(b.loss_p, 0.05, 1e-9);
+    assert_float_equal(b.dup_p, 0.01, 1e-9);
+    linkspec_free(&b);
+    memset(&b, 0, sizeof b);
+    /* no jitter: no distribution; zero loss: no loss clause */
+    assert_true(app_link_text(&a, 0, 0, 0.0, "pareto", text, sizeof text));
+    assert_null(strstr(text, "distribution"));
+    assert_null(strstr(text, "loss"));
+    assert_true(linkspec_parse(&b, text, NULL, &err));
+    assert_int_equal(b.delay_us, 0);
+    assert_int_equal(b.table.n, 0);
+    linkspec_free(&a);
+    linkspec_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cars_where_the_engine_places_them),
+        cmocka_unit_test(nothing_between_the_cars),
+        cmocka_unit_test(gauge_text_is_the_engines),
+        cmocka_unit_test(labels_rendered_once),
+        cmocka_unit_test(keys_change_the_parameters),
+        cmocka_unit_test(mouse_on_the_controls),
+        cmocka_unit_test(clock_follows_wall_time_times_speed),
+        cmocka_unit_test(snapshot_has_the_requested_size),
+        cmocka_unit_test(plot_png_has_the_requested_size),
+        cmocka_unit_test(link_text_round_trip),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
