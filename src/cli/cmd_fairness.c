@@ -255,6 +255,8 @@ static int run(int argc, char **argv)
     const char *input = o.recording ? o.recording : "recordings/default.csv";
     if (rc == CLI_OK && o.out)
         rc = cli_out_check(CMD, "--out", o.out, &input, 1);
+    if (rc == CLI_OK && plot)
+        rc = cli_out_check(CMD, "--plot", plot, &input, 1);
     Recording rec;
     memset(&rec, 0, sizeof rec);
     char desc[4200];

@@ -223,6 +223,8 @@ static int replay_run(int argc, char **argv)
         }
     }
     int rc = series ? cli_out_check(cmd, "--series", series, &o.recording, 1) : CLI_OK;
+    for (int k = 0; k < view.nsnap && rc == CLI_OK; k++)
+        rc = cli_out_check(cmd, "--snapshot", view.snap_path[k], &o.recording, 1);
     if (rc != CLI_OK) {
         race_opts_free(&o);
         return rc;

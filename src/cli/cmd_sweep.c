@@ -296,12 +296,12 @@ static int sweep_run(int argc, char **argv)
             return cli_usage_error(cmd, "unknown option '%s'", a);
         }
     }
-    if (out) {
-        int orc = cli_out_check(cmd, "--out", out, &o.recording, 1);
-        if (orc != CLI_OK) {
-            race_opts_free(&o);
-            return orc;
-        }
+    int orc = out ? cli_out_check(cmd, "--out", out, &o.recording, 1) : CLI_OK;
+    if (orc == CLI_OK && plot)
+        orc = cli_out_check(cmd, "--plot", plot, &o.recording, 1);
+    if (orc != CLI_OK) {
+        race_opts_free(&o);
+        return orc;
     }
     SweepPoint pts[SWEEP_MAX_POINTS];
     int npts = sweep_points(&spec, pts, SWEEP_MAX_POINTS);

@@ -66,3 +66,30 @@ expect 1 "epp on an absurd trace" -- "$NR" epp --trace "$TMP/absurd.csv" --model
 stderr_has "absurd.csv: car 1 at t_ms 33: x" "epp absurd: message"
 rm -f "$TMP/absurd.csv"
 
+
+# PNG outputs (--plot, --snapshot) follow the same rules.
+O=$TMP/outputs
+mkdir -p "$O"
+cp recordings/default.csv "$O/in.csv"
+cp "$O/in.csv" "$O/in.orig"
+cp tracks/default.track "$O/in.track"
+cp "$O/in.track" "$O/track.orig"
+expect 2 "sweep --plot onto its recording" -- "$NR" sweep --recording "$O/in.csv" --plot "$O/in.csv" --runs 1 --delays 10 --jitters 0
+stderr_has "--plot .*in.csv: is the input file" "sweep --plot onto its recording: message"
+same_input "sweep --plot onto its recording"
+expect 2 "fairness --plot onto its recording" -- "$NR" fairness --recording "$O/in.csv" --plot "$O/in.csv" --runs 1 --seconds 2
+stderr_has "--plot .*in.csv: is the input file" "fairness --plot onto its recording: message"
+same_input "fairness --plot onto its recording"
+expect 2 "replay --snapshot onto its recording" -- "$NR" replay "$O/in.csv" --snapshot 1 "$O/in.csv"
+stderr_has "--snapshot .*in.csv: is the input file" "replay --snapshot onto its recording: message"
+same_input "replay --snapshot onto its recording"
+echo keep >"$O/p.png.part"
+expect 1 "fairness --plot with OUT.part present" -- "$NR" fairness --recording "$O/in.csv" --plot "$O/p.png" --runs 1 --seconds 2
+stderr_has "p.png.part" "fairness --plot with OUT.part present: names it"
+if [ "$(cat "$O/p.png.part")" = keep ] && [ ! -e "$O/p.png" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: an existing PNG.part was overwritten"; fi
+rm -f "$O/p.png.part"
+expect 0 "fairness --plot to a new file" -- "$NR" fairness --recording "$O/in.csv" --plot "$O/p.png" --runs 1 --seconds 2
+if [ -s "$O/p.png" ] && [ ! -e "$O/p.png.part" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: fairness --plot did not leave exactly p.png"; fi
+rm -rf "$O"
