@@ -222,14 +222,11 @@ static int replay_run(int argc, char **argv)
             have_file = true;
         }
     }
-    int rc = series ? cli_out_check(cmd, "--series", series, &o.recording, 1) : CLI_OK;
+    int rc = race_opts_load(&o, cmd);
+    if (rc == CLI_OK && series)
+        rc = race_opts_check_out(&o, cmd, "--series", series);
     for (int k = 0; k < view.nsnap && rc == CLI_OK; k++)
-        rc = cli_out_check(cmd, "--snapshot", view.snap_path[k], &o.recording, 1);
-    if (rc != CLI_OK) {
-        race_opts_free(&o);
-        return rc;
-    }
-    rc = race_opts_load(&o, cmd);
+        rc = race_opts_check_out(&o, cmd, "--snapshot", view.snap_path[k]);
     if (rc != CLI_OK) {
         race_opts_free(&o);
         return rc;

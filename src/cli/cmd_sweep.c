@@ -296,13 +296,6 @@ static int sweep_run(int argc, char **argv)
             return cli_usage_error(cmd, "unknown option '%s'", a);
         }
     }
-    int orc = out ? cli_out_check(cmd, "--out", out, &o.recording, 1) : CLI_OK;
-    if (orc == CLI_OK && plot)
-        orc = cli_out_check(cmd, "--plot", plot, &o.recording, 1);
-    if (orc != CLI_OK) {
-        race_opts_free(&o);
-        return orc;
-    }
     SweepPoint pts[SWEEP_MAX_POINTS];
     int npts = sweep_points(&spec, pts, SWEEP_MAX_POINTS);
     if (npts == 0)
@@ -325,6 +318,10 @@ static int sweep_run(int argc, char **argv)
     }
     if (rc == CLI_OK)
         rc = race_opts_load(&o, cmd);
+    if (rc == CLI_OK && out)
+        rc = race_opts_check_out(&o, cmd, "--out", out);
+    if (rc == CLI_OK && plot)
+        rc = race_opts_check_out(&o, cmd, "--plot", plot);
     Job j;
     memset(&j, 0, sizeof j);
     if (rc == CLI_OK) {

@@ -93,3 +93,17 @@ expect 0 "fairness --plot to a new file" -- "$NR" fairness --recording "$O/in.cs
 if [ -s "$O/p.png" ] && [ ! -e "$O/p.png.part" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: fairness --plot did not leave exactly p.png"; fi
 rm -rf "$O"
+
+# The recording's track is an input too (found beside the recording here).
+O=$TMP/outputs
+mkdir -p "$O"
+cp recordings/default.csv "$O/in.csv"
+cp tracks/default.track "$O/default.track"
+cp "$O/default.track" "$O/track.orig"
+expect 2 "replay --series onto the recording's track" -- "$NR" replay "$O/in.csv" --headless --series "$O/default.track"
+stderr_has "--series .*default.track: is the input file" "replay --series onto the track: message"
+expect 2 "sweep --out onto the recording's track" -- "$NR" sweep --recording "$O/in.csv" --out "$O/default.track" --runs 1 --delays 10 --jitters 0
+stderr_has "--out .*default.track: is the input file" "sweep --out onto the track: message"
+if cmp -s "$O/default.track" "$O/track.orig"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: the recording's track was overwritten"; fi
+rm -rf "$O"
