@@ -34,14 +34,20 @@ static void print_usage(FILE *f, const char *cmd)
     }
 }
 
+/* "netrace CMD: message" on stderr. */
+static void report(const char *cmd, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "netrace%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "netrace%s%s: ", cmd ? " " : "", cmd ? cmd : "");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    report(cmd, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     print_usage(stderr, cmd);
     return CLI_USAGE;
 }
@@ -49,11 +55,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "netrace%s%s: ", cmd ? " " : "", cmd ? cmd : "");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    report(cmd, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return CLI_FAIL;
 }
 

@@ -188,7 +188,7 @@ static int replay_run(int argc, char **argv)
 {
     const char *cmd = "replay";
     RaceOpts o;
-    race_opts_init(&o);
+    race_opts_init(&o, "all");
     bool headless = false, csv = false, have_file = false;
     const char *series = NULL;
     ViewOpts view;
@@ -304,7 +304,8 @@ const CliCommand cmd_replay = {
              "  [--link21 SPEC] [--delta MS] [--tdr W] [--schemes LIST] [--seed S]\n"
              "  [--snapshot T FILE.png]... [--size WxH] [--speed X] [--focus SCHEME] [--loop]\n"
              "  [--paused] [--fullscreen] [--shots DIR] [--bench-frames N]",
-    .help = "FILE defaults to recordings/default.csv. Without --headless the window opens\n"
+    .help = "FILE defaults to recordings/default.csv; --schemes defaults to all of them.\n"
+            "Without --headless the window opens\n"
             "when a display is available; otherwise one row per scheme is printed:\n"
             "inconsistency rate, mean d1-d2, mean |d1|, mean |d2| (car widths) and the MU\n"
             "counters of each direction (12 = terminal 1 to 2).\n\n"

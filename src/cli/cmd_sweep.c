@@ -241,7 +241,7 @@ static int sweep_run(int argc, char **argv)
 {
     const char *cmd = "sweep";
     RaceOpts o;
-    race_opts_init(&o);
+    race_opts_init(&o, "racing");
     SweepSpec spec;
     memset(&spec, 0, sizeof spec);
     parse_ms_list(cmd, "--delays", "0:200:25", spec.delays_ms, &spec.ndelays);
@@ -399,7 +399,8 @@ const CliCommand cmd_sweep = {
     .help = "For each jitter J of --jitters (default 10,30 ms) and each mean delay D of --delays\n"
             "(default 0:200:25 ms) with J <= D, link12 is 'delay Dms Jms distribution NAME'\n"
             "(default paretonormal) and every scheme runs R seeds (seed S..S+R-1). Points whose\n"
-            "jitter exceeds the mean are skipped, as in the paper. Uses every core.\n\n"
+            "jitter exceeds the mean are skipped, as in the paper. Uses every core.\n"
+            "--schemes defaults to 'racing': nc, causality, dr, dr-causality.\n\n"
             "  --delays A:B:STEP|a,b,c  mean delays of link12 in ms\n"
             "  --jitters a,b,c          jitters of link12 in ms\n"
             "  --distribution NAME      netem table for link12 (uniform: none)\n"

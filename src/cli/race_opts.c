@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-void race_opts_init(RaceOpts *o)
+void race_opts_init(RaceOpts *o, const char *schemes)
 {
     memset(o, 0, sizeof *o);
     o->recording = RACE_DEFAULT_RECORDING;
     o->link_text[0] = RACE_DEFAULT_LINK;
     o->link_text[1] = RACE_DEFAULT_LINK;
-    o->schemes_text = "racing";
+    o->schemes_text = schemes;
     o->seed = 1;
     o->params = scheme_default_params();
 }

@@ -2,7 +2,8 @@
  * (replay, sweep): recording, links, Delta, T_dr, schemes, seed, clocks.
  *
  * Contracts:
- *   race_opts_init(o)                     the racing paper's defaults.
+ *   race_opts_init(o, schemes)            the racing paper's defaults with the
+ *        given default scheme list ("all" for replay, "racing" for sweep).
  *   race_opts_flag(o, argc, argv, &i, cmd)  RACE_FLAG_TAKEN when argv[i] was
  *        one of the shared flags (its value consumed), RACE_FLAG_NOT_MINE
  *        when it is not, RACE_FLAG_BAD after printing a usage error.
@@ -41,7 +42,7 @@ typedef struct RaceOpts {
     double *progress[2]; /* true progress per sample, shared by every engine */
 } RaceOpts;
 
-void race_opts_init(RaceOpts *o);
+void race_opts_init(RaceOpts *o, const char *schemes);
 int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd);
 int race_opts_load(RaceOpts *o, const char *cmd);
 /* After race_opts_load: cli_out_check of an output PATH given with FLAG
@@ -58,7 +59,7 @@ void race_opts_free(RaceOpts *o);
     "  --delta MS        Delta of causality control in ms (default 100)\n"                      \
     "  --tdr W           DR threshold in car widths (default 0.25)\n"                           \
     "  --converge MS     DR convergence time in ms, 0 = at once (default 0)\n"                  \
-    "  --schemes LIST    comma-separated scheme names, 'racing' or 'all'\n"                     \
+    "  --schemes LIST    comma-separated scheme names, 'racing' (the paper's four) or 'all'\n"                     \
     "  --seed S          seed of the link emulator (default 1)\n"                               \
     "  --clock1 OFF[,PPM]  terminal 1's clock offset in ms and drift in ppm (default 0)\n"     \
     "  --clock2 OFF[,PPM]  terminal 2's clock\n"
