@@ -354,6 +354,13 @@ static void builtin_tables_by_hand(void **state)
     assert_int_equal(s.table.n, 2);
     assert_string_equal(s.table.name, "mine");
     linkspec_free(&s);
+    /* A NUL byte inside a line is an error, not the end of the line. */
+    FILE *nul = fopen(path, "wb");
+    assert_non_null(nul);
+    assert_int_equal(fwrite("1 2\0 3\n", 1, 7, nul), 7);
+    fclose(nul);
+    assert_false(linkspec_parse(&s, "delay 20ms 1ms distribution mine", dir, &err));
+    assert_non_null(strstr(err.msg, "mine.dist:1: binary data (NUL byte)"));
     unlink(path);
     rmdir(dir);
 }

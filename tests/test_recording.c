@@ -277,6 +277,35 @@ static void bad_recordings(void **state)
     expect_bad("start.csv", HEAD "33,1,0,0,0,0\n", ":7: t_ms 33, expected 0");
     expect_bad("fields.csv", HEAD "0,1,0,0,0\n0,2,1,1,0,0\n", ":7: 5 fields, expected 6");
     expect_bad("fields7.csv", HEAD "0,1,0,0,0,0,9\n", ":7: 7 fields, expected 6");
+    /* Quoted bytes of the file never reach the message as control
+     * characters (terminal escapes, a second line). */
+    expect_bad("escape.csv", HEAD "0,1,\033[2J\r\t\177,0,0,0\n", ":7: field x is '?[2J?\?\?', expected a number");
+    expect_bad("esctrack.csv", "# netrace-recording: 1\n# track: a\033[2Jb.track\n", ":2: track: expected a file name");
+    expect_bad("esccreated.csv", "# netrace-recording: 1\n# created: 2024\033]0;x\a\n", ":2: created: at most");
+    expect_bad("escsource.csv", "# netrace-recording: 1\n# source: \033]0;pwned\a\n", ":2: source is '?]0;pwned?'");
+}
+
+/* Simulation bounds: values at the bound pass, just beyond fail, naming the
+ * car (1-based), the sample time and the field. */
+static void in_range_bounds(void **state)
+{
+    (void)state;
+    Recording r;
+    fill_meta(&r, 2, 2);
+    NrError err = {{0}};
+    r.samples[0].x = RECORDING_MAX_POS;
+    r.samples[1].y = -RECORDING_MAX_POS;
+    r.samples[2].speed = -RECORDING_MAX_SPEED;
+    r.samples[3].heading = 1e308; /* any finite heading is fine */
+    assert_true(recording_in_range(&r, "f.csv", &err));
+    r.samples[3].y = -1000001.0; /* car 2, sample 1 (t_ms 33) */
+    assert_false(recording_in_range(&r, "f.csv", &err));
+    assert_non_null(strstr(err.msg, "f.csv: car 2 at t_ms 33: y = -1e+06"));
+    r.samples[3].y = 0;
+    r.samples[0].speed = 100001.0;
+    assert_false(recording_in_range(&r, "f.csv", &err));
+    assert_non_null(strstr(err.msg, "car 1 at t_ms 0: speed"));
+    recording_free(&r);
 }
 
 /* Progress and lead changes on a circle of radius 50 (length ~ 2 pi 50,
@@ -333,6 +362,7 @@ int main(void)
         cmocka_unit_test(truncated_recovery),
         cmocka_unit_test(bad_recordings),
         cmocka_unit_test(progress_and_lead_changes),
+        cmocka_unit_test(in_range_bounds),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -262,6 +262,8 @@ static void bad_tracks(void **state)
 {
     (void)state;
     expect_bad("", "bad.track:1: empty file");
+    expect_bad("netrace-track 1\nname Red \033[31mCircuit\nwidth 4\n" TRI,
+               "bad.track:2: name holds a control character");
     expect_bad("# only comments\n", "bad.track:1: no header");
     expect_bad("name t\nwidth 4\n" TRI, "bad.track:1: expected the header");
     expect_bad("netrace-track 2\nname t\nwidth 4\n" TRI, "bad.track:1: track format version 2 is not supported");

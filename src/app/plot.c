@@ -3,6 +3,7 @@
 #include "app_internal.h"
 
 #include <SDL_image.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -291,8 +292,30 @@ bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err)
     bool ok = SDL_RenderReadPixels(r, NULL, SDL_PIXELFORMAT_RGB24, s->pixels, s->pitch) == 0;
     if (!ok)
         nr_error_set(err, "%s: cannot read the frame: %s", path, SDL_GetError());
-    if (ok && IMG_SavePNG(s, path) != 0)
-        ok = nr_error_set(err, "%s: cannot write PNG: %s", path, IMG_GetError());
+    /* Written as PATH.part (never replacing an existing one) and renamed into
+     * place when complete, like every netrace output: a failed or killed
+     * write leaves no half PNG under PATH and never truncates an older file. */
+    char tmp[4096];
+    int n = snprintf(tmp, sizeof tmp, "%s.part", path);
+    FILE *f = NULL;
+    if (ok && (n < 0 || (size_t)n >= sizeof tmp))
+        ok = nr_error_set(err, "%s: path too long", path);
+    if (ok && !(f = fopen(tmp, "wbx")))
+        ok = nr_error_set(err, "%s: cannot write %s: %s%s", path, tmp, strerror(errno),
+                          errno == EEXIST ? " (left by a killed run?); remove it or choose another name" : "");
+    if (ok) {
+        SDL_RWops *rw = SDL_RWFromFP(f, SDL_TRUE);
+        if (!rw) {
+            fclose(f);
+            ok = nr_error_set(err, "%s: cannot write PNG: %s", path, SDL_GetError());
+        } else if (IMG_SavePNG_RW(s, rw, 1) != 0) { /* closes rw and f */
+            ok = nr_error_set(err, "%s: cannot write PNG: %s", path, IMG_GetError());
+        }
+        if (ok && rename(tmp, path) != 0)
+            ok = nr_error_set(err, "%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
+        if (!ok)
+            remove(tmp);
+    }
     SDL_FreeSurface(s);
     return ok;
 }

@@ -1,10 +1,12 @@
 /* Flag parsing and error reporting shared by the subcommands. */
 #include "cli.h"
+#include "cli_load.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const CliCommand *cli_find_command(const char *name)
 {
@@ -120,4 +122,68 @@ bool cli_u64(const char *cmd, const char *flag, const char *val, uint64_t *out)
     }
     *out = (uint64_t)v;
     return true;
+}
+
+bool cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int cli_out_check(const char *cmd, const char *flag, const char *path, const char *const *inputs, int n)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return cli_usage_error(cmd, "%s %s: is a directory, expected a file name", flag, path);
+    /* The new file is renamed over PATH: that would replace a device, FIFO
+     * or socket node (e.g. /dev/stdout) instead of writing into it. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return cli_usage_error(cmd, "%s %s: is not a regular file, expected a file name", flag, path);
+    for (int k = 0; k < n; k++) {
+        char in[4096];
+        if (!inputs[k])
+            continue;
+        cli_resolve_path(inputs[k], in, sizeof in);
+        if (cli_same_file(path, in))
+            return cli_usage_error(cmd, "%s %s: is the input file %s; refusing to overwrite it", flag, path, in);
+    }
+    return CLI_OK;
+}
+
+FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t ntmp, int *rc)
+{
+    int w = snprintf(tmp, ntmp, "%s.part", path);
+    if (w < 0 || (size_t)w >= ntmp) {
+        tmp[0] = '\0';
+        *rc = cli_fail(cmd, "%s: path too long", path);
+        return NULL;
+    }
+    errno = 0;
+    FILE *f = fopen(tmp, "wx"); /* C11 exclusive mode: fails when tmp exists */
+    if (!f) {
+        if (errno == EEXIST)
+            *rc = cli_fail(cmd, "%s: %s exists (left by a killed run?); remove it or choose another name", path,
+                           tmp);
+        else
+            *rc = cli_fail(cmd, "%s: cannot write %s: %s", path, tmp, strerror(errno));
+        tmp[0] = '\0';
+        return NULL;
+    }
+    return f;
+}
+
+bool cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, bool ok, int *rc)
+{
+    bool wrote = !ferror(f);
+    errno = 0;
+    if (fclose(f) != 0)
+        wrote = false;
+    if (ok && !wrote)
+        *rc = cli_fail(cmd, "%s: write error: %s", path, errno ? strerror(errno) : "disk full?");
+    else if (ok && rename(tmp, path) != 0)
+        *rc = cli_fail(cmd, "%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
+    else if (ok)
+        return true;
+    remove(tmp);
+    return false;
 }

@@ -14,6 +14,8 @@
  *   cli_int / cli_double / cli_u64  parse a flag value within [lo, hi];
  *        print a usage error naming the flag and return false otherwise.
  *   cli_find_command(name)          registry lookup; NULL when unknown.
+ *   cli_out_open / cli_out_close    output files: PATH.part, renamed into place
+ *        when complete (see below).
  */
 #ifndef NR_CLI_H
 #define NR_CLI_H
@@ -44,5 +46,22 @@ bool cli_value(int argc, char **argv, int *i, const char *cmd, const char **val)
 bool cli_int(const char *cmd, const char *flag, const char *val, int64_t lo, int64_t hi, int64_t *out);
 bool cli_double(const char *cmd, const char *flag, const char *val, double lo, double hi, double *out);
 bool cli_u64(const char *cmd, const char *flag, const char *val, uint64_t *out);
+
+/* true when a and b name the same existing file (same device and inode). */
+bool cli_same_file(const char *a, const char *b);
+/* Checks an output PATH given with FLAG before anything is computed: a usage
+ * error (returns CLI_USAGE) when PATH exists but is not a regular file (a
+ * directory, a device such as /dev/stdout), or is the same file as one
+ * of the n inputs (each looked up as cli_resolve_path does; NULL entries are
+ * skipped); CLI_OK otherwise. */
+int cli_out_check(const char *cmd, const char *flag, const char *path, const char *const *inputs, int n);
+/* Creates PATH.part (into tmp, ntmp bytes) for writing; never replaces an
+ * existing PATH.part (a crashed run's, or someone's file). NULL after
+ * printing the reason (*rc = CLI_FAIL). */
+FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t ntmp, int *rc);
+/* Closes f and, when ok and the close succeeded, renames tmp to PATH; else
+ * removes tmp and prints the reason (*rc = CLI_FAIL; when !ok the caller has
+ * printed it already). Returns whether PATH now holds the new file. */
+bool cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, bool ok, int *rc);
 
 #endif

@@ -55,6 +55,18 @@ bool cli_find_track(const char *rec_path, const char *name, char *out, size_t n)
     return false;
 }
 
+bool cli_load_recording(const char *path, Recording *rec, NrError *err)
+{
+    if (!recording_load(rec, path, err))
+        return false;
+    if (!recording_in_range(rec, path, err)) {
+        recording_free(rec);
+        memset(rec, 0, sizeof *rec);
+        return false;
+    }
+    return true;
+}
+
 bool cli_load_race(const char *rec_path, Recording *rec, Track **track, NrError *err)
 {
     char path[4096];
@@ -63,7 +75,7 @@ bool cli_load_race(const char *rec_path, Recording *rec, Track **track, NrError 
         memset(rec, 0, sizeof *rec);
         return nr_error_set(err, "%s: no such file", rec_path);
     }
-    if (!recording_load(rec, path, err))
+    if (!cli_load_recording(path, rec, err))
         return false;
     char tpath[4096];
     if (!cli_find_track(path, rec->track, tpath, sizeof tpath)) {

@@ -12,6 +12,8 @@
  *        On success rec is filled and *track owns a loaded track; on failure
  *        both are left empty (rec zeroed, *track NULL) and err says why.
  *   cli_find_track(rec_path, name, out, n)  the track look-up used above.
+ *   cli_load_recording(path, rec, err)  recording_load, then refuses values
+ *        out of recording_in_range (input of a simulation); rec zeroed on failure.
  */
 #ifndef NR_CLI_LOAD_H
 #define NR_CLI_LOAD_H
@@ -22,6 +24,7 @@
 
 bool cli_resolve_path(const char *rel, char *out, size_t n);
 bool cli_find_track(const char *rec_path, const char *name, char *out, size_t n);
+bool cli_load_recording(const char *path, Recording *rec, NrError *err);
 bool cli_load_race(const char *rec_path, Recording *rec, Track **track, NrError *err);
 
 #endif

@@ -20,11 +20,13 @@ static int run(int argc, char **argv)
     double offset_ms = 0, drift_ppm = 0, roffset_ms = 0, rdrift_ppm = 0;
     FcliOpts o;
     fcli_opts_init(&o);
+    static const char *const own[] = {"--delays", "--clock-offset", "--clock-drift", "--receiver-offset",
+                                      "--receiver-drift", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         if (a[0] != '-')
             return cli_usage_error(CMD, "unexpected argument '%s'", a);
-        if (!cli_value(argc, argv, &i, CMD, &v))
+        if (!fcli_value(argc, argv, &i, CMD, own, &v))
             return CLI_USAGE;
         int mine = fcli_opts_flag(&o, a, v, CMD);
         if (mine == FCLI_BAD)
@@ -50,10 +52,13 @@ static int run(int argc, char **argv)
             return cli_usage_error(CMD, "unknown option '%s'", a);
         }
     }
+    const char *input = o.recording ? o.recording : "recordings/default.csv";
+    int rc = o.out ? cli_out_check(CMD, "--out", o.out, &input, 1) : CLI_OK;
+    if (rc != CLI_OK)
+        return rc;
     Recording rec;
     memset(&rec, 0, sizeof rec);
     char desc[4200];
-    int rc = CLI_OK;
     bool generated = false;
     if (!fcli_sender_path(CMD, o.recording, o.seconds > 0 ? o.seconds : 60.0, o.seed, &rec, desc, sizeof desc, &generated,
                           &rc))

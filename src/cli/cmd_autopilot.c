@@ -107,6 +107,9 @@ static int run(int argc, char **argv)
         return cli_usage_error("autopilot", "--seconds, --seed and --out are required");
     if (!*out)
         return cli_usage_error("autopilot", "--out: expected a file name");
+    int orc = cli_out_check("autopilot", "--out", out, &track_arg, 1);
+    if (orc != CLI_OK)
+        return orc;
     if (have_skill) {
         if (parse_list("--skill", skill_val, skill, RECORDING_MAX_CARS) < 0)
             return CLI_USAGE;

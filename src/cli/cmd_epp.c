@@ -1,6 +1,7 @@
 /* netrace epp: Extrapolated Parity Packets experiments (Cheung & Sakamoto
  * 2007, Tables 1-3 and Fig. 5) on the shifted-gamma lossy link. */
 #include "cli.h"
+#include "cli_load.h"
 #include "epp.h"
 #include "epp_link.h"
 #include "epp_sim.h"
@@ -394,6 +395,8 @@ static int parse_args(int argc, char **argv, Opts *o)
             return cli_usage_error(CMD, "unknown option '%s'", a);
         }
     }
+    if (o->nmodels == 0 && o->no_traces)
+        return cli_usage_error(CMD, "--models none with --no-traces leaves nothing to simulate");
     if (strcmp(sweep, "none") == 0)
         o->nsweep = 0;
     else if (!parse_bw_list("--sweep", sweep, o->sweep, &o->nsweep))
@@ -575,8 +578,15 @@ static int run_epp(int argc, char **argv)
         if (npaths == 0)
             fprintf(stderr, "netrace epp: note: no recordings/*.csv found; trace table skipped\n");
     }
+    int orc = o.out ? cli_out_check(CMD, "--out", o.out, paths, want_traces ? npaths : 0) : CLI_OK;
+    if (orc != CLI_OK) {
+        rc = orc;
+        if (globbed)
+            globfree(&g);
+        goto done;
+    }
     for (int i = 0; want_traces && i < npaths; i++) {
-        if (!recording_load(&recs[nrecs], paths[i], &err)) {
+        if (!cli_load_recording(paths[i], &recs[nrecs], &err)) {
             if (explicit_traces) {
                 rc = cli_fail(CMD, "%s", err.msg);
                 if (globbed)
@@ -623,13 +633,9 @@ static int run_epp(int argc, char **argv)
     /* Open the output before the work so a bad path fails at once; the file
      * appears under its name only when complete (temp file + rename). */
     if (o.out) {
-        snprintf(tmp_path, sizeof tmp_path, "%s.part", o.out);
-        csv = fopen(tmp_path, "w");
-        if (!csv) {
-            tmp_path[0] = '\0';
-            rc = cli_fail(CMD, "cannot write %s.part (for --out %s)", o.out, o.out);
+        csv = cli_out_open(CMD, o.out, tmp_path, sizeof tmp_path, &rc);
+        if (!csv)
             goto done;
-        }
     }
 
     for (int s = 0; s < nsrc; s++) {
@@ -890,15 +896,12 @@ static int run_epp(int argc, char **argv)
                             fprintf(csv, "%s,%g,%d,%lld,%s,%.6f,%d\n", src[s].name, o.loss[q], o.rate[r],
                                     (long long)plan.bwall[b], scheme_names[k], x->sum / x->runs, x->runs);
                         }
-        bool bad = ferror(csv) != 0;
-        if (fclose(csv) != 0)
-            bad = true;
+        FILE *f = csv;
         csv = NULL;
-        if (bad || rename(tmp_path, o.out) != 0) {
-            rc = cli_fail(CMD, "cannot write %s", o.out);
+        bool wrote = cli_out_close(CMD, f, o.out, tmp_path, true, &rc);
+        tmp_path[0] = '\0'; /* renamed, or removed by cli_out_close */
+        if (!wrote)
             goto done;
-        }
-        tmp_path[0] = '\0';
     }
     rc = CLI_OK;
 

@@ -59,6 +59,9 @@ static int run_on_path(FairExperiment *ex, const FcliOpts *o, const Recording *r
 {
     if (o->car > rec->ncars)
         return cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)o->car, rec->ncars);
+    if (rec->nsamples < 2)
+        return cli_fail(CMD, "%s: %d sample%s per car: the sender's path needs at least 2",
+                        o->recording ? o->recording : "the recording", rec->nsamples, rec->nsamples == 1 ? "" : "s");
     double have = (double)(rec->nsamples - 1) * rec->period_ms / 1000.0;
     double seconds = o->seconds > 0 ? o->seconds : generated ? 60.0 : have; /* default: the whole recording */
     double run_s = seconds < have ? seconds : have;
@@ -155,11 +158,14 @@ static int run(int argc, char **argv)
     int rc = parse_algos("all", &ex);
     const char *plot = NULL;
 
+    static const char *const own[] = {"--receivers", "--jitter", "--distribution", "--link", "--rlink", "--runs",
+                                      "--algorithms", "--budget-threshold", "--snapshot", "--budget",
+                                      "--max-delta", "--plot", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         if (a[0] != '-')
             return cli_usage_error(CMD, "unexpected argument '%s'", a);
-        if (!cli_value(argc, argv, &i, CMD, &v))
+        if (!fcli_value(argc, argv, &i, CMD, own, &v))
             return CLI_USAGE;
         int mine = fcli_opts_flag(&o, a, v, CMD);
         if (mine == FCLI_BAD)
@@ -246,6 +252,11 @@ static int run(int argc, char **argv)
         }
         parsed++;
     }
+    const char *input = o.recording ? o.recording : "recordings/default.csv";
+    if (rc == CLI_OK && o.out)
+        rc = cli_out_check(CMD, "--out", o.out, &input, 1);
+    if (rc == CLI_OK && plot)
+        rc = cli_out_check(CMD, "--plot", plot, &input, 1);
     Recording rec;
     memset(&rec, 0, sizeof rec);
     char desc[4200];

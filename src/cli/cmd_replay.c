@@ -27,20 +27,22 @@ static void print_table(FILE *f, const RunResult *r, int n)
 }
 
 /* Per-sample series of every scheme, long format. */
-static bool write_series(const char *path, const EngineConfig *cfg, NrError *err)
+static bool write_series(const char *cmd, const char *path, const EngineConfig *cfg, int *rc)
 {
     EngineConfig c = *cfg;
     c.keep_history = true;
-    Engine *e = engine_new(&c, err);
-    if (!e)
+    NrError err = {{0}};
+    Engine *e = engine_new(&c, &err);
+    if (!e) {
+        *rc = cli_fail(cmd, "%s", err.msg);
         return false;
+    }
     engine_step_to(e, engine_end_us(e));
     char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.part", path);
-    FILE *f = fopen(tmp, "w");
+    FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, rc);
     if (!f) {
         engine_free(e);
-        return nr_error_set(err, "%s: cannot write", path);
+        return false;
     }
     fputs("scheme,t_ms,d1,d2,inconsistent,inconsistency_rate,mean_d1_minus_d2\n", f);
     for (int k = 0; k < engine_scheme_count(e); k++) {
@@ -52,10 +54,7 @@ static bool write_series(const char *path, const EngineConfig *cfg, NrError *err
                     h[i].mean_d1_d2);
     }
     engine_free(e);
-    bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
-    if (!ok)
-        return nr_error_set(err, "%s: cannot write", path);
-    return true;
+    return cli_out_close(cmd, f, path, tmp, true, rc);
 }
 
 #define REPLAY_MAX_SNAPSHOTS 64
@@ -231,6 +230,10 @@ static int replay_run(int argc, char **argv)
     if (view.app.bench_frames > 0 && (headless || csv))
         return cli_usage_error(cmd, "--bench-frames draws in the window: drop --headless / --csv");
     int rc = race_opts_load(&o, cmd);
+    if (rc == CLI_OK && series)
+        rc = race_opts_check_out(&o, cmd, "--series", series);
+    for (int k = 0; k < view.nsnap && rc == CLI_OK; k++)
+        rc = race_opts_check_out(&o, cmd, "--snapshot", view.snap_path[k]);
     if (rc != CLI_OK) {
         race_opts_free(&o);
         return rc;
@@ -293,9 +296,9 @@ static int replay_run(int argc, char **argv)
                o.params.tdr_cw, o.seed);
         print_table(stdout, res, cfg.nschemes);
     }
-    if (series && !write_series(series, &cfg, &err)) {
+    if (series && !write_series(cmd, series, &cfg, &rc)) {
         race_opts_free(&o);
-        return cli_fail(cmd, "%s", err.msg);
+        return rc;
     }
     race_opts_free(&o);
     return CLI_OK;

@@ -318,6 +318,10 @@ static int sweep_run(int argc, char **argv)
     }
     if (rc == CLI_OK)
         rc = race_opts_load(&o, cmd);
+    if (rc == CLI_OK && out)
+        rc = race_opts_check_out(&o, cmd, "--out", out);
+    if (rc == CLI_OK && plot)
+        rc = race_opts_check_out(&o, cmd, "--plot", plot);
     Job j;
     memset(&j, 0, sizeof j);
     if (rc == CLI_OK) {
@@ -352,11 +356,8 @@ static int sweep_run(int argc, char **argv)
     }
     if (rc == CLI_OK && out) {
         char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.part", out);
-        FILE *f = fopen(tmp, "w");
-        if (!f) {
-            rc = cli_fail(cmd, "%s: cannot write", out);
-        } else {
+        FILE *f = cli_out_open(cmd, out, tmp, sizeof tmp, &rc);
+        if (f) {
             result_csv_header(f);
             for (int p = 0; p < npts; p++)
                 for (int r = 0; r < j.runs; r++)
@@ -372,8 +373,7 @@ static int sweep_run(int argc, char **argv)
                         };
                         result_csv_row(f, &key, &j.results[((size_t)p * (size_t)j.runs + (size_t)r) * (size_t)j.nschemes + (size_t)k]);
                     }
-            if (fclose(f) != 0 || rename(tmp, out) != 0)
-                rc = cli_fail(cmd, "%s: cannot write", out);
+            cli_out_close(cmd, f, out, tmp, true, &rc);
         }
     }
     if (rc == CLI_OK)

@@ -18,6 +18,23 @@ void fcli_opts_init(FcliOpts *o)
     o->velocity = FAIR_VEL_RECORDED;
 }
 
+bool fcli_value(int argc, char **argv, int *i, const char *cmd, const char *const *own, const char **val)
+{
+    static const char *const shared[] = {"--seconds", "--seed", "--recording", "--car",
+                                         "--threshold", "--out", "--velocity", NULL};
+    const char *a = argv[*i];
+    bool known = false;
+    for (int k = 0; shared[k] && !known; k++)
+        known = cli_flag_is(a, shared[k]);
+    for (int k = 0; own[k] && !known; k++)
+        known = cli_flag_is(a, own[k]);
+    if (!known) {
+        cli_usage_error(cmd, "unknown option '%s'", a);
+        return false;
+    }
+    return cli_value(argc, argv, i, cmd, val);
+}
+
 int fcli_opts_flag(FcliOpts *o, const char *a, const char *v, const char *cmd)
 {
     bool ok = true;
@@ -88,7 +105,7 @@ bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_
     if (explicit_file || !file) {
         const char *want = explicit_file ? file : "recordings/default.csv";
         if (cli_resolve_path(want, path, sizeof path)) {
-            if (!recording_load(rec, path, &err)) {
+            if (!cli_load_recording(path, rec, &err)) {
                 *rc = cli_fail(cmd, "%s", err.msg);
                 return false;
             }
@@ -147,26 +164,12 @@ bool fcli_write_csv(const char *cmd, const char *path, bool (*write)(const void 
                     const void *ctx, int *rc)
 {
     char tmp[4096];
-    if (strlen(path) > sizeof tmp - 8) {
-        *rc = cli_usage_error(cmd, "--out: path too long");
+    FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, rc);
+    if (!f)
         return false;
-    }
-    snprintf(tmp, sizeof tmp, "%s.part", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        *rc = cli_fail(cmd, "%s: cannot write here", path);
-        return false;
-    }
     NrError err = {{0}};
     bool ok = write(ctx, f, &err);
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        nr_error_set(&err, "closing the file failed (disk full?)");
-    }
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        *rc = cli_fail(cmd, "%s: %s", path, ok ? "cannot rename the finished file into place" : err.msg);
-        return false;
-    }
-    return true;
+    if (!ok)
+        *rc = cli_fail(cmd, "%s: %s", path, err.msg);
+    return cli_out_close(cmd, f, path, tmp, ok, rc);
 }

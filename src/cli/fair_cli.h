@@ -15,6 +15,7 @@
  *        commands share (--seconds, --seed, --recording, --car, --threshold,
  *        --velocity, --out): FCLI_TAKEN, FCLI_NOT_MINE, or FCLI_BAD after
  *        printing a usage error.
+ *   fcli_value(argc, argv, &i, cmd, own, &val)  the value of a known flag.
  *   fcli_write_csv(cmd, path, write, ctx, &rc)  writes PATH.part then
  *        renames it over PATH, so a failure never destroys an older file.
  */
@@ -40,6 +41,10 @@ typedef struct FcliOpts {
 
 void fcli_opts_init(FcliOpts *o);
 int fcli_opts_flag(FcliOpts *o, const char *flag, const char *val, const char *cmd);
+/* cli_value for a flag that is either shared (fcli_opts_flag) or in own
+ * (NULL-terminated); an unknown flag is a usage error naming it, never
+ * "needs a value" nor a swallowed next argument. */
+bool fcli_value(int argc, char **argv, int *i, const char *cmd, const char *const *own, const char **val);
 
 bool fcli_ms_list(const char *cmd, const char *flag, const char *val, double *out, int max, int *n);
 bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_t seed, Recording *rec,

@@ -84,7 +84,7 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (strcmp(cmd, "help") == 0) {
-        if (argc < 3) {
+        if (argc < 3 || (argc == 3 && strcmp(argv[2], "help") == 0)) {
             print_help(stdout);
             return CLI_OK;
         }

@@ -91,6 +91,8 @@ int race_opts_load(RaceOpts *o, const char *cmd)
         return cli_fail(cmd, "%s: no such recording", o->recording);
     if (!cli_load_race(path, &o->rec, &o->track, &err))
         return cli_fail(cmd, "%s", err.msg);
+    if (!cli_find_track(path, o->rec.track, o->track_path, sizeof o->track_path))
+        o->track_path[0] = '\0';
     if (o->rec.ncars < 2)
         return cli_fail(cmd, "%s: a race needs two cars, the recording has %d", path, o->rec.ncars);
     for (int c = 0; c < 2; c++) {
@@ -130,4 +132,10 @@ void race_opts_free(RaceOpts *o)
     recording_free(&o->rec);
     track_free(o->track);
     o->track = NULL;
+}
+
+int race_opts_check_out(const RaceOpts *o, const char *cmd, const char *flag, const char *path)
+{
+    const char *inputs[2] = {o->recording, o->track_path[0] ? o->track_path : NULL};
+    return cli_out_check(cmd, flag, path, inputs, 2);
 }

@@ -34,6 +34,7 @@ typedef struct RaceOpts {
     /* loaded */
     Recording rec;
     Track *track;
+    char track_path[4096]; /* where the recording's track was found */
     LinkSpec link[2];
     bool link_parsed[2];
     const SchemeType *schemes[SCHEME_MAX];
@@ -44,6 +45,9 @@ typedef struct RaceOpts {
 void race_opts_init(RaceOpts *o, const char *schemes);
 int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd);
 int race_opts_load(RaceOpts *o, const char *cmd);
+/* After race_opts_load: cli_out_check of an output PATH given with FLAG
+ * against the recording and its track. */
+int race_opts_check_out(const RaceOpts *o, const char *cmd, const char *flag, const char *path);
 void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg);
 void race_opts_free(RaceOpts *o);
 

@@ -61,8 +61,14 @@ bool disttable_load(DistTable *t, const char *path, NrError *err)
     size_t cap = 0;
     bool ok = true;
     errno = 0;
-    while (ok && getline(&line, &cap, f) != -1) {
+    ssize_t got;
+    while (ok && (got = getline(&line, &cap, f)) != -1) {
         lineno++;
+        if (memchr(line, '\0', (size_t)got)) {
+            /* strtol would stop at the NUL and drop the rest of the line. */
+            ok = nr_error_set(err, "%s:%ld: binary data (NUL byte): expected lines of integers", path, lineno);
+            break;
+        }
         if (line[0] == '#')
             continue;
         char *p = line;

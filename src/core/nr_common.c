@@ -14,8 +14,21 @@ bool nr_error_set(NrError *err, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        /* One line, safe for a terminal: the message often quotes bytes of an
+         * untrusted file or flag, which may hold newlines or escape sequences. */
+        for (char *p = err->msg; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
     }
     return false;
+}
+
+bool nr_text_is_printable(const char *s)
+{
+    for (; *s; s++)
+        if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7f)
+            return false;
+    return true;
 }
 
 double nr_wrap_angle(double a)

@@ -32,6 +32,11 @@ typedef struct NrError {
 
 bool nr_error_set(NrError *err, const char *fmt, ...) NR_PRINTF(2, 3);
 
+/* true when s holds no control character (bytes 0-31 except tab, and 127):
+ * text from a file that netrace prints back (names, dates) must not carry
+ * terminal escapes or line breaks. */
+bool nr_text_is_printable(const char *s);
+
 /* Wrap an angle to (-pi, pi]. */
 double nr_wrap_angle(double a);
 

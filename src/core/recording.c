@@ -40,10 +40,7 @@ static void format_double(char *buf, size_t n, double v)
 
 static bool valid_text(const char *s)
 {
-    for (; *s; s++)
-        if (*s == '\n' || *s == '\r')
-            return false;
-    return true;
+    return nr_text_is_printable(s);
 }
 
 static bool valid_source(const char *s)
@@ -94,7 +91,7 @@ RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err)
         return NULL;
     }
     if (!valid_text(meta->track) || !valid_text(meta->created) || !meta->track[0]) {
-        nr_error_set(err, "%s: track name must be one non-empty line, created one line", path);
+        nr_error_set(err, "%s: track name must be one non-empty line of printable text, created one printable line", path);
         return NULL;
     }
     RecWriter *w = calloc(1, sizeof *w);
@@ -351,9 +348,9 @@ static bool header_line(Reader *r, char *text, int line, bool *have, NrError *er
         val[--vl] = '\0';
     int64_t v;
     if (strcmp(key, "track") == 0) {
-        if (!*val || vl >= sizeof rec->track)
-            return nr_error_set(err, "%s:%d: track: expected a file name of 1 to %zu characters", r->path, line,
-                                sizeof rec->track - 1);
+        if (!*val || vl >= sizeof rec->track || !valid_text(val))
+            return nr_error_set(err, "%s:%d: track: expected a file name of 1 to %zu printable characters",
+                                r->path, line, sizeof rec->track - 1);
         memcpy(rec->track, val, vl + 1);
         have[0] = true;
     } else if (strcmp(key, "period_ms") == 0) {
@@ -375,8 +372,8 @@ static bool header_line(Reader *r, char *text, int line, bool *have, NrError *er
         snprintf(rec->source, sizeof rec->source, "%s", val);
         have[3] = true;
     } else if (strcmp(key, "created") == 0) {
-        if (vl >= sizeof rec->created)
-            return nr_error_set(err, "%s:%d: created: at most %zu characters", r->path, line,
+        if (vl >= sizeof rec->created || !valid_text(val))
+            return nr_error_set(err, "%s:%d: created: at most %zu printable characters", r->path, line,
                                 sizeof rec->created - 1);
         memcpy(rec->created, val, vl + 1);
     } else if (strcmp(key, REC_MAGIC) == 0) {
@@ -504,6 +501,24 @@ bool recording_load(Recording *rec, const char *path, NrError *err)
                 rec->samples[(size_t)c * (size_t)r.ntimes + (size_t)i] = r.rows[(size_t)i * (size_t)rec->ncars + (size_t)c];
     }
     free(r.rows);
+    return true;
+}
+
+bool recording_in_range(const Recording *rec, const char *path, NrError *err)
+{
+    for (int i = 0; i < rec->nsamples; i++)
+        for (int c = 0; c < rec->ncars; c++) {
+            const RecSample *s = recording_at(rec, c, i);
+            const char *bad = fabs(s->x) > RECORDING_MAX_POS       ? "x"
+                              : fabs(s->y) > RECORDING_MAX_POS     ? "y"
+                              : fabs(s->speed) > RECORDING_MAX_SPEED ? "speed"
+                                                                     : NULL;
+            if (bad)
+                return nr_error_set(err, "%s: car %d at t_ms %ld: %s = %g is out of range (positions within "
+                                    "+-%g car widths, speeds within +-%g cw/s)", path, c + 1, (long)s->t_ms, bad,
+                                    bad[0] == 'x' ? s->x : bad[0] == 'y' ? s->y : s->speed, RECORDING_MAX_POS,
+                                    RECORDING_MAX_SPEED);
+        }
     return true;
 }
 

@@ -56,6 +56,14 @@ typedef struct Recording {
 } Recording;
 
 bool recording_load(Recording *rec, const char *path, NrError *err);
+/* Bounds for simulation input: a file may hold any finite double (load and
+ * save round-trip them), but positions beyond RECORDING_MAX_POS car widths
+ * (ten times the track coordinate limit) or speeds beyond RECORDING_MAX_SPEED
+ * cw/s only overflow the simulations into inf/nan. recording_in_range: false
+ * naming path, car, t_ms and field of the first value out of range. */
+#define RECORDING_MAX_POS 1e6
+#define RECORDING_MAX_SPEED 1e5
+bool recording_in_range(const Recording *rec, const char *path, NrError *err);
 void recording_free(Recording *rec);
 const RecSample *recording_at(const Recording *rec, int car, int i);
 bool recording_save(const Recording *rec, const char *path, NrError *err);

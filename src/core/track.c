@@ -807,6 +807,10 @@ Track *track_parse(const char *text, const char *name, NrError *err)
             size_t rl = strlen(rest);
             while (rl > 0 && (rest[rl - 1] == ' ' || rest[rl - 1] == '\t' || rest[rl - 1] == '\r'))
                 rest[--rl] = '\0';
+            if (!nr_text_is_printable(rest)) {
+                nr_error_set(err, "%s:%d: name holds a control character, expected printable text", name, line);
+                return fail_parse(t, &p);
+            }
             if (rl >= sizeof t->name) {
                 nr_error_set(err, "%s:%d: name longer than %zu characters", name, line, sizeof t->name - 1);
                 return fail_parse(t, &p);

@@ -54,3 +54,7 @@ expect 0 "epp autopilot recording" -- "$NR" autopilot --seconds 10 --seed 1 --ou
 expect 0 "epp trace run" -- "$NR" epp --models none --trace "$TMP/ap.csv" --runs 2 --samples 60 --rate 10 --loss 10%
 stdout_has "^Table 1: recorded traces, 10 updates/s" "epp prints the trace table"
 stdout_has "^xv +[0-9.]+ \((p|i)\)" "epp marks eq. 23's packetisation"
+
+# --- nothing to simulate is a usage error, not an empty success
+expect 2 "epp with no models and no traces" -- "$NR" epp --models none --no-traces
+stderr_has "nothing to simulate" "epp nothing to simulate: says so"

@@ -76,3 +76,17 @@ if "$NR" autopilot --seconds 3 --seed 5 --out "$TMP/race.csv" >/dev/null 2>&1; t
 fi
 expect 0 "fairness plot" -- "$NR" fairness --runs 1 --seconds 2 --plot "$TMP/fair.png"
 is_png "$TMP/fair.png" "fairness --plot"
+
+# --- a recording too short to be a path is the file's fault (exit 1), not --snapshot's
+printf '# netrace-recording: 1\n# track: default.track\n# period_ms: 33\n# cars: 2\n# source: human\nt_ms,car,x,y,heading,speed\n0,1,0,2,0,0\n0,2,0,-2,0,0\n' >"$TMP/one_sample.csv"
+expect 1 "fairness on a one-sample recording" -- "$NR" fairness --recording "$TMP/one_sample.csv" --seconds 1 --runs 1
+stderr_has "one_sample.csv: 1 sample per car: the sender's path needs at least 2" "fairness one-sample: names the file"
+rm -f "$TMP/one_sample.csv"
+
+# --- an unknown last option is named as unknown, not as missing its value
+expect 2 "fairness with an unknown last option" -- "$NR" fairness --seconds 1 --frob
+stderr_has "unknown option '--frob'" "fairness unknown last option: named"
+expect 2 "accuracy with an unknown last option" -- "$NR" accuracy --seconds 1 --frob
+stderr_has "unknown option '--frob'" "accuracy unknown last option: named"
+expect 2 "fairness: an unknown option does not swallow the next flag" -- "$NR" fairness --frob --seconds 1
+stderr_has "unknown option '--frob'" "fairness unknown option first: named"
