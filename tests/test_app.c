@@ -214,6 +214,36 @@ static void nothing_between_the_cars(void **state)
     f->s->focus = -1;
 }
 
+/* Car 2 leads by 40 car widths on every screen: every view's lead badge
+ * (the right end of its caption strip) is painted in car 2's colour. */
+static void lead_badge_in_the_leaders_colour(void **state)
+{
+    Fixture *f = *state;
+    engine_step_to(f->e, 5 * NR_US_PER_S);
+    f->s->focus = -1;
+    app_draw(f->s, 1280, 720);
+    SDL_RenderPresent(f->r);
+    int n = engine_scheme_count(f->e);
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < 2; j++) {
+            EngineView v;
+            engine_view(f->e, k, j, &v);
+            assert_int_equal(v.leader, 1);
+            const SDL_FRect *rc = &f->s->lay.view[k][j];
+            int car1 = 0, car2 = 0, strip = gfx_line_h(&f->s->gfx, GFX_SMALL);
+            if (strip <= 0)
+                strip = 10;
+            for (int y = (int)rc->y + 1; y < (int)rc->y + strip; y++)
+                for (int x = (int)(rc->x + rc->w * 0.6f); x < (int)(rc->x + rc->w) - 1; x++) {
+                    SDL_Color c = pixel_at(f->surf, x, y);
+                    car1 += same_rgb(c, APP_CAR1);
+                    car2 += same_rgb(c, APP_CAR2);
+                }
+            if (car2 < 20 || car1 != 0)
+                fail_msg("scheme %d terminal %d: badge has %d car-2 and %d car-1 pixels", k, j, car2, car1);
+        }
+}
+
 static double number_after(const char *text, const char *key)
 {
     const char *p = strstr(text, key);
@@ -240,9 +270,9 @@ static void gauge_text_is_the_engines(void **state)
         snprintf(want, sizeof want, "sent %lld/%lld", (long long)m->dir[0].sent, (long long)m->dir[1].sent);
         assert_non_null(strstr(t.mus, want));
         double f12 = metrics_mean_d1_minus_d2(m);
-        if (f12 > 0.005)
+        if (f12 >= APP_FAIR_EVEN_CW)
             assert_string_equal(t.who, "P1 disadvantaged");
-        else if (f12 < -0.005)
+        else if (f12 <= -APP_FAIR_EVEN_CW)
             assert_string_equal(t.who, "P2 disadvantaged");
         else
             assert_string_equal(t.who, "even");
@@ -577,6 +607,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cars_where_the_engine_places_them),
         cmocka_unit_test(nothing_between_the_cars),
+        cmocka_unit_test(lead_badge_in_the_leaders_colour),
         cmocka_unit_test(gauge_text_is_the_engines),
         cmocka_unit_test(labels_rendered_once),
         cmocka_unit_test(keys_change_the_parameters),

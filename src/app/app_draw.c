@@ -435,7 +435,7 @@ void app_gauge_text(const Engine *e, int k, AppGaugeText *t)
     double f = metrics_mean_d1_minus_d2(m);
     snprintf(t->rate, sizeof t->rate, "inconsistent %.1f%%", metrics_inconsistency_rate(m) * 100.0);
     snprintf(t->recent, sizeof t->recent, "last 5 s %.1f%%", metrics_recent_rate(m) * 100.0);
-    const char *who = f > 0.005 ? "P1 disadvantaged" : f < -0.005 ? "P2 disadvantaged" : "even";
+    const char *who = f >= APP_FAIR_EVEN_CW ? "P1 disadvantaged" : f <= -APP_FAIR_EVEN_CW ? "P2 disadvantaged" : "even";
     snprintf(t->fair, sizeof t->fair, "mean d1-d2 %+.2f cw", f);
     snprintf(t->who, sizeof t->who, "%s", who);
     snprintf(t->d, sizeof t->d, "d1 %+.2f  d2 %+.2f cw", m->d1, m->d2);
@@ -536,7 +536,7 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
              gfx_rgb(0, 0, 0), "P1");
     y += bh + pad / 2;
     ROOM(1);
-    SDL_Color fc = f > 0.005 ? APP_CAR1 : f < -0.005 ? APP_CAR2 : FG;
+    SDL_Color fc = f >= APP_FAIR_EVEN_CW ? APP_CAR1 : f <= -APP_FAIR_EVEN_CW ? APP_CAR2 : FG;
     int fw1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, fc, "%s", t.fair);
     int ww, wh;
     gfx_text_size(&s->gfx, font, t.who, &ww, &wh);
@@ -836,7 +836,8 @@ static const char *const help_lines[] = {
     "Car 1 is orange, car 2 is blue. 'car N ahead' is who leads on that screen;",
     "the rate counts the samples at which the two screens disagree on the leader.",
     "d1 = car 1's progress on P1's screen minus on P2's screen; d2 likewise for car 2.",
-    "Mean d1 - d2 > 0 means player 1 is disadvantaged (bar to the right, orange).",
+    "Mean d1 - d2 > 0 means player 1 is disadvantaged (bar to the right, orange);",
+    "within 0.05 car widths of 0 the gauge says 'even'.",
 };
 
 static void draw_help(AppState *s)

@@ -31,6 +31,9 @@
 #define APP_TRAIL 48
 #define APP_CHART_PTS 2048
 #define APP_GAUGE_REFRESH_US (100 * NR_US_PER_MS)
+/* |mean d1 - d2| below this (car widths) reads "even": a twentieth of a car
+ * is no advantage a player could notice; the number is shown regardless. */
+#define APP_FAIR_EVEN_CW 0.05
 
 /* Car colours, the same in every view, gauge and legend. */
 #define APP_CAR1 gfx_rgb(255, 96, 48)
