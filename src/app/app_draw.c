@@ -208,7 +208,9 @@ static void draw_track(AppState *s, const AppXform *x)
         s->idx[m++] = i1 + 1;
     }
     SDL_RenderGeometry(r, NULL, s->vert, 2 * n, s->idx, m);
+    /* white edge lines: one quad per segment and side, all in one batch */
     float ew = fmaxf(1.0f, x->scale * 0.25f);
+    int nv = 0, ni = 0;
     for (int side = 0; side < 2; side++) {
         const double *ex = side ? s->rx : s->lx, *ey = side ? s->ry : s->ly;
         for (int i = 0; i < n; i++) {
@@ -216,14 +218,23 @@ static void draw_track(AppState *s, const AppXform *x)
             float x0, y0, x1, y1;
             app_world_to_px(x, ex[i], ey[i], &x0, &y0);
             app_world_to_px(x, ex[i1], ey[i1], &x1, &y1);
-            if (ew <= 1.5f) {
-                SDL_SetRenderDrawColor(r, EDGE.r, EDGE.g, EDGE.b, 255);
-                SDL_RenderDrawLineF(r, x0, y0, x1, y1);
-            } else {
-                gfx_thick_line(r, x0, y0, x1, y1, ew, EDGE);
+            float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+            if (len < 1e-6f)
+                continue;
+            float nx = -dy / len * ew * 0.5f, ny = dx / len * ew * 0.5f;
+            SDL_FPoint q[4] = {{x0 + nx, y0 + ny}, {x1 + nx, y1 + ny}, {x1 - nx, y1 - ny}, {x0 - nx, y0 - ny}};
+            for (int c = 0; c < 4; c++) {
+                s->edge_vert[nv + c].position = q[c];
+                s->edge_vert[nv + c].color = EDGE;
+                s->edge_vert[nv + c].tex_coord.x = s->edge_vert[nv + c].tex_coord.y = 0;
             }
+            static const int quad[6] = {0, 1, 2, 0, 2, 3};
+            for (int c = 0; c < 6; c++)
+                s->edge_idx[ni++] = nv + quad[c];
+            nv += 4;
         }
     }
+    SDL_RenderGeometry(r, NULL, s->edge_vert, nv, s->edge_idx, ni);
     /* start / finish line: chequered band across the track at s = 0 */
     const Track *t = engine_track(s->e);
     double w = track_width(t), sx, sy, sh;

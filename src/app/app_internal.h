@@ -125,6 +125,8 @@ typedef struct AppState {
 
     /* scratch buffers, fixed size */
     SDL_Vertex vert[2 * APP_TRACK_PTS_MAX + 8];
+    SDL_Vertex edge_vert[8 * APP_TRACK_PTS_MAX];
+    int edge_idx[12 * APP_TRACK_PTS_MAX];
     int idx[6 * APP_TRACK_PTS_MAX + 12];
     SDL_FPoint pts[APP_TRACK_PTS_MAX + 1];
     InFlight inflight[ENGINE_QUEUE_LIMIT];

@@ -147,8 +147,7 @@ static void run_bench(AppState *s, SDL_Window *win, int nframes)
     }
     SDL_RendererInfo info;
     SDL_GetRendererInfo(s->r, &info);
-    s->focus = -1;
-    s->paused = false;
+    s->paused = false; /* the overview unless --focus asked for one scheme */
     s->loop = true;
     uint64_t freq = SDL_GetPerformanceFrequency();
     double cpu0 = cpu_seconds();
@@ -172,8 +171,9 @@ static void run_bench(AppState *s, SDL_Window *win, int nframes)
     qsort(ms, (size_t)nframes, sizeof *ms, cmp_double);
     int p99 = (int)ceil(0.99 * nframes) - 1;
     const char *fb = SDL_GetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION);
-    printf("bench: %d frames, overview of %d schemes, %dx%d, renderer %s, SDL_FRAMEBUFFER_ACCELERATION=%s, video %s\n",
-           nframes, engine_scheme_count(s->e), w, h, info.name, fb ? fb : "(unset)", SDL_GetCurrentVideoDriver());
+    printf("bench: %d frames, %s of %d schemes, %dx%d, renderer %s, SDL_FRAMEBUFFER_ACCELERATION=%s, video %s\n",
+           nframes, s->focus >= 0 ? "focus" : "overview", engine_scheme_count(s->e), w, h, info.name,
+           fb ? fb : "(unset)", SDL_GetCurrentVideoDriver());
     printf("bench: frame time mean %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f ms/frame\n",
            sum / nframes, ms[nframes / 2], ms[p99 < 0 ? 0 : p99], ms[nframes - 1], cpu * 1000.0 / nframes);
     printf("bench: max RSS %ld kB before, %ld kB after\n", rss0, max_rss_kb());
