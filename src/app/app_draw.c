@@ -438,6 +438,22 @@ static void draw_view(AppState *s, int k, int j)
     gfx_frame(r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
 }
 
+/* A red frame around both screens of scheme k while the engine's latest
+ * sample is inconsistent (the screens disagree on who is ahead). */
+static void draw_disagree(AppState *s, int k)
+{
+    if (!engine_metrics(s->e, k)->inconsistent_now)
+        return;
+    const SDL_FRect *a = &s->lay.view[k][0], *b = &s->lay.view[k][1];
+    float t = fmaxf(2.0f, (float)s->lay.base * 0.15f);
+    float x0 = a->x - t, y0 = fminf(a->y, b->y) - t, x1 = b->x + b->w + t, y1 = fmaxf(a->y + a->h, b->y + b->h) + t;
+    SDL_Color c = gfx_rgb(230, 40, 40);
+    gfx_fill(s->r, x0, y0, x1 - x0, t, c);
+    gfx_fill(s->r, x0, y1 - t, x1 - x0, t, c);
+    gfx_fill(s->r, x0, y0, t, y1 - y0, c);
+    gfx_fill(s->r, x1 - t, y0, t, y1 - y0, c);
+}
+
 /* ---- gauges ------------------------------------------------------------ */
 
 void app_gauge_text(const Engine *e, int k, AppGaugeText *t)
@@ -701,7 +717,8 @@ static void draw_top(AppState *s)
     double now = (double)engine_now(s->e) / 1e6, end = (double)engine_end_us(s->e) / 1e6;
     int w = gfx_text(&s->gfx, GFX_NORMAL, (int)pad, (int)y, GFX_LEFT, FG, "netrace  %s", s->cfg.title ? s->cfg.title : "");
     w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 3) + w, (int)y, GFX_LEFT, ACCENT, "t %5.1f / %.1f s", now, end);
-    const char *state = s->paused ? "PAUSED" : engine_done(s->e) && !s->loop ? "FINISHED" : "playing";
+    const char *state = s->snapshot ? "snapshot" : s->paused ? "PAUSED"
+                        : engine_done(s->e) && !s->loop ? "FINISHED" : "playing";
     w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, s->paused ? WARN : FG, "%s %gx%s",
                   state, s->speed, s->loop ? "  loop" : "");
     if (s->msg_frames > 0 && s->msg[0]) {
@@ -845,6 +862,7 @@ static const char *const help_lines[] = {
     "",
     "Each row is one scheme: left the screen of player 1, right the screen of player 2.",
     "Car 1 is orange, car 2 is blue. 'car N ahead' is who leads on that screen;",
+    "a red frame: the two screens disagree on the leader at this sample;",
     "the rate counts the samples at which the two screens disagree on the leader.",
     "d1 = car 1's progress on P1's screen minus on P2's screen; d2 likewise for car 2.",
     "Mean d1 - d2 > 0 means player 1 is disadvantaged (bar to the right, orange);",
@@ -884,9 +902,15 @@ static void draw_label(AppState *s, int k)
     float pad = (float)s->lay.base * 0.3f;
     int w = gfx_text(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, scheme_colour(k), "%s",
                      st->title ? st->title : st->name);
-    gfx_text(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
-             GFX_LEFT, DIM, "%s (%d of %d): %s", st->name, k + 1, engine_scheme_count(s->e),
+    char line[GFX_TEXT_MAX];
+    snprintf(line, sizeof line, "%s (%d of %d): %s", st->name, k + 1, engine_scheme_count(s->e),
              st->summary ? st->summary : "");
+    int lw, lhh;
+    gfx_text_size(&s->gfx, GFX_NORMAL, line, &lw, &lhh);
+    if (a->x + (float)(w + lw) + 3 * pad > a->x + a->w) /* too long: name and place only */
+        snprintf(line, sizeof line, "%s (%d of %d)", st->name, k + 1, engine_scheme_count(s->e));
+    gfx_text(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
+             GFX_LEFT, DIM, "%s", line);
 }
 
 void app_draw(AppState *s, int w, int h)
@@ -926,11 +950,13 @@ void app_draw(AppState *s, int w, int h)
         draw_label(s, s->focus);
         draw_view(s, s->focus, 0);
         draw_view(s, s->focus, 1);
+        draw_disagree(s, s->focus);
         draw_gauges(s, s->focus, true);
     } else {
         for (int k = 0; k < n; k++) {
             draw_view(s, k, 0);
             draw_view(s, k, 1);
+            draw_disagree(s, k);
             draw_gauges(s, k, false);
         }
     }

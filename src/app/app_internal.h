@@ -145,6 +145,7 @@ typedef struct AppState {
 
     AppLayer chart_layer[2], bar_layer;
     bool no_layers; /* draw everything every frame (tests compare both ways) */
+    bool snapshot;  /* drawing a --snapshot: the top bar says so */
 
     AppTrail trail[SCHEME_MAX][2][2];
     int64_t trail_t;

@@ -105,6 +105,7 @@ int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const cha
     if (!s)
         nr_error_set(err, "%s: out of memory", png_path);
     else if (app_state_init(s, e, &c, o.r, err)) {
+        s->snapshot = true;
         app_draw(s, w, h);
         SDL_RenderPresent(o.r);
         rc = app_save_png(o.r, w, h, png_path, err) ? 0 : 1;
