@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "app_internal.h"
+#include "rng.h"
 
 /* A circle of radius 60 car widths, counter-clockwise, 24 control points. */
 static Track *ring_track(void)
@@ -602,6 +603,55 @@ static void link_text_round_trip(void **state)
     linkspec_free(&b);
 }
 
+/* Random keys, clicks and wheel turns with frames in between (seeded): the
+ * state stays valid (focus, selection, speed in range) and nothing crashes
+ * (the sanitizer build runs this too). */
+static void random_input_keeps_the_state_valid(void **state)
+{
+    Fixture *f = *state;
+    AppState *s = f->s;
+    static const SDL_Keycode keys[] = {
+        SDLK_SPACE, SDLK_n, SDLK_PERIOD, SDLK_PLUS, SDLK_MINUS, SDLK_r, SDLK_l, SDLK_c, SDLK_g, SDLK_t, SDLK_m,
+        SDLK_z, SDLK_d, SDLK_h, SDLK_ESCAPE, SDLK_TAB, SDLK_0, SDLK_1, SDLK_5, SDLK_9, SDLK_UP, SDLK_DOWN,
+        SDLK_LEFT, SDLK_RIGHT, SDLK_LEFTBRACKET, SDLK_RIGHTBRACKET, SDLK_F1, SDLK_a,
+    };
+    int nkeys = (int)(sizeof keys / sizeof keys[0]);
+    Rng rng;
+    rng_seed(&rng, 2024, 6);
+    for (int i = 0; i < 1500; i++) {
+        SDL_Event ev;
+        memset(&ev, 0, sizeof ev);
+        int kind = (int)rng_below(&rng, 3);
+        if (kind == 0) {
+            ev.type = SDL_KEYDOWN;
+            ev.key.keysym.sym = keys[rng_below(&rng, (uint64_t)nkeys)];
+            ev.key.keysym.mod = rng_below(&rng, 4) == 0 ? KMOD_LSHIFT : KMOD_NONE;
+        } else if (kind == 1) {
+            ev.type = SDL_MOUSEBUTTONDOWN;
+            ev.button.button = rng_below(&rng, 5) == 0 ? SDL_BUTTON_RIGHT : SDL_BUTTON_LEFT;
+            ev.button.x = (int)rng_below(&rng, 1280);
+            ev.button.y = (int)rng_below(&rng, 720);
+        } else {
+            ev.type = SDL_MOUSEWHEEL;
+            ev.wheel.y = rng_below(&rng, 2) ? 1 : -1;
+        }
+        app_handle_event(s, &ev);
+        assert_true(s->focus >= -1 && s->focus < engine_scheme_count(f->e));
+        assert_true(s->sel >= 0 && s->sel < CTL_NVALUES);
+        assert_true(s->speed >= 0.25 && s->speed <= 8.0);
+        if (i % 10 == 0) {
+            app_advance(s, 16667 * (int64_t)rng_below(&rng, 20));
+            app_draw(s, 1280, 720);
+        }
+    }
+    assert_true(engine_link(f->e, 0)->delay_us >= 0 && engine_link(f->e, 0)->delay_us <= 2000000);
+    assert_true(engine_params(f->e)->tdr_cw >= 0.05 - 1e-12 && engine_params(f->e)->tdr_cw <= 5.0 + 1e-12);
+    s->want_quit = s->want_fullscreen = s->want_shot = false;
+    s->help = false;
+    s->focus = -1;
+    s->overlays = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -617,6 +667,7 @@ int main(void)
         cmocka_unit_test(snapshot_has_the_requested_size),
         cmocka_unit_test(plot_png_has_the_requested_size),
         cmocka_unit_test(link_text_round_trip),
+        cmocka_unit_test(random_input_keeps_the_state_valid),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
