@@ -167,7 +167,8 @@ static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const cha
         if (app_render_snapshot(e, &v->app, v->snap_t_us[k], v->snap_path[k], w, h, &err) != 0)
             rc = cli_fail(cmd, "%s", err.msg);
         else
-            printf("snapshot: %s (t = %.3f s, %dx%d)\n", v->snap_path[k], (double)v->snap_t_us[k] / 1e6, w, h);
+            printf("snapshot: %s (t = %.3f s%s, %dx%d)\n", v->snap_path[k], (double)engine_now(e) / 1e6,
+                   engine_now(e) < v->snap_t_us[k] ? ", the race end" : "", w, h);
     }
     engine_free(e);
     return rc;
