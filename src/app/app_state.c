@@ -279,6 +279,8 @@ void app_ctl_press(AppState *s, int ctl)
         break;
     case BTN_TRAILS:
         s->overlays ^= APP_OVERLAY_TRAILS;
+        if (s->overlays & APP_OVERLAY_TRAILS)
+            clear_trails(s); /* no stale positions from the last time they were on */
         break;
     case BTN_INFLIGHT:
         s->overlays ^= APP_OVERLAY_INFLIGHT;
