@@ -203,6 +203,40 @@ static void causality_consistent_when_delay_below_delta(void **state)
     track_free(t);
 }
 
+/* At the largest Delta the buffers hold, causality still shows both cars as
+ * of now - Delta: a delay of 3 s one way and 50 ms the other changes nothing
+ * (d1 = d2 = 0), and at the end car 1 is shown at the sample taken Delta
+ * earlier (rounded down to a sample). */
+static void causality_at_largest_delta(void **state)
+{
+    (void)state;
+    Track *t = circle_track();
+    Recording rec;
+    const double s0[2] = {0.0, 5.0}, v[2] = {30.0, 20.0};
+    make_race(&rec, t, 400, s0, v);
+    LinkSpec l12 = spec("delay 3s"), l21 = spec("delay 50ms");
+    EngineConfig cfg;
+    config(&cfg, &rec, t, &l12, &l21, "causality");
+    cfg.params.delta_us = SCHEME_DELTA_MAX_US;
+    Engine *e = engine_new(&cfg, NULL);
+    engine_step_to(e, engine_end_us(e));
+    const Metrics *m = engine_metrics(e, 0);
+    assert_int_equal(m->inconsistent, 0);
+    assert_true(m->sum_abs_d1 == 0.0 && m->sum_abs_d2 == 0.0);
+    assert_int_equal(m->dir[0].discarded, 0);
+    EngineView view;
+    engine_view(e, 0, 1, &view);
+    int64_t shown_ms = 399 * PERIOD_MS - SCHEME_DELTA_MAX_US / MS;
+    int seq = (int)(shown_ms / PERIOD_MS);
+    assert_int_equal(view.pose[0].seq, seq);
+    assert_true(fabs(view.progress[0] - (s0[0] + v[0] * seq * PERIOD_MS / 1000.0)) < 1e-6);
+    engine_free(e);
+    linkspec_free(&l12);
+    linkspec_free(&l21);
+    recording_free(&rec);
+    track_free(t);
+}
+
 /* Common random numbers: NC and Causality send every MU, so they see the
  * same losses and the same deliveries; a lossless link loses nothing. */
 static void schemes_share_the_traffic(void **state)
@@ -326,6 +360,7 @@ int main(void)
         cmocka_unit_test(nc_positional_errors_by_hand),
         cmocka_unit_test(arrival_at_sample_time_precedes_metrics),
         cmocka_unit_test(causality_consistent_when_delay_below_delta),
+        cmocka_unit_test(causality_at_largest_delta),
         cmocka_unit_test(schemes_share_the_traffic),
         cmocka_unit_test(same_seed_same_csv),
         cmocka_unit_test(stepping_and_restart_are_consistent),

@@ -212,7 +212,7 @@ void app_ctl_change(AppState *s, int ctl, int dir, bool big)
         break;
     }
     case CTL_DELTA:
-        p.delta_us = clamp64((p.delta_us / 10000 + step) * 10000, 0, 2000000);
+        p.delta_us = clamp64((p.delta_us / 10000 + step) * 10000, 0, SCHEME_DELTA_MAX_US);
         engine_set_params(s->e, &p);
         break;
     case CTL_TDR: {

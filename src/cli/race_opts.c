@@ -47,7 +47,8 @@ int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
             return RACE_FLAG_BAD;
         o->link_text[a[6] == '1' ? 0 : 1] = v;
     } else if (cli_flag_is(a, "--delta")) {
-        if (!cli_value(argc, argv, i, cmd, &v) || !cli_int(cmd, "--delta", v, 0, 10000, &n))
+        if (!cli_value(argc, argv, i, cmd, &v) ||
+            !cli_int(cmd, "--delta", v, 0, SCHEME_DELTA_MAX_US / NR_US_PER_MS, &n))
             return RACE_FLAG_BAD;
         o->params.delta_us = n * NR_US_PER_MS;
     } else if (cli_flag_is(a, "--tdr")) {

@@ -139,7 +139,7 @@ static void make_mu(const Engine *e, int car, int seq, Mu *mu)
 
 static void tx_send(void *ctx, const Mu *mu);
 
-static void init_instances(Engine *e)
+static void init_instances(Engine *e, bool first)
 {
     Mu grid[2];
     make_mu(e, 0, 0, &grid[0]);
@@ -150,7 +150,8 @@ static void init_instances(Engine *e)
             Mu g[2] = {grid[0], grid[1]};
             /* Each terminal knows the grid in its own clock. */
             g[0].gen_us = g[1].gen_us = local_time(e, j, e->base_us);
-            memset(s->inst[j], 0, s->type->state_size);
+            if (!first)
+                memset(s->inst[j], 0, s->type->state_size); /* calloc'd at first */
             s->type->init(s->inst[j], &e->params, j, g);
             s->q[j].n = 0;
             s->q[j].last_due_us = INT64_MIN;
@@ -245,7 +246,7 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
         return NULL;
     }
     init_links(e);
-    init_instances(e);
+    init_instances(e, true);
     for (int k = 0; k < e->n; k++)
         metrics_reset(&e->s[k].m);
     e->now_us = -1;
@@ -396,7 +397,7 @@ int64_t engine_end_us(const Engine *e)
 static void start_loop(Engine *e)
 {
     e->base_us += (int64_t)e->rec->nsamples * e->period_us;
-    init_instances(e);
+    init_instances(e, false);
 }
 
 void engine_step_to(Engine *e, int64_t t_us)
@@ -540,7 +541,7 @@ void engine_restart(Engine *e)
     e->base_us = 0;
     e->order = 0;
     init_links(e);
-    init_instances(e);
+    init_instances(e, false);
     engine_reset_metrics(e);
     e->now_us = -1;
     engine_step_to(e, 0);

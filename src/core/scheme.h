@@ -33,6 +33,9 @@
 #include "nr_common.h"
 
 #define SCHEME_MAX 24
+/* Largest Delta the schemes' buffers hold (their rings keep 128 samples of
+ * 33 ms); the command line and the window refuse larger values. */
+#define SCHEME_DELTA_MAX_US (4000 * NR_US_PER_MS)
 
 typedef enum MuKind { MU_UPDATE = 0, MU_PARITY = 1 } MuKind;
 

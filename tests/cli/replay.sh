@@ -31,6 +31,8 @@ expect 2 "replay loss over 100%" -- "$NR" replay --headless --link21 "delay 10ms
 expect 2 "replay unknown scheme" -- "$NR" replay --headless --schemes nc,warp
 stderr_has "unknown scheme 'warp'" "replay names the unknown scheme"
 expect 2 "replay bad delta" -- "$NR" replay --headless --delta -5
+expect 2 "replay delta above what the buffers hold" -- "$NR" replay --headless --delta 4001
+expect 0 "replay largest delta" -- "$NR" replay --headless --delta 4000 --schemes causality
 expect 2 "replay bad tdr" -- "$NR" replay --headless --tdr abc
 expect 2 "replay bad clock" -- "$NR" replay --headless --clock2 5,x
 expect 2 "replay unknown flag" -- "$NR" replay --headless --warp

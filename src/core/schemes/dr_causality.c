@@ -106,11 +106,16 @@ static void dc_display(const void *self, int car, int64_t now_us, Pose *out)
         pose_from_mu(own, out);
         return;
     }
-    DrPred d = s->rx;
-    for (int i = 0; i < s->npending && s->pending[i].release_us <= now_us; i++)
-        drpred_push(&d, &s->pending[i].mu);
-    drpred_at(&d, shown_us, &out->x, &out->y, &out->heading);
-    out->seq = shown_us == d.last.gen_us ? d.last.seq : -1;
+    const DrPred *use = &s->rx;
+    DrPred d;
+    if (s->npending > 0 && s->pending[0].release_us <= now_us) { /* due, not yet applied */
+        d = s->rx;
+        for (int i = 0; i < s->npending && s->pending[i].release_us <= now_us; i++)
+            drpred_push(&d, &s->pending[i].mu);
+        use = &d;
+    }
+    drpred_at(use, shown_us, &out->x, &out->y, &out->heading);
+    out->seq = shown_us == use->last.gen_us ? use->last.seq : -1;
 }
 
 const SchemeType scheme_dr_causality = {

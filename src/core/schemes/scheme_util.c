@@ -49,11 +49,26 @@ const Mu *muring_latest_before(const MuRing *r, int64_t t_us)
     return &r->base;
 }
 
+/* Velocity and heading change only when an MU is pushed: compute them then
+ * (the heading's atan2 would otherwise run on every displayed frame). */
+static void drpred_cache(DrPred *d)
+{
+    int64_t dt = d->last.gen_us - d->prev.gen_us;
+    d->vx = d->vy = 0.0;
+    if (d->has_prev && dt > 0) {
+        double s = (double)NR_US_PER_S / (double)dt;
+        d->vx = (d->last.x - d->prev.x) * s;
+        d->vy = (d->last.y - d->prev.y) * s;
+    }
+    d->heading = (d->vx != 0.0 || d->vy != 0.0) ? atan2(d->vy, d->vx) : d->last.heading;
+}
+
 void drpred_reset(DrPred *d, const Mu *mu)
 {
     d->last = *mu;
     d->prev = *mu;
     d->has_prev = false;
+    drpred_cache(d);
 }
 
 bool drpred_push(DrPred *d, const Mu *mu)
@@ -63,30 +78,23 @@ bool drpred_push(DrPred *d, const Mu *mu)
     d->prev = d->last;
     d->last = *mu;
     d->has_prev = true;
+    drpred_cache(d);
     return true;
 }
 
 void drpred_velocity(const DrPred *d, double *vx, double *vy)
 {
-    int64_t dt = d->last.gen_us - d->prev.gen_us;
-    if (!d->has_prev || dt <= 0) {
-        *vx = *vy = 0.0;
-        return;
-    }
-    double s = (double)NR_US_PER_S / (double)dt;
-    *vx = (d->last.x - d->prev.x) * s;
-    *vy = (d->last.y - d->prev.y) * s;
+    *vx = d->vx;
+    *vy = d->vy;
 }
 
 void drpred_at(const DrPred *d, int64_t t_us, double *x, double *y, double *heading)
 {
-    double vx, vy;
-    drpred_velocity(d, &vx, &vy);
     double dt = (double)(t_us - d->last.gen_us) / (double)NR_US_PER_S;
-    *x = d->last.x + vx * dt;
-    *y = d->last.y + vy * dt;
+    *x = d->last.x + d->vx * dt;
+    *y = d->last.y + d->vy * dt;
     if (heading)
-        *heading = (vx != 0.0 || vy != 0.0) ? atan2(vy, vx) : d->last.heading;
+        *heading = d->heading;
 }
 
 void drsender_init(DrSender *s, const Mu *grid, double tdr_cw)

@@ -33,6 +33,7 @@ const Mu *muring_latest_before(const MuRing *r, int64_t t_us);
 typedef struct DrPred {
     Mu last, prev;
     bool has_prev;
+    double vx, vy, heading; /* of the last two MUs, cached at each push */
 } DrPred;
 
 void drpred_reset(DrPred *d, const Mu *mu);
