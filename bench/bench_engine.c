@@ -48,7 +48,7 @@ int main(int argc, char **argv)
         }
     }
     double race_s = (double)(rec.nsamples - 1) * rec.period_ms / 1000.0;
-    printf("race %.1f s, %d samples per car, %d runs per scheme\n", race_s, rec.nsamples, repeats);
+    printf("race %.1f s, %d samples per car, %d runs per scheme (best of 10 blocks)\n", race_s, rec.nsamples, repeats);
     printf("%-14s %14s %14s\n", "scheme", "us per run", "x real time");
     const char *only = argc > 4 ? argv[4] : NULL;
     for (const SchemeType *const *t = scheme_registry(); *t; t++) {
@@ -64,16 +64,26 @@ int main(int argc, char **argv)
         cfg.nschemes = 1;
         cfg.progress[0] = prog[0];
         cfg.progress[1] = prog[1];
+        /* Best of ten blocks: the CPU time of a block is what the engine
+         * costs when nothing else steals the core. */
         RunResult r;
-        double t0 = cpu_seconds();
-        for (int i = 0; i < repeats; i++) {
-            cfg.seed = (uint64_t)i;
-            if (!experiment_run(&cfg, &r, &err)) {
-                fprintf(stderr, "bench_engine: %s\n", err.msg);
-                return 1;
+        double best = 1e300;
+        int block = repeats / 10 > 0 ? repeats / 10 : 1;
+        if (repeats < 10)
+            block = repeats;
+        for (int b = 0; b < 10; b++) {
+            double t0 = cpu_seconds();
+            for (int i = 0; i < block; i++) {
+                cfg.seed = (uint64_t)(b * block + i);
+                if (!experiment_run(&cfg, &r, &err)) {
+                    fprintf(stderr, "bench_engine: %s\n", err.msg);
+                    return 1;
+                }
             }
+            double per = (cpu_seconds() - t0) / block;
+            best = per < best ? per : best;
         }
-        double cpu = cpu_seconds() - t0;
+        double cpu = best * repeats;
         printf("%-14s %14.1f %14.0f\n", (*t)->name, cpu / repeats * 1e6, race_s * repeats / cpu);
     }
     free(prog[0]);

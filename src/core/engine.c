@@ -50,6 +50,8 @@ struct Engine {
     Link link[2]; /* primary draws: one per MU slot and direction */
     Link aux[2];  /* draws for extra packets sent in the same slot */
     LinkDraw draw[2], auxdraw[2];
+    bool need_aux;       /* some scheme sends extra packets: draw aux every slot */
+    bool aux_drawn[2];   /* this slot's aux draw exists */
     uint64_t seed;
     SchemeParams params;
     TerminalClock clock[2];
@@ -125,16 +127,17 @@ static int64_t local_time(const Engine *e, int terminal, int64_t t_us)
 static void make_mu(const Engine *e, int car, int seq, Mu *mu)
 {
     const RecSample *r = recording_at(e->rec, car, seq);
-    memset(mu, 0, sizeof *mu);
-    mu->car = car;
-    mu->seq = seq;
-    mu->gen_us = local_time(e, car, e->base_us + (int64_t)seq * e->period_us);
-    mu->x = r->x;
-    mu->y = r->y;
-    mu->heading = r->heading;
-    mu->speed = r->speed;
-    mu->kind = MU_UPDATE;
-    mu->nbytes = MU_WIRE_BYTES;
+    *mu = (Mu){
+        .car = car,
+        .seq = seq,
+        .gen_us = local_time(e, car, e->base_us + (int64_t)seq * e->period_us),
+        .x = r->x,
+        .y = r->y,
+        .heading = r->heading,
+        .speed = r->speed,
+        .kind = MU_UPDATE,
+        .nbytes = MU_WIRE_BYTES,
+    };
 }
 
 static void tx_send(void *ctx, const Mu *mu);
@@ -227,6 +230,7 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
     for (int k = 0; k < e->n && ok; k++) {
         Slot *s = &e->s[k];
         s->type = cfg->schemes[k];
+        e->need_aux |= s->type->extra_packets;
         for (int j = 0; j < 2 && ok; j++) {
             s->inst[j] = calloc(1, s->type->state_size);
             s->q[j].v = malloc(sizeof(Packet) * ENGINE_QUEUE_LIMIT);
@@ -305,6 +309,10 @@ static void tx_send(void *ctx, const Mu *mu)
         d = &e->draw[dir];
         s->used_primary[dir] = true;
     } else {
+        if (!e->aux_drawn[dir]) { /* a scheme that did not declare extra packets */
+            link_draw(&e->aux[dir], &e->auxdraw[dir]);
+            e->aux_drawn[dir] = true;
+        }
         d = &e->auxdraw[dir];
     }
     DirCounters *c = &s->m.dir[dir];
@@ -357,7 +365,9 @@ static void do_sample(Engine *e)
     e->cur_sample = i;
     for (int d = 0; d < 2; d++) {
         link_draw(&e->link[d], &e->draw[d]);
-        link_draw(&e->aux[d], &e->auxdraw[d]);
+        e->aux_drawn[d] = e->need_aux;
+        if (e->need_aux)
+            link_draw(&e->aux[d], &e->auxdraw[d]);
     }
     for (int car = 0; car < 2; car++) {
         Mu mu;

@@ -84,6 +84,10 @@ typedef struct SchemeType {
     const char *title;   /* short display name, e.g. "DR+Causality" */
     const char *summary; /* one line for --help and the window */
     size_t state_size;
+    /* true when the sender may send more than one packet per sample (e.g.
+     * independent parity packets): the engine then draws the link's second
+     * stream for every sample slot. */
+    bool extra_packets;
     void (*init)(void *self, const SchemeParams *p, int own_car, const Mu grid[2]);
     void (*set_params)(void *self, const SchemeParams *p);
     void (*on_local)(void *self, const Mu *mu, int64_t now_us, Transport *tx);

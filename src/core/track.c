@@ -308,7 +308,19 @@ static bool walk_nearest(const Track *t, double x, double y, double near_s, int 
         double ds = ((x - t->vx[k]) * dx + (y - t->vy[k]) * dy) / l;
         if (ds >= 0 && ds < l)
             break;
-        k = find_seg(t, wrap_s(t, t->vs[k] + ds));
+        /* Short jumps step along the vertices; long ones search. */
+        double target = t->vs[k] + ds;
+        int steps = 0;
+        while (steps < 64 && target < t->vs[k] && target >= 0) {
+            k--;
+            steps++;
+        }
+        while (steps < 64 && target >= t->vs[k + 1] && target < t->length) {
+            k++;
+            steps++;
+        }
+        if (steps == 64 || target < 0 || target >= t->length)
+            k = find_seg(t, wrap_s(t, target));
     }
     double f, d2 = seg_dist2(t, k, x, y, &f);
     for (int dir = 1, steps = 0; steps < t->n; steps++) {

@@ -335,6 +335,7 @@ static void epr_display(const void *self, int car, int64_t now_us, Pose *out)
         .title = TITLE,                                                                                            \
         .summary = SUMMARY,                                                                                        \
         .state_size = sizeof(EppRace),                                                                             \
+        .extra_packets = PACK == EPP_PACK_INDEPENDENT,                                                             \
         .init = ID##_init,                                                                                         \
         .set_params = epr_set_params,                                                                              \
         .on_local = epr_on_local,                                                                                  \

@@ -107,7 +107,8 @@ bool drsender_sample(DrSender *s, const Mu *mu, Mu *out)
 {
     double px, py;
     drpred_at(&s->tx, mu->gen_us, &px, &py, NULL);
-    if (hypot(mu->x - px, mu->y - py) <= s->tdr_cw)
+    double ex = mu->x - px, ey = mu->y - py;
+    if (ex * ex + ey * ey <= s->tdr_cw * s->tdr_cw) /* error <= T_dr: no update */
         return false;
     if (!drpred_push(&s->tx, mu))
         return false;
