@@ -652,6 +652,23 @@ static void random_input_keeps_the_state_valid(void **state)
     s->overlays = 0;
 }
 
+/* Tick labels on a short axis stay apart: a 40 px axis with 20 px labels
+ * holds two steps, so a range of 1.0 gets a step of 0.5 (not 0.2, which put
+ * six labels on top of each other in the focus view's charts); a tall axis
+ * keeps fine steps. */
+static void short_axes_get_fewer_ticks(void **state)
+{
+    (void)state;
+    assert_true(fabs(plot_tick_step(1.0, 40, 20) - 0.5) < 1e-12);
+    assert_true(fabs(plot_tick_step(1.0, 400, 20) - 0.05) < 1e-12); /* 20 steps allowed */
+    assert_true(fabs(plot_tick_step(3.0, 30, 20) - 5.0) < 1e-12); /* one step: 3 -> 5 */
+    for (double range = 0.01; range < 1e4; range *= 1.7)
+        for (int px = 10; px < 800; px += 37) {
+            double st = plot_tick_step(range, px, 14);
+            assert_true(range / st <= (px / 14 > 0 ? px / 14 : 1) + 1e-9);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -668,6 +685,7 @@ int main(void)
         cmocka_unit_test(plot_png_has_the_requested_size),
         cmocka_unit_test(link_text_round_trip),
         cmocka_unit_test(random_input_keeps_the_state_valid),
+        cmocka_unit_test(short_axes_get_fewer_ticks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -59,6 +59,17 @@ static double nice_step(double range, int nticks)
     return m * p;
 }
 
+double plot_tick_step(double range, double pixels, double min_gap_px)
+{
+    int most = min_gap_px > 0 ? (int)(pixels / min_gap_px) : 1;
+    if (most < 1)
+        most = 1;
+    double step = nice_step(range, most);
+    while (range / step > most + 1e-9) /* nice_step may round the step down */
+        step *= 2;
+    return step;
+}
+
 static void data_range(const PlotPanel *p, bool xaxis, double *lo, double *hi)
 {
     *lo = INFINITY;
@@ -191,6 +202,15 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         return;
     }
     float pw = right - left, ph = bottom - top;
+    /* A short panel gets fewer y ticks: labels at least 1.4 lines apart. */
+    double ys_fit = plot_tick_step(y1 - y0, ph, flh * 1.4);
+    if (ys_fit > ys) {
+        ys = ys_fit;
+        if (!p->fixed_y) {
+            y0 = floor(y0 / ys + 1e-9) * ys;
+            y1 = ceil(y1 / ys - 1e-9) * ys;
+        }
+    }
 #define PX(v) (left + (float)(((v) - x0) / (x1 - x0)) * pw)
 #define PY(v) (bottom - (float)(((v) - y0) / (y1 - y0)) * ph)
 

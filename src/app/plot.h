@@ -14,6 +14,9 @@
  *        the panel's fixed_x / fixed_y is set. A missing font prints one
  *        line on stderr and draws the curves without text. Returns 0, or
  *        1 + err (bad size, no series, unwritable file).
+ *   plot_tick_step(range, pixels, min_gap_px)  a round step (1, 2, 5 x 10^k,
+ *        or twice one) with at most pixels / min_gap_px steps over range, so
+ *        tick labels on a short axis never overlap.
  *   plot_series_colour(i, rgb)  the colour of series i (also used by the
  *        window for scheme i), as 0xRRGGBB.
  *
@@ -68,5 +71,6 @@ typedef struct PlotTheme {
 
 int plot_write_png(const PlotFigure *fig, const char *path, NrError *err);
 uint32_t plot_series_colour(int i);
+double plot_tick_step(double range, double pixels, double min_gap_px);
 
 #endif
