@@ -205,8 +205,8 @@ static void dr_receivers_extrapolate(void **state)
 }
 
 /* DR+Causality: an MU received in time is used from gen + Delta; one that
- * arrives after its limit is used at the next output time (next multiple of
- * the 33 ms period); both cars are shown as of the newest own sample at or
+ * arrives after its limit is used at the next output time (the next own
+ * sample, here the next multiple of the 33 ms period); both cars are shown as of the newest own sample at or
  * before now - Delta. */
 static void dr_causality_holds_and_uses_late_mu(void **state)
 {
@@ -216,26 +216,72 @@ static void dr_causality_holds_and_uses_late_mu(void **state)
     Inst s = make("dr-causality", 1, &p, grid);
     Sent sent = {.n = 0};
     Transport tx = {&sent, record_send};
-    for (int i = 0; i <= 9; i++) { /* own car parked: samples at 0..297 ms */
+    /* Own car parked: samples at 0..297 ms, interleaved with the arrivals
+     * in time order as the engine calls them. */
+    for (int i = 0; i <= 4; i++) {
         Mu own = mu_at(1, i, 0, 3);
         s.t->on_local(s.st, &own, own.gen_us, &tx);
     }
     Mu m1 = mu_at(0, 3, 0.99, 0); /* gen 99 ms, v from grid = 10 cw/s */
     assert_int_equal(s.t->on_receive(s.st, &m1, 150 * MS), RX_USED);
+    for (int i = 5; i <= 6; i++) {
+        Mu own = mu_at(1, i, 0, 3);
+        s.t->on_local(s.st, &own, own.gen_us, &tx);
+    }
     /* 198 ms shows the 66 ms frame; MU 1 is held until 199 ms: the grid */
     assert_true(show(&s, 0, 198 * MS).x == 0.0);
     /* 199 ms shows the 99 ms frame: exactly the MU */
     assert_true(fabs(show(&s, 0, 199 * MS).x - 0.99) < 1e-12);
     assert_int_equal(show(&s, 0, 199 * MS).seq, 3);
-    /* 250 ms shows the 132 ms frame: 0.99 + 10 * 0.033 */
-    assert_true(fabs(show(&s, 0, 250 * MS).x - 1.32) < 1e-12);
-    assert_int_equal(show(&s, 1, 250 * MS).seq, 4);
+    Mu own7 = mu_at(1, 7, 0, 3);
+    s.t->on_local(s.st, &own7, own7.gen_us, &tx);
 
     /* MU gen 132 ms (limit 232) arriving at 240 ms: late, used at 264 ms. */
     Mu m2 = mu_at(0, 4, 2.0, 0);
     assert_int_equal(s.t->on_receive(s.st, &m2, 240 * MS), RX_LATE_USED);
+    /* 250 ms shows the 132 ms frame: 0.99 + 10 * 0.033 */
+    assert_true(fabs(show(&s, 0, 250 * MS).x - 1.32) < 1e-12);
+    assert_int_equal(show(&s, 1, 250 * MS).seq, 4);
     assert_true(fabs(show(&s, 0, 263 * MS).x - 1.32) < 1e-12);
+    Mu own8 = mu_at(1, 8, 0, 3);
+    s.t->on_local(s.st, &own8, own8.gen_us, &tx); /* output time 264 ms */
     assert_true(fabs(show(&s, 0, 264 * MS).x - 2.0) < 1e-12);
+    free(s.st);
+}
+
+/* DR+Causality with the receiver's clock 10 ms ahead of global time: its
+ * output times (own samples) are at 10 + 33 i ms of its clock, not at
+ * multiples of 33 ms. A late MU is used at the terminal's next output time.
+ * MU 1 (gen 33 ms, x 1) in time, released at 133; MU 2 (gen 66, x 3) arrives
+ * at 170 > 166: late, used at the next own sample, 175 (not at 198). At
+ * 175 the shown frame is the own sample of 43 ms: with MU 2, prev = MU 1,
+ * x = 3 + (2 / 0.033) (0.043 - 0.066) = 3 - 46 / 33; without it (grid at
+ * 10 ms, x 0, then MU 1), x = 1 + (1 / 0.023) 0.010 = 1 + 10 / 23. */
+static void dr_causality_late_mu_at_next_own_output(void **state)
+{
+    (void)state;
+    SchemeParams p = scheme_default_params();
+    const int64_t off = 10 * MS;
+    Mu grid[2] = {mu_at(0, 0, 0, 0), mu_at(1, 0, 0, 3)};
+    grid[0].gen_us = grid[1].gen_us = off; /* the grid in this terminal's clock */
+    Inst s = make("dr-causality", 1, &p, grid);
+    Sent sent = {.n = 0};
+    Transport tx = {&sent, record_send};
+    int i = 0;
+    for (; i <= 4; i++) { /* own samples at 10 .. 142 ms */
+        Mu own = mu_at(1, i, 0, 3);
+        own.gen_us += off;
+        s.t->on_local(s.st, &own, own.gen_us, &tx);
+    }
+    Mu m1 = mu_at(0, 1, 1.0, 0);
+    assert_int_equal(s.t->on_receive(s.st, &m1, 50 * MS), RX_USED);
+    Mu m2 = mu_at(0, 2, 3.0, 0);
+    assert_int_equal(s.t->on_receive(s.st, &m2, 170 * MS), RX_LATE_USED);
+    assert_true(fabs(show(&s, 0, 174 * MS).x - (1.0 + 10.0 / 23.0)) < 1e-9);
+    Mu own = mu_at(1, 5, 0, 3);
+    own.gen_us += off;
+    s.t->on_local(s.st, &own, own.gen_us, &tx); /* output time 175 ms */
+    assert_true(fabs(show(&s, 0, 175 * MS).x - (3.0 - 46.0 / 33.0)) < 1e-9);
     free(s.st);
 }
 
@@ -248,6 +294,7 @@ int main(void)
         cmocka_unit_test(dr_sends_exactly_when_error_exceeds_tdr),
         cmocka_unit_test(dr_receivers_extrapolate),
         cmocka_unit_test(dr_causality_holds_and_uses_late_mu),
+        cmocka_unit_test(dr_causality_late_mu_at_next_own_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,9 @@
 #include "scheme_util.h"
 
 #define DRC_PENDING_MAX 128
+/* Release time of a late MU: the terminal's next output time, i.e. its next
+ * own sample (on_local), whatever its clock's offset or drift. */
+#define DRC_NEXT_OUTPUT INT64_MAX
 
 typedef struct Held {
     Mu mu;
@@ -14,7 +17,7 @@ typedef struct Held {
 
 typedef struct DrCausality {
     int own;
-    int64_t delta_us, period_us;
+    int64_t delta_us;
     DrSender snd;
     MuRing own_ring;
     DrPred rx;                       /* built from released MUs */
@@ -27,7 +30,6 @@ static void dc_init(void *self, const SchemeParams *p, int own_car, const Mu gri
     DrCausality *s = self;
     s->own = own_car;
     s->delta_us = p->delta_us;
-    s->period_us = p->period_us > 0 ? p->period_us : 33 * NR_US_PER_MS;
     drsender_init(&s->snd, &grid[own_car], p->tdr_cw);
     muring_clear(&s->own_ring, &grid[own_car]);
     drpred_reset(&s->rx, &grid[1 - own_car]);
@@ -41,24 +43,29 @@ static void dc_set_params(void *self, const SchemeParams *p)
     s->snd.tdr_cw = p->tdr_cw;
 }
 
-/* Use every held MU whose release time has come, in release order. */
-static void dc_release(DrCausality *s, int64_t now_us)
+/* Use every held MU whose release time has come, in release order; at an
+ * output time (the own sample) also the late ones waiting for it. */
+static void dc_release(DrCausality *s, int64_t now_us, bool at_output)
 {
-    int i = 0;
-    while (i < s->npending && s->pending[i].release_us <= now_us)
+    int i = 0, end = s->npending;
+    while (i < end && s->pending[i].release_us <= now_us)
         drpred_push(&s->rx, &s->pending[i++].mu);
-    if (i > 0) {
-        for (int j = i; j < s->npending; j++)
-            s->pending[j - i] = s->pending[j];
-        s->npending -= i;
+    if (at_output) {
+        while (end > i && s->pending[end - 1].release_us == DRC_NEXT_OUTPUT)
+            end--;
+        for (int j = end; j < s->npending; j++)
+            drpred_push(&s->rx, &s->pending[j].mu);
     }
+    for (int j = i; j < end; j++)
+        s->pending[j - i] = s->pending[j];
+    s->npending = end - i;
 }
 
 static void dc_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
 {
     DrCausality *s = self;
     Mu out;
-    dc_release(s, now_us);
+    dc_release(s, now_us, true);
     muring_insert(&s->own_ring, mu);
     if (drsender_sample(&s->snd, mu, &out))
         transport_send(tx, &out);
@@ -67,14 +74,14 @@ static void dc_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
 static RxResult dc_on_receive(void *self, const Mu *mu, int64_t now_us)
 {
     DrCausality *s = self;
-    dc_release(s, now_us);
+    dc_release(s, now_us, false);
     int64_t limit = mu->gen_us + s->delta_us;
     RxResult r = RX_USED;
     int64_t release = limit;
     if (now_us > limit) {
-        /* Late: used at the next output time (outputs every period). */
-        int64_t k = now_us / s->period_us;
-        release = k * s->period_us < now_us ? (k + 1) * s->period_us : now_us;
+        /* Late: used at the next output time, the next own sample (an MU
+         * arriving at a sample instant is delivered before that sample). */
+        release = DRC_NEXT_OUTPUT;
         r = RX_LATE_USED;
     }
     if (s->npending == DRC_PENDING_MAX) {
