@@ -261,6 +261,38 @@ static void schemes_share_the_traffic(void **state)
     track_free(t);
 }
 
+/* A link without delay delivers an MU at the instant it is sent: an MU
+ * generated at sample k is due at t_k (due at or before t_k), so it is shown
+ * at that sample's metrics. NC over two delay-free links is then exactly
+ * consistent (the formula of nc_age_s with D = 0: age 0), and so is a zero
+ * delay drawn by a jittered link ("a negative delay means send now"). */
+static void zero_delay_mu_is_shown_at_its_own_sample(void **state)
+{
+    (void)state;
+    Track *t = circle_track();
+    Recording rec;
+    const double s0[2] = {0.0, 5.0}, v[2] = {30.0, 20.0};
+    make_race(&rec, t, 60, s0, v);
+    EngineConfig cfg;
+    config(&cfg, &rec, t, NULL, NULL, "nc");
+    cfg.keep_history = true;
+    Engine *e = engine_new(&cfg, NULL);
+    assert_non_null(e);
+    engine_step_to(e, engine_end_us(e));
+    int hn;
+    const MetricSample *h = engine_history(e, 0, &hn);
+    assert_int_equal(hn, 60);
+    for (int k = 0; k < hn; k++) {
+        assert_true(h[k].d1 == 0.0);
+        assert_true(h[k].d2 == 0.0);
+        assert_false(h[k].inconsistent);
+    }
+    assert_int_equal(engine_metrics(e, 0)->dir[0].delivered, 60);
+    engine_free(e);
+    recording_free(&rec);
+    track_free(t);
+}
+
 /* Same seed, same bytes; another seed, other bytes. */
 static void same_seed_same_csv(void **state)
 {
@@ -362,6 +394,7 @@ int main(void)
         cmocka_unit_test(causality_consistent_when_delay_below_delta),
         cmocka_unit_test(causality_at_largest_delta),
         cmocka_unit_test(schemes_share_the_traffic),
+        cmocka_unit_test(zero_delay_mu_is_shown_at_its_own_sample),
         cmocka_unit_test(same_seed_same_csv),
         cmocka_unit_test(stepping_and_restart_are_consistent),
         cmocka_unit_test(live_link_change),

@@ -357,6 +357,38 @@ static void take_metrics(Engine *e, int64_t t_us)
     }
 }
 
+static void deliver(Engine *e, int k, int dir)
+{
+    Slot *s = &e->s[k];
+    Packet p;
+    pq_pop(&s->q[dir], &p);
+    e->now_us = p.due_us;
+    int to = 1 - dir;
+    RxResult r = s->type->on_receive(s->inst[to], &p.mu, local_time(e, to, p.due_us));
+    DirCounters *c = &s->m.dir[dir];
+    c->delivered++;
+    if (r != RX_USED)
+        c->late++;
+    if (r == RX_DISCARDED)
+        c->discarded++;
+}
+
+/* The packet due first over every scheme and direction, or NULL. */
+static const Packet *next_packet(const Engine *e, int *bk, int *bd)
+{
+    const Packet *best = NULL;
+    for (int k = 0; k < e->n; k++)
+        for (int d = 0; d < 2; d++) {
+            const PQueue *q = &e->s[k].q[d];
+            if (q->n > 0 && (!best || pq_less(&q->v[0], best))) {
+                best = &q->v[0];
+                *bk = k;
+                *bd = d;
+            }
+        }
+    return best;
+}
+
 static void do_sample(Engine *e)
 {
     int i = e->next_sample;
@@ -379,25 +411,16 @@ static void do_sample(Engine *e)
             s->type->on_local(s->inst[car], &mu, lt, &s->tx[car]);
         }
     }
+    /* MUs sent now without delay are due now: they arrive before the
+     * metrics sample of this instant, as every packet due at or before t. */
+    int bk = -1, bd = -1;
+    const Packet *p;
+    while ((p = next_packet(e, &bk, &bd)) != NULL && p->due_us <= t)
+        deliver(e, bk, bd);
     take_metrics(e, t);
     e->next_sample++;
 }
 
-static void deliver(Engine *e, int k, int dir)
-{
-    Slot *s = &e->s[k];
-    Packet p;
-    pq_pop(&s->q[dir], &p);
-    e->now_us = p.due_us;
-    int to = 1 - dir;
-    RxResult r = s->type->on_receive(s->inst[to], &p.mu, local_time(e, to, p.due_us));
-    DirCounters *c = &s->m.dir[dir];
-    c->delivered++;
-    if (r != RX_USED)
-        c->late++;
-    if (r == RX_DISCARDED)
-        c->discarded++;
-}
 
 int64_t engine_end_us(const Engine *e)
 {
@@ -419,16 +442,7 @@ void engine_step_to(Engine *e, int64_t t_us)
         else if (e->loop)
             t_sample = e->base_us + (int64_t)e->rec->nsamples * e->period_us;
         int bk = -1, bd = -1;
-        const Packet *best = NULL;
-        for (int k = 0; k < e->n; k++)
-            for (int d = 0; d < 2; d++) {
-                const PQueue *q = &e->s[k].q[d];
-                if (q->n > 0 && (!best || pq_less(&q->v[0], best))) {
-                    best = &q->v[0];
-                    bk = k;
-                    bd = d;
-                }
-            }
+        const Packet *best = next_packet(e, &bk, &bd);
         bool arrivals_live = e->next_sample < e->rec->nsamples || e->loop;
         if (best && arrivals_live && best->due_us <= t_sample && best->due_us <= t_us) {
             deliver(e, bk, bd);

@@ -9,8 +9,8 @@
  *
  * Event order at one instant: packet arrivals due at or before t (in due
  * order), then the samples generated at t (car 0 then car 1; each scheme's
- * sender half sees its own car), then the metrics sample when t is a sample
- * time. Metrics are taken every period (33 ms) at sample times.
+ * sender half sees its own car), then the arrivals of MUs sent at t without
+ * delay, then the metrics sample when t is a sample time. Metrics are taken every period (33 ms) at sample times.
  *
  * Contracts:
  *   engine_new(cfg, err)       copies what it needs from cfg (links, params,
