@@ -343,6 +343,8 @@ static int sweep_run(int argc, char **argv)
         if (nt > npts * (int)runs)
             nt = npts * (int)runs;
         pthread_t th[256];
+        if (nt > 256) /* more cores than th[] holds */
+            nt = 256;
         int started = 0;
         for (int t = 0; t < nt; t++)
             if (pthread_create(&th[t], NULL, worker, &j) == 0)
