@@ -36,24 +36,30 @@ static Track *circle_track(void)
 
 /* Car c starts at arc length s0[c] and runs at v[c] cw/s along the centre
  * line, so its true progress is s0 + v t exactly. */
-static void make_race(Recording *rec, const Track *t, int nsamples, const double s0[2], const double v[2])
+static void make_race_period(Recording *rec, const Track *t, int nsamples, const double s0[2],
+                             const double v[2], int period_ms)
 {
     memset(rec, 0, sizeof *rec);
     rec->version = RECORDING_VERSION;
     strcpy(rec->track, "circle");
     strcpy(rec->source, "autopilot");
-    rec->period_ms = PERIOD_MS;
+    rec->period_ms = period_ms;
     rec->ncars = 2;
     rec->nsamples = nsamples;
     rec->samples = calloc((size_t)(2 * nsamples), sizeof(RecSample));
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < nsamples; i++) {
             RecSample *s = &rec->samples[c * nsamples + i];
-            double tt = i * PERIOD_MS / 1000.0;
-            s->t_ms = i * PERIOD_MS;
+            double tt = i * period_ms / 1000.0;
+            s->t_ms = i * period_ms;
             track_point(t, s0[c] + v[c] * tt, &s->x, &s->y, &s->heading);
             s->speed = v[c];
         }
+}
+
+static void make_race(Recording *rec, const Track *t, int nsamples, const double s0[2], const double v[2])
+{
+    make_race_period(rec, t, nsamples, s0, v, PERIOD_MS);
 }
 
 static void config(EngineConfig *cfg, const Recording *rec, const Track *t, const LinkSpec *l12,
@@ -237,6 +243,44 @@ static void causality_at_largest_delta(void **state)
     track_free(t);
 }
 
+/* The schemes' buffers hold 128 samples: with a 10 ms recording a Delta of
+ * 2 s (200 samples) cannot be honoured (the rings would forget the frame of
+ * now - Delta and show a newer one), so the engine refuses it; a live change
+ * is held at the largest Delta that fits. Within the buffers (1.2 s here)
+ * causality shows both cars as of now - Delta at both terminals: d1 = d2 = 0
+ * whatever the delays below Delta. */
+static void causality_delta_beyond_buffers_at_short_period(void **state)
+{
+    (void)state;
+    Track *t = circle_track();
+    Recording rec;
+    const double s0[2] = {0.0, 5.0}, v[2] = {30.0, 20.0};
+    make_race_period(&rec, t, 600, s0, v, 10);
+    LinkSpec l12 = spec("delay 1s"), l21 = spec("delay 50ms");
+    EngineConfig cfg;
+    config(&cfg, &rec, t, &l12, &l21, "causality");
+    cfg.params.delta_us = 2000 * MS;
+    NrError err;
+    assert_null(engine_new(&cfg, &err));
+    assert_non_null(strstr(err.msg, "Delta 2000 ms"));
+    cfg.params.delta_us = 1200 * MS;
+    Engine *e = engine_new(&cfg, &err);
+    assert_non_null(e);
+    engine_step_to(e, engine_end_us(e));
+    const Metrics *m = engine_metrics(e, 0);
+    assert_true(m->sum_abs_d1 == 0.0 && m->sum_abs_d2 == 0.0);
+    assert_int_equal(m->dir[0].discarded, 0);
+    SchemeParams p = cfg.params;
+    p.delta_us = 2000 * MS;
+    engine_set_params(e, &p);
+    assert_true(engine_params(e)->delta_us <= 1280 * MS); /* 128 samples of 10 ms */
+    engine_free(e);
+    linkspec_free(&l12);
+    linkspec_free(&l21);
+    recording_free(&rec);
+    track_free(t);
+}
+
 /* Common random numbers: NC and Causality send every MU, so they see the
  * same losses and the same deliveries; a lossless link loses nothing. */
 static void schemes_share_the_traffic(void **state)
@@ -393,6 +437,7 @@ int main(void)
         cmocka_unit_test(arrival_at_sample_time_precedes_metrics),
         cmocka_unit_test(causality_consistent_when_delay_below_delta),
         cmocka_unit_test(causality_at_largest_delta),
+        cmocka_unit_test(causality_delta_beyond_buffers_at_short_period),
         cmocka_unit_test(schemes_share_the_traffic),
         cmocka_unit_test(zero_delay_mu_is_shown_at_its_own_sample),
         cmocka_unit_test(same_seed_same_csv),

@@ -2,12 +2,22 @@
  * every scheme side by side on common random numbers (DESIGN.md "Delay
  * emulator", "Metrics"). */
 #include "engine.h"
+#include "scheme_util.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MU_WIRE_BYTES 48 /* header 28 B + car, seq, time, x, y, heading, speed */
+
+/* The schemes' buffers (MuRing, DR+Causality's held MUs) keep 128 samples:
+ * the largest Delta they honour is that many periods, less a margin for the
+ * MUs that wait past their limit. SCHEME_DELTA_MAX_US fits at 33 ms. */
+static int64_t delta_max_us(int64_t period_us)
+{
+    return (int64_t)(MURING_CAP - 4) * period_us;
+}
 
 typedef struct Packet {
     int64_t due_us;
@@ -204,6 +214,14 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
     e->params = cfg->params;
     e->period_us = (int64_t)cfg->rec->period_ms * NR_US_PER_MS;
     e->params.period_us = e->period_us;
+    if (e->params.delta_us < 0 || e->params.delta_us > delta_max_us(e->period_us)) {
+        nr_error_set(err, "engine: Delta %" PRId64 " ms is outside 0 to %" PRId64
+                     " ms, what the schemes' buffers hold at this recording's %d ms period",
+                     e->params.delta_us / NR_US_PER_MS, delta_max_us(e->period_us) / NR_US_PER_MS,
+                     (int)cfg->rec->period_ms);
+        free(e);
+        return NULL;
+    }
     e->clock[0] = cfg->clock[0];
     e->clock[1] = cfg->clock[1];
     e->loop = cfg->loop;
@@ -542,6 +560,10 @@ void engine_set_params(Engine *e, const SchemeParams *p)
 {
     e->params = *p;
     e->params.period_us = e->period_us;
+    if (e->params.delta_us > delta_max_us(e->period_us))
+        e->params.delta_us = delta_max_us(e->period_us);
+    if (e->params.delta_us < 0)
+        e->params.delta_us = 0;
     for (int k = 0; k < e->n; k++)
         for (int j = 0; j < 2; j++)
             e->s[k].type->set_params(e->s[k].inst[j], &e->params);
