@@ -117,8 +117,10 @@ int scheme_parse_list(const char *list, const SchemeType **out, int max, NrError
         if (n < 0)
             return -1;
         p += len;
-        if (*p == ',')
-            p++;
+        if (*p == ',' && *++p == '\0') {
+            nr_error_set(err, "bad scheme list '%s': expected comma-separated names", list);
+            return -1;
+        }
     }
     return n;
 }
