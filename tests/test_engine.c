@@ -275,6 +275,20 @@ static void causality_delta_beyond_buffers_at_short_period(void **state)
     engine_set_params(e, &p);
     assert_true(engine_params(e)->delta_us <= 1280 * MS); /* 128 samples of 10 ms */
     engine_free(e);
+
+    /* The largest Delta at 33 ms fits 128 samples of 33 ms, but not of a
+     * terminal clock 10 % slow (29.7 ms apart: 3.8 s). */
+    Recording rec33;
+    make_race(&rec33, t, 200, s0, v);
+    config(&cfg, &rec33, t, &l12, &l21, "causality");
+    cfg.params.delta_us = SCHEME_DELTA_MAX_US;
+    cfg.clock[1].drift_ppm = -100000.0;
+    assert_null(engine_new(&cfg, &err));
+    cfg.clock[1].drift_ppm = -1000.0;
+    e = engine_new(&cfg, &err);
+    assert_non_null(e);
+    engine_free(e);
+    recording_free(&rec33);
     linkspec_free(&l12);
     linkspec_free(&l21);
     recording_free(&rec);

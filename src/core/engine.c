@@ -13,10 +13,15 @@
 
 /* The schemes' buffers (MuRing, DR+Causality's held MUs) keep 128 samples:
  * the largest Delta they honour is that many periods, less a margin for the
- * MUs that wait past their limit. SCHEME_DELTA_MAX_US fits at 33 ms. */
-static int64_t delta_max_us(int64_t period_us)
+ * MUs that wait past their limit, as the slower terminal clock counts them.
+ * SCHEME_DELTA_MAX_US fits at 33 ms with drifts down to -22000 ppm. */
+static int64_t delta_max_us(int64_t period_us, const TerminalClock clock[2])
 {
-    return (int64_t)(MURING_CAP - 4) * period_us;
+    double rate = 1.0;
+    for (int j = 0; j < 2; j++)
+        if (1.0 + clock[j].drift_ppm * 1e-6 < rate)
+            rate = 1.0 + clock[j].drift_ppm * 1e-6;
+    return (int64_t)((double)((MURING_CAP - 4) * period_us) * (rate > 0.0 ? rate : 0.0));
 }
 
 typedef struct Packet {
@@ -214,16 +219,16 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
     e->params = cfg->params;
     e->period_us = (int64_t)cfg->rec->period_ms * NR_US_PER_MS;
     e->params.period_us = e->period_us;
-    if (e->params.delta_us < 0 || e->params.delta_us > delta_max_us(e->period_us)) {
+    e->clock[0] = cfg->clock[0];
+    e->clock[1] = cfg->clock[1];
+    if (e->params.delta_us < 0 || e->params.delta_us > delta_max_us(e->period_us, e->clock)) {
         nr_error_set(err, "engine: Delta %" PRId64 " ms is outside 0 to %" PRId64
-                     " ms, what the schemes' buffers hold at this recording's %d ms period",
-                     e->params.delta_us / NR_US_PER_MS, delta_max_us(e->period_us) / NR_US_PER_MS,
+                     " ms, what the schemes' buffers hold at this recording's %d ms period and these clocks",
+                     e->params.delta_us / NR_US_PER_MS, delta_max_us(e->period_us, e->clock) / NR_US_PER_MS,
                      (int)cfg->rec->period_ms);
         free(e);
         return NULL;
     }
-    e->clock[0] = cfg->clock[0];
-    e->clock[1] = cfg->clock[1];
     e->loop = cfg->loop;
     e->keep_history = cfg->keep_history;
     e->n = cfg->nschemes;
@@ -560,8 +565,8 @@ void engine_set_params(Engine *e, const SchemeParams *p)
 {
     e->params = *p;
     e->params.period_us = e->period_us;
-    if (e->params.delta_us > delta_max_us(e->period_us))
-        e->params.delta_us = delta_max_us(e->period_us);
+    if (e->params.delta_us > delta_max_us(e->period_us, e->clock))
+        e->params.delta_us = delta_max_us(e->period_us, e->clock);
     if (e->params.delta_us < 0)
         e->params.delta_us = 0;
     for (int k = 0; k < e->n; k++)
