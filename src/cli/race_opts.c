@@ -96,6 +96,12 @@ int race_opts_load(RaceOpts *o, const char *cmd)
         o->track_path[0] = '\0';
     if (o->rec.ncars < 2)
         return cli_fail(cmd, "%s: a race needs two cars, the recording has %d", path, o->rec.ncars);
+    int64_t dmax = engine_delta_max_us(o->rec.period_ms, o->clock);
+    if (o->params.delta_us > dmax)
+        return cli_usage_error(cmd, "--delta: %ld ms is more than the schemes' buffers hold at %s's %ld ms "
+                               "period and these clocks (at most %ld ms)",
+                               (long)(o->params.delta_us / NR_US_PER_MS), path, (long)o->rec.period_ms,
+                               (long)(dmax / NR_US_PER_MS));
     for (int c = 0; c < 2; c++) {
         o->progress[c] = malloc(sizeof(double) * (size_t)o->rec.nsamples);
         if (!o->progress[c] || !recording_progress(&o->rec, o->track, c, o->progress[c]))

@@ -15,6 +15,13 @@
  * the largest Delta they honour is that many periods, less a margin for the
  * MUs that wait past their limit, as the slower terminal clock counts them.
  * SCHEME_DELTA_MAX_US fits at 33 ms with drifts down to -22000 ppm. */
+static int64_t delta_max_us(int64_t period_us, const TerminalClock clock[2]);
+
+int64_t engine_delta_max_us(int32_t period_ms, const TerminalClock clock[2])
+{
+    return delta_max_us((int64_t)period_ms * NR_US_PER_MS, clock);
+}
+
 static int64_t delta_max_us(int64_t period_us, const TerminalClock clock[2])
 {
     double rate = 1.0;

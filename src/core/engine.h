@@ -83,6 +83,9 @@ typedef struct InFlight {
 
 typedef struct Engine Engine;
 
+/* The largest Delta the schemes' buffers honour at this sampling period and
+ * these terminal clocks; engine_new refuses more, engine_set_params clamps. */
+int64_t engine_delta_max_us(int32_t period_ms, const TerminalClock clock[2]);
 Engine *engine_new(const EngineConfig *cfg, NrError *err);
 void engine_free(Engine *e);
 void engine_step_to(Engine *e, int64_t t_us);

@@ -33,6 +33,8 @@ stderr_has "unknown scheme 'warp'" "replay names the unknown scheme"
 expect 2 "replay bad delta" -- "$NR" replay --headless --delta -5
 expect 2 "replay delta above what the buffers hold" -- "$NR" replay --headless --delta 4001
 expect 0 "replay largest delta" -- "$NR" replay --headless --delta 4000 --schemes causality
+expect 2 "replay delta beyond the buffers with a slow clock" -- "$NR" replay --headless --delta 4000 --clock2 0,-100000
+stderr_has "^netrace replay: --delta: 4000 ms is more than the schemes' buffers hold" "delta bound with a slow clock named"
 expect 2 "replay bad tdr" -- "$NR" replay --headless --tdr abc
 expect 2 "replay bad clock" -- "$NR" replay --headless --clock2 5,x
 expect 2 "replay unknown flag" -- "$NR" replay --headless --warp
