@@ -451,7 +451,6 @@ static void do_sample(Engine *e)
     e->next_sample++;
 }
 
-
 int64_t engine_end_us(const Engine *e)
 {
     return e->base_us + (int64_t)(e->rec->nsamples - 1) * e->period_us;
