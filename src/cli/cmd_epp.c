@@ -927,7 +927,7 @@ done:
 const CliCommand cmd_epp = {
     .name = "epp",
     .summary = "Extrapolated Parity Packets: Tables 1-3 and Fig. 5 of Cheung & Sakamoto",
-    .usage = "epp [--models LIST] [--schemes LIST] [--loss LIST] [--rate LIST] [--bandwidth LIST]\n"
+    .usage = "netrace epp [--models LIST] [--schemes LIST] [--loss LIST] [--rate LIST] [--bandwidth LIST]\n"
              "    [--sweep LIST|none] [--link SPEC] [--trace FILE]... [--no-traces] [--raw-dr cd|cv|ca]\n"
              "    [--runs N] [--samples N] [--seed N] [--out FILE.csv]",
     .help = "Simulates dead reckoning over a lossy shifted-gamma link with and without\n"
