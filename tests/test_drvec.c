@@ -64,6 +64,31 @@ static void cancellation(void **state)
     close_rel(dist_integral(0.3, 0.0, 0.0, 0.0, 2.5), 0.75, 1e-15);
 }
 
+/* Nearly the same velocity (a = |q|^2 close to 0 but not 0): h = d.q / a is
+ * huge, so len + h (and the difference of the two antiderivatives) loses
+ * the interval. Closed forms: d = (1, 0), q = (e, 0): |d + q u| = 1 + e u,
+ * integral over [0, 1] = 1 + e / 2. q = (0, e): integral of sqrt(1 + e^2 u^2)
+ * = (sqrt(1 + e^2) + asinh(e) / e) / 2. q = (e, e): between those, 1 + e/2
+ * up to e^2. */
+static void nearly_equal_velocities(void **state)
+{
+    (void)state;
+    const double eps[] = {1e-6, 1e-9, 1e-12, 1e-14, 1e-16, 1e-18};
+    for (int i = 0; i < 6; i++) {
+        double e = eps[i];
+        close_rel(dist_integral(1, 0, e, 0, 1), 1.0 + e / 2.0, 1e-13);
+        close_rel(dist_integral(1, 0, -e, 0, 1), 1.0 - e / 2.0, 1e-13);
+        close_rel(dist_integral(1, 0, 0, e, 1), (sqrt(1.0 + e * e) + asinh(e) / e) / 2.0, 1e-13);
+        close_rel(dist_integral(1, 0, e, e, 1), 1.0 + e / 2.0, 1e-11);
+    }
+    /* two DR vectors whose velocities differ in the last bit (a velocity
+     * from a backward difference on a straight line), 0.3 cw apart, over
+     * one 33 ms sample: 0.3 * 0.033 */
+    DrVec v = {.t_us = 0, .x = 5, .y = 0.3, .vx = 10, .vy = 0};
+    DrVec w = {.t_us = 0, .x = 5, .y = 0, .vx = nextafter(10.0, 11.0), .vy = 0};
+    close_rel(drvec_err(&v, &w, 1000000, 1033000) / 0.033, 0.3, 1e-12);
+}
+
 static void random_against_simpson(void **state)
 {
     (void)state;
@@ -140,6 +165,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_values),
         cmocka_unit_test(cancellation),
+        cmocka_unit_test(nearly_equal_velocities),
         cmocka_unit_test(random_against_simpson),
         cmocka_unit_test(drvec_err_values),
         cmocka_unit_test(before_after_split),

@@ -63,6 +63,18 @@ double dist_integral(double dx, double dy, double qx, double qy, double len_s)
      * z = |q| (u + h) and m = |d x q| / |q| (the closest approach of the two
      * paths): integral = [H(z)] / |q|. */
     double s = sqrt(a);
+    /* Nearly the same velocity: when the offset changes by less than 1e-3 of
+     * itself over the interval (|q| len <= 1e-3 |d|), h is huge and [H(z)]
+     * is a difference of two nearly equal numbers (all digits lost at
+     * |q| len ~ 1e-16 |d|). The distance is then smooth and far from 0, and
+     * one Simpson panel is exact to ~1e-15 relative (error ~ (|q| len /
+     * |d|)^4 / 1000). */
+    double dn = hypot(dx, dy);
+    if (s * fabs(len_s) <= 1e-3 * dn) {
+        double hl = 0.5 * len_s;
+        return len_s / 6.0 *
+               (dn + 4.0 * hypot(dx + qx * hl, dy + qy * hl) + hypot(dx + qx * len_s, dy + qy * len_s));
+    }
     double h = (dx * qx + dy * qy) / a;
     double m = fabs(dx * qy - dy * qx) / s;
     return (antideriv(s * (len_s + h), m) - antideriv(s * h, m)) / s;
