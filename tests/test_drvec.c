@@ -80,6 +80,8 @@ static void nearly_equal_velocities(void **state)
         close_rel(dist_integral(1, 0, -e, 0, 1), 1.0 - e / 2.0, 1e-13);
         close_rel(dist_integral(1, 0, 0, e, 1), (sqrt(1.0 + e * e) + asinh(e) / e) / 2.0, 1e-13);
         close_rel(dist_integral(1, 0, e, e, 1), 1.0 + e / 2.0, 1e-11);
+        /* the coefficient form of the first: (1 + e t)^2 = e^2 t^2 + 2e t + 1 */
+        close_rel(sqrtquad_integral(e * e, 2.0 * e, 1.0, 0.0, 1.0), 1.0 + e / 2.0, 1e-13);
     }
     /* two DR vectors whose velocities differ in the last bit (a velocity
      * from a backward difference on a straight line), 0.3 cw apart, over

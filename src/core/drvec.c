@@ -39,6 +39,14 @@ double sqrtquad_integral(double a, double b, double c, double t1, double t2)
         u2 = u2 > 0.0 ? u2 : 0.0;
         return 2.0 / (3.0 * b) * (u2 * sqrt(u2) - u1 * sqrt(u1));
     }
+    /* Nearly constant distance (sqrt(a) |t2 - t1| <= 1e-3 of the distance at
+     * t1): the completed square below cancels (h = b / 2a huge); one Simpson
+     * panel is exact to ~1e-15 relative there (see dist_integral). */
+    double q1 = (a * t1 + b) * t1 + c;
+    if (q1 > 0.0 && sqrt(a) * fabs(t2 - t1) <= 1e-3 * sqrt(q1)) {
+        double tm = 0.5 * (t1 + t2), qm = (a * tm + b) * tm + c, q2 = (a * t2 + b) * t2 + c;
+        return (t2 - t1) / 6.0 * (sqrt(q1) + 4.0 * sqrt(qm > 0.0 ? qm : 0.0) + sqrt(q2 > 0.0 ? q2 : 0.0));
+    }
     /* Complete the square: a t^2 + b t + c = a ((t + h)^2 + k^2) with
      * h = b / 2a and k^2 = (4ac - b^2) / 4a^2 (>= 0 for a squared distance;
      * rounding may make it slightly negative: clamp). */
