@@ -294,6 +294,53 @@ static void late_feedback_is_folded_in(void **state)
     recording_free(&rec);
 }
 
+/* The ring of records awaiting feedback is full of vectors that will never
+ * be answered (255 lost ones, prefilled here): a new record must push out
+ * the oldest, not one still awaiting its feedback. Triggers every second for
+ * 19 s, feedback 2.5 s back: two real records are outstanding at every
+ * trigger; by 29.9 s every feedback is in and the belief is the truth
+ * (Section 4.6, second case) -- only if no real record was dropped. */
+static void full_ring_drops_the_oldest(void **state)
+{
+    (void)state;
+    double speeds[30], heads[30];
+    for (int k = 0; k < 30; k++) {
+        speeds[k] = k < 20 ? 6.0 + (k % 4) * 2.0 : 9.0;
+        heads[k] = k < 20 ? 0.5 * k : 1.0;
+    }
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(synthpath_segments(&rec, 30.0, 33, 1000, speeds, heads, 30, &err));
+    const char *const fwd_t[] = {"delay 300ms 100ms", "delay 100ms"};
+    const char *const rev_t[] = {"delay 2500ms", "delay 2500ms"};
+    LinkSpec fwd[2], rev[2];
+    parse_specs(fwd, 2, fwd_t);
+    parse_specs(rev, 2, rev_t);
+    FairConfig c;
+    base_config(&c, &rec, 2, fwd, rev);
+    FairSim *s = fairsim_new(&c, &send_now, &err);
+    assert_non_null(s);
+    FairBelief *b = fairsim_algo_state(s);
+    for (int m = 0; m < 2; m++) {
+        for (int k = 0; k < BELIEF_RING - 1; k++)
+            b->rec[m][k] = (BeliefRec){.id = -1 - k, .prev_id = 0, .send_us = 0, .s = 0.0};
+        b->nrec[m] = BELIEF_RING - 1;
+    }
+    while (fairsim_step(s)) {
+    }
+    assert_true(b->triggers >= 15);
+    assert_true(b->dropped > 0);
+    for (int m = 0; m < 2; m++) {
+        double truth = fairsim_true_error(s, m);
+        if (fabs(b->acc[m] - truth) > 1e-9 * (1.0 + truth))
+            fail_msg("receiver %d: belief %.12g, true %.12g", m, b->acc[m], truth);
+    }
+    fairsim_free(s);
+    free_specs(fwd, 2);
+    free_specs(rev, 2);
+    recording_free(&rec);
+}
+
 static void run_algo(const char *name, const FairConfig *c, FairSeries *out)
 {
     NrError err = {{0}};
@@ -675,6 +722,7 @@ int main(void)
         cmocka_unit_test(bad_config),
         cmocka_unit_test(global_clock_after_error_zero),
         cmocka_unit_test(clock_offsets),
+        cmocka_unit_test(full_ring_drops_the_oldest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

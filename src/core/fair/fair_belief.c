@@ -85,7 +85,12 @@ void belief_commit(FairBelief *b, FairSim *s, int m, int64_t delta_us)
     int64_t cur = fairsim_cur_id(s);
     double est = belief_err_after(b, s, m, delta_us);
     if (b->nrec[m] >= BELIEF_RING) {
-        remove_rec(b, m, 0);
+        /* drop the oldest record (remove_rec reorders, so not slot 0) */
+        int old = 0;
+        for (int k = 1; k < b->nrec[m]; k++)
+            if (b->rec[m][k].id < b->rec[m][old].id)
+                old = k;
+        remove_rec(b, m, old);
         b->dropped++;
     }
     BeliefRec r = {.id = cur, .prev_id = b->placed[m], .send_us = fairsim_vec(s, cur)->t_us + delta_us, .s = est};
