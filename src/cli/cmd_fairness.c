@@ -6,10 +6,12 @@
 #include "fair_cli.h"
 #include "fairsim.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define CMD "fairness"
+#define FAIR_CLI_MAX_BYTES 2e9 /* series kept in memory */
 
 static bool write_results(const void *ctx, FILE *f, NrError *err)
 {
@@ -68,6 +70,14 @@ static int run_on_path(FairExperiment *ex, const FcliOpts *o, const Recording *r
     double snapshot_ms = (double)ex->cfg.snapshot_us / 1000.0;
     if (snapshot_ms > 1000.0 * run_s)
         return cli_usage_error(CMD, "--snapshot %g ms is longer than the run (%.3f s)", snapshot_ms, run_s);
+    /* Every series is kept (FairResults): refuse what would not fit rather
+     * than be killed hours later (--runs 10000 --seconds 3600 is ~100 GB). */
+    double nsnap = floor(run_s * 1e6 / (double)ex->cfg.snapshot_us) + 1.0;
+    double bytes = (double)ex->nalgos * (double)ex->runs * nsnap * 8.0 * (4.0 + ex->cfg.nrecv);
+    if (bytes > FAIR_CLI_MAX_BYTES)
+        return cli_usage_error(CMD, "--runs %d x %d algorithms x %.0f snapshots x %d receivers would keep %.1f GB of "
+                               "series; expected at most %.0f GB (fewer --runs, a shorter run or a longer --snapshot)",
+                               ex->runs, ex->nalgos, nsnap, ex->cfg.nrecv, bytes / 1e9, FAIR_CLI_MAX_BYTES / 1e9);
     if (have + 1e-9 < seconds)
         fprintf(stderr, "netrace %s: note: the path lasts %.3f s; running %.3f s, not %g\n", CMD, have, have,
                 seconds);

@@ -32,6 +32,9 @@ stderr_has "--snapshot" "names the period flag"
 expect 2 "fairness negative snapshot period" -- "$NR" fairness --snapshot -100
 expect 2 "fairness zero seconds" -- "$NR" fairness --seconds 0
 expect 2 "fairness zero runs" -- "$NR" fairness --runs 0
+# every series is kept: 5 x 10000 x 36001 snapshots x 3 receivers is ~100 GB
+expect 2 "fairness series too large" -- "$NR" fairness --runs 10000 --seconds 3600 --recording synthetic
+stderr_has "would keep .* GB of series" "names the memory bound"
 expect 2 "fairness unknown algorithm" -- "$NR" fairness --algorithms base,nope
 stderr_has "unknown algorithm 'nope'" "names the algorithm"
 expect 2 "fairness unknown flag" -- "$NR" fairness --frobnicate 1
