@@ -474,6 +474,38 @@ static void delivery_probability(void **state)
     linkspec_free(&s);
 }
 
+/* An update that has arrived by its own display time is shown as it is, even
+ * when an older update of its window is missing: zero delay, x[29] lost, at
+ * k = 30 the receiver holds x[30] itself (error 0). cv from the newest
+ * complete window (28, 27) with h = 2 would show 3 x[28] - 2 x[27] =
+ * 1176 - 729 = 447 against 450 on the parabola 0.5 j^2 (error 3). */
+static void arrived_update_is_shown(void **state)
+{
+    (void)state;
+    const int n = 60, rate = 10;
+    EppTraffic t;
+    EppWork w;
+    assert_true(epp_traffic_alloc(&t, n, NULL));
+    assert_true(epp_work_alloc(&w, n, NULL));
+    epp_traffic_times(&t, rate);
+    for (int j = 0; j < n; j++) {
+        t.x[j] = 0.5 * j * j;
+        t.y[j] = -(double)j;
+        t.upd_arr_us[j] = t.ep_arr_us[j] = t.t_us[j];
+    }
+    t.upd_arr_us[29] = EPP_NEVER;
+    EppScheme s = {.method = EPP_RV, .pack = EPP_PACK_NONE, .D = 1, .c_bps = 10000, .rate_hz = rate};
+    EppRunStats st;
+    epp_run(&t, &s, 30, 31, &w, &st);
+    assert_int_equal(st.count, 1);
+    assert_true(st.err_sum == 0.0);
+    s.method = EPP_RA;
+    epp_run(&t, &s, 31, 32, &w, &st); /* x[31] arrived, x[29] missing */
+    assert_true(st.err_sum == 0.0);
+    epp_work_free(&w);
+    epp_traffic_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +523,7 @@ int main(void)
         cmocka_unit_test(multiple_losses_show_the_ep),
         cmocka_unit_test(receiver_matches_geometric_closed_form),
         cmocka_unit_test(delivery_probability),
+        cmocka_unit_test(arrived_update_is_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
