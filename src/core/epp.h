@@ -107,7 +107,7 @@ void epp_bucket_init(EppBucket *b, int64_t c_bps, int64_t r_bps, int rate_hz, in
 /* The same bucket with its budget given directly in bits per update period
  * (units: bits). */
 void epp_bucket_init_budget(EppBucket *b, int64_t budget_bits_per_update, int size_bytes);
-/* Call once per update time (n = 0, 1, 2, ...); true when an EPP goes out with
+/* Call once per update instant n = 0, 1, 2, ...; true when an EPP goes out with
  * this update. */
 bool epp_bucket_update(EppBucket *b);
 

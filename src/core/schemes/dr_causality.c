@@ -44,7 +44,7 @@ static void dc_set_params(void *self, const SchemeParams *p)
 }
 
 /* Use every held MU whose release time has come, in release order; at an
- * output time (the own sample) also the late ones waiting for it. */
+ * output instant, i.e. an own sample, also the late ones waiting for it. */
 static void dc_release(DrCausality *s, int64_t now_us, bool at_output)
 {
     int i = 0, end = s->npending;
