@@ -531,7 +531,9 @@ static int run_epp(int argc, char **argv)
     for (int r = 0; r < o.nrate; r++) {
         for (int q = 0; q < o.nloss; q++) {
             Cond *c = &cond[r * o.nloss + q];
-            char text[LINK_TEXT_MAX * 2];
+            /* --link passed linkspec_parse (under 1024 characters): room for
+             * it and the loss, so nothing is cut off silently. */
+            char text[2048];
             if (o.loss[q] > 0)
                 snprintf(text, sizeof text, "%s loss %.10g%%", delay_part, o.loss[q] * 100.0);
             else
