@@ -508,6 +508,8 @@ static int run_epp(int argc, char **argv)
     if (!linkspec_parse(&base, o.link, NULL, &err))
         return cli_usage_error(CMD, "--link: %s", err.msg);
     bool has_loss = base.loss_kind != LINK_LOSS_NONE;
+    /* "none" must stand alone: the loss is appended to an empty delay part. */
+    const char *delay_part = strcmp(base.text, "none") == 0 ? "" : o.link;
     linkspec_free(&base);
     if (has_loss)
         return cli_usage_error(CMD, "--link '%s' has a loss; give the loss rates with --loss instead", o.link);
@@ -529,11 +531,13 @@ static int run_epp(int argc, char **argv)
     for (int r = 0; r < o.nrate; r++) {
         for (int q = 0; q < o.nloss; q++) {
             Cond *c = &cond[r * o.nloss + q];
-            char text[LINK_TEXT_MAX * 2];
+            /* --link passed linkspec_parse (under 1024 characters): room for
+             * it and the loss, so nothing is cut off silently. */
+            char text[2048];
             if (o.loss[q] > 0)
-                snprintf(text, sizeof text, "%s loss %.10g%%", o.link, o.loss[q] * 100.0);
+                snprintf(text, sizeof text, "%s loss %.10g%%", delay_part, o.loss[q] * 100.0);
             else
-                snprintf(text, sizeof text, "%s", o.link);
+                snprintf(text, sizeof text, "%s", delay_part);
             if (!linkspec_parse(&c->spec, text, NULL, &err)) {
                 rc = cli_usage_error(CMD, "link '%s': %s", text, err.msg);
                 goto done;

@@ -5,7 +5,9 @@
 
 bool epp_pd_closed(const LinkSpec *spec, int64_t window_us, double *out)
 {
-    if (spec->jitter_us != 0 || spec->delay_corr != 0.0 || spec->table.n != 0)
+    /* A duplicate copy can survive the packet's loss or beat its delay:
+     * leave that to the Monte Carlo. */
+    if (spec->jitter_us != 0 || spec->delay_corr != 0.0 || spec->table.n != 0 || spec->dup_p > 0.0)
         return false;
     double q;
     if (spec->loss_kind == LINK_LOSS_NONE)

@@ -4,8 +4,8 @@
  * Contracts:
  *   epp_pd_closed(spec, window_us, out)  p = (1-q) P(delay <= window) in
  *        closed form (eq. 25) when the spec is a constant or shifted-gamma
- *        delay (no jitter, no correlation, no table) with no loss or
- *        uncorrelated random loss; false (out untouched) otherwise.
+ *        delay (no jitter, no correlation, no table, no duplication) with no
+ *        loss or uncorrelated random loss; false (out untouched) otherwise.
  *   epp_pd(spec, rate_hz, D, pd, closed)  pd[i] = p[D+i] for i = 0..3 with
  *        window (D+i) T; closed form when possible, otherwise Monte Carlo
  *        over EPP_PD_DRAWS draws of a Link seeded with EPP_PD_SEED; *closed

@@ -208,7 +208,7 @@ void epp_run(const EppTraffic *t, const EppScheme *s, int k0, int k1, EppWork *w
             j--;
         bool found = j >= lo + o - 1;
         int h = k - j;
-        if (found && h == 0) {
+        if (w->known[k]) { /* x[k] itself, whether its window is complete or not */
             px = w->zx[k];
             py = w->zy[k];
         } else if (found && h <= s->D) {

@@ -13,8 +13,9 @@
  * positions), recovers any update that is the single unknown of a received
  * EP's window (eqs. 9-13, repeated while something new is recovered), and
  * shows the best prediction of x[k] it has:
+ *   - x[k] itself when it has arrived (or was recovered);
  *   - DR (cd/cv/ca) from the newest complete window ending at j, horizon
- *     h = k - j, when h <= D (an arrived x[k] itself when h = 0);
+ *     h = k - j, when h <= D;
  *   - otherwise the EP y[k] built at k - D, if it arrived;
  *   - otherwise DR from the newest complete window, whatever its age.
  *

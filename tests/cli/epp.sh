@@ -58,3 +58,12 @@ stdout_has "^xv +[0-9.]+ \((p|i)\)" "epp marks eq. 23's packetisation"
 # --- nothing to simulate is a usage error, not an empty success
 expect 2 "epp with no models and no traces" -- "$NR" epp --models none --no-traces
 stderr_has "nothing to simulate" "epp nothing to simulate: says so"
+
+# --- '--link none' (no delay, docs/link.md) is a valid delay part
+expect 0 "epp --link none" -- "$NR" epp --link none --no-traces --runs 1 --samples 50 --rate 10 --loss 5% --sweep none
+stdout_has "loss 5%: T = 100.0 ms, D = 1, p\[D..D\+3\] = 0.9500 0.9500 0.9500 0.9500" "epp --link none: D = 1, p = 1 - q"
+
+# --- a long --link (padding) keeps the loss that --loss appends to it
+pad=$(printf '%600s' '')
+expect 0 "epp long --link" -- "$NR" epp --link "delay 50ms gamma 3 10ms$pad" --no-traces --runs 1 --samples 50 --rate 10 --loss 10% --sweep none
+stdout_has "loss 10%: T = 100.0 ms, D = 1, p\[D..D\+3\] = 0.7878 0.9000" "epp long --link: the loss is applied"
