@@ -187,3 +187,33 @@ bool cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, 
     remove(tmp);
     return false;
 }
+
+int cli_list(const char *cmd, const char *flag, const char *val, char *buf, size_t bufsz, char **items, int max)
+{
+    size_t len = strlen(val);
+    if (len >= bufsz) {
+        cli_usage_error(cmd, "%s: list too long (at most %zu characters)", flag, bufsz - 1);
+        return -1;
+    }
+    memcpy(buf, val, len + 1);
+    int n = 0;
+    char *p = buf;
+    for (;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        if (*p == '\0') {
+            cli_usage_error(cmd, "%s: empty item %d in '%s'; expected values separated by single commas", flag,
+                            n + 1, val);
+            return -1;
+        }
+        if (n >= max) {
+            cli_usage_error(cmd, "%s: more than %d items; expected 1 to %d", flag, max, max);
+            return -1;
+        }
+        items[n++] = p;
+        if (!comma)
+            return n;
+        p = comma + 1;
+    }
+}

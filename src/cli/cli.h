@@ -13,6 +13,10 @@
  *   cli_flag_is(arg, name)          arg is "name" or "name=..."
  *   cli_int / cli_double / cli_u64  parse a flag value within [lo, hi];
  *        print a usage error naming the flag and return false otherwise.
+ *   cli_list(cmd, flag, val, buf, bufsz, items, max)  splits the flag value
+ *        "a,b,c" in place into buf (a copy of val): items[0..n-1], n >= 1.
+ *        Returns n, or -1 after a usage error naming the flag when the value
+ *        is longer than bufsz - 1, has an empty item, or more than max items.
  *   cli_find_command(name)          registry lookup; NULL when unknown.
  *   cli_out_open / cli_out_close    output files: PATH.part, renamed into place
  *        when complete (see below).
@@ -46,6 +50,7 @@ bool cli_value(int argc, char **argv, int *i, const char *cmd, const char **val)
 bool cli_int(const char *cmd, const char *flag, const char *val, int64_t lo, int64_t hi, int64_t *out);
 bool cli_double(const char *cmd, const char *flag, const char *val, double lo, double hi, double *out);
 bool cli_u64(const char *cmd, const char *flag, const char *val, uint64_t *out);
+int cli_list(const char *cmd, const char *flag, const char *val, char *buf, size_t bufsz, char **items, int max);
 
 /* true when a and b name the same existing file (same device and inode). */
 bool cli_same_file(const char *a, const char *b);

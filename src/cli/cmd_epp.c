@@ -74,23 +74,6 @@ static Cell *cell(Plan *p, int s, int r, int q, int b, int sc)
     return &p->cells[i];
 }
 
-/* ---- flag values ---- */
-
-static char *next_item(char **cursor)
-{
-    char *s = *cursor;
-    if (!s)
-        return NULL;
-    char *comma = strchr(s, ',');
-    if (comma) {
-        *comma = '\0';
-        *cursor = comma + 1;
-    } else {
-        *cursor = NULL;
-    }
-    return s;
-}
-
 /* "10000", "10k", "2.5k", "1M" -> bps; false unless a positive finite number. */
 static bool parse_bps(const char *s, double *out)
 {
@@ -118,15 +101,13 @@ static bool parse_bps(const char *s, double *out)
 /* LIST of VALUE or A..B[:STEP] items (STEP defaults to 2.5k). */
 static bool parse_bw_list(const char *flag, const char *val, int64_t *out, int *n)
 {
-    char buf[512];
-    if (strlen(val) >= sizeof buf) {
-        cli_usage_error(CMD, "%s: list too long", flag);
+    char buf[512], *items[MAX_LIST];
+    int nitems = cli_list(CMD, flag, val, buf, sizeof buf, items, MAX_LIST);
+    if (nitems < 0)
         return false;
-    }
-    strcpy(buf, val);
     *n = 0;
-    char *cur = buf, *item;
-    while ((item = next_item(&cur))) {
+    for (int it = 0; it < nitems; it++) {
+        char *item = items[it];
         char *dots = strstr(item, "..");
         double a, b, step = 2500.0;
         if (dots) {
@@ -176,24 +157,18 @@ static bool parse_bw_list(const char *flag, const char *val, int64_t *out, int *
                 break;
         }
     }
-    if (*n == 0) {
-        cli_usage_error(CMD, "%s: empty list", flag);
-        return false;
-    }
     return true;
 }
 
 static bool parse_loss_list(const char *val, Opts *o)
 {
-    char buf[512];
-    if (strlen(val) >= sizeof buf) {
-        cli_usage_error(CMD, "--loss: list too long");
+    char buf[512], *items[MAX_LIST];
+    int nitems = cli_list(CMD, "--loss", val, buf, sizeof buf, items, MAX_LIST);
+    if (nitems < 0)
         return false;
-    }
-    strcpy(buf, val);
     o->nloss = 0;
-    char *cur = buf, *item;
-    while ((item = next_item(&cur))) {
+    for (int it = 0; it < nitems; it++) {
+        char *item = items[it];
         size_t n = strlen(item);
         bool pct = n > 0 && item[n - 1] == '%';
         if (pct)
@@ -204,44 +179,26 @@ static bool parse_loss_list(const char *val, Opts *o)
                             item, pct ? "%" : "");
             return false;
         }
-        if (o->nloss >= MAX_LIST) {
-            cli_usage_error(CMD, "--loss: more than %d values", MAX_LIST);
-            return false;
-        }
         o->loss[o->nloss++] = pct ? v / 100.0 : v;
-    }
-    if (o->nloss == 0) {
-        cli_usage_error(CMD, "--loss: empty list");
-        return false;
     }
     return true;
 }
 
 static bool parse_rate_list(const char *val, Opts *o)
 {
-    char buf[512];
-    if (strlen(val) >= sizeof buf) {
-        cli_usage_error(CMD, "--rate: list too long");
+    char buf[512], *items[MAX_LIST];
+    int nitems = cli_list(CMD, "--rate", val, buf, sizeof buf, items, MAX_LIST);
+    if (nitems < 0)
         return false;
-    }
-    strcpy(buf, val);
     o->nrate = 0;
-    char *cur = buf, *item;
-    while ((item = next_item(&cur))) {
+    for (int it = 0; it < nitems; it++) {
+        char *item = items[it];
         int64_t v;
         if (!nr_parse_int64(item, &v) || v <= 0 || v > 1000) {
             cli_usage_error(CMD, "--rate: bad update rate '%s'; expected whole updates per second, 1 to 1000", item);
             return false;
         }
-        if (o->nrate >= MAX_LIST) {
-            cli_usage_error(CMD, "--rate: more than %d values", MAX_LIST);
-            return false;
-        }
         o->rate[o->nrate++] = (int)v;
-    }
-    if (o->nrate == 0) {
-        cli_usage_error(CMD, "--rate: empty list");
-        return false;
     }
     return true;
 }
@@ -251,14 +208,12 @@ static bool parse_models(const char *val, Opts *o)
     o->nmodels = 0;
     if (strcmp(val, "none") == 0)
         return true;
-    char buf[128];
-    if (strlen(val) >= sizeof buf) {
-        cli_usage_error(CMD, "--models: list too long");
+    char buf[128], *items[MAX_LIST];
+    int nitems = cli_list(CMD, "--models", val, buf, sizeof buf, items, MAX_LIST);
+    if (nitems < 0)
         return false;
-    }
-    strcpy(buf, val);
-    char *cur = buf, *item;
-    while ((item = next_item(&cur))) {
+    for (int it = 0; it < nitems; it++) {
+        char *item = items[it];
         int m = -1;
         for (int i = 0; i < 3; i++)
             if (strcmp(item, epp_model_name((EppModel)i)) == 0)
@@ -278,16 +233,13 @@ static bool parse_models(const char *val, Opts *o)
 
 static bool parse_schemes(const char *val, Opts *o)
 {
-    char buf[256];
-    if (strlen(val) >= sizeof buf) {
-        cli_usage_error(CMD, "--schemes: list too long");
+    char buf[256], *items[MAX_LIST];
+    int nitems = cli_list(CMD, "--schemes", val, buf, sizeof buf, items, MAX_LIST);
+    if (nitems < 0)
         return false;
-    }
-    strcpy(buf, val);
     memset(o->scheme_on, 0, sizeof o->scheme_on);
-    char *cur = buf, *item;
-    int n = 0;
-    while ((item = next_item(&cur))) {
+    for (int it = 0; it < nitems; it++) {
+        char *item = items[it];
         int s = -1;
         for (int i = 0; i < SC_COUNT; i++)
             if (strcasecmp(item, scheme_names[i]) == 0)
@@ -297,11 +249,6 @@ static bool parse_schemes(const char *val, Opts *o)
             return false;
         }
         o->scheme_on[s] = true;
-        n++;
-    }
-    if (n == 0) {
-        cli_usage_error(CMD, "--schemes: empty list");
-        return false;
     }
     return true;
 }

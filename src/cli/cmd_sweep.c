@@ -93,16 +93,16 @@ static bool parse_ms_list(const char *cmd, const char *flag, const char *val, in
         }
         return true;
     }
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    char *items[SWEEP_MAX_VALUES];
+    int k = cli_list(cmd, flag, val, buf, sizeof buf, items, SWEEP_MAX_VALUES);
+    if (k < 0)
+        return false;
+    for (int i = 0; i < k; i++) {
         int64_t v;
-        if (!nr_parse_int64(tok, &v) || v < 0 || v > 100000)
-            return cli_usage_error(cmd, "%s: '%s' is not a whole number of ms from 0 to 100000", flag, tok), false;
-        if (*n >= SWEEP_MAX_VALUES)
-            return cli_usage_error(cmd, "%s: at most %d values", flag, SWEEP_MAX_VALUES), false;
+        if (!nr_parse_int64(items[i], &v) || v < 0 || v > 100000)
+            return cli_usage_error(cmd, "%s: '%s' is not a whole number of ms from 0 to 100000", flag, items[i]), false;
         out[(*n)++] = v;
     }
-    if (*n == 0)
-        return cli_usage_error(cmd, "%s: no values in '%s'", flag, val), false;
     return true;
 }
 

@@ -64,33 +64,16 @@ int fcli_opts_flag(FcliOpts *o, const char *a, const char *v, const char *cmd)
 
 bool fcli_ms_list(const char *cmd, const char *flag, const char *val, double *out, int max, int *n)
 {
-    char buf[1024];
-    if (strlen(val) >= sizeof buf) {
-        cli_usage_error(cmd, "%s: list too long", flag);
+    char buf[1024], *items[256];
+    int k = cli_list(cmd, flag, val, buf, sizeof buf, items, max < 256 ? max : 256);
+    if (k < 0)
         return false;
-    }
-    snprintf(buf, sizeof buf, "%s", val);
-    int k = 0;
-    char *p = buf;
-    for (;;) {
-        char *comma = strchr(p, ',');
-        if (comma)
-            *comma = '\0';
-        double v;
-        if (!nr_parse_double(p, &v) || v < 0.0 || v > 600000.0) {
+    for (int i = 0; i < k; i++)
+        if (!nr_parse_double(items[i], &out[i]) || out[i] < 0.0 || out[i] > 600000.0) {
             cli_usage_error(cmd, "%s: item %d '%s' is not a delay in ms; expected numbers from 0 to 600000 "
-                                 "separated by commas, e.g. 800,500,200", flag, k + 1, p);
+                                 "separated by commas, e.g. 800,500,200", flag, i + 1, items[i]);
             return false;
         }
-        if (k >= max) {
-            cli_usage_error(cmd, "%s: more than %d items; expected 1 to %d", flag, max, max);
-            return false;
-        }
-        out[k++] = v;
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
     *n = k;
     return true;
 }
