@@ -172,12 +172,8 @@ static int run(int argc, char **argv)
                                       "--algorithms", "--budget-threshold", "--snapshot", "--budget",
                                       "--max-delta", "--plot", NULL};
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (a[0] != '-')
-            return cli_usage_error(CMD, "unexpected argument '%s'", a);
-        if (!fcli_value(argc, argv, &i, CMD, own, &v))
-            return CLI_USAGE;
-        int mine = fcli_opts_flag(&o, a, v, CMD);
+        const char *a, *v;
+        int mine = fcli_next(&o, argc, argv, &i, CMD, own, &a, &v);
         if (mine == FCLI_BAD)
             return CLI_USAGE;
         if (mine == FCLI_TAKEN)

@@ -156,3 +156,17 @@ bool fcli_write_csv(const char *cmd, const char *path, bool (*write)(const void 
         *rc = cli_fail(cmd, "%s: %s", path, err.msg);
     return cli_out_close(cmd, f, path, tmp, ok, rc);
 }
+
+int fcli_next(FcliOpts *o, int argc, char **argv, int *i, const char *cmd, const char *const *own, const char **flag,
+              const char **val)
+{
+    *flag = argv[*i];
+    *val = NULL;
+    if ((*flag)[0] != '-') {
+        cli_usage_error(cmd, "unexpected argument '%s'", *flag);
+        return FCLI_BAD;
+    }
+    if (!fcli_value(argc, argv, i, cmd, own, val))
+        return FCLI_BAD;
+    return fcli_opts_flag(o, *flag, *val, cmd);
+}

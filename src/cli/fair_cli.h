@@ -16,6 +16,10 @@
  *        --velocity, --out): FCLI_TAKEN, FCLI_NOT_MINE, or FCLI_BAD after
  *        printing a usage error.
  *   fcli_value(argc, argv, &i, cmd, own, &val)  the value of a known flag.
+ *   fcli_next(o, argc, argv, &i, cmd, own, &flag, &val)  one step of a
+ *        command's flag loop: FCLI_TAKEN when argv[i] was a shared flag
+ *        (applied to o), FCLI_NOT_MINE with flag/val set for the command's
+ *        own flags, FCLI_BAD after a usage error (not a flag, no value).
  *   fcli_write_csv(cmd, path, write, ctx, &rc)  writes PATH.part then
  *        renames it over PATH, so a failure never destroys an older file.
  */
@@ -45,6 +49,8 @@ int fcli_opts_flag(FcliOpts *o, const char *flag, const char *val, const char *c
  * (NULL-terminated); an unknown flag is a usage error naming it, never
  * "needs a value" nor a swallowed next argument. */
 bool fcli_value(int argc, char **argv, int *i, const char *cmd, const char *const *own, const char **val);
+int fcli_next(FcliOpts *o, int argc, char **argv, int *i, const char *cmd, const char *const *own, const char **flag,
+              const char **val);
 
 bool fcli_ms_list(const char *cmd, const char *flag, const char *val, double *out, int max, int *n);
 bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_t seed, Recording *rec,
