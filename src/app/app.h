@@ -50,6 +50,8 @@ typedef struct AppConfig {
     unsigned overlays;       /* APP_OVERLAY_* bits */
     int bench_frames;        /* > 0: render N overview frames, print timings, return */
     bool quiet;              /* no informative lines on stdout */
+    bool live;               /* someone else drives the engine (the game's overview
+                              * window): no pause, step, restart, loop or speed */
 } AppConfig;
 
 /* A zeroed AppConfig with focus = -1 (overview) and speed 1. */

@@ -11,7 +11,7 @@
 #define PANEL gfx_rgb(36, 39, 45)
 #define FG gfx_rgb(225, 228, 232)
 #define DIM gfx_rgb(150, 156, 165)
-#define GRASS gfx_rgb(38, 84, 48)
+#define GRASS APP_GRASS
 #define ASPHALT gfx_rgb(78, 80, 86)
 #define EDGE gfx_rgb(235, 235, 235)
 #define ACCENT gfx_rgb(255, 214, 64)
@@ -186,7 +186,7 @@ void app_view_xform(const AppState *s, int k, int j, AppXform *x)
 }
 
 /* Asphalt as a triangle strip, white edges, a chequered start line. */
-static void draw_track(AppState *s, const AppXform *x)
+void app_draw_track(AppState *s, const AppXform *x)
 {
     SDL_Renderer *r = s->r;
     int n = s->npts;
@@ -279,14 +279,14 @@ static SDL_Texture *track_texture(AppState *s, int w, int h)
     SDL_FRect rect = {0, 0, (float)w, (float)h};
     AppXform x;
     xform_for(s, &rect, -1, 0, &x);
-    draw_track(s, &x);
+    app_draw_track(s, &x);
     SDL_SetRenderTarget(s->r, old);
     return s->track_tex[i];
 }
 
 /* A car: dark outline, body in the car's colour, a pale nose. Never drawn
  * smaller than a few pixels so the whole-track views still show it. */
-static void draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
+void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
                      bool outline_only)
 {
     float cx, cy;
@@ -358,14 +358,14 @@ static void draw_view(AppState *s, int k, int j)
     SDL_RenderSetClipRect(r, &clip);
     if (s->follow[s->focus >= 0]) {
         gfx_fill(r, rect->x, rect->y, rect->w, rect->h, GRASS);
-        draw_track(s, &x);
+        app_draw_track(s, &x);
     } else {
         SDL_Texture *tex = track_texture(s, clip.w, clip.h);
         if (tex)
             SDL_RenderCopy(r, tex, NULL, &clip);
         else {
             gfx_fill(r, rect->x, rect->y, rect->w, rect->h, GRASS);
-            draw_track(s, &x);
+            app_draw_track(s, &x);
         }
     }
     EngineView v;
@@ -399,12 +399,12 @@ static void draw_view(AppState *s, int k, int j)
     if (s->overlays & APP_OVERLAY_GHOST) {
         Pose truth;
         engine_truth(s->e, other, &truth, NULL);
-        draw_car(s, &x, truth.x, truth.y, truth.heading, mix(car_colour(other), gfx_rgb(255, 255, 255), 0.6f),
+        app_draw_car(s, &x, truth.x, truth.y, truth.heading, mix(car_colour(other), gfx_rgb(255, 255, 255), 0.6f),
                  true);
     }
     /* the other car first, this terminal's own car on top */
-    draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, car_colour(other), false);
-    draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, car_colour(j), false);
+    app_draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, car_colour(other), false);
+    app_draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, car_colour(j), false);
     SDL_RenderSetClipRect(r, NULL);
 
     /* captions: whose screen, who is ahead, laps */

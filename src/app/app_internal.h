@@ -170,8 +170,30 @@ void app_ctl_press(AppState *s, int ctl);
 /* The font to draw with: requested, else app_default_font; prints one line
  * on stderr and returns false (buf empty) when there is none. */
 bool app_pick_font(const char *requested, char *buf, size_t n);
+/* Starts SDL video for a window: the software renderer's hint, a display
+ * check (no DISPLAY / WAYLAND_DISPLAY: one line, false), x11 unless told
+ * otherwise; an invisible driver (offscreen, dummy) only when invisible_ok
+ * (benchmarks). Prints one line and returns false when there is no window
+ * to open. Pair with SDL_QuitSubSystem(SDL_INIT_VIDEO). */
+bool app_video_start(bool invisible_ok);
+/* Starts SDL_ttf unless running (false + err). */
+bool app_ttf_start(NrError *err);
+/* Benchmark helpers: CPU seconds of the process, its max RSS, and the
+ * report lines of n frame times in ms (sorts ms). */
+double app_cpu_seconds(void);
+long app_max_rss_kb(void);
+void app_bench_report(double *ms, int n, double cpu_s, long rss0_kb);
+/* The window's renderer: software unless SDL_RENDER_DRIVER names one. */
+SDL_Renderer *app_create_renderer(SDL_Window *win);
 /* Screenshot of the current renderer output to path (PNG). */
 bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err);
+
+/* The track (asphalt strip, white edges, chequered start line) and a car in
+ * plain shapes, as every view draws them; the game's screens use them too. */
+void app_draw_track(AppState *s, const AppXform *x);
+void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
+                  bool outline_only);
+#define APP_GRASS gfx_rgb(38, 84, 48)
 
 /* Chart panels drawn with the plot module's code (plot_draw.c). */
 void plot_draw_panel(Gfx *g, SDL_FRect area, const PlotPanel *p, const PlotTheme *th);

@@ -169,6 +169,8 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
 
 void app_ctl_change(AppState *s, int ctl, int dir, bool big)
 {
+    if (s->cfg.live && ctl == CTL_SPEED)
+        return; /* the race runs at the drivers' pace */
     int step = dir * (big ? 5 : 1);
     int ld = (ctl >= CTL_DELAY21 && ctl <= CTL_LOSS21) ? 1 : 0;
     const LinkSpec *l = engine_link(s->e, ld);
@@ -253,6 +255,10 @@ static void single_step(AppState *s)
 
 void app_ctl_press(AppState *s, int ctl)
 {
+    if (s->cfg.live && (ctl == BTN_PAUSE || ctl == BTN_STEP || ctl == BTN_RESTART || ctl == BTN_LOOP)) {
+        app_set_message(s, "the race is being driven: pause or restart it in the game window");
+        return;
+    }
     switch (ctl) {
     case BTN_PAUSE:
         s->paused = !s->paused;
@@ -544,6 +550,10 @@ void app_handle_event(AppState *s, const SDL_Event *ev)
     switch (ev->type) {
     case SDL_QUIT:
         s->want_quit = true;
+        break;
+    case SDL_WINDOWEVENT: /* one of several windows closed (the game's overview) */
+        if (ev->window.event == SDL_WINDOWEVENT_CLOSE)
+            s->want_quit = true;
         break;
     case SDL_KEYDOWN:
         handle_key(s, &ev->key);
