@@ -34,6 +34,7 @@ typedef enum MuCheck {
     MU_BAD_KIND,
     MU_BAD_NUMBER,
     MU_BAD_TIME,
+    MU_CHECK_COUNT /* number of MuCheck values */
 } MuCheck;
 
 MuCheck mu_validate(const Mu *mu, int ncars, int own_car, int64_t now_us, int64_t window_us);
