@@ -56,12 +56,19 @@ bool disttable_load(DistTable *t, const char *path, NrError *err)
     FILE *f = nr_file_open(path, "a distribution table", err);
     if (!f)
         return false;
+    bool ok = disttable_read(t, f, path, err);
+    fclose(f);
+    return ok;
+}
+
+bool disttable_read(DistTable *t, FILE *f, const char *path, NrError *err)
+{
+    *t = (DistTable){0};
     int16_t *v = malloc(LINK_DIST_MAX * sizeof *v);
     char *line = malloc(DIST_LINE_MAX);
     if (!v || !line) {
         free(v);
         free(line);
-        fclose(f);
         return nr_error_set(err, "%s: out of memory", path);
     }
     int n = 0;
@@ -122,7 +129,6 @@ bool disttable_load(DistTable *t, const char *path, NrError *err)
         ok = nr_error_set(err, "%s:%ld: cannot read: %s", path, lineno + 1,
                           errno ? strerror(errno) : "read error");
     free(line);
-    fclose(f);
     if (ok && n == 0)
         ok = nr_error_set(err, "%s:%ld: no table entries: expected lines of integers", path,
                           lineno > 0 ? lineno : 1);

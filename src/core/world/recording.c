@@ -396,12 +396,18 @@ bool recording_load(Recording *rec, const char *path, NrError *err)
     FILE *f = nr_file_open(path, "a recording", err);
     if (!f)
         return false;
+    bool ok = recording_read(rec, f, path, err);
+    fclose(f);
+    return ok;
+}
+
+bool recording_read(Recording *rec, FILE *f, const char *path, NrError *err)
+{
+    memset(rec, 0, sizeof *rec);
     Reader r = {path, rec, NULL, 0, 0, 0, 0};
     char *buf = malloc(NR_LINE_MAX);
-    if (!buf) {
-        fclose(f);
+    if (!buf)
         return nr_error_set(err, "%s: out of memory", path);
-    }
     size_t got;
     NrLine lr;
     int line = 0;
@@ -482,7 +488,6 @@ bool recording_load(Recording *rec, const char *path, NrError *err)
     if (ok && ferror(f))
         ok = nr_error_set(err, "%s: read error", path);
     free(buf);
-    fclose(f);
     if (ok && line == 0)
         ok = nr_error_set(err, "%s:1: empty file (expected the header '# %s: %d')", path, REC_MAGIC,
                           RECORDING_VERSION);
