@@ -1,6 +1,7 @@
 /* Error formatting and small numeric helpers shared by the core. */
 #include "nr_common.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -41,9 +42,16 @@ double nr_wrap_angle(double a)
     return a;
 }
 
+/* strtod and strtoll skip leading white space and take a '+': a value is
+ * written without either ("+5" and " 5" are refused, as a typo would be). */
+static bool plain_start(const char *s)
+{
+    return s && (isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '.');
+}
+
 bool nr_parse_double(const char *s, double *out)
 {
-    if (!s || !*s)
+    if (!plain_start(s))
         return false;
     char *end = NULL;
     errno = 0;
@@ -56,7 +64,7 @@ bool nr_parse_double(const char *s, double *out)
 
 bool nr_parse_int64(const char *s, int64_t *out)
 {
-    if (!s || !*s)
+    if (!plain_start(s) || s[0] == '.')
         return false;
     char *end = NULL;
     errno = 0;
