@@ -153,6 +153,11 @@ typedef struct AppState {
 } AppState;
 
 bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
+/* The same on an engine someone else steps (rp NULL with cfg->live: the
+ * game's overview window); the charts' time axis is the race so far. */
+bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
+/* The race end the charts and the top bar show: the replay's end, or now. */
+int64_t app_end_us(const AppState *s);
 void app_state_free(AppState *s);
 void app_handle_event(AppState *s, const SDL_Event *ev);
 void app_advance(AppState *s, int64_t wall_dt_us);

@@ -302,12 +302,21 @@ void app_ctl_press(AppState *s, int ctl)
     }
 }
 
+int64_t app_end_us(const AppState *s)
+{
+    return s->rp ? replay_end_us(s->rp) : engine_now(s->e);
+}
+
 bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err)
+{
+    return app_state_init_engine(s, replay_engine(rp), rp, cfg, r, err);
+}
+
+bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err)
 {
     memset(s, 0, sizeof *s);
     s->rp = rp;
-    s->e = replay_engine(rp);
-    Engine *e = s->e;
+    s->e = e;
     s->cfg = *cfg;
     s->r = r;
     s->paused = cfg->paused;
@@ -373,7 +382,7 @@ void app_state_free(AppState *s)
 
 void app_advance(AppState *s, int64_t wall_dt_us)
 {
-    if (s->paused || wall_dt_us <= 0)
+    if (s->paused || wall_dt_us <= 0 || !s->rp) /* live: the game steps the engine */
         return;
     if (wall_dt_us > 250000) /* a stalled frame (window drag, debugger) does not jump the race */
         wall_dt_us = 250000;

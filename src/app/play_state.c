@@ -118,7 +118,7 @@ bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrEr
     AppConfig ac = app_config_default();
     ac.font_path = cfg->font_path;
     ac.live = true;
-    if (!app_state_init(ps->view, liverace_engine(ps->lr), &ac, r, err))
+    if (!app_state_init_engine(ps->view, liverace_engine(ps->lr), NULL, &ac, r, err))
         return false;
     const char *names[2] = {"car1.png", "car2.png"};
     for (int c = 0; c < 2; c++) {
