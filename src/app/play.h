@@ -37,6 +37,8 @@ typedef struct PlayConfig {
     void *make_ctx;
     /* the recording and inputs paths of race n = 2, 3, ... (restarts) */
     bool (*next_rec_path)(void *ctx, int n, char *rec, char *inputs, size_t len);
+    /* opens the replay window on a finished race's recording (0 = shown) */
+    int (*open_replay)(void *ctx, const char *rec_path);
     const char *keys_path;    /* key map file; NULL = defaults */
     const char *pad_mappings; /* SDL gamecontroller mappings; NULL = none */
     const char *assets_dir;   /* NULL = assets/ found like the bundled files */

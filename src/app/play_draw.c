@@ -14,7 +14,7 @@
 #define HUD_BG gfx_rgba(10, 14, 12, 190)
 /* Car widths across the short side of a screen: enough to see a bend and
  * the other car coming, small enough that a car is 20+ pixels long. */
-#define PLAY_VIEW_SPAN_CW 36.0
+#define PLAY_VIEW_SPAN_CW 30.0
 /* The camera looks ahead of the car by this many seconds of its speed, at
  * most PLAY_LOOKAHEAD_MAX_CW, so the road in front is on screen. */
 #define PLAY_LOOKAHEAD_S 0.35
@@ -156,9 +156,16 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
         fmt_time(best, sizeof best, b);
         gfx_text(g, GFX_NORMAL, x0 + lw + (int)pad * 2, y1, GFX_LEFT, DIM, "best %s", best);
     }
+    /* the link that brings the other car to this screen, in short */
     const LinkSpec *in = engine_link(e, 1 - j);
-    gfx_text(g, GFX_NORMAL, (int)(rect->x + rect->w - pad), y1, GFX_RIGHT, DIM, "%s · %s link %d→%d",
-             engine_scheme(e, k)->name, in->text, 2 - j, j + 1);
+    char ls[64];
+    int dl = (int)(in->delay_us / NR_US_PER_MS), jt = (int)(in->jitter_us / NR_US_PER_MS);
+    if (jt > 0)
+        snprintf(ls, sizeof ls, "%d±%d ms", dl, jt);
+    else
+        snprintf(ls, sizeof ls, "%d ms", dl);
+    gfx_text(g, GFX_NORMAL, (int)(rect->x + rect->w - pad), y1, GFX_RIGHT, DIM, "%s · link %d→%d %s",
+             engine_scheme(e, k)->name, 2 - j, j + 1, ls);
 }
 
 static void draw_screen(PlayState *ps, int j, int w, int h)
@@ -260,7 +267,7 @@ static const char *const help_lines[] = {
     "the chosen scheme: the other car late, predicted or Delta behind.",
 };
 
-static void result_lines(const PlayState *ps, int who, char lines[4][160])
+static void result_lines(const PlayState *ps, int who, char (*lines)[160])
 {
     const RaceFlow *rf = liverace_flow(ps->lr);
     RaceResult r;
@@ -300,16 +307,13 @@ static void results_box(PlayState *ps, int w, int h)
     const char *who[3] = {"as P1's screen showed it:", "as P2's screen showed it:", "the truth (physics):"};
     int order[3] = {0, 1, RACEFLOW_TRUTH};
     for (int v = 0; v < 3; v++) {
-        char rl[4][160];
-        result_lines(ps, order[v], rl);
         snprintf(buf[n], 160, "%s", who[v]);
         lines[n] = buf[n];
         n++;
-        for (int i = 0; i < 2; i++) {
-            snprintf(buf[n], 160, "%s", rl[i]);
-            lines[n] = buf[n];
-            n++;
-        }
+        result_lines(ps, order[v], &buf[n]);
+        lines[n] = buf[n];
+        lines[n + 1] = buf[n + 1];
+        n += 2;
     }
     bool differ = raceflow_orders_differ(rf);
     snprintf(buf[n], 160, "%s",

@@ -4,14 +4,9 @@
 #include <inttypes.h>
 #include <string.h>
 
-bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err)
+void experiment_results(const Engine *e, RunResult *out)
 {
-    Replay *r = replay_new(cfg, rec, false, err);
-    if (!r)
-        return false;
-    replay_step_to(r, replay_end_us(r));
-    Engine *e = replay_engine(r);
-    for (int k = 0; k < cfg->nschemes; k++) {
+    for (int k = 0; k < engine_scheme_count(e); k++) {
         const Metrics *m = engine_metrics(e, k);
         RunResult *r = &out[k];
         r->scheme = engine_scheme(e, k);
@@ -25,6 +20,15 @@ bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *ou
         r->dir[0] = m->dir[0];
         r->dir[1] = m->dir[1];
     }
+}
+
+bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err)
+{
+    Replay *r = replay_new(cfg, rec, false, err);
+    if (!r)
+        return false;
+    replay_step_to(r, replay_end_us(r));
+    experiment_results(replay_engine(r), out);
     replay_free(r);
     return true;
 }

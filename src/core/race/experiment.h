@@ -4,6 +4,8 @@
  * Contracts:
  *   experiment_run(cfg, rec, out, err)  replays rec (replay.h) under cfg to
  *        the race end, fills out[k] for each of cfg->nschemes schemes.
+ *   experiment_results(e, out)   out[k] from scheme k's metrics in e, for
+ *        every scheme of e (a replayed or a driven race).
  *   sweep_points(spec, out, max)    the grid of (delay12, jitter12) points in
  *        order: for each jitter, delays ascending; points whose jitter exceeds
  *        the mean are skipped. Returns the count (<= max).
@@ -26,6 +28,7 @@ typedef struct RunResult {
 } RunResult;
 
 bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err);
+void experiment_results(const Engine *e, RunResult *out);
 
 #define SWEEP_MAX_VALUES 64
 #define SWEEP_MAX_POINTS (SWEEP_MAX_VALUES * SWEEP_MAX_VALUES)
