@@ -180,6 +180,11 @@ static void xform_for(const AppState *s, const SDL_FRect *rect, int k, int j, Ap
     }
 }
 
+void app_fit_xform(const AppState *s, const SDL_FRect *rect, AppXform *x)
+{
+    xform_for(s, rect, -1, 0, x);
+}
+
 void app_view_xform(const AppState *s, int k, int j, AppXform *x)
 {
     xform_for(s, &s->lay.view[k][j], k, j, x);
@@ -211,21 +216,31 @@ void app_draw_track(AppState *s, const AppXform *x)
     /* white edge lines: one quad per segment and side, all in one batch */
     float ew = fmaxf(1.0f, x->scale * 0.25f);
     int nv = 0, ni = 0;
-    for (int side = 0; side < 2; side++) {
-        const double *ex = side ? s->rx : s->lx, *ey = side ? s->ry : s->ly;
+    /* sides 2 and 3: the walls beyond the grass, when the physics has them */
+    int nsides = s->cfg.wall_cw > 0 ? 4 : 2;
+    float ww = fmaxf(1.5f, x->scale * 0.4f);
+    for (int side = 0; side < nsides; side++) {
+        const double *ex = side == 0 ? s->lx : side == 1 ? s->rx : side == 2 ? s->lwx : s->rwx;
+        const double *ey = side == 0 ? s->ly : side == 1 ? s->ry : side == 2 ? s->lwy : s->rwy;
+        float lw = side < 2 ? ew : ww;
+        SDL_Color col = side < 2 ? EDGE : gfx_rgb(170, 50, 45);
         for (int i = 0; i < n; i++) {
             int i1 = (i + 1) % n;
             float x0, y0, x1, y1;
             app_world_to_px(x, ex[i], ey[i], &x0, &y0);
             app_world_to_px(x, ex[i1], ey[i1], &x1, &y1);
+            /* off the view: nothing to draw (zoomed views see a few segments) */
+            if (fmaxf(x0, x1) < x->rect.x - lw || fminf(x0, x1) > x->rect.x + x->rect.w + lw ||
+                fmaxf(y0, y1) < x->rect.y - lw || fminf(y0, y1) > x->rect.y + x->rect.h + lw)
+                continue;
             float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
             if (len < 1e-6f)
                 continue;
-            float nx = -dy / len * ew * 0.5f, ny = dx / len * ew * 0.5f;
+            float nx = -dy / len * lw * 0.5f, ny = dx / len * lw * 0.5f;
             SDL_FPoint q[4] = {{x0 + nx, y0 + ny}, {x1 + nx, y1 + ny}, {x1 - nx, y1 - ny}, {x0 - nx, y0 - ny}};
             for (int c = 0; c < 4; c++) {
                 s->edge_vert[nv + c].position = q[c];
-                s->edge_vert[nv + c].color = EDGE;
+                s->edge_vert[nv + c].color = col;
                 s->edge_vert[nv + c].tex_coord.x = s->edge_vert[nv + c].tex_coord.y = 0;
             }
             static const int quad[6] = {0, 1, 2, 0, 2, 3};
@@ -254,7 +269,7 @@ void app_draw_track(AppState *s, const AppXform *x)
 }
 
 /* The whole-track picture of a view size, drawn once into a texture. */
-static SDL_Texture *track_texture(AppState *s, int w, int h)
+SDL_Texture *app_track_texture(AppState *s, int w, int h)
 {
     for (int i = 0; i < 2; i++)
         if (s->track_tex[i] && s->track_tex_w[i] == w && s->track_tex_h[i] == h)
@@ -360,7 +375,7 @@ static void draw_view(AppState *s, int k, int j)
         gfx_fill(r, rect->x, rect->y, rect->w, rect->h, GRASS);
         app_draw_track(s, &x);
     } else {
-        SDL_Texture *tex = track_texture(s, clip.w, clip.h);
+        SDL_Texture *tex = app_track_texture(s, clip.w, clip.h);
         if (tex)
             SDL_RenderCopy(r, tex, NULL, &clip);
         else {

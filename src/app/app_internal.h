@@ -122,12 +122,14 @@ typedef struct AppState {
     double cx[APP_TRACK_PTS_MAX], cy[APP_TRACK_PTS_MAX];
     double lx[APP_TRACK_PTS_MAX], ly[APP_TRACK_PTS_MAX];
     double rx[APP_TRACK_PTS_MAX], ry[APP_TRACK_PTS_MAX];
+    double lwx[APP_TRACK_PTS_MAX], lwy[APP_TRACK_PTS_MAX]; /* walls (cfg.wall_cw > 0) */
+    double rwx[APP_TRACK_PTS_MAX], rwy[APP_TRACK_PTS_MAX];
     double bx0, by0, bx1, by1; /* bounding box with a margin */
 
     /* scratch buffers, fixed size */
     SDL_Vertex vert[2 * APP_TRACK_PTS_MAX + 8];
-    SDL_Vertex edge_vert[8 * APP_TRACK_PTS_MAX];
-    int edge_idx[12 * APP_TRACK_PTS_MAX];
+    SDL_Vertex edge_vert[16 * APP_TRACK_PTS_MAX]; /* edges and walls */
+    int edge_idx[24 * APP_TRACK_PTS_MAX];
     int idx[6 * APP_TRACK_PTS_MAX + 12];
     SDL_FPoint pts[APP_TRACK_PTS_MAX + 1];
     InFlight inflight[ENGINE_QUEUE_LIMIT];
@@ -200,6 +202,10 @@ void app_draw_track(AppState *s, const AppXform *x);
 void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
                   bool outline_only);
 #define APP_GRASS gfx_rgb(38, 84, 48)
+/* The whole track fitted into rect (the overview's transform), and its
+ * picture w x h drawn once into a cached texture (NULL if none). */
+void app_fit_xform(const AppState *s, const SDL_FRect *rect, AppXform *x);
+SDL_Texture *app_track_texture(AppState *s, int w, int h);
 
 /* Chart panels drawn with the plot module's code (plot_draw.c). */
 void plot_draw_panel(Gfx *g, SDL_FRect area, const PlotPanel *p, const PlotTheme *th);

@@ -349,6 +349,11 @@ bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *
         s->ly[i] = y + ny * half;
         s->rx[i] = x - nx * half;
         s->ry[i] = y - ny * half;
+        double wo = half + cfg->wall_cw;
+        s->lwx[i] = x + nx * wo;
+        s->lwy[i] = y + ny * wo;
+        s->rwx[i] = x - nx * wo;
+        s->rwy[i] = y - ny * wo;
         s->bx0 = fmin(s->bx0, fmin(s->lx[i], s->rx[i]));
         s->bx1 = fmax(s->bx1, fmax(s->lx[i], s->rx[i]));
         s->by0 = fmin(s->by0, fmin(s->ly[i], s->ry[i]));

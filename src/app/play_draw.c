@@ -17,8 +17,8 @@
 #define PLAY_VIEW_SPAN_CW 30.0
 /* The camera looks ahead of the car by this many seconds of its speed, at
  * most PLAY_LOOKAHEAD_MAX_CW, so the road in front is on screen. */
-#define PLAY_LOOKAHEAD_S 0.35
-#define PLAY_LOOKAHEAD_MAX_CW 9.0
+#define PLAY_LOOKAHEAD_S 0.2
+#define PLAY_LOOKAHEAD_MAX_CW 5.0
 
 static SDL_Color car_colour(int c)
 {
@@ -168,6 +168,36 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
              engine_scheme(e, k)->name, 2 - j, j + 1, ls);
 }
 
+/* The whole track in a corner of the screen, both cars as this screen
+ * shows them: where am I, where is the other one. */
+static void minimap(PlayState *ps, int j, const SDL_FRect *screen)
+{
+    float side = fminf(screen->w, screen->h) * 0.28f;
+    if (side < 60)
+        return;
+    float pad = (float)ps->view->lay.base * 0.5f;
+    SDL_FRect m = {screen->x + screen->w - side - pad, screen->y + screen->h - side - pad, side, side};
+    SDL_Texture *tex = app_track_texture(ps->view, (int)side, (int)side);
+    if (!tex)
+        return;
+    SDL_SetTextureAlphaMod(tex, 210);
+    SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_BLEND);
+    SDL_Rect dst = {(int)m.x, (int)m.y, (int)side, (int)side};
+    SDL_RenderCopy(ps->r, tex, NULL, &dst);
+    gfx_frame(ps->r, m.x, m.y, m.w, m.h, gfx_rgb(20, 20, 20));
+    AppXform x;
+    app_fit_xform(ps->view, &m, &x);
+    for (int c = 0; c < 2; c++) {
+        int car = c == 0 ? 1 - j : j; /* own dot on top */
+        Pose p;
+        play_shown_pose(ps, j, car, &p);
+        float px, py;
+        app_world_to_px(&x, p.x, p.y, &px, &py);
+        gfx_disc(ps->r, px, py, fmaxf(3.0f, side * 0.03f), gfx_rgb(10, 10, 10));
+        gfx_disc(ps->r, px, py, fmaxf(2.0f, side * 0.022f), car_colour(car));
+    }
+}
+
 static void draw_screen(PlayState *ps, int j, int w, int h)
 {
     AppXform x;
@@ -181,6 +211,7 @@ static void draw_screen(PlayState *ps, int j, int w, int h)
     play_shown_pose(ps, j, j, &own);
     draw_car(ps, &x, &other, 1 - j); /* the own car on top */
     draw_car(ps, &x, &own, j);
+    minimap(ps, j, &x.rect);
     hud(ps, j, &x.rect);
     SDL_RenderSetClipRect(ps->r, NULL);
 }

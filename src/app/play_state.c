@@ -118,6 +118,7 @@ bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrEr
     AppConfig ac = app_config_default();
     ac.font_path = cfg->font_path;
     ac.live = true;
+    ac.wall_cw = CAR_GRASS_CW; /* the physics' wall beyond the grass */
     if (!app_state_init_engine(ps->view, liverace_engine(ps->lr), NULL, &ac, r, err))
         return false;
     const char *names[2] = {"car1.png", "car2.png"};

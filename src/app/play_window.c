@@ -39,6 +39,7 @@ static bool watch_open(Watch *w, PlayState *ps, int width, int height)
     AppConfig ac = app_config_default();
     ac.font_path = ps->cfg->font_path;
     ac.live = true;
+    ac.wall_cw = CAR_GRASS_CW;
     if (!w->s || !app_state_init_engine(w->s, liverace_engine(ps->lr), NULL, &ac, w->r, &err)) {
         play_message(ps, "cannot open the overview window: %s", w->s ? err.msg : SDL_GetError());
         watch_close(w);
