@@ -16,6 +16,9 @@
  *                 resistance k_grass and a lower grip; CAR_GRASS_CW beyond the
  *                 edge stands a wall that stops the sideways motion (restitution
  *                 CAR_WALL_RESTITUTION) and brakes the car along it.
+ *   slipstream    a car up to CAR_DRAFT_CW behind another, within a car
+ *                 width of its axis, saves up to CAR_DRAFT_MAX of its drag
+ *                 (world.c sets Car.draft), which lets it pass on a straight.
  *   bodies        CAR_LENGTH_CW x CAR_WIDTH_CW rectangles; overlapping bodies
  *                 are pushed apart along the axis of least overlap (separating
  *                 axis theorem) and exchange an impulse along it (equal
@@ -49,6 +52,8 @@
 #define CAR_GRASS_CW 2.5          /* grass strip between the track edge and the wall */
 #define CAR_RESTITUTION 0.3       /* car to car */
 #define CAR_WALL_RESTITUTION 0.2  /* car to wall */
+#define CAR_DRAFT_MAX 0.5         /* drag saved right behind another car */
+#define CAR_DRAFT_CW 16.0         /* slipstream length behind a car */
 
 typedef struct CarInput {
     double throttle; /* 0..1 */
@@ -77,6 +82,7 @@ typedef struct Car {
     double v;        /* cw/s along the heading */
     double v_side;   /* cw/s sideways (left positive) */
     double yaw_rate; /* rad/s of the last step */
+    double draft;    /* 0..CAR_DRAFT_MAX: share of drag saved in a slipstream */
 } Car;
 
 void car_params_default(CarParams *p);

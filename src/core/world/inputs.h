@@ -6,7 +6,8 @@
  * `t_ms,player,throttle,brake,steer`; blank lines and lines starting with
  * '#' are skipped; every other line holds five comma-separated fields:
  * t_ms a whole number 0..2^31-1 (ms of race time), player 1..8, throttle and
- * brake in [0, 1], steer in [-1, 1]. Lines of one player are in time order;
+ * brake in [0, 1], steer in [-1, 1]. Lines of one player are in strictly
+ * increasing time order;
  * a player's input holds from its t_ms until that player's next line (before
  * the first, the car gets no input). Numbers are written so they read back
  * to the same doubles.
