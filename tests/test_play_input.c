@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "play_input.h"
+#include "vpad.h"
 
 #include <math.h>
 
@@ -139,34 +140,10 @@ static int set_led(void *userdata, Uint8 r, Uint8 g, Uint8 b)
 
 static SDL_Joystick *attach(const char *name, Led *led)
 {
-    SDL_VirtualJoystickDesc d;
-    SDL_zero(d);
-    d.version = SDL_VIRTUAL_JOYSTICK_DESC_VERSION;
-    d.type = SDL_JOYSTICK_TYPE_GAMECONTROLLER;
-    d.naxes = SDL_CONTROLLER_AXIS_MAX;
-    d.nbuttons = SDL_CONTROLLER_BUTTON_MAX;
-    d.name = name;
-    d.userdata = led;
-    d.SetLED = led ? set_led : NULL;
-    int idx = SDL_JoystickAttachVirtualEx(&d);
-    assert_true(idx >= 0);
-    SDL_Joystick *j = SDL_JoystickOpen(idx); /* the test's handle to move its sticks */
-    assert_non_null(j);
-    return j;
+    return vpad_attach(name, led ? set_led : NULL, led);
 }
 
-/* Unplugs the virtual pad j (device indices shift as pads come and go). */
-static void detach(SDL_Joystick *j)
-{
-    SDL_JoystickID id = SDL_JoystickInstanceID(j);
-    SDL_JoystickClose(j);
-    for (int i = 0; i < SDL_NumJoysticks(); i++)
-        if (SDL_JoystickGetDeviceInstanceID(i) == id) {
-            assert_int_equal(SDL_JoystickDetachVirtual(i), 0);
-            return;
-        }
-    fail_msg("virtual pad %d not found", (int)id);
-}
+#define detach vpad_detach
 
 /* Pumps SDL and hands every event to the pads; returns the news seen. */
 static int pump(PlayPads *p, PadEvent *got, int max)

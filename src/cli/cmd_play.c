@@ -396,6 +396,11 @@ static int play_main(int argc, char **argv)
     if (p.record && !out)
         snprintf(rec_path, sizeof rec_path, "%s.csv", p.out_base);
     inputs_name(rec_path, in_path, sizeof in_path);
+    /* a race already recorded is never overwritten */
+    struct stat st;
+    if (p.record && (stat(rec_path, &st) == 0 || stat(in_path, &st) == 0))
+        return finish(&p, cli_usage_error(CMD, "--out %s: %s exists (not overwritten: another name, or --out none)",
+                                          out ? out : rec_path, stat(rec_path, &st) == 0 ? rec_path : in_path));
     if (!cli_created_text(CMD, created, sizeof created))
         return finish(&p, CLI_USAGE);
     const char *slash = strrchr(p.track_path, '/');
