@@ -203,8 +203,22 @@ void app_draw_track(AppState *s, const AppXform *x)
         a->tex_coord.x = a->tex_coord.y = b->tex_coord.x = b->tex_coord.y = 0;
     }
     int m = 0;
+    float x0 = x->rect.x, x1 = x->rect.x + x->rect.w, y0 = x->rect.y, y1 = x->rect.y + x->rect.h;
     for (int i = 0; i < n; i++) {
         int i0 = 2 * i, i1 = 2 * ((i + 1) % n);
+        /* a quad wholly off the view costs the rasteriser its setup for
+         * nothing (a zoomed view sees a few dozen of the ~900) */
+        const SDL_FPoint *q[4] = {&s->vert[i0].position, &s->vert[i0 + 1].position, &s->vert[i1].position,
+                                  &s->vert[i1 + 1].position};
+        float qx0 = q[0]->x, qx1 = q[0]->x, qy0 = q[0]->y, qy1 = q[0]->y;
+        for (int c = 1; c < 4; c++) {
+            qx0 = fminf(qx0, q[c]->x);
+            qx1 = fmaxf(qx1, q[c]->x);
+            qy0 = fminf(qy0, q[c]->y);
+            qy1 = fmaxf(qy1, q[c]->y);
+        }
+        if (qx1 < x0 || qx0 > x1 || qy1 < y0 || qy0 > y1)
+            continue;
         s->idx[m++] = i0;
         s->idx[m++] = i0 + 1;
         s->idx[m++] = i1;

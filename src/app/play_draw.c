@@ -204,7 +204,6 @@ static void draw_screen(PlayState *ps, int j, int w, int h)
     play_screen_xform(ps, j, w, h, &x);
     SDL_Rect clip = {(int)x.rect.x, (int)x.rect.y, (int)x.rect.w, (int)x.rect.h};
     SDL_RenderSetClipRect(ps->r, &clip);
-    gfx_fill(ps->r, x.rect.x, x.rect.y, x.rect.w, x.rect.h, APP_GRASS);
     app_draw_track(ps->view, &x);
     Pose own, other;
     play_shown_pose(ps, j, 1 - j, &other);
@@ -367,7 +366,9 @@ void play_draw(PlayState *ps, int w, int h)
     v->lay.w = w;
     v->lay.h = h;
     gfx_set_scale(&v->gfx, base);
-    SDL_SetRenderDrawColor(ps->r, 0, 0, 0, 255);
+    /* grass everywhere once; each screen draws the track over it */
+    SDL_Color grass = APP_GRASS;
+    SDL_SetRenderDrawColor(ps->r, grass.r, grass.g, grass.b, 255);
     SDL_RenderClear(ps->r);
     draw_screen(ps, 0, w, h);
     draw_screen(ps, 1, w, h);
