@@ -133,8 +133,11 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
         int64_t left = rf->cfg.duration_us - ps->race_us;
         fmt_time(t, sizeof t, left < 0 ? 0 : left);
         snprintf(line, sizeof line, "%s left", t);
+    } else if (lap >= rf->cfg.laps) {
+        fmt_time(t, sizeof t, rf->cross_us[j][j][rf->cfg.laps - 1]);
+        snprintf(line, sizeof line, "Finished %s", t); /* as this terminal saw its own line */
     } else {
-        snprintf(line, sizeof line, "Lap %d/%d", lap + 1 > rf->cfg.laps ? rf->cfg.laps : lap + 1, rf->cfg.laps);
+        snprintf(line, sizeof line, "Lap %d/%d", lap + 1, rf->cfg.laps);
     }
     gfx_text(g, GFX_BIG, (int)(rect->x + rect->w / 2), y0, GFX_CENTER, FG, "%s", line);
     bool first = v.leader == j;
@@ -142,7 +145,10 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
              first ? "1st" : "2nd");
     /* second row: lap time, the scheme, the link bringing the other car */
     int64_t since = lap > 0 ? rf->cross_us[j][j][lap - 1] : 0;
-    fmt_time(t, sizeof t, rf->phase >= RF_RACING ? ps->race_us - since : 0);
+    bool done = rf->cfg.duration_us <= 0 && lap >= rf->cfg.laps;
+    /* the running lap; after the finish, the last lap's time */
+    int64_t shown = done ? since - (lap > 1 ? rf->cross_us[j][j][lap - 2] : 0) : ps->race_us - since;
+    fmt_time(t, sizeof t, rf->phase >= RF_RACING ? shown : 0);
     int y1 = (int)(rect->y + pad / 2 + lb);
     int lw = gfx_text(g, GFX_NORMAL, x0, y1, GFX_LEFT, FG, "lap %s", t);
     if (lap > 0) {
