@@ -188,6 +188,27 @@ static void test_tie_and_backwards_progress(void **st)
     assert_int_equal(t.laps_done[0], 1);
 }
 
+/* Nobody moves: the race still ends, at laps x RACEFLOW_MAX_LAP_US. */
+static void test_nobody_finishes(void **st)
+{
+    (void)st;
+    RaceFlow rf;
+    start(&rf, 2, 0);
+    RaceProgress p = {{-3.0, -5.0}, {{-3.0, -5.0}, {-3.0, -5.0}}};
+    int64_t t = 0;
+    while (rf.phase == RF_RACING && t <= 3 * RACEFLOW_MAX_LAP_US) {
+        raceflow_sample(&rf, t, &p);
+        t += 33 * NR_US_PER_MS;
+    }
+    int64_t period = 33 * NR_US_PER_MS; /* the first sample at or after 1200 s */
+    assert_int_equal(rf.over_us, (2 * RACEFLOW_MAX_LAP_US + period - 1) / period * period);
+    assert_int_equal(rf.phase, RF_DONE); /* no finish to wait for */
+    RaceResult r;
+    raceflow_result(&rf, RACEFLOW_TRUTH, &r);
+    assert_int_equal(r.order[0], 0); /* car 1 is further up the grid */
+    assert_false(r.finished[0]);
+}
+
 static void test_samples_before_the_start_ignored(void **st)
 {
     (void)st;
@@ -212,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_time_mode),
         cmocka_unit_test(test_tie_and_backwards_progress),
         cmocka_unit_test(test_samples_before_the_start_ignored),
+        cmocka_unit_test(test_nobody_finishes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

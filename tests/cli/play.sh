@@ -12,6 +12,7 @@ t_ms,player,throttle,brake,steer
 3000,1,0.6,0,0
 4500,1,1,0,-0.1
 EOF
+printf 't_ms,player,throttle,brake,steer\n0,1,0,0,0\n0,2,0,0,0\n' >"$TMP/idle.inputs"
 LINK='delay 120ms 30ms distribution paretonormal loss 1%'
 
 # Live race vs the replay of its recording: the same links and seed give the
@@ -112,3 +113,8 @@ if [ -x "$MA" ]; then
             fail=$((fail + 1)); echo "FAIL: assets/$f is not tools/make_assets' output"; fi
     done
 fi
+
+# A race nobody finishes still ends (laps x 600 s of race time).
+expect 0 "a race nobody drives ends" -- "$NR" play --headless --p1 "script:$TMP/idle.inputs" \
+    --p2 "script:$TMP/idle.inputs" --laps 1 --out none --schemes nc
+stdout_has "^race: .*\(600\.0 s" "the stopped race ends at 600 s"

@@ -11,7 +11,9 @@
  * reads what each terminal displays then; at a control time
  * (WORLD_CONTROL_US) each controller gives its input (an external one: the
  * last liverace_set_input), which the inputs file gets; then the world
- * steps. Finally the engine is stepped to t. So an input set before a call
+ * steps. Finally the engine is stepped to t (it stops at the last pushed
+ * sample, at most one period behind t: deliveries due after it wait for the
+ * next sample, engine.h). So an input set before a call
  * moves the car within that call (a frame of 16.7 ms holds at least one
  * control time), and what the frame draws after it already shows the move:
  * input to photon is the next presented frame.

@@ -100,7 +100,8 @@ void raceflow_sample(RaceFlow *rf, int64_t t_us, const RaceProgress *p)
             done += finished(rf, RACEFLOW_TRUTH, c);
         if (done > 0 && rf->first_finish_us < 0)
             rf->first_finish_us = t_us;
-        if (done == RACEFLOW_CARS || (done > 0 && t_us >= rf->first_finish_us + RACEFLOW_GRACE_US)) {
+        bool stopped = t_us >= rf->cfg.laps * RACEFLOW_MAX_LAP_US;
+        if (done == RACEFLOW_CARS || (done > 0 && t_us >= rf->first_finish_us + RACEFLOW_GRACE_US) || stopped) {
             rf->over_us = t_us;
             rf->phase = RF_FINISHING;
         }

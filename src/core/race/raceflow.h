@@ -20,7 +20,8 @@
  * RF_COUNTDOWN (RACEFLOW_LIGHTS red lights come on one per
  * RACEFLOW_LIGHT_US, then go out together: the start) -> RF_RACING ->
  * RF_FINISHING (the truth's race is over: every car completed the laps, or
- * the time limit passed, or the grace after the first finisher ran out; the
+ * the time limit passed, or the grace after the first finisher ran out, or
+ * nobody finished within laps * RACEFLOW_MAX_LAP_US; the
  * cars keep being fed so each terminal can show the finish late) -> RF_DONE
  * (every terminal showed every finish, or RACEFLOW_TAIL_US passed).
  *
@@ -65,6 +66,10 @@
 /* In laps mode, how long the others may still finish after the first car
  * (then they are classified by progress, not finished). */
 #define RACEFLOW_GRACE_US (30000 * NR_US_PER_MS)
+/* In laps mode, a race nobody finishes (a script that stops, two players
+ * parked on the grass) ends after this much race time per lap: ten times a
+ * slow lap of the default track, so only a stopped race meets it. */
+#define RACEFLOW_MAX_LAP_US (600 * NR_US_PER_S)
 
 typedef enum RacePhase {
     RF_GRID,
