@@ -25,6 +25,7 @@ struct Bot {
     double mistake_pace;    /* pace factor during a lift-off mistake */
     double stuck_s;         /* time spent slow while trying to drive */
     double recover_left_s;  /* time left of backing out */
+    int pass_side;          /* +1 left, -1 right while attacking, 0 not */
 };
 
 static double clampd(double v, double lo, double hi)
@@ -177,23 +178,30 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
             other = c;
         }
     }
+    if (other < 0 || dbest > PASS_PULL + 2.0 || dbest < -CAR_LENGTH_CW)
+        b->pass_side = 0;
     if (other >= 0) {
         double d = dbest;
         double oo = world_offset(w, other), om = world_offset(w, car);
         double vo = w->car[other].v;
         if (d > 0 && d < PASS_RANGE) {
             /* Attack: the side with more room, fading in as the gap closes. */
-            /* Stay in the slipstream (same line) until close, then pull out
-             * to the side with more room. */
-            double pass = oo >= 0 ? oo - 2.4 : oo + 2.4;
-            double wgt = d < PASS_PULL ? 1.0 : clampd((PASS_RANGE - d) / (PASS_RANGE - PASS_PULL), 0.0, 1.0);
-            double tow = oo; /* in its wake */
-            line = d < PASS_PULL ? line : line * (1.0 - wgt) + tow * wgt;
-            if (d < PASS_PULL)
-                line = pass;
+            /* Stay in the slipstream (its line) until close, then pull out
+             * to the side with more room and keep to it until the pass is
+             * done or given up. */
+            if (d < PASS_PULL && b->pass_side == 0)
+                b->pass_side = oo >= 0 ? -1 : 1;
+            if (b->pass_side != 0) {
+                line = oo + b->pass_side * 2.4;
+            } else {
+                double wgt = clampd((PASS_RANGE - d) / (PASS_RANGE - PASS_PULL), 0.0, 1.0);
+                line = line * (1.0 - wgt) + oo * wgt;
+            }
             /* Never drive into it: lift while still behind and in line. */
             if (d < CAR_LENGTH_CW + 0.6 && fabs(om - oo) < BODY_GAP && v > vo)
                 vt = fmin(vt, vo - 1.0);
+        } else if (d <= 0 && d > -CAR_LENGTH_CW && b->pass_side != 0) {
+            line = oo + b->pass_side * 2.4; /* alongside: hold the line */
         } else if (d < 0 && d > -DEFEND_RANGE && fabs(mean_curvature(t, s + ld)) < 0.01) {
             /* Defend on the straights: lean towards the attacker's line. */
             double wgt = 0.3 * (1.0 + d / DEFEND_RANGE);
