@@ -189,10 +189,16 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
             /* Stay in the slipstream (its line) until close, then pull out
              * to the side with more room and keep to it until the pass is
              * done or given up. */
-            if (d < PASS_PULL && b->pass_side == 0)
-                b->pass_side = oo >= 0 ? -1 : 1;
+            /* Only where a car fits beside it on the track (the line's
+             * limit is a car's width inside the edge). */
+            double lim = half - 1.2;
+            if (d < PASS_PULL && b->pass_side == 0) {
+                int side = oo >= 0 ? -1 : 1;
+                if (fabs(oo + side * 2.4) <= lim)
+                    b->pass_side = side;
+            }
             if (b->pass_side != 0) {
-                line = oo + b->pass_side * 2.4;
+                line = clampd(oo + b->pass_side * 2.4, -lim, lim);
             } else {
                 double wgt = clampd((PASS_RANGE - d) / (PASS_RANGE - PASS_PULL), 0.0, 1.0);
                 line = line * (1.0 - wgt) + oo * wgt;
@@ -201,7 +207,7 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
             if (d < CAR_LENGTH_CW + 0.6 && fabs(om - oo) < BODY_GAP && v > vo)
                 vt = fmin(vt, vo - 1.0);
         } else if (d <= 0 && d > -CAR_LENGTH_CW && b->pass_side != 0) {
-            line = oo + b->pass_side * 2.4; /* alongside: hold the line */
+            line = clampd(oo + b->pass_side * 2.4, -(half - 1.2), half - 1.2); /* alongside: hold it */
         } else if (d < 0 && d > -DEFEND_RANGE && fabs(mean_curvature(t, s + ld)) < 0.01) {
             /* Defend on the straights: lean towards the attacker's line. */
             double wgt = 0.3 * (1.0 + d / DEFEND_RANGE);
