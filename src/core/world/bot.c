@@ -161,7 +161,8 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
     double ld = 3.0 + 0.35 * fmax(v, 0.0);
     int ia = profile_index(b, s + ld);
     double line = b->line[ia] + b->wander;
-    double vt = b->vprof[profile_index(b, s + 0.15 * fmax(v, 0.0))] * (1.0 + b->pace);
+    double brake_look = b->pass_side != 0 ? 0.05 : 0.15; /* attacking: brakes later */
+    double vt = b->vprof[profile_index(b, s + brake_look * fmax(v, 0.0))] * (1.0 + b->pace);
     if (b->mistake_left_s > 0 && b->mistake_pace > 0)
         vt *= b->mistake_pace;
     if (b->mistake_left_s <= 0)
@@ -193,7 +194,10 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
              * limit is a car's width inside the edge). */
             double lim = half - 1.2;
             if (d < PASS_PULL && b->pass_side == 0) {
-                int side = oo >= 0 ? -1 : 1;
+                /* Up the inside of the next bend (the shorter way round),
+                 * else on the side with more room. */
+                double kn = mean_curvature(t, s + 15.0);
+                int side = fabs(kn) > 0.01 ? (kn > 0 ? 1 : -1) : (oo >= 0 ? -1 : 1);
                 if (fabs(oo + side * 2.4) <= lim)
                     b->pass_side = side;
             }
