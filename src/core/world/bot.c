@@ -25,6 +25,7 @@ struct Bot {
     double mistake_pace;    /* pace factor during a lift-off mistake */
     double stuck_s;         /* time spent slow while trying to drive */
     double recover_left_s;  /* time left of backing out */
+    int pass_side;          /* +1 left, -1 right while attacking, 0 not */
 };
 
 static double clampd(double v, double lo, double hi)
@@ -160,7 +161,8 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
     double ld = 3.0 + 0.35 * fmax(v, 0.0);
     int ia = profile_index(b, s + ld);
     double line = b->line[ia] + b->wander;
-    double vt = b->vprof[profile_index(b, s + 0.15 * fmax(v, 0.0))] * (1.0 + b->pace);
+    double brake_look = b->pass_side != 0 ? 0.05 : 0.15; /* attacking: brakes later */
+    double vt = b->vprof[profile_index(b, s + brake_look * fmax(v, 0.0))] * (1.0 + b->pace);
     if (b->mistake_left_s > 0 && b->mistake_pace > 0)
         vt *= b->mistake_pace;
     if (b->mistake_left_s <= 0)
@@ -177,23 +179,39 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
             other = c;
         }
     }
+    if (other < 0 || dbest > PASS_PULL + 2.0 || dbest < -CAR_LENGTH_CW)
+        b->pass_side = 0;
     if (other >= 0) {
         double d = dbest;
         double oo = world_offset(w, other), om = world_offset(w, car);
         double vo = w->car[other].v;
         if (d > 0 && d < PASS_RANGE) {
             /* Attack: the side with more room, fading in as the gap closes. */
-            /* Stay in the slipstream (same line) until close, then pull out
-             * to the side with more room. */
-            double pass = oo >= 0 ? oo - 2.4 : oo + 2.4;
-            double wgt = d < PASS_PULL ? 1.0 : clampd((PASS_RANGE - d) / (PASS_RANGE - PASS_PULL), 0.0, 1.0);
-            double tow = oo; /* in its wake */
-            line = d < PASS_PULL ? line : line * (1.0 - wgt) + tow * wgt;
-            if (d < PASS_PULL)
-                line = pass;
+            /* Stay in the slipstream (its line) until close, then pull out
+             * to the side with more room and keep to it until the pass is
+             * done or given up. */
+            /* Only where a car fits beside it on the track (the line's
+             * limit is a car's width inside the edge). */
+            double lim = half - 1.2;
+            if (d < PASS_PULL && b->pass_side == 0) {
+                /* Up the inside of the next bend (the shorter way round),
+                 * else on the side with more room. */
+                double kn = mean_curvature(t, s + 15.0);
+                int side = fabs(kn) > 0.01 ? (kn > 0 ? 1 : -1) : (oo >= 0 ? -1 : 1);
+                if (fabs(oo + side * 2.4) <= lim)
+                    b->pass_side = side;
+            }
+            if (b->pass_side != 0) {
+                line = clampd(oo + b->pass_side * 2.4, -lim, lim);
+            } else {
+                double wgt = clampd((PASS_RANGE - d) / (PASS_RANGE - PASS_PULL), 0.0, 1.0);
+                line = line * (1.0 - wgt) + oo * wgt;
+            }
             /* Never drive into it: lift while still behind and in line. */
             if (d < CAR_LENGTH_CW + 0.6 && fabs(om - oo) < BODY_GAP && v > vo)
                 vt = fmin(vt, vo - 1.0);
+        } else if (d <= 0 && d > -CAR_LENGTH_CW && b->pass_side != 0) {
+            line = clampd(oo + b->pass_side * 2.4, -(half - 1.2), half - 1.2); /* alongside: hold it */
         } else if (d < 0 && d > -DEFEND_RANGE && fabs(mean_curvature(t, s + ld)) < 0.01) {
             /* Defend on the straights: lean towards the attacker's line. */
             double wgt = 0.3 * (1.0 + d / DEFEND_RANGE);
