@@ -334,6 +334,44 @@ static void test_missing_assets(void **state)
     play_state_free(&ps);
 }
 
+static void key(PlayState *ps, SDL_Scancode sc)
+{
+    SDL_Event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = SDL_KEYDOWN;
+    ev.key.keysym.scancode = sc;
+    play_handle_event(ps, &ev);
+}
+
+/* H mid-race pauses the race; H again resumes it. Esc pauses; H and H
+ * again leave it paused. */
+static void test_help_pauses(void **state)
+{
+    Fix *f = *state;
+    config(f, PLAYER_KEYS, PLAYER_KEYS, NULL);
+    PlayState ps;
+    NrError err;
+    assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
+    go_racing(&ps);
+    key(&ps, SDL_SCANCODE_H);
+    assert_true(ps.help && ps.paused);
+    int64_t t = ps.race_us;
+    play_frame(&ps, 16667);
+    assert_int_equal(ps.race_us, t);
+    key(&ps, SDL_SCANCODE_H);
+    assert_false(ps.help || ps.paused);
+    play_frame(&ps, 16667);
+    assert_true(ps.race_us > t);
+    key(&ps, SDL_SCANCODE_ESCAPE);
+    assert_true(ps.paused);
+    key(&ps, SDL_SCANCODE_H);
+    key(&ps, SDL_SCANCODE_H);
+    assert_true(ps.paused); /* the player's own pause stays */
+    key(&ps, SDL_SCANCODE_P);
+    assert_false(ps.paused);
+    play_state_free(&ps);
+}
+
 static void test_steer_ramp(void **state)
 {
     (void)state;
@@ -354,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_pad_unplugged_mid_race),
         cmocka_unit_test(test_window_closed_mid_race),
         cmocka_unit_test(test_missing_assets),
+        cmocka_unit_test(test_help_pauses),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -45,6 +45,8 @@ static void test_default_keys(void **st)
     char d[64];
     playkeys_describe(&k, 0, d, sizeof d);
     assert_string_equal(d, "W/A/S/D");
+    playkeys_describe(&k, 1, d, sizeof d);
+    assert_string_equal(d, "↑/←/↓/→");
 }
 
 static void test_remap(void **st)

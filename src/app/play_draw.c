@@ -385,7 +385,7 @@ void play_draw(PlayState *ps, int w, int h)
         grid_box(ps, w, h);
     if (ph == RF_DONE)
         results_box(ps, w, h);
-    if (ps->paused) {
+    if (ps->paused && !ps->help) {
         const char *lines[4] = {"PAUSED", ps->pause_why[0] ? ps->pause_why : "the race clock is stopped",
                                 "Esc / P resume · R restart · Q quit", "H help"};
         text_box(ps, w, h, lines, 4, ps->pause_why[0] ? WARN : ACCENT);

@@ -218,6 +218,23 @@ void playkeys_read(const PlayKeys *k, int player, const Uint8 *state, PlayContro
     out->steer = (any_down(a[PK_LEFT], state) ? 1.0 : 0.0) - (any_down(a[PK_RIGHT], state) ? 1.0 : 0.0);
 }
 
+/* Short key names for the HUD: the arrow keys as arrows. */
+static const char *short_name(SDL_Scancode sc)
+{
+    switch (sc) {
+    case SDL_SCANCODE_UP:
+        return "↑";
+    case SDL_SCANCODE_DOWN:
+        return "↓";
+    case SDL_SCANCODE_LEFT:
+        return "←";
+    case SDL_SCANCODE_RIGHT:
+        return "→";
+    default:
+        return sc ? SDL_GetScancodeName(sc) : "-";
+    }
+}
+
 void playkeys_describe(const PlayKeys *k, int player, char *buf, size_t n)
 {
     const int order[PK_ACTIONS] = {PK_THROTTLE, PK_LEFT, PK_BRAKE, PK_RIGHT};
@@ -225,7 +242,7 @@ void playkeys_describe(const PlayKeys *k, int player, char *buf, size_t n)
     buf[0] = '\0';
     for (int i = 0; i < PK_ACTIONS && w < n; i++) {
         SDL_Scancode sc = k->key[player][order[i]][0];
-        int m = snprintf(buf + w, n - w, "%s%s", i ? "/" : "", sc ? SDL_GetScancodeName(sc) : "-");
+        int m = snprintf(buf + w, n - w, "%s%s", i ? "/" : "", short_name(sc));
         if (m < 0)
             break;
         w += (size_t)m;

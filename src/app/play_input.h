@@ -20,7 +20,8 @@
  *        a keyboard state array (SDL_GetKeyboardState): steer -1..1 (left
  *        positive, as the heading turns counter-clockwise), throttle and
  *        brake 0 or 1.
- *   playkeys_describe(k, player, buf, n)  "W/A/S/D" style text for the help.
+ *   playkeys_describe(k, player, buf, n)  "W/A/S/D" style text for the HUD
+ *        (the arrow keys as arrows: "↑/←/↓/→").
  *
  *   pads_init(p)                 no pads; SDL_INIT_GAMECONTROLLER is the
  *        caller's.

@@ -54,6 +54,7 @@ typedef struct PlayState {
     bool rec_failed;
 
     bool paused, help;
+    bool help_paused;      /* the help overlay paused the race (closing it resumes) */
     char pause_why[160];   /* e.g. which player lost the gamepad */
     double steer[2];       /* keyboard steering after the ramp */
     PlayControl in[2];     /* the controls read this frame */

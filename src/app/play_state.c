@@ -185,8 +185,26 @@ static void set_pause(PlayState *ps, bool on)
         return;
     }
     ps->paused = on;
+    ps->help_paused = false;
     if (!on)
         ps->pause_why[0] = '\0';
+}
+
+/* Reading the keys mid-race should not cost a lap: the help pauses the race
+ * and closing it resumes, unless the race was paused already. */
+static void toggle_help(PlayState *ps)
+{
+    ps->help = !ps->help;
+    if (ps->help && !ps->paused) {
+        RacePhase ph = liverace_flow(ps->lr)->phase;
+        if (ph == RF_COUNTDOWN || ph == RF_RACING || ph == RF_FINISHING) {
+            ps->paused = true;
+            ps->help_paused = true;
+        }
+    } else if (!ps->help && ps->help_paused) {
+        ps->help_paused = false;
+        set_pause(ps, false);
+    }
 }
 
 static void start_countdown(PlayState *ps)
@@ -216,13 +234,13 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
     case SDL_SCANCODE_ESCAPE:
     case SDL_SCANCODE_P:
         if (ps->help)
-            ps->help = false;
+            toggle_help(ps);
         else
             set_pause(ps, !ps->paused);
         break;
     case SDL_SCANCODE_H:
     case SDL_SCANCODE_F1:
-        ps->help = !ps->help;
+        toggle_help(ps);
         break;
     case SDL_SCANCODE_TAB:
         ps->want_watch = true;
