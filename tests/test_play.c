@@ -343,6 +343,48 @@ static void key(PlayState *ps, SDL_Scancode sc)
     play_handle_event(ps, &ev);
 }
 
+static bool next_paths(void *ctx, int race, char *rec, char *inputs, size_t n)
+{
+    BotSet *bs = ctx;
+    snprintf(rec, n, "%s/again-%d.csv", bs->f->dir, race);
+    snprintf(inputs, n, "%s/again-%d.inputs.csv", bs->f->dir, race);
+    return true;
+}
+
+/* R on the pause screen: the race so far is kept (renamed into place) and a
+ * new race starts on the grid, recorded under the next name. */
+static void test_restart_keeps_the_race(void **state)
+{
+    Fix *f = *state;
+    config(f, PLAYER_KEYS, PLAYER_BOT, "first");
+    f->cfg.next_rec_path = next_paths;
+    PlayState ps;
+    NrError err;
+    assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
+    go_racing(&ps);
+    for (int i = 0; i < 60; i++)
+        play_frame(&ps, 16667);
+    key(&ps, SDL_SCANCODE_R); /* not while racing */
+    assert_int_equal(ps.race_no, 1);
+    key(&ps, SDL_SCANCODE_ESCAPE);
+    key(&ps, SDL_SCANCODE_R);
+    assert_int_equal(ps.race_no, 2);
+    assert_false(ps.paused);
+    assert_int_equal(liverace_flow(ps.lr)->phase, RF_GRID);
+    Recording r;
+    assert_true(recording_load(&r, f->rec, &err)); /* the first race, finalised */
+    assert_true(r.nsamples > 30);
+    recording_free(&r);
+    char part[160];
+    snprintf(part, sizeof part, "%s/again-2.csv.part", f->dir);
+    assert_int_equal(access(part, F_OK), 0);
+    play_state_free(&ps);
+    snprintf(part, sizeof part, "%s/again-2.csv", f->dir);
+    assert_true(recording_load(&r, part, &err));
+    assert_int_equal(r.nsamples, 1); /* the grid: nobody started */
+    recording_free(&r);
+}
+
 /* H mid-race pauses the race; H again resumes it. Esc pauses; H and H
  * again leave it paused. */
 static void test_help_pauses(void **state)
@@ -393,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_window_closed_mid_race),
         cmocka_unit_test(test_missing_assets),
         cmocka_unit_test(test_help_pauses),
+        cmocka_unit_test(test_restart_keeps_the_race),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
