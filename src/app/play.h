@@ -47,9 +47,9 @@ typedef struct PlayConfig {
     const char *title;
     int width, height;        /* 0 = 1280 x 720 */
     bool fullscreen;
-    bool watch;               /* open the overview window at the start */
+    bool watch;               /* open the overview window at the start (and in
+                               * the benchmark, draw it every frame) */
     int bench_frames;
-    bool bench_watch;         /* the benchmark with the overview window open */
 } PlayConfig;
 
 int play_run_window(const PlayConfig *cfg);

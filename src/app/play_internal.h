@@ -47,7 +47,6 @@ typedef struct PlayState {
 
     int64_t flow_us;       /* app clock, pauses excluded */
     int64_t race_us;       /* race time driven */
-    int64_t done_flow_us;  /* when the results appeared */
     int race_no;           /* 1, 2, ... (restarts) */
     char rec_path[4096];   /* this race's recording */
     char inputs_path[4096];

@@ -85,7 +85,6 @@ static bool start_race(PlayState *ps, NrError *err)
         return false;
     ps->flow_us = 0;
     ps->race_us = 0;
-    ps->done_flow_us = -1;
     ps->rec_failed = false;
     ps->steer[0] = ps->steer[1] = 0.0;
     memset(ps->in, 0, sizeof ps->in);
@@ -351,11 +350,8 @@ void play_frame(PlayState *ps, int64_t wall_dt_us)
     if (wall_dt_us > 100000) /* a stalled frame does not jump the race */
         wall_dt_us = 100000;
     RaceFlow *rf = liverace_flow(ps->lr);
-    if (ps->paused || rf->phase == RF_DONE) {
-        if (rf->phase == RF_DONE && ps->done_flow_us < 0)
-            ps->done_flow_us = ps->flow_us;
+    if (ps->paused || rf->phase == RF_DONE)
         return;
-    }
     ps->flow_us += wall_dt_us;
     if (rf->phase == RF_GRID)
         return;
@@ -378,7 +374,6 @@ void play_frame(PlayState *ps, int64_t wall_dt_us)
         play_message(ps, "%s", err.msg);
     }
     if (rf->phase == RF_DONE) {
-        ps->done_flow_us = ps->flow_us;
         NrError e2 = {{0}};
         if (!liverace_close_recording(ps->lr, &e2))
             play_message(ps, "%s", e2.msg);

@@ -203,7 +203,7 @@ int play_run_window(const PlayConfig *cfg)
     }
     if (ps->icon)
         SDL_SetWindowIcon(win, ps->icon);
-    if (cfg->watch || cfg->bench_watch)
+    if (cfg->watch)
         watch_open(&watch, ps, w, h);
     if (cfg->bench_frames > 0) {
         run_bench(ps, &watch);
