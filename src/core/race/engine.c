@@ -228,7 +228,7 @@ bool engine_push(Engine *e, const CarPose *poses, int ncars, unsigned flags)
     bool new_heat = e->pushed == 0 || (flags & ENGINE_PUSH_NEW_HEAT);
     if (new_heat)
         e->push_seq = 0;
-    Pushed *p = &e->ring[e->pushed % ENGINE_PUSH_AHEAD];
+    Pushed *p = &e->ring[(uint64_t)e->pushed % ENGINE_PUSH_AHEAD];
     memcpy(p->pose, poses, sizeof p->pose);
     p->t_us = e->push_next_us;
     p->seq = e->push_seq++;
@@ -392,7 +392,7 @@ static void start_heat(Engine *e, const Pushed *p)
 
 static void do_sample(Engine *e)
 {
-    const Pushed *p = &e->ring[e->processed % ENGINE_PUSH_AHEAD];
+    const Pushed *p = &e->ring[(uint64_t)e->processed % ENGINE_PUSH_AHEAD];
     int64_t t = p->t_us;
     e->now_us = t;
     if (p->new_heat)
@@ -432,7 +432,7 @@ void engine_step_to(Engine *e, int64_t t_us)
 {
     for (;;) {
         bool waiting = e->processed < e->pushed;
-        int64_t t_sample = waiting ? e->ring[e->processed % ENGINE_PUSH_AHEAD].t_us : INT64_MAX;
+        int64_t t_sample = waiting ? e->ring[(uint64_t)e->processed % ENGINE_PUSH_AHEAD].t_us : INT64_MAX;
         int64_t due;
         int d = next_direction(e, &due);
         /* Deliveries run up to the next pushed sample: past the last one

@@ -4,16 +4,28 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
-/* fabs(v) <= limit is false for NaN and the infinities too (every
- * comparison with NaN is). */
+/* |v| <= limit on the bits: for a non-negative double the IEEE 754 bit
+ * pattern orders like the value, and NaN and the infinities have larger
+ * patterns than any finite limit, so one integer compare per field rejects
+ * them too (every delivered MU comes here). */
+static uint64_t magnitude_bits(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u & ~(UINT64_C(1) << 63);
+}
+
 static bool numbers_ok(const Mu *mu)
 {
-    const double P = RECORDING_MAX_POS, V = RECORDING_MAX_SPEED;
-    return (fabs(mu->x) <= P) & (fabs(mu->y) <= P) & (fabs(mu->heading) <= DBL_MAX) &
-           (fabs(mu->speed) <= V) & (fabs(mu->vx) <= V) & (fabs(mu->vy) <= V) &
-           (fabs(mu->aux[0]) <= P) & (fabs(mu->aux[1]) <= P) & (fabs(mu->aux[2]) <= P) &
-           (fabs(mu->aux[3]) <= P) & (fabs(mu->aux[4]) <= P) & (fabs(mu->aux[5]) <= P);
+    const uint64_t P = magnitude_bits(RECORDING_MAX_POS), V = magnitude_bits(RECORDING_MAX_SPEED),
+                   F = magnitude_bits(DBL_MAX);
+    return (magnitude_bits(mu->x) <= P) & (magnitude_bits(mu->y) <= P) & (magnitude_bits(mu->heading) <= F) &
+           (magnitude_bits(mu->speed) <= V) & (magnitude_bits(mu->vx) <= V) & (magnitude_bits(mu->vy) <= V) &
+           (magnitude_bits(mu->aux[0]) <= P) & (magnitude_bits(mu->aux[1]) <= P) &
+           (magnitude_bits(mu->aux[2]) <= P) & (magnitude_bits(mu->aux[3]) <= P) &
+           (magnitude_bits(mu->aux[4]) <= P) & (magnitude_bits(mu->aux[5]) <= P);
 }
 
 _Static_assert(sizeof ((Mu *)0)->aux == 6 * sizeof(double), "numbers_ok checks six aux values");

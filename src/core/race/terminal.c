@@ -17,6 +17,7 @@ typedef struct TermTx {
 
 struct Terminal {
     int car, ncars, n;
+    int peer[TERMINAL_MAX_CARS - 1]; /* every other terminal */
     int64_t window_us;
     SchemeParams params;
     const SchemeType *type[SCHEME_MAX];
@@ -39,9 +40,8 @@ static void term_send(void *ctx, const Mu *mu)
 {
     TermTx *x = ctx;
     Terminal *t = x->t;
-    for (int to = 0; to < t->ncars; to++)
-        if (to != t->car)
-            t->sink->send(t->sink->ctx, x->k, to, mu);
+    for (int i = 0; i < t->ncars - 1; i++)
+        t->sink->send(t->sink->ctx, x->k, t->peer[i], mu);
 }
 
 Terminal *terminal_new(const TerminalConfig *cfg, NrError *err)
@@ -65,6 +65,9 @@ Terminal *terminal_new(const TerminalConfig *cfg, NrError *err)
     }
     t->car = cfg->car;
     t->ncars = cfg->ncars;
+    for (int c = 0, i = 0; c < t->ncars; c++)
+        if (c != t->car)
+            t->peer[i++] = c;
     t->n = cfg->nschemes;
     t->params = cfg->params;
     t->window_us = cfg->rx_window_us > 0 ? cfg->rx_window_us : MU_WINDOW_DEFAULT_US;
