@@ -244,11 +244,11 @@ static void single_step(AppState *s)
     int64_t period = engine_params(s->e)->period_us;
     if (period <= 0)
         period = 33 * NR_US_PER_MS;
-    if (engine_done(s->e) && s->loop) {
-        engine_restart(s->e);
+    if (replay_done(s->rp) && s->loop) {
+        replay_restart(s->rp);
         clear_trails(s);
     }
-    engine_step_to(s->e, engine_now(s->e) + period);
+    replay_step_to(s->rp, engine_now(s->e) + period);
 }
 
 void app_ctl_press(AppState *s, int ctl)
@@ -261,7 +261,7 @@ void app_ctl_press(AppState *s, int ctl)
         single_step(s);
         break;
     case BTN_RESTART:
-        engine_restart(s->e);
+        replay_restart(s->rp);
         s->gtext_valid = false;
         clear_trails(s);
         s->race_frac_us = 0;
@@ -296,10 +296,12 @@ void app_ctl_press(AppState *s, int ctl)
     }
 }
 
-bool app_state_init(AppState *s, Engine *e, const AppConfig *cfg, SDL_Renderer *r, NrError *err)
+bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err)
 {
     memset(s, 0, sizeof *s);
-    s->e = e;
+    s->rp = rp;
+    s->e = replay_engine(rp);
+    Engine *e = s->e;
     s->cfg = *cfg;
     s->r = r;
     s->paused = cfg->paused;
@@ -372,13 +374,13 @@ void app_advance(AppState *s, int64_t wall_dt_us)
     double dt = (double)wall_dt_us * s->speed + s->race_frac_us;
     int64_t whole = (int64_t)floor(dt);
     s->race_frac_us = dt - (double)whole;
-    if (engine_done(s->e)) {
+    if (replay_done(s->rp)) {
         if (!s->loop)
             return;
-        engine_restart(s->e);
+        replay_restart(s->rp);
         clear_trails(s);
     }
-    engine_step_to(s->e, engine_now(s->e) + whole);
+    replay_step_to(s->rp, engine_now(s->e) + whole);
 }
 
 static bool in_rect(const SDL_FRect *r, float x, float y)

@@ -80,7 +80,7 @@ static bool ttf_start(NrError *err)
     return true;
 }
 
-int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const char *png_path, int w, int h,
+int app_render_snapshot(Replay *rp, const AppConfig *cfg, int64_t t_us, const char *png_path, int w, int h,
                         NrError *err)
 {
     if (w < 64 || h < 64 || w > 16384 || h > 16384) {
@@ -91,9 +91,9 @@ int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const cha
         nr_error_set(err, "%s: snapshot time must be >= 0", png_path);
         return 1;
     }
-    if (t_us < engine_now(e))
-        engine_restart(e);
-    engine_step_to(e, t_us);
+    if (t_us < engine_now(replay_engine(rp)))
+        replay_restart(rp);
+    replay_step_to(rp, t_us);
 
     GfxOffscreen o;
     if (!gfx_offscreen_open(&o, w, h, png_path, err))
@@ -101,10 +101,10 @@ int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const cha
     int rc = 1;
     AppState *s = calloc(1, sizeof *s);
     AppConfig c = *cfg;
-    c.engine = e;
+    c.replay = rp;
     if (!s)
         nr_error_set(err, "%s: out of memory", png_path);
-    else if (app_state_init(s, e, &c, o.r, err)) {
+    else if (app_state_init(s, rp, &c, o.r, err)) {
         s->snapshot = true;
         app_draw(s, w, h);
         SDL_RenderPresent(o.r);
@@ -206,7 +206,7 @@ static void screenshot(AppState *s, int w, int h)
 
 int app_run_window(const AppConfig *cfg)
 {
-    if (!cfg || !cfg->engine) {
+    if (!cfg || !cfg->replay) {
         fprintf(stderr, "netrace: no engine to show\n");
         return 1;
     }
@@ -259,7 +259,7 @@ int app_run_window(const AppConfig *cfg)
         goto done;
     }
     SDL_SetWindowMinimumSize(win, 640, 400);
-    if (!app_state_init(s, cfg->engine, cfg, r, &err)) {
+    if (!app_state_init(s, cfg->replay, cfg, r, &err)) {
         fprintf(stderr, "netrace: %s\n", err.msg);
         goto done;
     }

@@ -4,12 +4,13 @@
 #include <inttypes.h>
 #include <string.h>
 
-bool experiment_run(const EngineConfig *cfg, RunResult *out, NrError *err)
+bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err)
 {
-    Engine *e = engine_new(cfg, err);
-    if (!e)
+    Replay *r = replay_new(cfg, rec, false, err);
+    if (!r)
         return false;
-    engine_step_to(e, engine_end_us(e));
+    replay_step_to(r, replay_end_us(r));
+    Engine *e = replay_engine(r);
     for (int k = 0; k < cfg->nschemes; k++) {
         const Metrics *m = engine_metrics(e, k);
         RunResult *r = &out[k];
@@ -24,7 +25,7 @@ bool experiment_run(const EngineConfig *cfg, RunResult *out, NrError *err)
         r->dir[0] = m->dir[0];
         r->dir[1] = m->dir[1];
     }
-    engine_free(e);
+    replay_free(r);
     return true;
 }
 

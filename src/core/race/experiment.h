@@ -2,8 +2,8 @@
  * sweep grid of the racing paper's Figs. 6-7, and long-format CSV rows.
  *
  * Contracts:
- *   experiment_run(cfg, out, err)   builds an engine from cfg, steps it to the
- *        race end, fills out[k] for each of cfg->nschemes schemes.
+ *   experiment_run(cfg, rec, out, err)  replays rec (replay.h) under cfg to
+ *        the race end, fills out[k] for each of cfg->nschemes schemes.
  *   sweep_points(spec, out, max)    the grid of (delay12, jitter12) points in
  *        order: for each jitter, delays ascending; points whose jitter exceeds
  *        the mean are skipped. Returns the count (<= max).
@@ -13,7 +13,7 @@
 #ifndef NR_EXPERIMENT_H
 #define NR_EXPERIMENT_H
 
-#include "engine.h"
+#include "replay.h"
 
 #include <stdio.h>
 
@@ -25,7 +25,7 @@ typedef struct RunResult {
     DirCounters dir[2];
 } RunResult;
 
-bool experiment_run(const EngineConfig *cfg, RunResult *out, NrError *err);
+bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err);
 
 #define SWEEP_MAX_VALUES 64
 #define SWEEP_MAX_POINTS (SWEEP_MAX_VALUES * SWEEP_MAX_VALUES)
