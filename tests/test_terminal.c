@@ -173,6 +173,45 @@ static void terminal_alone_sends_through_its_sink(void **state)
     terminal_free(t);
 }
 
+/* What the boundary cannot know, the scheme checks: an EPP receiver given a
+ * valid-looking MU at the largest sequence number, carrying an EP of a huge
+ * horizon, computed seq + D in int (signed overflow under the sanitizer) and
+ * trusted D. Now such an EP is ignored (D above what a sender ever uses) and
+ * the arithmetic is 64-bit; the display stays finite. */
+static void epp_receiver_survives_extreme_fields(void **state)
+{
+    (void)state;
+    const SchemeType *s[3] = {scheme_find("epp-xd"), scheme_find("epp-xa"), scheme_find("epp-xv-p")};
+    TerminalConfig c = {.car = 1, .ncars = 2, .params = scheme_default_params(), .schemes = s, .nschemes = 3};
+    NrError err;
+    Terminal *t = terminal_new(&c, &err);
+    assert_non_null(t);
+    Mu grid[2] = {mu_of(0, 0, 0.0, 0.0), mu_of(1, 0, 0.0, 3.0)};
+    terminal_start(t, grid, 0);
+    int64_t now = 40 * MS;
+    double horizons[] = {1e6, 65536.0, 17.0, 1.0}; /* all within the boundary's bounds */
+    for (int h = 0; h < 4; h++) {
+        Mu m = mu_of(0, 1, 1.0, 1.0);
+        m.seq = INT32_MAX - h;
+        m.gen_us = now;
+        m.aux[0] = 5.0;
+        m.aux[1] = 5.0;
+        m.aux[2] = horizons[h];
+        m.aux[3] = 1.0;
+        for (int k = 0; k < 3; k++) {
+            assert_int_equal(mu_validate(&m, 2, 1, now, MU_WINDOW_DEFAULT_US), MU_OK);
+            terminal_receive(t, k, &m, now);
+            m.kind = MU_PARITY;
+            terminal_receive(t, k, &m, now);
+            m.kind = MU_UPDATE;
+            Pose p;
+            terminal_display(t, k, 0, now + 33 * MS, &p);
+            assert_true(isfinite(p.x) && isfinite(p.y) && isfinite(p.heading));
+        }
+    }
+    terminal_free(t);
+}
+
 static void bad_configs_are_refused(void **state)
 {
     (void)state;
@@ -195,6 +234,7 @@ int main(void)
         cmocka_unit_test(timestamp_far_from_the_clock_is_rejected),
         cmocka_unit_test(non_finite_and_unknown_fields_are_rejected),
         cmocka_unit_test(terminal_alone_sends_through_its_sink),
+        cmocka_unit_test(epp_receiver_survives_extreme_fields),
         cmocka_unit_test(bad_configs_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,44 +5,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- packet queue: binary min-heap by (due, order) ---------------------- */
+/* ---- packet heap: binary min-heap of keys by (due, order) ---------------- */
 
-static bool pq_less(const DlPacket *a, const DlPacket *b)
+static bool pq_less(const DlKey *a, const DlKey *b)
 {
     return a->due_us < b->due_us || (a->due_us == b->due_us && a->order < b->order);
 }
 
-static void pq_push(DlQueue *q, const DlPacket *p)
+static void pq_push(DelayLine *d, DlKey key)
 {
-    int i = q->n++;
+    int i = d->n++;
     while (i > 0) {
         int parent = (i - 1) / 2;
-        if (!pq_less(p, &q->v[parent]))
+        if (!pq_less(&key, &d->heap[parent]))
             break;
-        q->v[i] = q->v[parent];
+        d->heap[i] = d->heap[parent];
         i = parent;
     }
-    q->v[i] = *p;
+    d->heap[i] = key;
 }
 
-static void pq_pop(DlQueue *q, DlPacket *out)
+/* Removes the head key (the caller has read its packet). */
+static void pq_drop_head(DelayLine *d)
 {
-    *out = q->v[0];
-    DlPacket last = q->v[--q->n];
+    DlKey *v = d->heap;
+    DlKey last = v[--d->n];
     int i = 0;
     for (;;) {
         int c = 2 * i + 1;
-        if (c >= q->n)
+        if (c >= d->n)
             break;
-        if (c + 1 < q->n && pq_less(&q->v[c + 1], &q->v[c]))
+        if (c + 1 < d->n && pq_less(&v[c + 1], &v[c]))
             c++;
-        if (!pq_less(&q->v[c], &last))
+        if (!pq_less(&v[c], &last))
             break;
-        q->v[i] = q->v[c];
+        v[i] = v[c];
         i = c;
     }
-    if (q->n > 0)
-        q->v[i] = last;
+    if (d->n > 0)
+        v[i] = last;
 }
 
 /* ---- setup ------------------------------------------------------------- */
@@ -60,6 +61,9 @@ static void start_streams(DelayLine *d)
 static void clear_queues(void *ctx)
 {
     DelayLine *d = ctx;
+    d->n = 0;
+    d->fresh = 0;
+    d->nfree = 0;
     for (int k = 0; k < d->nq; k++) {
         d->q[k].n = 0;
         d->q[k].last_due_us = INT64_MIN;
@@ -76,13 +80,13 @@ bool delayline_init(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, 
     d->dir = dir;
     d->need_aux = need_aux;
     d->nq = nschemes;
-    for (int k = 0; k < nschemes; k++) {
-        d->q[k].v = malloc(sizeof(DlPacket) * DELAYLINE_QUEUE_LIMIT);
-        if (!d->q[k].v) {
-            delayline_free(d);
-            return false;
-        }
-        d->q[k].cap = DELAYLINE_QUEUE_LIMIT;
+    d->cap = nschemes * DELAYLINE_QUEUE_LIMIT;
+    d->heap = malloc(sizeof *d->heap * (size_t)d->cap);
+    d->pool = malloc(sizeof *d->pool * (size_t)d->cap);
+    d->free = malloc(sizeof *d->free * (size_t)d->cap);
+    if (!d->heap || !d->pool || !d->free) {
+        delayline_free(d);
+        return false;
     }
     clear_queues(d);
     start_streams(d);
@@ -93,9 +97,13 @@ void delayline_free(DelayLine *d)
 {
     if (!d)
         return;
-    for (int k = 0; k < d->nq; k++)
-        free(d->q[k].v);
-    d->nq = 0;
+    free(d->heap);
+    free(d->pool);
+    free(d->free);
+    d->heap = NULL;
+    d->pool = NULL;
+    d->free = NULL;
+    d->nq = d->n = d->cap = 0;
     link_free(&d->link);
     link_free(&d->aux);
     linkspec_free(&d->spec);
@@ -142,14 +150,23 @@ static void dl_slot(void *ctx, int from, int32_t seq, int64_t now_us)
 }
 
 /* Queues one copy; returns the overflow flag when netem's limit drops it. */
-static int enqueue(DelayLine *d, DlQueue *q, int from, int to, const Mu *mu, int64_t now_us,
-                   int64_t delay_us, int overflow_flag)
+static int enqueue(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t now_us, int64_t delay_us,
+                   int overflow_flag)
 {
-    if (q->n == q->cap)
+    DlQueue *q = &d->q[k];
+    if (q->n == DELAYLINE_QUEUE_LIMIT)
         return overflow_flag;
-    DlPacket p = {.sent_us = now_us, .from = from, .to = to, .mu = *mu, .order = d->order++};
-    p.due_us = linkspec_order_due(&d->spec, &q->last_due_us, now_us + (delay_us > 0 ? delay_us : 0));
-    pq_push(q, &p);
+    int slot = d->nfree > 0 ? d->free[--d->nfree] : d->fresh++; /* n < cap: each scheme is below its limit */
+    DlPacket *p = &d->pool[slot];
+    p->sent_us = now_us;
+    p->k = k;
+    p->from = from;
+    p->to = to;
+    p->mu = *mu;
+    DlKey key = {linkspec_order_due(&d->spec, &q->last_due_us, now_us + (delay_us > 0 ? delay_us : 0)),
+                 d->order++, slot};
+    pq_push(d, key);
+    q->n++;
     return 0;
 }
 
@@ -173,52 +190,46 @@ static int dl_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now
     }
     if (dr->lost)
         return MEDIUM_LOST;
-    int fate = enqueue(d, q, from, to, mu, now_us, dr->delay_us, MEDIUM_OVERFLOW);
+    int fate = enqueue(d, k, from, to, mu, now_us, dr->delay_us, MEDIUM_OVERFLOW);
     if (dr->dup)
-        fate |= MEDIUM_DUPLICATED |
-                enqueue(d, q, from, to, mu, now_us, dr->dup_delay_us, MEDIUM_DUP_OVERFLOW);
+        fate |= MEDIUM_DUPLICATED | enqueue(d, k, from, to, mu, now_us, dr->dup_delay_us, MEDIUM_DUP_OVERFLOW);
     return fate;
-}
-
-/* The queue whose head is due first (ties: sending order), or -1. */
-static int first_queue(const DelayLine *d)
-{
-    int best = -1;
-    for (int k = 0; k < d->nq; k++)
-        if (d->q[k].n > 0 && (best < 0 || pq_less(&d->q[k].v[0], &d->q[best].v[0])))
-            best = k;
-    return best;
 }
 
 static int64_t dl_next_due(const void *ctx)
 {
     const DelayLine *d = ctx;
-    int k = first_queue(d);
-    return k < 0 ? INT64_MAX : d->q[k].v[0].due_us;
+    return d->n > 0 ? d->heap[0].due_us : INT64_MAX;
 }
 
 static bool dl_pop_due(void *ctx, int64_t t_us, MediumDelivery *out)
 {
     DelayLine *d = ctx;
-    int k = first_queue(d);
-    if (k < 0 || d->q[k].v[0].due_us > t_us)
+    if (d->n == 0 || d->heap[0].due_us > t_us)
         return false;
-    DlPacket p;
-    pq_pop(&d->q[k], &p);
-    *out = (MediumDelivery){.scheme = k, .from = p.from, .to = p.to, .sent_us = p.sent_us,
-                            .due_us = p.due_us, .mu = p.mu};
+    int slot = d->heap[0].slot;
+    const DlPacket *p = &d->pool[slot];
+    out->scheme = p->k;
+    out->from = p->from;
+    out->to = p->to;
+    out->sent_us = p->sent_us;
+    out->due_us = d->heap[0].due_us;
+    out->mu = p->mu;
+    d->q[p->k].n--;
+    pq_drop_head(d);
+    d->free[d->nfree++] = slot;
     return true;
 }
 
 static int dl_in_flight(const void *ctx, int k, InFlight *out, int max)
 {
     const DelayLine *d = ctx;
-    if (k < 0 || k >= d->nq)
-        return 0;
-    const DlQueue *q = &d->q[k];
     int n = 0;
-    for (int i = 0; i < q->n && n < max; i++, n++)
-        out[n] = (InFlight){.mu = q->v[i].mu, .sent_us = q->v[i].sent_us, .due_us = q->v[i].due_us};
+    for (int i = 0; i < d->n && n < max; i++) {
+        const DlPacket *p = &d->pool[d->heap[i].slot];
+        if (p->k == k)
+            out[n++] = (InFlight){.mu = p->mu, .sent_us = p->sent_us, .due_us = d->heap[i].due_us};
+    }
     return n;
 }
 

@@ -14,7 +14,7 @@
  *
  * Contracts:
  *   delayline_init(d, spec, seed, dir, nschemes, need_aux)  copies spec; the
- *        queues (nschemes x DELAYLINE_QUEUE_LIMIT packets) are allocated
+ *        queue (nschemes x DELAYLINE_QUEUE_LIMIT packets) is allocated
  *        here and only here. False when out of memory (d is then safe to
  *        free). nschemes in 1..SCHEME_MAX.
  *   delayline_free(d)                NULL-safe.
@@ -34,17 +34,22 @@
 #define DELAYLINE_QUEUE_LIMIT 1000 /* packets per scheme, as netem's default limit */
 
 typedef struct DlPacket {
-    int64_t due_us;
-    uint64_t order; /* sending order: ties in due time leave in this order */
     int64_t sent_us;
-    int from, to;
+    int k, from, to;
     Mu mu;
 } DlPacket;
 
-/* Binary min-heap of packets by (due, order). */
+/* A heap entry: the packets stay put in a pool, the heap moves 24 bytes. */
+typedef struct DlKey {
+    int64_t due_us;
+    uint64_t order; /* sending order: ties in due time leave in this order */
+    int slot;       /* index in the pool */
+} DlKey;
+
+/* One scheme's share of the line: netem's limit and FIFO state are per
+ * scheme, as if each scheme had its own qdisc. */
 typedef struct DlQueue {
-    DlPacket *v;
-    int n, cap;
+    int n;               /* packets of this scheme in the heap */
     int64_t last_due_us; /* for `order fifo` */
     bool used_primary;   /* this slot's primary fate already taken */
 } DlQueue;
@@ -58,6 +63,14 @@ typedef struct DelayLine {
     bool need_aux, aux_drawn;
     int nq;
     DlQueue q[SCHEME_MAX];
+    /* Every scheme's packets in one binary min-heap by (due, order): the
+     * next delivery is its head, found without a scan. The packets live in
+     * a pool of cap slots: slots from `fresh` on were never used,
+     * free[0..nfree) lists the released ones. */
+    DlKey *heap;
+    DlPacket *pool;
+    int *free;
+    int n, cap, fresh, nfree;
     uint64_t order;
 } DelayLine;
 

@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "scheme_util.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -65,8 +66,10 @@ struct Engine {
     DelayLine dl[2];
     bool own_dl[2];
     Medium med[2];
+    int64_t due[2];      /* medium_next_due(med[d]) when !due_stale[d] */
+    bool due_stale[2];   /* med[d] changed since due[d] was read */
     LinkSpec none; /* engine_link of a caller's medium */
-    Slot s[SCHEME_MAX];
+    Slot *s; /* n of them (a Slot holds a Metrics of about 2.6 kB) */
     bool keep_history;
     int hist_cap;
     int64_t period_us;
@@ -92,6 +95,7 @@ struct Engine {
 /* ---- setup ------------------------------------------------------------- */
 
 static void sink_send(void *ctx, int k, int to, const Mu *mu);
+static void reset_race(Engine *e);
 
 static bool check_config(const EngineConfig *cfg, NrError *err)
 {
@@ -158,7 +162,11 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
     e->given_n = cfg->progress[0] && cfg->progress[1] ? cfg->progress_n : 0;
     e->given_prog[0] = cfg->progress[0];
     e->given_prog[1] = cfg->progress[1];
-    bool ok = make_media(e, cfg, err);
+    e->s = calloc((size_t)e->n, sizeof *e->s);
+    bool ok = e->s != NULL;
+    if (!ok)
+        nr_error_set(err, "engine: out of memory");
+    ok = ok && make_media(e, cfg, err);
     for (int j = 0; j < NCARS && ok; j++) {
         TerminalConfig tc = {.car = j, .ncars = NCARS, .params = e->params,
                              .schemes = e->types, .nschemes = e->n};
@@ -183,7 +191,7 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
         engine_free(e);
         return NULL;
     }
-    engine_restart(e);
+    reset_race(e);
     return e;
 }
 
@@ -191,8 +199,9 @@ void engine_free(Engine *e)
 {
     if (!e)
         return;
-    for (int k = 0; k < e->n; k++)
+    for (int k = 0; k < e->n && e->s; k++)
         free(e->s[k].hist);
+    free(e->s);
     for (int j = 0; j < NCARS; j++) {
         terminal_free(e->term[j]);
         free(e->prog[j]);
@@ -210,14 +219,16 @@ bool engine_push(Engine *e, const CarPose *poses, int ncars, unsigned flags)
 {
     if (ncars != NCARS || e->finished || e->pushed - e->processed >= ENGINE_PUSH_AHEAD)
         return false;
+    bool finite = true; /* fabs(v) <= DBL_MAX is false for NaN and infinities */
     for (int c = 0; c < NCARS; c++)
-        if (!isfinite(poses[c].x) || !isfinite(poses[c].y) || !isfinite(poses[c].heading) ||
-            !isfinite(poses[c].speed))
-            return false;
+        finite &= (fabs(poses[c].x) <= DBL_MAX) & (fabs(poses[c].y) <= DBL_MAX) &
+                  (fabs(poses[c].heading) <= DBL_MAX) & (fabs(poses[c].speed) <= DBL_MAX);
+    if (!finite)
+        return false;
     bool new_heat = e->pushed == 0 || (flags & ENGINE_PUSH_NEW_HEAT);
     if (new_heat)
         e->push_seq = 0;
-    Pushed *p = &e->ring[e->pushed % ENGINE_PUSH_AHEAD];
+    Pushed *p = &e->ring[(uint64_t)e->pushed % ENGINE_PUSH_AHEAD];
     memcpy(p->pose, poses, sizeof p->pose);
     p->t_us = e->push_next_us;
     p->seq = e->push_seq++;
@@ -249,6 +260,7 @@ static void sink_send(void *ctx, int k, int to, const Mu *mu)
     c->sent++;
     c->bytes += mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES;
     int fate = medium_send(&e->med[dir], k, x->from, to, mu, e->now_us);
+    e->due_stale[dir] = true;
     c->lost += (fate & MEDIUM_LOST) != 0;
     c->duplicated += (fate & MEDIUM_DUPLICATED) != 0;
     c->overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
@@ -304,6 +316,7 @@ static void take_metrics(Engine *e, int64_t t_us)
 static void deliver_from(Engine *e, int d, int64_t t_us)
 {
     MediumDelivery m;
+    e->due_stale[d] = true;
     if (!medium_pop_due(&e->med[d], t_us, &m))
         return;
     e->now_us = m.due_us;
@@ -324,9 +337,14 @@ static void deliver_from(Engine *e, int d, int64_t t_us)
 }
 
 /* The direction whose next delivery is due first, or -1; *due gets it. */
-static int next_direction(const Engine *e, int64_t *due)
+static int next_direction(Engine *e, int64_t *due)
 {
-    int64_t a = medium_next_due(&e->med[0]), b = medium_next_due(&e->med[1]);
+    for (int d = 0; d < 2; d++)
+        if (e->due_stale[d]) {
+            e->due[d] = medium_next_due(&e->med[d]);
+            e->due_stale[d] = false;
+        }
+    int64_t a = e->due[0], b = e->due[1];
     *due = a <= b ? a : b;
     if (*due == INT64_MAX)
         return -1;
@@ -364,15 +382,17 @@ static void start_heat(Engine *e, const Pushed *p)
     }
     for (int j = 0; j < NCARS; j++)
         terminal_start(e->term[j], grid, local_time(e, j, p->t_us));
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < 2; d++) {
         medium_clear(&e->med[d]);
+        e->due_stale[d] = true;
+    }
     for (int k = 0; k < e->n; k++)
         e->s[k].hist_n = 0;
 }
 
 static void do_sample(Engine *e)
 {
-    const Pushed *p = &e->ring[e->processed % ENGINE_PUSH_AHEAD];
+    const Pushed *p = &e->ring[(uint64_t)e->processed % ENGINE_PUSH_AHEAD];
     int64_t t = p->t_us;
     e->now_us = t;
     if (p->new_heat)
@@ -382,11 +402,11 @@ static void do_sample(Engine *e)
         e->cur[c] = p->pose[c];
         /* Progress unwrapped sample to sample: the previous value is the
          * hint (recording_progress does the same over a whole file). */
-        double v;
-        if (p->seq < e->given_n)
-            v = e->given_prog[c][p->seq];
-        else
-            v = track_progress(e->track, p->pose[c].x, p->pose[c].y, e->cur_prog[c]);
+        if (p->seq < e->given_n) { /* known: the ring is not needed */
+            e->cur_prog[c] = e->given_prog[c][p->seq];
+            continue;
+        }
+        double v = track_progress(e->track, p->pose[c].x, p->pose[c].y, e->cur_prog[c]);
         e->cur_prog[c] = v;
         e->prog[c][e->processed % e->prog_cap] = v;
     }
@@ -412,7 +432,7 @@ void engine_step_to(Engine *e, int64_t t_us)
 {
     for (;;) {
         bool waiting = e->processed < e->pushed;
-        int64_t t_sample = waiting ? e->ring[e->processed % ENGINE_PUSH_AHEAD].t_us : INT64_MAX;
+        int64_t t_sample = waiting ? e->ring[(uint64_t)e->processed % ENGINE_PUSH_AHEAD].t_us : INT64_MAX;
         int64_t due;
         int d = next_direction(e, &due);
         /* Deliveries run up to the next pushed sample: past the last one
@@ -541,6 +561,13 @@ void engine_restart(Engine *e)
         else
             medium_clear(&e->med[d]);
     }
+    reset_race(e);
+}
+
+/* Everything but the media back to before the first push. */
+static void reset_race(Engine *e)
+{
+    e->due_stale[0] = e->due_stale[1] = true;
     engine_reset_metrics(e);
     e->pushed = e->processed = 0;
     e->push_next_us = 0;

@@ -17,6 +17,7 @@ typedef struct TermTx {
 
 struct Terminal {
     int car, ncars, n;
+    int peer[TERMINAL_MAX_CARS - 1]; /* every other terminal */
     int64_t window_us;
     SchemeParams params;
     const SchemeType *type[SCHEME_MAX];
@@ -24,6 +25,7 @@ struct Terminal {
     TermTx txctx[SCHEME_MAX];
     Transport tx[SCHEME_MAX];
     const TerminalSink *sink; /* valid during terminal_local only */
+    bool started;             /* terminal_start ran: the instances are live */
     int64_t rejected[MU_CHECK_COUNT];
 };
 
@@ -38,9 +40,8 @@ static void term_send(void *ctx, const Mu *mu)
 {
     TermTx *x = ctx;
     Terminal *t = x->t;
-    for (int to = 0; to < t->ncars; to++)
-        if (to != t->car)
-            t->sink->send(t->sink->ctx, x->k, to, mu);
+    for (int i = 0; i < t->ncars - 1; i++)
+        t->sink->send(t->sink->ctx, x->k, t->peer[i], mu);
 }
 
 Terminal *terminal_new(const TerminalConfig *cfg, NrError *err)
@@ -64,6 +65,9 @@ Terminal *terminal_new(const TerminalConfig *cfg, NrError *err)
     }
     t->car = cfg->car;
     t->ncars = cfg->ncars;
+    for (int c = 0, i = 0; c < t->ncars; c++)
+        if (c != t->car)
+            t->peer[i++] = c;
     t->n = cfg->nschemes;
     t->params = cfg->params;
     t->window_us = cfg->rx_window_us > 0 ? cfg->rx_window_us : MU_WINDOW_DEFAULT_US;
@@ -78,11 +82,8 @@ Terminal *terminal_new(const TerminalConfig *cfg, NrError *err)
         t->txctx[k] = (TermTx){t, k};
         t->tx[k] = (Transport){&t->txctx[k], term_send};
     }
-    Mu grid[TERMINAL_MAX_CARS];
-    memset(grid, 0, sizeof grid);
-    for (int c = 0; c < t->ncars; c++)
-        grid[c].car = c;
-    terminal_start(t, grid, 0);
+    /* The instances stay zeroed bytes until terminal_start (init wants
+     * zeroed state: the first start need not clear them again). */
     return t;
 }
 
@@ -103,13 +104,17 @@ void terminal_start(Terminal *t, const Mu *grid, int64_t local_us)
         g[c].gen_us = local_us;
     }
     for (int k = 0; k < t->n; k++) {
-        memset(t->inst[k], 0, t->type[k]->state_size);
+        if (t->started)
+            memset(t->inst[k], 0, t->type[k]->state_size);
         t->type[k]->init(t->inst[k], &t->params, t->car, g);
     }
+    t->started = true;
 }
 
 void terminal_local(Terminal *t, const Mu *mu, int64_t local_us, const TerminalSink *sink)
 {
+    if (!t->started)
+        return;
     t->sink = sink;
     for (int k = 0; k < t->n; k++)
         t->type[k]->on_local(t->inst[k], mu, local_us, &t->tx[k]);
@@ -123,6 +128,8 @@ RxResult terminal_receive(Terminal *t, int k, const Mu *mu, int64_t local_us)
         t->rejected[c]++;
         return RX_REJECTED;
     }
+    if (!t->started)
+        return RX_DISCARDED;
     return t->type[k]->on_receive(t->inst[k], mu, local_us);
 }
 
@@ -143,6 +150,10 @@ void terminal_reset_counters(Terminal *t)
 
 void terminal_display(const Terminal *t, int k, int car, int64_t local_us, Pose *out)
 {
+    if (!t->started) {
+        *out = (Pose){0.0, 0.0, 0.0, -1};
+        return;
+    }
     t->type[k]->display(t->inst[k], car, local_us, out);
 }
 

@@ -24,8 +24,10 @@
  *   terminal_new(cfg, err)          allocates every scheme instance (the
  *        only allocation); NULL + err when cfg is bad (car outside
  *        0..ncars-1, ncars outside 2..TERMINAL_MAX_CARS, nschemes outside
- *        1..SCHEME_MAX) or out of memory. The instances start on a zero grid
- *        at local time 0 until terminal_start.
+ *        1..SCHEME_MAX) or out of memory. Until terminal_start the
+ *        terminal is idle: terminal_local sends nothing, terminal_receive
+ *        validates, then discards (RX_DISCARDED), terminal_display gives
+ *        the origin with seq -1.
  *   terminal_free(t)                NULL-safe.
  *   terminal_start(t, grid, local_us)  (re)starts every scheme instance:
  *        grid[c] is car c's start MU (ncars entries); their gen_us is set to
