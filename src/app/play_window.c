@@ -111,11 +111,12 @@ static void run_bench(PlayState *ps, Watch *watch)
     uint64_t freq = SDL_GetPerformanceFrequency();
     double cpu0 = app_cpu_seconds();
     long rss0 = app_max_rss_kb();
-    int w = 0, h = 0, restarts = 0;
+    int w = 0, h = 0, restarts = 0, done = 0;
     for (int i = 0; i < n && !ps->want_quit; i++) {
         SDL_Event ev;
-        while (SDL_PollEvent(&ev))
-            ; /* nobody presses anything in a benchmark */
+        while (SDL_PollEvent(&ev)) /* nobody drives in a benchmark; SIGINT / SIGTERM still end it */
+            if (ev.type == SDL_QUIT)
+                ps->want_quit = true;
         uint64_t t0 = SDL_GetPerformanceCounter();
         if (liverace_done(ps->lr)) {
             NrError err = {{0}};
@@ -132,8 +133,14 @@ static void run_bench(PlayState *ps, Watch *watch)
         SDL_RenderPresent(ps->r);
         watch_draw(watch, ps);
         ms[i] = (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 / (double)freq;
+        done = i + 1;
     }
     double cpu = app_cpu_seconds() - cpu0;
+    if (done == 0) {
+        free(ms);
+        return;
+    }
+    n = done;
     SDL_RendererInfo info;
     SDL_GetRendererInfo(ps->r, &info);
     int ww = 0, wh = 0;

@@ -118,3 +118,18 @@ fi
 expect 0 "a race nobody drives ends" -- "$NR" play --headless --p1 "script:$TMP/idle.inputs" \
     --p2 "script:$TMP/idle.inputs" --laps 1 --out none --schemes nc
 stdout_has "^race: .*\(600\.0 s" "the stopped race ends at 600 s"
+
+# SIGTERM mid-race (SDL turns it into a quit): the recording is finalised.
+expect 0 "SIGTERM mid-race" -- env SDL_VIDEODRIVER=dummy timeout --preserve-status -s TERM 3 "$NR" play --p1 bot \
+    --p2 bot --bench-frames 1000000 --size 320x200 --out "$TMP/term.csv"
+if [ -f "$TMP/term.csv" ] && [ ! -e "$TMP/term.csv.part" ] && [ -f "$TMP/term.inputs.csv" ]; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: SIGTERM mid-race leaves the recording finalised"; fi
+expect 0 "the recording cut by SIGTERM" -- "$NR" info "$TMP/term.csv"
+stdout_has "^complete: yes" "cut recording reads complete"
+
+# A gamepad mapping file with a bad line: named with its line, exit 1.
+printf '# mappings\n03000000aaaa0000bbbb000000000000,Lab Wheel,a:b0,leftx:a0,platform:Linux,\nnot a mapping\n' \
+    >"$TMP/pads.txt"
+expect 1 "bad pad mappings" -- env SDL_VIDEODRIVER=dummy timeout 60 "$NR" play --p1 pad --p2 bot --bench-frames 2 \
+    --pad-mappings "$TMP/pads.txt" --out none
+stderr_has "pads.txt:3: not a gamepad mapping" "bad mapping line named"
