@@ -22,6 +22,8 @@
 #include "play_internal.h"
 #include "vpad.h"
 
+#include <SDL_image.h>
+
 typedef struct Fix Fix;
 
 /* The bots of one game (a restart remakes them; two games, two sets). */
@@ -237,7 +239,14 @@ static void test_pad_unplugged_mid_race(void **state)
     for (int i = 0; i < 30; i++)
         play_frame(&ps, 16667);
     assert_int_equal(ps.race_us, t); /* the race clock stopped */
-    play_draw(&ps, 640, 360);       /* the pause box names the player (drawn, not asserted) */
+    play_draw(&ps, 640, 360); /* the pause box names the player */
+    const char *shots = getenv("NETRACE_TEST_SHOTS"); /* to look at it: a folder for the PNG */
+    if (shots) {
+        char png[512];
+        snprintf(png, sizeof png, "%s/pad-lost.png", shots);
+        SDL_RenderPresent(f->r);
+        IMG_SavePNG(f->surf, png);
+    }
     /* resuming without a pad is refused */
     SDL_Event esc;
     memset(&esc, 0, sizeof esc);
