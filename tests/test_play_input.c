@@ -120,7 +120,9 @@ static void test_load_file(void **st)
     assert_int_equal(k.key[1][PK_LEFT][0], SDL_SCANCODE_J);
     remove(path);
     assert_false(playkeys_load(&k, path, &err));
-    assert_non_null(strstr(err.msg, "cannot open the key map"));
+    assert_non_null(strstr(err.msg, "cannot open a key map"));
+    assert_false(playkeys_load(&k, "/tmp", &err)); /* one line, not a read of a directory */
+    assert_non_null(strstr(err.msg, "is a directory"));
 }
 
 /* ---- gamepads through SDL's virtual joysticks --------------------------- */
@@ -305,7 +307,10 @@ static void test_mapping_file(void **st)
     SDL_free(m);
     remove(path);
     assert_false(pads_load_mappings(&p, path, &added, &err));
-    assert_non_null(strstr(err.msg, "cannot open the gamepad mappings"));
+    assert_non_null(strstr(err.msg, "cannot open gamepad mappings"));
+    /* a device: refused at once (fgets on /dev/zero read empty lines forever) */
+    assert_false(pads_load_mappings(&p, "/dev/zero", &added, &err));
+    assert_non_null(strstr(err.msg, "not a regular file"));
 }
 
 int main(void)

@@ -1,6 +1,8 @@
 /* Keyboard map and gamepads: the players' controls on the SDL side. */
 #include "play_input.h"
 
+#include "nr_file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,9 +178,9 @@ bool playkeys_parse(PlayKeys *k, const char *text, const char *name, NrError *er
 
 bool playkeys_load(PlayKeys *k, const char *path, NrError *err)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = nr_file_open(path, "a key map", err);
     if (!f)
-        return nr_error_set(err, "%s: cannot open the key map", path);
+        return false;
     char *buf = malloc(65537);
     if (!buf) {
         fclose(f);
@@ -260,17 +262,23 @@ bool pads_load_mappings(PlayPads *p, const char *path, int *added, NrError *err)
 {
     (void)p;
     *added = 0;
-    FILE *f = fopen(path, "rb");
+    FILE *f = nr_file_open(path, "gamepad mappings", err);
     if (!f)
-        return nr_error_set(err, "%s: cannot open the gamepad mappings", path);
-    char line[4096];
+        return false;
+    char line[NR_LINE_MAX];
     int ln = 0;
     bool ok = true;
-    while (ok && fgets(line, sizeof line, f)) {
+    for (;;) {
+        size_t len;
+        NrLine got = nr_line_read(f, line, sizeof line, &len);
+        if (got == NR_LINE_EOF)
+            break;
         ln++;
-        size_t len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n') {
-            ok = nr_error_set(err, "%s:%d: line longer than %zu characters", path, ln, sizeof line - 2);
+        if (got != NR_LINE_OK) {
+            ok = nr_error_set(err, "%s:%d: %s", path, ln,
+                              got == NR_LINE_LONG  ? "line too long"
+                              : got == NR_LINE_NUL ? "NUL byte (not a text file)"
+                                                   : "read error");
             break;
         }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -283,14 +291,13 @@ bool pads_load_mappings(PlayPads *p, const char *path, int *added, NrError *err)
         const char *plat = strstr(s, "platform:");
         if (plat && strncmp(plat + 9, SDL_GetPlatform(), strlen(SDL_GetPlatform())) != 0)
             continue; /* another system's mapping: not an error */
-        if (SDL_GameControllerAddMapping(s) < 0)
+        if (SDL_GameControllerAddMapping(s) < 0) {
             ok = nr_error_set(err, "%s:%d: not a gamepad mapping (GUID,name,a:b0,... expected): %s", path, ln,
                               SDL_GetError());
-        else
-            (*added)++;
+            break;
+        }
+        (*added)++;
     }
-    if (ok && ferror(f))
-        ok = nr_error_set(err, "%s: read error", path);
     fclose(f);
     return ok;
 }
