@@ -748,8 +748,11 @@ static void draw_top(AppState *s)
     w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 3) + w, (int)y, GFX_LEFT, ACCENT, "t %5.1f / %.1f s", now, end);
     const char *state = s->snapshot ? "snapshot" : s->paused ? "PAUSED"
                         : s->cfg.live ? "live" : replay_done(s->rp) && !s->loop ? "FINISHED" : "playing";
-    w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, s->paused ? WARN : FG, "%s %gx%s",
-                  state, s->speed, s->loop ? "  loop" : "");
+    if (s->cfg.live) /* the race runs at the drivers' pace: no speed, no loop */
+        w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, FG, "%s", state);
+    else
+        w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, s->paused ? WARN : FG, "%s %gx%s",
+                      state, s->speed, s->loop ? "  loop" : "");
     if (s->msg_frames > 0 && s->msg[0]) {
         gfx_text(&s->gfx, GFX_SMALL, (int)(pad * 7) + w, (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2), GFX_LEFT,
                  ACCENT, "%s", s->msg);

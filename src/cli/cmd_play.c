@@ -446,7 +446,7 @@ const CliCommand cmd_play = {
             "emulated links: the other car late, predicted, or Delta behind. Every scheme of\n"
             "--schemes (default all) runs live on the same race (--watch or Tab shows them).\n\n"
             "  --p1, --p2 WHO    keys (P1 WASD, P2 arrows), pad (press a button to join), bot,\n"
-            "                    or script:FILE (t_ms,player,throttle,brake,steer; docs/formats.md)\n"
+            "                    or script:FILE (t_ms,player,throttle,brake,steer; docs/driving.md)\n"
             "  --scheme NAME     what the players' screens show (default nc)\n"
             "  --laps N          laps to race (default 2); --seconds S: a fixed-length race\n"
             "  --track FILE      default tracks/default.track\n"
