@@ -429,7 +429,8 @@ static int play_main(int argc, char **argv)
     pc.open_replay = open_replay;
     pc.title = "netrace play";
     rc = play_run_window(&pc);
-    if (rc == 0 && p.record && pc.bench_frames == 0)
+    struct stat kept;
+    if (rc == 0 && p.record && pc.bench_frames == 0 && stat(rec_path, &kept) == 0)
         printf("race recorded: %s (inputs %s)\n", rec_path, in_path);
     return finish(&p, rc == 0 ? CLI_OK : CLI_FAIL);
 }

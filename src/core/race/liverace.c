@@ -138,7 +138,14 @@ void liverace_free(LiveRace *lr)
     if (!lr)
         return;
     NrError err = {{0}};
+    bool started = lr->flow.phase >= RF_RACING;
     liverace_close_recording(lr, &err); /* a race quit half way is kept */
+    if (!started) { /* quit on the grid: only the grid was written, nothing to keep */
+        if (lr->cfg.rec_path)
+            remove(lr->cfg.rec_path);
+        if (lr->cfg.inputs_path)
+            remove(lr->cfg.inputs_path);
+    }
     engine_free(lr->engine);
     free(lr);
 }

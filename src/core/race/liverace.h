@@ -31,7 +31,9 @@
  *        and processed. NULL + err on a bad config or an unopenable file
  *        (an existing .part is never replaced).
  *   liverace_free(lr)        finalises the recording if still open (a race
- *        quit half way is kept: renamed into place), frees everything.
+ *        quit half way is kept: renamed into place; one that never left the
+ *        grid, the lights still on, is removed: it holds only the grid),
+ *        frees everything.
  *   liverace_set_input(lr, car, in)  input of an external controller (held).
  *   liverace_advance(lr, t_us, err)  see above; false + err when the
  *        recording cannot be written (the race goes on unrecorded: err says
