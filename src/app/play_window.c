@@ -28,7 +28,25 @@ static void watch_close(Watch *w)
     memset(w, 0, sizeof *w);
 }
 
-static bool watch_open(Watch *w, PlayState *ps, int width, int height)
+/* Beside the game window when the display holds both, else cascaded so
+ * both title bars stay visible. */
+static void watch_place(Watch *w, SDL_Window *game)
+{
+    int gx, gy, gw, gh, ww, wh;
+    SDL_GetWindowPosition(game, &gx, &gy);
+    SDL_GetWindowSize(game, &gw, &gh);
+    SDL_GetWindowSize(w->win, &ww, &wh);
+    SDL_Rect b;
+    int d = SDL_GetWindowDisplayIndex(game);
+    if (d >= 0 && SDL_GetDisplayUsableBounds(d, &b) == 0 && gw + ww <= b.w) {
+        SDL_SetWindowPosition(game, b.x, gy);
+        SDL_SetWindowPosition(w->win, b.x + gw, gy);
+    } else {
+        SDL_SetWindowPosition(w->win, gx + 48, gy + 48);
+    }
+}
+
+static bool watch_open(Watch *w, PlayState *ps, SDL_Window *game, int width, int height)
 {
     memset(w, 0, sizeof *w);
     w->win = SDL_CreateWindow("netrace - every scheme, live", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, width,
@@ -47,6 +65,7 @@ static bool watch_open(Watch *w, PlayState *ps, int width, int height)
     }
     if (ps->icon)
         SDL_SetWindowIcon(w->win, ps->icon);
+    watch_place(w, game);
     return true;
 }
 
@@ -211,7 +230,7 @@ int play_run_window(const PlayConfig *cfg)
     if (ps->icon)
         SDL_SetWindowIcon(win, ps->icon);
     if (cfg->watch)
-        watch_open(&watch, ps, w, h);
+        watch_open(&watch, ps, win, w, h);
     if (cfg->bench_frames > 0) {
         run_bench(ps, &watch);
         rc = 0;
@@ -254,7 +273,7 @@ int play_run_window(const PlayConfig *cfg)
             if (watch.win)
                 watch_close(&watch);
             else
-                watch_open(&watch, ps, w, h);
+                watch_open(&watch, ps, win, w, h);
         }
         if (ps->want_fullscreen) {
             ps->want_fullscreen = false;
