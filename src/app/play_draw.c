@@ -86,6 +86,15 @@ static void fmt_time(char *buf, size_t n, int64_t us)
     snprintf(buf, n, "%d:%02d.%03d", (int)(ms / 60000), (int)(ms / 1000 % 60), (int)(ms % 1000));
 }
 
+/* A running clock in tenths: its text changes 10 times a second, not every
+ * frame (each new text is a font render; digits changing 60 times a second
+ * are unreadable anyway). Completed times keep their milliseconds. */
+static void fmt_running(char *buf, size_t n, int64_t us)
+{
+    int64_t ds = (us < 0 ? 0 : us) / (100 * NR_US_PER_MS);
+    snprintf(buf, n, "%d:%02d.%d", (int)(ds / 600), (int)(ds / 10 % 60), (int)(ds % 10));
+}
+
 static const char *kind_text(const PlayState *ps, int j, char *buf, size_t n)
 {
     switch (ps->cfg->kind[j]) {
@@ -131,7 +140,7 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     char line[128], t[32];
     if (rf->cfg.duration_us > 0) {
         int64_t left = rf->cfg.duration_us - ps->race_us;
-        fmt_time(t, sizeof t, left < 0 ? 0 : left);
+        fmt_running(t, sizeof t, left < 0 ? 0 : left);
         snprintf(line, sizeof line, "%s left", t);
     } else if (lap >= rf->cfg.laps) {
         fmt_time(t, sizeof t, rf->cross_us[j][j][rf->cfg.laps - 1]);
@@ -148,7 +157,10 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     bool done = rf->cfg.duration_us <= 0 && lap >= rf->cfg.laps;
     /* the running lap; after the finish, the last lap's time */
     int64_t shown = done ? since - (lap > 1 ? rf->cross_us[j][j][lap - 2] : 0) : ps->race_us - since;
-    fmt_time(t, sizeof t, rf->phase >= RF_RACING ? shown : 0);
+    if (done)
+        fmt_time(t, sizeof t, shown);
+    else
+        fmt_running(t, sizeof t, rf->phase >= RF_RACING ? shown : 0);
     int y1 = (int)(rect->y + pad / 2 + lb);
     int lw = gfx_text(g, GFX_NORMAL, x0, y1, GFX_LEFT, FG, "lap %s", t);
     if (lap > 0) {
