@@ -264,6 +264,15 @@ static void test_pad_unplugged_mid_race(void **state)
     assert_false(ps.paused);
     play_frame(&ps, 16667);
     assert_true(ps.race_us > t);
+    /* a spectator's pad: its Start neither pauses nor joins, its unplug is nobody's */
+    SDL_Joystick *spec = attach_pad();
+    pump(&ps);
+    SDL_JoystickSetVirtualButton(spec, SDL_CONTROLLER_BUTTON_START, 1);
+    pump(&ps);
+    assert_false(ps.paused);
+    vpad_detach(spec);
+    pump(&ps);
+    assert_false(ps.paused);
     play_state_free(&ps);
     vpad_detach(j2);
 }

@@ -201,6 +201,7 @@ static void test_pads_join_and_unplug(void **st)
     assert_true(pads_has(&p, 1));
     assert_false(pads_has(&p, 0));
     assert_int_equal(SDL_GameControllerGetPlayerIndex(p.pad[0].gc), 1);
+    assert_int_equal(pads_player_of(&p, SDL_JoystickInstanceID(a)), 1);
     assert_true(led.calls >= 1); /* player 2's car colour, blue */
     assert_int_equal(led.r, 48);
     assert_int_equal(led.g, 168);
@@ -214,6 +215,7 @@ static void test_pads_join_and_unplug(void **st)
     press(b, SDL_CONTROLLER_BUTTON_START, true);
     assert_int_equal(pump(&p, got, 4), 0);
     assert_int_equal(p.npads, 2);
+    assert_int_equal(pads_player_of(&p, SDL_JoystickInstanceID(b)), -1); /* a spectator's pad */
 
     /* unplugged: the player is named and waits for a pad again */
     detach(a);

@@ -387,6 +387,14 @@ bool pads_event(PlayPads *p, const SDL_Event *ev, PadEvent *out)
     return false;
 }
 
+int pads_player_of(const PlayPads *p, SDL_JoystickID id)
+{
+    for (int i = 0; i < p->npads; i++)
+        if (p->pad[i].id == id)
+            return p->pad[i].player;
+    return -1;
+}
+
 bool pads_has(const PlayPads *p, int player)
 {
     return player_pad(p, player) != NULL;

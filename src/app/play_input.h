@@ -38,6 +38,8 @@
  *        removed pad. Returns true and fills out when a player joined or
  *        lost a pad.
  *   pads_has(p, player)          the player holds a pad.
+ *   pads_player_of(p, id)        the player holding the pad with joystick
+ *        instance id, -1 when none does.
  *   pads_read(p, player, out)    the player's analogue controls: steer from
  *        the left stick (dead zone PADS_DEADZONE) or the d-pad, throttle from
  *        the right trigger or A, brake from the left trigger or B / X.
@@ -106,6 +108,7 @@ bool pads_load_mappings(PlayPads *p, const char *path, int *added, NrError *err)
 void pads_want(PlayPads *p, int player, bool on);
 bool pads_event(PlayPads *p, const SDL_Event *ev, PadEvent *out);
 bool pads_has(const PlayPads *p, int player);
+int pads_player_of(const PlayPads *p, SDL_JoystickID id);
 void pads_read(const PlayPads *p, int player, PlayControl *out);
 const char *pads_name(const PlayPads *p, int player);
 void pads_free(PlayPads *p);

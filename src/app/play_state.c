@@ -311,8 +311,9 @@ void play_handle_event(PlayState *ps, const SDL_Event *ev)
         handle_key(ps, &ev->key);
         break;
     case SDL_CONTROLLERBUTTONDOWN:
-        /* Start on a playing pad: start the race, pause or resume */
-        if (ev->cbutton.button == SDL_CONTROLLER_BUTTON_START) {
+        /* Start on a playing pad: start the race, pause or resume (a pad
+         * nobody plays with is a spectator's) */
+        if (ev->cbutton.button == SDL_CONTROLLER_BUTTON_START && pads_player_of(&ps->pads, ev->cbutton.which) >= 0) {
             RacePhase ph = liverace_flow(ps->lr)->phase;
             if (ph == RF_GRID)
                 start_countdown(ps);
