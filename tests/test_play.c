@@ -434,6 +434,33 @@ static void test_help_pauses(void **state)
     play_state_free(&ps);
 }
 
+/* The replay window opened from the game (O) must leave the game's SDL_ttf
+ * running: app_run_window quits only what it started. */
+static void test_replay_window_keeps_callers_fonts(void **state)
+{
+    Fix *f = *state;
+    assert_true(TTF_WasInit() > 0); /* the game's (setup) */
+    Recording rec;
+    NrError err;
+    assert_true(recording_load(&rec, NETRACE_SOURCE_DIR "/recordings/default.csv", &err));
+    EngineConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.track = f->track;
+    cfg.nschemes = scheme_parse_list("nc", cfg.schemes, SCHEME_MAX, &err);
+    cfg.params = scheme_default_params();
+    cfg.keep_history = true;
+    Replay *r = replay_new(&cfg, &rec, false, &err);
+    assert_non_null(r);
+    AppConfig ac = app_config_default();
+    ac.replay = r;
+    ac.bench_frames = 2; /* the window loop on the dummy driver */
+    ac.quiet = true;
+    assert_int_equal(app_run_window(&ac), 0);
+    assert_true(TTF_WasInit() > 0);
+    replay_free(r);
+    recording_free(&rec);
+}
+
 static void test_steer_ramp(void **state)
 {
     (void)state;
@@ -456,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_missing_assets),
         cmocka_unit_test(test_help_pauses),
         cmocka_unit_test(test_restart_keeps_the_race),
+        cmocka_unit_test(test_replay_window_keeps_callers_fonts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
