@@ -245,6 +245,89 @@ static void lead_badge_in_the_leaders_colour(void **state)
         }
 }
 
+/* Car 1 at s = 20 + 12 t, car 2 at s = 30 + 10 t (car widths, t in s): car 1
+ * overtakes at t = 5 s, so the delayed screens disagree for a while. */
+static void overtake_recording(Recording *rec, const Track *t, int nsamples)
+{
+    ring_recording(rec, t, nsamples);
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < nsamples; i++) {
+            RecSample *r = &rec->samples[c * nsamples + i];
+            double tt = i * 0.033, sp = c ? 10.0 : 12.0, x, y, h;
+            track_point(t, (c ? 30.0 : 20.0) + sp * tt, &x, &y, &h);
+            r->x = x;
+            r->y = y;
+            r->heading = h;
+            r->speed = sp;
+        }
+}
+
+/* Issue 13 item 1: frames drawn between samples (7 ms of wall time apart,
+ * never on the 33 ms grid for long) show what the metrics measure. On each
+ * scheme's two screens: the badges disagree exactly when the metrics say
+ * the sample is inconsistent and the red frame is drawn; the displayed gaps
+ * differ by d1 + d2 (gap1 - gap2 = (p1[0] - p2[0]) + (p2[1] - p1[1]) by the
+ * definitions of d1 and d2). Before the fix the own car was held at its
+ * sample while the remote car moved on, and the gaps differed by up to a
+ * period's travel from d1 + d2. */
+static void frames_between_samples_show_what_the_metrics_measure(void **state)
+{
+    Fixture *f = *state;
+    Recording rec;
+    overtake_recording(&rec, f->track, 304);
+    NrError err = {{0}};
+    EngineConfig ec;
+    memset(&ec, 0, sizeof ec);
+    ec.rec = &rec;
+    ec.track = f->track;
+    ec.link[0] = &f->link[0];
+    ec.link[1] = &f->link[1];
+    ec.seed = 3;
+    ec.params = scheme_default_params();
+    ec.nschemes = scheme_parse_list("all", ec.schemes, SCHEME_MAX, &err);
+    Engine *e = engine_new(&ec, &err);
+    assert_non_null(e);
+    AppState *s = calloc(1, sizeof *s);
+    AppConfig cfg = app_config_default();
+    cfg.engine = e;
+    assert_true(app_state_init(s, e, &cfg, f->r, &err));
+    int n = engine_scheme_count(e), frames = 0, inconsistent = 0, views = 0;
+    for (int focus = -1; focus < 1; focus++) {
+        engine_restart(e);
+        s->race_frac_us = 0;
+        s->focus = focus;
+        s->paused = false;
+        while (engine_now(e) < 8 * NR_US_PER_S) {
+            app_advance(s, 7000);
+            app_draw(s, 1280, 720);
+            frames++;
+            for (int k = 0; k < n; k++) {
+                const AppDrawn *d = &s->drawn[k];
+                if (!d->drawn)
+                    continue;
+                const Metrics *m = engine_metrics(e, k);
+                views++;
+                inconsistent += m->inconsistent_now;
+                if ((d->leader[0] != d->leader[1]) != m->inconsistent_now || d->frame != m->inconsistent_now)
+                    fail_msg("t %lld us, %s: badges car %d / car %d, frame %d, metrics inconsistent %d",
+                             (long long)engine_now(e), engine_scheme(e, k)->name, d->leader[0] + 1,
+                             d->leader[1] + 1, d->frame, m->inconsistent_now);
+                double diff = d->gap[0] - d->gap[1];
+                if (fabs(diff - (m->d1 + m->d2)) > 1e-9)
+                    fail_msg("t %lld us, %s: screens' gaps differ by %.4f cw, d1 + d2 = %.4f", (long long)engine_now(e),
+                             engine_scheme(e, k)->name, diff, m->d1 + m->d2);
+            }
+        }
+    }
+    assert_true(frames > 2000);
+    assert_true(views > 1000);
+    assert_true(inconsistent > 0); /* the overtake made some screens disagree */
+    app_state_free(s);
+    free(s);
+    engine_free(e);
+    recording_free(&rec);
+}
+
 static double number_after(const char *text, const char *key)
 {
     const char *p = strstr(text, key);
@@ -437,14 +520,26 @@ static void clock_follows_wall_time_times_speed(void **state)
     engine_restart(f->e);
     s->paused = false;
     s->speed = 2.0;
-    app_advance(s, 100000); /* 0.1 s of wall time */
-    assert_int_equal(engine_now(f->e), 200000);
+    s->race_frac_us = 0;
+    /* the engine stops at the last 33 ms sample instant the app clock passed */
+    app_advance(s, 100000); /* 0.1 s of wall time: 0.2 s of race */
+    assert_int_equal(engine_now(f->e), 198000);
     s->speed = 0.25;
-    app_advance(s, 100000);
-    assert_int_equal(engine_now(f->e), 225000);
+    app_advance(s, 100000); /* 0.225 s */
+    assert_int_equal(engine_now(f->e), 198000);
+    app_advance(s, 100000); /* 0.25 s */
+    assert_int_equal(engine_now(f->e), 231000);
     s->paused = true;
     app_advance(s, 100000);
-    assert_int_equal(engine_now(f->e), 225000);
+    assert_int_equal(engine_now(f->e), 231000);
+    s->paused = false;
+    s->speed = 1.0;
+    app_advance(s, 10000); /* 0.26 s: no sample passed */
+    assert_int_equal(engine_now(f->e), 231000);
+    app_advance(s, 3000); /* 0.263 s: none yet */
+    assert_int_equal(engine_now(f->e), 231000);
+    app_advance(s, 2000); /* 0.265 s > 0.264 s */
+    assert_int_equal(engine_now(f->e), 264000);
     s->paused = false;
     s->speed = 1.0;
 }
@@ -526,7 +621,8 @@ static void snapshot_has_the_requested_size(void **state)
     NrError err = {{0}};
     engine_step_to(f->e, 8 * NR_US_PER_S);
     assert_int_equal(app_render_snapshot(f->e, &cfg, 2500000, path, 800, 450, &err), 0);
-    assert_int_equal(engine_now(f->e), 2500000); /* went back: restarted, then stepped */
+    /* went back: restarted, then stepped to the last sample instant <= 2.5 s */
+    assert_int_equal(engine_now(f->e), 2475000);
     SDL_Surface *img = IMG_Load(path);
     assert_non_null(img);
     assert_int_equal(img->w, 800);
@@ -677,6 +773,7 @@ int main(void)
         cmocka_unit_test(nothing_between_the_cars),
         cmocka_unit_test(lead_badge_in_the_leaders_colour),
         cmocka_unit_test(gauge_text_is_the_engines),
+        cmocka_unit_test(frames_between_samples_show_what_the_metrics_measure),
         cmocka_unit_test(labels_rendered_once),
         cmocka_unit_test(keys_change_the_parameters),
         cmocka_unit_test(mouse_on_the_controls),

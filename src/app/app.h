@@ -15,7 +15,8 @@
  *        frame-time statistics to stdout and returns. Returns 0 on a clean
  *        exit, 1 when the display, renderer or font could not be opened (one
  *        line on stderr), never exits the process.
- *   app_render_snapshot(e, cfg, t_us, png, w, h, err)  steps e to race time
+ *   app_render_snapshot(e, cfg, t_us, png, w, h, err)  steps e to the last
+ *        sample instant at or before race time
  *        t_us (restarting it first when t_us < engine_now) and writes what the
  *        window would show at that time, w x h pixels, to png. Needs no
  *        display: it draws into a memory surface with SDL's software

@@ -370,6 +370,9 @@ static void draw_view(AppState *s, int k, int j)
     }
     EngineView v;
     engine_view(s->e, k, j, &v);
+    s->drawn[k].leader[j] = v.leader;
+    s->drawn[k].gap[j] = v.progress[0] - v.progress[1];
+    s->drawn[k].drawn = true;
     int other = 1 - j;
     if (s->overlays & APP_OVERLAY_TRAILS) {
         for (int c = 0; c < 2; c++) {
@@ -442,7 +445,8 @@ static void draw_view(AppState *s, int k, int j)
  * sample is inconsistent (the screens disagree on who is ahead). */
 static void draw_disagree(AppState *s, int k)
 {
-    if (!engine_metrics(s->e, k)->inconsistent_now)
+    s->drawn[k].frame = engine_metrics(s->e, k)->inconsistent_now;
+    if (!s->drawn[k].frame)
         return;
     const SDL_FRect *a = &s->lay.view[k][0], *b = &s->lay.view[k][1];
     float t = fmaxf(2.0f, (float)s->lay.base * 0.15f);
@@ -946,6 +950,7 @@ void app_draw(AppState *s, int w, int h)
             s->gtext_t[oldest] = now;
         }
     }
+    memset(s->drawn, 0, sizeof s->drawn);
     if (s->focus >= 0) {
         draw_label(s, s->focus);
         draw_view(s, s->focus, 0);

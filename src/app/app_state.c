@@ -238,12 +238,22 @@ static void clear_trails(AppState *s)
     s->trail_t = -1;
 }
 
+static int64_t sample_period_us(const Engine *e)
+{
+    int64_t period = engine_params(e)->period_us;
+    return period > 0 ? period : 33 * NR_US_PER_MS;
+}
+
+int64_t app_sample_floor(const Engine *e, int64_t t_us)
+{
+    int64_t period = sample_period_us(e);
+    return t_us <= 0 ? 0 : t_us / period * period;
+}
+
 static void single_step(AppState *s)
 {
     s->paused = true;
-    int64_t period = engine_params(s->e)->period_us;
-    if (period <= 0)
-        period = 33 * NR_US_PER_MS;
+    int64_t period = sample_period_us(s->e);
     if (engine_done(s->e) && s->loop) {
         engine_restart(s->e);
         clear_trails(s);
@@ -370,15 +380,23 @@ void app_advance(AppState *s, int64_t wall_dt_us)
     if (wall_dt_us > 250000) /* a stalled frame (window drag, debugger) does not jump the race */
         wall_dt_us = 250000;
     double dt = (double)wall_dt_us * s->speed + s->race_frac_us;
-    int64_t whole = (int64_t)floor(dt);
-    s->race_frac_us = dt - (double)whole;
     if (engine_done(s->e)) {
         if (!s->loop)
             return;
         engine_restart(s->e);
         clear_trails(s);
     }
-    engine_step_to(s->e, engine_now(s->e) + whole);
+    /* The engine stops at the last sample instant the app clock has passed:
+     * the metrics are taken at sample instants, so every car, badge and
+     * frame drawn is the state they measured (between two samples the
+     * schemes would show the remote car moved on and the own car held,
+     * screens the metrics never saw). The rest waits in race_frac_us. */
+    int64_t now = engine_now(s->e);
+    int64_t at = app_sample_floor(s->e, now + (int64_t)floor(dt));
+    if (at < now)
+        at = now;
+    s->race_frac_us = dt - (double)(at - now);
+    engine_step_to(s->e, at);
 }
 
 static bool in_rect(const SDL_FRect *r, float x, float y)

@@ -91,6 +91,7 @@ int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const cha
         nr_error_set(err, "%s: snapshot time must be >= 0", png_path);
         return 1;
     }
+    t_us = app_sample_floor(e, t_us); /* as the window: the instant the metrics measured */
     if (t_us < engine_now(e))
         engine_restart(e);
     engine_step_to(e, t_us);
