@@ -45,7 +45,7 @@ static int run(int argc, char **argv)
             if (!cli_double(CMD, "--receiver-drift", v, -1e5, 1e5, &rdrift_ppm))
                 return CLI_USAGE;
         } else {
-            return cli_usage_error(CMD, "unknown option '%s'", a);
+            return cli_unknown_option(CMD, a);
         }
     }
     const char *input = o.recording ? o.recording : "recordings/default.csv";
@@ -103,7 +103,7 @@ static int run(int argc, char **argv)
                    res.mean_local[d], res.mean_global[d], res.before_local[d], res.after_local[d],
                    res.before_global[d], res.after_global[d]);
         if (o.out)
-            printf("wrote %s\n", o.out);
+            cli_wrote(o.out);
     }
     accuracy_result_free(&res);
     recording_free(&rec);

@@ -339,7 +339,7 @@ static int parse_args(int argc, char **argv, Opts *o)
                 return cli_usage_error(CMD, "--out: empty file name");
             o->out = v;
         } else {
-            return cli_usage_error(CMD, "unknown option '%s'", a);
+            return cli_unknown_option(CMD, a);
         }
     }
     if (o->nmodels == 0 && o->no_traces)
@@ -853,6 +853,7 @@ static int run_epp(int argc, char **argv)
         tmp_path[0] = '\0'; /* renamed, or removed by cli_out_close */
         if (!wrote)
             goto done;
+        cli_wrote(o.out);
     }
     rc = CLI_OK;
 

@@ -216,7 +216,7 @@ static int run(int argc, char **argv)
             if (!cli_double(CMD, "--max-delta", v, 1, 600000, &max_delta_ms))
                 return CLI_USAGE;
         } else {
-            return cli_usage_error(CMD, "unknown option '%s'", a);
+            return cli_unknown_option(CMD, a);
         }
     }
 
@@ -305,7 +305,7 @@ static int run(int argc, char **argv)
             printf("\n");
         }
         if (o.out)
-            printf("wrote %s\n", o.out);
+            cli_wrote(o.out);
     }
     if (rc == CLI_OK && plot) {
         char title[256];
@@ -313,7 +313,7 @@ static int run(int argc, char **argv)
                  (unsigned long long)o.seed);
         rc = write_plot(&res, plot, title);
         if (rc == CLI_OK)
-            printf("wrote %s\n", plot);
+            cli_wrote(plot);
     }
     fair_results_free(&res);
     recording_free(&rec);

@@ -54,7 +54,10 @@ static bool write_series(const char *cmd, const char *path, const EngineConfig *
                     h[i].mean_d1_d2);
     }
     engine_free(e);
-    return cli_out_close(cmd, f, path, tmp, true, rc);
+    bool ok = cli_out_close(cmd, f, path, tmp, true, rc);
+    if (ok)
+        cli_wrote(path);
+    return ok;
 }
 
 #define REPLAY_MAX_SNAPSHOTS 64
@@ -167,8 +170,8 @@ static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const cha
         if (app_render_snapshot(e, &v->app, v->snap_t_us[k], v->snap_path[k], w, h, &err) != 0)
             rc = cli_fail(cmd, "%s", err.msg);
         else
-            printf("snapshot: %s (t = %.3f s%s, %dx%d)\n", v->snap_path[k], (double)engine_now(e) / 1e6,
-                   engine_now(e) < v->snap_t_us[k] ? ", the race end" : "", w, h);
+            printf("wrote %s (snapshot at t = %.3f s%s, %dx%d)\n", v->snap_path[k], (double)engine_now(e) / 1e6,
+                   v->snap_t_us[k] > engine_end_us(e) ? ", the race end" : "", w, h);
     }
     engine_free(e);
     return rc;
@@ -220,7 +223,7 @@ static int replay_run(int argc, char **argv)
             if (!cli_value(argc, argv, &i, cmd, &series))
                 return CLI_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error(cmd, "unknown option '%s'", a);
+            return cli_unknown_option(cmd, a);
         } else if (have_file) {
             return cli_usage_error(cmd, "only one recording, got '%s' too", a);
         } else {

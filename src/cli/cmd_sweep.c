@@ -228,6 +228,8 @@ static int write_plot(const Job *j, const RaceOpts *o, const SweepSpec *spec, co
     NrError err = {{0}};
     if (plot_write_png(&fig, path, &err) != 0)
         rc = cli_fail("sweep", "%s", err.msg);
+    else
+        cli_wrote(path);
 done:
     free(x);
     free(y);
@@ -293,7 +295,7 @@ static int sweep_run(int argc, char **argv)
             if (!cli_value(argc, argv, &i, cmd, &plot))
                 return CLI_USAGE;
         } else {
-            return cli_usage_error(cmd, "unknown option '%s'", a);
+            return cli_unknown_option(cmd, a);
         }
     }
     SweepPoint pts[SWEEP_MAX_POINTS];
@@ -375,7 +377,8 @@ static int sweep_run(int argc, char **argv)
                         };
                         result_csv_row(f, &key, &j.results[((size_t)p * (size_t)j.runs + (size_t)r) * (size_t)j.nschemes + (size_t)k]);
                     }
-            cli_out_close(cmd, f, out, tmp, true, &rc);
+            if (cli_out_close(cmd, f, out, tmp, true, &rc))
+                cli_wrote(out);
         }
     }
     if (rc == CLI_OK)

@@ -29,7 +29,7 @@ bool fcli_value(int argc, char **argv, int *i, const char *cmd, const char *cons
     for (int k = 0; own[k] && !known; k++)
         known = cli_flag_is(a, own[k]);
     if (!known) {
-        cli_usage_error(cmd, "unknown option '%s'", a);
+        cli_unknown_option(cmd, a);
         return false;
     }
     return cli_value(argc, argv, i, cmd, val);

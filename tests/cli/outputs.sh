@@ -107,3 +107,11 @@ stderr_has "--out .*default.track: is the input file" "sweep --out onto the trac
 if cmp -s "$O/default.track" "$O/track.orig"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: the recording's track was overwritten"; fi
 rm -rf "$O"
+
+# Issue 13 item 8: every command that writes a file says so.
+expect 0 "sweep --out" -- "$NR" sweep --delays 50 --jitters 0 --runs 1 --schemes nc --out "$TMP/said.csv"
+stdout_has "^wrote .*said.csv$" "sweep says what it wrote"
+expect 0 "autopilot --out" -- "$NR" autopilot --seconds 2 --seed 5 --out "$TMP/said-race.csv"
+stdout_has "^wrote .*said-race.csv$" "autopilot says what it wrote"
+expect 0 "replay --series" -- "$NR" replay "$TMP/said-race.csv" --headless --schemes nc --series "$TMP/said-series.csv"
+stdout_has "^wrote .*said-series.csv$" "replay --series says what it wrote"
