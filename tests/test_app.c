@@ -453,6 +453,22 @@ static void keys_change_the_parameters(void **state)
     pump(s);
     assert_false(s->help);
     assert_int_equal(s->focus, -1);
+    /* every scheme has a key: Shift+1..3 are schemes 10..12 (issue 13 item 5) */
+    int nk = engine_scheme_count(f->e);
+    for (int k = 9; k < nk && k < 18; k++) {
+        push_key((SDL_Keycode)(SDLK_1 + (k - 9)), KMOD_LSHIFT);
+        pump(s);
+        assert_int_equal(s->focus, k);
+    }
+    if (nk < 18) { /* a key past the last scheme changes nothing */
+        int was = s->focus;
+        push_key((SDL_Keycode)(SDLK_1 + (nk - 9)), KMOD_LSHIFT);
+        pump(s);
+        assert_int_equal(s->focus, was);
+    }
+    assert_true(nk >= 12); /* the registry's twelve: the loop above ran */
+    push_key(SDLK_0, 0);
+    pump(s);
 
     engine_step_to(f->e, 2 * NR_US_PER_S);
     push_key(SDLK_c, 0);

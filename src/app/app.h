@@ -41,7 +41,7 @@ typedef struct AppConfig {
     const char *title;       /* shown in the title bar (e.g. the recording); NULL ok */
     const char *font_path;   /* NULL: app_default_font */
     const char *table_dir;   /* netem tables for live link changes; NULL = system */
-    const char *shot_dir;    /* where F12 / P screenshots go; NULL = "." */
+    const char *shot_dir;    /* where F12 / P screenshots go; NULL = ~/Pictures/netrace (see docs/window.md) */
     int width, height;       /* initial window size; 0 = 1280 x 720 */
     double speed;            /* replay speed, 0 = 1.0; clamped to 0.25 .. 8 */
     bool fullscreen;

@@ -548,12 +548,18 @@ static void handle_key(AppState *s, const SDL_KeyboardEvent *k)
     case SDLK_RIGHTBRACKET:
         app_ctl_change(s, s->sel, +1, shift);
         break;
-    default:
-        if (sym >= SDLK_1 && sym <= SDLK_9 && sym - SDLK_1 < n)
-            s->focus = sym - SDLK_1;
-        else if (sym >= SDLK_KP_1 && sym <= SDLK_KP_9 && sym - SDLK_KP_1 < n)
-            s->focus = sym - SDLK_KP_1;
+    default: {
+        /* 1-9 focus schemes 1-9, Shift+1-9 schemes 10-18 (12 schemes, and
+         * more, without Tab) */
+        int k = -1;
+        if (sym >= SDLK_1 && sym <= SDLK_9)
+            k = (int)(sym - SDLK_1) + (shift ? 9 : 0);
+        else if (sym >= SDLK_KP_1 && sym <= SDLK_KP_9)
+            k = (int)(sym - SDLK_KP_1) + (shift ? 9 : 0);
+        if (k >= 0 && k < n)
+            s->focus = k;
         break;
+    }
     }
 }
 

@@ -18,10 +18,10 @@ static const uint32_t palette[] = {
     0x70D040, /* lime */
     0xB07840, /* brown */
     0x20C0C0, /* teal */
-    0xF0A0C8, /* pink */
+    0x4068E8, /* royal blue (pink looked like the magenta of series 1) */
     0xB8B860, /* olive */
     0xA0A0FF, /* lavender */
-    0x609050, /* moss */
+    0xD02050, /* crimson (moss looked like the lime of series 5) */
 };
 
 uint32_t plot_series_colour(int i)

@@ -331,7 +331,7 @@ const CliCommand cmd_replay = {
             "  --loop            restart the race at its end\n"
             "  --paused          start paused (Space plays)\n"
             "  --fullscreen      start fullscreen (F toggles)\n"
-            "  --shots DIR       where P / F12 screenshots go (default .)\n"
+            "  --shots DIR       where P / F12 screenshots go (default ~/Pictures/netrace)\n"
             "  --bench-frames N  render N overview frames, print frame times, exit\n"
             "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP,
     .run = replay_run,
