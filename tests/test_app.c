@@ -180,6 +180,7 @@ static void cars_where_the_engine_places_them(void **state)
     Fixture *f = *state;
     engine_step_to(f->e, 3 * NR_US_PER_S);
     f->s->focus = -1;
+    f->s->follow[0] = false;
     check_cars(f); /* overview, whole track */
     engine_step_to(f->e, 6 * NR_US_PER_S);
     f->s->focus = 2 % engine_scheme_count(f->e);

@@ -318,7 +318,9 @@ bool app_state_init(AppState *s, Engine *e, const AppConfig *cfg, SDL_Renderer *
     s->focus = cfg->focus >= 0 && cfg->focus < engine_scheme_count(e) ? cfg->focus : -1;
     s->overlays = cfg->overlays;
     s->trail_t = -1;
-    s->follow[1] = true; /* a focused scheme zooms on the cars; Z toggles */
+    /* both the thumbnails and a focused scheme zoom on the cars (a whole
+     * track in a thumbnail leaves cars of a few pixels); Z toggles */
+    s->follow[0] = s->follow[1] = true;
 
     char font[512];
     app_pick_font(cfg->font_path, font, sizeof font);

@@ -53,6 +53,9 @@ typedef struct PlotPanel {
     double xmin, xmax, ymin, ymax;
     bool zero_line;        /* draw y = 0 */
     int highlight;         /* 1 + index of a series drawn thicker; 0 = none */
+    double symlog;         /* > 0: y on a symmetric log scale, linear within
+                            * +-symlog, ticks at 0 and +-powers of ten (one
+                            * outlier does not flatten every other curve) */
 } PlotPanel;
 
 typedef struct PlotFigure {
