@@ -130,6 +130,28 @@ static void circle_projection(void **state)
     track_free(t);
 }
 
+/* Far from the centre line inside its box (the middle of a large circle),
+ * the search gives up the cell rings and scans every chunk: the nearest
+ * point of a circle from an inside point lies on the ray through it, so
+ * s = R * angle whatever the distance. R = 600 with width 8 makes a grid of
+ * 300 x 300 cells, far more than the ~3800 chunks. A point near the centre
+ * has a nearly flat distance to the line along s (|d dist / d s| ~ r / R),
+ * so the tolerance there grows with the chord error 0.02 cw times R / r. */
+static void circle_projection_far_inside(void **state)
+{
+    (void)state;
+    const double R = 600;
+    Track *t = parse_ok(circle_text(R, 72, 8));
+    for (int i = 1; i < 360; i += 11) {
+        double a = i * NR_PI / 180;
+        for (double r = 30; r < R - 10; r += 95) {
+            double s = track_project(t, r * cos(a), r * sin(a));
+            assert_true(fabs(s - R * a) < 0.05 * R / r + 0.05);
+        }
+    }
+    track_free(t);
+}
+
 /* Stadium. Along the straights the spline is exactly straight (collinear,
  * equally spaced neighbours). At each of the 4 joints the tangent estimate
  * mixes the straight and the arc; the curve there departs from the ideal
@@ -394,6 +416,7 @@ int main(void)
         cmocka_unit_test(circle_length_and_radius),
         cmocka_unit_test(circle_curvature),
         cmocka_unit_test(circle_projection),
+        cmocka_unit_test(circle_projection_far_inside),
         cmocka_unit_test(stadium_length_and_progress),
         cmocka_unit_test(progress_across_start_line),
         cmocka_unit_test(on_off_track),

@@ -204,7 +204,7 @@ bool cli_u64(const char *cmd, const char *flag, const char *val, uint64_t *out)
 {
     char *end = NULL;
     errno = 0;
-    if (!val || !*val || val[0] == '-') {
+    if (!val || !isdigit((unsigned char)val[0])) { /* strtoull would take " 5", "+5" and "-5" */
         cli_usage_error(cmd, "%s: expected a non-negative whole number, got '%s'", flag, val ? val : "");
         return false;
     }
@@ -221,6 +221,16 @@ bool cli_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int cli_out_distinct(const char *cmd, const char *flag_a, const char *path_a, const char *flag_b,
+                     const char *path_b)
+{
+    if (!path_a || !path_b)
+        return CLI_OK;
+    if (strcmp(path_a, path_b) == 0 || cli_same_file(path_a, path_b))
+        return cli_usage_error(cmd, "%s and %s both name %s: give two different files", flag_a, flag_b, path_b);
+    return CLI_OK;
 }
 
 int cli_out_check(const char *cmd, const char *flag, const char *path, const char *const *inputs, int n)

@@ -69,6 +69,12 @@ bool cli_same_file(const char *a, const char *b);
  * of the n inputs (each looked up as cli_resolve_path does; NULL entries are
  * skipped); CLI_OK otherwise. */
 int cli_out_check(const char *cmd, const char *flag, const char *path, const char *const *inputs, int n);
+/* Two output flags of one command must name two files: a usage error
+ * (CLI_USAGE) when PATH_A and PATH_B are the same name or the same existing
+ * file (the later write would replace the earlier); CLI_OK otherwise or
+ * when either is NULL. */
+int cli_out_distinct(const char *cmd, const char *flag_a, const char *path_a, const char *flag_b,
+                     const char *path_b);
 /* Creates PATH.part (into tmp, ntmp bytes) for writing; never replaces an
  * existing PATH.part (a crashed run's, or someone's file). NULL after
  * printing the reason (*rc = CLI_FAIL). */

@@ -12,6 +12,14 @@ static bool is_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Anything at p, so that a directory or a device named by the user is
+ * reported as such by the loader instead of as missing. */
+static bool exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
 static bool put(char *out, size_t n, const char *fmt1, const char *a, const char *b)
 {
     int w = snprintf(out, n, fmt1, a, b);
@@ -22,9 +30,9 @@ bool cli_resolve_path(const char *rel, char *out, size_t n)
 {
     if (!put(out, n, "%s%s", rel, ""))
         return false;
-    if (is_file(rel))
+    if (exists(rel))
         return true;
-    if (rel[0] != '/' && put(out, n, "%s/%s", NETRACE_SOURCE_DIR, rel) && is_file(out))
+    if (rel[0] != '/' && put(out, n, "%s/%s", NETRACE_SOURCE_DIR, rel) && exists(out))
         return true;
     put(out, n, "%s%s", rel, "");
     return false;
@@ -32,8 +40,9 @@ bool cli_resolve_path(const char *rel, char *out, size_t n)
 
 bool cli_find_track(const char *rec_path, const char *name, char *out, size_t n)
 {
-    if (name[0] == '/')
-        return put(out, n, "%s%s", name, "") && is_file(out);
+    /* recording_load refuses a track name with a '/' (docs/formats.md): the
+     * candidates below stay inside the recording's, ./tracks/ and the source
+     * tree's track folders. */
     char dir[4096];
     if (!put(dir, sizeof dir, "%s%s", rec_path, ""))
         return false;

@@ -13,26 +13,13 @@
 static int parse_list(const char *flag, const char *val, double *out, int n)
 {
     char buf[256];
-    if (strlen(val) >= sizeof buf) {
-        cli_usage_error("autopilot", "%s: value too long", flag);
+    char *items[RECORDING_MAX_CARS];
+    int k = cli_list("autopilot", flag, val, buf, sizeof buf, items, n < RECORDING_MAX_CARS ? n : RECORDING_MAX_CARS);
+    if (k < 0)
         return -1;
-    }
-    snprintf(buf, sizeof buf, "%s", val);
-    int k = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (k == n) {
-            cli_usage_error("autopilot", "%s: more than %d values", flag, n);
+    for (int i = 0; i < k; i++)
+        if (!cli_double("autopilot", flag, items[i], 0.0, 1.0, &out[i]))
             return -1;
-        }
-        if (!cli_double("autopilot", flag, tok, 0.0, 1.0, &out[k]))
-            return -1;
-        k++;
-    }
-    if (k == 0) {
-        cli_usage_error("autopilot", "%s: expected a number from 0 to 1 (or a comma list)", flag);
-        return -1;
-    }
     for (int i = k; i < n; i++)
         out[i] = out[k == 1 ? 0 : k - 1];
     return k;

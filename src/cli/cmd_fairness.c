@@ -263,6 +263,8 @@ static int run(int argc, char **argv)
         rc = cli_out_check(CMD, "--out", o.out, &input, 1);
     if (rc == CLI_OK && plot)
         rc = cli_out_check(CMD, "--plot", plot, &input, 1);
+    if (rc == CLI_OK)
+        rc = cli_out_distinct(CMD, "--out", o.out, "--plot", plot);
     Recording rec;
     memset(&rec, 0, sizeof rec);
     char desc[4200];

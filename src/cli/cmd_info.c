@@ -1,5 +1,6 @@
 /* `netrace info FILE`: key: value summary of a recording or a track. */
 #include "cli.h"
+#include "nr_file.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -63,6 +64,13 @@ static int info_recording(const char *path)
     double dur = rec.nsamples > 0 ? (double)(rec.nsamples - 1) * rec.period_ms / 1000.0 : 0.0;
     printf("duration_s: %.3f\n", dur);
     printf("truncated: %s\n", rec.truncated ? "yes" : "no");
+    /* The live writer (recwriter_open) writes PATH.part and renames it to
+     * PATH only when the race is closed: a file still named .part was never
+     * finalised (a killed game or network terminal), even when its last
+     * flush ended on a whole line. */
+    size_t pl = strlen(path);
+    bool part = pl >= 5 && strcmp(path + pl - 5, ".part") == 0;
+    printf("complete: %s\n", part || rec.truncated ? "no" : "yes");
     int rc = CLI_OK;
     char tpath[4096];
     if (rec.ncars < 2) {
@@ -102,9 +110,10 @@ static int run(int argc, char **argv)
     char path[4096];
     if (!cli_resolve_path(file, path, sizeof path))
         return cli_fail("info", "%s: no such file", file);
-    FILE *f = fopen(path, "rb");
+    NrError err = {{0}};
+    FILE *f = nr_file_open(path, "a recording or a track", &err);
     if (!f)
-        return cli_fail("info", "%s: cannot open: %s", path, strerror(errno));
+        return cli_fail("info", "%s", err.msg);
     char head[4096] = "";
     size_t got = fread(head, 1, sizeof head - 1, f);
     fclose(f);
@@ -144,7 +153,8 @@ const CliCommand cmd_info = {
     "is looked up in the source tree.\n\n"
     "Recording keys: format, track, source, created, cars, period_ms, samples,\n"
     "duration_s (time of the last sample), truncated (yes when the file was cut,\n"
-    "e.g. by a killed writer), track_file (where the track was found) and\n"
+    "e.g. by a killed writer), complete (no for a .part file a live race never\n"
+    "finalised, or a truncated one), track_file (where the track was found) and\n"
     "lead_changes (sign changes of the progress difference of cars 1 and 2).\n"
     "Track keys: format, name, length (centre line, car widths), width, points,\n"
     "grid_slots.\n\n"

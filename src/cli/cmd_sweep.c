@@ -324,6 +324,8 @@ static int sweep_run(int argc, char **argv)
         rc = race_opts_check_out(&o, cmd, "--out", out);
     if (rc == CLI_OK && plot)
         rc = race_opts_check_out(&o, cmd, "--plot", plot);
+    if (rc == CLI_OK)
+        rc = cli_out_distinct(cmd, "--out", out, "--plot", plot);
     Job j;
     memset(&j, 0, sizeof j);
     if (rc == CLI_OK) {

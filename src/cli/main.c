@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "netrace_config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,7 +69,31 @@ static int help_command(const char *name)
     return CLI_OK;
 }
 
+/* Everything a command prints to stdout must reach it: a full disk or a
+ * closed pipe shows only when the buffer is flushed, after the command has
+ * returned success. Returns rc, or CLI_FAIL after one line when stdout failed. */
+static int finish_stdout(int rc)
+{
+    bool bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (!bad)
+        return rc;
+    fprintf(stderr, "netrace: error writing standard output: %s\n", strerror(e));
+    return rc != CLI_OK ? rc : CLI_FAIL;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    return finish_stdout(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         const CliCommand *c = cli_find_command("replay");

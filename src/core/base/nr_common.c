@@ -1,11 +1,13 @@
 /* Error formatting and small numeric helpers shared by the core. */
 #include "nr_common.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool nr_error_set(NrError *err, const char *fmt, ...)
 {
@@ -41,9 +43,16 @@ double nr_wrap_angle(double a)
     return a;
 }
 
+/* strtod and strtoll skip leading white space and take a '+': a value is
+ * written without either ("+5" and " 5" are refused, as a typo would be). */
+static bool plain_start(const char *s)
+{
+    return s && (isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '.');
+}
+
 bool nr_parse_double(const char *s, double *out)
 {
-    if (!s || !*s)
+    if (!plain_start(s))
         return false;
     char *end = NULL;
     errno = 0;
@@ -56,7 +65,7 @@ bool nr_parse_double(const char *s, double *out)
 
 bool nr_parse_int64(const char *s, int64_t *out)
 {
-    if (!s || !*s)
+    if (!plain_start(s) || s[0] == '.')
         return false;
     char *end = NULL;
     errno = 0;
@@ -65,4 +74,17 @@ bool nr_parse_int64(const char *s, int64_t *out)
         return false;
     *out = (int64_t)v;
     return true;
+}
+
+void nr_format_double(char *buf, size_t n, double v)
+{
+    for (int d = 0; d <= 17; d++) {
+        snprintf(buf, n, "%.*f", d, v);
+        if (strlen(buf) > 40)
+            break;
+        double back = strtod(buf, NULL);
+        if (memcmp(&back, &v, sizeof v) == 0)
+            return;
+    }
+    snprintf(buf, n, "%.17g", v);
 }

@@ -1,6 +1,7 @@
 /* netem distribution tables: iproute2 .dist files, the system search and the
  * built-in normal / pareto / paretonormal tables generated at parse time. */
 #include "link.h"
+#include "nr_file.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Entries of a generated table: iproute2 samples its 16384-point inverse CDF
  * every 4th point, so the installed tables have 4096 entries. */
@@ -44,27 +46,46 @@ bool disttable_copy(DistTable *dst, const DistTable *src)
  * whitespace-separated integers (strtol base 0, as tc reads them). We are
  * stricter than tc, which silently stops a line at the first non-number:
  * anything but a '#' comment after the numbers is an error here. */
+/* A table may hold all its entries on one line: room for LINK_DIST_MAX
+ * numbers of up to 7 characters each plus separators. */
+#define DIST_LINE_MAX (LINK_DIST_MAX * 8 + 2)
+
 bool disttable_load(DistTable *t, const char *path, NrError *err)
 {
     *t = (DistTable){0};
-    FILE *f = fopen(path, "r");
+    FILE *f = nr_file_open(path, "a distribution table", err);
     if (!f)
-        return nr_error_set(err, "%s: cannot open distribution table: %s", path, strerror(errno));
+        return false;
+    bool ok = disttable_read(t, f, path, err);
+    fclose(f);
+    return ok;
+}
+
+bool disttable_read(DistTable *t, FILE *f, const char *path, NrError *err)
+{
+    *t = (DistTable){0};
     int16_t *v = malloc(LINK_DIST_MAX * sizeof *v);
-    if (!v) {
-        fclose(f);
+    char *line = malloc(DIST_LINE_MAX);
+    if (!v || !line) {
+        free(v);
+        free(line);
         return nr_error_set(err, "%s: out of memory", path);
     }
     int n = 0;
     long lineno = 0;
-    char *line = NULL;
-    size_t cap = 0;
     bool ok = true;
     errno = 0;
-    ssize_t got;
-    while (ok && (got = getline(&line, &cap, f)) != -1) {
+    size_t got;
+    NrLine lr;
+    while (ok && (lr = nr_line_read(f, line, DIST_LINE_MAX, &got)) != NR_LINE_EOF) {
         lineno++;
-        if (memchr(line, '\0', (size_t)got)) {
+        if (lr == NR_LINE_LONG) {
+            ok = nr_error_set(err, "%s:%ld: line longer than %d bytes", path, lineno, DIST_LINE_MAX - 1);
+            break;
+        }
+        if (lr == NR_LINE_ERROR)
+            break; /* reported below */
+        if (lr == NR_LINE_NUL) {
             /* strtol would stop at the NUL and drop the rest of the line. */
             ok = nr_error_set(err, "%s:%ld: binary data (NUL byte): expected lines of integers", path, lineno);
             break;
@@ -108,7 +129,6 @@ bool disttable_load(DistTable *t, const char *path, NrError *err)
         ok = nr_error_set(err, "%s:%ld: cannot read: %s", path, lineno + 1,
                           errno ? strerror(errno) : "read error");
     free(line);
-    fclose(f);
     if (ok && n == 0)
         ok = nr_error_set(err, "%s:%ld: no table entries: expected lines of integers", path,
                           lineno > 0 ? lineno : 1);
@@ -236,14 +256,9 @@ static int try_dir(DistTable *t, const char *dir, const char *name, NrError *err
     int w = snprintf(path, sizeof path, "%s%s%s.dist", dir, dl > 0 && dir[dl - 1] == '/' ? "" : "/", name);
     if (w < 0 || (size_t)w >= sizeof path)
         return 0;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT || errno == ENOTDIR)
-            return 0;
-        nr_error_set(err, "%s: cannot open distribution table: %s", path, strerror(errno));
-        return -1;
-    }
-    fclose(f);
+    struct stat st;
+    if (stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+        return 0;
     if (!disttable_load(t, path, err))
         return -1;
     snprintf(t->name, sizeof t->name, "%s", name);

@@ -269,12 +269,37 @@ static void append(char *buf, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The shortest "%g" text of a probability as a percentage that
+ * parse_percent reads back to the same double: "%g" alone keeps 6 digits,
+ * so a derived value such as gemodel's default R = 1 - P (91.8% for
+ * P = 8.2% is 0.91800000000000004, not 0.918) came back different. */
+static const char *pct_text(char *out, size_t n, double p)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(out, n, "%.*g", prec, p * 100.0);
+        if (strtod(out, NULL) / 100.0 == p)
+            break;
+    }
+    return out;
+}
+
+/* The same for a plain number (gamma's shape). */
+static const char *num_text(char *out, size_t n, double v)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(out, n, "%.*g", prec, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    return out;
+}
+
 /* The canonical text: keywords in grammar order, times in the largest exact
  * unit, percentages with '%'. Parsing it again yields the same spec. */
 static bool canonical_text(LinkSpec *s, const Parsed *pp, NrError *err)
 {
     char buf[SPEC_MAX + 64];
-    char t1[32], t2[32];
+    char t1[32], t2[32], q[4][40];
     buf[0] = '\0';
     if (pp->has_delay || s->gamma) {
         fmt_time(t1, sizeof t1, s->delay_us);
@@ -283,27 +308,28 @@ static bool canonical_text(LinkSpec *s, const Parsed *pp, NrError *err)
             fmt_time(t2, sizeof t2, s->jitter_us);
             append(buf, sizeof buf, " %s", t2);
             if (pp->has_dcorr && s->delay_corr > 0)
-                append(buf, sizeof buf, " %g%%", s->delay_corr * 100.0);
+                append(buf, sizeof buf, " %s%%", pct_text(q[0], sizeof q[0], s->delay_corr));
         }
     }
     if (pp->has_dist)
         append(buf, sizeof buf, "%sdistribution %s", buf[0] ? " " : "", pp->dist);
     if (s->gamma) {
         fmt_time(t1, sizeof t1, (int64_t)s->gamma_scale_us);
-        append(buf, sizeof buf, " gamma %g %s", s->gamma_shape, t1);
+        append(buf, sizeof buf, " gamma %s %s", num_text(q[0], sizeof q[0], s->gamma_shape), t1);
     }
     if (s->loss_kind == LINK_LOSS_RANDOM) {
-        append(buf, sizeof buf, "%sloss %g%%", buf[0] ? " " : "", s->loss_p * 100.0);
+        append(buf, sizeof buf, "%sloss %s%%", buf[0] ? " " : "", pct_text(q[0], sizeof q[0], s->loss_p));
         if (pp->has_lcorr && s->loss_corr > 0)
-            append(buf, sizeof buf, " %g%%", s->loss_corr * 100.0);
+            append(buf, sizeof buf, " %s%%", pct_text(q[0], sizeof q[0], s->loss_corr));
     } else if (s->loss_kind == LINK_LOSS_GEMODEL) {
-        append(buf, sizeof buf, "%sloss gemodel %g%% %g%% %g%% %g%%", buf[0] ? " " : "", s->ge_p * 100.0,
-               s->ge_r * 100.0, s->ge_h * 100.0, s->ge_k * 100.0);
+        append(buf, sizeof buf, "%sloss gemodel %s%% %s%% %s%% %s%%", buf[0] ? " " : "",
+               pct_text(q[0], sizeof q[0], s->ge_p), pct_text(q[1], sizeof q[1], s->ge_r),
+               pct_text(q[2], sizeof q[2], s->ge_h), pct_text(q[3], sizeof q[3], s->ge_k));
     }
     if (pp->has_dup) {
-        append(buf, sizeof buf, "%sduplicate %g%%", buf[0] ? " " : "", s->dup_p * 100.0);
+        append(buf, sizeof buf, "%sduplicate %s%%", buf[0] ? " " : "", pct_text(q[0], sizeof q[0], s->dup_p));
         if (pp->has_dupcorr && s->dup_corr > 0)
-            append(buf, sizeof buf, " %g%%", s->dup_corr * 100.0);
+            append(buf, sizeof buf, " %s%%", pct_text(q[0], sizeof q[0], s->dup_corr));
     }
     if (s->fifo)
         append(buf, sizeof buf, "%sorder fifo", buf[0] ? " " : "");

@@ -59,6 +59,8 @@
 #define NR_LINK_H
 
 #include "nr_common.h"
+
+#include <stdio.h>
 #include "rng.h"
 
 #define LINK_TEXT_MAX 256
@@ -130,6 +132,8 @@ int64_t link_tabledist(int64_t mu_us, int64_t sigma_us, uint32_t rnd, const Dist
 uint32_t link_corr_next(LinkCorr *c, uint32_t fresh);
 
 bool disttable_load(DistTable *t, const char *path, NrError *err);
+/* disttable_load's parser on an open stream (not closed); path names it. */
+bool disttable_read(DistTable *t, FILE *f, const char *path, NrError *err);
 bool disttable_generate(DistTable *t, const char *name);
 bool disttable_find(DistTable *t, const char *name_or_path, const char *table_dir, NrError *err);
 bool disttable_copy(DistTable *dst, const DistTable *src);

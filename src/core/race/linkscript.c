@@ -1,8 +1,8 @@
 /* Scripted link changes: parse `TIME_S DIRECTION SPEC` lines, apply them to
  * an engine at their race times (see linkscript.h). */
 #include "linkscript.h"
+#include "nr_file.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,9 +138,9 @@ bool linkscript_parse(LinkScript *ls, const char *text, const char *name, const 
 bool linkscript_load(LinkScript *ls, const char *path, const char *table_dir, NrError *err)
 {
     memset(ls, 0, sizeof *ls);
-    FILE *f = fopen(path, "rb");
+    FILE *f = nr_file_open(path, "a link script", err);
     if (!f)
-        return nr_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return false;
     /* a script is a few lines; a megabyte is far past any real one */
     size_t cap = 1u << 20;
     char *text = malloc(cap + 1);

@@ -40,9 +40,10 @@
 #define NR_LINKSCRIPT_H
 
 #include "engine.h"
+#include "nr_file.h"
 
 #define LINKSCRIPT_MAX 4096
-#define LINKSCRIPT_LINE_MAX 4096
+#define LINKSCRIPT_LINE_MAX NR_LINE_MAX
 #define LINKSCRIPT_BOTH 2
 
 typedef struct LinkChange {

@@ -250,8 +250,9 @@ bool autopilot_race(const Track *t, const AutopilotConfig *cfg, Recording *out, 
                             slots, RECORDING_MAX_CARS);
     if (cfg->period_ms < 1 || cfg->period_ms > 1000)
         return nr_error_set(err, "autopilot: period %ld ms, expected 1 to 1000", (long)cfg->period_ms);
-    if (cfg->duration_ms < 0 || cfg->duration_ms > 3600 * 1000)
-        return nr_error_set(err, "autopilot: duration %ld ms, expected 0 to 3600000", (long)cfg->duration_ms);
+    if (cfg->duration_ms < 0 || cfg->duration_ms > AUTOPILOT_MAX_MS)
+        return nr_error_set(err, "autopilot: duration %ld ms, expected 0 to %d", (long)cfg->duration_ms,
+                            AUTOPILOT_MAX_MS);
     for (int i = 0; i < cfg->ncars; i++) {
         const AutopilotDriver *d = &cfg->driver[i];
         if (!(d->skill >= 0 && d->skill <= 1) || !(d->noise >= 0 && d->noise <= 1))

@@ -23,6 +23,10 @@
 #ifndef NR_AUTOPILOT_H
 #define NR_AUTOPILOT_H
 
+/* Longest race: an hour (the command line's --seconds limit) plus a
+ * second, the margin callers add to cover their last snapshot at the hour. */
+#define AUTOPILOT_MAX_MS (3600 * 1000 + 1000)
+
 #include "nr_common.h"
 #include "recording.h"
 #include "track.h"
@@ -35,7 +39,7 @@ typedef struct AutopilotDriver {
 typedef struct AutopilotConfig {
     uint64_t seed;
     int ncars;           /* 1..min(RECORDING_MAX_CARS, track grid slots) */
-    int32_t duration_ms; /* race length */
+    int32_t duration_ms; /* race length, 0 to AUTOPILOT_MAX_MS */
     int32_t period_ms;   /* sample period (33) */
     AutopilotDriver driver[RECORDING_MAX_CARS];
     const char *track_file; /* written as the recording's 'track' */

@@ -8,6 +8,7 @@
  * first (the autopilot keeps 1e-4 car widths / radians, 1e-3 cw/s).
  */
 #include "recording.h"
+#include "nr_file.h"
 #include "track.h"
 
 #include <ctype.h>
@@ -24,19 +25,6 @@
 #define REC_PATH_MAX 4096
 
 /* ---- number formatting --------------------------------------------------- */
-
-static void format_double(char *buf, size_t n, double v)
-{
-    for (int d = 0; d <= 17; d++) {
-        snprintf(buf, n, "%.*f", d, v);
-        if (strlen(buf) > 40)
-            break;
-        double back = strtod(buf, NULL);
-        if (memcmp(&back, &v, sizeof v) == 0)
-            return;
-    }
-    snprintf(buf, n, "%.17g", v);
-}
 
 static bool valid_text(const char *s)
 {
@@ -65,10 +53,10 @@ struct RecWriter {
 static bool write_row(FILE *f, int car, const RecSample *s)
 {
     char x[64], y[64], h[64], v[64];
-    format_double(x, sizeof x, s->x);
-    format_double(y, sizeof y, s->y);
-    format_double(h, sizeof h, s->heading);
-    format_double(v, sizeof v, s->speed);
+    nr_format_double(x, sizeof x, s->x);
+    nr_format_double(y, sizeof y, s->y);
+    nr_format_double(h, sizeof h, s->heading);
+    nr_format_double(v, sizeof v, s->speed);
     return fprintf(f, "%ld,%d,%s,%s,%s,%s\n", (long)s->t_ms, car + 1, x, y, h, v) > 0;
 }
 
@@ -351,6 +339,12 @@ static bool header_line(Reader *r, char *text, int line, bool *have, NrError *er
         if (!*val || vl >= sizeof rec->track || !valid_text(val))
             return nr_error_set(err, "%s:%d: track: expected a file name of 1 to %zu printable characters",
                                 r->path, line, sizeof rec->track - 1);
+        /* The rule: the track is named by its file name alone. A path (a '/'
+         * anywhere, so no absolute path and no '..' climbing out) would let
+         * a recording open any file on the machine. */
+        if (strchr(val, '/') || strcmp(val, ".") == 0 || strcmp(val, "..") == 0)
+            return nr_error_set(err, "%s:%d: track: '%s' is a path; expected a file name without '/' "
+                                "(looked up beside the recording and in tracks/)", r->path, line, val);
         memcpy(rec->track, val, vl + 1);
         have[0] = true;
     } else if (strcmp(key, "period_ms") == 0) {
@@ -386,21 +380,39 @@ static bool header_line(Reader *r, char *text, int line, bool *have, NrError *er
 bool recording_load(Recording *rec, const char *path, NrError *err)
 {
     memset(rec, 0, sizeof *rec);
-    FILE *f = fopen(path, "rb");
+    FILE *f = nr_file_open(path, "a recording", err);
     if (!f)
-        return nr_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    bool ok = recording_read(rec, f, path, err);
+    fclose(f);
+    return ok;
+}
+
+bool recording_read(Recording *rec, FILE *f, const char *path, NrError *err)
+{
+    memset(rec, 0, sizeof *rec);
     Reader r = {path, rec, NULL, 0, 0, 0, 0};
-    char *buf = NULL;
-    size_t bufcap = 0;
-    ssize_t got;
+    char *buf = malloc(NR_LINE_MAX);
+    if (!buf)
+        return nr_error_set(err, "%s: out of memory", path);
+    size_t got;
+    NrLine lr;
     int line = 0;
     bool ok = true, in_header = true, have_magic = false;
     bool have[4] = {false, false, false, false};
     const char *names[4] = {"track", "period_ms", "cars", "source"};
-    while (ok && (got = getline(&buf, &bufcap, f)) != -1) {
+    while (ok && (lr = nr_line_read(f, buf, NR_LINE_MAX, &got)) != NR_LINE_EOF) {
         line++;
+        if (lr == NR_LINE_LONG) {
+            ok = nr_error_set(err, "%s:%d: line longer than %d bytes", path, line, NR_LINE_MAX - 1);
+            break;
+        }
+        if (lr == NR_LINE_ERROR) {
+            ok = nr_error_set(err, "%s:%d: read error", path, line);
+            break;
+        }
         bool cut = got == 0 || buf[got - 1] != '\n';
-        if (memchr(buf, '\0', (size_t)got)) {
+        if (lr == NR_LINE_NUL) {
             ok = nr_error_set(err, "%s:%d: binary data (NUL byte) in a text file", path, line);
             break;
         }
@@ -463,7 +475,6 @@ bool recording_load(Recording *rec, const char *path, NrError *err)
     if (ok && ferror(f))
         ok = nr_error_set(err, "%s: read error", path);
     free(buf);
-    fclose(f);
     if (ok && line == 0)
         ok = nr_error_set(err, "%s:1: empty file (expected the header '# %s: %d')", path, REC_MAGIC,
                           RECORDING_VERSION);

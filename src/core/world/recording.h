@@ -10,6 +10,8 @@
  *                  "FILE:LINE: reason" on malformed input. A file whose last
  *                  line is cut (a killed writer) loads up to the last whole
  *                  sample time and sets rec->truncated.
+ *   recording_read(rec, f, name, err)  the same from an open stream (the
+ *                  fuzz harness reads from memory); f is not closed.
  *   recording_free(rec)            frees samples; NULL-safe; rec reusable.
  *   recording_at(rec, car, i)      sample i (0-based) of car (0-based).
  *   recording_save(rec, path, err) writes atomically (temp file + rename).
@@ -56,6 +58,8 @@ typedef struct Recording {
 } Recording;
 
 bool recording_load(Recording *rec, const char *path, NrError *err);
+/* recording_load's parser on an open stream; path names it in messages. */
+bool recording_read(Recording *rec, FILE *f, const char *path, NrError *err);
 /* Bounds for simulation input: a file may hold any finite double (load and
  * save round-trip them), but positions beyond RECORDING_MAX_POS car widths
  * (ten times the track coordinate limit) or speeds beyond RECORDING_MAX_SPEED

@@ -25,6 +25,7 @@
  * found is no more than the distance to the unvisited rings.
  */
 #include "track.h"
+#include "nr_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -62,8 +63,6 @@ struct Track {
     /* grid */
     double gx0, gy0, cell;
     int gw, gh;
-    int *cell_start; /* [gw * gh + 1] */
-    int *cell_items; /* segment indices (load-time checks) */
     /* Projection index: chunks of TRACK_CHUNK consecutive segments with
      * their bounding boxes, listed per cell; a query skips every chunk
      * whose box is farther than the best distance found so far. */
@@ -123,54 +122,56 @@ static double cell_dist2(const Track *t, int i, int j, double x, double y)
     return dx * dx + dy * dy;
 }
 
-/* Nearest segment to (x, y): index, fraction along it, squared distance. */
+/* Segments of chunk ch into the running best (smallest squared distance,
+ * then smallest index). */
+static void chunk_nearest(const Track *t, int ch, double x, double y, int *bk, double *bf, double *best)
+{
+    const double *b = &t->chunk_box[4 * ch];
+    double bx = axis_gap(x, b[0], b[2]);
+    double by = axis_gap(y, b[1], b[3]);
+    if (bx * bx + by * by > *best)
+        return;
+    int kend = (ch + 1) * TRACK_CHUNK < t->n ? (ch + 1) * TRACK_CHUNK : t->n;
+    for (int k = ch * TRACK_CHUNK; k < kend; k++) {
+        double f, d2 = seg_dist2(t, k, x, y, &f);
+        if (d2 < *best || (d2 == *best && k < *bk)) {
+            *best = d2;
+            *bk = k;
+            *bf = f;
+        }
+    }
+}
+
+/* Nearest segment to (x, y): index, fraction along it, squared distance.
+ *
+ * Near the track (every position a race produces) the square rings of grid
+ * cells around the point end after a ring or two. Far from the centre line
+ * inside its box (the middle of a large circle) the rings would cover most
+ * of the grid: once they have visited as many cells as there are chunks, a
+ * pass over every chunk box finishes the search at a bounded cost. */
 static void nearest(const Track *t, double x, double y, int *kbest, double *fbest, double *d2best)
 {
     double best = INFINITY, bf = 0;
     int bk = 0;
     double gx1 = t->gx0 + t->gw * t->cell, gy1 = t->gy0 + t->gh * t->cell;
-    if (!(x >= t->gx0 && x < gx1 && y >= t->gy0 && y < gy1)) {
-        /* Far outside the track's box (never on track): a plain scan. */
-        for (int k = 0; k < t->n; k++) {
-            double f, d2 = seg_dist2(t, k, x, y, &f);
-            if (d2 < best) {
-                best = d2;
-                bk = k;
-                bf = f;
-            }
-        }
-        *kbest = bk;
-        *fbest = bf;
-        *d2best = best;
-        return;
-    }
-    int cx = cell_of(t, x, t->gx0, t->gw), cy = cell_of(t, y, t->gy0, t->gh);
+    bool inside = x >= t->gx0 && x < gx1 && y >= t->gy0 && y < gy1;
+    int cx = inside ? cell_of(t, x, t->gx0, t->gw) : 0, cy = inside ? cell_of(t, y, t->gy0, t->gh) : 0;
     int rmax = t->gw > t->gh ? t->gw : t->gh;
-    for (int r = 0; r <= rmax; r++) {
+    bool done = false;
+    long visited = 0;
+    for (int r = 0; inside && r <= rmax && !done; r++) {
+        if (visited > t->nchunks)
+            break; /* finish with the flat pass below */
         for (int j = cy - r; j <= cy + r; j++) {
             if (j < 0 || j >= t->gh)
                 continue;
             bool edge_row = j == cy - r || j == cy + r;
             for (int i = cx - r; i <= cx + r; i += edge_row ? 1 : 2 * r) {
+                visited++;
                 if (i >= 0 && i < t->gw && cell_dist2(t, i, j, x, y) < best) {
                     int c = j * t->gw + i;
-                    for (int p = t->chunk_start[c]; p < t->chunk_start[c + 1]; p++) {
-                        int ch = t->chunk_items[p];
-                        const double *b = &t->chunk_box[4 * ch];
-                        double bx = axis_gap(x, b[0], b[2]);
-                        double by = axis_gap(y, b[1], b[3]);
-                        if (bx * bx + by * by > best)
-                            continue;
-                        int kend = (ch + 1) * TRACK_CHUNK < t->n ? (ch + 1) * TRACK_CHUNK : t->n;
-                        for (int k = ch * TRACK_CHUNK; k < kend; k++) {
-                            double f, d2 = seg_dist2(t, k, x, y, &f);
-                            if (d2 < best || (d2 == best && k < bk)) {
-                                best = d2;
-                                bk = k;
-                                bf = f;
-                            }
-                        }
-                    }
+                    for (int p = t->chunk_start[c]; p < t->chunk_start[c + 1]; p++)
+                        chunk_nearest(t, t->chunk_items[p], x, y, &bk, &bf, &best);
                 }
                 if (r == 0)
                     break;
@@ -181,9 +182,11 @@ static void nearest(const Track *t, double x, double y, int *kbest, double *fbes
         double ex0 = x - (t->gx0 + (cx - r) * t->cell), ex1 = t->gx0 + (cx + r + 1) * t->cell - x;
         double ey0 = y - (t->gy0 + (cy - r) * t->cell), ey1 = t->gy0 + (cy + r + 1) * t->cell - y;
         double reach = fmin(fmin(ex0, ex1), fmin(ey0, ey1));
-        if (best <= reach * reach)
-            break;
+        done = best <= reach * reach;
     }
+    if (!done) /* outside the box (never on track), or the rings grew too wide */
+        for (int ch = 0; ch < t->nchunks; ch++)
+            chunk_nearest(t, ch, x, y, &bk, &bf, &best);
     *kbest = bk;
     *fbest = bf;
     *d2best = best;
@@ -407,8 +410,6 @@ void track_free(Track *t)
     free(t->vk);
     free(t->vseg);
     free(t->seg);
-    free(t->cell_start);
-    free(t->cell_items);
     free(t->chunk_box);
     free(t->chunk_start);
     free(t->chunk_items);
@@ -591,24 +592,18 @@ static bool build_grid(Track *t, const char *name, NrError *err)
     t->gy0 = y0;
     t->gw = (int)ceil((x1 - x0) / cell);
     t->gh = (int)ceil((y1 - y0) / cell);
-    /* Boxes of single segments (load-time checks) and of chunks (queries). */
+    /* Boxes of chunks of TRACK_CHUNK segments, listed per cell (queries). */
     t->nchunks = (t->n + TRACK_CHUNK - 1) / TRACK_CHUNK;
-    double *segbox = malloc((size_t)t->n * 4 * sizeof *segbox);
     t->chunk_box = malloc((size_t)t->nchunks * 4 * sizeof *t->chunk_box);
-    if (!segbox || !t->chunk_box) {
-        free(segbox);
+    if (!t->chunk_box)
         return nr_error_set(err, "%s: out of memory", name);
-    }
     for (int k = 0; k < t->n; k++) {
         int k1 = k + 1 == t->n ? 0 : k + 1;
-        double *b = &segbox[4 * k];
-        b[0] = fmin(t->vx[k], t->vx[k1]);
-        b[1] = fmin(t->vy[k], t->vy[k1]);
-        b[2] = fmax(t->vx[k], t->vx[k1]);
-        b[3] = fmax(t->vy[k], t->vy[k1]);
+        double b[4] = {fmin(t->vx[k], t->vx[k1]), fmin(t->vy[k], t->vy[k1]), fmax(t->vx[k], t->vx[k1]),
+                       fmax(t->vy[k], t->vy[k1])};
         double *cb = &t->chunk_box[4 * (k / TRACK_CHUNK)];
         if (k % TRACK_CHUNK == 0) {
-            memcpy(cb, b, 4 * sizeof *b);
+            memcpy(cb, b, sizeof b);
         } else {
             cb[0] = fmin(cb[0], b[0]);
             cb[1] = fmin(cb[1], b[1]);
@@ -616,9 +611,7 @@ static bool build_grid(Track *t, const char *name, NrError *err)
             cb[3] = fmax(cb[3], b[3]);
         }
     }
-    bool ok = build_csr(t, segbox, t->n, &t->cell_start, &t->cell_items) &&
-              build_csr(t, t->chunk_box, t->nchunks, &t->chunk_start, &t->chunk_items);
-    free(segbox);
+    bool ok = build_csr(t, t->chunk_box, t->nchunks, &t->chunk_start, &t->chunk_items);
     if (!ok)
         return nr_error_set(err, "%s: out of memory", name);
     return true;
@@ -629,45 +622,116 @@ static double orient(double ax, double ay, double bx, double by, double cx, doub
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
 }
 
-static bool segments_cross(const Track *t, int a, int b)
+/* The centre line as the load-time checks see it: every m-th vertex of the
+ * polyline (m = 1 up to width 16). The checks compare every vertex with
+ * every segment within a width of it, which costs length x width on the
+ * full polyline (11 s for a 15000-cw track 1000 wide). Chords m vertices
+ * apart on a curve whose curvature is at most 2 / width (check 3) stray
+ * at most h^2 / (4 width) from it for a chord of length h <= width / 32:
+ * width / 4096, which the checks' width-sized thresholds do not notice.
+ * The cost becomes proportional to the length alone. */
+typedef struct CheckLine {
+    int n, m;          /* vertices (chords, closed); stride in polyline vertices */
+    const Track *t;
+} CheckLine;
+
+static int cl_vertex(const CheckLine *c, int i) /* polyline vertex of check vertex i */
 {
-    int a1 = a + 1 == t->n ? 0 : a + 1, b1 = b + 1 == t->n ? 0 : b + 1;
-    double o1 = orient(t->vx[a], t->vy[a], t->vx[a1], t->vy[a1], t->vx[b], t->vy[b]);
-    double o2 = orient(t->vx[a], t->vy[a], t->vx[a1], t->vy[a1], t->vx[b1], t->vy[b1]);
-    double o3 = orient(t->vx[b], t->vy[b], t->vx[b1], t->vy[b1], t->vx[a], t->vy[a]);
-    double o4 = orient(t->vx[b], t->vy[b], t->vx[b1], t->vy[b1], t->vx[a1], t->vy[a1]);
+    return i * c->m;
+}
+
+static void cl_point(const CheckLine *c, int i, double *x, double *y)
+{
+    int v = cl_vertex(c, i % c->n);
+    *x = c->t->vx[v];
+    *y = c->t->vy[v];
+}
+
+static double cl_s(const CheckLine *c, int i)
+{
+    return c->t->vs[cl_vertex(c, i)];
+}
+
+/* Squared distance from (x, y) to chord i; *f gets the arc length there. */
+static double cl_dist2(const CheckLine *c, int i, double x, double y, double *s)
+{
+    double ax, ay, bx, by;
+    cl_point(c, i, &ax, &ay);
+    cl_point(c, i + 1, &bx, &by);
+    double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+    double u = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    double s0 = cl_s(c, i), s1 = i + 1 == c->n ? c->t->length : cl_s(c, i + 1);
+    *s = s0 + u * (s1 - s0);
+    double px = ax + u * dx - x, py = ay + u * dy - y;
+    return px * px + py * py;
+}
+
+static bool chords_cross(const CheckLine *c, int a, int b)
+{
+    double ax, ay, a1x, a1y, bx, by, b1x, b1y, s;
+    cl_point(c, a, &ax, &ay);
+    cl_point(c, a + 1, &a1x, &a1y);
+    cl_point(c, b, &bx, &by);
+    cl_point(c, b + 1, &b1x, &b1y);
+    double o1 = orient(ax, ay, a1x, a1y, bx, by), o2 = orient(ax, ay, a1x, a1y, b1x, b1y);
+    double o3 = orient(bx, by, b1x, b1y, ax, ay), o4 = orient(bx, by, b1x, b1y, a1x, a1y);
     if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0)))
         return true;
-    /* Touching or collinear overlap: a vertex lying on the other segment. */
-    double f;
-    if (seg_dist2(t, a, t->vx[b], t->vy[b], &f) == 0 || seg_dist2(t, b, t->vx[a], t->vy[a], &f) == 0)
-        return true;
-    return false;
+    /* Touching or collinear overlap: a vertex lying on the other chord. */
+    return cl_dist2(c, a, bx, by, &s) == 0 || cl_dist2(c, b, ax, ay, &s) == 0;
+}
+
+static int cl_line(const CheckLine *c, int i) /* source line of chord i's control point */
+{
+    return c->t->point_line[c->t->vseg[cl_vertex(c, i)]];
 }
 
 static bool check_geometry(const Track *t, const char *name, NrError *err)
 {
-    /* 1. The centre line must not cross itself. Two crossing segments share
+    CheckLine cl = {0, 1, t};
+    int m = (int)floor(t->width / 16.0);
+    cl.m = m > 1 ? m : 1;
+    cl.n = (t->n + cl.m - 1) / cl.m;
+    if (cl.n < 3) {
+        cl.m = 1;
+        cl.n = t->n;
+    }
+    /* Chord boxes listed per grid cell. */
+    double *box = malloc((size_t)cl.n * 4 * sizeof *box);
+    int *start = NULL, *items = NULL;
+    if (!box)
+        return nr_error_set(err, "%s: out of memory", name);
+    for (int i = 0; i < cl.n; i++) {
+        double ax, ay, bx, by;
+        cl_point(&cl, i, &ax, &ay);
+        cl_point(&cl, i + 1, &bx, &by);
+        box[4 * i] = fmin(ax, bx);
+        box[4 * i + 1] = fmin(ay, by);
+        box[4 * i + 2] = fmax(ax, bx);
+        box[4 * i + 3] = fmax(ay, by);
+    }
+    bool built = build_csr(t, box, cl.n, &start, &items);
+    free(box);
+    if (!built)
+        return nr_error_set(err, "%s: out of memory", name);
+    bool ok = true;
+    /* 1. The centre line must not cross itself. Two crossing chords share
      * at least one grid cell (the one holding the crossing point). */
     size_t ncell = (size_t)t->gw * (size_t)t->gh;
-    for (size_t c = 0; c < ncell; c++) {
-        for (int p = t->cell_start[c]; p < t->cell_start[c + 1]; p++) {
-            for (int q = p + 1; q < t->cell_start[c + 1]; q++) {
-                int a = t->cell_items[p], b = t->cell_items[q];
+    for (size_t c = 0; c < ncell && ok; c++) {
+        for (int p = start[c]; p < start[c + 1] && ok; p++) {
+            for (int q = p + 1; q < start[c + 1] && ok; q++) {
+                int a = items[p], b = items[q];
                 int gap = abs(a - b);
-                if (gap <= 1 || gap == t->n - 1)
+                if (gap <= 1 || gap == cl.n - 1)
                     continue; /* neighbours share a vertex */
-                if (segments_cross(t, a, b)) {
-                    int la = t->point_line[t->vseg[a]], lb = t->point_line[t->vseg[b]];
-                    if (la > lb) {
-                        int tmp = la;
-                        la = lb;
-                        lb = tmp;
-                    }
-                    return nr_error_set(err,
-                                        "%s:%d: self-intersecting centre line: the curve after this point "
-                                        "crosses the curve after the point on line %d",
-                                        name, la, lb);
+                if (chords_cross(&cl, a, b)) {
+                    int la = cl_line(&cl, a), lb = cl_line(&cl, b);
+                    ok = nr_error_set(err,
+                                      "%s:%d: self-intersecting centre line: the curve after this point "
+                                      "crosses the curve after the point on line %d",
+                                      name, la < lb ? la : lb, la < lb ? lb : la);
                 }
             }
         }
@@ -677,37 +741,42 @@ static bool check_geometry(const Track *t, const char *name, NrError *err)
      * (pi * width / 2) must stay at least one width apart. */
     double sep_min = NR_PI * t->width / 2;
     int reach = (int)ceil(t->width / t->cell);
-    for (int k = 0; k < t->n; k++) {
-        int cx = cell_of(t, t->vx[k], t->gx0, t->gw), cy = cell_of(t, t->vy[k], t->gy0, t->gh);
-        for (int j = cy - reach; j <= cy + reach; j++) {
+    for (int k = 0; k < cl.n && ok; k++) {
+        double kx, ky;
+        cl_point(&cl, k, &kx, &ky);
+        double sk = cl_s(&cl, k);
+        int cx = cell_of(t, kx, t->gx0, t->gw), cy = cell_of(t, ky, t->gy0, t->gh);
+        for (int j = cy - reach; j <= cy + reach && ok; j++) {
             if (j < 0 || j >= t->gh)
                 continue;
-            for (int i = cx - reach; i <= cx + reach; i++) {
+            for (int i = cx - reach; i <= cx + reach && ok; i++) {
                 if (i < 0 || i >= t->gw)
                     continue;
                 int c = j * t->gw + i;
-                for (int p = t->cell_start[c]; p < t->cell_start[c + 1]; p++) {
-                    int b = t->cell_items[p];
-                    double f, d2 = seg_dist2(t, b, t->vx[k], t->vy[k], &f);
+                for (int p = start[c]; p < start[c + 1] && ok; p++) {
+                    int b = items[p];
+                    double sb, d2 = cl_dist2(&cl, b, kx, ky, &sb);
                     if (d2 >= t->width * t->width)
                         continue;
-                    double sb = t->vs[b] + f * seg_len(t, b);
-                    double sep = fabs(sb - t->vs[k]);
+                    double sep = fabs(sb - sk);
                     if (sep > t->length / 2)
                         sep = t->length - sep;
                     if (sep > sep_min) {
-                        int la = t->point_line[t->vseg[k]], lb = t->point_line[t->vseg[b]];
-                        return nr_error_set(err,
-                                            "%s:%d: the track surface overlaps itself: the centre line "
-                                            "after this point passes %.3g from the part after line %d, "
-                                            "closer than the width %.3g",
-                                            name, la < lb ? la : lb, sqrt(d2), la < lb ? lb : la,
-                                            t->width);
+                        int la = cl_line(&cl, k), lb = cl_line(&cl, b);
+                        ok = nr_error_set(err,
+                                          "%s:%d: the track surface overlaps itself: the centre line "
+                                          "after this point passes %.3g from the part after line %d, "
+                                          "closer than the width %.3g",
+                                          name, la < lb ? la : lb, sqrt(d2), la < lb ? lb : la, t->width);
                     }
                 }
             }
         }
     }
+    free(start);
+    free(items);
+    if (!ok)
+        return false;
     /* 3. No bend tighter than half the width: the inner edge would fold. */
     for (int k = 0; k < t->n; k++) {
         if (fabs(t->vk[k]) * t->width / 2 > 1.0) {
@@ -1003,11 +1072,9 @@ Track *track_parse(const char *text, const char *name, NrError *err)
 
 Track *track_load(const char *path, NrError *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        nr_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = nr_file_open(path, "a track", err);
+    if (!f)
         return NULL;
-    }
     size_t cap = 4096, len = 0;
     char *text = malloc(cap);
     if (!text) {

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Builds every libFuzzer harness tests/fuzz/fuzz_*.c with AddressSanitizer and
+# UndefinedBehaviorSanitizer, and runs each for SECONDS (default 60) from its
+# seeds. Exit status: 0 no finding, 1 a finding (input kept under
+# build-fuzz/findings/NAME/), 2 set-up failure. See tests/fuzz/README.md.
+# usage: tools/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-60}
+case "$secs" in '' | *[!0-9]*) echo "usage: tools/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
+CC=${FUZZ_CC:-}
+if [ -z "$CC" ]; then
+    for c in clang clang-16 clang-15 clang-14; do command -v "$c" >/dev/null && { CC=$c; break; }; done
+fi
+if [ -z "$CC" ]; then
+    echo "fuzz.sh: installing clang (libFuzzer)" >&2
+    SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get install -y -qq clang-14 libclang-rt-14-dev >/dev/null || { echo "fuzz.sh: cannot install clang-14" >&2; exit 2; }
+    CC=clang-14
+fi
+out=build-fuzz
+mkdir -p "$out/obj" "$out/bin"
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+incs=$(find src/core -type d | sed 's/^/-I/' | tr '\n' ' ')
+cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 $san $incs"
+# The core once, instrumented for coverage; every harness links it.
+objs=()
+for src in $(find src/core -name '*.c' | sort); do
+    o="$out/obj/$(echo "$src" | tr / _).o"
+    if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find src/core -name '*.h' -newer "$o" | head -1)" ]; then
+        $CC $cflags -fsanitize=fuzzer-no-link -c "$src" -o "$o"
+    fi
+    objs+=("$o")
+done
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allocator_may_return_null=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+status=0
+printf '%-12s %12s %10s %8s %s\n' harness executions exec/s corpus result
+for h in tests/fuzz/fuzz_*.c; do
+    name=$(basename "$h" .c)
+    name=${name#fuzz_}
+    extra=$(sed -n '1s/.*fuzz-sources:\(.*\)\*\/.*/\1/p' "$h")
+    bin="$out/bin/fuzz_$name"
+    # shellcheck disable=SC2086
+    $CC $cflags -fsanitize=fuzzer "$h" $extra "${objs[@]}" -lm -o "$bin"
+    corpus="$out/corpus/$name"
+    seeds="$out/seeds/$name"
+    mkdir -p "$corpus" "$seeds" "$out/findings/$name"
+    [ -d "tests/fuzz/corpus/$name" ] && cp -f "tests/fuzz/corpus/$name"/* "$seeds"/ 2>/dev/null || true
+    if [ -f "tests/fuzz/$name.seeds" ]; then
+        while IFS= read -r glob; do
+            [ -n "$glob" ] || continue
+            # shellcheck disable=SC2086
+            for f in $glob; do [ -f "$f" ] && cp -f "$f" "$seeds/$(echo "$f" | tr / _)"; done
+        done <"tests/fuzz/$name.seeds"
+    fi
+    dict=()
+    [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
+    log="$out/fuzz_$name.log"
+    set +e
+    "$bin" "$corpus" "$seeds" "${dict[@]}" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=65536 -artifact_prefix="$out/findings/$name/" -print_final_stats=1 >"$log" 2>&1
+    rc=$?
+    set -e
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    files=$(find "$corpus" -type f | wc -l)
+    if [ "$rc" -eq 0 ]; then
+        result=ok
+    else
+        result="FINDING (exit $rc): $(ls "$out/findings/$name" | head -1); log $log"
+        status=1
+        grep -m3 -E "ERROR|SUMMARY|runtime error" "$log" >&2 || tail -5 "$log" >&2
+    fi
+    printf '%-12s %12s %10s %8s %s\n' "$name" "${execs:-?}" "${speed:-?}" "$files" "$result"
+done
+exit $status
