@@ -652,11 +652,29 @@ static void snapshot_has_the_requested_size(void **state)
     unlink(path);
 }
 
+/* Issue 13 item 7: --plot x.jpg must not get PNG bytes under a JPEG name. */
+static void plots_are_png_only(void **state)
+{
+    (void)state;
+    NrError err = {{0}};
+    assert_true(plot_path_ok("out/sweep.png", &err));
+    assert_true(plot_path_ok("SWEEP.PNG", &err));
+    assert_false(plot_path_ok("sweep.jpg", &err));
+    assert_non_null(strstr(err.msg, "sweep.jpg: plots are written as PNG only"));
+    assert_false(plot_path_ok("sweep.png.jpeg", &err));
+    assert_false(plot_path_ok(".png", &err));
+    assert_false(plot_path_ok("png", &err));
+    assert_false(plot_path_ok("", &err));
+}
+
 static void plot_png_has_the_requested_size(void **state)
 {
     (void)state;
     double x[5] = {0, 50, 100, 150, 200}, y0[5] = {0, 10, NAN, 30, 40}, y1[5] = {5, 5, 6, 7, 9};
-    PlotSeries s[2] = {{"nc", x, y0, 5, true}, {"dr", x, y1, 5, false}};
+    double lo[5] = {-1, 8, NAN, 25, 38}, hi[5] = {1, 12, NAN, 35, 42}, lo1[5] = {4, 4, 5, 6, 8},
+           hi1[5] = {6, 6, 7, 8, 10};
+    /* error bars on the marked series, a band on the other */
+    PlotSeries s[2] = {{"nc", x, y0, 5, true, lo, hi}, {"dr", x, y1, 5, false, lo1, hi1}};
     PlotPanel p[2];
     memset(p, 0, sizeof p);
     p[0].title = "inconsistency";
@@ -798,6 +816,7 @@ int main(void)
         cmocka_unit_test(layers_draw_the_same_picture),
         cmocka_unit_test(snapshot_has_the_requested_size),
         cmocka_unit_test(plot_png_has_the_requested_size),
+        cmocka_unit_test(plots_are_png_only),
         cmocka_unit_test(link_text_round_trip),
         cmocka_unit_test(random_input_keeps_the_state_valid),
         cmocka_unit_test(short_axes_get_fewer_ticks),

@@ -717,6 +717,7 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
         se[k].y = s->chart_y[k];
         se[k].n = m;
         se[k].markers = false;
+        se[k].lo = se[k].hi = NULL;
     }
     PlotPanel p;
     memset(&p, 0, sizeof p);

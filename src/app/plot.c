@@ -83,6 +83,10 @@ static void data_range(const PlotPanel *p, bool xaxis, double *lo, double *hi)
                 continue;
             *lo = fmin(*lo, v);
             *hi = fmax(*hi, v);
+            if (!xaxis && se->lo && se->hi && isfinite(se->lo[i]) && isfinite(se->hi[i])) {
+                *lo = fmin(*lo, se->lo[i]);
+                *hi = fmax(*hi, se->hi[i]);
+            }
         }
     }
     if (!isfinite(*lo)) {
@@ -343,6 +347,31 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
             }
             continue;
         }
+        if (se->lo && se->hi) {
+            /* the spread: error bars with caps at marked points, else a band */
+            SDL_Color band = c;
+            band.a = 64;
+            SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+            for (int i = 0; i < se->n; i++) {
+                bool ok = isfinite(se->x[i]) && isfinite(se->lo[i]) && isfinite(se->hi[i]);
+                if (ok && se->markers) {
+                    float qx = PX(se->x[i]), y0p = PY(se->lo[i]), y1p = PY(se->hi[i]);
+                    gfx_fill(r, qx - w / 2, y1p, w, y0p - y1p + 1, c);
+                    gfx_fill(r, qx - w * 2.5f, y1p - w / 2, w * 5, w, c);
+                    gfx_fill(r, qx - w * 2.5f, y0p - w / 2, w * 5, w, c);
+                } else if (ok && !se->markers && i + 1 < se->n && isfinite(se->x[i + 1]) &&
+                           isfinite(se->lo[i + 1]) && isfinite(se->hi[i + 1])) {
+                    float ax = PX(se->x[i]), bx = PX(se->x[i + 1]);
+                    SDL_Vertex v[4] = {
+                        {{ax, PY(se->hi[i])}, band, {0, 0}}, {{bx, PY(se->hi[i + 1])}, band, {0, 0}},
+                        {{bx, PY(se->lo[i + 1])}, band, {0, 0}}, {{ax, PY(se->lo[i])}, band, {0, 0}},
+                    };
+                    static const int quad[6] = {0, 1, 2, 0, 2, 3};
+                    SDL_RenderGeometry(r, NULL, v, 4, quad, 6);
+                }
+            }
+            SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+        }
         bool have = false;
         float px = 0, py = 0;
         for (int i = 0; i < se->n; i++) {
@@ -428,6 +457,15 @@ static bool write_png_checked(SDL_Surface *s, FILE *f, const char **why)
         *why = strerror(errno);
     }
     return ok;
+}
+
+bool plot_path_ok(const char *path, NrError *err)
+{
+    size_t n = strlen(path);
+    const char *ext = n >= 4 ? path + n - 4 : "";
+    if (n > 4 && (ext[0] == '.') && (ext[1] | 0x20) == 'p' && (ext[2] | 0x20) == 'n' && (ext[3] | 0x20) == 'g')
+        return true;
+    return nr_error_set(err, "%s: plots are written as PNG only: name the file .png", path);
 }
 
 bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err)

@@ -1,6 +1,7 @@
 /* Flag parsing and error reporting shared by the subcommands. */
 #include "cli.h"
 #include "cli_load.h"
+#include "plot.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -146,6 +147,14 @@ int cli_unknown_option(const char *cmd, const char *arg)
     if (suggest_flag(cmd, arg, near, sizeof near))
         return cli_usage_error(cmd, "unknown option '%s' (did you mean %s?)", arg, near);
     return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int cli_plot_check(const char *cmd, const char *path)
+{
+    NrError err = {{0}};
+    if (!plot_path_ok(path, &err))
+        return cli_usage_error(cmd, "--plot %s", err.msg);
+    return CLI_OK;
 }
 
 void cli_wrote(const char *path)

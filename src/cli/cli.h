@@ -48,6 +48,9 @@ typedef struct CliCommand {
 extern const CliCommand *const cli_commands[];
 
 const CliCommand *cli_find_command(const char *name);
+/* --plot PATH must name a PNG (plot_path_ok): a usage error (2) otherwise,
+ * before anything is computed; CLI_OK when it does. */
+int cli_plot_check(const char *cmd, const char *path);
 /* "wrote PATH" on stdout: every command that writes a file says so. */
 void cli_wrote(const char *path);
 const char *cli_suggest_command(const char *word);

@@ -3,6 +3,7 @@
  * paper, Sections 4-5). */
 #include "cli.h"
 #include "plot.h"
+#include "stats.h"
 #include "fair_cli.h"
 #include "fairsim.h"
 
@@ -95,7 +96,8 @@ static int run_on_path(FairExperiment *ex, const FcliOpts *o, const Recording *r
 
 /* Figs. 4-6 layout: mean and standard deviation of the accumulated export
  * error across receivers against time, one curve per algorithm (mean over
- * seeds), and the DR vectors sent. */
+ * seeds, with a band of its 95 % interval across seeds), and the DR vectors
+ * sent. */
 static int write_plot(const FairResults *res, const char *path, const char *title)
 {
     FairSummary rows[FAIR_MAX_ALGOS];
@@ -106,38 +108,41 @@ static int write_plot(const FairResults *res, const char *path, const char *titl
             nsnap = res->series[i].nsnap;
     if (na <= 0 || nsnap <= 0)
         return cli_fail(CMD, "--plot: nothing to plot");
-    double *y = calloc((size_t)na * 3 * (size_t)nsnap, sizeof *y);
+    /* per algorithm and metric: mean over seeds, then its 95 % interval */
+    size_t per = (size_t)nsnap * 3;
+    double *y = calloc((size_t)na * 3 * per, sizeof *y);
+    double *runv = calloc((size_t)res->nseries + 1, sizeof *runv);
     PlotSeries *ser = calloc((size_t)na * 3, sizeof *ser);
-    if (!y || !ser) {
+    if (!y || !ser || !runv) {
         free(y);
         free(ser);
+        free(runv);
         return cli_fail(CMD, "out of memory");
     }
-    for (int a = 0; a < na; a++) {
-        double *mean = &y[(size_t)(3 * a) * (size_t)nsnap], *sd = mean + nsnap, *sent = sd + nsnap;
-        int runs = 0;
-        for (int i = 0; i < res->nseries; i++) {
-            const FairSeries *fs = &res->series[i];
-            if (strcmp(fs->algo, rows[a].algo) != 0)
-                continue;
-            runs++;
+    int runs_max = 0;
+    for (int a = 0; a < na; a++)
+        for (int m = 0; m < 3; m++) {
+            double *mean = &y[(size_t)(3 * a + m) * per], *lo = mean + nsnap, *hi = lo + nsnap;
             for (int k = 0; k < nsnap; k++) {
-                mean[k] += fs->mean[k];
-                sd[k] += fs->sd[k];
-                sent[k] += (double)fs->dr_sent[k];
+                int runs = 0;
+                for (int i = 0; i < res->nseries; i++) {
+                    const FairSeries *fs = &res->series[i];
+                    if (strcmp(fs->algo, rows[a].algo) == 0)
+                        runv[runs++] = m == 0 ? fs->mean[k] : m == 1 ? fs->sd[k] : (double)fs->dr_sent[k];
+                }
+                double half;
+                stats_mean_ci95(runv, runs, 1, &mean[k], &half);
+                lo[k] = mean[k] - half;
+                hi[k] = mean[k] + half;
+                runs_max = runs > runs_max ? runs : runs_max;
             }
+            ser[m * na + a] = (PlotSeries){rows[a].algo, res->series[0].t_s, mean, nsnap, false,
+                                           runs_max > 1 ? lo : NULL, runs_max > 1 ? hi : NULL};
         }
-        for (int k = 0; k < nsnap && runs > 0; k++) {
-            mean[k] /= runs;
-            sd[k] /= runs;
-            sent[k] /= runs;
-        }
-        for (int m = 0; m < 3; m++)
-            ser[m * na + a] = (PlotSeries){rows[a].algo, res->series[0].t_s, &y[(size_t)(3 * a + m) * (size_t)nsnap],
-                                           nsnap, false};
-    }
+    free(runv);
     PlotPanel panels[3] = {
-        {.title = "mean accumulated export error", .xlabel = "time (s)", .ylabel = "error (car width s)",
+        {.title = "mean accumulated export error", .xlabel = "time (s)",
+         .ylabel = "error (car width s), band: 95% interval over seeds",
          .series = &ser[0], .nseries = na},
         {.title = "standard deviation across receivers", .xlabel = "time (s)",
          .ylabel = "error (car width s)", .series = &ser[na], .nseries = na},
@@ -261,6 +266,8 @@ static int run(int argc, char **argv)
     const char *input = o.recording ? o.recording : "recordings/default.csv";
     if (rc == CLI_OK && o.out)
         rc = cli_out_check(CMD, "--out", o.out, &input, 1);
+    if (rc == CLI_OK && plot)
+        rc = cli_plot_check(CMD, plot);
     if (rc == CLI_OK && plot)
         rc = cli_out_check(CMD, "--plot", plot, &input, 1);
     if (rc == CLI_OK)
