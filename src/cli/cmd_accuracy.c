@@ -94,11 +94,11 @@ static int run(int argc, char **argv)
     const char *input = o.recording ? o.recording : "recordings/default.csv";
     int rc = o.out ? cli_out_check(CMD, "--out", o.out, &input, 1) : CLI_OK;
     if (rc == CLI_OK && plot)
-        rc = cli_plot_check(CMD, plot);
-    if (rc == CLI_OK && plot)
         rc = cli_out_check(CMD, "--plot", plot, &input, 1);
     if (rc == CLI_OK && plot && o.out)
         rc = cli_out_distinct(CMD, "--out", o.out, "--plot", plot);
+    if (rc == CLI_OK && plot)
+        rc = cli_plot_check(CMD, plot);
     if (rc != CLI_OK)
         return rc;
     Recording rec;

@@ -267,11 +267,11 @@ static int run(int argc, char **argv)
     if (rc == CLI_OK && o.out)
         rc = cli_out_check(CMD, "--out", o.out, &input, 1);
     if (rc == CLI_OK && plot)
-        rc = cli_plot_check(CMD, plot);
-    if (rc == CLI_OK && plot)
         rc = cli_out_check(CMD, "--plot", plot, &input, 1);
     if (rc == CLI_OK)
         rc = cli_out_distinct(CMD, "--out", o.out, "--plot", plot);
+    if (rc == CLI_OK && plot)
+        rc = cli_plot_check(CMD, plot);
     Recording rec;
     memset(&rec, 0, sizeof rec);
     char desc[4200];

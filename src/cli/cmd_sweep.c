@@ -339,11 +339,11 @@ static int sweep_run(int argc, char **argv)
     if (rc == CLI_OK && out)
         rc = race_opts_check_out(&o, cmd, "--out", out);
     if (rc == CLI_OK && plot)
-        rc = cli_plot_check(cmd, plot);
-    if (rc == CLI_OK && plot)
         rc = race_opts_check_out(&o, cmd, "--plot", plot);
     if (rc == CLI_OK)
         rc = cli_out_distinct(cmd, "--out", out, "--plot", plot);
+    if (rc == CLI_OK && plot)
+        rc = cli_plot_check(cmd, plot);
     Job j;
     memset(&j, 0, sizeof j);
     if (rc == CLI_OK) {

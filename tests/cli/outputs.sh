@@ -115,3 +115,18 @@ expect 0 "autopilot --out" -- "$NR" autopilot --seconds 2 --seed 5 --out "$TMP/s
 stdout_has "^wrote .*said-race.csv$" "autopilot says what it wrote"
 expect 0 "replay --series" -- "$NR" replay "$TMP/said-race.csv" --headless --schemes nc --series "$TMP/said-series.csv"
 stdout_has "^wrote .*said-series.csv$" "replay --series says what it wrote"
+
+# Issue 13 item 7: every result command plots, PNG only.
+for c in "sweep --delays 50 --jitters 0 --runs 1 --schemes nc" "fairness --runs 1 --seconds 2" \
+    "accuracy --seconds 2" "epp --runs 1 --samples 50 --no-traces --sweep 10k"; do
+    # shellcheck disable=SC2086
+    expect 2 "--plot x.jpg refused: $c" -- "$NR" $c --plot "$TMP/x.jpg"
+    stderr_has "x.jpg: plots are written as PNG only" "--plot x.jpg named: $c"
+    [ ! -e "$TMP/x.jpg" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: $c wrote x.jpg"; }
+done
+expect 0 "accuracy --plot" -- "$NR" accuracy --seconds 2 --plot "$TMP/acc.png"
+is_png "$TMP/acc.png" "accuracy --plot"
+stdout_has "^wrote .*acc.png$" "accuracy says what it plotted"
+expect 0 "epp --plot" -- "$NR" epp --runs 1 --samples 50 --no-traces --sweep 5k,10k --plot "$TMP/epp.png"
+is_png "$TMP/epp.png" "epp --plot"
+stdout_has "^wrote .*epp.png$" "epp says what it plotted"
