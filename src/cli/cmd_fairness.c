@@ -340,7 +340,7 @@ const CliCommand cmd_fairness = {
     .summary = "one sender, N receivers: export error under fair DR sending algorithms",
     .usage = "netrace fairness [--receivers MS,MS,...] [--jitter MS] [--distribution NAME]\n"
              "[--link SPEC]... [--rlink SPEC]... [--seconds S] [--runs N] [--seed N]\n"
-             "[--recording FILE|autopilot|synthetic] [--car N] [--algorithms LIST|all] [--threshold CW]\n"
+             "[--recording FILE|autopilot|synthetic|tank] [--car N] [--algorithms LIST|all] [--threshold CW]\n"
              "[--budget-threshold CW] [--snapshot MS] [--budget B] [--max-delta MS]\n"
              "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png]",
     .help = "Replays car 1 of a recording as the sender of DR vectors to N receivers (default: mean\n"
