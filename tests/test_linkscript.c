@@ -136,11 +136,6 @@ static void race(Recording *rec, const Track *t, int n)
         }
 }
 
-static void step_engine(void *ctx, int64_t t_us)
-{
-    engine_step_to(ctx, t_us);
-}
-
 /* Delay 50 ms, from 1 s (not a sample instant: 1 s = sample 30.3) 200 ms on
  * 1->2, then an outage of both directions from 2.013 s (sample 61) to 2.508 s
  * (sample 76) and 20 ms afterwards. Stepping in 1 ms frames, each MU in flight
@@ -174,7 +169,7 @@ static void changes_apply_at_their_time(void **state)
     InFlight fl[ENGINE_QUEUE_LIMIT];
     for (int64_t now = 0; now <= 3500 * MS; now += MS) {
         const LinkChange *last = NULL;
-        int a = linkscript_run_to(&ls, &cursor, e, now, step_engine, e, &last, &err);
+        int a = linkscript_run_to(&ls, &cursor, e, now, linkscript_step_engine, e, &last, &err);
         assert_true(a >= 0);
         if (a > 0) {
             assert_non_null(last);

@@ -21,6 +21,8 @@
  *        window would show at that time, w x h pixels, to png. Needs no
  *        display: it draws into a memory surface with SDL's software
  *        renderer. A missing font prints one line and draws without text.
+ *        With cfg->script, e must be fresh (t = 0, its initial links): the
+ *        script's changes are applied on the way to t_us.
  *        Returns 0 on success, 1 + err on failure (bad size, unwritable file).
  *   app_default_font(buf, n)  the font file used when cfg->font_path is NULL:
  *        DejaVu Sans Mono, else fontconfig's monospace; false when none.
@@ -29,6 +31,7 @@
 #define NR_APP_H
 
 #include "engine.h"
+#include "linkscript.h"
 
 enum {
     APP_OVERLAY_GHOST = 1u << 0,    /* the remote car's true position */
@@ -51,6 +54,10 @@ typedef struct AppConfig {
     unsigned overlays;       /* APP_OVERLAY_* bits */
     int bench_frames;        /* > 0: render N overview frames, print timings, return */
     bool quiet;              /* no informative lines on stdout */
+    const LinkScript *script; /* borrowed; link changes applied at their race
+                               * times (shown in the top bar); NULL = none.
+                               * A restart (R, loop) puts the links back as
+                               * they were at the start and replays it. */
 } AppConfig;
 
 /* A zeroed AppConfig with focus = -1 (overview) and speed 1. */

@@ -159,6 +159,11 @@ typedef struct AppState {
     bool snapshot;  /* drawing a --snapshot: the top bar says so */
 
     AppDrawn drawn[SCHEME_MAX];
+    /* link script: the next change, and the links in force at the start
+     * (restored by a restart before the script plays again) */
+    int script_next;
+    LinkSpec link0[2];
+
     AppTrail trail[SCHEME_MAX][2][2];
     int64_t trail_t;
 } AppState;
@@ -170,6 +175,13 @@ void app_advance(AppState *s, int64_t wall_dt_us);
 /* The latest sample instant at or before t_us: where the window stops the
  * engine, so that it draws the instant the metrics measured. */
 int64_t app_sample_floor(const Engine *e, int64_t t_us);
+/* Steps the engine to t_us, applying the link script's changes due on the
+ * way at their times and saying so in the top bar. */
+void app_step_to(AppState *s, int64_t t_us);
+/* Back to t = 0: links as at the start when a script plays, trails and
+ * gauge strings cleared; pause, speed, focus, overlays, Delta and T_dr and
+ * the links the user set (without a script) stay as they are. */
+void app_restart(AppState *s);
 void app_draw(AppState *s, int w, int h);
 void app_layout(AppState *s, int w, int h);
 void app_view_xform(const AppState *s, int k, int j, AppXform *x);

@@ -250,15 +250,40 @@ int64_t app_sample_floor(const Engine *e, int64_t t_us)
     return t_us <= 0 ? 0 : t_us / period * period;
 }
 
+void app_step_to(AppState *s, int64_t t_us)
+{
+    const LinkChange *last = NULL;
+    NrError err = {{0}};
+    if (linkscript_run_to(s->cfg.script, &s->script_next, s->e, t_us, linkscript_step_engine, s->e, &last, &err) < 0)
+        app_set_message(s, "link script: %s", err.msg);
+    else if (last)
+        app_set_message(s, "t %.1f s: link %s now '%s' (script line %d)", (double)last->t_us / 1e6,
+                        last->dir == 0 ? "1→2" : last->dir == 1 ? "2→1" : "1→2 and 2→1", last->spec.text,
+                        last->line);
+}
+
+void app_restart(AppState *s)
+{
+    engine_restart(s->e);
+    if (s->cfg.script) {
+        NrError err = {{0}};
+        for (int d = 0; d < 2; d++)
+            if (!engine_set_link(s->e, d, &s->link0[d], &err))
+                app_set_message(s, "restart: %s", err.msg);
+        s->script_next = 0;
+    }
+    s->gtext_valid = false;
+    clear_trails(s);
+    s->race_frac_us = 0;
+}
+
 static void single_step(AppState *s)
 {
     s->paused = true;
     int64_t period = sample_period_us(s->e);
-    if (engine_done(s->e) && s->loop) {
-        engine_restart(s->e);
-        clear_trails(s);
-    }
-    engine_step_to(s->e, engine_now(s->e) + period);
+    if (engine_done(s->e) && s->loop)
+        app_restart(s);
+    app_step_to(s, engine_now(s->e) + period);
 }
 
 void app_ctl_press(AppState *s, int ctl)
@@ -271,10 +296,7 @@ void app_ctl_press(AppState *s, int ctl)
         single_step(s);
         break;
     case BTN_RESTART:
-        engine_restart(s->e);
-        s->gtext_valid = false;
-        clear_trails(s);
-        s->race_frac_us = 0;
+        app_restart(s);
         break;
     case BTN_LOOP:
         s->loop = !s->loop;
@@ -321,6 +343,9 @@ bool app_state_init(AppState *s, Engine *e, const AppConfig *cfg, SDL_Renderer *
     /* both the thumbnails and a focused scheme zoom on the cars (a whole
      * track in a thumbnail leaves cars of a few pixels); Z toggles */
     s->follow[0] = s->follow[1] = true;
+    for (int d = 0; d < 2 && cfg->script; d++)
+        if (!linkspec_copy(&s->link0[d], engine_link(e, d)))
+            return nr_error_set(err, "out of memory");
 
     char font[512];
     app_pick_font(cfg->font_path, font, sizeof font);
@@ -373,6 +398,8 @@ void app_state_free(AppState *s)
         memset(layers[i], 0, sizeof *layers[i]);
     }
     gfx_free(&s->gfx);
+    linkspec_free(&s->link0[0]);
+    linkspec_free(&s->link0[1]);
 }
 
 void app_advance(AppState *s, int64_t wall_dt_us)
@@ -385,8 +412,8 @@ void app_advance(AppState *s, int64_t wall_dt_us)
     if (engine_done(s->e)) {
         if (!s->loop)
             return;
-        engine_restart(s->e);
-        clear_trails(s);
+        app_restart(s);
+        dt = (double)wall_dt_us * s->speed;
     }
     /* The engine stops at the last sample instant the app clock has passed:
      * the metrics are taken at sample instants, so every car, badge and
@@ -398,7 +425,7 @@ void app_advance(AppState *s, int64_t wall_dt_us)
     if (at < now)
         at = now;
     s->race_frac_us = dt - (double)(at - now);
-    engine_step_to(s->e, at);
+    app_step_to(s, at);
 }
 
 static bool in_rect(const SDL_FRect *r, float x, float y)

@@ -93,10 +93,6 @@ int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const cha
         return 1;
     }
     t_us = app_sample_floor(e, t_us); /* as the window: the instant the metrics measured */
-    if (t_us < engine_now(e))
-        engine_restart(e);
-    engine_step_to(e, t_us);
-
     GfxOffscreen o;
     if (!gfx_offscreen_open(&o, w, h, png_path, err))
         return 1;
@@ -107,6 +103,9 @@ int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const cha
     if (!s)
         nr_error_set(err, "%s: out of memory", png_path);
     else if (app_state_init(s, e, &c, o.r, err)) {
+        if (t_us < engine_now(e))
+            app_restart(s);
+        app_step_to(s, t_us); /* the script's changes on the way, the last one in the top bar */
         s->snapshot = true;
         app_draw(s, w, h);
         SDL_RenderPresent(o.r);

@@ -27,7 +27,8 @@ static void print_table(FILE *f, const RunResult *r, int n)
 }
 
 /* Per-sample series of every scheme, long format. */
-static bool write_series(const char *cmd, const char *path, const EngineConfig *cfg, int *rc)
+static bool write_series(const char *cmd, const char *path, const EngineConfig *cfg, const LinkScript *script,
+                         int *rc)
 {
     EngineConfig c = *cfg;
     c.keep_history = true;
@@ -37,7 +38,13 @@ static bool write_series(const char *cmd, const char *path, const EngineConfig *
         *rc = cli_fail(cmd, "%s", err.msg);
         return false;
     }
-    engine_step_to(e, engine_end_us(e));
+    int cursor = 0;
+    NrError serr = {{0}};
+    if (linkscript_run_to(script, &cursor, e, engine_end_us(e), linkscript_step_engine, e, NULL, &serr) < 0) {
+        engine_free(e);
+        *rc = cli_fail(cmd, "--link-script: %s", serr.msg);
+        return false;
+    }
     char tmp[4096];
     FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, rc);
     if (!f) {
@@ -167,6 +174,11 @@ static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const cha
     int rc = CLI_OK;
     for (int k = 0; k < v->nsnap && rc == CLI_OK; k++) {
         int w = v->width ? v->width : 1280, h = v->height ? v->height : 720;
+        if (v->app.script && k > 0) { /* a script plays from a fresh engine, its links as at the start */
+            engine_free(e);
+            if (!(e = view_engine(cfg, &err)))
+                return cli_fail(cmd, "%s", err.msg);
+        }
         if (app_render_snapshot(e, &v->app, v->snap_t_us[k], v->snap_path[k], w, h, &err) != 0)
             rc = cli_fail(cmd, "%s", err.msg);
         else
@@ -244,6 +256,7 @@ static int replay_run(int argc, char **argv)
     }
     EngineConfig cfg;
     race_opts_engine_config(&o, &cfg);
+    view.app.script = o.script.n ? &o.script : NULL;
     if (view.focus) {
         view.app.focus = -1;
         for (int k = 0; k < cfg.nschemes; k++)
@@ -275,7 +288,7 @@ static int replay_run(int argc, char **argv)
     }
     RunResult res[SCHEME_MAX];
     NrError err = {{0}};
-    if (!experiment_run(&cfg, res, &err)) {
+    if (!experiment_run_scripted(&cfg, o.script.n ? &o.script : NULL, res, &err)) {
         race_opts_free(&o);
         return cli_fail(cmd, "%s", err.msg);
     }
@@ -296,11 +309,15 @@ static int replay_run(int argc, char **argv)
         printf("race:   %s (%.1f s, track %s)\n", o.recording,
                (double)(o.rec.nsamples - 1) * o.rec.period_ms / 1000.0, track_name(o.track));
         printf("link12: %s\nlink21: %s\n", o.link[0].text, o.link[1].text);
+        for (int i = 0; i < o.script.n; i++)
+            printf("script: at %g s link %s: %s (%s:%d)\n", (double)o.script.ch[i].t_us / 1e6,
+                   o.script.ch[i].dir == 0 ? "12" : o.script.ch[i].dir == 1 ? "21" : "12+21", o.script.ch[i].spec.text,
+                   o.script_path, o.script.ch[i].line);
         printf("delta %.0f ms, T_dr %.3g cw, seed %" PRIu64 "\n\n", (double)o.params.delta_us / 1000.0,
                o.params.tdr_cw, o.seed);
         print_table(stdout, res, cfg.nschemes);
     }
-    if (series && !write_series(cmd, series, &cfg, &rc)) {
+    if (series && !write_series(cmd, series, &cfg, o.script.n ? &o.script : NULL, &rc)) {
         race_opts_free(&o);
         return rc;
     }

@@ -6,10 +6,19 @@
 
 bool experiment_run(const EngineConfig *cfg, RunResult *out, NrError *err)
 {
+    return experiment_run_scripted(cfg, NULL, out, err);
+}
+
+bool experiment_run_scripted(const EngineConfig *cfg, const LinkScript *script, RunResult *out, NrError *err)
+{
     Engine *e = engine_new(cfg, err);
     if (!e)
         return false;
-    engine_step_to(e, engine_end_us(e));
+    int cursor = 0;
+    if (linkscript_run_to(script, &cursor, e, engine_end_us(e), linkscript_step_engine, e, NULL, err) < 0) {
+        engine_free(e);
+        return false;
+    }
     for (int k = 0; k < cfg->nschemes; k++) {
         const Metrics *m = engine_metrics(e, k);
         RunResult *r = &out[k];

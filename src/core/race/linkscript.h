@@ -34,7 +34,9 @@
  *        T - 1 us, apply, go on. Returns the number of changes applied (and
  *        *last, when not NULL, the last of them), or -1 + err when the engine
  *        refused one (the cursor stays on it). Call it with the cursor at 0
- *        after a restart.
+ *        after a restart. ls may be NULL (no script: only the step).
+ *   linkscript_step_engine(e, t_us)  engine_step_to as a LinkScriptStep
+ *        (ctx = the Engine), for callers stepping an engine directly.
  */
 #ifndef NR_LINKSCRIPT_H
 #define NR_LINKSCRIPT_H
@@ -60,6 +62,7 @@ typedef struct LinkScript {
 
 typedef void (*LinkScriptStep)(void *ctx, int64_t t_us);
 
+void linkscript_step_engine(void *e, int64_t t_us);
 bool linkscript_parse(LinkScript *ls, const char *text, const char *name, const char *table_dir, NrError *err);
 bool linkscript_load(LinkScript *ls, const char *path, const char *table_dir, NrError *err);
 void linkscript_free(LinkScript *ls);
