@@ -272,6 +272,8 @@ void app_restart(AppState *s)
                 app_set_message(s, "restart: %s", err.msg);
         s->script_next = 0;
     }
+    /* an older message (a script change at 16 s) would read as current */
+    app_set_message(s, "restart: t = 0%s", s->cfg.script ? ", links as at the start, the script plays again" : "");
     s->gtext_valid = false;
     clear_trails(s);
     s->race_frac_us = 0;
