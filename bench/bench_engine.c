@@ -56,7 +56,6 @@ int main(int argc, char **argv)
             continue;
         EngineConfig cfg;
         memset(&cfg, 0, sizeof cfg);
-        cfg.rec = &rec;
         cfg.track = track;
         cfg.link[0] = cfg.link[1] = &link;
         cfg.params = scheme_default_params();
@@ -64,6 +63,7 @@ int main(int argc, char **argv)
         cfg.nschemes = 1;
         cfg.progress[0] = prog[0];
         cfg.progress[1] = prog[1];
+        cfg.progress_n = rec.nsamples;
         /* Best of ten blocks: the CPU time of a block is what the engine
          * costs when nothing else steals the core. */
         RunResult r;
@@ -75,7 +75,7 @@ int main(int argc, char **argv)
             double t0 = cpu_seconds();
             for (int i = 0; i < block; i++) {
                 cfg.seed = (uint64_t)(b * block + i);
-                if (!experiment_run(&cfg, &r, &err)) {
+                if (!experiment_run(&cfg, &rec, &r, &err)) {
                     fprintf(stderr, "bench_engine: %s\n", err.msg);
                     return 1;
                 }

@@ -63,6 +63,7 @@ typedef struct Fixture {
     Track *track;
     Recording rec;
     LinkSpec link[2];
+    Replay *rp;
     Engine *e;
     SDL_Surface *surf;
     SDL_Renderer *r;
@@ -84,7 +85,6 @@ static int setup(void **state)
     }
     EngineConfig ec;
     memset(&ec, 0, sizeof ec);
-    ec.rec = &f->rec;
     ec.track = f->track;
     ec.link[0] = &f->link[0];
     ec.link[1] = &f->link[1];
@@ -94,19 +94,20 @@ static int setup(void **state)
     ec.keep_history = true;
     if (ec.nschemes < 1)
         return -1;
-    f->e = engine_new(&ec, &err);
-    if (!f->e) {
+    f->rp = replay_new(&ec, &f->rec, false, &err);
+    if (!f->rp) {
         fprintf(stderr, "%s\n", err.msg);
         return -1;
     }
+    f->e = replay_engine(f->rp);
     if (TTF_Init() != 0 || SDL_Init(SDL_INIT_EVENTS) != 0)
         return -1;
     f->surf = SDL_CreateRGBSurfaceWithFormat(0, 1280, 720, 32, SDL_PIXELFORMAT_ARGB8888);
     f->r = SDL_CreateSoftwareRenderer(f->surf);
     f->s = calloc(1, sizeof *f->s);
     AppConfig cfg = app_config_default();
-    cfg.engine = f->e;
-    if (!f->r || !app_state_init(f->s, f->e, &cfg, f->r, &err))
+    cfg.replay = f->rp;
+    if (!f->r || !app_state_init(f->s, f->rp, &cfg, f->r, &err))
         return -1;
     *state = f;
     return 0;
@@ -119,7 +120,7 @@ static int teardown(void **state)
     free(f->s);
     SDL_DestroyRenderer(f->r);
     SDL_FreeSurface(f->surf);
-    engine_free(f->e);
+    replay_free(f->rp);
     recording_free(&f->rec);
     linkspec_free(&f->link[0]);
     linkspec_free(&f->link[1]);
@@ -178,11 +179,11 @@ static void check_cars(Fixture *f)
 static void cars_where_the_engine_places_them(void **state)
 {
     Fixture *f = *state;
-    engine_step_to(f->e, 3 * NR_US_PER_S);
+    replay_step_to(f->rp, 3 * NR_US_PER_S);
     f->s->focus = -1;
     f->s->follow[0] = false;
     check_cars(f); /* overview, whole track */
-    engine_step_to(f->e, 6 * NR_US_PER_S);
+    replay_step_to(f->rp, 6 * NR_US_PER_S);
     f->s->focus = 2 % engine_scheme_count(f->e);
     check_cars(f); /* focus, zoomed on the cars */
     f->s->follow[1] = false;
@@ -199,7 +200,7 @@ static void cars_where_the_engine_places_them(void **state)
 static void nothing_between_the_cars(void **state)
 {
     Fixture *f = *state;
-    engine_step_to(f->e, 3 * NR_US_PER_S);
+    replay_step_to(f->rp, 3 * NR_US_PER_S);
     f->s->focus = 0;
     f->s->follow[1] = false;
     app_draw(f->s, 1280, 720);
@@ -221,7 +222,7 @@ static void nothing_between_the_cars(void **state)
 static void lead_badge_in_the_leaders_colour(void **state)
 {
     Fixture *f = *state;
-    engine_step_to(f->e, 5 * NR_US_PER_S);
+    replay_step_to(f->rp, 5 * NR_US_PER_S);
     f->s->focus = -1;
     app_draw(f->s, 1280, 720);
     SDL_RenderPresent(f->r);
@@ -279,22 +280,23 @@ static void frames_between_samples_show_what_the_metrics_measure(void **state)
     NrError err = {{0}};
     EngineConfig ec;
     memset(&ec, 0, sizeof ec);
-    ec.rec = &rec;
     ec.track = f->track;
     ec.link[0] = &f->link[0];
     ec.link[1] = &f->link[1];
     ec.seed = 3;
     ec.params = scheme_default_params();
     ec.nschemes = scheme_parse_list("all", ec.schemes, SCHEME_MAX, &err);
-    Engine *e = engine_new(&ec, &err);
-    assert_non_null(e);
+    ec.keep_history = true;
+    Replay *rp = replay_new(&ec, &rec, false, &err);
+    assert_non_null(rp);
+    Engine *e = replay_engine(rp);
     AppState *s = calloc(1, sizeof *s);
     AppConfig cfg = app_config_default();
-    cfg.engine = e;
-    assert_true(app_state_init(s, e, &cfg, f->r, &err));
+    cfg.replay = rp;
+    assert_true(app_state_init(s, rp, &cfg, f->r, &err));
     int n = engine_scheme_count(e), frames = 0, inconsistent = 0, views = 0;
     for (int focus = -1; focus < 1; focus++) {
-        engine_restart(e);
+        replay_restart(rp);
         s->race_frac_us = 0;
         s->focus = focus;
         s->paused = false;
@@ -325,7 +327,7 @@ static void frames_between_samples_show_what_the_metrics_measure(void **state)
     assert_true(inconsistent > 0); /* the overtake made some screens disagree */
     app_state_free(s);
     free(s);
-    engine_free(e);
+    replay_free(rp);
     recording_free(&rec);
 }
 
@@ -339,7 +341,7 @@ static double number_after(const char *text, const char *key)
 static void gauge_text_is_the_engines(void **state)
 {
     Fixture *f = *state;
-    engine_step_to(f->e, 5 * NR_US_PER_S);
+    replay_step_to(f->rp, 5 * NR_US_PER_S);
     int n = engine_scheme_count(f->e);
     for (int k = 0; k < n; k++) {
         const Metrics *m = engine_metrics(f->e, k);
@@ -471,7 +473,7 @@ static void keys_change_the_parameters(void **state)
     push_key(SDLK_0, 0);
     pump(s);
 
-    engine_step_to(f->e, 2 * NR_US_PER_S);
+    replay_step_to(f->rp, 2 * NR_US_PER_S);
     push_key(SDLK_c, 0);
     pump(s);
     assert_int_equal(engine_metrics(f->e, 0)->samples, 0);
@@ -534,7 +536,7 @@ static void clock_follows_wall_time_times_speed(void **state)
 {
     Fixture *f = *state;
     AppState *s = f->s;
-    engine_restart(f->e);
+    replay_restart(f->rp);
     s->paused = false;
     s->speed = 2.0;
     s->race_frac_us = 0;
@@ -565,8 +567,8 @@ static void labels_rendered_once(void **state)
 {
     Fixture *f = *state;
     f->s->paused = false;
-    engine_restart(f->e);
-    engine_step_to(f->e, 4 * NR_US_PER_S);
+    replay_restart(f->rp);
+    replay_step_to(f->rp, 4 * NR_US_PER_S);
     /* running: the gauge strings of a few schemes are refreshed per frame;
      * once all are current, a frame at the same race time renders nothing */
     for (int i = 0; i <= engine_scheme_count(f->e); i++)
@@ -577,7 +579,7 @@ static void labels_rendered_once(void **state)
     if (f->s->gfx.has_font)
         assert_true(before > 20);
     /* 0.5 s later the gauges show new values: labels are rendered again */
-    engine_step_to(f->e, 4 * NR_US_PER_S + 500000);
+    replay_step_to(f->rp, 4 * NR_US_PER_S + 500000);
     for (int i = 0; i <= engine_scheme_count(f->e); i++)
         app_draw(f->s, 1280, 720);
     if (f->s->gfx.has_font)
@@ -614,12 +616,12 @@ static size_t frames_differ(Fixture *f)
 static void layers_draw_the_same_picture(void **state)
 {
     Fixture *f = *state;
-    engine_step_to(f->e, 7 * NR_US_PER_S);
+    replay_step_to(f->rp, 7 * NR_US_PER_S);
     f->s->focus = -1;
     app_draw(f->s, 1280, 720); /* fills the layers */
     assert_true(frames_differ(f) < LAYER_PIXEL_SLACK);
     /* the race goes on and a control changes: the layers follow */
-    engine_step_to(f->e, 9 * NR_US_PER_S);
+    replay_step_to(f->rp, 9 * NR_US_PER_S);
     f->s->sel = CTL_DELTA;
     assert_true(frames_differ(f) < LAYER_PIXEL_SLACK);
     f->s->focus = 1;
@@ -636,8 +638,8 @@ static void snapshot_has_the_requested_size(void **state)
     close(fd);
     AppConfig cfg = app_config_default();
     NrError err = {{0}};
-    engine_step_to(f->e, 8 * NR_US_PER_S);
-    assert_int_equal(app_render_snapshot(f->e, &cfg, 2500000, path, 800, 450, &err), 0);
+    replay_step_to(f->rp, 8 * NR_US_PER_S);
+    assert_int_equal(app_render_snapshot(f->rp, &cfg, 2500000, path, 800, 450, &err), 0);
     /* went back: restarted, then stepped to the last sample instant <= 2.5 s */
     assert_int_equal(engine_now(f->e), 2475000);
     SDL_Surface *img = IMG_Load(path);
@@ -645,9 +647,9 @@ static void snapshot_has_the_requested_size(void **state)
     assert_int_equal(img->w, 800);
     assert_int_equal(img->h, 450);
     SDL_FreeSurface(img);
-    assert_int_equal(app_render_snapshot(f->e, &cfg, 1000000, path, 10, 10, &err), 1);
+    assert_int_equal(app_render_snapshot(f->rp, &cfg, 1000000, path, 10, 10, &err), 1);
     assert_non_null(strstr(err.msg, "size"));
-    assert_int_equal(app_render_snapshot(f->e, &cfg, 1000000, "/nonexistent-dir/x.png", 200, 100, &err), 1);
+    assert_int_equal(app_render_snapshot(f->rp, &cfg, 1000000, "/nonexistent-dir/x.png", 200, 100, &err), 1);
     assert_non_null(strstr(err.msg, "/nonexistent-dir/x.png"));
     unlink(path);
 }

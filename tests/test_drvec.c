@@ -51,6 +51,23 @@ static void hand_values(void **state)
     assert_true(isnan(sqrtquad_integral(-1, 0, 1, 0, 1)));
 }
 
+/* The one DR trigger: a vector from (0, 0) at 10 cw/s along x places the
+ * car at (1, 0) after 0.1 s; the trigger fires strictly beyond the
+ * threshold (a 0.3-0.4-0.5 triangle is 0.5 cw off). */
+static void dr_trigger_by_hand(void **state)
+{
+    (void)state;
+    DrVec v = {0, 0.0, 0.0, 10.0, 0.0};
+    int64_t t = 100 * NR_US_PER_MS;
+    assert_false(drvec_exceeds(&v, t, 1.0, 0.0, 0.25));
+    assert_false(drvec_exceeds(&v, t, 1.0, 0.25, 0.25)); /* exactly T: no update */
+    assert_true(drvec_exceeds(&v, t, 1.0, 0.2501, 0.25));
+    assert_true(drvec_exceeds(&v, t, 1.3, 0.4, 0.49));
+    assert_false(drvec_exceeds(&v, t, 1.3, 0.4, 0.51));
+    /* Before the vector's time it extrapolates backwards: (-1, 0) at -0.1 s. */
+    assert_false(drvec_exceeds(&v, -t, -1.0, 0.0, 0.01));
+}
+
 static void cancellation(void **state)
 {
     (void)state;
@@ -166,6 +183,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_values),
+        cmocka_unit_test(dr_trigger_by_hand),
         cmocka_unit_test(cancellation),
         cmocka_unit_test(nearly_equal_velocities),
         cmocka_unit_test(random_against_simpson),

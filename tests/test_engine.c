@@ -13,6 +13,8 @@
 
 #include "engine.h"
 #include "experiment.h"
+#include "fixedmedium.h"
+#include "replay.h"
 
 #define MS NR_US_PER_MS
 #define PERIOD_MS 33
@@ -66,8 +68,8 @@ static void config(EngineConfig *cfg, const Recording *rec, const Track *t, cons
                    const LinkSpec *l21, const char *schemes)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->rec = rec;
     cfg->track = t;
+    cfg->period_ms = rec->period_ms;
     cfg->link[0] = l12;
     cfg->link[1] = l21;
     cfg->seed = 7;
@@ -108,9 +110,11 @@ static void nc_positional_errors_by_hand(void **state)
     EngineConfig cfg;
     config(&cfg, &rec, t, &l12, &l21, "nc");
     cfg.keep_history = true;
-    Engine *e = engine_new(&cfg, NULL);
+    Replay *rp = replay_new(&cfg, &rec, false, NULL);
+    assert_non_null(rp);
+    Engine *e = replay_engine(rp);
     assert_non_null(e);
-    engine_step_to(e, engine_end_us(e));
+    replay_step_to(rp, replay_end_us(rp));
     int hn;
     const MetricSample *h = engine_history(e, 0, &hn);
     assert_int_equal(hn, n);
@@ -139,7 +143,7 @@ static void nc_positional_errors_by_hand(void **state)
     assert_int_equal(m->dir[1].sent, n);
     assert_int_equal(m->dir[0].delivered, n - 4); /* 100 ms = 3.03 periods in flight */
     assert_int_equal(m->dir[1].delivered, n - 2);
-    engine_free(e);
+    replay_free(rp);
     linkspec_free(&l12);
     linkspec_free(&l21);
     recording_free(&rec);
@@ -160,15 +164,17 @@ static void arrival_at_sample_time_precedes_metrics(void **state)
     EngineConfig cfg;
     config(&cfg, &rec, t, &l, &l, "nc");
     cfg.keep_history = true;
-    Engine *e = engine_new(&cfg, NULL);
-    engine_step_to(e, engine_end_us(e));
+    Replay *rp = replay_new(&cfg, &rec, false, NULL);
+    assert_non_null(rp);
+    Engine *e = replay_engine(rp);
+    replay_step_to(rp, replay_end_us(rp));
     int hn;
     const MetricSample *h = engine_history(e, 0, &hn);
     for (int k = 2; k < hn; k++) {
         assert_true(fabs(h[k].d1 - v[0] * 0.066) < 1e-6);
         assert_true(fabs(h[k].d2 - v[1] * 0.066) < 1e-6);
     }
-    engine_free(e);
+    replay_free(rp);
     linkspec_free(&l);
     recording_free(&rec);
     track_free(t);
@@ -188,7 +194,7 @@ static void causality_consistent_when_delay_below_delta(void **state)
     EngineConfig cfg;
     config(&cfg, &rec, t, &l12, &l21, "causality");
     RunResult r;
-    assert_true(experiment_run(&cfg, &r, NULL));
+    assert_true(experiment_run(&cfg, &rec, &r, NULL));
     assert_true(r.inconsistency_rate == 0.0);
     assert_true(fabs(r.mean_abs_d1) < 1e-9 && fabs(r.mean_abs_d2) < 1e-9);
     assert_int_equal(r.dir[0].discarded, 0);
@@ -200,7 +206,7 @@ static void causality_consistent_when_delay_below_delta(void **state)
     l12 = spec("delay 150ms");
     l21 = spec("delay 10ms");
     config(&cfg, &rec, t, &l12, &l21, "causality");
-    assert_true(experiment_run(&cfg, &r, NULL));
+    assert_true(experiment_run(&cfg, &rec, &r, NULL));
     assert_int_equal(r.dir[0].discarded, r.dir[0].delivered);
     assert_true(r.dir[0].delivered > 150);
     linkspec_free(&l12);
@@ -224,8 +230,10 @@ static void causality_at_largest_delta(void **state)
     EngineConfig cfg;
     config(&cfg, &rec, t, &l12, &l21, "causality");
     cfg.params.delta_us = SCHEME_DELTA_MAX_US;
-    Engine *e = engine_new(&cfg, NULL);
-    engine_step_to(e, engine_end_us(e));
+    Replay *rp = replay_new(&cfg, &rec, false, NULL);
+    assert_non_null(rp);
+    Engine *e = replay_engine(rp);
+    replay_step_to(rp, replay_end_us(rp));
     const Metrics *m = engine_metrics(e, 0);
     assert_int_equal(m->inconsistent, 0);
     assert_true(m->sum_abs_d1 == 0.0 && m->sum_abs_d2 == 0.0);
@@ -236,7 +244,7 @@ static void causality_at_largest_delta(void **state)
     int seq = (int)(shown_ms / PERIOD_MS);
     assert_int_equal(view.pose[0].seq, seq);
     assert_true(fabs(view.progress[0] - (s0[0] + v[0] * seq * PERIOD_MS / 1000.0)) < 1e-6);
-    engine_free(e);
+    replay_free(rp);
     linkspec_free(&l12);
     linkspec_free(&l21);
     recording_free(&rec);
@@ -261,12 +269,13 @@ static void causality_delta_beyond_buffers_at_short_period(void **state)
     config(&cfg, &rec, t, &l12, &l21, "causality");
     cfg.params.delta_us = 2000 * MS;
     NrError err;
-    assert_null(engine_new(&cfg, &err));
+    assert_null(replay_new(&cfg, &rec, false, &err));
     assert_non_null(strstr(err.msg, "Delta 2000 ms"));
     cfg.params.delta_us = 1200 * MS;
-    Engine *e = engine_new(&cfg, &err);
-    assert_non_null(e);
-    engine_step_to(e, engine_end_us(e));
+    Replay *rp = replay_new(&cfg, &rec, false, &err);
+    assert_non_null(rp);
+    Engine *e = replay_engine(rp);
+    replay_step_to(rp, replay_end_us(rp));
     const Metrics *m = engine_metrics(e, 0);
     assert_true(m->sum_abs_d1 == 0.0 && m->sum_abs_d2 == 0.0);
     assert_int_equal(m->dir[0].discarded, 0);
@@ -274,7 +283,7 @@ static void causality_delta_beyond_buffers_at_short_period(void **state)
     p.delta_us = 2000 * MS;
     engine_set_params(e, &p);
     assert_true(engine_params(e)->delta_us <= 1280 * MS); /* 128 samples of 10 ms */
-    engine_free(e);
+    replay_free(rp);
 
     /* The largest Delta at 33 ms fits 128 samples of 33 ms, but not of a
      * terminal clock 10 % slow (29.7 ms apart: 3.8 s). */
@@ -283,11 +292,11 @@ static void causality_delta_beyond_buffers_at_short_period(void **state)
     config(&cfg, &rec33, t, &l12, &l21, "causality");
     cfg.params.delta_us = SCHEME_DELTA_MAX_US;
     cfg.clock[1].drift_ppm = -100000.0;
-    assert_null(engine_new(&cfg, &err));
+    assert_null(replay_new(&cfg, &rec33, false, &err));
     cfg.clock[1].drift_ppm = -1000.0;
-    e = engine_new(&cfg, &err);
-    assert_non_null(e);
-    engine_free(e);
+    rp = replay_new(&cfg, &rec33, false, &err);
+    assert_non_null(rp);
+    replay_free(rp);
     recording_free(&rec33);
     linkspec_free(&l12);
     linkspec_free(&l21);
@@ -308,7 +317,7 @@ static void schemes_share_the_traffic(void **state)
     EngineConfig cfg;
     config(&cfg, &rec, t, &l12, &l21, "nc,causality");
     RunResult r[2];
-    assert_true(experiment_run(&cfg, r, NULL));
+    assert_true(experiment_run(&cfg, &rec, r, NULL));
     assert_int_equal(r[0].dir[0].lost, r[1].dir[0].lost);
     assert_int_equal(r[0].dir[0].delivered, r[1].dir[0].delivered);
     assert_true(r[0].dir[0].lost > 60 && r[0].dir[0].lost < 180); /* 20% of 600, wide */
@@ -334,9 +343,11 @@ static void zero_delay_mu_is_shown_at_its_own_sample(void **state)
     EngineConfig cfg;
     config(&cfg, &rec, t, NULL, NULL, "nc");
     cfg.keep_history = true;
-    Engine *e = engine_new(&cfg, NULL);
+    Replay *rp = replay_new(&cfg, &rec, false, NULL);
+    assert_non_null(rp);
+    Engine *e = replay_engine(rp);
     assert_non_null(e);
-    engine_step_to(e, engine_end_us(e));
+    replay_step_to(rp, replay_end_us(rp));
     int hn;
     const MetricSample *h = engine_history(e, 0, &hn);
     assert_int_equal(hn, 60);
@@ -346,7 +357,7 @@ static void zero_delay_mu_is_shown_at_its_own_sample(void **state)
         assert_false(h[k].inconsistent);
     }
     assert_int_equal(engine_metrics(e, 0)->dir[0].delivered, 60);
-    engine_free(e);
+    replay_free(rp);
     recording_free(&rec);
     track_free(t);
 }
@@ -367,7 +378,7 @@ static void same_seed_same_csv(void **state)
         config(&cfg, &rec, t, &l12, &l21, "all");
         cfg.seed = run < 2 ? 11 : 12;
         RunResult r[SCHEME_MAX];
-        assert_true(experiment_run(&cfg, r, NULL));
+        assert_true(experiment_run(&cfg, &rec, r, NULL));
         FILE *f = open_memstream(&buf[run], &len[run]);
         RunKey key = {75, 30, 75, 10, 100, 0.25, cfg.seed};
         result_csv_header(f);
@@ -398,21 +409,21 @@ static void stepping_and_restart_are_consistent(void **state)
     LinkSpec l = spec("delay 80ms 40ms distribution normal loss 3%");
     EngineConfig cfg;
     config(&cfg, &rec, t, &l, &l, "all");
-    Engine *a = engine_new(&cfg, NULL), *b = engine_new(&cfg, NULL);
+    Replay *a = replay_new(&cfg, &rec, false, NULL), *b = replay_new(&cfg, &rec, false, NULL);
     assert_non_null(a);
     assert_non_null(b);
-    engine_step_to(a, engine_end_us(a));
-    for (int64_t tt = 0; tt <= engine_end_us(b); tt += 7 * MS + 1)
-        engine_step_to(b, tt);
-    engine_step_to(b, engine_end_us(b));
+    replay_step_to(a, replay_end_us(a));
+    for (int64_t tt = 0; tt <= replay_end_us(b); tt += 7 * MS + 1)
+        replay_step_to(b, tt);
+    replay_step_to(b, replay_end_us(b));
     for (int k = 0; k < cfg.nschemes; k++)
-        assert_memory_equal(engine_metrics(a, k), engine_metrics(b, k), sizeof(Metrics));
-    Metrics first = *engine_metrics(a, 2);
-    engine_restart(a);
-    engine_step_to(a, engine_end_us(a));
-    assert_memory_equal(&first, engine_metrics(a, 2), sizeof(Metrics));
-    engine_free(a);
-    engine_free(b);
+        assert_memory_equal(engine_metrics(replay_engine(a), k), engine_metrics(replay_engine(b), k), sizeof(Metrics));
+    Metrics first = *engine_metrics(replay_engine(a), 2);
+    replay_restart(a);
+    replay_step_to(a, replay_end_us(a));
+    assert_memory_equal(&first, engine_metrics(replay_engine(a), 2), sizeof(Metrics));
+    replay_free(a);
+    replay_free(b);
     linkspec_free(&l);
     recording_free(&rec);
     track_free(t);
@@ -429,15 +440,17 @@ static void live_link_change(void **state)
     LinkSpec fast = spec("delay 10ms"), lossy = spec("delay 10ms loss 100%");
     EngineConfig cfg;
     config(&cfg, &rec, t, &fast, &fast, "nc");
-    Engine *e = engine_new(&cfg, NULL);
-    engine_step_to(e, 99 * PERIOD_MS * MS); /* samples 0..99 sent */
+    Replay *rp = replay_new(&cfg, &rec, false, NULL);
+    assert_non_null(rp);
+    Engine *e = replay_engine(rp);
+    replay_step_to(rp, 99 * PERIOD_MS * MS); /* samples 0..99 sent */
     assert_true(engine_set_link(e, 0, &lossy, NULL));
-    engine_step_to(e, engine_end_us(e));
+    replay_step_to(rp, replay_end_us(rp));
     const Metrics *m = engine_metrics(e, 0);
     assert_int_equal(m->dir[0].lost, 200);
     assert_int_equal(m->dir[1].lost, 0);
     assert_string_equal(engine_link(e, 0)->text, lossy.text);
-    engine_free(e);
+    replay_free(rp);
     linkspec_free(&fast);
     linkspec_free(&lossy);
     recording_free(&rec);

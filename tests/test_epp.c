@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "epp.h"
+#include "epp_experiment.h"
 #include "epp_link.h"
 #include "epp_sim.h"
 
@@ -506,6 +507,95 @@ static void arrived_update_is_shown(void **state)
     epp_traffic_free(&t);
 }
 
+/* The experiment loop (epp_experiment.h). Over a link without delay or
+ * loss every update is on time, so every scheme shows the true position at
+ * every display time: error exactly 0, for models and a trace alike. A
+ * trace too short for the warm-up is skipped and says how many updates it
+ * had (25 samples of 33 ms at 10/s: floor(24 * 33 ms * 10 / s) + 1 = 8). */
+static void experiment_perfect_link_and_short_trace(void **state)
+{
+    (void)state;
+    Recording rec;
+    memset(&rec, 0, sizeof rec);
+    rec.period_ms = 33;
+    rec.ncars = 1;
+    rec.nsamples = 25;
+    RecSample smp[25];
+    for (int i = 0; i < 25; i++)
+        smp[i] = (RecSample){i * 33, 0.1 * i, 0.0, 0.0, 3.0};
+    rec.samples = smp;
+    EppSource src[2] = {{.name = "ra", .is_model = true, .model = EPP_RA},
+                        {.name = "short/car1", .rec = &rec, .car = 0}};
+    int rate[1] = {10};
+    double loss[1] = {0.0};
+    EppCondition cond;
+    NrError err;
+    assert_true(epp_condition_init(&cond, "delay 0ms", 0.0, 10, &err));
+    assert_int_equal(cond.D, 1);
+    int64_t bw[2] = {20000, 40000};
+    EppExperiment ex = {.src = src, .nsrc = 2, .rate = rate, .nrate = 1, .loss = loss, .nloss = 1,
+                        .cond = &cond, .bw = bw, .nbw = 2, .ntable = 1, .raw_dr = EPP_RV,
+                        .runs = 3, .samples = 200, .seed = 9};
+    for (int k = 0; k < EPPX_COUNT; k++)
+        ex.scheme_on[k] = true;
+    EppResults res;
+    assert_true(epp_experiment_run(&ex, &res, &err));
+    for (int b = 0; b < 2; b++)
+        for (int k = EPPX_RAW; k <= EPPX_EPI; k++) {
+            const EppCell *c = epp_results_cell(&res, 0, 0, 0, b, k);
+            assert_true(c->valid);
+            assert_int_equal(c->runs, 3);
+            assert_true(c->sum == 0.0);
+        }
+    assert_int_equal(epp_results_avail(&res, 0, 0), -1);
+    assert_int_equal(epp_results_avail(&res, 1, 0), 8);
+    assert_false(epp_results_cell(&res, 1, 0, 0, 0, EPPX_RAW)->valid);
+    epp_results_free(&res);
+    epp_condition_free(&cond);
+}
+
+/* Streams are keyed by what a run is: the same source, rate and loss give
+ * the same cells whether or not other rates and losses run beside them. */
+static void experiment_subset_reproduces_cells(void **state)
+{
+    (void)state;
+    EppSource src[1] = {{.name = "rv", .is_model = true, .model = EPP_RV}};
+    int rate[2] = {10, 15};
+    double loss[2] = {0.05, 0.10};
+    EppCondition cond[4];
+    NrError err;
+    for (int r = 0; r < 2; r++)
+        for (int q = 0; q < 2; q++)
+            assert_true(epp_condition_init(&cond[r * 2 + q], "delay 50ms gamma 3 10ms", loss[q], rate[r], &err));
+    int64_t bw[1] = {10000};
+    EppExperiment all = {.src = src, .nsrc = 1, .rate = rate, .nrate = 2, .loss = loss, .nloss = 2,
+                         .cond = cond, .bw = bw, .nbw = 1, .ntable = 1, .raw_dr = EPP_RV,
+                         .runs = 4, .samples = 300, .seed = 3};
+    for (int k = 0; k < EPPX_COUNT; k++)
+        all.scheme_on[k] = true;
+    EppExperiment one = all; /* rate 15, loss 10 % only */
+    one.rate = &rate[1];
+    one.nrate = 1;
+    one.loss = &loss[1];
+    one.nloss = 1;
+    one.cond = &cond[3];
+    EppResults ra, ro;
+    assert_true(epp_experiment_run(&all, &ra, &err));
+    assert_true(epp_experiment_run(&one, &ro, &err));
+    for (int k = EPPX_RAW; k <= EPPX_EPI; k++) {
+        const EppCell *a = epp_results_cell(&ra, 0, 1, 1, 0, k), *o = epp_results_cell(&ro, 0, 0, 0, 0, k);
+        assert_true(a->valid && o->valid);
+        assert_true(a->sum == o->sum);
+        assert_true(a->sum > 0.0); /* 10 % loss: not perfect */
+    }
+    /* EPs help over the raw stream at 10 % loss (Table 1's direction). */
+    assert_true(epp_results_cell(&ra, 0, 1, 1, 0, EPPX_EPI)->sum < epp_results_cell(&ra, 0, 1, 1, 0, EPPX_RAW)->sum);
+    epp_results_free(&ra);
+    epp_results_free(&ro);
+    for (int i = 0; i < 4; i++)
+        epp_condition_free(&cond[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -524,6 +614,8 @@ int main(void)
         cmocka_unit_test(receiver_matches_geometric_closed_form),
         cmocka_unit_test(delivery_probability),
         cmocka_unit_test(arrived_update_is_shown),
+        cmocka_unit_test(experiment_perfect_link_and_short_trace),
+        cmocka_unit_test(experiment_subset_reproduces_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

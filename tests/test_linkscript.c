@@ -154,14 +154,14 @@ static void changes_apply_at_their_time(void **state)
     assert_true(linkspec_parse(&l0, "delay 50ms", NULL, &err));
     EngineConfig cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.rec = &rec;
     cfg.track = t;
     cfg.link[0] = cfg.link[1] = &l0;
     cfg.seed = 3;
     cfg.params = scheme_default_params();
     cfg.nschemes = scheme_parse_list("nc", cfg.schemes, SCHEME_MAX, &err);
-    Engine *e = engine_new(&cfg, &err);
-    assert_non_null(e);
+    Replay *rp = replay_new(&cfg, &rec, false, &err);
+    assert_non_null(rp);
+    Engine *e = replay_engine(rp);
     LinkScript ls;
     assert_true(linkscript_parse(&ls, "1 12 delay 200ms\n2.013 both loss 100%\n2.508 both delay 20ms\n", "s", NULL,
                                  &err));
@@ -169,7 +169,7 @@ static void changes_apply_at_their_time(void **state)
     InFlight fl[ENGINE_QUEUE_LIMIT];
     for (int64_t now = 0; now <= 3500 * MS; now += MS) {
         const LinkChange *last = NULL;
-        int a = linkscript_run_to(&ls, &cursor, e, now, linkscript_step_engine, e, &last, &err);
+        int a = linkscript_run_to(&ls, &cursor, e, now, linkscript_step_replay, rp, &last, &err);
         assert_true(a >= 0);
         if (a > 0) {
             assert_non_null(last);
@@ -193,7 +193,7 @@ static void changes_apply_at_their_time(void **state)
     assert_int_equal(mt->dir[0].lost, 15);
     assert_int_equal(mt->dir[1].lost, 15);
     linkscript_free(&ls);
-    engine_free(e);
+    replay_free(rp);
     linkspec_free(&l0);
     recording_free(&rec);
     track_free(t);

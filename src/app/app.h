@@ -1,23 +1,23 @@
 /* The netrace window: every scheme's two player views side by side, live
  * gauges, strip charts and live controls; the same drawing offscreen to PNG.
  *
- * The app owns the wall clock and steps the engine to (wall time x speed);
- * it only draws what the engine says (engine_view, engine_truth,
+ * The app owns the wall clock and steps the replay (replay.h) to (wall time
+ * x speed); it only draws what the engine says (engine_view, engine_truth,
  * engine_metrics, engine_history, engine_in_flight) and changes the engine
  * only through its live-change calls (engine_set_link, engine_set_params,
- * engine_reset_metrics, engine_restart).
+ * engine_reset_metrics, replay_restart).
  *
  * Contracts:
- *   app_run_window(cfg)   opens a resizable window on cfg->engine and runs the
+ *   app_run_window(cfg)   opens a resizable window on cfg->replay and runs the
  *        live replay until the window is closed, Q / Ctrl-Q is pressed, or
  *        SIGINT / SIGTERM arrives. With cfg->bench_frames > 0 it instead
  *        renders that many overview frames as fast as possible, prints the
  *        frame-time statistics to stdout and returns. Returns 0 on a clean
  *        exit, 1 when the display, renderer or font could not be opened (one
  *        line on stderr), never exits the process.
- *   app_render_snapshot(e, cfg, t_us, png, w, h, err)  steps e to the last
- *        sample instant at or before race time
- *        t_us (restarting it first when t_us < engine_now) and writes what the
+ *   app_render_snapshot(r, cfg, t_us, png, w, h, err)  steps replay r to the
+ *        last sample instant at or before race time t_us (restarting it
+ *        first when t_us < engine_now) and writes what the
  *        window would show at that time, w x h pixels, to png. Needs no
  *        display: it draws into a memory surface with SDL's software
  *        renderer. A missing font prints one line and draws without text.
@@ -30,8 +30,8 @@
 #ifndef NR_APP_H
 #define NR_APP_H
 
-#include "engine.h"
 #include "linkscript.h"
+#include "replay.h"
 
 enum {
     APP_OVERLAY_GHOST = 1u << 0,    /* the remote car's true position */
@@ -40,7 +40,7 @@ enum {
 };
 
 typedef struct AppConfig {
-    Engine *engine;          /* borrowed; app_run_window steps it */
+    Replay *replay;          /* borrowed; app_run_window steps it */
     const char *title;       /* shown in the title bar (e.g. the recording); NULL ok */
     const char *font_path;   /* NULL: app_default_font */
     const char *table_dir;   /* netem tables for live link changes; NULL = system */
@@ -64,7 +64,7 @@ typedef struct AppConfig {
 AppConfig app_config_default(void);
 
 int app_run_window(const AppConfig *cfg);
-int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const char *png_path,
+int app_render_snapshot(Replay *r, const AppConfig *cfg, int64_t t_us, const char *png_path,
                         int w, int h, NrError *err);
 bool app_default_font(char *buf, size_t n);
 

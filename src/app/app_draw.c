@@ -700,7 +700,7 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
 {
     int n = engine_scheme_count(s->e);
     PlotSeries se[SCHEME_MAX];
-    double end_s = (double)engine_end_us(s->e) / 1e6;
+    double end_s = (double)replay_end_us(s->rp) / 1e6;
     int cap = (int)a.w;
     cap = cap > APP_CHART_PTS ? APP_CHART_PTS : cap < 2 ? 2 : cap;
     for (int k = 0; k < n; k++) {
@@ -749,7 +749,7 @@ static void draw_charts(AppState *s)
         total += hn;
     }
     int64_t period = engine_params(s->e)->period_us > 0 ? engine_params(s->e)->period_us : 33000;
-    int64_t race_samples = engine_end_us(s->e) / period + 1;
+    int64_t race_samples = replay_end_us(s->rp) / period + 1;
     for (int pass = 0; pass < 2; pass++) {
         const SDL_FRect *a = &s->lay.chart[pass];
         if (a->w < 40 || a->h < 40)
@@ -782,11 +782,11 @@ static void draw_top(AppState *s)
     const SDL_FRect *t = &s->lay.top;
     gfx_fill(s->r, t->x, t->y, t->w, t->h, gfx_rgb(14, 15, 18));
     float pad = (float)s->lay.base * 0.5f, y = t->y + (t->h - lh(s, GFX_NORMAL)) / 2;
-    double now = (double)engine_now(s->e) / 1e6, end = (double)engine_end_us(s->e) / 1e6;
+    double now = (double)engine_now(s->e) / 1e6, end = (double)replay_end_us(s->rp) / 1e6;
     int w = gfx_text(&s->gfx, GFX_NORMAL, (int)pad, (int)y, GFX_LEFT, FG, "netrace  %s", s->cfg.title ? s->cfg.title : "");
     w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 3) + w, (int)y, GFX_LEFT, ACCENT, "t %5.1f / %.1f s", now, end);
     const char *state = s->snapshot ? "snapshot" : s->paused ? "PAUSED"
-                        : engine_done(s->e) && !s->loop ? "FINISHED" : "playing";
+                        : replay_done(s->rp) && !s->loop ? "FINISHED" : "playing";
     w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, s->paused ? WARN : FG, "%s %gx%s",
                   state, s->speed, s->loop ? "  loop" : "");
     if (s->msg_frames > 0 && s->msg[0]) {

@@ -106,7 +106,8 @@ typedef struct AppDrawn {
 } AppDrawn;
 
 typedef struct AppState {
-    Engine *e;
+    Replay *rp; /* the race being played */
+    Engine *e;  /* replay_engine(rp) */
     AppConfig cfg;
     SDL_Renderer *r;
     Gfx gfx;
@@ -168,7 +169,7 @@ typedef struct AppState {
     int64_t trail_t;
 } AppState;
 
-bool app_state_init(AppState *s, Engine *e, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
+bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
 void app_state_free(AppState *s);
 void app_handle_event(AppState *s, const SDL_Event *ev);
 void app_advance(AppState *s, int64_t wall_dt_us);

@@ -254,7 +254,7 @@ void app_step_to(AppState *s, int64_t t_us)
 {
     const LinkChange *last = NULL;
     NrError err = {{0}};
-    if (linkscript_run_to(s->cfg.script, &s->script_next, s->e, t_us, linkscript_step_engine, s->e, &last, &err) < 0)
+    if (linkscript_run_to(s->cfg.script, &s->script_next, s->e, t_us, linkscript_step_replay, s->rp, &last, &err) < 0)
         app_set_message(s, "link script: %s", err.msg);
     else if (last)
         app_set_message(s, "t %.1f s: link %s now '%s' (script line %d)", (double)last->t_us / 1e6,
@@ -264,7 +264,7 @@ void app_step_to(AppState *s, int64_t t_us)
 
 void app_restart(AppState *s)
 {
-    engine_restart(s->e);
+    replay_restart(s->rp);
     if (s->cfg.script) {
         NrError err = {{0}};
         for (int d = 0; d < 2; d++)
@@ -283,7 +283,7 @@ static void single_step(AppState *s)
 {
     s->paused = true;
     int64_t period = sample_period_us(s->e);
-    if (engine_done(s->e) && s->loop)
+    if (replay_done(s->rp) && s->loop)
         app_restart(s);
     app_step_to(s, engine_now(s->e) + period);
 }
@@ -330,10 +330,12 @@ void app_ctl_press(AppState *s, int ctl)
     }
 }
 
-bool app_state_init(AppState *s, Engine *e, const AppConfig *cfg, SDL_Renderer *r, NrError *err)
+bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err)
 {
     memset(s, 0, sizeof *s);
-    s->e = e;
+    s->rp = rp;
+    s->e = replay_engine(rp);
+    Engine *e = s->e;
     s->cfg = *cfg;
     s->r = r;
     s->paused = cfg->paused;
@@ -411,7 +413,7 @@ void app_advance(AppState *s, int64_t wall_dt_us)
     if (wall_dt_us > 250000) /* a stalled frame (window drag, debugger) does not jump the race */
         wall_dt_us = 250000;
     double dt = (double)wall_dt_us * s->speed + s->race_frac_us;
-    if (engine_done(s->e)) {
+    if (replay_done(s->rp)) {
         if (!s->loop)
             return;
         app_restart(s);

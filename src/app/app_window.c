@@ -81,7 +81,7 @@ static bool ttf_start(NrError *err)
     return true;
 }
 
-int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const char *png_path, int w, int h,
+int app_render_snapshot(Replay *rp, const AppConfig *cfg, int64_t t_us, const char *png_path, int w, int h,
                         NrError *err)
 {
     if (w < 64 || h < 64 || w > 16384 || h > 16384) {
@@ -92,18 +92,18 @@ int app_render_snapshot(Engine *e, const AppConfig *cfg, int64_t t_us, const cha
         nr_error_set(err, "%s: snapshot time must be >= 0", png_path);
         return 1;
     }
-    t_us = app_sample_floor(e, t_us); /* as the window: the instant the metrics measured */
+    t_us = app_sample_floor(replay_engine(rp), t_us); /* as the window: the instant the metrics measured */
     GfxOffscreen o;
     if (!gfx_offscreen_open(&o, w, h, png_path, err))
         return 1;
     int rc = 1;
     AppState *s = calloc(1, sizeof *s);
     AppConfig c = *cfg;
-    c.engine = e;
+    c.replay = rp;
     if (!s)
         nr_error_set(err, "%s: out of memory", png_path);
-    else if (app_state_init(s, e, &c, o.r, err)) {
-        if (t_us < engine_now(e))
+    else if (app_state_init(s, rp, &c, o.r, err)) {
+        if (t_us < engine_now(s->e))
             app_restart(s);
         app_step_to(s, t_us); /* the script's changes on the way, the last one in the top bar */
         s->snapshot = true;
@@ -233,7 +233,7 @@ static void screenshot(AppState *s, int w, int h)
 
 int app_run_window(const AppConfig *cfg)
 {
-    if (!cfg || !cfg->engine) {
+    if (!cfg || !cfg->replay) {
         fprintf(stderr, "netrace: no engine to show\n");
         return 1;
     }
@@ -286,7 +286,7 @@ int app_run_window(const AppConfig *cfg)
         goto done;
     }
     SDL_SetWindowMinimumSize(win, 640, 400);
-    if (!app_state_init(s, cfg->engine, cfg, r, &err)) {
+    if (!app_state_init(s, cfg->replay, cfg, r, &err)) {
         fprintf(stderr, "netrace: %s\n", err.msg);
         goto done;
     }

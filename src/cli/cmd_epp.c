@@ -3,8 +3,7 @@
 #include "cli.h"
 #include "cli_load.h"
 #include "epp.h"
-#include "epp_link.h"
-#include "epp_sim.h"
+#include "epp_experiment.h"
 #include "link.h"
 #include "netrace_config.h"
 #include "plot.h"
@@ -21,18 +20,8 @@
 #define CMD "epp"
 #define MAX_LIST 64
 #define MAX_TRACES 32
-#define WARMUP 40 /* updates before the first measured display time */
-
-enum { SC_RAW, SC_EPP, SC_EPI, SC_XD, SC_XV, SC_XA, SC_COUNT };
-static const char *const scheme_names[SC_COUNT] = {"raw", "EP-p", "EP-i", "xd", "xv", "xa"};
-
-typedef struct Source {
-    char name[160];
-    bool is_model;
-    EppModel model;
-    const Recording *rec; /* traces */
-    int car;
-} Source;
+enum { SC_RAW = EPPX_RAW, SC_EPP = EPPX_EPP, SC_EPI = EPPX_EPI, SC_XD = EPPX_XD, SC_XV = EPPX_XV,
+       SC_XA = EPPX_XA, SC_COUNT = EPPX_COUNT };
 
 typedef struct Opts {
     EppModel models[3];
@@ -57,23 +46,17 @@ typedef struct Opts {
     const char *plot;
 } Opts;
 
-/* One cell of the results: sum of per-run mean errors. */
-typedef struct Cell {
-    double sum;
-    int runs;
-    bool valid;
-} Cell;
-
+/* The bandwidths of every cell: the tables', then the sweep's not already
+ * among them. */
 typedef struct Plan {
-    int nsrc, nrate, nloss, nbwall, nsc;
+    int nbwall;
     int64_t bwall[2 * MAX_LIST];
-    Cell *cells;
+    EppResults res;
 } Plan;
 
-static Cell *cell(Plan *p, int s, int r, int q, int b, int sc)
+static const EppCell *cell(const Plan *p, int s, int r, int q, int b, int sc)
 {
-    size_t i = ((((size_t)s * p->nrate + r) * p->nloss + q) * p->nbwall + b) * SC_COUNT + sc;
-    return &p->cells[i];
+    return epp_results_cell(&p->res, s, r, q, b, sc);
 }
 
 /* "10000", "10k", "2.5k", "1M" -> bps; false unless a positive finite number. */
@@ -244,7 +227,7 @@ static bool parse_schemes(const char *val, Opts *o)
         char *item = items[it];
         int s = -1;
         for (int i = 0; i < SC_COUNT; i++)
-            if (strcasecmp(item, scheme_names[i]) == 0)
+            if (strcasecmp(item, epp_exp_scheme_name(i)) == 0)
                 s = i;
         if (s < 0) {
             cli_usage_error(CMD, "--schemes: unknown scheme '%s'; expected raw, EP-p, EP-i, xd, xv or xa", item);
@@ -369,48 +352,10 @@ static int parse_args(int argc, char **argv, Opts *o)
     return CLI_OK;
 }
 
-/* ---- traces ---- */
-
-/* Linear interpolation of car `car` at time t_us (clamped to the recording). */
-static void trace_at(const Recording *rec, int car, int64_t t_us, double *x, double *y)
-{
-    double period_us = (double)rec->period_ms * 1000.0;
-    double f = (double)t_us / period_us;
-    int i = (int)floor(f);
-    if (i >= rec->nsamples - 1) {
-        const RecSample *s = recording_at(rec, car, rec->nsamples - 1);
-        *x = s->x;
-        *y = s->y;
-        return;
-    }
-    double u = f - i;
-    const RecSample *a = recording_at(rec, car, i), *b = recording_at(rec, car, i + 1);
-    *x = a->x + u * (b->x - a->x);
-    *y = a->y + u * (b->y - a->y);
-}
-
-/* Updates available in the trace at rate_hz. */
-static int trace_len(const Recording *rec, int rate_hz)
-{
-    if (rec->nsamples < 2 || rec->period_ms <= 0)
-        return 0;
-    int64_t dur_us = (int64_t)(rec->nsamples - 1) * rec->period_ms * 1000;
-    return (int)(dur_us * rate_hz / NR_US_PER_S) + 1;
-}
-
 static const char *base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
-}
-
-/* FNV-1a of a source name: a stable key for its random streams. */
-static uint64_t name_key(const char *name)
-{
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        h = (h ^ *p) * UINT64_C(1099511628211);
-    return h;
 }
 
 /* ---- output ---- */
@@ -425,7 +370,7 @@ static void fmt_bps(int64_t bps, char *buf, size_t n)
         snprintf(buf, n, "%lld", (long long)bps);
 }
 
-static void print_cell(const Cell *c)
+static void print_cell(const EppCell *c)
 {
     if (c && c->valid && c->runs > 0)
         printf(" %12.3f", c->sum / c->runs);
@@ -435,19 +380,12 @@ static void print_cell(const Cell *c)
 
 /* ---- the experiment ---- */
 
-typedef struct Cond {
-    LinkSpec spec;
-    int D;
-    double pd[4];
-    bool closed;
-} Cond;
-
 static int bw_index(const Plan *p, int64_t bps);
 
 /* Fig. 5: EP-i's mean error against the bandwidth, one panel per update
  * rate on one y axis, one curve per motion model and loss rate; points
  * below the stream's own rate R are gaps. */
-static int write_plot(Plan *plan, const Opts *o, const Source *src, int nmodels_src)
+static int write_plot(const Plan *plan, const Opts *o, const EppSource *src, int nmodels_src)
 {
     int ncurves = nmodels_src * o->nloss;
     if (o->nsweep < 1 || ncurves < 1 || ncurves > PLOT_MAX_SERIES)
@@ -473,7 +411,7 @@ static int write_plot(Plan *plan, const Opts *o, const Source *src, int nmodels_
                 snprintf(labels[c], sizeof labels[c], "%s, loss %g%%", src[s].name, o->loss[q] * 100.0);
                 double *yy = &y[((size_t)r * (size_t)ncurves + (size_t)c) * (size_t)o->nsweep];
                 for (int b = 0; b < o->nsweep; b++) {
-                    const Cell *cl = cell(plan, s, r, q, bw_index(plan, o->sweep[b]), SC_EPI);
+                    const EppCell *cl = cell(plan, s, r, q, bw_index(plan, o->sweep[b]), SC_EPI);
                     yy[b] = cl->valid && cl->runs > 0 ? cl->sum / cl->runs : NAN;
                     if (isfinite(yy[b]))
                         ymax = fmax(ymax, yy[b]);
@@ -544,12 +482,10 @@ static int run_epp(int argc, char **argv)
     if (has_loss)
         return cli_usage_error(CMD, "--link '%s' has a loss; give the loss rates with --loss instead", o.link);
 
-    Cond *cond = calloc((size_t)o.nrate * (size_t)o.nloss, sizeof *cond);
+    EppCondition *cond = calloc((size_t)o.nrate * (size_t)o.nloss, sizeof *cond);
     Recording *recs = calloc(MAX_TRACES, sizeof *recs);
-    Source *src = calloc(3 + MAX_TRACES * RECORDING_MAX_CARS, sizeof *src);
+    EppSource *src = calloc(3 + MAX_TRACES * RECORDING_MAX_CARS, sizeof *src);
     Plan plan = {0};
-    EppTraffic tr = {0};
-    EppWork work = {0};
     FILE *csv = NULL;
     char tmp_path[4096] = "";
     int nrecs = 0;
@@ -560,20 +496,10 @@ static int run_epp(int argc, char **argv)
     }
     for (int r = 0; r < o.nrate; r++) {
         for (int q = 0; q < o.nloss; q++) {
-            Cond *c = &cond[r * o.nloss + q];
-            /* --link passed linkspec_parse (under 1024 characters): room for
-             * it and the loss, so nothing is cut off silently. */
-            char text[2048];
-            if (o.loss[q] > 0)
-                snprintf(text, sizeof text, "%s loss %.10g%%", delay_part, o.loss[q] * 100.0);
-            else
-                snprintf(text, sizeof text, "%s", delay_part);
-            if (!linkspec_parse(&c->spec, text, NULL, &err)) {
-                rc = cli_usage_error(CMD, "link '%s': %s", text, err.msg);
+            if (!epp_condition_init(&cond[r * o.nloss + q], delay_part, o.loss[q], o.rate[r], &err)) {
+                rc = cli_usage_error(CMD, "%s", err.msg);
                 goto done;
             }
-            c->D = epp_horizon(linkspec_mean_ms(&c->spec) * 1000.0, o.rate[r]);
-            epp_pd(&c->spec, o.rate[r], c->D, c->pd, &c->closed);
         }
     }
 
@@ -652,21 +578,11 @@ static int run_epp(int argc, char **argv)
         globfree(&g);
 
     /* All bandwidths: the tables' and the sweep's. */
-    plan.nsrc = nsrc;
-    plan.nrate = o.nrate;
-    plan.nloss = o.nloss;
     for (int b = 0; b < o.nbw; b++)
         plan.bwall[plan.nbwall++] = o.bw[b];
     for (int b = 0; b < o.nsweep; b++)
         if (bw_index(&plan, o.sweep[b]) < 0)
             plan.bwall[plan.nbwall++] = o.sweep[b];
-    size_t ncells = (size_t)(nsrc ? nsrc : 1) * o.nrate * o.nloss * plan.nbwall * SC_COUNT;
-    plan.cells = calloc(ncells, sizeof *plan.cells);
-    int maxn = WARMUP + o.samples;
-    if (!plan.cells || !epp_traffic_alloc(&tr, maxn, &err) || !epp_work_alloc(&work, maxn, &err)) {
-        rc = cli_fail(CMD, "out of memory for %d updates", maxn);
-        goto done;
-    }
 
     /* Open the output before the work so a bad path fails at once; the file
      * appears under its name only when complete (temp file + rename). */
@@ -676,102 +592,32 @@ static int run_epp(int argc, char **argv)
             goto done;
     }
 
-    for (int s = 0; s < nsrc; s++) {
-        const Source *S = &src[s];
-        for (int r = 0; r < o.nrate; r++) {
-            const int rate = o.rate[r];
-            const int64_t R = epp_stream_bps(rate);
-            int avail = S->is_model ? maxn : trace_len(S->rec, rate);
-            int n = avail < maxn ? avail : maxn;
-            if (n < WARMUP + 10) {
-                fprintf(stderr, "netrace epp: note: %s has only %d updates at %d/s; skipped\n", S->name, avail,
-                        rate);
-                continue;
-            }
-            for (int q = 0; q < o.nloss; q++) {
-                const Cond *c = &cond[r * o.nloss + q];
-                for (int run = 0; run < o.runs; run++) {
-                    /* Streams keyed by what the run is, not by list
-                     * positions, so a subset of flags reproduces the same
-                     * numbers for the same seed. */
-                    uint64_t stream = rng_hash(rng_hash(name_key(S->name), (uint64_t)rate),
-                                               rng_hash((uint64_t)llround(o.loss[q] * 1e9), (uint64_t)run));
-                    Rng rng;
-                    rng_seed(&rng, o.seed, stream);
-                    tr.n = n;
-                    epp_traffic_times(&tr, rate);
-                    EppModel method_raw;
-                    if (S->is_model) {
-                        epp_traffic_model(&tr, S->model, &rng, EPP_NOISE_P, EPP_NOISE_S);
-                        method_raw = S->model;
-                    } else {
-                        /* a random stretch of the trace for each run */
-                        int64_t off_n = avail - n;
-                        int64_t off = off_n > 0 ? (int64_t)rng_below(&rng, (uint64_t)off_n + 1) : 0;
-                        for (int j = 0; j < n; j++)
-                            trace_at(S->rec, S->car, (off + j) * NR_US_PER_S / rate, &tr.x[j], &tr.y[j]);
-                        method_raw = o.raw_dr;
-                    }
-                    Link lu, le;
-                    link_init(&lu, &c->spec, o.seed, 2 * stream);
-                    link_init(&le, &c->spec, o.seed, 2 * stream + 1);
-                    epp_traffic_draw(&tr, &lu, &le);
-                    link_free(&lu);
-                    link_free(&le);
-
-                    EppRunStats st;
-                    EppScheme sc = {.method = method_raw, .pack = EPP_PACK_NONE, .D = c->D, .rate_hz = rate};
-                    double raw_err = -1;
-                    if (o.scheme_on[SC_RAW]) {
-                        epp_run(&tr, &sc, WARMUP, n, &work, &st);
-                        raw_err = st.err_sum / (double)st.count;
-                    }
-                    for (int b = 0; b < plan.nbwall; b++) {
-                        int64_t C = plan.bwall[b];
-                        bool in_table = b < o.nbw;
-                        if (C < R)
-                            continue;
-                        if (raw_err >= 0) {
-                            Cell *x = cell(&plan, s, r, q, b, SC_RAW);
-                            x->sum += raw_err;
-                            x->runs++;
-                            x->valid = true;
-                        }
-                        if (S->is_model) {
-                            for (int k = SC_EPP; k <= SC_EPI; k++) {
-                                if (!o.scheme_on[k])
-                                    continue;
-                                sc.method = S->model;
-                                sc.pack = k == SC_EPP ? EPP_PACK_PIGGYBACK : EPP_PACK_INDEPENDENT;
-                                sc.c_bps = C;
-                                epp_run(&tr, &sc, WARMUP, n, &work, &st);
-                                Cell *x = cell(&plan, s, r, q, b, k);
-                                x->sum += st.err_sum / (double)st.count;
-                                x->runs++;
-                                x->valid = true;
-                            }
-                        } else if (in_table) {
-                            for (int k = SC_XD; k <= SC_XA; k++) {
-                                if (!o.scheme_on[k])
-                                    continue;
-                                EppModel m = (EppModel)(k - SC_XD);
-                                EppChoice ch;
-                                epp_choose(m, c->D, c->pd, C, R, rate, &ch);
-                                sc.method = m;
-                                sc.pack = ch.pack;
-                                sc.c_bps = C;
-                                epp_run(&tr, &sc, WARMUP, n, &work, &st);
-                                Cell *x = cell(&plan, s, r, q, b, k);
-                                x->sum += st.err_sum / (double)st.count;
-                                x->runs++;
-                                x->valid = true;
-                            }
-                        }
-                    }
-                }
-            }
-        }
+    EppExperiment ex = {
+        .src = src,
+        .nsrc = nsrc,
+        .rate = o.rate,
+        .nrate = o.nrate,
+        .loss = o.loss,
+        .nloss = o.nloss,
+        .cond = cond,
+        .bw = plan.bwall,
+        .nbw = plan.nbwall,
+        .ntable = o.nbw,
+        .raw_dr = o.raw_dr,
+        .runs = o.runs,
+        .samples = o.samples,
+        .seed = o.seed,
+    };
+    memcpy(ex.scheme_on, o.scheme_on, sizeof ex.scheme_on);
+    if (!epp_experiment_run(&ex, &plan.res, &err)) {
+        rc = cli_fail(CMD, "%s", err.msg);
+        goto done;
     }
+    for (int s = 0; s < nsrc; s++)
+        for (int r = 0; r < o.nrate; r++)
+            if (epp_results_avail(&plan.res, s, r) >= 0)
+                fprintf(stderr, "netrace epp: note: %s has only %d updates at %d/s; skipped\n", src[s].name,
+                        epp_results_avail(&plan.res, s, r), o.rate[r]);
 
     /* ---- stdout: conditions, Tables 1-2 (models), Table 3 (traces), Fig. 5 ---- */
     printf("netrace epp: %d runs x %d locations, seed %llu, link '%s', H = %d B, L = %d B\n", o.runs, o.samples,
@@ -780,7 +626,7 @@ static int run_epp(int argc, char **argv)
            "(model units; car widths for traces)\n\n");
     for (int r = 0; r < o.nrate; r++)
         for (int q = 0; q < o.nloss; q++) {
-            const Cond *c = &cond[r * o.nloss + q];
+            const EppCondition *c = &cond[r * o.nloss + q];
             printf("rate %d/s, loss %g%%: T = %.1f ms, D = %d, p[D..D+3] = %.4f %.4f %.4f %.4f (%s)\n", o.rate[r],
                    o.loss[q] * 100, 1000.0 / o.rate[r], c->D, c->pd[0], c->pd[1], c->pd[2], c->pd[3],
                    c->closed ? "closed form, eq. 25" : "Monte Carlo");
@@ -803,7 +649,7 @@ static int run_epp(int argc, char **argv)
             for (int k = SC_RAW; k <= SC_EPI; k++) {
                 if (!o.scheme_on[k])
                     continue;
-                printf("%-8s", scheme_names[k]);
+                printf("%-8s", epp_exp_scheme_name(k));
                 for (int s = 0; s < nmodels_src; s++)
                     for (int q = 0; q < o.nloss; q++)
                         print_cell(cell(&plan, s, r, q, b, k));
@@ -812,7 +658,7 @@ static int run_epp(int argc, char **argv)
             printf("%-8s", "eq.23");
             for (int s = 0; s < nmodels_src; s++)
                 for (int q = 0; q < o.nloss; q++) {
-                    const Cond *c = &cond[r * o.nloss + q];
+                    const EppCondition *c = &cond[r * o.nloss + q];
                     EppChoice ch;
                     epp_choose(src[s].model, c->D, c->pd, o.bw[b], epp_stream_bps(o.rate[r]), o.rate[r], &ch);
                     printf(" %12s", ch.pack == EPP_PACK_PIGGYBACK ? "EP-p" : "EP-i");
@@ -840,15 +686,15 @@ static int run_epp(int argc, char **argv)
                     int k = rows[i];
                     if (!o.scheme_on[k])
                         continue;
-                    printf("%-8s", scheme_names[k]);
+                    printf("%-8s", epp_exp_scheme_name(k));
                     for (int s = nmodels_src; s < nsrc; s++)
                         for (int q = 0; q < o.nloss; q++) {
-                            const Cell *x = cell(&plan, s, r, q, b, k);
+                            const EppCell *x = cell(&plan, s, r, q, b, k);
                             char v[40] = "-";
                             if (x->valid && x->runs > 0 && k == SC_RAW) {
                                 snprintf(v, sizeof v, "%.3f    ", x->sum / x->runs);
                             } else if (x->valid && x->runs > 0) {
-                                const Cond *c = &cond[r * o.nloss + q];
+                                const EppCondition *c = &cond[r * o.nloss + q];
                                 EppChoice ch;
                                 epp_choose((EppModel)(k - SC_XD), c->D, c->pd, o.bw[b], epp_stream_bps(o.rate[r]),
                                            o.rate[r], &ch);
@@ -868,7 +714,7 @@ static int run_epp(int argc, char **argv)
             continue;
         for (int r = 0; r < o.nrate; r++) {
             printf("\n%s: %s error against bandwidth, %d updates/s (- : below R = %lld bps)\n",
-                   k == SC_EPI ? "Fig. 5" : "Fig. 5 companion", scheme_names[k], o.rate[r],
+                   k == SC_EPI ? "Fig. 5" : "Fig. 5 companion", epp_exp_scheme_name(k), o.rate[r],
                    (long long)epp_stream_bps(o.rate[r]));
             printf("%-12s", "model loss");
             for (int b = 0; b < o.nsweep; b++) {
@@ -883,7 +729,7 @@ static int run_epp(int argc, char **argv)
                     snprintf(h, sizeof h, "%s %g", src[s].name, o.loss[q]);
                     printf("%-12s", h);
                     for (int b = 0; b < o.nsweep; b++) {
-                        const Cell *x = cell(&plan, s, r, q, bw_index(&plan, o.sweep[b]), k);
+                        const EppCell *x = cell(&plan, s, r, q, bw_index(&plan, o.sweep[b]), k);
                         if (x->valid && x->runs > 0)
                             printf(" %9.3f", x->sum / x->runs);
                         else
@@ -907,7 +753,7 @@ static int run_epp(int argc, char **argv)
             printf("\n");
             for (int s = 0; s < nmodels_src; s++)
                 for (int q = 0; q < o.nloss; q++) {
-                    const Cond *c = &cond[r * o.nloss + q];
+                    const EppCondition *c = &cond[r * o.nloss + q];
                     char h[40];
                     snprintf(h, sizeof h, "%s %g", src[s].name, o.loss[q]);
                     printf("%-12s", h);
@@ -928,11 +774,11 @@ static int run_epp(int argc, char **argv)
                 for (int q = 0; q < o.nloss; q++)
                     for (int b = 0; b < plan.nbwall; b++)
                         for (int k = 0; k < SC_COUNT; k++) {
-                            const Cell *x = cell(&plan, s, r, q, b, k);
+                            const EppCell *x = cell(&plan, s, r, q, b, k);
                             if (!x->valid || x->runs == 0)
                                 continue;
                             fprintf(csv, "%s,%g,%d,%lld,%s,%.6f,%d\n", src[s].name, o.loss[q], o.rate[r],
-                                    (long long)plan.bwall[b], scheme_names[k], x->sum / x->runs, x->runs);
+                                    (long long)plan.bwall[b], epp_exp_scheme_name(k), x->sum / x->runs, x->runs);
                         }
         FILE *f = csv;
         csv = NULL;
@@ -954,12 +800,10 @@ done:
         fclose(csv);
     if (tmp_path[0])
         remove(tmp_path);
-    epp_work_free(&work);
-    epp_traffic_free(&tr);
-    free(plan.cells);
+    epp_results_free(&plan.res);
     if (cond)
         for (int i = 0; i < o.nrate * o.nloss; i++)
-            linkspec_free(&cond[i].spec);
+            epp_condition_free(&cond[i]);
     free(cond);
     for (int i = 0; recs && i < nrecs; i++)
         recording_free(&recs[i]);

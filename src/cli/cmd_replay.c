@@ -27,28 +27,30 @@ static void print_table(FILE *f, const RunResult *r, int n)
 }
 
 /* Per-sample series of every scheme, long format. */
-static bool write_series(const char *cmd, const char *path, const EngineConfig *cfg, const LinkScript *script,
+static bool write_series(const char *cmd, const char *path, const EngineConfig *cfg, const Recording *rec,
+                         const LinkScript *script,
                          int *rc)
 {
     EngineConfig c = *cfg;
     c.keep_history = true;
     NrError err = {{0}};
-    Engine *e = engine_new(&c, &err);
-    if (!e) {
+    Replay *r = replay_new(&c, rec, false, &err);
+    if (!r) {
         *rc = cli_fail(cmd, "%s", err.msg);
         return false;
     }
+    Engine *e = replay_engine(r);
     int cursor = 0;
     NrError serr = {{0}};
-    if (linkscript_run_to(script, &cursor, e, engine_end_us(e), linkscript_step_engine, e, NULL, &serr) < 0) {
-        engine_free(e);
+    if (linkscript_run_to(script, &cursor, e, replay_end_us(r), linkscript_step_replay, r, NULL, &serr) < 0) {
+        replay_free(r);
         *rc = cli_fail(cmd, "--link-script: %s", serr.msg);
         return false;
     }
     char tmp[4096];
     FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, rc);
     if (!f) {
-        engine_free(e);
+        replay_free(r);
         return false;
     }
     fputs("scheme,t_ms,d1,d2,inconsistent,inconsistency_rate,mean_d1_minus_d2\n", f);
@@ -60,7 +62,7 @@ static bool write_series(const char *cmd, const char *path, const EngineConfig *
                     h[i].t_us / NR_US_PER_MS, h[i].d1, h[i].d2, h[i].inconsistent ? 1 : 0, h[i].rate,
                     h[i].mean_d1_d2);
     }
-    engine_free(e);
+    replay_free(r);
     bool ok = cli_out_close(cmd, f, path, tmp, true, rc);
     if (ok)
         cli_wrote(path);
@@ -157,51 +159,53 @@ static int view_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd
 
 /* An engine of its own for the window or the snapshots (the strip charts
  * need the history), so the printed table stays the whole race's. */
-static Engine *view_engine(const EngineConfig *cfg, NrError *err)
+static Replay *view_replay(const EngineConfig *cfg, const Recording *rec, NrError *err)
 {
     EngineConfig c = *cfg;
     c.keep_history = true;
-    return engine_new(&c, err);
+    return replay_new(&c, rec, false, err);
 }
 
 /* Writes every --snapshot. */
-static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const char *cmd)
+static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const Recording *rec, const char *cmd)
 {
     NrError err = {{0}};
-    Engine *e = view_engine(cfg, &err);
-    if (!e)
+    Replay *r = view_replay(cfg, rec, &err);
+    if (!r)
         return cli_fail(cmd, "%s", err.msg);
     int rc = CLI_OK;
     for (int k = 0; k < v->nsnap && rc == CLI_OK; k++) {
         int w = v->width ? v->width : 1280, h = v->height ? v->height : 720;
-        if (v->app.script && k > 0) { /* a script plays from a fresh engine, its links as at the start */
-            engine_free(e);
-            if (!(e = view_engine(cfg, &err)))
+        if (v->app.script && k > 0) { /* a script plays from a fresh replay, its links as at the start */
+            replay_free(r);
+            if (!(r = view_replay(cfg, rec, &err)))
                 return cli_fail(cmd, "%s", err.msg);
         }
-        if (app_render_snapshot(e, &v->app, v->snap_t_us[k], v->snap_path[k], w, h, &err) != 0)
+        if (app_render_snapshot(r, &v->app, v->snap_t_us[k], v->snap_path[k], w, h, &err) != 0)
             rc = cli_fail(cmd, "%s", err.msg);
         else
-            printf("wrote %s (snapshot at t = %.3f s%s, %dx%d)\n", v->snap_path[k], (double)engine_now(e) / 1e6,
-                   v->snap_t_us[k] > engine_end_us(e) ? ", the race end" : "", w, h);
+            printf("wrote %s (snapshot at t = %.3f s%s, %dx%d)\n", v->snap_path[k],
+                   (double)engine_now(replay_engine(r)) / 1e6, v->snap_t_us[k] > replay_end_us(r) ? ", the race end" : "",
+                   w, h);
     }
-    engine_free(e);
+    replay_free(r);
     return rc;
 }
 
 /* The live window; 1 when it could not open (the caller falls back). */
-static int run_window(ViewOpts *v, const EngineConfig *cfg, const char *cmd, const char *title)
+static int run_window(ViewOpts *v, const EngineConfig *cfg, const Recording *rec, const char *cmd,
+                      const char *title)
 {
     NrError err = {{0}};
-    Engine *e = view_engine(cfg, &err);
-    if (!e)
+    Replay *r = view_replay(cfg, rec, &err);
+    if (!r)
         return cli_fail(cmd, "%s", err.msg);
-    v->app.engine = e;
+    v->app.replay = r;
     v->app.title = title;
     v->app.width = v->width;
     v->app.height = v->height;
     int rc = app_run_window(&v->app);
-    engine_free(e);
+    replay_free(r);
     return rc;
 }
 
@@ -269,7 +273,7 @@ static int replay_run(int argc, char **argv)
     }
     view.app.title = o.recording ? o.recording : RACE_DEFAULT_RECORDING;
     if (view.nsnap > 0) {
-        rc = write_snapshots(&view, &cfg, cmd);
+        rc = write_snapshots(&view, &cfg, &o.rec, cmd);
         if (rc != CLI_OK) {
             race_opts_free(&o);
             return rc;
@@ -279,7 +283,7 @@ static int replay_run(int argc, char **argv)
      * snapshots alone are a batch job. */
     bool want_window = !headless && !csv && (view.nsnap == 0 || view.app.bench_frames > 0);
     if (want_window) {
-        rc = run_window(&view, &cfg, cmd, view.app.title);
+        rc = run_window(&view, &cfg, &o.rec, cmd, view.app.title);
         if (rc == CLI_OK || view.app.bench_frames > 0) {
             race_opts_free(&o);
             return rc;
@@ -288,7 +292,7 @@ static int replay_run(int argc, char **argv)
     }
     RunResult res[SCHEME_MAX];
     NrError err = {{0}};
-    if (!experiment_run_scripted(&cfg, o.script.n ? &o.script : NULL, res, &err)) {
+    if (!experiment_run_scripted(&cfg, &o.rec, o.script.n ? &o.script : NULL, res, &err)) {
         race_opts_free(&o);
         return cli_fail(cmd, "%s", err.msg);
     }
@@ -317,7 +321,7 @@ static int replay_run(int argc, char **argv)
                o.params.tdr_cw, o.seed);
         print_table(stdout, res, cfg.nschemes);
     }
-    if (series && !write_series(cmd, series, &cfg, o.script.n ? &o.script : NULL, &rc)) {
+    if (series && !write_series(cmd, series, &cfg, &o.rec, o.script.n ? &o.script : NULL, &rc)) {
         race_opts_free(&o);
         return rc;
     }

@@ -56,7 +56,7 @@ static void *worker(void *arg)
         cfg.link[0] = &j->links[p];
         cfg.seed = j->o->seed + (uint64_t)r;
         NrError err = {{0}};
-        bool ok = experiment_run_scripted(&cfg, j->o->script.n ? &j->o->script : NULL,
+        bool ok = experiment_run_scripted(&cfg, &j->o->rec, j->o->script.n ? &j->o->script : NULL,
                                           &j->results[(size_t)item * (size_t)j->nschemes], &err);
         pthread_mutex_lock(&j->mu);
         if (!ok && !j->failed) {

@@ -119,8 +119,9 @@ int race_opts_load(RaceOpts *o, const char *cmd)
 void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->rec = &o->rec;
     cfg->track = o->track;
+    cfg->period_ms = o->rec.period_ms;
+    cfg->ncars = 2;
     cfg->link[0] = &o->link[0];
     cfg->link[1] = &o->link[1];
     cfg->seed = o->seed;
@@ -132,6 +133,7 @@ void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg)
     cfg->clock[1] = o->clock[1];
     cfg->progress[0] = o->progress[0];
     cfg->progress[1] = o->progress[1];
+    cfg->progress_n = o->rec.nsamples;
 }
 
 void race_opts_free(RaceOpts *o)

@@ -10,14 +10,15 @@
  *   race_opts_load(o, cmd)                loads the recording and its track,
  *        parses links and schemes; returns CLI_OK or the exit code after
  *        printing one line.
- *   race_opts_engine_config(o, cfg)       an EngineConfig for the loaded race.
+ *   race_opts_engine_config(o, cfg)       an EngineConfig for the loaded race
+ *        (to replay o->rec with replay_new or experiment_run).
  *   race_opts_free(o)
  */
 #ifndef NR_RACE_OPTS_H
 #define NR_RACE_OPTS_H
 
 #include "cli.h"
-#include "engine.h"
+#include "replay.h"
 #include "linkscript.h"
 
 #define RACE_DEFAULT_RECORDING "recordings/default.csv"

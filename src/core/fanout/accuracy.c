@@ -15,23 +15,6 @@ void accuracy_result_free(AccuracyResult *r)
     r->t_s = r->local_err = r->global_err = NULL;
 }
 
-static void sample_vec(const AccuracyConfig *c, int64_t period_us, int i, DrVec *v)
-{
-    const RecSample *p = recording_at(c->rec, c->car, i);
-    v->t_us = (int64_t)i * period_us;
-    v->x = p->x;
-    v->y = p->y;
-    if (c->velocity == FAIR_VEL_DIFF) {
-        const RecSample *q = recording_at(c->rec, c->car, i > 0 ? i - 1 : 0);
-        double dt = (double)period_us / (double)NR_US_PER_S;
-        v->vx = i > 0 ? (p->x - q->x) / dt : 0.0;
-        v->vy = i > 0 ? (p->y - q->y) / dt : 0.0;
-    } else {
-        v->vx = p->speed * cos(p->heading);
-        v->vy = p->speed * sin(p->heading);
-    }
-}
-
 bool accuracy_run(const AccuracyConfig *cfg, AccuracyResult *out, NrError *err)
 {
     memset(out, 0, sizeof *out);
@@ -66,13 +49,11 @@ bool accuracy_run(const AccuracyConfig *cfg, AccuracyResult *out, NrError *err)
         return nr_error_set(err, "out of memory");
     }
     int nvec = 0;
-    sample_vec(cfg, period_us, 0, &vec[nvec++]);
+    fair_sample_vec(rec, cfg->car, period_us, cfg->velocity, 0, &vec[nvec++]);
     for (int i = 1; i < n; i++) {
         DrVec v;
-        sample_vec(cfg, period_us, i, &v);
-        double px, py;
-        drvec_at(&vec[nvec - 1], v.t_us, &px, &py);
-        if (hypot(v.x - px, v.y - py) > thr)
+        fair_sample_vec(rec, cfg->car, period_us, cfg->velocity, i, &v);
+        if (drvec_exceeds(&vec[nvec - 1], v.t_us, v.x, v.y, thr))
             vec[nvec++] = v;
     }
     /* As the global-clock receiver uses it: x + v (r(t) - s(T)) with

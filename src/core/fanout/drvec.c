@@ -10,6 +10,13 @@ void drvec_at(const DrVec *v, int64_t t_us, double *x, double *y)
     *y = v->y + v->vy * dt;
 }
 
+bool drvec_exceeds(const DrVec *v, int64_t t_us, double x, double y, double threshold_cw)
+{
+    double px, py;
+    drvec_at(v, t_us, &px, &py);
+    return hypot(x - px, y - py) > threshold_cw;
+}
+
 /* H(z) = integral of sqrt(z^2 + m^2) dz = (z sqrt(z^2+m^2) + m^2 asinh(z/m)) / 2.
  * The textbook form has ln(z + sqrt(z^2 + m^2)), which loses every digit for
  * z << 0 (the two terms cancel); asinh is odd and accurate on both sides and

@@ -9,6 +9,11 @@
  *
  * Contracts:
  *   drvec_at(v, t_us, &x, &y)   position implied by v at time t_us.
+ *   drvec_exceeds(v, t_us, x, y, threshold_cw)  THE dead-reckoning trigger of
+ *        every DR sender (racing paper Section 3, accuracy paper Section 2,
+ *        fairness paper Section 3 footnote 2): true when the true position
+ *        (x, y) at t_us is more than threshold_cw (strictly) from where v
+ *        places it, i.e. when a new vector must be sent.
  *   sqrtquad_integral(a, b, c, t1, t2)  closed form of the integral of
  *        sqrt(a t^2 + b t + c) over [t1, t2] (seconds), for a >= 0 and a
  *        quadratic that is non-negative on [t1, t2] (a squared distance).
@@ -48,6 +53,7 @@ typedef struct DrVec {
 } DrVec;
 
 void drvec_at(const DrVec *v, int64_t t_us, double *x, double *y);
+bool drvec_exceeds(const DrVec *v, int64_t t_us, double x, double y, double threshold_cw);
 double sqrtquad_integral(double a, double b, double c, double t1, double t2);
 double dist_integral(double dx, double dy, double qx, double qy, double len_s);
 double drvec_err(const DrVec *e, const DrVec *p, int64_t t1_us, int64_t t2_us);

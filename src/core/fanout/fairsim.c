@@ -133,19 +133,18 @@ static bool fairseries_alloc(FairSeries *fs, const char *algo, uint64_t seed, in
     return true;
 }
 
-static void sender_sample(const FairSim *s, int i, DrVec *v)
+void fair_sample_vec(const Recording *rec, int car, int64_t period_us, FairVelocity velocity, int i, DrVec *v)
 {
-    const Recording *rec = s->cfg.rec;
-    const RecSample *p = recording_at(rec, s->cfg.car, i);
-    v->t_us = (int64_t)i * s->period_us;
+    const RecSample *p = recording_at(rec, car, i);
+    v->t_us = (int64_t)i * period_us;
     v->x = p->x;
     v->y = p->y;
-    if (s->cfg.velocity == FAIR_VEL_DIFF) {
+    if (velocity == FAIR_VEL_DIFF) {
         if (i == 0) {
             v->vx = v->vy = 0.0;
         } else {
-            const RecSample *q = recording_at(rec, s->cfg.car, i - 1);
-            double dt = (double)s->period_us / (double)NR_US_PER_S;
+            const RecSample *q = recording_at(rec, car, i - 1);
+            double dt = (double)period_us / (double)NR_US_PER_S;
             v->vx = (p->x - q->x) / dt;
             v->vy = (p->y - q->y) / dt;
         }
@@ -218,7 +217,7 @@ FairSim *fairsim_new(const FairConfig *cfg_in, const FairAlgo *algo, NrError *er
         return nr_error_set(err, "out of memory"), NULL;
     }
     rng_seed(&s->rng, cfg.seed, 0x66616972); /* the algorithm's own stream */
-    sender_sample(s, 0, &s->vec[0]);
+    fair_sample_vec(cfg.rec, cfg.car, s->period_us, cfg.velocity, 0, &s->vec[0]);
     s->cur = 0;
     s->sample = 1;
     s->next_snap_us = 0;
@@ -331,13 +330,11 @@ static void do_feedback(FairSim *s, int m)
 static void do_sample(FairSim *s)
 {
     DrVec v;
-    sender_sample(s, s->sample, &v);
+    fair_sample_vec(s->cfg.rec, s->cfg.car, s->period_us, s->cfg.velocity, s->sample, &v);
     s->sample++;
-    double px, py;
-    drvec_at(&s->vec[s->cur], v.t_us, &px, &py);
     /* Trigger (Section 3, footnote 2): the true position has drifted more
      * than the threshold from the path exported by the current vector. */
-    if (hypot(v.x - px, v.y - py) <= s->cfg.threshold_cw)
+    if (!drvec_exceeds(&s->vec[s->cur], v.t_us, v.x, v.y, s->cfg.threshold_cw))
         return;
     if (s->cur + 1 >= s->maxvec)
         return;

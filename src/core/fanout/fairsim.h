@@ -21,6 +21,9 @@
  *     the reverse delay applies. A lost DR vector yields no feedback.
  *
  * Contracts:
+ *   fair_sample_vec(rec, car, period_us, velocity, i, &v)  the sender's DR
+ *        vector at sample i (position; recorded or backward-difference
+ *        velocity, 0 at i = 0 for the difference).
  *   fairsim_new(cfg, algo, err)  allocate everything; NULL + err on bad cfg.
  *   fairsim_step(s)     process every event at the next event time; false
  *                       when the run is over (time past cfg->duration_us).
@@ -110,6 +113,9 @@ typedef struct FairSeries {
 
 void fairseries_free(FairSeries *fs);
 
+/* The sender's DR vector at sample i of car: the sample's position with the
+ * velocity velocity says (shared by fairsim and accuracy). */
+void fair_sample_vec(const Recording *rec, int car, int64_t period_us, FairVelocity velocity, int i, DrVec *v);
 FairSim *fairsim_new(const FairConfig *cfg, const FairAlgo *algo, NrError *err);
 bool fairsim_step(FairSim *s);
 bool fairsim_run(FairSim *s, FairSeries *out, NrError *err);

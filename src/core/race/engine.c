@@ -1,15 +1,17 @@
-/* The experiment engine: replays a recording over two emulated links with
- * every scheme side by side on common random numbers (DESIGN.md "Delay
- * emulator", "Metrics"). */
+/* The race engine: two terminals, one medium per direction, every scheme
+ * side by side on common random numbers, fed sample by sample (DESIGN.md
+ * "Live play", "Delay emulator", "Metrics"). */
 #include "engine.h"
 #include "scheme_util.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MU_WIRE_BYTES 48 /* header 28 B + car, seq, time, x, y, heading, speed */
+#define NCARS 2          /* the interfaces take a car count; races of more are a later step */
 
 /* The schemes' buffers (MuRing, DR+Causality's held MUs) keep 128 samples:
  * the largest Delta they honour is that many periods, less a margin for the
@@ -31,260 +33,165 @@ static int64_t delta_max_us(int64_t period_us, const TerminalClock clock[2])
     return (int64_t)((double)((MURING_CAP - 4) * period_us) * (rate > 0.0 ? rate : 0.0));
 }
 
-typedef struct Packet {
-    int64_t due_us;
-    uint64_t order;
-    int64_t sent_us;
-    Mu mu;
-} Packet;
+/* A pushed sample waiting to be processed. */
+typedef struct Pushed {
+    CarPose pose[NCARS];
+    int64_t t_us;  /* global sample time */
+    int32_t seq;   /* index within its heat */
+    bool new_heat;
+} Pushed;
 
-/* Binary min-heap of packets by (due, order): packets leave in due order and
- * equal due times keep their sending order. */
-typedef struct PQueue {
-    Packet *v;
-    int n, cap;
-    int64_t last_due_us; /* for `order fifo` */
-} PQueue;
+typedef struct Slot {
+    Metrics m;
+    MetricSample *hist; /* history_cap entries, oldest first */
+    int hist_n;
+} Slot;
 
 typedef struct Engine Engine;
 
-typedef struct TxCtx {
+typedef struct SinkCtx {
     Engine *e;
-    int k, dir;
-} TxCtx;
-
-typedef struct Slot {
-    const SchemeType *type;
-    void *inst[2];
-    PQueue q[2];
-    Metrics m;
-    MetricSample *hist;
-    int hist_n;
-    TxCtx txctx[2];
-    Transport tx[2];
-    bool used_primary[2]; /* this sample's primary draw already taken */
-} Slot;
+    int from;
+} SinkCtx;
 
 struct Engine {
-    const Recording *rec;
     const Track *track;
-    LinkSpec spec[2];
-    Link link[2]; /* primary draws: one per MU slot and direction */
-    Link aux[2];  /* draws for extra packets sent in the same slot */
-    LinkDraw draw[2], auxdraw[2];
-    bool need_aux;       /* some scheme sends extra packets: draw aux every slot */
-    bool aux_drawn[2];   /* this slot's aux draw exists */
-    uint64_t seed;
-    SchemeParams params;
-    TerminalClock clock[2];
-    bool loop, keep_history;
     int n;
-    Slot s[SCHEME_MAX];
+    const SchemeType *types[SCHEME_MAX];
+    SchemeParams params;
+    TerminalClock clock[NCARS];
+    Terminal *term[NCARS];
+    SinkCtx sinkctx[NCARS];
+    TerminalSink sink[NCARS];
+    DelayLine dl[2];
+    bool own_dl[2];
+    Medium med[2];
+    int64_t due[2];      /* medium_next_due(med[d]) when !due_stale[d] */
+    bool due_stale[2];   /* med[d] changed since due[d] was read */
+    LinkSpec none; /* engine_link of a caller's medium */
+    Slot *s; /* n of them (a Slot holds a Metrics of about 2.6 kB) */
+    bool keep_history;
+    int hist_cap;
     int64_t period_us;
     int64_t now_us;
-    int64_t base_us;   /* global time of sample 0 of the current loop */
-    int next_sample;   /* index of the next sample to generate */
-    int cur_sample;    /* index of the latest generated sample */
-    uint64_t order;
-    const double *prog[2]; /* true unwrapped progress per sample and car */
-    double *own_prog[2];   /* allocated when the config brings none */
-    int hist_cap;
+    /* push side */
+    Pushed ring[ENGINE_PUSH_AHEAD];
+    int64_t pushed, processed; /* samples since the (re)start */
+    int64_t push_next_us;      /* time of the next push */
+    int32_t push_seq;          /* its index within its heat */
+    int64_t last_pushed_us;
+    bool finished;
+    /* processing side: the current heat and sample */
+    int64_t heat_first;        /* processed index of the heat's sample 0 */
+    int32_t cur_seq;
+    CarPose cur[NCARS];
+    double cur_prog[NCARS];
+    double *prog[NCARS];       /* ring of true progress by processed index */
+    int prog_cap;
+    const double *given_prog[NCARS];
+    int given_n;
 };
-
-/* ---- packet queue ------------------------------------------------------ */
-
-static bool pq_less(const Packet *a, const Packet *b)
-{
-    return a->due_us < b->due_us || (a->due_us == b->due_us && a->order < b->order);
-}
-
-static bool pq_push(PQueue *q, const Packet *p)
-{
-    if (q->n == q->cap)
-        return false;
-    int i = q->n++;
-    while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (!pq_less(p, &q->v[parent]))
-            break;
-        q->v[i] = q->v[parent];
-        i = parent;
-    }
-    q->v[i] = *p;
-    return true;
-}
-
-static void pq_pop(PQueue *q, Packet *out)
-{
-    *out = q->v[0];
-    Packet last = q->v[--q->n];
-    int i = 0;
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= q->n)
-            break;
-        if (c + 1 < q->n && pq_less(&q->v[c + 1], &q->v[c]))
-            c++;
-        if (!pq_less(&q->v[c], &last))
-            break;
-        q->v[i] = q->v[c];
-        i = c;
-    }
-    if (q->n > 0)
-        q->v[i] = last;
-}
-
-/* ---- clocks ------------------------------------------------------------ */
-
-static int64_t local_time(const Engine *e, int terminal, int64_t t_us)
-{
-    const TerminalClock *c = &e->clock[terminal];
-    if (c->drift_ppm == 0.0)
-        return t_us + c->offset_us;
-    return t_us + c->offset_us + (int64_t)llround((double)t_us * c->drift_ppm * 1e-6);
-}
 
 /* ---- setup ------------------------------------------------------------- */
 
-static void make_mu(const Engine *e, int car, int seq, Mu *mu)
+static void sink_send(void *ctx, int k, int to, const Mu *mu);
+static void reset_race(Engine *e);
+
+static bool check_config(const EngineConfig *cfg, NrError *err)
 {
-    const RecSample *r = recording_at(e->rec, car, seq);
-    *mu = (Mu){
-        .car = car,
-        .seq = seq,
-        .gen_us = local_time(e, car, e->base_us + (int64_t)seq * e->period_us),
-        .x = r->x,
-        .y = r->y,
-        .heading = r->heading,
-        .speed = r->speed,
-        .kind = MU_UPDATE,
-        .nbytes = MU_WIRE_BYTES,
-    };
+    if (!cfg->track)
+        return nr_error_set(err, "engine: a track is required");
+    if (cfg->ncars != 0 && cfg->ncars != NCARS)
+        return nr_error_set(err, "engine: %d cars (this engine races %d)", cfg->ncars, NCARS);
+    if (cfg->period_ms <= 0)
+        return nr_error_set(err, "engine: the sampling period must be positive");
+    if (cfg->nschemes < 1 || cfg->nschemes > SCHEME_MAX)
+        return nr_error_set(err, "engine: between 1 and %d schemes", SCHEME_MAX);
+    if (cfg->history_cap < 0 || cfg->ring_samples < 0 || cfg->progress_n < 0)
+        return nr_error_set(err, "engine: negative history, ring or progress size");
+    int64_t period_us = (int64_t)cfg->period_ms * NR_US_PER_MS;
+    int64_t dmax = delta_max_us(period_us, cfg->clock);
+    if (cfg->params.delta_us < 0 || cfg->params.delta_us > dmax)
+        return nr_error_set(err, "engine: Delta %" PRId64 " ms is outside 0 to %" PRId64
+                            " ms, what the schemes' buffers hold at this recording's %d ms period and these clocks",
+                            cfg->params.delta_us / NR_US_PER_MS, dmax / NR_US_PER_MS, (int)cfg->period_ms);
+    return true;
 }
 
-static void tx_send(void *ctx, const Mu *mu);
-
-static void init_instances(Engine *e, bool first)
+static bool make_media(Engine *e, const EngineConfig *cfg, NrError *err)
 {
-    Mu grid[2];
-    make_mu(e, 0, 0, &grid[0]);
-    make_mu(e, 1, 0, &grid[1]);
-    for (int k = 0; k < e->n; k++) {
-        Slot *s = &e->s[k];
-        for (int j = 0; j < 2; j++) {
-            Mu g[2] = {grid[0], grid[1]};
-            /* Each terminal knows the grid in its own clock. */
-            g[0].gen_us = g[1].gen_us = local_time(e, j, e->base_us);
-            if (!first)
-                memset(s->inst[j], 0, s->type->state_size); /* calloc'd at first */
-            s->type->init(s->inst[j], &e->params, j, g);
-            s->q[j].n = 0;
-            s->q[j].last_due_us = INT64_MIN;
-        }
-        s->hist_n = 0;
-    }
-    e->next_sample = 0;
-    e->cur_sample = 0;
-}
-
-static void init_links(Engine *e)
-{
+    bool need_aux = false;
+    for (int k = 0; k < e->n; k++)
+        need_aux |= e->types[k]->extra_packets;
+    if (!linkspec_parse(&e->none, "", NULL, err))
+        return false;
     for (int d = 0; d < 2; d++) {
-        link_free(&e->link[d]);
-        link_free(&e->aux[d]);
-        link_init(&e->link[d], &e->spec[d], e->seed, (uint64_t)(2 * d));
-        link_init(&e->aux[d], &e->spec[d], e->seed, (uint64_t)(2 * d + 1));
+        if (cfg->medium[d]) {
+            e->med[d] = *cfg->medium[d];
+            continue;
+        }
+        const LinkSpec *spec = cfg->link[d] ? cfg->link[d] : &e->none;
+        if (!delayline_init(&e->dl[d], spec, cfg->seed, d, e->n, need_aux))
+            return nr_error_set(err, "engine: out of memory");
+        e->own_dl[d] = true;
+        e->med[d] = delayline_medium(&e->dl[d]);
     }
+    return true;
 }
 
 Engine *engine_new(const EngineConfig *cfg, NrError *err)
 {
-    if (!cfg->rec || !cfg->track) {
-        nr_error_set(err, "engine: a recording and a track are required");
+    if (!check_config(cfg, err))
         return NULL;
-    }
-    if (cfg->rec->ncars < 2 || cfg->rec->nsamples < 1) {
-        nr_error_set(err, "engine: the recording needs two cars and at least one sample");
-        return NULL;
-    }
-    if (cfg->rec->period_ms <= 0) {
-        nr_error_set(err, "engine: the recording's period must be positive");
-        return NULL;
-    }
-    if (cfg->nschemes < 1 || cfg->nschemes > SCHEME_MAX) {
-        nr_error_set(err, "engine: between 1 and %d schemes", SCHEME_MAX);
-        return NULL;
-    }
     Engine *e = calloc(1, sizeof *e);
     if (!e) {
         nr_error_set(err, "engine: out of memory");
         return NULL;
     }
-    e->rec = cfg->rec;
     e->track = cfg->track;
-    e->seed = cfg->seed;
+    e->n = cfg->nschemes;
+    memcpy(e->types, cfg->schemes, sizeof e->types);
     e->params = cfg->params;
-    e->period_us = (int64_t)cfg->rec->period_ms * NR_US_PER_MS;
+    e->period_us = (int64_t)cfg->period_ms * NR_US_PER_MS;
     e->params.period_us = e->period_us;
     e->clock[0] = cfg->clock[0];
     e->clock[1] = cfg->clock[1];
-    if (e->params.delta_us < 0 || e->params.delta_us > delta_max_us(e->period_us, e->clock)) {
-        nr_error_set(err, "engine: Delta %" PRId64 " ms is outside 0 to %" PRId64
-                     " ms, what the schemes' buffers hold at this recording's %d ms period and these clocks",
-                     e->params.delta_us / NR_US_PER_MS, delta_max_us(e->period_us, e->clock) / NR_US_PER_MS,
-                     (int)cfg->rec->period_ms);
-        free(e);
-        return NULL;
-    }
-    e->loop = cfg->loop;
     e->keep_history = cfg->keep_history;
-    e->n = cfg->nschemes;
-    bool ok = true;
-    for (int d = 0; d < 2 && ok; d++) {
-        if (cfg->link[d])
-            ok = linkspec_copy(&e->spec[d], cfg->link[d]);
-        else
-            ok = linkspec_parse(&e->spec[d], "", NULL, err);
+    e->hist_cap = cfg->history_cap > 0 ? cfg->history_cap : ENGINE_HISTORY_DEFAULT;
+    e->prog_cap = cfg->ring_samples > 0 ? cfg->ring_samples : ENGINE_RING_DEFAULT;
+    e->given_n = cfg->progress[0] && cfg->progress[1] ? cfg->progress_n : 0;
+    e->given_prog[0] = cfg->progress[0];
+    e->given_prog[1] = cfg->progress[1];
+    e->s = calloc((size_t)e->n, sizeof *e->s);
+    bool ok = e->s != NULL;
+    if (!ok)
+        nr_error_set(err, "engine: out of memory");
+    ok = ok && make_media(e, cfg, err);
+    for (int j = 0; j < NCARS && ok; j++) {
+        TerminalConfig tc = {.car = j, .ncars = NCARS, .params = e->params,
+                             .schemes = e->types, .nschemes = e->n};
+        e->term[j] = terminal_new(&tc, err);
+        ok = e->term[j] != NULL;
+        e->sinkctx[j] = (SinkCtx){e, j};
+        e->sink[j] = (TerminalSink){&e->sinkctx[j], sink_send};
+        if (ok) {
+            e->prog[j] = malloc(sizeof(double) * (size_t)e->prog_cap);
+            ok = e->prog[j] != NULL;
+            if (!ok)
+                nr_error_set(err, "engine: out of memory");
+        }
     }
-    int ns = cfg->rec->nsamples;
-    e->hist_cap = ns;
-    for (int c = 0; c < 2 && ok; c++) {
-        if (cfg->progress[c]) {
-            e->prog[c] = cfg->progress[c];
-            continue;
-        }
-        e->own_prog[c] = malloc(sizeof(double) * (size_t)ns);
-        ok = e->own_prog[c] != NULL && recording_progress(e->rec, e->track, c, e->own_prog[c]);
-        e->prog[c] = e->own_prog[c];
-    }
-    for (int k = 0; k < e->n && ok; k++) {
-        Slot *s = &e->s[k];
-        s->type = cfg->schemes[k];
-        e->need_aux |= s->type->extra_packets;
-        for (int j = 0; j < 2 && ok; j++) {
-            s->inst[j] = calloc(1, s->type->state_size);
-            s->q[j].v = malloc(sizeof(Packet) * ENGINE_QUEUE_LIMIT);
-            s->q[j].cap = ENGINE_QUEUE_LIMIT;
-            ok = s->inst[j] && s->q[j].v;
-            s->txctx[j] = (TxCtx){e, k, j};
-            s->tx[j] = (Transport){&s->txctx[j], tx_send};
-        }
-        if (ok && e->keep_history) {
-            s->hist = malloc(sizeof(MetricSample) * (size_t)ns);
-            ok = s->hist != NULL;
-        }
+    for (int k = 0; k < e->n && ok && e->keep_history; k++) {
+        e->s[k].hist = malloc(sizeof(MetricSample) * (size_t)e->hist_cap);
+        ok = e->s[k].hist != NULL;
+        if (!ok)
+            nr_error_set(err, "engine: out of memory");
     }
     if (!ok) {
         engine_free(e);
-        nr_error_set(err, "engine: out of memory");
         return NULL;
     }
-    init_links(e);
-    init_instances(e, true);
-    for (int k = 0; k < e->n; k++)
-        metrics_reset(&e->s[k].m);
-    e->now_us = -1;
-    engine_step_to(e, 0);
+    reset_race(e);
     return e;
 }
 
@@ -292,80 +199,93 @@ void engine_free(Engine *e)
 {
     if (!e)
         return;
-    for (int k = 0; k < e->n; k++) {
-        for (int j = 0; j < 2; j++) {
-            free(e->s[k].inst[j]);
-            free(e->s[k].q[j].v);
-        }
+    for (int k = 0; k < e->n && e->s; k++)
         free(e->s[k].hist);
+    free(e->s);
+    for (int j = 0; j < NCARS; j++) {
+        terminal_free(e->term[j]);
+        free(e->prog[j]);
     }
-    for (int d = 0; d < 2; d++) {
-        link_free(&e->link[d]);
-        link_free(&e->aux[d]);
-        linkspec_free(&e->spec[d]);
-    }
-    free(e->own_prog[0]);
-    free(e->own_prog[1]);
+    for (int d = 0; d < 2; d++)
+        if (e->own_dl[d])
+            delayline_free(&e->dl[d]);
+    linkspec_free(&e->none);
     free(e);
 }
 
-/* ---- transport over the emulated link ---------------------------------- */
+/* ---- feeding ----------------------------------------------------------- */
 
-static void enqueue(Engine *e, Slot *s, int dir, const Mu *mu, int64_t delay_us)
+bool engine_push(Engine *e, const CarPose *poses, int ncars, unsigned flags)
 {
-    PQueue *q = &s->q[dir];
-    DirCounters *c = &s->m.dir[dir];
-    Packet p = {.sent_us = e->now_us, .mu = *mu, .order = e->order++};
-    if (q->n == q->cap) { /* netem's queue limit: the packet is dropped */
-        c->overflow++;
-        return;
-    }
-    p.due_us = linkspec_order_due(&e->spec[dir], &q->last_due_us,
-                                  e->now_us + (delay_us > 0 ? delay_us : 0));
-    pq_push(q, &p);
+    if (ncars != NCARS || e->finished || e->pushed - e->processed >= ENGINE_PUSH_AHEAD)
+        return false;
+    bool finite = true; /* fabs(v) <= DBL_MAX is false for NaN and infinities */
+    for (int c = 0; c < NCARS; c++)
+        finite &= (fabs(poses[c].x) <= DBL_MAX) & (fabs(poses[c].y) <= DBL_MAX) &
+                  (fabs(poses[c].heading) <= DBL_MAX) & (fabs(poses[c].speed) <= DBL_MAX);
+    if (!finite)
+        return false;
+    bool new_heat = e->pushed == 0 || (flags & ENGINE_PUSH_NEW_HEAT);
+    if (new_heat)
+        e->push_seq = 0;
+    Pushed *p = &e->ring[(uint64_t)e->pushed % ENGINE_PUSH_AHEAD];
+    memcpy(p->pose, poses, sizeof p->pose);
+    p->t_us = e->push_next_us;
+    p->seq = e->push_seq++;
+    p->new_heat = new_heat;
+    e->last_pushed_us = p->t_us;
+    e->push_next_us += e->period_us;
+    e->pushed++;
+    return true;
 }
 
-static void tx_send(void *ctx, const Mu *mu)
+void engine_finish(Engine *e)
 {
-    TxCtx *t = ctx;
-    Engine *e = t->e;
-    Slot *s = &e->s[t->k];
-    int dir = t->dir;
-    /* Common random numbers: the first update MU a scheme sends in a sample
-     * slot takes that slot's draw, shared by every scheme; anything more
-     * takes the slot's auxiliary draw. */
-    const LinkDraw *d;
-    if (mu->kind == MU_UPDATE && !s->used_primary[dir]) {
-        d = &e->draw[dir];
-        s->used_primary[dir] = true;
-    } else {
-        if (!e->aux_drawn[dir]) { /* a scheme that did not declare extra packets */
-            link_draw(&e->aux[dir], &e->auxdraw[dir]);
-            e->aux_drawn[dir] = true;
-        }
-        d = &e->auxdraw[dir];
-    }
-    DirCounters *c = &s->m.dir[dir];
-    c->sent++;
-    c->bytes += mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES;
-    if (d->lost) {
-        c->lost++;
-        return;
-    }
-    enqueue(e, s, dir, mu, d->delay_us);
-    if (d->dup) {
-        c->duplicated++;
-        enqueue(e, s, dir, mu, d->dup_delay_us);
-    }
+    e->finished = true;
 }
 
 /* ---- stepping ---------------------------------------------------------- */
 
-static double displayed_progress(const Engine *e, int car, const Pose *p, int sample)
+static int64_t local_time(const Engine *e, int terminal, int64_t t_us)
 {
-    if (p->seq >= 0 && p->seq < e->rec->nsamples)
-        return e->prog[car][p->seq];
-    return track_progress(e->track, p->x, p->y, e->prog[car][sample]);
+    return terminal_clock_local(&e->clock[terminal], t_us);
+}
+
+static void sink_send(void *ctx, int k, int to, const Mu *mu)
+{
+    SinkCtx *x = ctx;
+    Engine *e = x->e;
+    int dir = x->from; /* direction 0 carries terminal 0 -> 1 */
+    DirCounters *c = &e->s[k].m.dir[dir];
+    c->sent++;
+    c->bytes += mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES;
+    int fate = medium_send(&e->med[dir], k, x->from, to, mu, e->now_us);
+    e->due_stale[dir] = true;
+    c->lost += (fate & MEDIUM_LOST) != 0;
+    c->duplicated += (fate & MEDIUM_DUPLICATED) != 0;
+    c->overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
+}
+
+/* True progress of the current heat's sample seq of car, if still known. */
+static bool known_progress(const Engine *e, int car, int32_t seq, double *out)
+{
+    if (seq < e->given_n) {
+        *out = e->given_prog[car][seq];
+        return true;
+    }
+    int64_t i = e->heat_first + seq;
+    if (i >= e->processed || i < e->processed - e->prog_cap)
+        return false;
+    *out = e->prog[car][i % e->prog_cap];
+    return true;
+}
+
+static double displayed_progress(const Engine *e, int car, const Pose *p)
+{
+    double v;
+    if (p->seq >= 0 && known_progress(e, car, p->seq, &v))
+        return v;
+    return track_progress(e->track, p->x, p->y, e->cur_prog[car]);
 }
 
 static void take_metrics(Engine *e, int64_t t_us)
@@ -373,121 +293,163 @@ static void take_metrics(Engine *e, int64_t t_us)
     for (int k = 0; k < e->n; k++) {
         Slot *s = &e->s[k];
         double p[2][2];
-        for (int j = 0; j < 2; j++) {
+        for (int j = 0; j < NCARS; j++) {
             int64_t lt = local_time(e, j, t_us);
-            for (int c = 0; c < 2; c++) {
+            for (int c = 0; c < NCARS; c++) {
                 Pose pose;
-                s->type->display(s->inst[j], c, lt, &pose);
-                p[j][c] = displayed_progress(e, c, &pose, e->cur_sample);
+                terminal_display(e->term[j], k, c, lt, &pose);
+                p[j][c] = displayed_progress(e, c, &pose);
             }
         }
         MetricSample ms = metrics_add_sample(&s->m, t_us, p[0], p[1]);
-        if (s->hist && s->hist_n < e->hist_cap)
-            s->hist[s->hist_n++] = ms;
+        if (!s->hist)
+            continue;
+        if (s->hist_n == e->hist_cap) { /* drop the older half: constant memory */
+            int drop = (e->hist_cap + 1) / 2;
+            memmove(s->hist, s->hist + drop, sizeof *s->hist * (size_t)(s->hist_n - drop));
+            s->hist_n -= drop;
+        }
+        s->hist[s->hist_n++] = ms;
     }
 }
 
-static void deliver(Engine *e, int k, int dir)
+static void deliver_from(Engine *e, int d, int64_t t_us)
 {
-    Slot *s = &e->s[k];
-    Packet p;
-    pq_pop(&s->q[dir], &p);
-    e->now_us = p.due_us;
-    int to = 1 - dir;
-    RxResult r = s->type->on_receive(s->inst[to], &p.mu, local_time(e, to, p.due_us));
-    DirCounters *c = &s->m.dir[dir];
+    MediumDelivery m;
+    e->due_stale[d] = true;
+    if (!medium_pop_due(&e->med[d], t_us, &m))
+        return;
+    e->now_us = m.due_us;
+    int to = m.to;
+    if (m.scheme < 0 || m.scheme >= e->n || to < 0 || to >= NCARS || to == d)
+        return; /* not addressed to anything of this race */
+    RxResult r = terminal_receive(e->term[to], m.scheme, &m.mu, local_time(e, to, m.due_us));
+    DirCounters *c = &e->s[m.scheme].m.dir[d];
     c->delivered++;
+    if (r == RX_REJECTED) {
+        c->rejected++;
+        return;
+    }
     if (r != RX_USED)
         c->late++;
     if (r == RX_DISCARDED)
         c->discarded++;
 }
 
-/* The packet due first over every scheme and direction, or NULL. */
-static const Packet *next_packet(const Engine *e, int *bk, int *bd)
+/* The direction whose next delivery is due first, or -1; *due gets it. */
+static int next_direction(Engine *e, int64_t *due)
 {
-    const Packet *best = NULL;
-    for (int k = 0; k < e->n; k++)
-        for (int d = 0; d < 2; d++) {
-            const PQueue *q = &e->s[k].q[d];
-            if (q->n > 0 && (!best || pq_less(&q->v[0], best))) {
-                best = &q->v[0];
-                *bk = k;
-                *bd = d;
-            }
+    for (int d = 0; d < 2; d++)
+        if (e->due_stale[d]) {
+            e->due[d] = medium_next_due(&e->med[d]);
+            e->due_stale[d] = false;
         }
-    return best;
+    int64_t a = e->due[0], b = e->due[1];
+    *due = a <= b ? a : b;
+    if (*due == INT64_MAX)
+        return -1;
+    return a <= b ? 0 : 1;
+}
+
+static Mu make_mu(const Engine *e, int car, const Pushed *p)
+{
+    const CarPose *c = &p->pose[car];
+    return (Mu){
+        .car = car,
+        .seq = p->seq,
+        .gen_us = local_time(e, car, p->t_us),
+        .x = c->x,
+        .y = c->y,
+        .heading = c->heading,
+        .speed = c->speed,
+        .kind = MU_UPDATE,
+        .nbytes = MU_WIRE_BYTES,
+    };
+}
+
+/* Every terminal restarts on this sample as the grid; traffic of the old
+ * heat is dropped; metrics and random streams continue. */
+static void start_heat(Engine *e, const Pushed *p)
+{
+    e->heat_first = e->processed;
+    Mu grid[NCARS];
+    for (int c = 0; c < NCARS; c++) {
+        grid[c] = make_mu(e, c, p);
+        double near = 0;
+        if (c < track_grid_slots(e->track))
+            track_grid(e->track, c, NULL, NULL, NULL, &near);
+        e->cur_prog[c] = near; /* the projection hint of sample 0 */
+    }
+    for (int j = 0; j < NCARS; j++)
+        terminal_start(e->term[j], grid, local_time(e, j, p->t_us));
+    for (int d = 0; d < 2; d++) {
+        medium_clear(&e->med[d]);
+        e->due_stale[d] = true;
+    }
+    for (int k = 0; k < e->n; k++)
+        e->s[k].hist_n = 0;
 }
 
 static void do_sample(Engine *e)
 {
-    int i = e->next_sample;
-    int64_t t = e->base_us + (int64_t)i * e->period_us;
+    const Pushed *p = &e->ring[(uint64_t)e->processed % ENGINE_PUSH_AHEAD];
+    int64_t t = p->t_us;
     e->now_us = t;
-    e->cur_sample = i;
-    for (int d = 0; d < 2; d++) {
-        link_draw(&e->link[d], &e->draw[d]);
-        e->aux_drawn[d] = e->need_aux;
-        if (e->need_aux)
-            link_draw(&e->aux[d], &e->auxdraw[d]);
-    }
-    for (int car = 0; car < 2; car++) {
-        Mu mu;
-        make_mu(e, car, i, &mu);
-        int64_t lt = local_time(e, car, t);
-        for (int k = 0; k < e->n; k++) {
-            Slot *s = &e->s[k];
-            s->used_primary[car] = false;
-            s->type->on_local(s->inst[car], &mu, lt, &s->tx[car]);
+    if (p->new_heat)
+        start_heat(e, p);
+    e->cur_seq = p->seq;
+    for (int c = 0; c < NCARS; c++) {
+        e->cur[c] = p->pose[c];
+        /* Progress unwrapped sample to sample: the previous value is the
+         * hint (recording_progress does the same over a whole file). */
+        if (p->seq < e->given_n) { /* known: the ring is not needed */
+            e->cur_prog[c] = e->given_prog[c][p->seq];
+            continue;
         }
+        double v = track_progress(e->track, p->pose[c].x, p->pose[c].y, e->cur_prog[c]);
+        e->cur_prog[c] = v;
+        e->prog[c][e->processed % e->prog_cap] = v;
     }
-    /* MUs sent now without delay are due now: they arrive before the
-     * metrics sample of this instant, as every packet due at or before t. */
-    int bk = -1, bd = -1;
-    const Packet *p;
-    while ((p = next_packet(e, &bk, &bd)) != NULL && p->due_us <= t)
-        deliver(e, bk, bd);
+    for (int d = 0; d < 2; d++)
+        medium_slot(&e->med[d], d, p->seq, t);
+    for (int car = 0; car < NCARS; car++) {
+        Mu mu = make_mu(e, car, p);
+        terminal_local(e->term[car], &mu, mu.gen_us, &e->sink[car]);
+    }
+    /* The sample counts as processed from here: progress lookups of this
+     * sample's seq find it. MUs sent now without delay are due now: they
+     * arrive before the metrics sample of this instant, as every packet due
+     * at or before t. */
+    e->processed++;
+    int64_t due;
+    int d;
+    while ((d = next_direction(e, &due)) >= 0 && due <= t)
+        deliver_from(e, d, t);
     take_metrics(e, t);
-    e->next_sample++;
-}
-
-int64_t engine_end_us(const Engine *e)
-{
-    return e->base_us + (int64_t)(e->rec->nsamples - 1) * e->period_us;
-}
-
-static void start_loop(Engine *e)
-{
-    e->base_us += (int64_t)e->rec->nsamples * e->period_us;
-    init_instances(e, false);
 }
 
 void engine_step_to(Engine *e, int64_t t_us)
 {
     for (;;) {
-        int64_t t_sample = INT64_MAX;
-        if (e->next_sample < e->rec->nsamples)
-            t_sample = e->base_us + (int64_t)e->next_sample * e->period_us;
-        else if (e->loop)
-            t_sample = e->base_us + (int64_t)e->rec->nsamples * e->period_us;
-        int bk = -1, bd = -1;
-        const Packet *best = next_packet(e, &bk, &bd);
-        bool arrivals_live = e->next_sample < e->rec->nsamples || e->loop;
-        if (best && arrivals_live && best->due_us <= t_sample && best->due_us <= t_us) {
-            deliver(e, bk, bd);
+        bool waiting = e->processed < e->pushed;
+        int64_t t_sample = waiting ? e->ring[(uint64_t)e->processed % ENGINE_PUSH_AHEAD].t_us : INT64_MAX;
+        int64_t due;
+        int d = next_direction(e, &due);
+        /* Deliveries run up to the next pushed sample: past the last one
+         * they wait for the next push, or never come after engine_finish. */
+        if (d >= 0 && waiting && due <= t_sample && due <= t_us) {
+            deliver_from(e, d, due);
             continue;
         }
-        if (t_sample <= t_us) {
-            if (e->next_sample >= e->rec->nsamples)
-                start_loop(e);
+        if (waiting && t_sample <= t_us) {
             do_sample(e);
             continue;
         }
         break;
     }
-    int64_t end = engine_end_us(e);
-    if (t_us > e->now_us)
-        e->now_us = (!e->loop && t_us > end) ? (end > e->now_us ? end : e->now_us) : t_us;
+    int64_t lim = e->pushed > 0 && t_us > e->last_pushed_us ? e->last_pushed_us : t_us;
+    if (e->pushed > 0 && lim > e->now_us)
+        e->now_us = lim;
 }
 
 /* ---- queries and live changes ------------------------------------------ */
@@ -497,9 +459,14 @@ int64_t engine_now(const Engine *e)
     return e->now_us;
 }
 
+int64_t engine_pushed_us(const Engine *e)
+{
+    return e->pushed > 0 ? e->last_pushed_us : -1;
+}
+
 bool engine_done(const Engine *e)
 {
-    return !e->loop && e->next_sample >= e->rec->nsamples;
+    return e->finished && e->processed == e->pushed;
 }
 
 int engine_scheme_count(const Engine *e)
@@ -509,17 +476,16 @@ int engine_scheme_count(const Engine *e)
 
 const SchemeType *engine_scheme(const Engine *e, int k)
 {
-    return e->s[k].type;
+    return e->types[k];
 }
 
 void engine_view(const Engine *e, int k, int terminal, EngineView *out)
 {
-    const Slot *s = &e->s[k];
     int64_t lt = local_time(e, terminal, e->now_us);
     double len = track_length(e->track);
-    for (int c = 0; c < 2; c++) {
-        s->type->display(s->inst[terminal], c, lt, &out->pose[c]);
-        out->progress[c] = displayed_progress(e, c, &out->pose[c], e->cur_sample);
+    for (int c = 0; c < NCARS; c++) {
+        terminal_display(e->term[terminal], k, c, lt, &out->pose[c]);
+        out->progress[c] = displayed_progress(e, c, &out->pose[c]);
         out->lap[c] = (int)floor(out->progress[c] / len);
         if (out->lap[c] < 0)
             out->lap[c] = 0;
@@ -529,13 +495,12 @@ void engine_view(const Engine *e, int k, int terminal, EngineView *out)
 
 void engine_truth(const Engine *e, int car, Pose *out, double *progress)
 {
-    const RecSample *r = recording_at(e->rec, car, e->cur_sample);
-    out->x = r->x;
-    out->y = r->y;
-    out->heading = r->heading;
-    out->seq = e->cur_sample;
+    out->x = e->cur[car].x;
+    out->y = e->cur[car].y;
+    out->heading = e->cur[car].heading;
+    out->seq = e->cur_seq;
     if (progress)
-        *progress = e->prog[car][e->cur_sample];
+        *progress = e->cur_prog[car];
 }
 
 const Metrics *engine_metrics(const Engine *e, int k)
@@ -551,20 +516,14 @@ const MetricSample *engine_history(const Engine *e, int k, int *n)
 
 bool engine_set_link(Engine *e, int dir, const LinkSpec *spec, NrError *err)
 {
-    LinkSpec copy;
-    memset(&copy, 0, sizeof copy);
-    if (!linkspec_copy(&copy, spec))
-        return nr_error_set(err, "engine: out of memory copying the link spec");
-    linkspec_free(&e->spec[dir]);
-    e->spec[dir] = copy;
-    link_set_spec(&e->link[dir], &e->spec[dir]);
-    link_set_spec(&e->aux[dir], &e->spec[dir]);
-    return true;
+    if (!e->own_dl[dir])
+        return nr_error_set(err, "engine: direction %d runs over the caller's medium, not a link spec", dir);
+    return delayline_set_spec(&e->dl[dir], spec, err);
 }
 
 const LinkSpec *engine_link(const Engine *e, int dir)
 {
-    return &e->spec[dir];
+    return e->own_dl[dir] ? delayline_spec(&e->dl[dir]) : &e->none;
 }
 
 void engine_set_params(Engine *e, const SchemeParams *p)
@@ -575,9 +534,8 @@ void engine_set_params(Engine *e, const SchemeParams *p)
         e->params.delta_us = delta_max_us(e->period_us, e->clock);
     if (e->params.delta_us < 0)
         e->params.delta_us = 0;
-    for (int k = 0; k < e->n; k++)
-        for (int j = 0; j < 2; j++)
-            e->s[k].type->set_params(e->s[k].inst[j], &e->params);
+    for (int j = 0; j < NCARS; j++)
+        terminal_set_params(e->term[j], &e->params);
 }
 
 const SchemeParams *engine_params(const Engine *e)
@@ -591,29 +549,41 @@ void engine_reset_metrics(Engine *e)
         metrics_reset(&e->s[k].m);
         e->s[k].hist_n = 0;
     }
+    for (int j = 0; j < NCARS; j++)
+        terminal_reset_counters(e->term[j]);
 }
 
 void engine_restart(Engine *e)
 {
-    e->base_us = 0;
-    e->order = 0;
-    init_links(e);
-    init_instances(e, false);
+    for (int d = 0; d < 2; d++) {
+        if (e->own_dl[d])
+            delayline_reset(&e->dl[d]);
+        else
+            medium_clear(&e->med[d]);
+    }
+    reset_race(e);
+}
+
+/* Everything but the media back to before the first push. */
+static void reset_race(Engine *e)
+{
+    e->due_stale[0] = e->due_stale[1] = true;
     engine_reset_metrics(e);
+    e->pushed = e->processed = 0;
+    e->push_next_us = 0;
+    e->push_seq = 0;
+    e->last_pushed_us = -1;
+    e->finished = false;
+    e->heat_first = 0;
+    e->cur_seq = 0;
+    memset(e->cur, 0, sizeof e->cur);
+    memset(e->cur_prog, 0, sizeof e->cur_prog);
     e->now_us = -1;
-    engine_step_to(e, 0);
 }
 
 int engine_in_flight(const Engine *e, int k, int dir, InFlight *out, int max)
 {
-    const PQueue *q = &e->s[k].q[dir];
-    int n = 0;
-    for (int i = 0; i < q->n && n < max; i++, n++) {
-        out[n].mu = q->v[i].mu;
-        out[n].sent_us = q->v[i].sent_us;
-        out[n].due_us = q->v[i].due_us;
-    }
-    return n;
+    return medium_in_flight(&e->med[dir], k, out, max);
 }
 
 const Track *engine_track(const Engine *e)
@@ -621,7 +591,7 @@ const Track *engine_track(const Engine *e)
     return e->track;
 }
 
-const Recording *engine_recording(const Engine *e)
+const Terminal *engine_terminal(const Engine *e, int j)
 {
-    return e->rec;
+    return e->term[j];
 }

@@ -4,19 +4,21 @@
 #include <inttypes.h>
 #include <string.h>
 
-bool experiment_run(const EngineConfig *cfg, RunResult *out, NrError *err)
+bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err)
 {
-    return experiment_run_scripted(cfg, NULL, out, err);
+    return experiment_run_scripted(cfg, rec, NULL, out, err);
 }
 
-bool experiment_run_scripted(const EngineConfig *cfg, const LinkScript *script, RunResult *out, NrError *err)
+bool experiment_run_scripted(const EngineConfig *cfg, const Recording *rec, const LinkScript *script,
+                             RunResult *out, NrError *err)
 {
-    Engine *e = engine_new(cfg, err);
-    if (!e)
+    Replay *r = replay_new(cfg, rec, false, err);
+    if (!r)
         return false;
+    Engine *e = replay_engine(r);
     int cursor = 0;
-    if (linkscript_run_to(script, &cursor, e, engine_end_us(e), linkscript_step_engine, e, NULL, err) < 0) {
-        engine_free(e);
+    if (linkscript_run_to(script, &cursor, e, replay_end_us(r), linkscript_step_replay, r, NULL, err) < 0) {
+        replay_free(r);
         return false;
     }
     for (int k = 0; k < cfg->nschemes; k++) {
@@ -33,7 +35,7 @@ bool experiment_run_scripted(const EngineConfig *cfg, const LinkScript *script, 
         r->dir[0] = m->dir[0];
         r->dir[1] = m->dir[1];
     }
-    engine_free(e);
+    replay_free(r);
     return true;
 }
 

@@ -2,10 +2,10 @@
  * sweep grid of the racing paper's Figs. 6-7, and long-format CSV rows.
  *
  * Contracts:
- *   experiment_run(cfg, out, err)   builds an engine from cfg, steps it to the
- *        race end, fills out[k] for each of cfg->nschemes schemes.
- *   experiment_run_scripted(cfg, script, out, err)  the same with the link
- *        changes of script (NULL: none) applied at their times.
+ *   experiment_run(cfg, rec, out, err)  replays rec (replay.h) under cfg to
+ *        the race end, fills out[k] for each of cfg->nschemes schemes.
+ *   experiment_run_scripted(cfg, rec, script, out, err)  the same with the
+ *        link changes of script (NULL: none) applied at their times.
  *   sweep_points(spec, out, max)    the grid of (delay12, jitter12) points in
  *        order: for each jitter, delays ascending; points whose jitter exceeds
  *        the mean are skipped. Returns the count (<= max).
@@ -15,7 +15,7 @@
 #ifndef NR_EXPERIMENT_H
 #define NR_EXPERIMENT_H
 
-#include "engine.h"
+#include "replay.h"
 #include "linkscript.h"
 
 #include <stdio.h>
@@ -28,8 +28,9 @@ typedef struct RunResult {
     DirCounters dir[2];
 } RunResult;
 
-bool experiment_run(const EngineConfig *cfg, RunResult *out, NrError *err);
-bool experiment_run_scripted(const EngineConfig *cfg, const LinkScript *script, RunResult *out, NrError *err);
+bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err);
+bool experiment_run_scripted(const EngineConfig *cfg, const Recording *rec, const LinkScript *script,
+                             RunResult *out, NrError *err);
 
 #define SWEEP_MAX_VALUES 64
 #define SWEEP_MAX_POINTS (SWEEP_MAX_VALUES * SWEEP_MAX_VALUES)

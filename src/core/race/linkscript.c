@@ -180,9 +180,9 @@ bool linkscript_apply(const LinkScript *ls, int i, Engine *e, NrError *err)
     return true;
 }
 
-void linkscript_step_engine(void *e, int64_t t_us)
+void linkscript_step_replay(void *replay, int64_t t_us)
 {
-    engine_step_to(e, t_us);
+    replay_step_to(replay, t_us);
 }
 
 int linkscript_run_to(const LinkScript *ls, int *cursor, Engine *e, int64_t t_us, LinkScriptStep step, void *ctx,

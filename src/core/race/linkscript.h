@@ -29,19 +29,21 @@
  *   linkscript_apply(ls, i, e, err)  hands change i to engine_set_link (both
  *        directions for `both`); false + err when the engine refuses.
  *   linkscript_run_to(ls, &cursor, e, t_us, step, ctx, &last, err)  steps to
- *        t_us with step(ctx, t) (engine_step_to, or the replay's step),
+ *        t_us with step(ctx, t) (linkscript_step_replay, or a live race's),
  *        applying each change due at or before t_us at its own time: step to
  *        T - 1 us, apply, go on. Returns the number of changes applied (and
  *        *last, when not NULL, the last of them), or -1 + err when the engine
  *        refused one (the cursor stays on it). Call it with the cursor at 0
  *        after a restart. ls may be NULL (no script: only the step).
- *   linkscript_step_engine(e, t_us)  engine_step_to as a LinkScriptStep
- *        (ctx = the Engine), for callers stepping an engine directly.
+ *   linkscript_step_replay(r, t_us)  replay_step_to as a LinkScriptStep
+ *        (ctx = the Replay, e = replay_engine(r)). A live race passes its
+ *        own step (push what the physics produced up to t, step the engine).
  */
 #ifndef NR_LINKSCRIPT_H
 #define NR_LINKSCRIPT_H
 
 #include "engine.h"
+#include "replay.h"
 #include "nr_file.h"
 
 #define LINKSCRIPT_MAX 4096
@@ -62,7 +64,7 @@ typedef struct LinkScript {
 
 typedef void (*LinkScriptStep)(void *ctx, int64_t t_us);
 
-void linkscript_step_engine(void *e, int64_t t_us);
+void linkscript_step_replay(void *replay, int64_t t_us);
 bool linkscript_parse(LinkScript *ls, const char *text, const char *name, const char *table_dir, NrError *err);
 bool linkscript_load(LinkScript *ls, const char *path, const char *table_dir, NrError *err);
 void linkscript_free(LinkScript *ls);

@@ -32,6 +32,7 @@ typedef struct MetricSample {
 
 typedef struct DirCounters {
     int64_t sent, bytes, delivered, lost, duplicated, late, discarded, overflow;
+    int64_t rejected; /* delivered MUs refused by mu_validate (counted in delivered too) */
 } DirCounters;
 
 typedef struct Metrics {

@@ -77,7 +77,9 @@ static inline void transport_send(Transport *tx, const Mu *mu)
     tx->send(tx->ctx, mu);
 }
 
-typedef enum RxResult { RX_USED = 0, RX_LATE_USED = 1, RX_DISCARDED = 2 } RxResult;
+/* RX_REJECTED: refused by the receive boundary (mu.h) before any scheme saw
+ * it; schemes never return it. */
+typedef enum RxResult { RX_USED = 0, RX_LATE_USED = 1, RX_DISCARDED = 2, RX_REJECTED = 3 } RxResult;
 
 typedef struct SchemeType {
     const char *name;    /* command-line name, e.g. "dr-causality" */

@@ -11,6 +11,7 @@
 #define PASS_PULL 4.5      /* cw: ... and attacked from this close */
 #define DEFEND_RANGE 5.0   /* cw: a car this close behind is covered */
 #define BODY_GAP 1.4       /* cw: lateral distance that clears another car */
+#define ATTACK_PUSH 1.14   /* speed target attacking: beyond the planned grip, to the tyres' limit */
 
 struct Bot {
     const Track *track;
@@ -163,6 +164,8 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
     double line = b->line[ia] + b->wander;
     double brake_look = b->pass_side != 0 ? 0.05 : 0.15; /* attacking: brakes later */
     double vt = b->vprof[profile_index(b, s + brake_look * fmax(v, 0.0))] * (1.0 + b->pace);
+    if (b->pass_side != 0)
+        vt *= ATTACK_PUSH; /* attacking: more of the grip in the bends */
     if (b->mistake_left_s > 0 && b->mistake_pace > 0)
         vt *= b->mistake_pace;
     if (b->mistake_left_s <= 0)
@@ -186,12 +189,10 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
         double oo = world_offset(w, other), om = world_offset(w, car);
         double vo = w->car[other].v;
         if (d > 0 && d < PASS_RANGE) {
-            /* Attack: the side with more room, fading in as the gap closes. */
-            /* Stay in the slipstream (its line) until close, then pull out
-             * to the side with more room and keep to it until the pass is
-             * done or given up. */
-            /* Only where a car fits beside it on the track (the line's
-             * limit is a car's width inside the edge). */
+            /* Attack: stay in the slipstream (its line) until close, then
+             * pull out and keep to that side until the pass is done or
+             * given up, only where a car fits beside it (the line's limit
+             * is a car's width inside the edge). */
             double lim = half - 1.2;
             if (d < PASS_PULL && b->pass_side == 0) {
                 /* Up the inside of the next bend (the shorter way round),

@@ -79,13 +79,27 @@ bool inputs_read(InputScript *s, FILE *f, const char *name, NrError *err)
                               lr == NR_LINE_NUL ? "binary data (NUL byte) in a text file" : "read error");
             break;
         }
+        bool unterminated = buf[len - 1] != '\n';
         while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
             buf[--len] = '\0';
         if (len == 0 || buf[0] == '#' || (line == 1 && strcmp(buf, INPUTS_COLUMNS) == 0))
             continue;
         InputLine l;
-        if (!(ok = parse_line(buf, name, line, &l, err)))
+        NrError perr;
+        if (!parse_line(buf, name, line, &l, &perr)) {
+            /* The last line, without its newline, that does not parse: cut
+             * by a killed writer (stdio writes out a full buffer wherever
+             * it ends). Keep everything before it. A hand-written last line
+             * that lacks only its newline parses and is kept. */
+            if (unterminated) {
+                s->truncated = true;
+                break;
+            }
+            if (err)
+                *err = perr;
+            ok = false;
             break;
+        }
         if (l.t_ms <= last_t[l.player]) {
             ok = nr_error_set(err, "%s:%d: t_ms %ld of player %d is not after its previous line (%ld)", name,
                               line, (long)l.t_ms, l.player + 1, (long)last_t[l.player]);

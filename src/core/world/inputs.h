@@ -14,7 +14,9 @@
  *
  * Contracts:
  *   inputs_load(s, path, err) / inputs_read(s, f, name, err)  parse; false +
- *        err "FILE:LINE: reason" (zeroed s) on bad input.
+ *        err "FILE:LINE: reason" (zeroed s) on bad input. A last line
+ *        without a newline that does not parse (cut by a killed writer) is
+ *        dropped and s->truncated set.
  *   inputs_free(s)                NULL-safe; s reusable.
  *   inputs_at(s, player, t_ms, out)  the input player (0-based) holds at
  *        t_ms; zero input before its first line. Returns false when the
@@ -47,6 +49,7 @@ typedef struct InputScript {
     InputLine *lines; /* sorted by (player, t_ms) */
     int n;
     int first[WORLD_MAX_CARS + 1]; /* lines of player p: first[p] .. first[p+1]-1 */
+    bool truncated; /* the last line had no newline (a killed writer): dropped */
 } InputScript;
 
 bool inputs_load(InputScript *s, const char *path, NrError *err);

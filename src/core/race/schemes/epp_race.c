@@ -260,7 +260,9 @@ static RxResult epr_on_receive(void *self, const Mu *mu, int64_t now_us)
         s->newest = mu->seq;
     if (mu->kind == MU_UPDATE)
         upd_set(s, mu->seq, mu->x, mu->y);
-    if (mu->aux[3] == 1.0 && mu->aux[2] >= 1.0) {
+    /* An EP's horizon as a sender makes it (tx_horizon: 1 to EPR_RING / 4);
+     * anything else is not an EP this receiver can use. */
+    if (mu->aux[3] == 1.0 && mu->aux[2] >= 1.0 && mu->aux[2] <= EPR_RING / 4) {
         EprEp *e = &s->ep[mu->seq % EPR_RING];
         e->seq = mu->seq;
         e->d = (int)mu->aux[2];
@@ -303,7 +305,7 @@ static void epr_display(const void *self, int car, int64_t now_us, Pose *out)
         const EprEp *e = &s->ep[i];
         if (e->seq <= s->best_seq)
             continue;
-        int64_t target = s->grid_other.gen_us + (int64_t)(e->seq + e->d) * s->period_us;
+        int64_t target = s->grid_other.gen_us + ((int64_t)e->seq + e->d) * s->period_us;
         int64_t off = now_us - target;
         if (off < 0)
             off = -off;

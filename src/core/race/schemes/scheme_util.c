@@ -1,5 +1,6 @@
 /* MU ring and first-order DR prediction shared by the schemes. */
 #include "scheme_util.h"
+#include "drvec.h"
 
 #include <math.h>
 
@@ -105,10 +106,9 @@ void drsender_init(DrSender *s, const Mu *grid, double tdr_cw)
 
 bool drsender_sample(DrSender *s, const Mu *mu, Mu *out)
 {
-    double px, py;
-    drpred_at(&s->tx, mu->gen_us, &px, &py, NULL);
-    double ex = mu->x - px, ey = mu->y - py;
-    if (ex * ex + ey * ey <= s->tdr_cw * s->tdr_cw) /* error <= T_dr: no update */
+    /* The prediction from the last two transmitted MUs as a DR vector. */
+    DrVec sent = {s->tx.last.gen_us, s->tx.last.x, s->tx.last.y, s->tx.vx, s->tx.vy};
+    if (!drvec_exceeds(&sent, mu->gen_us, mu->x, mu->y, s->tdr_cw)) /* error <= T_dr: no update */
         return false;
     if (!drpred_push(&s->tx, mu))
         return false;

@@ -1,0 +1,249 @@
+/* The emulated link of one direction as a medium: netem draws shared by the
+ * schemes on common random numbers, one due-ordered queue per scheme. */
+#include "delayline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- packet heap: binary min-heap of keys by (due, order) ---------------- */
+
+static bool pq_less(const DlKey *a, const DlKey *b)
+{
+    return a->due_us < b->due_us || (a->due_us == b->due_us && a->order < b->order);
+}
+
+static void pq_push(DelayLine *d, DlKey key)
+{
+    int i = d->n++;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!pq_less(&key, &d->heap[parent]))
+            break;
+        d->heap[i] = d->heap[parent];
+        i = parent;
+    }
+    d->heap[i] = key;
+}
+
+/* Removes the head key (the caller has read its packet). */
+static void pq_drop_head(DelayLine *d)
+{
+    DlKey *v = d->heap;
+    DlKey last = v[--d->n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= d->n)
+            break;
+        if (c + 1 < d->n && pq_less(&v[c + 1], &v[c]))
+            c++;
+        if (!pq_less(&v[c], &last))
+            break;
+        v[i] = v[c];
+        i = c;
+    }
+    if (d->n > 0)
+        v[i] = last;
+}
+
+/* ---- setup ------------------------------------------------------------- */
+
+static void start_streams(DelayLine *d)
+{
+    link_free(&d->link);
+    link_free(&d->aux);
+    link_init(&d->link, &d->spec, d->seed, (uint64_t)(2 * d->dir));
+    link_init(&d->aux, &d->spec, d->seed, (uint64_t)(2 * d->dir + 1));
+    d->aux_drawn = false;
+    d->order = 0;
+}
+
+static void clear_queues(void *ctx)
+{
+    DelayLine *d = ctx;
+    d->n = 0;
+    d->fresh = 0;
+    d->nfree = 0;
+    for (int k = 0; k < d->nq; k++) {
+        d->q[k].n = 0;
+        d->q[k].last_due_us = INT64_MIN;
+        d->q[k].used_primary = false;
+    }
+}
+
+bool delayline_init(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, int nschemes, bool need_aux)
+{
+    memset(d, 0, sizeof *d);
+    if (nschemes < 1 || nschemes > SCHEME_MAX || !linkspec_copy(&d->spec, spec))
+        return false;
+    d->seed = seed;
+    d->dir = dir;
+    d->need_aux = need_aux;
+    d->nq = nschemes;
+    d->cap = nschemes * DELAYLINE_QUEUE_LIMIT;
+    d->heap = malloc(sizeof *d->heap * (size_t)d->cap);
+    d->pool = malloc(sizeof *d->pool * (size_t)d->cap);
+    d->free = malloc(sizeof *d->free * (size_t)d->cap);
+    if (!d->heap || !d->pool || !d->free) {
+        delayline_free(d);
+        return false;
+    }
+    clear_queues(d);
+    start_streams(d);
+    return true;
+}
+
+void delayline_free(DelayLine *d)
+{
+    if (!d)
+        return;
+    free(d->heap);
+    free(d->pool);
+    free(d->free);
+    d->heap = NULL;
+    d->pool = NULL;
+    d->free = NULL;
+    d->nq = d->n = d->cap = 0;
+    link_free(&d->link);
+    link_free(&d->aux);
+    linkspec_free(&d->spec);
+}
+
+void delayline_reset(DelayLine *d)
+{
+    clear_queues(d);
+    start_streams(d);
+}
+
+bool delayline_set_spec(DelayLine *d, const LinkSpec *spec, NrError *err)
+{
+    LinkSpec copy;
+    memset(&copy, 0, sizeof copy);
+    if (!linkspec_copy(&copy, spec))
+        return nr_error_set(err, "delay line: out of memory copying the link spec");
+    linkspec_free(&d->spec);
+    d->spec = copy;
+    link_set_spec(&d->link, &d->spec);
+    link_set_spec(&d->aux, &d->spec);
+    return true;
+}
+
+const LinkSpec *delayline_spec(const DelayLine *d)
+{
+    return &d->spec;
+}
+
+/* ---- the medium -------------------------------------------------------- */
+
+static void dl_slot(void *ctx, int from, int32_t seq, int64_t now_us)
+{
+    (void)from;
+    (void)seq;
+    (void)now_us;
+    DelayLine *d = ctx;
+    link_draw(&d->link, &d->draw);
+    d->aux_drawn = d->need_aux;
+    if (d->need_aux)
+        link_draw(&d->aux, &d->auxdraw);
+    for (int k = 0; k < d->nq; k++)
+        d->q[k].used_primary = false;
+}
+
+/* Queues one copy; returns the overflow flag when netem's limit drops it. */
+static int enqueue(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t now_us, int64_t delay_us,
+                   int overflow_flag)
+{
+    DlQueue *q = &d->q[k];
+    if (q->n == DELAYLINE_QUEUE_LIMIT)
+        return overflow_flag;
+    int slot = d->nfree > 0 ? d->free[--d->nfree] : d->fresh++; /* n < cap: each scheme is below its limit */
+    DlPacket *p = &d->pool[slot];
+    p->sent_us = now_us;
+    p->k = k;
+    p->from = from;
+    p->to = to;
+    p->mu = *mu;
+    DlKey key = {linkspec_order_due(&d->spec, &q->last_due_us, now_us + (delay_us > 0 ? delay_us : 0)),
+                 d->order++, slot};
+    pq_push(d, key);
+    q->n++;
+    return 0;
+}
+
+static int dl_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now_us)
+{
+    DelayLine *d = ctx;
+    DlQueue *q = &d->q[k];
+    /* Common random numbers: the first update MU a scheme sends in a sample
+     * slot takes that slot's draw, shared by every scheme; anything more
+     * takes the slot's auxiliary draw. */
+    const LinkDraw *dr;
+    if (mu->kind == MU_UPDATE && !q->used_primary) {
+        dr = &d->draw;
+        q->used_primary = true;
+    } else {
+        if (!d->aux_drawn) { /* a scheme that did not declare extra packets */
+            link_draw(&d->aux, &d->auxdraw);
+            d->aux_drawn = true;
+        }
+        dr = &d->auxdraw;
+    }
+    if (dr->lost)
+        return MEDIUM_LOST;
+    int fate = enqueue(d, k, from, to, mu, now_us, dr->delay_us, MEDIUM_OVERFLOW);
+    if (dr->dup)
+        fate |= MEDIUM_DUPLICATED | enqueue(d, k, from, to, mu, now_us, dr->dup_delay_us, MEDIUM_DUP_OVERFLOW);
+    return fate;
+}
+
+static int64_t dl_next_due(const void *ctx)
+{
+    const DelayLine *d = ctx;
+    return d->n > 0 ? d->heap[0].due_us : INT64_MAX;
+}
+
+static bool dl_pop_due(void *ctx, int64_t t_us, MediumDelivery *out)
+{
+    DelayLine *d = ctx;
+    if (d->n == 0 || d->heap[0].due_us > t_us)
+        return false;
+    int slot = d->heap[0].slot;
+    const DlPacket *p = &d->pool[slot];
+    out->scheme = p->k;
+    out->from = p->from;
+    out->to = p->to;
+    out->sent_us = p->sent_us;
+    out->due_us = d->heap[0].due_us;
+    out->mu = p->mu;
+    d->q[p->k].n--;
+    pq_drop_head(d);
+    d->free[d->nfree++] = slot;
+    return true;
+}
+
+static int dl_in_flight(const void *ctx, int k, InFlight *out, int max)
+{
+    const DelayLine *d = ctx;
+    int n = 0;
+    for (int i = 0; i < d->n && n < max; i++) {
+        const DlPacket *p = &d->pool[d->heap[i].slot];
+        if (p->k == k)
+            out[n++] = (InFlight){.mu = p->mu, .sent_us = p->sent_us, .due_us = d->heap[i].due_us};
+    }
+    return n;
+}
+
+static const MediumType delayline_type = {
+    .name = "delayline",
+    .slot = dl_slot,
+    .send = dl_send,
+    .next_due = dl_next_due,
+    .pop_due = dl_pop_due,
+    .in_flight = dl_in_flight,
+    .clear = clear_queues,
+};
+
+Medium delayline_medium(DelayLine *d)
+{
+    return (Medium){&delayline_type, d};
+}

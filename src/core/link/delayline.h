@@ -1,0 +1,84 @@
+/* DelayLine: the emulated link of one direction as a Medium (medium.h):
+ * netem's draws (link.h) shared by every scheme on common random numbers,
+ * one packet queue per scheme with netem's default limit, packets leaving in
+ * due order (or FIFO with `order fifo`).
+ *
+ * Common random numbers (DESIGN.md "Delay emulator"): at each sample slot
+ * (medium_slot) the line draws one primary fate from stream 2*dir of the
+ * seed and, when some scheme declared extra packets, one auxiliary fate from
+ * stream 2*dir+1. The first update MU a scheme sends in the slot takes the
+ * primary fate; anything more (parity, a second update) takes the auxiliary
+ * one, drawn on first need for schemes that did not declare extra packets.
+ * So the delay and loss of MU (car, seq) are the same whichever scheme sends
+ * it.
+ *
+ * Contracts:
+ *   delayline_init(d, spec, seed, dir, nschemes, need_aux)  copies spec; the
+ *        queue (nschemes x DELAYLINE_QUEUE_LIMIT packets) is allocated
+ *        here and only here. False when out of memory (d is then safe to
+ *        free). nschemes in 1..SCHEME_MAX.
+ *   delayline_free(d)                NULL-safe.
+ *   delayline_medium(d)              the Medium value (ctx = d, borrowed).
+ *   delayline_set_spec(d, spec, err) live change: applies to MUs sent after
+ *        the call; random streams continue. False + err when out of memory.
+ *   delayline_spec(d)                the current spec.
+ *   delayline_reset(d)               queues emptied, random streams back to
+ *        their seeded start (engine restart: the same traffic again).
+ */
+#ifndef NR_DELAYLINE_H
+#define NR_DELAYLINE_H
+
+#include "link.h"
+#include "medium.h"
+
+#define DELAYLINE_QUEUE_LIMIT 1000 /* packets per scheme, as netem's default limit */
+
+typedef struct DlPacket {
+    int64_t sent_us;
+    int k, from, to;
+    Mu mu;
+} DlPacket;
+
+/* A heap entry: the packets stay put in a pool, the heap moves 24 bytes. */
+typedef struct DlKey {
+    int64_t due_us;
+    uint64_t order; /* sending order: ties in due time leave in this order */
+    int slot;       /* index in the pool */
+} DlKey;
+
+/* One scheme's share of the line: netem's limit and FIFO state are per
+ * scheme, as if each scheme had its own qdisc. */
+typedef struct DlQueue {
+    int n;               /* packets of this scheme in the heap */
+    int64_t last_due_us; /* for `order fifo` */
+    bool used_primary;   /* this slot's primary fate already taken */
+} DlQueue;
+
+typedef struct DelayLine {
+    LinkSpec spec;
+    uint64_t seed;
+    int dir;
+    Link link, aux;        /* primary and auxiliary streams */
+    LinkDraw draw, auxdraw;
+    bool need_aux, aux_drawn;
+    int nq;
+    DlQueue q[SCHEME_MAX];
+    /* Every scheme's packets in one binary min-heap by (due, order): the
+     * next delivery is its head, found without a scan. The packets live in
+     * a pool of cap slots: slots from `fresh` on were never used,
+     * free[0..nfree) lists the released ones. */
+    DlKey *heap;
+    DlPacket *pool;
+    int *free;
+    int n, cap, fresh, nfree;
+    uint64_t order;
+} DelayLine;
+
+bool delayline_init(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, int nschemes, bool need_aux);
+void delayline_free(DelayLine *d);
+Medium delayline_medium(DelayLine *d);
+bool delayline_set_spec(DelayLine *d, const LinkSpec *spec, NrError *err);
+const LinkSpec *delayline_spec(const DelayLine *d);
+void delayline_reset(DelayLine *d);
+
+#endif

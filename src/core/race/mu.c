@@ -1,0 +1,67 @@
+/* The receive boundary: every MU is checked here before a scheme sees it. */
+#include "mu.h"
+#include "recording.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+/* |v| <= limit on the bits: for a non-negative double the IEEE 754 bit
+ * pattern orders like the value, and NaN and the infinities have larger
+ * patterns than any finite limit, so one integer compare per field rejects
+ * them too (every delivered MU comes here). */
+static uint64_t magnitude_bits(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u & ~(UINT64_C(1) << 63);
+}
+
+static bool numbers_ok(const Mu *mu)
+{
+    const uint64_t P = magnitude_bits(RECORDING_MAX_POS), V = magnitude_bits(RECORDING_MAX_SPEED),
+                   F = magnitude_bits(DBL_MAX);
+    return (magnitude_bits(mu->x) <= P) & (magnitude_bits(mu->y) <= P) & (magnitude_bits(mu->heading) <= F) &
+           (magnitude_bits(mu->speed) <= V) & (magnitude_bits(mu->vx) <= V) & (magnitude_bits(mu->vy) <= V) &
+           (magnitude_bits(mu->aux[0]) <= P) & (magnitude_bits(mu->aux[1]) <= P) &
+           (magnitude_bits(mu->aux[2]) <= P) & (magnitude_bits(mu->aux[3]) <= P) &
+           (magnitude_bits(mu->aux[4]) <= P) & (magnitude_bits(mu->aux[5]) <= P);
+}
+
+_Static_assert(sizeof ((Mu *)0)->aux == 6 * sizeof(double), "numbers_ok checks six aux values");
+
+MuCheck mu_validate(const Mu *mu, int ncars, int own_car, int64_t now_us, int64_t window_us)
+{
+    if (window_us < 0 || window_us > MU_WINDOW_MAX_US)
+        window_us = MU_WINDOW_MAX_US;
+    /* |gen - now| <= window, written so that nothing overflows whatever
+     * gen_us holds: now is a real clock reading, far from the int64 ends. */
+    bool car = (mu->car >= 0) & (mu->car < ncars) & (mu->car != own_car);
+    bool kind = ((mu->kind == MU_UPDATE) | (mu->kind == MU_PARITY)) & (mu->nbytes >= 0);
+    bool time = (mu->gen_us >= now_us - window_us) & (mu->gen_us <= now_us + window_us);
+    if (car & (mu->seq >= 0) & kind & time & numbers_ok(mu))
+        return MU_OK; /* every delivered MU comes here: one branch */
+    if (!car)
+        return MU_BAD_CAR;
+    if (mu->seq < 0)
+        return MU_BAD_SEQ;
+    if (!kind)
+        return MU_BAD_KIND;
+    if (!numbers_ok(mu))
+        return MU_BAD_NUMBER;
+    return MU_BAD_TIME;
+}
+
+const char *mu_check_name(MuCheck c)
+{
+    switch (c) {
+    case MU_OK: return "ok";
+    case MU_BAD_CAR: return "car";
+    case MU_BAD_SEQ: return "seq";
+    case MU_BAD_KIND: return "kind";
+    case MU_BAD_NUMBER: return "number";
+    case MU_BAD_TIME: return "time";
+    case MU_CHECK_COUNT: break;
+    }
+    return "unknown";
+}

@@ -1,0 +1,93 @@
+/* A Terminal: one player's side of a race (DESIGN.md "Live play"). It owns
+ * its car index, its clock, one instance of every selected scheme, and says
+ * what it displays. It knows nothing of the other terminal or of the medium:
+ * what its schemes send leaves through a TerminalSink, what arrives comes in
+ * through terminal_receive, which validates every MU (mu.h) before any
+ * scheme sees it and counts the rejections.
+ *
+ * Used alone (network play, one process per player):
+ *     Terminal *t = terminal_new(&(TerminalConfig){.car = me, .ncars = 2,
+ *         .schemes = ..., .nschemes = n, .params = p}, &err);
+ *     terminal_start(t, grid, local_now);          at the race start
+ *     each own sample:   terminal_local(t, &mu, local_now, &sink);
+ *                        (the sink encodes scheme k's MU into a packet)
+ *     each packet:       terminal_receive(t, k, &mu, local_arrival_time);
+ *     each frame:        terminal_display(t, k, car, local_now, &pose);
+ * The Engine (engine.h) is two of these plus one medium per direction plus
+ * the metrics, with the clocks emulated by terminal_clock_local.
+ *
+ * All times a Terminal takes are its own local clock in microseconds.
+ *
+ * Contracts:
+ *   terminal_clock_local(c, t_us)   local time of global t_us under clock c:
+ *        t + offset + round(t * drift_ppm * 1e-6).
+ *   terminal_new(cfg, err)          allocates every scheme instance (the
+ *        only allocation); NULL + err when cfg is bad (car outside
+ *        0..ncars-1, ncars outside 2..TERMINAL_MAX_CARS, nschemes outside
+ *        1..SCHEME_MAX) or out of memory. Until terminal_start the
+ *        terminal is idle: terminal_local sends nothing, terminal_receive
+ *        validates, then discards (RX_DISCARDED), terminal_display gives
+ *        the origin with seq -1.
+ *   terminal_free(t)                NULL-safe.
+ *   terminal_start(t, grid, local_us)  (re)starts every scheme instance:
+ *        grid[c] is car c's start MU (ncars entries); their gen_us is set to
+ *        local_us (each terminal knows the grid in its own clock).
+ *   terminal_local(t, mu, local_us, sink)  own car sampled at local_us
+ *        (mu->car == the terminal's car, mu->gen_us == local_us): every
+ *        scheme's sender half runs in scheme order; what scheme k sends goes
+ *        to sink->send(sink->ctx, k, to, mu) for every other terminal `to`.
+ *   terminal_receive(t, k, mu, local_us)  an MU for scheme k arrived at
+ *        local_us: RX_REJECTED (counted, nothing else changes) unless
+ *        mu_validate passes, else scheme k's on_receive result.
+ *   terminal_rejected(t, check)     MUs rejected for that MuCheck reason
+ *        (MU_OK: all reasons together) since start / reset.
+ *   terminal_reset_counters(t)
+ *   terminal_display(t, k, car, local_us, out)  where scheme k shows car at
+ *        local_us. Pure.
+ *   terminal_set_params(t, p)       live change for every scheme.
+ *   terminal_car / terminal_scheme_count / terminal_scheme
+ */
+#ifndef NR_TERMINAL_H
+#define NR_TERMINAL_H
+
+#include "mu.h"
+
+#define TERMINAL_MAX_CARS 2 /* races of more cars are the step after network play */
+
+typedef struct TerminalClock {
+    int64_t offset_us; /* local = global + offset + drift */
+    double drift_ppm;
+} TerminalClock;
+
+typedef struct TerminalConfig {
+    int car;   /* the car this terminal owns (0-based) */
+    int ncars; /* cars in the race (2) */
+    SchemeParams params;
+    const SchemeType *const *schemes;
+    int nschemes;
+    int64_t rx_window_us; /* mu_validate window; 0 = MU_WINDOW_DEFAULT_US */
+} TerminalConfig;
+
+/* Where a terminal's schemes send: scheme k's MU for terminal `to`. */
+typedef struct TerminalSink {
+    void *ctx;
+    void (*send)(void *ctx, int k, int to, const Mu *mu);
+} TerminalSink;
+
+typedef struct Terminal Terminal;
+
+int64_t terminal_clock_local(const TerminalClock *c, int64_t t_us);
+Terminal *terminal_new(const TerminalConfig *cfg, NrError *err);
+void terminal_free(Terminal *t);
+void terminal_start(Terminal *t, const Mu *grid, int64_t local_us);
+void terminal_local(Terminal *t, const Mu *mu, int64_t local_us, const TerminalSink *sink);
+RxResult terminal_receive(Terminal *t, int k, const Mu *mu, int64_t local_us);
+int64_t terminal_rejected(const Terminal *t, MuCheck check);
+void terminal_reset_counters(Terminal *t);
+void terminal_display(const Terminal *t, int k, int car, int64_t local_us, Pose *out);
+void terminal_set_params(Terminal *t, const SchemeParams *p);
+int terminal_car(const Terminal *t);
+int terminal_scheme_count(const Terminal *t);
+const SchemeType *terminal_scheme(const Terminal *t, int k);
+
+#endif

@@ -1,0 +1,241 @@
+/* The Terminal on its own (as network play uses it) and the receive
+ * boundary: hostile MUs are counted rejections, never reach a scheme. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "terminal.h"
+
+#define MS NR_US_PER_MS
+
+typedef struct Outbox {
+    int k[64], to[64];
+    Mu mu[64];
+    int n;
+} Outbox;
+
+static void outbox_send(void *ctx, int k, int to, const Mu *mu)
+{
+    Outbox *o = ctx;
+    if (o->n < 64) {
+        o->k[o->n] = k;
+        o->to[o->n] = to;
+        o->mu[o->n++] = *mu;
+    }
+}
+
+static Mu mu_of(int car, int seq, double x, double y)
+{
+    Mu m;
+    memset(&m, 0, sizeof m);
+    m.car = car;
+    m.seq = seq;
+    m.gen_us = (int64_t)seq * 33 * MS;
+    m.x = x;
+    m.y = y;
+    m.kind = MU_UPDATE;
+    m.nbytes = 48;
+    return m;
+}
+
+/* Terminal 1 (car 1) running every racing scheme. */
+static Terminal *racing_terminal(void)
+{
+    const SchemeType *s[SCHEME_MAX];
+    NrError err;
+    int n = scheme_parse_list("all", s, SCHEME_MAX, &err);
+    assert_true(n > 4);
+    TerminalConfig c = {.car = 1, .ncars = 2, .params = scheme_default_params(), .schemes = s, .nschemes = n};
+    Terminal *t = terminal_new(&c, &err);
+    assert_non_null(t);
+    Mu grid[2] = {mu_of(0, 0, 0.0, 0.0), mu_of(1, 0, 0.0, 3.0)};
+    terminal_start(t, grid, 0);
+    return t;
+}
+
+/* Today's crash 1: NC stores a received MU at shown[mu->car]; car 5 wrote
+ * past its two-entry array (heap overflow under the sanitizer). */
+static void car_out_of_range_is_rejected(void **state)
+{
+    (void)state;
+    Terminal *t = racing_terminal();
+    for (int car = -1; car <= 5; car += 6) {
+        Mu m = mu_of(car, 1, 1.0, 1.0);
+        for (int k = 0; k < terminal_scheme_count(t); k++)
+            assert_int_equal(terminal_receive(t, k, &m, 40 * MS), RX_REJECTED);
+    }
+    assert_int_equal(terminal_rejected(t, MU_BAD_CAR), 2 * terminal_scheme_count(t));
+    assert_int_equal(terminal_rejected(t, MU_OK), 2 * terminal_scheme_count(t));
+    /* The display is untouched: car 0 still on the grid under NC. */
+    Pose p;
+    terminal_display(t, 0, 0, 40 * MS, &p);
+    assert_true(p.x == 0.0 && p.y == 0.0);
+    terminal_free(t);
+}
+
+/* Today's crash 2: causality computes gen_us + Delta; gen_us = INT64_MAX
+ * overflowed a signed integer. Far timestamps either way are refused. */
+static void timestamp_far_from_the_clock_is_rejected(void **state)
+{
+    (void)state;
+    Terminal *t = racing_terminal();
+    int64_t bad[] = {INT64_MAX, INT64_MIN, INT64_MAX - 50 * MS, 40 * MS + MU_WINDOW_DEFAULT_US + 1,
+                     40 * MS - MU_WINDOW_DEFAULT_US - 1};
+    int nbad = (int)(sizeof bad / sizeof bad[0]);
+    for (int i = 0; i < nbad; i++) {
+        Mu m = mu_of(0, 1, 1.0, 1.0);
+        m.gen_us = bad[i];
+        for (int k = 0; k < terminal_scheme_count(t); k++)
+            assert_int_equal(terminal_receive(t, k, &m, 40 * MS), RX_REJECTED);
+    }
+    assert_int_equal(terminal_rejected(t, MU_BAD_TIME), nbad * terminal_scheme_count(t));
+    /* The window's edges are inside it. */
+    Mu m = mu_of(0, 1, 1.0, 1.0);
+    m.gen_us = 40 * MS + MU_WINDOW_DEFAULT_US;
+    assert_int_equal(mu_validate(&m, 2, 1, 40 * MS, MU_WINDOW_DEFAULT_US), MU_OK);
+    m.gen_us = 40 * MS - MU_WINDOW_DEFAULT_US;
+    assert_int_equal(mu_validate(&m, 2, 1, 40 * MS, MU_WINDOW_DEFAULT_US), MU_OK);
+    terminal_free(t);
+}
+
+static void non_finite_and_unknown_fields_are_rejected(void **state)
+{
+    (void)state;
+    Terminal *t = racing_terminal();
+    Mu ok = mu_of(0, 1, 1.0, 1.0);
+    struct {
+        Mu mu;
+        MuCheck why;
+    } cases[12];
+    int n = 0;
+    for (int i = 0; i < 12; i++)
+        cases[i].mu = ok;
+    cases[n].mu.x = NAN, cases[n++].why = MU_BAD_NUMBER;
+    cases[n].mu.y = INFINITY, cases[n++].why = MU_BAD_NUMBER;
+    cases[n].mu.heading = NAN, cases[n++].why = MU_BAD_NUMBER;
+    cases[n].mu.speed = -INFINITY, cases[n++].why = MU_BAD_NUMBER;
+    cases[n].mu.vx = 1e300, cases[n++].why = MU_BAD_NUMBER; /* finite, overflows DR */
+    cases[n].mu.aux[5] = NAN, cases[n++].why = MU_BAD_NUMBER;
+    cases[n].mu.x = 2e6, cases[n++].why = MU_BAD_NUMBER;     /* beyond RECORDING_MAX_POS */
+    cases[n].mu.kind = 7, cases[n++].why = MU_BAD_KIND;
+    cases[n].mu.nbytes = -1, cases[n++].why = MU_BAD_KIND;
+    cases[n].mu.seq = -3, cases[n++].why = MU_BAD_SEQ;
+    cases[n].mu.car = 1, cases[n++].why = MU_BAD_CAR;        /* the receiver's own car */
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(mu_validate(&cases[i].mu, 2, 1, 40 * MS, MU_WINDOW_DEFAULT_US), cases[i].why);
+        assert_int_equal(terminal_receive(t, 0, &cases[i].mu, 40 * MS), RX_REJECTED);
+    }
+    assert_int_equal(terminal_rejected(t, MU_OK), n);
+    assert_int_equal(terminal_rejected(t, MU_BAD_KIND), 2);
+    terminal_reset_counters(t);
+    assert_int_equal(terminal_rejected(t, MU_OK), 0);
+    /* A well-formed MU passes and NC shows it. */
+    assert_int_equal(mu_validate(&ok, 2, 1, 40 * MS, MU_WINDOW_DEFAULT_US), MU_OK);
+    assert_int_equal(terminal_receive(t, 0, &ok, 40 * MS), RX_USED);
+    Pose p;
+    terminal_display(t, 0, 0, 40 * MS, &p);
+    assert_true(p.x == 1.0 && p.y == 1.0 && p.seq == 1);
+    terminal_free(t);
+}
+
+/* A terminal on its own: its own samples leave through the sink, addressed
+ * to the other terminal, once per scheme that sends; NC and causality send
+ * every sample, the DR schemes only when the prediction error exceeds T_dr. */
+static void terminal_alone_sends_through_its_sink(void **state)
+{
+    (void)state;
+    const SchemeType *s[2] = {scheme_find("nc"), scheme_find("dr")};
+    TerminalConfig c = {.car = 0, .ncars = 2, .params = scheme_default_params(), .schemes = s, .nschemes = 2};
+    NrError err;
+    Terminal *t = terminal_new(&c, &err);
+    assert_non_null(t);
+    Mu grid[2] = {mu_of(0, 0, 0.0, 0.0), mu_of(1, 0, 0.0, 3.0)};
+    terminal_start(t, grid, 0);
+    Outbox o = {0};
+    TerminalSink sink = {&o, outbox_send};
+    Mu m = mu_of(0, 1, 0.1, 0.0); /* 0.1 cw from the grid: below T_dr */
+    terminal_local(t, &m, m.gen_us, &sink);
+    assert_int_equal(o.n, 1);
+    assert_int_equal(o.k[0], 0);
+    assert_int_equal(o.to[0], 1);
+    m = mu_of(0, 2, 1.0, 0.0); /* 1 cw: above T_dr, DR sends too */
+    terminal_local(t, &m, m.gen_us, &sink);
+    assert_int_equal(o.n, 3);
+    assert_int_equal(o.k[1], 0);
+    assert_int_equal(o.k[2], 1);
+    assert_true(o.mu[2].x == 1.0);
+    terminal_free(t);
+}
+
+/* What the boundary cannot know, the scheme checks: an EPP receiver given a
+ * valid-looking MU at the largest sequence number, carrying an EP of a huge
+ * horizon, computed seq + D in int (signed overflow under the sanitizer) and
+ * trusted D. Now such an EP is ignored (D above what a sender ever uses) and
+ * the arithmetic is 64-bit; the display stays finite. */
+static void epp_receiver_survives_extreme_fields(void **state)
+{
+    (void)state;
+    const SchemeType *s[3] = {scheme_find("epp-xd"), scheme_find("epp-xa"), scheme_find("epp-xv-p")};
+    TerminalConfig c = {.car = 1, .ncars = 2, .params = scheme_default_params(), .schemes = s, .nschemes = 3};
+    NrError err;
+    Terminal *t = terminal_new(&c, &err);
+    assert_non_null(t);
+    Mu grid[2] = {mu_of(0, 0, 0.0, 0.0), mu_of(1, 0, 0.0, 3.0)};
+    terminal_start(t, grid, 0);
+    int64_t now = 40 * MS;
+    double horizons[] = {1e6, 65536.0, 17.0, 1.0}; /* all within the boundary's bounds */
+    for (int h = 0; h < 4; h++) {
+        Mu m = mu_of(0, 1, 1.0, 1.0);
+        m.seq = INT32_MAX - h;
+        m.gen_us = now;
+        m.aux[0] = 5.0;
+        m.aux[1] = 5.0;
+        m.aux[2] = horizons[h];
+        m.aux[3] = 1.0;
+        for (int k = 0; k < 3; k++) {
+            assert_int_equal(mu_validate(&m, 2, 1, now, MU_WINDOW_DEFAULT_US), MU_OK);
+            terminal_receive(t, k, &m, now);
+            m.kind = MU_PARITY;
+            terminal_receive(t, k, &m, now);
+            m.kind = MU_UPDATE;
+            Pose p;
+            terminal_display(t, k, 0, now + 33 * MS, &p);
+            assert_true(isfinite(p.x) && isfinite(p.y) && isfinite(p.heading));
+        }
+    }
+    terminal_free(t);
+}
+
+static void bad_configs_are_refused(void **state)
+{
+    (void)state;
+    const SchemeType *s[1] = {scheme_find("nc")};
+    NrError err;
+    TerminalConfig c = {.car = 2, .ncars = 2, .params = scheme_default_params(), .schemes = s, .nschemes = 1};
+    assert_null(terminal_new(&c, &err));
+    c.car = 0;
+    c.ncars = 9;
+    assert_null(terminal_new(&c, &err));
+    c.ncars = 2;
+    c.nschemes = 0;
+    assert_null(terminal_new(&c, &err));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(car_out_of_range_is_rejected),
+        cmocka_unit_test(timestamp_far_from_the_clock_is_rejected),
+        cmocka_unit_test(non_finite_and_unknown_fields_are_rejected),
+        cmocka_unit_test(terminal_alone_sends_through_its_sink),
+        cmocka_unit_test(epp_receiver_survives_extreme_fields),
+        cmocka_unit_test(bad_configs_are_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
