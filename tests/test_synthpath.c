@@ -69,6 +69,7 @@ static void tank_is_deterministic(void **state)
     assert_int_equal(a.nsamples, b.nsamples);
     assert_memory_equal(a.samples, b.samples, sizeof *a.samples * (size_t)a.nsamples);
     assert_true(memcmp(a.samples, c.samples, sizeof *a.samples * (size_t)a.nsamples) != 0);
+    recording_free(&c);
     assert_false(synthpath_tank(&c, 1, 0.0, 33, &err)); /* bad input: an error, not a crash */
     assert_false(synthpath_tank(&c, 1, 10.0, 0, &err));
     recording_free(&a);

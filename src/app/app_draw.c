@@ -554,14 +554,19 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
         gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
         gfx_text_size(&s->gfx, GFX_SMALL, st->name, &nw, &nh);
         float room = w - 4;
+        int tfont = GFX_NORMAL;
         if ((float)tw0 > room) {
             snprintf(title, sizeof title, "%d %s", k + 1, st->name);
             gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
-            if ((float)tw0 > room)
-                snprintf(title, sizeof title, "%s", num);
+            if ((float)tw0 > room) { /* the name in the small font, else the number */
+                tfont = GFX_SMALL;
+                gfx_text_size(&s->gfx, GFX_SMALL, title, &tw0, &th0);
+                if ((float)tw0 > room)
+                    snprintf(title, sizeof title, "%s", num);
+            }
             nw = 1 << 20; /* the name is in the title now, or does not fit */
         }
-        tw0 = gfx_text(&s->gfx, GFX_NORMAL, (int)x + 4, (int)y, GFX_LEFT, scheme_colour(k), "%s", title);
+        tw0 = gfx_text(&s->gfx, tfont, (int)x + 4, (int)y, GFX_LEFT, scheme_colour(k), "%s", title);
         if ((float)(tw0 + nw) + 2 * pad <= room)
             gfx_text(&s->gfx, GFX_SMALL, (int)x + 4 + tw0 + (int)(2 * pad), (int)(y + lh(s, GFX_NORMAL) - l),
                      GFX_LEFT, DIM, "%s", st->name);
