@@ -289,6 +289,21 @@ static void script_parsing(void **state)
     assert_false(inputs_at(&s, 2, 0, &in));
     assert_int_equal(inputs_end_ms(&s), 500);
     inputs_free(&s);
+    /* A script whose only line was cut by a killed writer: empty, truncated
+     * (qsort of its NULL line array was undefined behaviour). */
+    f = fmemopen((void *)"0,", 2, "r");
+    assert_true(inputs_read(&s, f, "cut.csv", &err));
+    fclose(f);
+    assert_true(s.n == 0 && s.truncated);
+    assert_false(inputs_at(&s, 0, 0, &in));
+    inputs_free(&s);
+    /* A hand-written last line without its newline is kept. */
+    static const char hand[] = "0,1,1,0,0\n20,1,0,0,0.5";
+    f = fmemopen((void *)hand, sizeof hand - 1, "r");
+    assert_true(inputs_read(&s, f, "hand.csv", &err));
+    fclose(f);
+    assert_true(s.n == 2 && !s.truncated);
+    inputs_free(&s);
     expect_bad_script("0,1,1,0\n", "s.csv:1: expected 5 fields");
     expect_bad_script("0,1,1,0,0,0\n", "s.csv:1: expected 5 fields");
     expect_bad_script("-1,1,1,0,0\n", "s.csv:1: t_ms is '-1'");

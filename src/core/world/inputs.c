@@ -128,7 +128,8 @@ bool inputs_read(InputScript *s, FILE *f, const char *name, NrError *err)
     }
     /* By player, then time: the keys are unique (a player's times strictly
      * increase, checked above). */
-    qsort(s->lines, (size_t)s->n, sizeof *s->lines, by_player_time);
+    if (s->n > 1) /* qsort of a NULL array of 0 lines is undefined (found by the fuzzer) */
+        qsort(s->lines, (size_t)s->n, sizeof *s->lines, by_player_time);
     int k = 0;
     for (int p = 0; p <= WORLD_MAX_CARS; p++) {
         while (k < s->n && s->lines[k].player < p)
