@@ -321,6 +321,9 @@ static int play_main(int argc, char **argv)
             return finish(&p, cli_usage_error(CMD, "unknown option '%s'", a));
         }
     }
+    if (p.o.script_path) /* changes at race times need the live loop's support: not built */
+        return finish(&p, cli_usage_error(CMD, "--link-script is replay's and sweep's; play changes links live in "
+                                                "the overview window (Tab)"));
     bool any_human = false;
     for (int j = 0; j < 2; j++)
         any_human |= p.kind[j] == PLAYER_KEYS || p.kind[j] == PLAYER_PAD;

@@ -12,6 +12,7 @@
 
 /* Per-sample series of every scheme, long format. */
 static bool write_series(const char *cmd, const char *path, const EngineConfig *cfg, const Recording *rec,
+                         const LinkScript *script,
                          int *rc)
 {
     EngineConfig c = *cfg;
@@ -22,8 +23,15 @@ static bool write_series(const char *cmd, const char *path, const EngineConfig *
         *rc = cli_fail(cmd, "%s", err.msg);
         return false;
     }
-    replay_step_to(r, replay_end_us(r));
-    bool ok = race_write_series(cmd, path, replay_engine(r), rc);
+    Engine *e = replay_engine(r);
+    int cursor = 0;
+    NrError serr = {{0}};
+    if (linkscript_run_to(script, &cursor, e, replay_end_us(r), linkscript_step_replay, r, NULL, &serr) < 0) {
+        replay_free(r);
+        *rc = cli_fail(cmd, "--link-script: %s", serr.msg);
+        return false;
+    }
+    bool ok = race_write_series(cmd, path, e, rc);
     replay_free(r);
     return ok;
 }
@@ -132,15 +140,20 @@ static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const Rec
     Replay *r = view_replay(cfg, rec, &err);
     if (!r)
         return cli_fail(cmd, "%s", err.msg);
-    const Engine *e = replay_engine(r);
     int rc = CLI_OK;
     for (int k = 0; k < v->nsnap && rc == CLI_OK; k++) {
         int w = v->width ? v->width : 1280, h = v->height ? v->height : 720;
+        if (v->app.script && k > 0) { /* a script plays from a fresh replay, its links as at the start */
+            replay_free(r);
+            if (!(r = view_replay(cfg, rec, &err)))
+                return cli_fail(cmd, "%s", err.msg);
+        }
         if (app_render_snapshot(r, &v->app, v->snap_t_us[k], v->snap_path[k], w, h, &err) != 0)
             rc = cli_fail(cmd, "%s", err.msg);
         else
-            printf("snapshot: %s (t = %.3f s%s, %dx%d)\n", v->snap_path[k], (double)engine_now(e) / 1e6,
-                   engine_now(e) < v->snap_t_us[k] ? ", the race end" : "", w, h);
+            fprintf(stderr, "wrote %s (snapshot at t = %.3f s%s, %dx%d)\n", v->snap_path[k],
+                   (double)engine_now(replay_engine(r)) / 1e6, v->snap_t_us[k] > replay_end_us(r) ? ", the race end" : "",
+                   w, h);
     }
     replay_free(r);
     return rc;
@@ -193,7 +206,7 @@ static int replay_run(int argc, char **argv)
             if (!cli_value(argc, argv, &i, cmd, &series))
                 return CLI_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error(cmd, "unknown option '%s'", a);
+            return cli_unknown_option(cmd, a);
         } else if (have_file) {
             return cli_usage_error(cmd, "only one recording, got '%s' too", a);
         } else {
@@ -214,6 +227,7 @@ static int replay_run(int argc, char **argv)
     }
     EngineConfig cfg;
     race_opts_engine_config(&o, &cfg);
+    view.app.script = o.script.n ? &o.script : NULL;
     if (view.focus) {
         view.app.focus = -1;
         for (int k = 0; k < cfg.nschemes; k++)
@@ -245,7 +259,7 @@ static int replay_run(int argc, char **argv)
     }
     RunResult res[SCHEME_MAX];
     NrError err = {{0}};
-    if (!experiment_run(&cfg, &o.rec, res, &err)) {
+    if (!experiment_run_scripted(&cfg, &o.rec, o.script.n ? &o.script : NULL, res, &err)) {
         race_opts_free(&o);
         return cli_fail(cmd, "%s", err.msg);
     }
@@ -257,7 +271,7 @@ static int replay_run(int argc, char **argv)
         race_print_params(stdout, &o);
         race_print_table(stdout, res, cfg.nschemes);
     }
-    if (series && !write_series(cmd, series, &cfg, &o.rec, &rc)) {
+    if (series && !write_series(cmd, series, &cfg, &o.rec, o.script.n ? &o.script : NULL, &rc)) {
         race_opts_free(&o);
         return rc;
     }
@@ -288,7 +302,7 @@ const CliCommand cmd_replay = {
             "  --loop            restart the race at its end\n"
             "  --paused          start paused (Space plays)\n"
             "  --fullscreen      start fullscreen (F toggles)\n"
-            "  --shots DIR       where P / F12 screenshots go (default .)\n"
+            "  --shots DIR       where P / F12 screenshots go (default ~/Pictures/netrace)\n"
             "  --bench-frames N  render N overview frames, print frame times, exit\n"
             "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP,
     .run = replay_run,

@@ -47,6 +47,10 @@ int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
         if (!cli_value(argc, argv, i, cmd, &v))
             return RACE_FLAG_BAD;
         o->link_text[a[6] == '1' ? 0 : 1] = v;
+    } else if (cli_flag_is(a, "--link-script")) {
+        if (!cli_value(argc, argv, i, cmd, &v))
+            return RACE_FLAG_BAD;
+        o->script_path = v;
     } else if (cli_flag_is(a, "--delta")) {
         if (!cli_value(argc, argv, i, cmd, &v) ||
             !cli_int(cmd, "--delta", v, 0, SCHEME_DELTA_MAX_US / NR_US_PER_MS, &n))
@@ -85,6 +89,8 @@ int race_opts_parse(RaceOpts *o, const char *cmd)
             return cli_usage_error(cmd, "--link%s: %s", d == 0 ? "12" : "21", err.msg);
         o->link_parsed[d] = true;
     }
+    if (o->script_path && !linkscript_load(&o->script, o->script_path, NULL, &err))
+        return cli_fail(cmd, "--link-script %s", err.msg);
     o->nschemes = scheme_parse_list(o->schemes_text, o->schemes, SCHEME_MAX, &err);
     if (o->nschemes < 0)
         return cli_usage_error(cmd, "--schemes: %s", err.msg);
@@ -142,6 +148,7 @@ void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg)
 
 void race_opts_free(RaceOpts *o)
 {
+    linkscript_free(&o->script);
     for (int d = 0; d < 2; d++)
         if (o->link_parsed[d])
             linkspec_free(&o->link[d]);
@@ -178,6 +185,10 @@ void race_print_table(FILE *f, const RunResult *r, int n)
 void race_print_params(FILE *f, const RaceOpts *o)
 {
     fprintf(f, "link12: %s\nlink21: %s\n", o->link[0].text, o->link[1].text);
+    for (int i = 0; i < o->script.n; i++)
+        fprintf(f, "script: at %g s link %s: %s (%s:%d)\n", (double)o->script.ch[i].t_us / 1e6,
+                o->script.ch[i].dir == 0 ? "12" : o->script.ch[i].dir == 1 ? "21" : "12+21", o->script.ch[i].spec.text,
+                o->script_path, o->script.ch[i].line);
     fprintf(f, "delta %.0f ms, T_dr %.3g cw, seed %" PRIu64 "\n\n", (double)o->params.delta_us / 1000.0,
             o->params.tdr_cw, o->seed);
 }
@@ -213,5 +224,8 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
                     h[i].t_us / NR_US_PER_MS, h[i].d1, h[i].d2, h[i].inconsistent ? 1 : 0, h[i].rate,
                     h[i].mean_d1_d2);
     }
-    return cli_out_close(cmd, f, path, tmp, true, rc);
+    bool ok = cli_out_close(cmd, f, path, tmp, true, rc);
+    if (ok)
+        cli_wrote(path);
+    return ok;
 }

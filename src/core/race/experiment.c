@@ -24,11 +24,22 @@ void experiment_results(const Engine *e, RunResult *out)
 
 bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err)
 {
+    return experiment_run_scripted(cfg, rec, NULL, out, err);
+}
+
+bool experiment_run_scripted(const EngineConfig *cfg, const Recording *rec, const LinkScript *script,
+                             RunResult *out, NrError *err)
+{
     Replay *r = replay_new(cfg, rec, false, err);
     if (!r)
         return false;
-    replay_step_to(r, replay_end_us(r));
-    experiment_results(replay_engine(r), out);
+    Engine *e = replay_engine(r);
+    int cursor = 0;
+    if (linkscript_run_to(script, &cursor, e, replay_end_us(r), linkscript_step_replay, r, NULL, err) < 0) {
+        replay_free(r);
+        return false;
+    }
+    experiment_results(e, out);
     replay_free(r);
     return true;
 }

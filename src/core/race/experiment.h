@@ -6,6 +6,8 @@
  *        the race end, fills out[k] for each of cfg->nschemes schemes.
  *   experiment_results(e, out)   out[k] from scheme k's metrics in e, for
  *        every scheme of e (a replayed or a driven race).
+ *   experiment_run_scripted(cfg, rec, script, out, err)  the same with the
+ *        link changes of script (NULL: none) applied at their times.
  *   sweep_points(spec, out, max)    the grid of (delay12, jitter12) points in
  *        order: for each jitter, delays ascending; points whose jitter exceeds
  *        the mean are skipped. Returns the count (<= max).
@@ -16,6 +18,7 @@
 #define NR_EXPERIMENT_H
 
 #include "replay.h"
+#include "linkscript.h"
 
 #include <stdio.h>
 
@@ -29,6 +32,8 @@ typedef struct RunResult {
 
 bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err);
 void experiment_results(const Engine *e, RunResult *out);
+bool experiment_run_scripted(const EngineConfig *cfg, const Recording *rec, const LinkScript *script,
+                             RunResult *out, NrError *err);
 
 #define SWEEP_MAX_VALUES 64
 #define SWEEP_MAX_POINTS (SWEEP_MAX_VALUES * SWEEP_MAX_VALUES)
