@@ -197,11 +197,22 @@ static void epr_rebuild(EppRace *s)
 {
     const int o = epp_order(s->m);
     int32_t lo = s->newest - EPR_RING + o;
+    /* An EP whose window is complete can restore nothing (what is known
+     * stays known): only the others go to the recovery. */
     EppEp eps[EPR_RING];
     int n = 0;
-    for (int i = 0; i < EPR_RING; i++)
-        if (s->ep[i].seq >= 0 && s->ep[i].seq >= lo)
-            eps[n++] = s->ep[i];
+    for (int i = 0; i < EPR_RING; i++) {
+        const EprEp *e = &s->ep[i];
+        if (e->seq < 0 || e->seq < lo)
+            continue;
+        bool complete = true;
+        for (int k = 0; k < o && complete; k++) {
+            double x, y;
+            complete = upd_get(s, e->seq - k, &x, &y);
+        }
+        if (!complete)
+            eps[n++] = *e;
+    }
     if (n > 0) {
         /* The windows of these EPs lie in the ring's span [newest - RING + 1,
          * newest]: recover over a copy of it, then keep what was restored. */
