@@ -13,6 +13,8 @@ echo "== default sweep"
 bash bench/sweep.sh "$build" 5
 echo "== link emulator"
 "./$build/bench/bench_link"
+echo "== car physics (two cars)"
+"./$build/bench/bench_physics"
 echo "== track worst cases (long, wide circle; points at its centre)"
 "./$build/bench/bench_track"
 if [ "${1:-}" = "--frames" ]; then

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool nr_error_set(NrError *err, const char *fmt, ...)
 {
@@ -73,4 +74,17 @@ bool nr_parse_int64(const char *s, int64_t *out)
         return false;
     *out = (int64_t)v;
     return true;
+}
+
+void nr_format_double(char *buf, size_t n, double v)
+{
+    for (int d = 0; d <= 17; d++) {
+        snprintf(buf, n, "%.*f", d, v);
+        if (strlen(buf) > 40)
+            break;
+        double back = strtod(buf, NULL);
+        if (memcmp(&back, &v, sizeof v) == 0)
+            return;
+    }
+    snprintf(buf, n, "%.17g", v);
 }

@@ -28,6 +28,12 @@ typedef struct NrError {
 #define NR_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define NR_PRINTF(a, b)
+/* The shortest fixed-point text ("%.Nf", smallest N <= 17) that reads back
+ * to the identical double, "%.17g" when none does (1e-300); buf of at least
+ * 48 bytes. Every number netrace writes to a file goes through it, so
+ * write -> read -> write is byte-identical. */
+void nr_format_double(char *buf, size_t n, double v);
+
 #endif
 
 bool nr_error_set(NrError *err, const char *fmt, ...) NR_PRINTF(2, 3);
@@ -44,5 +50,11 @@ double nr_wrap_angle(double a);
  * false when the whole string is not a finite number in range. */
 bool nr_parse_double(const char *s, double *out);
 bool nr_parse_int64(const char *s, int64_t *out);
+
+/* The shortest fixed-point text ("%.Nf", smallest N <= 17) that reads back
+ * to the identical double, "%.17g" when none does (1e-300); buf of at least
+ * 48 bytes. Every number netrace writes to a file goes through it, so
+ * write -> read -> write is byte-identical. */
+void nr_format_double(char *buf, size_t n, double v);
 
 #endif

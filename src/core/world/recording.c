@@ -26,19 +26,6 @@
 
 /* ---- number formatting --------------------------------------------------- */
 
-static void format_double(char *buf, size_t n, double v)
-{
-    for (int d = 0; d <= 17; d++) {
-        snprintf(buf, n, "%.*f", d, v);
-        if (strlen(buf) > 40)
-            break;
-        double back = strtod(buf, NULL);
-        if (memcmp(&back, &v, sizeof v) == 0)
-            return;
-    }
-    snprintf(buf, n, "%.17g", v);
-}
-
 static bool valid_text(const char *s)
 {
     return nr_text_is_printable(s);
@@ -66,10 +53,10 @@ struct RecWriter {
 static bool write_row(FILE *f, int car, const RecSample *s)
 {
     char x[64], y[64], h[64], v[64];
-    format_double(x, sizeof x, s->x);
-    format_double(y, sizeof y, s->y);
-    format_double(h, sizeof h, s->heading);
-    format_double(v, sizeof v, s->speed);
+    nr_format_double(x, sizeof x, s->x);
+    nr_format_double(y, sizeof y, s->y);
+    nr_format_double(h, sizeof h, s->heading);
+    nr_format_double(v, sizeof v, s->speed);
     return fprintf(f, "%ld,%d,%s,%s,%s,%s\n", (long)s->t_ms, car + 1, x, y, h, v) > 0;
 }
 

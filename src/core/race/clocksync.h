@@ -1,0 +1,62 @@
+/* Clock synchronisation estimator: NTP-style four-timestamp exchanges,
+ * filtered by the smallest round-trip times, continuous during a race
+ * (DESIGN.md "Network play"; the arithmetic of RFC 5905 Section 8).
+ *
+ * A client sends a probe at t1 (its clock); the server receives it at t2 and
+ * replies at t3 (its clock); the client receives the reply at t4 (its
+ * clock). With a symmetric path the server's clock leads the client's by
+ *     offset = ((t2 - t1) + (t3 - t4)) / 2,   round trip = (t4 - t1) - (t3 - t2),
+ * and whatever the asymmetry the true offset lies within +/- round trip / 2
+ * of that value. Exchanges that met queueing have larger round trips and
+ * less certain offsets, so the estimate is the offset of the exchange with
+ * the smallest round trip among the last CLOCKSYNC_WINDOW samples, advanced
+ * by the drift estimated between the best exchanges (a least-squares line
+ * through the per-window minima), when enough time has passed to measure it.
+ *
+ * Contracts:
+ *   clocksync_init(cs)                 empty.
+ *   clocksync_add(cs, t1, t2, t3, t4)  one exchange (microseconds); false
+ *        (ignored) when the stamps are inconsistent: t4 < t1, t3 < t2, or a
+ *        round trip below zero.
+ *   clocksync_offset(cs, t_local)      the server-minus-client offset at the
+ *        client's local time t_local (0 before any sample).
+ *   clocksync_error_bound(cs, t_local)  half the chosen exchange's round
+ *        trip plus the drift uncertainty since then; INT64_MAX before any.
+ *   clocksync_rtt(cs)                  the chosen exchange's round trip.
+ *   clocksync_drift_ppm(cs)            estimated drift of the server's clock
+ *        against the client's (parts per million), 0 until measured.
+ *   clocksync_count(cs)                exchanges accepted so far.
+ */
+#ifndef NR_CLOCKSYNC_H
+#define NR_CLOCKSYNC_H
+
+#include "nr_common.h"
+
+#define CLOCKSYNC_WINDOW 16     /* exchanges the minimum round trip is taken over */
+#define CLOCKSYNC_MINIMA 32     /* past window minima the drift is fitted to */
+
+typedef struct ClockSample {
+    int64_t t4_us;     /* local time of the reply's arrival */
+    int64_t offset_us; /* ((t2 - t1) + (t3 - t4)) / 2 */
+    int64_t rtt_us;    /* (t4 - t1) - (t3 - t2) */
+} ClockSample;
+
+typedef struct ClockSync {
+    ClockSample win[CLOCKSYNC_WINDOW];
+    int nwin, next;
+    ClockSample minima[CLOCKSYNC_MINIMA]; /* best exchange of each full window */
+    int nmin, next_min;
+    int64_t count;
+    double drift_ppm;
+    bool have_drift;
+} ClockSync;
+
+void clocksync_init(ClockSync *cs);
+bool clocksync_add(ClockSync *cs, int64_t t1, int64_t t2, int64_t t3, int64_t t4);
+int64_t clocksync_offset(const ClockSync *cs, int64_t t_local);
+int64_t clocksync_error_bound(const ClockSync *cs, int64_t t_local);
+int64_t clocksync_rtt(const ClockSync *cs);
+double clocksync_drift_ppm(const ClockSync *cs);
+int64_t clocksync_count(const ClockSync *cs);
+
+#endif

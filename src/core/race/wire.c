@@ -1,0 +1,351 @@
+/* Encoding and the one validating decoder of network packets (wire.h). */
+#include "wire.h"
+
+#include <string.h>
+
+/* Payload sizes (docs/wire.md); the header is WIRE_HEADER_BYTES. */
+enum {
+    HELLO_BYTES = 4 + 4 + 8 + WIRE_TEXT,
+    WELCOME_BYTES = 8 + 8 * 4 + 8 * 4 + WIRE_SCHEMES_TEXT,
+    TRACK_BYTES = 4 * 4 + WIRE_TRACK_CHUNK,
+    MU_BYTES = 6 * 4 + 8 + 12 * 8,
+    SYNC_REQ_BYTES = 4 + 4 + 8,
+    SYNC_RESP_BYTES = 4 + 4 + 3 * 8,
+    CONTROL_BYTES = 4 + 4 + 8,
+};
+
+#define TRACK_MAX_BYTES (64u << 20) /* the track loader's own limit */
+
+size_t wire_size(WireKind kind)
+{
+    switch (kind) {
+    case WIRE_HELLO: return WIRE_HEADER_BYTES + HELLO_BYTES;
+    case WIRE_WELCOME: return WIRE_HEADER_BYTES + WELCOME_BYTES;
+    case WIRE_TRACK: return WIRE_HEADER_BYTES + TRACK_BYTES;
+    case WIRE_MU: return WIRE_HEADER_BYTES + MU_BYTES;
+    case WIRE_SYNC_REQ: return WIRE_HEADER_BYTES + SYNC_REQ_BYTES;
+    case WIRE_SYNC_RESP: return WIRE_HEADER_BYTES + SYNC_RESP_BYTES;
+    case WIRE_CONTROL: return WIRE_HEADER_BYTES + CONTROL_BYTES;
+    default: return 0;
+    }
+}
+
+/* ---- little-endian cursor ------------------------------------------------ */
+
+typedef struct Cur {
+    uint8_t *w;       /* writing, or NULL */
+    const uint8_t *r; /* reading */
+    size_t pos;
+} Cur;
+
+static void put(Cur *c, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        c->w[c->pos++] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get(Cur *c, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v |= (uint64_t)c->r[c->pos++] << (8 * i);
+    return v;
+}
+
+static void put_f64(Cur *c, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    put(c, u, 8);
+}
+
+static double get_f64(Cur *c)
+{
+    uint64_t u = get(c, 8);
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static void put_text(Cur *c, const char *s, size_t field)
+{
+    size_t n = strnlen(s, field);
+    memcpy(c->w + c->pos, s, n);
+    memset(c->w + c->pos + n, 0, field - n);
+    c->pos += field;
+}
+
+/* A text field: NUL-terminated inside the field, printable, zero after the
+ * terminator (no hidden bytes). */
+static bool get_text(Cur *c, char *out, size_t field)
+{
+    const uint8_t *p = c->r + c->pos;
+    c->pos += field;
+    const uint8_t *nul = memchr(p, 0, field);
+    if (!nul)
+        return false;
+    size_t n = (size_t)(nul - p);
+    for (size_t i = n; i < field; i++)
+        if (p[i] != 0)
+            return false;
+    memcpy(out, p, n + 1);
+    return nr_text_is_printable(out);
+}
+
+static bool finite_in(double v, double lo, double hi)
+{
+    return v >= lo && v <= hi; /* false for NaN */
+}
+
+/* ---- encode -------------------------------------------------------------- */
+
+size_t wire_encode(const WirePacket *p, uint8_t *buf, size_t cap)
+{
+    size_t size = wire_size(p->kind);
+    if (size == 0 || cap < size)
+        return 0;
+    Cur c = {buf, NULL, 0};
+    memcpy(buf, WIRE_MAGIC, 4);
+    c.pos = 4;
+    put(&c, WIRE_VERSION, 1);
+    put(&c, (uint64_t)p->kind, 1);
+    put(&c, size, 2);
+    put(&c, p->token, 8);
+    put(&c, p->pkt_seq, 4);
+    put(&c, 0, 4);
+    switch (p->kind) {
+    case WIRE_HELLO: {
+        const WireHello *h = &p->u.hello;
+        if (strnlen(h->name, WIRE_TEXT) >= WIRE_TEXT)
+            return 0;
+        put(&c, h->proto, 4);
+        put(&c, 0, 4);
+        put(&c, h->nonce, 8);
+        put_text(&c, h->name, WIRE_TEXT);
+        break;
+    }
+    case WIRE_WELCOME: {
+        const WireWelcome *w = &p->u.welcome;
+        if (strnlen(w->schemes, WIRE_SCHEMES_TEXT) >= WIRE_SCHEMES_TEXT)
+            return 0;
+        put(&c, w->nonce, 8);
+        put(&c, (uint32_t)w->car, 4);
+        put(&c, (uint32_t)w->ncars, 4);
+        put(&c, (uint32_t)w->period_ms, 4);
+        put(&c, (uint32_t)w->laps, 4);
+        put(&c, (uint32_t)w->seconds_ms, 4);
+        put(&c, (uint32_t)w->shown_scheme, 4);
+        put(&c, w->track_bytes, 4);
+        put(&c, 0, 4);
+        put(&c, (uint64_t)w->delta_us, 8);
+        put_f64(&c, w->tdr_cw);
+        put(&c, (uint64_t)w->converge_us, 8);
+        put(&c, w->seed, 8);
+        put_text(&c, w->schemes, WIRE_SCHEMES_TEXT);
+        break;
+    }
+    case WIRE_TRACK: {
+        const WireTrack *t = &p->u.track;
+        if (t->n > WIRE_TRACK_CHUNK)
+            return 0;
+        put(&c, t->offset, 4);
+        put(&c, t->total, 4);
+        put(&c, t->n, 4);
+        put(&c, 0, 4);
+        memcpy(buf + c.pos, t->data, t->n);
+        memset(buf + c.pos + t->n, 0, WIRE_TRACK_CHUNK - t->n);
+        c.pos += WIRE_TRACK_CHUNK;
+        break;
+    }
+    case WIRE_MU: {
+        const Mu *m = &p->u.mu.mu;
+        put(&c, (uint32_t)m->car, 4);
+        put(&c, (uint32_t)m->seq, 4);
+        put(&c, (uint32_t)m->kind, 4);
+        put(&c, (uint32_t)m->nbytes, 4);
+        put(&c, p->u.mu.schemes, 4);
+        put(&c, 0, 4);
+        put(&c, (uint64_t)m->gen_us, 8);
+        const double v[6] = {m->x, m->y, m->heading, m->speed, m->vx, m->vy};
+        for (int i = 0; i < 6; i++)
+            put_f64(&c, v[i]);
+        for (int i = 0; i < 6; i++)
+            put_f64(&c, m->aux[i]);
+        break;
+    }
+    case WIRE_SYNC_REQ:
+    case WIRE_SYNC_RESP:
+        put(&c, p->u.sync.id, 4);
+        put(&c, 0, 4);
+        put(&c, (uint64_t)p->u.sync.t1_us, 8);
+        if (p->kind == WIRE_SYNC_RESP) {
+            put(&c, (uint64_t)p->u.sync.t2_us, 8);
+            put(&c, (uint64_t)p->u.sync.t3_us, 8);
+        }
+        break;
+    case WIRE_CONTROL:
+        put(&c, (uint32_t)p->u.control.code, 4);
+        put(&c, 0, 4);
+        put(&c, (uint64_t)p->u.control.arg_us, 8);
+        break;
+    default:
+        return 0;
+    }
+    return c.pos;
+}
+
+/* ---- decode -------------------------------------------------------------- */
+
+static WireResult decode_payload(Cur *c, const WireCheck *chk, WirePacket *out)
+{
+    switch (out->kind) {
+    case WIRE_HELLO: {
+        WireHello *h = &out->u.hello;
+        h->proto = (uint32_t)get(c, 4);
+        if (get(c, 4) != 0)
+            return WIRE_BAD_RESERVED;
+        h->nonce = get(c, 8);
+        if (!get_text(c, h->name, WIRE_TEXT) || h->proto != WIRE_VERSION)
+            return WIRE_BAD_FIELD;
+        return WIRE_OK;
+    }
+    case WIRE_WELCOME: {
+        WireWelcome *w = &out->u.welcome;
+        w->nonce = get(c, 8);
+        w->car = (int32_t)get(c, 4);
+        w->ncars = (int32_t)get(c, 4);
+        w->period_ms = (int32_t)get(c, 4);
+        w->laps = (int32_t)get(c, 4);
+        w->seconds_ms = (int32_t)get(c, 4);
+        w->shown_scheme = (int32_t)get(c, 4);
+        w->track_bytes = (uint32_t)get(c, 4);
+        if (get(c, 4) != 0)
+            return WIRE_BAD_RESERVED;
+        w->delta_us = (int64_t)get(c, 8);
+        w->tdr_cw = get_f64(c);
+        w->converge_us = (int64_t)get(c, 8);
+        w->seed = get(c, 8);
+        bool ok = get_text(c, w->schemes, WIRE_SCHEMES_TEXT) && w->schemes[0] != '\0';
+        ok &= w->ncars >= 2 && w->ncars <= TERMINAL_MAX_CARS && w->car >= 0 && w->car < w->ncars;
+        ok &= w->period_ms >= 1 && w->period_ms <= 1000;
+        ok &= w->laps >= 0 && w->laps <= 1000 && w->seconds_ms >= 0 && w->seconds_ms <= 3600 * 1000;
+        ok &= w->laps > 0 || w->seconds_ms > 0;
+        ok &= w->shown_scheme >= 0 && w->shown_scheme < SCHEME_MAX;
+        ok &= w->track_bytes >= 1 && w->track_bytes <= TRACK_MAX_BYTES;
+        ok &= w->delta_us >= 0 && w->delta_us <= SCHEME_DELTA_MAX_US;
+        ok &= finite_in(w->tdr_cw, 0.0, 1000.0);
+        ok &= w->converge_us >= 0 && w->converge_us <= 10 * NR_US_PER_S;
+        return ok ? WIRE_OK : WIRE_BAD_FIELD;
+    }
+    case WIRE_TRACK: {
+        WireTrack *t = &out->u.track;
+        t->offset = (uint32_t)get(c, 4);
+        t->total = (uint32_t)get(c, 4);
+        t->n = (uint32_t)get(c, 4);
+        if (get(c, 4) != 0)
+            return WIRE_BAD_RESERVED;
+        const uint8_t *d = c->r + c->pos;
+        c->pos += WIRE_TRACK_CHUNK;
+        if (t->n < 1 || t->n > WIRE_TRACK_CHUNK || t->total < 1 || t->total > TRACK_MAX_BYTES ||
+            t->offset > t->total - t->n || memchr(d, 0, t->n))
+            return WIRE_BAD_FIELD;
+        for (size_t i = t->n; i < WIRE_TRACK_CHUNK; i++)
+            if (d[i] != 0)
+                return WIRE_BAD_RESERVED;
+        memcpy(t->data, d, t->n);
+        return WIRE_OK;
+    }
+    case WIRE_MU: {
+        Mu *m = &out->u.mu.mu;
+        m->car = (int32_t)get(c, 4);
+        m->seq = (int32_t)get(c, 4);
+        m->kind = (int32_t)get(c, 4);
+        m->nbytes = (int32_t)get(c, 4);
+        out->u.mu.schemes = (uint32_t)get(c, 4);
+        if (get(c, 4) != 0)
+            return WIRE_BAD_RESERVED;
+        m->gen_us = (int64_t)get(c, 8);
+        m->x = get_f64(c);
+        m->y = get_f64(c);
+        m->heading = get_f64(c);
+        m->speed = get_f64(c);
+        m->vx = get_f64(c);
+        m->vy = get_f64(c);
+        for (int i = 0; i < 6; i++)
+            m->aux[i] = get_f64(c);
+        uint32_t all = chk->nschemes >= 32 ? UINT32_MAX : (UINT32_C(1) << chk->nschemes) - 1;
+        if (out->u.mu.schemes == 0 || (out->u.mu.schemes & ~all) != 0)
+            return WIRE_BAD_FIELD;
+        int64_t window = chk->window_us > 0 ? chk->window_us : MU_WINDOW_DEFAULT_US;
+        out->mu_check = mu_validate(m, chk->ncars, chk->own_car, chk->now_us, window);
+        return out->mu_check == MU_OK ? WIRE_OK : WIRE_BAD_MU;
+    }
+    case WIRE_SYNC_REQ:
+    case WIRE_SYNC_RESP: {
+        WireSync *s = &out->u.sync;
+        s->id = (uint32_t)get(c, 4);
+        if (get(c, 4) != 0)
+            return WIRE_BAD_RESERVED;
+        s->t1_us = (int64_t)get(c, 8);
+        s->t2_us = s->t3_us = 0;
+        if (out->kind == WIRE_SYNC_RESP) {
+            s->t2_us = (int64_t)get(c, 8);
+            s->t3_us = (int64_t)get(c, 8);
+            /* The server's turnaround: not negative, under ten seconds
+             * (the difference taken unsigned: t3 - t2 of far-apart stamps
+             * overflowed int64, found by the fuzzer). */
+            if (s->t3_us < s->t2_us || (uint64_t)s->t3_us - (uint64_t)s->t2_us > (uint64_t)(10 * NR_US_PER_S))
+                return WIRE_BAD_FIELD;
+        }
+        return WIRE_OK;
+    }
+    case WIRE_CONTROL: {
+        WireControl *k = &out->u.control;
+        k->code = (int32_t)get(c, 4);
+        if (get(c, 4) != 0)
+            return WIRE_BAD_RESERVED;
+        k->arg_us = (int64_t)get(c, 8);
+        return k->code >= 1 && k->code < WIRE_CONTROL_END ? WIRE_OK : WIRE_BAD_FIELD;
+    }
+    default:
+        return WIRE_BAD_KIND;
+    }
+}
+
+WireResult wire_decode(const uint8_t *buf, size_t n, const WireCheck *chk, WirePacket *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n < WIRE_HEADER_BYTES)
+        return WIRE_SHORT;
+    if (n > WIRE_MAX_BYTES)
+        return WIRE_OVERSIZED;
+    if (memcmp(buf, WIRE_MAGIC, 4) != 0)
+        return WIRE_BAD_MAGIC;
+    Cur c = {NULL, buf, 4};
+    if (get(&c, 1) != WIRE_VERSION)
+        return WIRE_BAD_VERSION;
+    uint64_t kind = get(&c, 1);
+    if (kind < 1 || kind >= WIRE_KIND_END)
+        return WIRE_BAD_KIND;
+    out->kind = (WireKind)kind;
+    size_t len = (size_t)get(&c, 2);
+    if (len != n || len != wire_size(out->kind))
+        return WIRE_BAD_LENGTH;
+    out->token = get(&c, 8);
+    out->pkt_seq = (uint32_t)get(&c, 4);
+    if (get(&c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    bool token_ok = out->kind == WIRE_HELLO ? (chk->accept_hello && out->token == 0)
+                                            : (chk->token != 0 && out->token == chk->token);
+    if (!token_ok)
+        return WIRE_BAD_TOKEN;
+    return decode_payload(&c, chk, out);
+}
+
+const char *wire_result_name(WireResult r)
+{
+    static const char *const names[WIRE_RESULT_COUNT] = {
+        "ok", "short", "oversized", "magic", "version", "kind", "length", "reserved", "token", "field", "mu",
+    };
+    return r >= 0 && r < WIRE_RESULT_COUNT ? names[r] : "?";
+}

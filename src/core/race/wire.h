@@ -1,0 +1,153 @@
+/* The wire format of network play: every packet two terminals exchange,
+ * encoded and decoded in one place (DESIGN.md "Network play"; byte by byte
+ * in docs/wire.md).
+ *
+ * A packet is a 24-byte header and a fixed-size payload per kind, all
+ * little-endian. Header: magic "NRC1", version, kind, total length, the
+ * session token (0 only in HELLO), the sender's packet counter, four
+ * reserved zero bytes. Doubles travel as their IEEE-754 bits.
+ *
+ * Received bytes are hostile. wire_decode checks, in this order: the size
+ * (at least a header, at most WIRE_MAX_BYTES), the magic, the version, the
+ * kind, that the length field equals both the datagram's size and the
+ * kind's size, the reserved bytes, the token, then every payload field: text
+ * fields NUL-terminated and printable, numbers finite and in range, car ids
+ * in range; an MU payload passes mu_validate (mu.h), the one boundary every
+ * received MU crosses. The first failed check is the result; nothing is
+ * read past n bytes and nothing of a rejected packet is trusted.
+ *
+ * Contracts:
+ *   wire_encode(p, buf, cap)  writes p (its kind, token, pkt_seq and payload)
+ *        into buf; returns the byte count (the kind's fixed size), 0 when cap
+ *        is too small, the kind unknown, or a text field does not fit.
+ *   wire_decode(buf, n, chk, out)  WIRE_OK and *out filled, or the reason
+ *        (out->mu_check says which MU check failed for WIRE_BAD_MU).
+ *   wire_result_name(r)       short name ("magic", "token", ...) for logs.
+ *   wire_size(kind)           a kind's packet size in bytes, 0 if unknown.
+ */
+#ifndef NR_WIRE_H
+#define NR_WIRE_H
+
+#include "mu.h"
+#include "terminal.h"
+
+#define WIRE_MAGIC "NRC1"
+#define WIRE_VERSION 1
+#define WIRE_HEADER_BYTES 24
+#define WIRE_MAX_BYTES 1400 /* below every Ethernet path MTU */
+#define WIRE_TEXT 64        /* name fields */
+#define WIRE_SCHEMES_TEXT 256
+#define WIRE_TRACK_CHUNK 1024
+
+typedef enum WireKind {
+    WIRE_HELLO = 1,     /* joiner -> host: let me in */
+    WIRE_WELCOME = 2,   /* host -> joiner: your car, the race settings */
+    WIRE_TRACK = 3,     /* host -> joiner: a chunk of the track file */
+    WIRE_MU = 4,        /* a media unit, tagged with the schemes that send it */
+    WIRE_SYNC_REQ = 5,  /* clock probe: t1 */
+    WIRE_SYNC_RESP = 6, /* clock reply: t1 echoed, t2, t3 */
+    WIRE_CONTROL = 7,   /* ready, start, pause, resume, finish, bye */
+    WIRE_KIND_END
+} WireKind;
+
+typedef enum WireControlCode {
+    WIRE_READY = 1,
+    WIRE_START = 2, /* arg_us: the synchronised instant of the start */
+    WIRE_PAUSE = 3,
+    WIRE_RESUME = 4,
+    WIRE_FINISH = 5, /* arg_us: the sender's race time at its finish */
+    WIRE_BYE = 6,
+    WIRE_CONTROL_END
+} WireControlCode;
+
+typedef enum WireResult {
+    WIRE_OK = 0,
+    WIRE_SHORT,        /* fewer bytes than a header */
+    WIRE_OVERSIZED,    /* more than WIRE_MAX_BYTES */
+    WIRE_BAD_MAGIC,
+    WIRE_BAD_VERSION,
+    WIRE_BAD_KIND,
+    WIRE_BAD_LENGTH,   /* length field, datagram size and kind disagree */
+    WIRE_BAD_RESERVED, /* a reserved byte is not zero */
+    WIRE_BAD_TOKEN,
+    WIRE_BAD_FIELD,    /* a payload field out of its range */
+    WIRE_BAD_MU,       /* an MU that mu_validate refuses */
+    WIRE_RESULT_COUNT
+} WireResult;
+
+typedef struct WireHello {
+    uint32_t proto;       /* WIRE_VERSION the joiner speaks */
+    uint64_t nonce;       /* the joiner's random number, echoed in WELCOME */
+    char name[WIRE_TEXT]; /* the joiner's name, printable */
+} WireHello;
+
+typedef struct WireWelcome {
+    uint64_t nonce;        /* HELLO's nonce */
+    int32_t car;           /* the joiner's car (0-based) */
+    int32_t ncars;         /* 2 */
+    int32_t period_ms;     /* 1..1000 */
+    int64_t delta_us;      /* 0..SCHEME_DELTA_MAX_US */
+    double tdr_cw;         /* finite, >= 0 */
+    int64_t converge_us;   /* 0..10 s */
+    uint64_t seed;
+    int32_t laps;          /* 0 = a race of seconds_ms */
+    int32_t seconds_ms;    /* 0 = a race of laps */
+    int32_t shown_scheme;  /* index into schemes shown on the players' screens */
+    uint32_t track_bytes;  /* size of the track text that follows in TRACK chunks */
+    char schemes[WIRE_SCHEMES_TEXT]; /* comma list, the order of MU masks */
+} WireWelcome;
+
+typedef struct WireTrack {
+    uint32_t offset, total; /* this chunk's place in the track text */
+    uint32_t n;             /* bytes in data, 1..WIRE_TRACK_CHUNK */
+    char data[WIRE_TRACK_CHUNK];
+} WireTrack;
+
+typedef struct WireMu {
+    Mu mu;
+    uint32_t schemes; /* bit k: scheme k of the session's list sends this MU */
+} WireMu;
+
+typedef struct WireSync {
+    uint32_t id;     /* probe number */
+    int64_t t1_us;   /* client clock at sending the probe */
+    int64_t t2_us;   /* server clock at receiving it (reply only) */
+    int64_t t3_us;   /* server clock at sending the reply (reply only) */
+} WireSync;
+
+typedef struct WireControl {
+    int32_t code;   /* WireControlCode */
+    int64_t arg_us; /* see the codes */
+} WireControl;
+
+typedef struct WirePacket {
+    WireKind kind;
+    uint64_t token;   /* session token (0 in HELLO) */
+    uint32_t pkt_seq; /* the sender's packet counter */
+    union {
+        WireHello hello;
+        WireWelcome welcome;
+        WireTrack track;
+        WireMu mu;
+        WireSync sync;
+        WireControl control;
+    } u;
+    MuCheck mu_check; /* decode: why an MU was refused */
+} WirePacket;
+
+/* What the receiver knows when it decodes. */
+typedef struct WireCheck {
+    uint64_t token;     /* the session's token */
+    bool accept_hello;  /* a host before the handshake: HELLO (token 0) allowed */
+    int ncars, own_car; /* for mu_validate */
+    int64_t now_us;     /* receiver's clock, for mu_validate */
+    int64_t window_us;  /* mu_validate's window; 0 = MU_WINDOW_DEFAULT_US */
+    int nschemes;       /* MU masks may only name schemes 0..nschemes-1 */
+} WireCheck;
+
+size_t wire_size(WireKind kind);
+size_t wire_encode(const WirePacket *p, uint8_t *buf, size_t cap);
+WireResult wire_decode(const uint8_t *buf, size_t n, const WireCheck *chk, WirePacket *out);
+const char *wire_result_name(WireResult r);
+
+#endif

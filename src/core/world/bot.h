@@ -1,0 +1,40 @@
+/* The bot: a seeded driver on the car physics that races the other cars
+ * for position. A Controller like a keyboard or a gamepad.
+ *
+ * It follows a racing line (inside of the bends) by pure pursuit, drives a
+ * speed profile planned from the track's curvature and its own grip, and
+ * races: close behind another car it takes another line to pass (the side
+ * with more room), lifts rather than drive into it, and gains a little in
+ * its slipstream; close ahead of a car it covers the inside line. Skill
+ * scales the grip and top speed it dares to use; noise drives a wandering
+ * pace and line (Ornstein-Uhlenbeck processes) and occasional mistakes.
+ * docs/driving.md gives the constants.
+ *
+ * Contracts:
+ *   bot_new(track, params, driver, seed, stream, err)  plans the speed profile
+ *        (the only allocation); NULL + err on a bad driver (skill or noise
+ *        outside [0, 1]).
+ *   bot_free(b)                  NULL-safe.
+ *   bot_controller(b)            the Controller driving with b.
+ *   bot_input(b, w, car, out)    the input for car at w->t_us (advances the
+ *        bot's random streams by one control period).
+ */
+#ifndef NR_BOT_H
+#define NR_BOT_H
+
+#include "controller.h"
+
+typedef struct BotDriver {
+    double skill; /* 0..1 */
+    double noise; /* 0..1 */
+} BotDriver;
+
+typedef struct Bot Bot;
+
+Bot *bot_new(const Track *track, const CarParams *params, BotDriver driver, uint64_t seed, uint64_t stream,
+             NrError *err);
+void bot_free(Bot *b);
+void bot_input(Bot *b, const World *w, int car, CarInput *out);
+Controller bot_controller(Bot *b);
+
+#endif

@@ -1,0 +1,337 @@
+/* Car physics, world, bot and input scripts against closed forms and
+ * invariants (car.h, world.h, bot.h, inputs.h). */
+#include "bot.h"
+#include "inputs.h"
+#include "rng.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "netrace_config.h"
+
+static Track *default_track(void)
+{
+    NrError err;
+    Track *t = track_load(NETRACE_SOURCE_DIR "/tracks/default.track", &err);
+    assert_non_null(t);
+    return t;
+}
+
+/* Terminal speed under full throttle on a straight: a_engine = k_drag v^2 +
+ * k_roll v, so v = (-k_roll + sqrt(k_roll^2 + 4 k_drag a_engine)) / (2 k_drag). */
+static void terminal_speed_closed_form(void **state)
+{
+    (void)state;
+    CarParams p;
+    car_params_default(&p);
+    double vt = (-p.k_roll + sqrt(p.k_roll * p.k_roll + 4 * p.k_drag * p.a_engine)) / (2 * p.k_drag);
+    Car c = {0};
+    CarInput in = {1, 0, 0};
+    for (int i = 0; i < 120 * 1000; i++) /* 120 s at 1 ms */
+        car_step(&c, &in, &p, false, 1e-3);
+    assert_true(fabs(c.v - vt) < 1e-6 * vt);
+    assert_true(fabs(c.y) < 1e-12 && fabs(c.heading) < 1e-15); /* straight ahead */
+    /* On grass the rolling resistance adds k_grass: the same closed form. */
+    Car g = {0};
+    for (int i = 0; i < 120 * 1000; i++)
+        car_step(&g, &in, &p, true, 1e-3);
+    double kr = p.k_roll + p.k_grass;
+    double vg = (-kr + sqrt(kr * kr + 4 * p.k_drag * p.a_engine)) / (2 * p.k_drag);
+    assert_true(fabs(g.v - vg) < 1e-6 * vg);
+    /* A slipstream saving a share d of the drag raises it as k_drag (1 - d). */
+    Car s = {.draft = 0.5};
+    for (int i = 0; i < 120 * 1000; i++)
+        car_step(&s, &in, &p, false, 1e-3);
+    double kd = p.k_drag * 0.5;
+    double vs = (-p.k_roll + sqrt(p.k_roll * p.k_roll + 4 * kd * p.a_engine)) / (2 * kd);
+    assert_true(fabs(s.v - vs) < 1e-6 * vs);
+}
+
+/* Low-speed turning radius of the kinematic bicycle model: R = L / tan(delta),
+ * whatever the speed below the grip limit. The centre of the circle is R to
+ * the left of the start. */
+static void turning_radius_closed_form(void **state)
+{
+    (void)state;
+    CarParams p;
+    car_params_default(&p);
+    for (double steer = 0.25; steer <= 1.0; steer += 0.25) {
+        double R = p.wheelbase / tan(steer * p.steer_max);
+        Car c = {.v = 3.0};
+        CarInput in = {0.02, 0, steer}; /* a little throttle: speed changes, radius must not */
+        double cx = 0, cy = R;
+        double worst = 0;
+        for (int i = 0; i < 20000; i++) {
+            car_step(&c, &in, &p, false, 1e-3);
+            worst = fmax(worst, fabs(hypot(c.x - cx, c.y - cy) - R));
+        }
+        assert_true(c.v > 2.0 && c.v < 5.0); /* still a low speed */
+        assert_true(worst < 1e-4 * R);
+    }
+    /* Above the grip the yaw rate is limited: lateral acceleration v w <= grip. */
+    Car f = {.v = 30.0};
+    CarInput full = {0, 0, 1};
+    car_step(&f, &full, &p, false, 1e-3);
+    assert_true(fabs(f.v * f.yaw_rate) <= p.grip * (1 + 1e-12));
+}
+
+static void rest_stays_at_rest(void **state)
+{
+    (void)state;
+    CarParams p;
+    car_params_default(&p);
+    Car c = {.x = 1.25, .y = -3.5, .heading = 0.7};
+    Car start = c;
+    CarInput none = {0, 0, 0}, steer_only = {0, 0, 1};
+    for (int i = 0; i < 10000; i++) {
+        car_step(&c, i % 2 ? &none : &steer_only, &p, i % 3 == 0, 5.5e-3);
+        assert_memory_equal(&c.x, &start.x, sizeof c.x);
+        assert_memory_equal(&c.y, &start.y, sizeof c.y);
+        assert_memory_equal(&c.heading, &start.heading, sizeof c.heading);
+        assert_true(c.v == 0.0);
+    }
+}
+
+static void inputs_are_clamped(void **state)
+{
+    (void)state;
+    CarInput in = car_input_clamp((CarInput){NAN, 5.0, -INFINITY});
+    assert_true(in.throttle == 0 && in.brake == 1.0 && in.steer == 0);
+    in = car_input_clamp((CarInput){-1, -1, 7});
+    assert_true(in.throttle == 0 && in.brake == 0 && in.steer == 1.0);
+}
+
+/* Two bodies side by side 0.9 apart overlap by 0.1 across; 1.1 apart they
+ * do not. Nose to tail 1.9 apart overlap by 0.1 along. */
+static void overlap_closed_form(void **state)
+{
+    (void)state;
+    Car a = {0}, b = {.y = 0.9};
+    double nx, ny, depth;
+    assert_true(car_overlap(&a, &b, &nx, &ny, &depth));
+    assert_true(fabs(depth - 0.1) < 1e-12 && fabs(ny - 1) < 1e-12 && fabs(nx) < 1e-12);
+    b.y = 1.1;
+    assert_false(car_overlap(&a, &b, NULL, NULL, NULL));
+    b = (Car){.x = -1.9};
+    assert_true(car_overlap(&a, &b, &nx, &ny, &depth));
+    assert_true(fabs(depth - 0.1) < 1e-12 && fabs(nx + 1) < 1e-12);
+    /* Rotated by 90 degrees: b's long side now spans y in [-1, 1] at x =
+     * 1.4: a's half length 1 and b's half width 0.5 overlap by 0.1. */
+    b = (Car){.x = 1.4, .heading = NR_PI / 2};
+    assert_true(car_overlap(&a, &b, &nx, &ny, &depth));
+    assert_true(fabs(depth - 0.1) < 1e-9);
+    /* A head-on hit between equal masses swaps their closing speed times
+     * the restitution. */
+    Car p = {.x = 0, .v = 10}, q = {.x = 1.95, .heading = NR_PI, .v = 10};
+    assert_true(car_collide(&p, &q));
+    assert_false(car_overlap(&p, &q, NULL, NULL, NULL));
+    assert_true(fabs(p.v - (-CAR_RESTITUTION * 10)) < 1e-9 && fabs(q.v - (-CAR_RESTITUTION * 10)) < 1e-9);
+}
+
+/* 10^5 steps of random inputs with the cars forced together every 500 steps
+ * (placed touching at random angles): the bodies never overlap after a step. */
+static void no_overlap_random_inputs(void **state)
+{
+    (void)state;
+    Track *t = default_track();
+    World w;
+    NrError err;
+    assert_true(world_init(&w, t, 2, &err));
+    Rng r;
+    rng_seed(&r, 7, 0);
+    CarInput in[2];
+    int contacts = 0;
+    for (int i = 0; i < 100000; i++) {
+        if (i % 500 == 0) {
+            /* Car 2 dropped right beside car 1, overlapping a little. */
+            double a = 2 * NR_PI * rng_uniform(&r);
+            w.car[1].x = w.car[0].x + 1.2 * cos(a);
+            w.car[1].y = w.car[0].y + 1.2 * sin(a);
+            w.car[1].heading = 2 * NR_PI * rng_uniform(&r);
+            w.car[1].v = 30 * rng_uniform(&r);
+            contacts += car_overlap(&w.car[0], &w.car[1], NULL, NULL, NULL);
+        }
+        for (int c = 0; c < 2; c++)
+            in[c] = (CarInput){rng_uniform(&r), rng_uniform(&r) < 0.2 ? rng_uniform(&r) : 0,
+                               2 * rng_uniform(&r) - 1};
+        world_step(&w, in);
+        assert_false(car_overlap(&w.car[0], &w.car[1], NULL, NULL, NULL));
+        /* The wall holds every car within the grass strip. */
+        for (int c = 0; c < 2; c++)
+            assert_true(fabs(world_offset(&w, c)) <= track_width(t) / 2 + CAR_GRASS_CW + 1.0);
+    }
+    assert_true(contacts > 100); /* the test did force the bodies together */
+    track_free(t);
+}
+
+/* Two bots race 60 s: never overlap, stay near the track, lap at racing pace
+ * (the default circuit is 859.7 cw: a lap between 30 and 45 s). */
+static void bots_race(void **state)
+{
+    (void)state;
+    Track *t = default_track();
+    World w;
+    NrError err;
+    assert_true(world_init(&w, t, 2, &err));
+    Bot *b[2];
+    for (int i = 0; i < 2; i++)
+        assert_non_null(b[i] = bot_new(t, &w.params, (BotDriver){0.9, 0.5}, 5, (uint64_t)i + 1, &err));
+    CarInput in[2] = {{0, 0, 0}, {0, 0, 0}};
+    while (w.t_us < 60 * NR_US_PER_S) {
+        if (w.t_us % WORLD_CONTROL_US == 0)
+            for (int i = 0; i < 2; i++)
+                bot_input(b[i], &w, i, &in[i]);
+        world_step(&w, in);
+        assert_false(car_overlap(&w.car[0], &w.car[1], NULL, NULL, NULL));
+    }
+    for (int i = 0; i < 2; i++) {
+        double laps = (world_progress(&w, i) - w.start_progress[i]) / track_length(t);
+        if (!(laps > 60.0 / 45.0 && laps < 60.0 / 30.0))
+            fail_msg("car %d: %.3f laps in 60 s", i + 1, laps);
+        bot_free(b[i]);
+    }
+    assert_null(bot_new(t, &w.params, (BotDriver){1.5, 0}, 1, 1, &err));
+    track_free(t);
+}
+
+/* A race driven by bots, its inputs written as an input script, re-driven
+ * from the script: every pose identical bit for bit; and the same seed
+ * gives the same bytes. */
+static void resimulate_from_inputs(void **state)
+{
+    (void)state;
+    Track *t = default_track();
+    char path[] = "/tmp/netrace-test-inputs-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    remove(path);
+    NrError err;
+    InputsWriter *iw = inputs_writer_open(path, &err);
+    assert_non_null(iw);
+    World w1, w2;
+    assert_true(world_init(&w1, t, 2, &err));
+    Bot *b[2];
+    for (int i = 0; i < 2; i++)
+        b[i] = bot_new(t, &w1.params, (BotDriver){0.8, 0.7}, 11, (uint64_t)i + 1, &err);
+    enum { N = 2000 };
+    static Car trace[N][2];
+    CarInput in[2] = {{0, 0, 0}, {0, 0, 0}};
+    for (int k = 0; k < N; k++) {
+        if (w1.t_us % WORLD_CONTROL_US == 0)
+            for (int i = 0; i < 2; i++) {
+                bot_input(b[i], &w1, i, &in[i]);
+                assert_true(inputs_writer_add(iw, (int32_t)(w1.t_us / 1000), i, &in[i], &err));
+            }
+        world_step(&w1, in);
+        trace[k][0] = w1.car[0];
+        trace[k][1] = w1.car[1];
+    }
+    assert_true(inputs_writer_close(iw, &err));
+    InputScript s;
+    assert_true(inputs_load(&s, path, &err));
+    Controller ctl = inputs_controller(&s);
+    assert_true(world_init(&w2, t, 2, &err));
+    for (int k = 0; k < N; k++) {
+        if (w2.t_us % WORLD_CONTROL_US == 0)
+            for (int i = 0; i < 2; i++)
+                controller_input(&ctl, &w2, i, &in[i]);
+        world_step(&w2, in);
+        assert_memory_equal(&w2.car[0], &trace[k][0], sizeof(Car));
+        assert_memory_equal(&w2.car[1], &trace[k][1], sizeof(Car));
+    }
+    inputs_free(&s);
+    remove(path);
+    for (int i = 0; i < 2; i++)
+        bot_free(b[i]);
+    track_free(t);
+}
+
+static void expect_bad_script_n(const char *text, size_t n, const char *want)
+{
+    FILE *f = fmemopen((void *)text, n, "r");
+    InputScript s;
+    NrError err;
+    assert_false(inputs_read(&s, f, "s.csv", &err));
+    fclose(f);
+    if (!strstr(err.msg, want))
+        fail_msg("'%s': got '%s', want '%s'", text, err.msg, want);
+}
+
+static void expect_bad_script(const char *text, const char *want)
+{
+    expect_bad_script_n(text, strlen(text), want);
+}
+
+static void script_parsing(void **state)
+{
+    (void)state;
+    const char *good = "t_ms,player,throttle,brake,steer\n# a comment\n\n0,1,1,0,0\n500,1,0,1,-0.5\n"
+                       "100,2,0.5,0,1\n";
+    FILE *f = fmemopen((void *)good, strlen(good), "r");
+    InputScript s;
+    NrError err;
+    assert_true(inputs_read(&s, f, "good.csv", &err));
+    fclose(f);
+    CarInput in;
+    assert_true(inputs_at(&s, 0, 0, &in) && in.throttle == 1 && in.steer == 0);
+    assert_true(inputs_at(&s, 0, 499, &in) && in.throttle == 1);
+    assert_true(inputs_at(&s, 0, 500, &in) && in.brake == 1 && in.steer == -0.5);
+    assert_true(inputs_at(&s, 1, 99, &in) && in.throttle == 0 && in.steer == 0); /* before its first line */
+    assert_true(inputs_at(&s, 1, 100000, &in) && in.throttle == 0.5 && in.steer == 1);
+    assert_false(inputs_at(&s, 2, 0, &in));
+    assert_int_equal(inputs_end_ms(&s), 500);
+    inputs_free(&s);
+    /* A script whose only line was cut by a killed writer: empty, truncated
+     * (qsort of its NULL line array was undefined behaviour). */
+    f = fmemopen((void *)"0,", 2, "r");
+    assert_true(inputs_read(&s, f, "cut.csv", &err));
+    fclose(f);
+    assert_true(s.n == 0 && s.truncated);
+    assert_false(inputs_at(&s, 0, 0, &in));
+    inputs_free(&s);
+    /* A hand-written last line without its newline is kept. */
+    static const char hand[] = "0,1,1,0,0\n20,1,0,0,0.5";
+    f = fmemopen((void *)hand, sizeof hand - 1, "r");
+    assert_true(inputs_read(&s, f, "hand.csv", &err));
+    fclose(f);
+    assert_true(s.n == 2 && !s.truncated);
+    inputs_free(&s);
+    expect_bad_script("0,1,1,0\n", "s.csv:1: expected 5 fields");
+    expect_bad_script("0,1,1,0,0,0\n", "s.csv:1: expected 5 fields");
+    expect_bad_script("-1,1,1,0,0\n", "s.csv:1: t_ms is '-1'");
+    expect_bad_script("0,0,1,0,0\n", "s.csv:1: player is '0'");
+    expect_bad_script("0,9,1,0,0\n", "s.csv:1: player is '9'");
+    expect_bad_script("0,1,1.5,0,0\n", "s.csv:1: throttle is '1.5'");
+    expect_bad_script("0,1,nan,0,0\n", "s.csv:1: throttle is 'nan'");
+    expect_bad_script("0,1,0,-0.1,0\n", "s.csv:1: brake is '-0.1'");
+    expect_bad_script("0,1,0,0,1.01\n", "s.csv:1: steer is '1.01'");
+    expect_bad_script("0,1,0,0, 1\n", "s.csv:1: steer is ' 1'");
+    expect_bad_script("10,1,0,0,0\n10,1,1,0,0\n", "s.csv:2: t_ms 10 of player 1 is not after");
+    expect_bad_script("10,1,0,0,0\n5,1,1,0,0\n", "s.csv:2: t_ms 5 of player 1 is not after");
+    static const char nul[] = "0,1,0,0,0\n0,1\0,0,0,0\n";
+    expect_bad_script_n(nul, sizeof nul - 1, "s.csv:2: binary data");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(terminal_speed_closed_form),
+        cmocka_unit_test(turning_radius_closed_form),
+        cmocka_unit_test(rest_stays_at_rest),
+        cmocka_unit_test(inputs_are_clamped),
+        cmocka_unit_test(overlap_closed_form),
+        cmocka_unit_test(no_overlap_random_inputs),
+        cmocka_unit_test(bots_race),
+        cmocka_unit_test(resimulate_from_inputs),
+        cmocka_unit_test(script_parsing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

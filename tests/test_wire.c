@@ -1,0 +1,332 @@
+/* Wire format and clock synchronisation: byte layout written out by hand,
+ * round trips of every kind, one test per rejection reason, and the
+ * estimator against exchanges with a known offset and drift (wire.h,
+ * clocksync.h). */
+#include "clocksync.h"
+#include "rng.h"
+#include "wire.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#define TOKEN UINT64_C(0x0102030405060708)
+#define NOW (INT64_C(5) * NR_US_PER_S)
+
+static WireCheck check(void)
+{
+    return (WireCheck){.token = TOKEN, .accept_hello = false, .ncars = 2, .own_car = 1, .now_us = NOW,
+                       .window_us = 0, .nschemes = 4};
+}
+
+/* CONTROL START, token 0x0102030405060708, packet 9, arg 0x1122334455667788:
+ * every byte written out from docs/wire.md. */
+static void control_bytes_by_hand(void **state)
+{
+    (void)state;
+    static const uint8_t want[40] = {
+        'N', 'R', 'C', '1', 1, 7, 40, 0,                 /* magic, version, kind, length */
+        0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, /* token */
+        9, 0, 0, 0, 0, 0, 0, 0,                         /* packet counter, reserved */
+        2, 0, 0, 0, 0, 0, 0, 0,                         /* code START, reserved */
+        0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, /* arg_us */
+    };
+    WirePacket p = {.kind = WIRE_CONTROL, .token = TOKEN, .pkt_seq = 9};
+    p.u.control = (WireControl){WIRE_START, INT64_C(0x1122334455667788)};
+    uint8_t buf[64];
+    assert_int_equal(wire_encode(&p, buf, sizeof buf), 40);
+    assert_memory_equal(buf, want, 40);
+    WireCheck c = check();
+    WirePacket q;
+    assert_int_equal(wire_decode(want, 40, &c, &q), WIRE_OK);
+    assert_int_equal(q.u.control.code, WIRE_START);
+    assert_true(q.u.control.arg_us == INT64_C(0x1122334455667788));
+    assert_int_equal(q.pkt_seq, 9);
+}
+
+static Mu sample_mu(void)
+{
+    Mu m = {.car = 0, .seq = 42, .gen_us = NOW - 75000, .x = 12.5, .y = -3.25, .heading = 1.0, .speed = 27.5,
+            .vx = 1.5, .vy = -0.5, .kind = MU_UPDATE, .nbytes = 48};
+    m.aux[2] = 0.125;
+    return m;
+}
+
+/* A double travels as its bits: x = 12.5 is 0x4029000000000000. */
+static void mu_round_trip(void **state)
+{
+    (void)state;
+    WirePacket p = {.kind = WIRE_MU, .token = TOKEN, .pkt_seq = 1};
+    p.u.mu.mu = sample_mu();
+    p.u.mu.schemes = 0x5;
+    uint8_t buf[WIRE_MAX_BYTES];
+    size_t n = wire_encode(&p, buf, sizeof buf);
+    assert_int_equal(n, 152);
+    static const uint8_t x125[8] = {0, 0, 0, 0, 0, 0, 0x29, 0x40};
+    assert_memory_equal(buf + 24 + 32, x125, 8); /* after 6 x 4 bytes and gen_us */
+    WireCheck c = check();
+    WirePacket q;
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+    Mu a = p.u.mu.mu, b = q.u.mu.mu;
+    assert_true(a.car == b.car && a.seq == b.seq && a.gen_us == b.gen_us && a.kind == b.kind &&
+                a.nbytes == b.nbytes);
+    assert_memory_equal(&a.x, &b.x, sizeof(double) * 6);
+    assert_memory_equal(a.aux, b.aux, sizeof a.aux);
+    assert_int_equal(q.u.mu.schemes, 0x5);
+}
+
+static void other_kinds_round_trip(void **state)
+{
+    (void)state;
+    uint8_t buf[WIRE_MAX_BYTES];
+    WirePacket q;
+    WireCheck c = check();
+    /* HELLO (token 0, only to a host waiting for one) */
+    WirePacket h = {.kind = WIRE_HELLO};
+    h.u.hello = (WireHello){WIRE_VERSION, UINT64_C(77), "lab-pc-2"};
+    size_t n = wire_encode(&h, buf, sizeof buf);
+    assert_int_equal(n, 104);
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_BAD_TOKEN);
+    c.accept_hello = true;
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+    assert_string_equal(q.u.hello.name, "lab-pc-2");
+    assert_true(q.u.hello.nonce == 77);
+    c.accept_hello = false;
+    /* WELCOME */
+    WirePacket w = {.kind = WIRE_WELCOME, .token = TOKEN};
+    w.u.welcome = (WireWelcome){.nonce = 77, .car = 1, .ncars = 2, .period_ms = 33, .delta_us = 100000,
+                                .tdr_cw = 0.25, .converge_us = 0, .seed = 9, .laps = 0, .seconds_ms = 30000,
+                                .shown_scheme = 2, .track_bytes = 1800};
+    strcpy(w.u.welcome.schemes, "nc,causality,dr,dr-causality");
+    n = wire_encode(&w, buf, sizeof buf);
+    assert_int_equal(n, 352);
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+    assert_string_equal(q.u.welcome.schemes, "nc,causality,dr,dr-causality");
+    assert_true(q.u.welcome.tdr_cw == 0.25 && q.u.welcome.seconds_ms == 30000 && q.u.welcome.car == 1);
+    /* TRACK */
+    WirePacket t = {.kind = WIRE_TRACK, .token = TOKEN};
+    t.u.track.offset = 1024;
+    t.u.track.total = 1800;
+    t.u.track.n = 5;
+    memcpy(t.u.track.data, "point", 5);
+    n = wire_encode(&t, buf, sizeof buf);
+    assert_int_equal(n, 1064);
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+    assert_memory_equal(q.u.track.data, "point", 5);
+    /* SYNC */
+    WirePacket s = {.kind = WIRE_SYNC_RESP, .token = TOKEN};
+    s.u.sync = (WireSync){3, -5, 250000, 250100};
+    n = wire_encode(&s, buf, sizeof buf);
+    assert_int_equal(n, 56);
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+    assert_true(q.u.sync.t1_us == -5 && q.u.sync.t2_us == 250000 && q.u.sync.t3_us == 250100);
+    s.kind = WIRE_SYNC_REQ;
+    assert_int_equal(wire_encode(&s, buf, sizeof buf), 40);
+    /* a buffer too small writes nothing */
+    assert_int_equal(wire_encode(&w, buf, 100), 0);
+}
+
+static size_t mu_packet(uint8_t *buf)
+{
+    WirePacket p = {.kind = WIRE_MU, .token = TOKEN};
+    p.u.mu.mu = sample_mu();
+    p.u.mu.schemes = 1;
+    return wire_encode(&p, buf, WIRE_MAX_BYTES);
+}
+
+static WireResult decode(const uint8_t *buf, size_t n)
+{
+    WireCheck c = check();
+    WirePacket q;
+    return wire_decode(buf, n, &c, &q);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Every rejection reason, each from a packet otherwise valid. */
+static void rejections(void **state)
+{
+    (void)state;
+    uint8_t buf[WIRE_MAX_BYTES + 8], b[WIRE_MAX_BYTES + 8];
+    size_t n = mu_packet(buf);
+    assert_int_equal(decode(buf, n), WIRE_OK);
+    assert_int_equal(decode(buf, 23), WIRE_SHORT);
+    assert_int_equal(decode(buf, 0), WIRE_SHORT);
+    memset(b, 0, sizeof b);
+    assert_int_equal(decode(b, WIRE_MAX_BYTES + 1), WIRE_OVERSIZED);
+#define MUTATE(off, val, want)                                                                                  \
+    do {                                                                                                        \
+        memcpy(b, buf, n);                                                                                      \
+        b[off] = (uint8_t)(val);                                                                                \
+        assert_int_equal(decode(b, n), want);                                                                   \
+    } while (0)
+    MUTATE(0, 'X', WIRE_BAD_MAGIC);
+    MUTATE(4, 2, WIRE_BAD_VERSION);
+    MUTATE(5, 0, WIRE_BAD_KIND);
+    MUTATE(5, 8, WIRE_BAD_KIND);
+    MUTATE(5, WIRE_CONTROL, WIRE_BAD_LENGTH); /* a CONTROL is 40 bytes, not 152 */
+    MUTATE(6, 151, WIRE_BAD_LENGTH);
+    MUTATE(8, 0x09, WIRE_BAD_TOKEN);          /* spoofed: right magic, wrong token */
+    MUTATE(20, 1, WIRE_BAD_RESERVED);          /* header reserved */
+    MUTATE(44, 1, WIRE_BAD_RESERVED);          /* payload reserved */
+    MUTATE(40, 0, WIRE_BAD_FIELD);             /* scheme mask empty */
+    MUTATE(40, 0x10, WIRE_BAD_FIELD);          /* scheme 4 of a list of 4 */
+    /* A datagram one byte shorter than its length field says. */
+    assert_int_equal(decode(buf, n - 1), WIRE_BAD_LENGTH);
+    /* Fields mu_validate refuses: the MU checks, behind the one boundary. */
+    WireCheck c = check();
+    WirePacket q;
+    MUTATE(24, 5, WIRE_BAD_MU); /* car 5: overflowed NC's arrays before the boundary */
+    wire_decode(b, n, &c, &q);
+    assert_int_equal(q.mu_check, MU_BAD_CAR);
+    MUTATE(24, 1, WIRE_BAD_MU); /* the receiver's own car */
+    memcpy(b, buf, n);
+    put64(b + 48, (uint64_t)INT64_MAX); /* gen_us = INT64_MAX: outside the window */
+    assert_int_equal(wire_decode(b, n, &c, &q), WIRE_BAD_MU);
+    assert_int_equal(q.mu_check, MU_BAD_TIME);
+    memcpy(b, buf, n);
+    put64(b + 56, UINT64_C(0x7ff8000000000000)); /* x = NaN */
+    assert_int_equal(wire_decode(b, n, &c, &q), WIRE_BAD_MU);
+    assert_int_equal(q.mu_check, MU_BAD_NUMBER);
+    /* Text fields: NUL-terminated, printable, nothing hidden after the NUL. */
+    WirePacket h = {.kind = WIRE_HELLO};
+    h.u.hello = (WireHello){WIRE_VERSION, 1, "ok"};
+    size_t hn = wire_encode(&h, buf, sizeof buf);
+    c.accept_hello = true;
+    memcpy(b, buf, hn);
+    memset(b + 40, 'a', WIRE_TEXT); /* no terminator */
+    assert_int_equal(wire_decode(b, hn, &c, &q), WIRE_BAD_FIELD);
+    memcpy(b, buf, hn);
+    b[40] = 0x1b; /* an escape */
+    assert_int_equal(wire_decode(b, hn, &c, &q), WIRE_BAD_FIELD);
+    memcpy(b, buf, hn);
+    b[50] = 'x'; /* after the NUL */
+    assert_int_equal(wire_decode(b, hn, &c, &q), WIRE_BAD_FIELD);
+    memcpy(b, buf, hn);
+    b[24] = 2; /* proto 2 */
+    assert_int_equal(wire_decode(b, hn, &c, &q), WIRE_BAD_FIELD);
+    memcpy(b, buf, hn);
+    b[8] = 1; /* a HELLO with a token */
+    assert_int_equal(wire_decode(b, hn, &c, &q), WIRE_BAD_TOKEN);
+    /* SYNC reply with t3 before t2; CONTROL with an unknown code. */
+    WirePacket s = {.kind = WIRE_SYNC_RESP, .token = TOKEN};
+    s.u.sync = (WireSync){1, 0, 100, 99};
+    size_t sn = wire_encode(&s, buf, sizeof buf);
+    c.accept_hello = false;
+    assert_int_equal(wire_decode(buf, sn, &c, &q), WIRE_BAD_FIELD);
+    s.u.sync = (WireSync){1, 0, INT64_MIN + 5, INT64_C(72057594038178086)}; /* t3 - t2 overflows int64 */
+    sn = wire_encode(&s, buf, sizeof buf);
+    assert_int_equal(wire_decode(buf, sn, &c, &q), WIRE_BAD_FIELD);
+    WirePacket k = {.kind = WIRE_CONTROL, .token = TOKEN};
+    k.u.control = (WireControl){WIRE_CONTROL_END, 0};
+    size_t kn = wire_encode(&k, buf, sizeof buf);
+    assert_int_equal(wire_decode(buf, kn, &c, &q), WIRE_BAD_FIELD);
+    /* Every result has a name for the logs. */
+    for (int r = 0; r < WIRE_RESULT_COUNT; r++)
+        assert_true(strlen(wire_result_name((WireResult)r)) > 1);
+#undef MUTATE
+}
+
+/* 10^5 random datagrams, and 10^5 single-byte mutations of a valid one:
+ * never read past the datagram (the sanitizer build checks), and a valid
+ * result only for untouched or harmless bytes. */
+static void random_garbage(void **state)
+{
+    (void)state;
+    Rng r;
+    rng_seed(&r, 3, 0);
+    uint8_t buf[WIRE_MAX_BYTES], b[WIRE_MAX_BYTES];
+    size_t n = mu_packet(buf);
+    int ok = 0;
+    for (int i = 0; i < 100000; i++) {
+        size_t len = (size_t)rng_below(&r, WIRE_MAX_BYTES + 1);
+        for (size_t j = 0; j < len; j++)
+            b[j] = (uint8_t)rng_below(&r, 256);
+        ok += decode(b, len) == WIRE_OK;
+        memcpy(b, buf, n);
+        b[rng_below(&r, n)] ^= (uint8_t)(1 + rng_below(&r, 255));
+        (void)decode(b, n);
+    }
+    assert_int_equal(ok, 0); /* random bytes never carry the magic and the token */
+}
+
+/* ---- clock synchronisation ---------------------------------------------- */
+
+/* By hand: probe at t1 = 1000 (client), arrives at t2 = 251100 (server),
+ * reply at t3 = 251200, arrives t4 = 1300 (client). Round trip = 300 - 100
+ * = 200; offset = ((251100 - 1000) + (251200 - 1300)) / 2 = 250000. */
+static void clocksync_by_hand(void **state)
+{
+    (void)state;
+    ClockSync cs;
+    clocksync_init(&cs);
+    assert_true(clocksync_error_bound(&cs, 0) == INT64_MAX);
+    assert_true(clocksync_add(&cs, 1000, 251100, 251200, 1300));
+    assert_true(clocksync_offset(&cs, 1300) == 250000);
+    assert_true(clocksync_rtt(&cs) == 200);
+    assert_true(clocksync_error_bound(&cs, 1300) == 100);
+    /* A later exchange with a longer round trip does not replace it. */
+    assert_true(clocksync_add(&cs, 2000, 252500, 252600, 2900));
+    assert_true(clocksync_offset(&cs, 2900) == 250000);
+    /* Inconsistent stamps are refused. */
+    assert_false(clocksync_add(&cs, 5000, 0, 0, 4000));   /* t4 before t1 */
+    assert_false(clocksync_add(&cs, 0, 10, 5, 100));      /* t3 before t2 */
+    assert_false(clocksync_add(&cs, 0, 0, 1000, 100));    /* negative round trip */
+    assert_false(clocksync_add(&cs, 0, INT64_MAX, INT64_MAX, 10)); /* would overflow */
+    assert_int_equal(clocksync_count(&cs), 2);
+}
+
+/* A server clock 250 ms ahead with 40 ppm drift; one-way delays 2 ms plus
+ * exponential queueing (mean 3 ms, independent per direction, so the path
+ * is asymmetric exchange by exchange); a probe every 100 ms for 60 s. The
+ * truth must lie within the error bound, and the estimate within what the
+ * chosen exchange's queueing allows. */
+static void clocksync_known_truth(void **state)
+{
+    (void)state;
+    Rng r;
+    rng_seed(&r, 11, 0);
+    ClockSync cs;
+    clocksync_init(&cs);
+    const double offset = 250000.0, drift = 40e-6;
+    for (int i = 0; i < 600; i++) {
+        double t1 = i * 100000.0;
+        double up = 2000 - 3000 * log(1 - rng_uniform(&r));
+        double down = 2000 - 3000 * log(1 - rng_uniform(&r));
+        double t2 = t1 + up + offset + drift * (t1 + up);
+        double t3 = t2 + 50;
+        double t3g = t1 + up + 50 / (1 + drift); /* global time of the reply */
+        double t4 = t3g + down;
+        assert_true(clocksync_add(&cs, llround(t1), llround(t2), llround(t3), llround(t4)));
+        double truth = offset + drift * t4;
+        int64_t est = clocksync_offset(&cs, llround(t4));
+        assert_true(fabs((double)est - truth) <= (double)clocksync_error_bound(&cs, llround(t4)) + 1);
+        /* Both one-way delays are at least 2 ms, so the chosen exchange's
+         * offset error (up - down) / 2 is at most (rtt - 4 ms) / 2; plus the
+         * drift over the window (1.6 s at a fitting error under 30 ppm). */
+        if (i >= 200)
+            assert_true(fabs((double)est - truth) <= (double)(clocksync_rtt(&cs) - 4000) / 2 + 50);
+    }
+    assert_true(fabs(clocksync_drift_ppm(&cs) - 40.0) < 10.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(control_bytes_by_hand),
+        cmocka_unit_test(mu_round_trip),
+        cmocka_unit_test(other_kinds_round_trip),
+        cmocka_unit_test(rejections),
+        cmocka_unit_test(random_garbage),
+        cmocka_unit_test(clocksync_by_hand),
+        cmocka_unit_test(clocksync_known_truth),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
