@@ -215,17 +215,26 @@ static void epr_rebuild(EppRace *s)
     }
     if (n > 0) {
         /* The windows of these EPs lie in the ring's span [newest - RING + 1,
-         * newest]: recover over a copy of it, then keep what was restored. */
+         * newest]: recover over a copy of the part they cover, then keep
+         * what was restored. */
+        int32_t first = eps[0].seq - o + 1, last = eps[0].seq;
+        for (int i = 1; i < n; i++) {
+            if (eps[i].seq - o + 1 < first)
+                first = eps[i].seq - o + 1;
+            if (eps[i].seq > last)
+                last = eps[i].seq;
+        }
+        int span = (int)(last - first) + 1; /* <= EPR_RING */
         unsigned char known[EPR_RING];
         double ux[EPR_RING], uy[EPR_RING];
-        EppUpdates u = {s->newest - EPR_RING + 1, known, ux, uy};
-        for (int i = 0; i < EPR_RING; i++)
-            known[i] = upd_get(s, u.first + i, &ux[i], &uy[i]);
+        EppUpdates u = {first, known, ux, uy};
+        for (int i = 0; i < span; i++)
+            known[i] = upd_get(s, first + i, &ux[i], &uy[i]);
         if (epp_recover_all(s->m, eps, n, &u) > 0)
-            for (int i = 0; i < EPR_RING; i++) {
+            for (int i = 0; i < span; i++) {
                 double x, y;
-                if (known[i] && !upd_get(s, u.first + i, &x, &y))
-                    upd_set(s, u.first + i, ux[i], uy[i]);
+                if (known[i] && !upd_get(s, first + i, &x, &y))
+                    upd_set(s, first + i, ux[i], uy[i]);
             }
     }
     for (int32_t j = s->newest; j > s->best_seq && j >= lo; j--) {
