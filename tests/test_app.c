@@ -181,6 +181,7 @@ static void cars_where_the_engine_places_them(void **state)
     Fixture *f = *state;
     replay_step_to(f->rp, 3 * NR_US_PER_S);
     f->s->focus = -1;
+    f->s->follow[0] = false;
     check_cars(f); /* overview, whole track */
     replay_step_to(f->rp, 6 * NR_US_PER_S);
     f->s->focus = 2 % engine_scheme_count(f->e);
@@ -244,6 +245,90 @@ static void lead_badge_in_the_leaders_colour(void **state)
             if (car2 < 20 || car1 != 0)
                 fail_msg("scheme %d terminal %d: badge has %d car-2 and %d car-1 pixels", k, j, car2, car1);
         }
+}
+
+/* Car 1 at s = 20 + 12 t, car 2 at s = 30 + 10 t (car widths, t in s): car 1
+ * overtakes at t = 5 s, so the delayed screens disagree for a while. */
+static void overtake_recording(Recording *rec, const Track *t, int nsamples)
+{
+    ring_recording(rec, t, nsamples);
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < nsamples; i++) {
+            RecSample *r = &rec->samples[c * nsamples + i];
+            double tt = i * 0.033, sp = c ? 10.0 : 12.0, x, y, h;
+            track_point(t, (c ? 30.0 : 20.0) + sp * tt, &x, &y, &h);
+            r->x = x;
+            r->y = y;
+            r->heading = h;
+            r->speed = sp;
+        }
+}
+
+/* Issue 13 item 1: frames drawn between samples (7 ms of wall time apart,
+ * never on the 33 ms grid for long) show what the metrics measure. On each
+ * scheme's two screens: the badges disagree exactly when the metrics say
+ * the sample is inconsistent and the red frame is drawn; the displayed gaps
+ * differ by d1 + d2 (gap1 - gap2 = (p1[0] - p2[0]) + (p2[1] - p1[1]) by the
+ * definitions of d1 and d2). Before the fix the own car was held at its
+ * sample while the remote car moved on, and the gaps differed by up to a
+ * period's travel from d1 + d2. */
+static void frames_between_samples_show_what_the_metrics_measure(void **state)
+{
+    Fixture *f = *state;
+    Recording rec;
+    overtake_recording(&rec, f->track, 304);
+    NrError err = {{0}};
+    EngineConfig ec;
+    memset(&ec, 0, sizeof ec);
+    ec.track = f->track;
+    ec.link[0] = &f->link[0];
+    ec.link[1] = &f->link[1];
+    ec.seed = 3;
+    ec.params = scheme_default_params();
+    ec.nschemes = scheme_parse_list("all", ec.schemes, SCHEME_MAX, &err);
+    ec.keep_history = true;
+    Replay *rp = replay_new(&ec, &rec, false, &err);
+    assert_non_null(rp);
+    Engine *e = replay_engine(rp);
+    AppState *s = calloc(1, sizeof *s);
+    AppConfig cfg = app_config_default();
+    cfg.replay = rp;
+    assert_true(app_state_init(s, rp, &cfg, f->r, &err));
+    int n = engine_scheme_count(e), frames = 0, inconsistent = 0, views = 0;
+    for (int focus = -1; focus < 1; focus++) {
+        replay_restart(rp);
+        s->race_frac_us = 0;
+        s->focus = focus;
+        s->paused = false;
+        while (engine_now(e) < 8 * NR_US_PER_S) {
+            app_advance(s, 7000);
+            app_draw(s, 1280, 720);
+            frames++;
+            for (int k = 0; k < n; k++) {
+                const AppDrawn *d = &s->drawn[k];
+                if (!d->drawn)
+                    continue;
+                const Metrics *m = engine_metrics(e, k);
+                views++;
+                inconsistent += m->inconsistent_now;
+                if ((d->leader[0] != d->leader[1]) != m->inconsistent_now || d->frame != m->inconsistent_now)
+                    fail_msg("t %lld us, %s: badges car %d / car %d, frame %d, metrics inconsistent %d",
+                             (long long)engine_now(e), engine_scheme(e, k)->name, d->leader[0] + 1,
+                             d->leader[1] + 1, d->frame, m->inconsistent_now);
+                double diff = d->gap[0] - d->gap[1];
+                if (fabs(diff - (m->d1 + m->d2)) > 1e-9)
+                    fail_msg("t %lld us, %s: screens' gaps differ by %.4f cw, d1 + d2 = %.4f", (long long)engine_now(e),
+                             engine_scheme(e, k)->name, diff, m->d1 + m->d2);
+            }
+        }
+    }
+    assert_true(frames > 2000);
+    assert_true(views > 1000);
+    assert_true(inconsistent > 0); /* the overtake made some screens disagree */
+    app_state_free(s);
+    free(s);
+    replay_free(rp);
+    recording_free(&rec);
 }
 
 static double number_after(const char *text, const char *key)
@@ -371,6 +456,22 @@ static void keys_change_the_parameters(void **state)
     pump(s);
     assert_false(s->help);
     assert_int_equal(s->focus, -1);
+    /* every scheme has a key: Shift+1..3 are schemes 10..12 (issue 13 item 5) */
+    int nk = engine_scheme_count(f->e);
+    for (int k = 9; k < nk && k < 18; k++) {
+        push_key((SDL_Keycode)(SDLK_1 + (k - 9)), KMOD_LSHIFT);
+        pump(s);
+        assert_int_equal(s->focus, k);
+    }
+    if (nk < 18) { /* a key past the last scheme changes nothing */
+        int was = s->focus;
+        push_key((SDL_Keycode)(SDLK_1 + (nk - 9)), KMOD_LSHIFT);
+        pump(s);
+        assert_int_equal(s->focus, was);
+    }
+    assert_true(nk >= 12); /* the registry's twelve: the loop above ran */
+    push_key(SDLK_0, 0);
+    pump(s);
 
     replay_step_to(f->rp, 2 * NR_US_PER_S);
     push_key(SDLK_c, 0);
@@ -438,14 +539,26 @@ static void clock_follows_wall_time_times_speed(void **state)
     replay_restart(f->rp);
     s->paused = false;
     s->speed = 2.0;
-    app_advance(s, 100000); /* 0.1 s of wall time */
-    assert_int_equal(engine_now(f->e), 200000);
+    s->race_frac_us = 0;
+    /* the engine stops at the last 33 ms sample instant the app clock passed */
+    app_advance(s, 100000); /* 0.1 s of wall time: 0.2 s of race */
+    assert_int_equal(engine_now(f->e), 198000);
     s->speed = 0.25;
-    app_advance(s, 100000);
-    assert_int_equal(engine_now(f->e), 225000);
+    app_advance(s, 100000); /* 0.225 s */
+    assert_int_equal(engine_now(f->e), 198000);
+    app_advance(s, 100000); /* 0.25 s */
+    assert_int_equal(engine_now(f->e), 231000);
     s->paused = true;
     app_advance(s, 100000);
-    assert_int_equal(engine_now(f->e), 225000);
+    assert_int_equal(engine_now(f->e), 231000);
+    s->paused = false;
+    s->speed = 1.0;
+    app_advance(s, 10000); /* 0.26 s: no sample passed */
+    assert_int_equal(engine_now(f->e), 231000);
+    app_advance(s, 3000); /* 0.263 s: none yet */
+    assert_int_equal(engine_now(f->e), 231000);
+    app_advance(s, 2000); /* 0.265 s > 0.264 s */
+    assert_int_equal(engine_now(f->e), 264000);
     s->paused = false;
     s->speed = 1.0;
 }
@@ -527,7 +640,8 @@ static void snapshot_has_the_requested_size(void **state)
     NrError err = {{0}};
     replay_step_to(f->rp, 8 * NR_US_PER_S);
     assert_int_equal(app_render_snapshot(f->rp, &cfg, 2500000, path, 800, 450, &err), 0);
-    assert_int_equal(engine_now(f->e), 2500000); /* went back: restarted, then stepped */
+    /* went back: restarted, then stepped to the last sample instant <= 2.5 s */
+    assert_int_equal(engine_now(f->e), 2475000);
     SDL_Surface *img = IMG_Load(path);
     assert_non_null(img);
     assert_int_equal(img->w, 800);
@@ -540,11 +654,29 @@ static void snapshot_has_the_requested_size(void **state)
     unlink(path);
 }
 
+/* Issue 13 item 7: --plot x.jpg must not get PNG bytes under a JPEG name. */
+static void plots_are_png_only(void **state)
+{
+    (void)state;
+    NrError err = {{0}};
+    assert_true(plot_path_ok("out/sweep.png", &err));
+    assert_true(plot_path_ok("SWEEP.PNG", &err));
+    assert_false(plot_path_ok("sweep.jpg", &err));
+    assert_non_null(strstr(err.msg, "sweep.jpg: plots are written as PNG only"));
+    assert_false(plot_path_ok("sweep.png.jpeg", &err));
+    assert_false(plot_path_ok(".png", &err));
+    assert_false(plot_path_ok("png", &err));
+    assert_false(plot_path_ok("", &err));
+}
+
 static void plot_png_has_the_requested_size(void **state)
 {
     (void)state;
     double x[5] = {0, 50, 100, 150, 200}, y0[5] = {0, 10, NAN, 30, 40}, y1[5] = {5, 5, 6, 7, 9};
-    PlotSeries s[2] = {{"nc", x, y0, 5, true}, {"dr", x, y1, 5, false}};
+    double lo[5] = {-1, 8, NAN, 25, 38}, hi[5] = {1, 12, NAN, 35, 42}, lo1[5] = {4, 4, 5, 6, 8},
+           hi1[5] = {6, 6, 7, 8, 10};
+    /* error bars on the marked series, a band on the other */
+    PlotSeries s[2] = {{"nc", x, y0, 5, true, lo, hi}, {"dr", x, y1, 5, false, lo1, hi1}};
     PlotPanel p[2];
     memset(p, 0, sizeof p);
     p[0].title = "inconsistency";
@@ -678,6 +810,7 @@ int main(void)
         cmocka_unit_test(nothing_between_the_cars),
         cmocka_unit_test(lead_badge_in_the_leaders_colour),
         cmocka_unit_test(gauge_text_is_the_engines),
+        cmocka_unit_test(frames_between_samples_show_what_the_metrics_measure),
         cmocka_unit_test(labels_rendered_once),
         cmocka_unit_test(keys_change_the_parameters),
         cmocka_unit_test(mouse_on_the_controls),
@@ -685,6 +818,7 @@ int main(void)
         cmocka_unit_test(layers_draw_the_same_picture),
         cmocka_unit_test(snapshot_has_the_requested_size),
         cmocka_unit_test(plot_png_has_the_requested_size),
+        cmocka_unit_test(plots_are_png_only),
         cmocka_unit_test(link_text_round_trip),
         cmocka_unit_test(random_input_keeps_the_state_valid),
         cmocka_unit_test(short_axes_get_fewer_ticks),

@@ -15,11 +15,14 @@
  *        frame-time statistics to stdout and returns. Returns 0 on a clean
  *        exit, 1 when the display, renderer or font could not be opened (one
  *        line on stderr), never exits the process.
- *   app_render_snapshot(r, cfg, t_us, png, w, h, err)  steps replay r to race
- *        time t_us (restarting it first when t_us < engine_now) and writes what the
+ *   app_render_snapshot(r, cfg, t_us, png, w, h, err)  steps replay r to the
+ *        last sample instant at or before race time t_us (restarting it
+ *        first when t_us < engine_now) and writes what the
  *        window would show at that time, w x h pixels, to png. Needs no
  *        display: it draws into a memory surface with SDL's software
  *        renderer. A missing font prints one line and draws without text.
+ *        With cfg->script, e must be fresh (t = 0, its initial links): the
+ *        script's changes are applied on the way to t_us.
  *        Returns 0 on success, 1 + err on failure (bad size, unwritable file).
  *   app_default_font(buf, n)  the font file used when cfg->font_path is NULL:
  *        DejaVu Sans Mono, else fontconfig's monospace; false when none.
@@ -27,6 +30,7 @@
 #ifndef NR_APP_H
 #define NR_APP_H
 
+#include "linkscript.h"
 #include "replay.h"
 
 enum {
@@ -40,7 +44,7 @@ typedef struct AppConfig {
     const char *title;       /* shown in the title bar (e.g. the recording); NULL ok */
     const char *font_path;   /* NULL: app_default_font */
     const char *table_dir;   /* netem tables for live link changes; NULL = system */
-    const char *shot_dir;    /* where F12 / P screenshots go; NULL = "." */
+    const char *shot_dir;    /* where F12 / P screenshots go; NULL = ~/Pictures/netrace (see docs/window.md) */
     int width, height;       /* initial window size; 0 = 1280 x 720 */
     double speed;            /* replay speed, 0 = 1.0; clamped to 0.25 .. 8 */
     bool fullscreen;
@@ -50,6 +54,10 @@ typedef struct AppConfig {
     unsigned overlays;       /* APP_OVERLAY_* bits */
     int bench_frames;        /* > 0: render N overview frames, print timings, return */
     bool quiet;              /* no informative lines on stdout */
+    const LinkScript *script; /* borrowed; link changes applied at their race
+                               * times (shown in the top bar); NULL = none.
+                               * A restart (R, loop) puts the links back as
+                               * they were at the start and replays it. */
 } AppConfig;
 
 /* A zeroed AppConfig with focus = -1 (overview) and speed 1. */

@@ -24,6 +24,13 @@ static const char *const ctl_label[CTL_COUNT] = {
     "G ghost", "T trails", "M MUs", "Z zoom", "H help",
 };
 
+/* The same labels, short, for narrow windows (detail is dropped, never letters). */
+static const char *const ctl_short[CTL_COUNT] = {
+    "d 1→2", "j 1→2", "loss 1→2", "d 2→1", "j 2→1", "loss 2→1",
+    "dist", "Δ", "T_dr", "speed",
+    "Space", "N", "R", "L", "C", "G", "T", "M", "Z", "H",
+};
+
 static SDL_Color car_colour(int c)
 {
     return c == 0 ? APP_CAR1 : APP_CAR2;
@@ -74,7 +81,8 @@ void app_layout(AppState *s, int w, int h)
     float fw = (float)w, fh = (float)h;
 
     L->top = frect(0, 0, fw, ln * 1.4f);
-    float ctl1 = ls * 1.5f, ctl0 = ls * 2.2f;
+    /* value controls: the label line, 2 px, then the -/value/+ line */
+    float ctl1 = ls * 1.5f, ctl0 = ls * 2.15f + 10;
     L->ctl_row[1] = frect(0, fh - ctl1, fw, ctl1);
     L->ctl_row[0] = frect(0, fh - ctl1 - ctl0, fw, ctl0);
     L->status = frect(0, L->ctl_row[0].y - ls * 1.3f, fw, ls * 1.3f);
@@ -163,7 +171,10 @@ static void xform_for(const AppState *s, const SDL_FRect *rect, int k, int j, Ap
         x->wx = (v.pose[0].x + v.pose[1].x) / 2;
         x->wy = (v.pose[0].y + v.pose[1].y) / 2;
         double dist = hypot(v.pose[0].x - v.pose[1].x, v.pose[0].y - v.pose[1].y);
-        double span = fmax(30.0, dist * 1.4 + 8.0); /* car widths across the short side */
+        /* car widths across the short side: both cars with a margin, at
+         * least 30 in the large focus views and 14 in the overview's
+         * thumbnails (cars of ~2 x 1 cw big enough to see on a projector) */
+        double span = fmax(s->focus >= 0 ? 30.0 : 14.0, dist * 1.4 + 8.0);
         double px = fmin(rect->w, rect->h);
         x->scale = (float)(px / span);
     } else {
@@ -370,6 +381,9 @@ static void draw_view(AppState *s, int k, int j)
     }
     EngineView v;
     engine_view(s->e, k, j, &v);
+    s->drawn[k].leader[j] = v.leader;
+    s->drawn[k].gap[j] = v.progress[0] - v.progress[1];
+    s->drawn[k].drawn = true;
     int other = 1 - j;
     if (s->overlays & APP_OVERLAY_TRAILS) {
         for (int c = 0; c < 2; c++) {
@@ -442,7 +456,8 @@ static void draw_view(AppState *s, int k, int j)
  * sample is inconsistent (the screens disagree on who is ahead). */
 static void draw_disagree(AppState *s, int k)
 {
-    if (!engine_metrics(s->e, k)->inconsistent_now)
+    s->drawn[k].frame = engine_metrics(s->e, k)->inconsistent_now;
+    if (!s->drawn[k].frame)
         return;
     const SDL_FRect *a = &s->lay.view[k][0], *b = &s->lay.view[k][1];
     float t = fmaxf(2.0f, (float)s->lay.base * 0.15f);
@@ -463,11 +478,22 @@ void app_gauge_text(const Engine *e, int k, AppGaugeText *t)
     snprintf(t->rate, sizeof t->rate, "inconsistent %.1f%%", metrics_inconsistency_rate(m) * 100.0);
     snprintf(t->recent, sizeof t->recent, "last 5 s %.1f%%", metrics_recent_rate(m) * 100.0);
     const char *who = f >= APP_FAIR_EVEN_CW ? "P1 disadvantaged" : f <= -APP_FAIR_EVEN_CW ? "P2 disadvantaged" : "even";
-    snprintf(t->fair, sizeof t->fair, "mean d1-d2 %+.2f cw", f);
+    /* three significant digits at most: +184 cw, +4.9 cw and +0.13 cw all fit */
+    int dec = fabs(f) < 9.995 ? 2 : fabs(f) < 99.95 ? 1 : 0;
+    snprintf(t->fair, sizeof t->fair, "mean d1-d2 %+.*f cw", dec, f);
     snprintf(t->who, sizeof t->who, "%s", who);
     snprintf(t->d, sizeof t->d, "d1 %+.2f  d2 %+.2f cw", m->d1, m->d2);
     snprintf(t->mus, sizeof t->mus, "sent %lld/%lld  discarded %lld/%lld", (long long)m->dir[0].sent,
              (long long)m->dir[1].sent, (long long)m->dir[0].discarded, (long long)m->dir[1].discarded);
+}
+
+/* Where |v| (car widths) falls on the fairness bars' scale, 0..1 of a half
+ * bar: symmetric logarithmic, linear below APP_FAIR_EVEN_CW, so that one
+ * scheme's +184 cw does not flatten another's +4.9 cw to nothing. */
+static double fair_scale(double v, double range)
+{
+    double c = APP_FAIR_EVEN_CW;
+    return fmin(1.0, log1p(fabs(v) / c) / log1p(range / c));
 }
 
 /* Common scale of the fairness bars: the largest |mean d1 - d2|, rounded up. */
@@ -518,10 +544,32 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
     if (!big) {
         const SchemeType *st = engine_scheme(s->e, k);
         gfx_fill(r, g->x, g->y, 4, g->h, scheme_colour(k));
-        int tw0 = gfx_text(&s->gfx, GFX_NORMAL, (int)x + 4, (int)y, GFX_LEFT, scheme_colour(k), "%d %s", k + 1,
-                           st->title ? st->title : st->name);
-        gfx_text(&s->gfx, GFX_SMALL, (int)x + 4 + tw0 + (int)(2 * pad), (int)(y + lh(s, GFX_NORMAL) - l), GFX_LEFT,
-                 DIM, "%s", st->name);
+        /* "7 EPP-xv epp-xv": the short name goes first, then the title
+         * falls back to the name, then to the number: detail is dropped,
+         * never letters */
+        char title[96], num[16];
+        snprintf(title, sizeof title, "%d %s", k + 1, st->title ? st->title : st->name);
+        snprintf(num, sizeof num, "%d", k + 1);
+        int tw0, th0, nw, nh;
+        gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
+        gfx_text_size(&s->gfx, GFX_SMALL, st->name, &nw, &nh);
+        float room = w - 4;
+        int tfont = GFX_NORMAL;
+        if ((float)tw0 > room) {
+            snprintf(title, sizeof title, "%d %s", k + 1, st->name);
+            gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
+            if ((float)tw0 > room) { /* the name in the small font, else the number */
+                tfont = GFX_SMALL;
+                gfx_text_size(&s->gfx, GFX_SMALL, title, &tw0, &th0);
+                if ((float)tw0 > room)
+                    snprintf(title, sizeof title, "%s", num);
+            }
+            nw = 1 << 20; /* the name is in the title now, or does not fit */
+        }
+        tw0 = gfx_text(&s->gfx, tfont, (int)x + 4, (int)y, GFX_LEFT, scheme_colour(k), "%s", title);
+        if ((float)(tw0 + nw) + 2 * pad <= room)
+            gfx_text(&s->gfx, GFX_SMALL, (int)x + 4 + tw0 + (int)(2 * pad), (int)(y + lh(s, GFX_NORMAL) - l),
+                     GFX_LEFT, DIM, "%s", st->name);
         y += lh(s, GFX_NORMAL) * 1.05f;
         x += 4;
         w -= 4;
@@ -539,7 +587,9 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
     if ((float)(tw + rw) + 3 * pad < w) {
         gfx_text(&s->gfx, font, (int)(x + w - pad), (int)y, GFX_RIGHT, m->inconsistent_now ? WARN : DIM, "%s",
                  t.recent);
-    } else if (y + 2 * l <= bottom + 1) {
+    } else if (y + l * 1.15f + 3 * l + pad <= bottom + 1) {
+        /* a line of its own only while the fairness bar and its value still
+         * fit below: the recent rate is the detail to drop */
         y += l;
         gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, m->inconsistent_now ? WARN : DIM, "%s",
                  t.recent);
@@ -551,11 +601,18 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
     double R = fairness_range(s), f = metrics_mean_d1_minus_d2(m);
     float bh = l * 0.9f, cxm = x + w / 2;
     gfx_fill(r, x, y, w, bh, gfx_rgb(52, 56, 64));
-    float fw = (float)(fmin(1.0, fabs(f) / R) * (w / 2));
+    float fw = (float)(fair_scale(f, R) * (w / 2));
     if (f > 0)
         gfx_fill(r, cxm, y, fw, bh, APP_CAR1);
     else if (f < 0)
         gfx_fill(r, cxm - fw, y, fw, bh, APP_CAR2);
+    /* ticks at 0.1, 1, 10, 100 ... cw on both sides: the log scale is read
+     * by decades */
+    for (double d = 0.1; d <= R * 1.0001; d *= 10) {
+        float tx = (float)(fair_scale(d, R) * (w / 2));
+        gfx_fill(r, cxm + tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
+        gfx_fill(r, cxm - tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
+    }
     gfx_fill(r, cxm - 1, y - 2, 3, bh + 4, FG);
     gfx_text(&s->gfx, GFX_SMALL, (int)(x + pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_LEFT,
              gfx_rgb(0, 0, 0), "P2");
@@ -564,7 +621,19 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
     y += bh + pad / 2;
     ROOM(1);
     SDL_Color fc = f >= APP_FAIR_EVEN_CW ? APP_CAR1 : f <= -APP_FAIR_EVEN_CW ? APP_CAR2 : FG;
-    int fw1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, fc, "%s", t.fair);
+    /* "mean d1-d2 +0.13 cw", else "d1-d2 +0.13 cw", else "+0.13 cw": the
+     * unit stays */
+    const char *fair = t.fair;
+    for (int cut = 0; cut < 2; cut++) {
+        int fw0, fh0;
+        gfx_text_size(&s->gfx, font, fair, &fw0, &fh0);
+        if ((float)fw0 <= w)
+            break;
+        const char *sp = strchr(fair, ' ');
+        if (sp)
+            fair = sp + 1;
+    }
+    int fw1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, fc, "%s", fair);
     int ww, wh;
     gfx_text_size(&s->gfx, font, t.who, &ww, &wh);
     if ((float)(fw1 + ww) + 2 * pad < w) {
@@ -592,9 +661,10 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
             "d1: car 1 at P1 minus at P2 (cw)",
             "d2: car 2 at P2 minus at P1 (cw)",
             "d1-d2 > 0: P1 disadvantaged",
+            "bar: log scale, ticks 0.1, 1, 10.. cw",
             "sent/discarded: 1→2 / 2→1",
         };
-        for (int i = 0; i < 4 && y + l < g->y + g->h; i++, y += l)
+        for (int i = 0; i < 5 && y + l < g->y + g->h; i++, y += l)
             gfx_text(&s->gfx, GFX_SMALL, (int)x, (int)y, GFX_LEFT, DIM, "%s", lines[i]);
     }
 #undef ROOM
@@ -652,6 +722,7 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
         se[k].y = s->chart_y[k];
         se[k].n = m;
         se[k].markers = false;
+        se[k].lo = se[k].hi = NULL;
     }
     PlotPanel p;
     memset(&p, 0, sizeof p);
@@ -663,7 +734,9 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
     p.xlabel = "race time (s)";
     p.highlight = s->focus + 1;
     p.zero_line = true;
-    p.title = pass == 0 ? "inconsistency rate, cumulative (%)" : "d1 - d2 per sample (car widths)";
+    p.title = pass == 0 ? "inconsistency rate, cumulative (%)" : "d1 - d2 per sample (car widths, log scale)";
+    /* one scheme's excursion to +-1000 cw must not hide the others' +-1 */
+    p.symlog = pass == 0 ? 0 : 0.1;
     PlotTheme th = plot_theme_dark();
     gfx_fill(s->r, a.x, a.y, a.w, a.h, PANEL);
     plot_draw_panel(&s->gfx, a, &p, &th);
@@ -726,8 +799,14 @@ static void draw_top(AppState *s)
                  ACCENT, "%s", s->msg);
         s->msg_frames--;
     } else {
+        int n = engine_scheme_count(s->e);
+        char hint[64];
+        if (n > 9)
+            snprintf(hint, sizeof hint, "1-9, Shift 1-%d focus  H help", n - 9 > 9 ? 9 : n - 9);
+        else
+            snprintf(hint, sizeof hint, "1-%d focus  H help", n);
         gfx_text(&s->gfx, GFX_SMALL, (int)(t->w - pad), (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
-                 DIM, "%s", s->focus >= 0 ? "Esc/0 overview  Tab next  H help" : "1-9 focus  H help");
+                 DIM, "%s", s->focus >= 0 ? "Esc/0 overview  Tab next  H help" : hint);
     }
 }
 
@@ -776,7 +855,10 @@ static void draw_controls(AppState *s)
         gfx_fill(r, b->x, b->y, b->w, b->h, c == s->sel ? gfx_rgb(70, 64, 30) : PANEL);
         if (c == s->sel)
             gfx_frame(r, b->x, b->y, b->w, b->h, ACCENT);
-        gfx_text(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)b->y, GFX_CENTER, DIM, "%s", ctl_label[c]);
+        int tw, th;
+        gfx_text_size(&s->gfx, GFX_SMALL, ctl_label[c], &tw, &th);
+        gfx_text(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)b->y + 1, GFX_CENTER, DIM, "%s",
+                 (float)tw + 4 <= b->w ? ctl_label[c] : ctl_short[c]);
         app_ctl_value(s, c, val, sizeof val);
         const SDL_FRect *mi = &s->lay.minus[c], *pl = &s->lay.plus[c];
         gfx_fill(r, mi->x, mi->y, mi->w, mi->h, gfx_rgb(64, 68, 78));
@@ -790,8 +872,10 @@ static void draw_controls(AppState *s)
         const SDL_FRect *b = &s->lay.ctl[c];
         bool on = ctl_on(s, c);
         gfx_fill(r, b->x, b->y, b->w, b->h, on ? gfx_rgb(40, 90, 70) : PANEL);
+        int tw, th;
+        gfx_text_size(&s->gfx, GFX_SMALL, ctl_label[c], &tw, &th);
         gfx_text(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)(b->y + (b->h - ls) / 2), GFX_CENTER,
-                 on ? gfx_rgb(255, 255, 255) : FG, "%s", ctl_label[c]);
+                 on ? gfx_rgb(255, 255, 255) : FG, "%s", (float)tw + 4 <= b->w ? ctl_label[c] : ctl_short[c]);
     }
 }
 
@@ -848,13 +932,14 @@ static const char *const help_lines[] = {
     "Space        pause / resume          N or .     single step (33 ms)",
     "+ / -        speed 0.25x .. 8x       R          restart (same traffic)",
     "L            loop at the end         C          reset the gauges",
-    "1..9         focus a scheme          0 or Esc   overview of all schemes",
+    "1..9         focus scheme 1..9       Shift 1..3 focus scheme 10..12",
+    "0 or Esc     overview of all schemes",
     "Tab          next scheme             Shift-Tab  previous scheme",
     "Up / Down    select a control        Left/Right change it (Shift: x5)",
     "[ / ]        change it too           D          cycle the jitter distribution",
     "G            ghost (true position)   T          trails",
     "M            MUs in flight           Z          zoom on the cars",
-    "F or F11     fullscreen              P or F12   screenshot (PNG)",
+    "F or F11     fullscreen              P or F12   screenshot (~/Pictures/netrace)",
     "H, F1 or ?   this help               Q, Ctrl-Q  quit",
     "",
     "Mouse: click - / + on a control or roll the wheel over it; click the buttons;",
@@ -946,6 +1031,7 @@ void app_draw(AppState *s, int w, int h)
             s->gtext_t[oldest] = now;
         }
     }
+    memset(s->drawn, 0, sizeof s->drawn);
     if (s->focus >= 0) {
         draw_label(s, s->focus);
         draw_view(s, s->focus, 0);

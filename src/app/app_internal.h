@@ -10,8 +10,9 @@
  *        quit); changes the engine through its live-change calls and the
  *        view state; window-level requests (quit, fullscreen, screenshot)
  *        are left in s->want_* for the loop.
- *   app_advance(s, wall_dt_us)         steps the engine by wall time x speed
- *        unless paused (the app's clock; the engine never reads one).
+ *   app_advance(s, wall_dt_us)         moves the app clock by wall time x speed
+ *        unless paused (the app's clock; the engine never reads one) and
+ *        steps the engine to the last sample instant it passed.
  *   app_draw(s, w, h)                  lays out and draws one frame.
  *   app_view_xform(s, k, j, &x)        the world-to-pixel transform of view
  *        (scheme k, terminal j) of the last layout, as drawn.
@@ -94,6 +95,16 @@ typedef struct AppTrail {
     int head, n;
 } AppTrail;
 
+/* What the last frame drew for one scheme, so that tests can hold it to the
+ * metrics: the lead badge of each screen, each screen's displayed gap
+ * (progress of car 1 minus car 2, car widths), and the red frame. */
+typedef struct AppDrawn {
+    int leader[2];
+    double gap[2];
+    bool frame;
+    bool drawn;
+} AppDrawn;
+
 typedef struct AppState {
     Replay *rp; /* the race being played */
     Engine *e;  /* replay_engine(rp) */
@@ -109,7 +120,7 @@ typedef struct AppState {
     int focus;          /* -1 = overview */
     unsigned overlays;
     int sel;            /* selected value control */
-    double race_frac_us; /* sub-microsecond remainder of the app clock */
+    double race_frac_us; /* how far the app clock is ahead of the engine (us, < one period) */
 
     /* window-level requests for the loop */
     bool want_quit, want_fullscreen, want_shot;
@@ -148,6 +159,12 @@ typedef struct AppState {
     bool no_layers; /* draw everything every frame (tests compare both ways) */
     bool snapshot;  /* drawing a --snapshot: the top bar says so */
 
+    AppDrawn drawn[SCHEME_MAX];
+    /* link script: the next change, and the links in force at the start
+     * (restored by a restart before the script plays again) */
+    int script_next;
+    LinkSpec link0[2];
+
     AppTrail trail[SCHEME_MAX][2][2];
     int64_t trail_t;
 } AppState;
@@ -156,6 +173,16 @@ bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer 
 void app_state_free(AppState *s);
 void app_handle_event(AppState *s, const SDL_Event *ev);
 void app_advance(AppState *s, int64_t wall_dt_us);
+/* The latest sample instant at or before t_us: where the window stops the
+ * engine, so that it draws the instant the metrics measured. */
+int64_t app_sample_floor(const Engine *e, int64_t t_us);
+/* Steps the engine to t_us, applying the link script's changes due on the
+ * way at their times and saying so in the top bar. */
+void app_step_to(AppState *s, int64_t t_us);
+/* Back to t = 0: links as at the start when a script plays, trails and
+ * gauge strings cleared; pause, speed, focus, overlays, Delta and T_dr and
+ * the links the user set (without a script) stay as they are. */
+void app_restart(AppState *s);
 void app_draw(AppState *s, int w, int h);
 void app_layout(AppState *s, int w, int h);
 void app_view_xform(const AppState *s, int k, int j, AppXform *x);

@@ -238,17 +238,54 @@ static void clear_trails(AppState *s)
     s->trail_t = -1;
 }
 
+static int64_t sample_period_us(const Engine *e)
+{
+    int64_t period = engine_params(e)->period_us;
+    return period > 0 ? period : 33 * NR_US_PER_MS;
+}
+
+int64_t app_sample_floor(const Engine *e, int64_t t_us)
+{
+    int64_t period = sample_period_us(e);
+    return t_us <= 0 ? 0 : t_us / period * period;
+}
+
+void app_step_to(AppState *s, int64_t t_us)
+{
+    const LinkChange *last = NULL;
+    NrError err = {{0}};
+    if (linkscript_run_to(s->cfg.script, &s->script_next, s->e, t_us, linkscript_step_replay, s->rp, &last, &err) < 0)
+        app_set_message(s, "link script: %s", err.msg);
+    else if (last)
+        app_set_message(s, "t %.1f s: link %s now '%s' (script line %d)", (double)last->t_us / 1e6,
+                        last->dir == 0 ? "1→2" : last->dir == 1 ? "2→1" : "1→2 and 2→1", last->spec.text,
+                        last->line);
+}
+
+void app_restart(AppState *s)
+{
+    replay_restart(s->rp);
+    if (s->cfg.script) {
+        NrError err = {{0}};
+        for (int d = 0; d < 2; d++)
+            if (!engine_set_link(s->e, d, &s->link0[d], &err))
+                app_set_message(s, "restart: %s", err.msg);
+        s->script_next = 0;
+    }
+    /* an older message (a script change at 16 s) would read as current */
+    app_set_message(s, "restart: t = 0%s", s->cfg.script ? ", links as at the start, the script plays again" : "");
+    s->gtext_valid = false;
+    clear_trails(s);
+    s->race_frac_us = 0;
+}
+
 static void single_step(AppState *s)
 {
     s->paused = true;
-    int64_t period = engine_params(s->e)->period_us;
-    if (period <= 0)
-        period = 33 * NR_US_PER_MS;
-    if (replay_done(s->rp) && s->loop) {
-        replay_restart(s->rp);
-        clear_trails(s);
-    }
-    replay_step_to(s->rp, engine_now(s->e) + period);
+    int64_t period = sample_period_us(s->e);
+    if (replay_done(s->rp) && s->loop)
+        app_restart(s);
+    app_step_to(s, engine_now(s->e) + period);
 }
 
 void app_ctl_press(AppState *s, int ctl)
@@ -261,10 +298,7 @@ void app_ctl_press(AppState *s, int ctl)
         single_step(s);
         break;
     case BTN_RESTART:
-        replay_restart(s->rp);
-        s->gtext_valid = false;
-        clear_trails(s);
-        s->race_frac_us = 0;
+        app_restart(s);
         break;
     case BTN_LOOP:
         s->loop = !s->loop;
@@ -310,7 +344,12 @@ bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer 
     s->focus = cfg->focus >= 0 && cfg->focus < engine_scheme_count(e) ? cfg->focus : -1;
     s->overlays = cfg->overlays;
     s->trail_t = -1;
-    s->follow[1] = true; /* a focused scheme zooms on the cars; Z toggles */
+    /* both the thumbnails and a focused scheme zoom on the cars (a whole
+     * track in a thumbnail leaves cars of a few pixels); Z toggles */
+    s->follow[0] = s->follow[1] = true;
+    for (int d = 0; d < 2 && cfg->script; d++)
+        if (!linkspec_copy(&s->link0[d], engine_link(e, d)))
+            return nr_error_set(err, "out of memory");
 
     char font[512];
     app_pick_font(cfg->font_path, font, sizeof font);
@@ -363,6 +402,8 @@ void app_state_free(AppState *s)
         memset(layers[i], 0, sizeof *layers[i]);
     }
     gfx_free(&s->gfx);
+    linkspec_free(&s->link0[0]);
+    linkspec_free(&s->link0[1]);
 }
 
 void app_advance(AppState *s, int64_t wall_dt_us)
@@ -372,15 +413,23 @@ void app_advance(AppState *s, int64_t wall_dt_us)
     if (wall_dt_us > 250000) /* a stalled frame (window drag, debugger) does not jump the race */
         wall_dt_us = 250000;
     double dt = (double)wall_dt_us * s->speed + s->race_frac_us;
-    int64_t whole = (int64_t)floor(dt);
-    s->race_frac_us = dt - (double)whole;
     if (replay_done(s->rp)) {
         if (!s->loop)
             return;
-        replay_restart(s->rp);
-        clear_trails(s);
+        app_restart(s);
+        dt = (double)wall_dt_us * s->speed;
     }
-    replay_step_to(s->rp, engine_now(s->e) + whole);
+    /* The engine stops at the last sample instant the app clock has passed:
+     * the metrics are taken at sample instants, so every car, badge and
+     * frame drawn is the state they measured (between two samples the
+     * schemes would show the remote car moved on and the own car held,
+     * screens the metrics never saw). The rest waits in race_frac_us. */
+    int64_t now = engine_now(s->e);
+    int64_t at = app_sample_floor(s->e, now + (int64_t)floor(dt));
+    if (at < now)
+        at = now;
+    s->race_frac_us = dt - (double)(at - now);
+    app_step_to(s, at);
 }
 
 static bool in_rect(const SDL_FRect *r, float x, float y)
@@ -532,12 +581,18 @@ static void handle_key(AppState *s, const SDL_KeyboardEvent *k)
     case SDLK_RIGHTBRACKET:
         app_ctl_change(s, s->sel, +1, shift);
         break;
-    default:
-        if (sym >= SDLK_1 && sym <= SDLK_9 && sym - SDLK_1 < n)
-            s->focus = sym - SDLK_1;
-        else if (sym >= SDLK_KP_1 && sym <= SDLK_KP_9 && sym - SDLK_KP_1 < n)
-            s->focus = sym - SDLK_KP_1;
+    default: {
+        /* 1-9 focus schemes 1-9, Shift+1-9 schemes 10-18 (12 schemes, and
+         * more, without Tab) */
+        int k = -1;
+        if (sym >= SDLK_1 && sym <= SDLK_9)
+            k = (int)(sym - SDLK_1) + (shift ? 9 : 0);
+        else if (sym >= SDLK_KP_1 && sym <= SDLK_KP_9)
+            k = (int)(sym - SDLK_KP_1) + (shift ? 9 : 0);
+        if (k >= 0 && k < n)
+            s->focus = k;
         break;
+    }
     }
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
@@ -91,10 +92,7 @@ int app_render_snapshot(Replay *rp, const AppConfig *cfg, int64_t t_us, const ch
         nr_error_set(err, "%s: snapshot time must be >= 0", png_path);
         return 1;
     }
-    if (t_us < engine_now(replay_engine(rp)))
-        replay_restart(rp);
-    replay_step_to(rp, t_us);
-
+    t_us = app_sample_floor(replay_engine(rp), t_us); /* as the window: the instant the metrics measured */
     GfxOffscreen o;
     if (!gfx_offscreen_open(&o, w, h, png_path, err))
         return 1;
@@ -105,6 +103,9 @@ int app_render_snapshot(Replay *rp, const AppConfig *cfg, int64_t t_us, const ch
     if (!s)
         nr_error_set(err, "%s: out of memory", png_path);
     else if (app_state_init(s, rp, &c, o.r, err)) {
+        if (t_us < engine_now(s->e))
+            app_restart(s);
+        app_step_to(s, t_us); /* the script's changes on the way, the last one in the top bar */
         s->snapshot = true;
         app_draw(s, w, h);
         SDL_RenderPresent(o.r);
@@ -187,17 +188,43 @@ static void run_bench(AppState *s, SDL_Window *win, int nframes)
     (void)win;
 }
 
+/* The screenshot folder when --shots is not given: $XDG_PICTURES_DIR/netrace,
+ * else $HOME/Pictures/netrace, else /tmp/netrace-shots; created when missing
+ * (never the directory netrace was started from, often the repository). */
+static void default_shot_dir(char *buf, size_t n)
+{
+    const char *pics = getenv("XDG_PICTURES_DIR"), *home = getenv("HOME");
+    char parent[900];
+    if (pics && pics[0] == '/')
+        snprintf(parent, sizeof parent, "%s", pics);
+    else if (home && home[0] == '/')
+        snprintf(parent, sizeof parent, "%s/Pictures", home);
+    else
+        snprintf(parent, sizeof parent, "/tmp");
+    snprintf(buf, n, "%s/%s", parent, strcmp(parent, "/tmp") == 0 ? "netrace-shots" : "netrace");
+    mkdir(parent, 0777); /* EEXIST is fine; a real failure shows when the PNG is written */
+    mkdir(buf, 0777);
+}
+
 static void screenshot(AppState *s, int w, int h)
 {
-    char path[1024];
-    const char *dir = s->cfg.shot_dir ? s->cfg.shot_dir : ".";
+    char path[2048], defdir[1024];
+    const char *dir = s->cfg.shot_dir;
+    if (!dir) {
+        default_shot_dir(defdir, sizeof defdir);
+        dir = defdir;
+    }
     time_t now = time(NULL);
     struct tm tmv;
     gmtime_r(&now, &tmv);
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
-    snprintf(path, sizeof path, "%s/netrace-%s-t%06.1f.png", dir, stamp, (double)engine_now(s->e) / 1e6);
     NrError err = {{0}};
+    int len = snprintf(path, sizeof path, "%s/netrace-%s-t%06.1f.png", dir, stamp, (double)engine_now(s->e) / 1e6);
+    if (len < 0 || (size_t)len >= sizeof path) {
+        app_set_message(s, "screenshot: folder name too long");
+        return;
+    }
     if (app_save_png(s->r, w, h, path, &err))
         app_set_message(s, "screenshot: %s", path);
     else

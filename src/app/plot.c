@@ -18,10 +18,10 @@ static const uint32_t palette[] = {
     0x70D040, /* lime */
     0xB07840, /* brown */
     0x20C0C0, /* teal */
-    0xF0A0C8, /* pink */
+    0x4068E8, /* royal blue (pink looked like the magenta of series 1) */
     0xB8B860, /* olive */
     0xA0A0FF, /* lavender */
-    0x609050, /* moss */
+    0xD02050, /* crimson (moss looked like the lime of series 5) */
 };
 
 uint32_t plot_series_colour(int i)
@@ -83,6 +83,10 @@ static void data_range(const PlotPanel *p, bool xaxis, double *lo, double *hi)
                 continue;
             *lo = fmin(*lo, v);
             *hi = fmax(*hi, v);
+            if (!xaxis && se->lo && se->hi && isfinite(se->lo[i]) && isfinite(se->hi[i])) {
+                *lo = fmin(*lo, se->lo[i]);
+                *hi = fmax(*hi, se->hi[i]);
+            }
         }
     }
     if (!isfinite(*lo)) {
@@ -102,6 +106,26 @@ static void data_range(const PlotPanel *p, bool xaxis, double *lo, double *hi)
         *lo -= d;
         *hi += d;
     }
+}
+
+/* The y coordinate a value is drawn at: v itself, or on a symmetric log
+ * scale with linear threshold c: sign(v) log10(1 + |v| / c). */
+static double sym_t(double c, double v)
+{
+    return c > 0 ? copysign(log10(1.0 + fabs(v) / c), v) : v;
+}
+
+/* The i-th tick of a symmetric log axis over [lo, hi]: 0, then +-10^k from
+ * the first power of ten at or above c; false past the last. */
+static bool sym_tick(double c, double lo, double hi, int i, double *v)
+{
+    if (i == 0) {
+        *v = 0;
+        return lo <= 0 && hi >= 0;
+    }
+    double d = pow(10.0, ceil(log10(c) - 1e-9) + (double)((i - 1) / 2));
+    *v = (i % 2) ? d : -d;
+    return d <= fmax(fabs(lo), fabs(hi)) * 1.0001;
 }
 
 static void fmt_tick(char *buf, size_t n, double v, double step)
@@ -175,7 +199,8 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         x0 = floor(x0 / xs + 1e-9) * xs;
         x1 = ceil(x1 / xs - 1e-9) * xs;
     }
-    if (!p->fixed_y) {
+    double sl = p->symlog > 0 ? p->symlog : 0;
+    if (!p->fixed_y && sl == 0) {
         y0 = floor(y0 / ys + 1e-9) * ys;
         y1 = ceil(y1 / ys - 1e-9) * ys;
     }
@@ -183,18 +208,39 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
     /* Tick label widths decide the left margin. */
     char buf[64];
     int ylw = 0;
-    for (double v = ceil(y0 / ys - 1e-9) * ys; v <= y1 + ys * 1e-9; v += ys) {
+    for (double v = ceil(y0 / ys - 1e-9) * ys; sl == 0 && v <= y1 + ys * 1e-9; v += ys) {
         int w, h;
         fmt_tick(buf, sizeof buf, v, ys);
         gfx_text_size(g, GFX_SMALL, buf, &w, &h);
         if (w > ylw)
             ylw = w;
     }
+    double tv;
+    for (int i = 0; sl > 0 && i < 40; i++) {
+        if (!sym_tick(sl, y0, y1, i, &tv)) {
+            if (i > 0 && i % 2 == 0)
+                break;
+            continue;
+        }
+        int w, h;
+        snprintf(buf, sizeof buf, "%g", tv);
+        gfx_text_size(g, GFX_SMALL, buf, &w, &h);
+        if (w > ylw)
+            ylw = w;
+    }
+    /* a symmetric log axis spans its data, with a twentieth to spare */
+    double Y0 = sym_t(sl, y0), Y1 = sym_t(sl, y1);
+    if (sl > 0 && !p->fixed_y) {
+        double m = (Y1 - Y0) * 0.05;
+        Y0 -= m;
+        Y1 += m;
+    }
     float pad = (float)fs * 0.4f, flh = (float)lh;
     float thick = fs >= 20 ? 3.0f : 2.0f;
     float left = a.x + pad + (float)ylw + pad;
     float right = a.x + a.w - pad - flh * 0.6f; /* room for the last x tick label */
-    float top = a.y + pad / 2 + (p->title ? flh * 1.1f : 0) + (p->ylabel ? flh * 1.05f : flh * 0.5f);
+    /* the y label has a line of its own, the top tick label half a line below it */
+    float top = a.y + pad / 2 + (p->title ? flh * 1.1f : 0) + (p->ylabel ? flh * 1.6f : flh * 0.5f);
     int lrows = legend_rows(g, p, left, 0, right - left, false, thick, fg);
     float bottom = a.y + a.h - flh * (1.1f + (p->xlabel ? 1.0f : 0.0f) + (float)lrows) - pad / 2;
     if (right - left < 20 || bottom - top < 20) {
@@ -204,7 +250,7 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
     float pw = right - left, ph = bottom - top;
     /* A short panel gets fewer y ticks: labels at least 1.4 lines apart. */
     double ys_fit = plot_tick_step(y1 - y0, ph, flh * 1.4);
-    if (ys_fit > ys) {
+    if (ys_fit > ys && sl == 0) {
         ys = ys_fit;
         if (!p->fixed_y) {
             y0 = floor(y0 / ys + 1e-9) * ys;
@@ -212,7 +258,7 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         }
     }
 #define PX(v) (left + (float)(((v) - x0) / (x1 - x0)) * pw)
-#define PY(v) (bottom - (float)(((v) - y0) / (y1 - y0)) * ph)
+#define PY(v) (bottom - (float)((sym_t(sl, (v)) - Y0) / (Y1 - Y0)) * ph)
 
     float ty = a.y + pad / 2;
     if (p->title) {
@@ -222,10 +268,29 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
     if (p->ylabel) /* horizontal, above the y axis: no rotated text needed */
         gfx_text(g, GFX_SMALL, (int)(a.x + pad), (int)ty, GFX_LEFT, fg, "%s", p->ylabel);
     /* grid and ticks */
-    for (double v = ceil(y0 / ys - 1e-9) * ys; v <= y1 + ys * 1e-9; v += ys) {
+    for (double v = ceil(y0 / ys - 1e-9) * ys; sl == 0 && v <= y1 + ys * 1e-9; v += ys) {
         float y = PY(v);
         gfx_fill(r, left, y, pw, 1, grid);
         fmt_tick(buf, sizeof buf, v, ys);
+        gfx_text(g, GFX_SMALL, (int)(left - pad), (int)(y - flh / 2), GFX_RIGHT, fg, "%s", buf);
+    }
+    /* symmetric log: decades, each label at least 1.4 lines from the last
+     * one drawn on its side of zero */
+    float last_y[2] = {-1e9f, -1e9f};
+    for (int i = 0; sl > 0 && i < 40; i++) {
+        if (!sym_tick(sl, y0, y1, i, &tv)) {
+            if (i > 0 && i % 2 == 0)
+                break;
+            continue;
+        }
+        float y = PY(tv);
+        int side = tv < 0;
+        if (y < top - 1 || y > bottom + 1 || fabsf(y - last_y[side]) < flh * 1.4f ||
+            (i > 0 && fabsf(y - PY(0.0)) < flh * 1.4f && y0 <= 0 && y1 >= 0))
+            continue;
+        last_y[side] = y;
+        gfx_fill(r, left, y, pw, 1, grid);
+        snprintf(buf, sizeof buf, "%g", tv);
         gfx_text(g, GFX_SMALL, (int)(left - pad), (int)(y - flh / 2), GFX_RIGHT, fg, "%s", buf);
     }
     for (double v = ceil(x0 / xs - 1e-9) * xs; v <= x1 + xs * 1e-9; v += xs) {
@@ -281,6 +346,31 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
                 }
             }
             continue;
+        }
+        if (se->lo && se->hi) {
+            /* the spread: error bars with caps at marked points, else a band */
+            SDL_Color band = c;
+            band.a = 64;
+            SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+            for (int i = 0; i < se->n; i++) {
+                bool ok = isfinite(se->x[i]) && isfinite(se->lo[i]) && isfinite(se->hi[i]);
+                if (ok && se->markers) {
+                    float qx = PX(se->x[i]), y0p = PY(se->lo[i]), y1p = PY(se->hi[i]);
+                    gfx_fill(r, qx - w / 2, y1p, w, y0p - y1p + 1, c);
+                    gfx_fill(r, qx - w * 2.5f, y1p - w / 2, w * 5, w, c);
+                    gfx_fill(r, qx - w * 2.5f, y0p - w / 2, w * 5, w, c);
+                } else if (ok && !se->markers && i + 1 < se->n && isfinite(se->x[i + 1]) &&
+                           isfinite(se->lo[i + 1]) && isfinite(se->hi[i + 1])) {
+                    float ax = PX(se->x[i]), bx = PX(se->x[i + 1]);
+                    SDL_Vertex v[4] = {
+                        {{ax, PY(se->hi[i])}, band, {0, 0}}, {{bx, PY(se->hi[i + 1])}, band, {0, 0}},
+                        {{bx, PY(se->lo[i + 1])}, band, {0, 0}}, {{ax, PY(se->lo[i])}, band, {0, 0}},
+                    };
+                    static const int quad[6] = {0, 1, 2, 0, 2, 3};
+                    SDL_RenderGeometry(r, NULL, v, 4, quad, 6);
+                }
+            }
+            SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
         }
         bool have = false;
         float px = 0, py = 0;
@@ -367,6 +457,15 @@ static bool write_png_checked(SDL_Surface *s, FILE *f, const char **why)
         *why = strerror(errno);
     }
     return ok;
+}
+
+bool plot_path_ok(const char *path, NrError *err)
+{
+    size_t n = strlen(path);
+    const char *ext = n >= 4 ? path + n - 4 : "";
+    if (n > 4 && (ext[0] == '.') && (ext[1] | 0x20) == 'p' && (ext[2] | 0x20) == 'n' && (ext[3] | 0x20) == 'g')
+        return true;
+    return nr_error_set(err, "%s: plots are written as PNG only: name the file .png", path);
 }
 
 bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err)

@@ -8,6 +8,9 @@
  * the legend of each panel lists its series.
  *
  * Contracts:
+ *   plot_path_ok(path, err)   true when path names a PNG (ends in .png, any
+ *        case): plots are PNG only, never PNG bytes under a .jpg name;
+ *        false + err "PATH: ..." otherwise. Check before computing.
  *   plot_write_png(fig, path, err)  renders fig->width x fig->height pixels
  *        (0 = 1200 x 800) and writes a PNG; the arrays are only read. Axis
  *        ranges come from the data (with a margin and round ticks) unless
@@ -41,6 +44,10 @@ typedef struct PlotSeries {
     const double *y;   /* n values; NaN = gap */
     int n;
     bool markers;      /* draw a dot at each point */
+    /* optional (NULL = none): the spread across seeds at each point, e.g.
+     * the 95 % interval of the mean (stats_mean_ci95): error bars with
+     * markers, a translucent band without */
+    const double *lo, *hi;
 } PlotSeries;
 
 typedef struct PlotPanel {
@@ -53,6 +60,9 @@ typedef struct PlotPanel {
     double xmin, xmax, ymin, ymax;
     bool zero_line;        /* draw y = 0 */
     int highlight;         /* 1 + index of a series drawn thicker; 0 = none */
+    double symlog;         /* > 0: y on a symmetric log scale, linear within
+                            * +-symlog, ticks at 0 and +-powers of ten (one
+                            * outlier does not flatten every other curve) */
 } PlotPanel;
 
 typedef struct PlotFigure {
@@ -69,6 +79,7 @@ typedef struct PlotTheme {
     bool fast_lines; /* 1-pixel polylines drawn offset (window) instead of quads (PNG) */
 } PlotTheme;
 
+bool plot_path_ok(const char *path, NrError *err);
 int plot_write_png(const PlotFigure *fig, const char *path, NrError *err);
 uint32_t plot_series_colour(int i);
 double plot_tick_step(double range, double pixels, double min_gap_px);

@@ -1,6 +1,7 @@
 /* Flag parsing and error reporting shared by the subcommands. */
 #include "cli.h"
 #include "cli_load.h"
+#include "plot.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -60,6 +61,107 @@ int cli_fail(const char *cmd, const char *fmt, ...)
     report(cmd, fmt, ap);
     va_end(ap);
     return CLI_FAIL;
+}
+
+/* Levenshtein distance between a and b (insert, delete, substitute: 1 each);
+ * words longer than 63 characters count as far from everything. */
+static int edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (na > 63 || nb > 63)
+        return 1000;
+    int row[64];
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= na; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= nb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+/* Close enough to be a typo: at most a third of the longer word, at least 1,
+ * at most 3 edits. */
+static bool near_miss(int d, size_t na, size_t nb)
+{
+    size_t n = na > nb ? na : nb;
+    int lim = (int)(n / 3);
+    lim = lim < 1 ? 1 : lim > 3 ? 3 : lim;
+    return d <= lim;
+}
+
+const char *cli_suggest_command(const char *word)
+{
+    const char *best = NULL;
+    int bd = 0;
+    size_t nw = strlen(word);
+    for (int i = 0; cli_commands[i]; i++) {
+        const char *name = cli_commands[i]->name;
+        int d = edit_distance(word, nw, name, strlen(name));
+        if (near_miss(d, nw, strlen(name)) && (!best || d < bd)) {
+            best = name;
+            bd = d;
+        }
+    }
+    return best;
+}
+
+/* The flag of cmd's usage and help text nearest to arg (the part before '='
+ * of "--flag=value"), copied into buf; false when none is near. */
+static bool suggest_flag(const char *cmd, const char *arg, char *buf, size_t n)
+{
+    const CliCommand *c = cmd ? cli_find_command(cmd) : NULL;
+    if (!c)
+        return false;
+    size_t na = strcspn(arg, "=");
+    int bd = -1;
+    const char *texts[2] = {c->usage, c->help};
+    for (int t = 0; t < 2; t++)
+        for (const char *p = texts[t]; p && (p = strstr(p, "--")) != NULL;) {
+            size_t len = 2;
+            while (p[len] && (isalnum((unsigned char)p[len]) || p[len] == '-'))
+                len++;
+            int d = edit_distance(arg, na, p, len);
+            if (len > 2 && d > 0 && near_miss(d, na, len) && (bd < 0 || d < bd) && len < n) {
+                memcpy(buf, p, len);
+                buf[len] = '\0';
+                bd = d;
+            }
+            p += len;
+        }
+    return bd >= 0;
+}
+
+int cli_unknown_option(const char *cmd, const char *arg)
+{
+    char near[64];
+    if (suggest_flag(cmd, arg, near, sizeof near))
+        return cli_usage_error(cmd, "unknown option '%s' (did you mean %s?)", arg, near);
+    return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int cli_plot_check(const char *cmd, const char *path)
+{
+    NrError err = {{0}};
+    if (!plot_path_ok(path, &err))
+        return cli_usage_error(cmd, "--plot %s", err.msg);
+    return CLI_OK;
+}
+
+void cli_wrote(const char *path)
+{
+    /* A notice, not a result: on stderr, so that stdout carries only the
+     * results (replay --csv > table.csv stays a CSV file). */
+    fprintf(stderr, "wrote %s\n", path);
 }
 
 bool cli_flag_is(const char *arg, const char *name)

@@ -18,6 +18,11 @@
  *        Returns n, or -1 after a usage error naming the flag when the value
  *        is longer than bufsz - 1, has an empty item, or more than max items.
  *   cli_find_command(name)          registry lookup; NULL when unknown.
+ *   cli_suggest_command(word)       the command a mistyped word most likely
+ *        meant (edit distance), or NULL when none is close.
+ *   cli_unknown_option(cmd, arg)    usage error "unknown option 'ARG'", with
+ *        "(did you mean --FLAG?)" when one of cmd's documented flags is
+ *        within a few edits; returns 2.
  *   cli_out_open / cli_out_close    output files: PATH.part, renamed into place
  *        when complete (see below).
  */
@@ -43,6 +48,13 @@ typedef struct CliCommand {
 extern const CliCommand *const cli_commands[];
 
 const CliCommand *cli_find_command(const char *name);
+/* --plot PATH must name a PNG (plot_path_ok): a usage error (2) otherwise,
+ * before anything is computed; CLI_OK when it does. */
+int cli_plot_check(const char *cmd, const char *path);
+/* "wrote PATH" on stderr: every command that writes a file says so. */
+void cli_wrote(const char *path);
+const char *cli_suggest_command(const char *word);
+int cli_unknown_option(const char *cmd, const char *arg);
 int cli_usage_error(const char *cmd, const char *fmt, ...) NR_PRINTF(2, 3);
 int cli_fail(const char *cmd, const char *fmt, ...) NR_PRINTF(2, 3);
 bool cli_flag_is(const char *arg, const char *name);

@@ -3,7 +3,10 @@
 #include "accuracy.h"
 #include "cli.h"
 #include "fair_cli.h"
+#include "plot.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define CMD "accuracy"
@@ -13,6 +16,43 @@ static bool write_results(const void *ctx, FILE *f, NrError *err)
     return accuracy_write_csv(ctx, f, err);
 }
 
+/* Two panels on one y axis: the distance between the real and the placed
+ * path over time with the local clock and with the global clock, one curve
+ * per delay. */
+static int write_plot(const AccuracyResult *res, const char *path, const char *title)
+{
+    PlotSeries ser[2 * ACCURACY_MAX_DELAYS];
+    char labels[ACCURACY_MAX_DELAYS][32];
+    double ymax = 0;
+    for (int d = 0; d < res->ndelays; d++) {
+        snprintf(labels[d], sizeof labels[d], "delay %g ms", (double)res->delay_us[d] / 1000.0);
+        for (int m = 0; m < 2; m++) {
+            const double *y = &(m ? res->global_err : res->local_err)[(size_t)d * (size_t)res->nsamples];
+            ser[m * res->ndelays + d] = (PlotSeries){labels[d], res->t_s, y, res->nsamples, false, NULL, NULL};
+            for (int i = 0; i < res->nsamples; i++)
+                if (isfinite(y[i]))
+                    ymax = fmax(ymax, y[i]);
+        }
+    }
+    PlotPanel panels[2] = {
+        {.title = "local clock: placed from the receipt time", .xlabel = "time (s)",
+         .ylabel = "real vs placed (car widths)", .series = ser, .nseries = res->ndelays},
+        {.title = "global clock: placed from the timestamp", .xlabel = "time (s)",
+         .ylabel = "real vs placed (car widths)", .series = ser + res->ndelays, .nseries = res->ndelays},
+    };
+    for (int m = 0; m < 2; m++) { /* one y axis for both: the methods compare */
+        panels[m].fixed_y = true;
+        panels[m].ymin = 0;
+        panels[m].ymax = ymax > 0 ? ymax * 1.05 : 1;
+    }
+    PlotFigure fig = {.title = title, .panels = panels, .npanels = 2, .cols = 2, .width = 1600, .height = 640};
+    NrError err = {{0}};
+    if (plot_write_png(&fig, path, &err) != 0)
+        return cli_fail(CMD, "%s", err.msg);
+    cli_wrote(path);
+    return CLI_OK;
+}
+
 static int run(int argc, char **argv)
 {
     double delays_ms[ACCURACY_MAX_DELAYS] = {100, 300, 800};
@@ -20,8 +60,9 @@ static int run(int argc, char **argv)
     double offset_ms = 0, drift_ppm = 0, roffset_ms = 0, rdrift_ppm = 0;
     FcliOpts o;
     fcli_opts_init(&o);
+    const char *plot = NULL;
     static const char *const own[] = {"--delays", "--clock-offset", "--clock-drift", "--receiver-offset",
-                                      "--receiver-drift", NULL};
+                                      "--receiver-drift", "--plot", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a, *v;
         int mine = fcli_next(&o, argc, argv, &i, CMD, own, &a, &v);
@@ -44,12 +85,20 @@ static int run(int argc, char **argv)
         } else if (cli_flag_is(a, "--receiver-drift")) {
             if (!cli_double(CMD, "--receiver-drift", v, -1e5, 1e5, &rdrift_ppm))
                 return CLI_USAGE;
+        } else if (cli_flag_is(a, "--plot")) {
+            plot = v;
         } else {
-            return cli_usage_error(CMD, "unknown option '%s'", a);
+            return cli_unknown_option(CMD, a);
         }
     }
     const char *input = o.recording ? o.recording : "recordings/default.csv";
     int rc = o.out ? cli_out_check(CMD, "--out", o.out, &input, 1) : CLI_OK;
+    if (rc == CLI_OK && plot)
+        rc = cli_out_check(CMD, "--plot", plot, &input, 1);
+    if (rc == CLI_OK && plot && o.out)
+        rc = cli_out_distinct(CMD, "--out", o.out, "--plot", plot);
+    if (rc == CLI_OK && plot)
+        rc = cli_plot_check(CMD, plot);
     if (rc != CLI_OK)
         return rc;
     Recording rec;
@@ -103,7 +152,12 @@ static int run(int argc, char **argv)
                    res.mean_local[d], res.mean_global[d], res.before_local[d], res.after_local[d],
                    res.before_global[d], res.after_global[d]);
         if (o.out)
-            printf("wrote %s\n", o.out);
+            cli_wrote(o.out);
+    }
+    if (rc == CLI_OK && plot) {
+        char title[4400];
+        snprintf(title, sizeof title, "netrace accuracy: %s, car %lld", desc, (long long)o.car);
+        rc = write_plot(&res, plot, title);
     }
     accuracy_result_free(&res);
     recording_free(&rec);
@@ -113,10 +167,10 @@ static int run(int argc, char **argv)
 const CliCommand cmd_accuracy = {
     .name = "accuracy",
     .summary = "local- vs global-clock DR placement at fixed delays (accuracy paper)",
-    .usage = "netrace accuracy [--delays MS,MS,...] [--seconds S] [--recording FILE|autopilot|synthetic] [--car N]\n"
+    .usage = "netrace accuracy [--delays MS,MS,...] [--seconds S] [--recording FILE|autopilot|synthetic|tank] [--car N]\n"
              "[--seed N] [--threshold CW] [--clock-offset MS] [--clock-drift PPM]\n"
              "[--receiver-offset MS] [--receiver-drift PPM]\n"
-             "[--velocity recorded|diff] [--out FILE.csv]",
+             "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png]",
     .help = "Replays car 1 of a recording as a DR sender to receivers at fixed delays (default 100,\n"
             "300 and 800 ms). Each receiver places every vector twice: with its local clock\n"
             "(extrapolating from the receipt time, no timestamps) and with the global clock\n"
@@ -124,6 +178,7 @@ const CliCommand cmd_accuracy = {
             "sender's clock (and so its timestamps) wrong, --receiver-offset/--receiver-drift the\n"
             "receivers' clocks (the local method feels only the drift). --out writes\n"
             "delay_ms,t_s,local_error,global_error: the distance (car widths) between the real path\n"
-            "and each placed path at every 33 ms sample.",
+            "and each placed path at every 33 ms sample. --plot draws those distances against\n"
+            "time, local clock beside global clock on one y axis, one curve per delay.",
     .run = run,
 };

@@ -87,7 +87,7 @@ static int run(int argc, char **argv)
                 return CLI_USAGE;
             have_noise = true;
         } else {
-            return cli_usage_error("autopilot", "unknown option '%s'", a);
+            return cli_unknown_option("autopilot", a);
         }
     }
     if (!have_seconds || !have_seed || !out)
@@ -139,6 +139,7 @@ static int run(int argc, char **argv)
     recording_free(&rec);
     if (!ok)
         return cli_fail("autopilot", "%s", err.msg);
+    cli_wrote(out);
     return CLI_OK;
 }
 

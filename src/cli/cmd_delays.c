@@ -64,7 +64,7 @@ static int run_delays(int argc, char **argv)
         } else if (strcmp(a, "--stats") == 0) {
             stats = true;
         } else if (a[0] == '-') {
-            return cli_usage_error(cmd, "unknown option '%s'", a);
+            return cli_unknown_option(cmd, a);
         } else {
             return cli_usage_error(cmd, "unexpected argument '%s'", a);
         }

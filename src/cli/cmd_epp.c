@@ -6,6 +6,7 @@
 #include "epp_experiment.h"
 #include "link.h"
 #include "netrace_config.h"
+#include "plot.h"
 #include "recording.h"
 
 #include <glob.h>
@@ -42,6 +43,7 @@ typedef struct Opts {
     int runs, samples;
     uint64_t seed;
     const char *out;
+    const char *plot;
 } Opts;
 
 /* The bandwidths of every cell: the tables', then the sweep's not already
@@ -321,8 +323,14 @@ static int parse_args(int argc, char **argv, Opts *o)
             if (!*v)
                 return cli_usage_error(CMD, "--out: empty file name");
             o->out = v;
+        } else if (cli_flag_is(a, "--plot")) {
+            if (!cli_value(argc, argv, &i, CMD, &v))
+                return CLI_USAGE;
+            if (cli_plot_check(CMD, v) != CLI_OK)
+                return CLI_USAGE;
+            o->plot = v;
         } else {
-            return cli_usage_error(CMD, "unknown option '%s'", a);
+            return cli_unknown_option(CMD, a);
         }
     }
     if (o->nmodels == 0 && o->no_traces)
@@ -371,6 +379,81 @@ static void print_cell(const EppCell *c)
 }
 
 /* ---- the experiment ---- */
+
+static int bw_index(const Plan *p, int64_t bps);
+
+/* Fig. 5: EP-i's mean error against the bandwidth, one panel per update
+ * rate on one y axis, one curve per motion model and loss rate; points
+ * below the stream's own rate R are gaps. */
+static int write_plot(const Plan *plan, const Opts *o, const EppSource *src, int nmodels_src)
+{
+    int ncurves = nmodels_src * o->nloss;
+    if (o->nsweep < 1 || ncurves < 1 || ncurves > PLOT_MAX_SERIES)
+        return cli_fail(CMD, "--plot: Fig. 5 needs --sweep bandwidths and 1 to %d model x loss curves", PLOT_MAX_SERIES);
+    double *x = calloc((size_t)o->nsweep, sizeof *x);
+    double *y = calloc((size_t)o->nrate * (size_t)ncurves * (size_t)o->nsweep, sizeof *y);
+    PlotSeries *ser = calloc((size_t)o->nrate * (size_t)ncurves, sizeof *ser);
+    PlotPanel *pn = calloc((size_t)o->nrate, sizeof *pn);
+    char(*labels)[64] = calloc((size_t)ncurves, sizeof *labels);
+    char(*titles)[96] = calloc((size_t)o->nrate, sizeof *titles);
+    int rc = CLI_OK;
+    if (!x || !y || !ser || !pn || !labels || !titles) {
+        rc = cli_fail(CMD, "out of memory");
+        goto done;
+    }
+    for (int b = 0; b < o->nsweep; b++)
+        x[b] = (double)o->sweep[b] / 1000.0;
+    double ymax = 0;
+    for (int r = 0; r < o->nrate; r++) {
+        for (int s = 0; s < nmodels_src; s++)
+            for (int q = 0; q < o->nloss; q++) {
+                int c = s * o->nloss + q;
+                snprintf(labels[c], sizeof labels[c], "%s, loss %g%%", src[s].name, o->loss[q] * 100.0);
+                double *yy = &y[((size_t)r * (size_t)ncurves + (size_t)c) * (size_t)o->nsweep];
+                for (int b = 0; b < o->nsweep; b++) {
+                    const EppCell *cl = cell(plan, s, r, q, bw_index(plan, o->sweep[b]), SC_EPI);
+                    yy[b] = cl->valid && cl->runs > 0 ? cl->sum / cl->runs : NAN;
+                    if (isfinite(yy[b]))
+                        ymax = fmax(ymax, yy[b]);
+                }
+                ser[r * ncurves + c] = (PlotSeries){labels[c], x, yy, o->nsweep, true, NULL, NULL};
+            }
+        snprintf(titles[r], sizeof titles[r], "EP-i, %d updates/s", o->rate[r]);
+        pn[r] = (PlotPanel){.title = titles[r], .xlabel = "bandwidth C (kbit/s)",
+                            .ylabel = "mean prediction error (car widths)", .series = &ser[r * ncurves],
+                            .nseries = ncurves};
+    }
+    for (int r = 0; r < o->nrate; r++) { /* the panels compare: one x and one y range for all */
+        pn[r].fixed_x = pn[r].fixed_y = true;
+        double lo = x[0], hi = x[0];
+        for (int b = 1; b < o->nsweep; b++) {
+            lo = fmin(lo, x[b]);
+            hi = fmax(hi, x[b]);
+        }
+        pn[r].xmin = lo;
+        pn[r].xmax = hi > lo ? hi : lo + 1;
+        pn[r].ymin = 0;
+        pn[r].ymax = ymax > 0 ? ymax * 1.05 : 1;
+    }
+    char title[256];
+    snprintf(title, sizeof title, "netrace epp: Fig. 5, link '%.120s', %d runs x %d samples", o->link, o->runs,
+             o->samples);
+    PlotFigure fig = {.title = title, .panels = pn, .npanels = o->nrate, .cols = o->nrate,
+                      .width = 800 * (o->nrate < 3 ? o->nrate : 3), .height = 640};
+    NrError err = {{0}};
+    if (plot_write_png(&fig, o->plot, &err) != 0)
+        rc = cli_fail(CMD, "%s", err.msg);
+    else
+        cli_wrote(o->plot);
+done:
+    free(x);
+    free(y);
+    free(ser);
+    free(pn);
+    free(labels);
+    free(titles);
+    return rc;
+}
 
 static int bw_index(const Plan *p, int64_t bps)
 {
@@ -456,6 +539,10 @@ static int run_epp(int argc, char **argv)
             fprintf(stderr, "netrace epp: note: no recordings/*.csv found; trace table skipped\n");
     }
     int orc = o.out ? cli_out_check(CMD, "--out", o.out, paths, want_traces ? npaths : 0) : CLI_OK;
+    if (orc == CLI_OK && o.plot)
+        orc = cli_out_check(CMD, "--plot", o.plot, paths, want_traces ? npaths : 0);
+    if (orc == CLI_OK && o.plot && o.out)
+        orc = cli_out_distinct(CMD, "--out", o.out, "--plot", o.plot);
     if (orc != CLI_OK) {
         rc = orc;
         if (globbed)
@@ -699,6 +786,12 @@ static int run_epp(int argc, char **argv)
         tmp_path[0] = '\0'; /* renamed, or removed by cli_out_close */
         if (!wrote)
             goto done;
+        cli_wrote(o.out);
+    }
+    if (o.plot) {
+        rc = write_plot(&plan, &o, src, nmodels_src);
+        if (rc != CLI_OK)
+            goto done;
     }
     rc = CLI_OK;
 
@@ -724,7 +817,7 @@ const CliCommand cmd_epp = {
     .summary = "Extrapolated Parity Packets: Tables 1-3 and Fig. 5 of Cheung & Sakamoto",
     .usage = "netrace epp [--models LIST] [--schemes LIST] [--loss LIST] [--rate LIST] [--bandwidth LIST]\n"
              "    [--sweep LIST|none] [--link SPEC] [--trace FILE]... [--no-traces] [--raw-dr cd|cv|ca]\n"
-             "    [--runs N] [--samples N] [--seed N] [--out FILE.csv]",
+             "    [--runs N] [--samples N] [--seed N] [--out FILE.csv] [--plot FILE.png]",
     .help = "Simulates dead reckoning over a lossy shifted-gamma link with and without\n"
             "Extrapolated Parity Packets and prints the mean Euclidean prediction error.\n"
             "  --models LIST     motion models rd,rv,ra (default all; 'none' for traces only)\n"
@@ -742,6 +835,7 @@ const CliCommand cmd_epp = {
             "  --samples N       locations per run (default 1000)\n"
             "  --seed N          seed (default 1)\n"
             "  --out FILE.csv    long format: source,loss,rate_hz,bandwidth_bps,scheme,mean_error,runs\n"
+            "  --plot FILE.png   Fig. 5: EP-i's error against the --sweep bandwidths, a panel per rate\n"
             "See docs/epp.md.",
     .run = run_epp,
 };

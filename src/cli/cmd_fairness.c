@@ -3,6 +3,7 @@
  * paper, Sections 4-5). */
 #include "cli.h"
 #include "plot.h"
+#include "stats.h"
 #include "fair_cli.h"
 #include "fairsim.h"
 
@@ -95,7 +96,8 @@ static int run_on_path(FairExperiment *ex, const FcliOpts *o, const Recording *r
 
 /* Figs. 4-6 layout: mean and standard deviation of the accumulated export
  * error across receivers against time, one curve per algorithm (mean over
- * seeds), and the DR vectors sent. */
+ * seeds, with a band of its 95 % interval across seeds), and the DR vectors
+ * sent. */
 static int write_plot(const FairResults *res, const char *path, const char *title)
 {
     FairSummary rows[FAIR_MAX_ALGOS];
@@ -106,38 +108,41 @@ static int write_plot(const FairResults *res, const char *path, const char *titl
             nsnap = res->series[i].nsnap;
     if (na <= 0 || nsnap <= 0)
         return cli_fail(CMD, "--plot: nothing to plot");
-    double *y = calloc((size_t)na * 3 * (size_t)nsnap, sizeof *y);
+    /* per algorithm and metric: mean over seeds, then its 95 % interval */
+    size_t per = (size_t)nsnap * 3;
+    double *y = calloc((size_t)na * 3 * per, sizeof *y);
+    double *runv = calloc((size_t)res->nseries + 1, sizeof *runv);
     PlotSeries *ser = calloc((size_t)na * 3, sizeof *ser);
-    if (!y || !ser) {
+    if (!y || !ser || !runv) {
         free(y);
         free(ser);
+        free(runv);
         return cli_fail(CMD, "out of memory");
     }
-    for (int a = 0; a < na; a++) {
-        double *mean = &y[(size_t)(3 * a) * (size_t)nsnap], *sd = mean + nsnap, *sent = sd + nsnap;
-        int runs = 0;
-        for (int i = 0; i < res->nseries; i++) {
-            const FairSeries *fs = &res->series[i];
-            if (strcmp(fs->algo, rows[a].algo) != 0)
-                continue;
-            runs++;
+    int runs_max = 0;
+    for (int a = 0; a < na; a++)
+        for (int m = 0; m < 3; m++) {
+            double *mean = &y[(size_t)(3 * a + m) * per], *lo = mean + nsnap, *hi = lo + nsnap;
             for (int k = 0; k < nsnap; k++) {
-                mean[k] += fs->mean[k];
-                sd[k] += fs->sd[k];
-                sent[k] += (double)fs->dr_sent[k];
+                int runs = 0;
+                for (int i = 0; i < res->nseries; i++) {
+                    const FairSeries *fs = &res->series[i];
+                    if (strcmp(fs->algo, rows[a].algo) == 0)
+                        runv[runs++] = m == 0 ? fs->mean[k] : m == 1 ? fs->sd[k] : (double)fs->dr_sent[k];
+                }
+                double half;
+                stats_mean_ci95(runv, runs, 1, &mean[k], &half);
+                lo[k] = mean[k] - half;
+                hi[k] = mean[k] + half;
+                runs_max = runs > runs_max ? runs : runs_max;
             }
+            ser[m * na + a] = (PlotSeries){rows[a].algo, res->series[0].t_s, mean, nsnap, false,
+                                           runs_max > 1 ? lo : NULL, runs_max > 1 ? hi : NULL};
         }
-        for (int k = 0; k < nsnap && runs > 0; k++) {
-            mean[k] /= runs;
-            sd[k] /= runs;
-            sent[k] /= runs;
-        }
-        for (int m = 0; m < 3; m++)
-            ser[m * na + a] = (PlotSeries){rows[a].algo, res->series[0].t_s, &y[(size_t)(3 * a + m) * (size_t)nsnap],
-                                           nsnap, false};
-    }
+    free(runv);
     PlotPanel panels[3] = {
-        {.title = "mean accumulated export error", .xlabel = "time (s)", .ylabel = "error (car width s)",
+        {.title = "mean accumulated export error", .xlabel = "time (s)",
+         .ylabel = "error (car width s), band: 95% interval over seeds",
          .series = &ser[0], .nseries = na},
         {.title = "standard deviation across receivers", .xlabel = "time (s)",
          .ylabel = "error (car width s)", .series = &ser[na], .nseries = na},
@@ -216,7 +221,7 @@ static int run(int argc, char **argv)
             if (!cli_double(CMD, "--max-delta", v, 1, 600000, &max_delta_ms))
                 return CLI_USAGE;
         } else {
-            return cli_usage_error(CMD, "unknown option '%s'", a);
+            return cli_unknown_option(CMD, a);
         }
     }
 
@@ -265,6 +270,8 @@ static int run(int argc, char **argv)
         rc = cli_out_check(CMD, "--plot", plot, &input, 1);
     if (rc == CLI_OK)
         rc = cli_out_distinct(CMD, "--out", o.out, "--plot", plot);
+    if (rc == CLI_OK && plot)
+        rc = cli_plot_check(CMD, plot);
     Recording rec;
     memset(&rec, 0, sizeof rec);
     char desc[4200];
@@ -307,7 +314,7 @@ static int run(int argc, char **argv)
             printf("\n");
         }
         if (o.out)
-            printf("wrote %s\n", o.out);
+            cli_wrote(o.out);
     }
     if (rc == CLI_OK && plot) {
         char title[256];
@@ -315,7 +322,7 @@ static int run(int argc, char **argv)
                  (unsigned long long)o.seed);
         rc = write_plot(&res, plot, title);
         if (rc == CLI_OK)
-            printf("wrote %s\n", plot);
+            cli_wrote(plot);
     }
     fair_results_free(&res);
     recording_free(&rec);
@@ -333,7 +340,7 @@ const CliCommand cmd_fairness = {
     .summary = "one sender, N receivers: export error under fair DR sending algorithms",
     .usage = "netrace fairness [--receivers MS,MS,...] [--jitter MS] [--distribution NAME]\n"
              "[--link SPEC]... [--rlink SPEC]... [--seconds S] [--runs N] [--seed N]\n"
-             "[--recording FILE|autopilot|synthetic] [--car N] [--algorithms LIST|all] [--threshold CW]\n"
+             "[--recording FILE|autopilot|synthetic|tank] [--car N] [--algorithms LIST|all] [--threshold CW]\n"
              "[--budget-threshold CW] [--snapshot MS] [--budget B] [--max-delta MS]\n"
              "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png]",
     .help = "Replays car 1 of a recording as the sender of DR vectors to N receivers (default: mean\n"

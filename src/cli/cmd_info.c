@@ -100,7 +100,7 @@ static int run(int argc, char **argv)
     const char *file = NULL;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage_error("info", "unknown option '%s'", argv[i]);
+            return cli_unknown_option("info", argv[i]);
         if (file)
             return cli_usage_error("info", "one FILE only (got '%s' and '%s')", file, argv[i]);
         file = argv[i];
@@ -114,7 +114,7 @@ static int run(int argc, char **argv)
     FILE *f = nr_file_open(path, "a recording or a track", &err);
     if (!f)
         return cli_fail("info", "%s", err.msg);
-    char head[64] = "";
+    char head[4096] = "";
     size_t got = fread(head, 1, sizeof head - 1, f);
     fclose(f);
     head[got] = '\0';
@@ -124,6 +124,23 @@ static int run(int argc, char **argv)
      * a track starts (after comments and blank lines) with 'netrace-track'. */
     if (strncmp(head, "# netrace-recording", 19) == 0)
         return info_recording(path);
+    if (strlen(head) < got)
+        return cli_fail("info", "%s: neither a netrace recording nor a track (binary data)", path);
+    int line = 1;
+    const char *p = head;
+    while (*p == '#' || *p == '\n' || *p == '\r' || *p == ' ' || *p == '\t') {
+        if (*p == '#')
+            p += strcspn(p, "\n");
+        if (*p == '\n')
+            line++;
+        if (*p)
+            p++;
+    }
+    if (*p && strncmp(p, "netrace-track", 13) != 0) {
+        int n = (int)strcspn(p, "\r\n");
+        return cli_fail("info", "%s:%d: neither a netrace recording nor a track (starts '%.*s')", path, line,
+                        n > 40 ? 40 : n, p);
+    }
     return info_track(path);
 }
 

@@ -28,6 +28,7 @@ static void print_table(FILE *f, const RunResult *r, int n)
 
 /* Per-sample series of every scheme, long format. */
 static bool write_series(const char *cmd, const char *path, const EngineConfig *cfg, const Recording *rec,
+                         const LinkScript *script,
                          int *rc)
 {
     EngineConfig c = *cfg;
@@ -38,8 +39,14 @@ static bool write_series(const char *cmd, const char *path, const EngineConfig *
         *rc = cli_fail(cmd, "%s", err.msg);
         return false;
     }
-    replay_step_to(r, replay_end_us(r));
     Engine *e = replay_engine(r);
+    int cursor = 0;
+    NrError serr = {{0}};
+    if (linkscript_run_to(script, &cursor, e, replay_end_us(r), linkscript_step_replay, r, NULL, &serr) < 0) {
+        replay_free(r);
+        *rc = cli_fail(cmd, "--link-script: %s", serr.msg);
+        return false;
+    }
     char tmp[4096];
     FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, rc);
     if (!f) {
@@ -56,7 +63,10 @@ static bool write_series(const char *cmd, const char *path, const EngineConfig *
                     h[i].mean_d1_d2);
     }
     replay_free(r);
-    return cli_out_close(cmd, f, path, tmp, true, rc);
+    bool ok = cli_out_close(cmd, f, path, tmp, true, rc);
+    if (ok)
+        cli_wrote(path);
+    return ok;
 }
 
 #define REPLAY_MAX_SNAPSHOTS 64
@@ -163,15 +173,20 @@ static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const Rec
     Replay *r = view_replay(cfg, rec, &err);
     if (!r)
         return cli_fail(cmd, "%s", err.msg);
-    const Engine *e = replay_engine(r);
     int rc = CLI_OK;
     for (int k = 0; k < v->nsnap && rc == CLI_OK; k++) {
         int w = v->width ? v->width : 1280, h = v->height ? v->height : 720;
+        if (v->app.script && k > 0) { /* a script plays from a fresh replay, its links as at the start */
+            replay_free(r);
+            if (!(r = view_replay(cfg, rec, &err)))
+                return cli_fail(cmd, "%s", err.msg);
+        }
         if (app_render_snapshot(r, &v->app, v->snap_t_us[k], v->snap_path[k], w, h, &err) != 0)
             rc = cli_fail(cmd, "%s", err.msg);
         else
-            printf("snapshot: %s (t = %.3f s%s, %dx%d)\n", v->snap_path[k], (double)engine_now(e) / 1e6,
-                   engine_now(e) < v->snap_t_us[k] ? ", the race end" : "", w, h);
+            fprintf(stderr, "wrote %s (snapshot at t = %.3f s%s, %dx%d)\n", v->snap_path[k],
+                   (double)engine_now(replay_engine(r)) / 1e6, v->snap_t_us[k] > replay_end_us(r) ? ", the race end" : "",
+                   w, h);
     }
     replay_free(r);
     return rc;
@@ -224,7 +239,7 @@ static int replay_run(int argc, char **argv)
             if (!cli_value(argc, argv, &i, cmd, &series))
                 return CLI_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error(cmd, "unknown option '%s'", a);
+            return cli_unknown_option(cmd, a);
         } else if (have_file) {
             return cli_usage_error(cmd, "only one recording, got '%s' too", a);
         } else {
@@ -245,6 +260,7 @@ static int replay_run(int argc, char **argv)
     }
     EngineConfig cfg;
     race_opts_engine_config(&o, &cfg);
+    view.app.script = o.script.n ? &o.script : NULL;
     if (view.focus) {
         view.app.focus = -1;
         for (int k = 0; k < cfg.nschemes; k++)
@@ -276,7 +292,7 @@ static int replay_run(int argc, char **argv)
     }
     RunResult res[SCHEME_MAX];
     NrError err = {{0}};
-    if (!experiment_run(&cfg, &o.rec, res, &err)) {
+    if (!experiment_run_scripted(&cfg, &o.rec, o.script.n ? &o.script : NULL, res, &err)) {
         race_opts_free(&o);
         return cli_fail(cmd, "%s", err.msg);
     }
@@ -297,11 +313,15 @@ static int replay_run(int argc, char **argv)
         printf("race:   %s (%.1f s, track %s)\n", o.recording,
                (double)(o.rec.nsamples - 1) * o.rec.period_ms / 1000.0, track_name(o.track));
         printf("link12: %s\nlink21: %s\n", o.link[0].text, o.link[1].text);
+        for (int i = 0; i < o.script.n; i++)
+            printf("script: at %g s link %s: %s (%s:%d)\n", (double)o.script.ch[i].t_us / 1e6,
+                   o.script.ch[i].dir == 0 ? "12" : o.script.ch[i].dir == 1 ? "21" : "12+21", o.script.ch[i].spec.text,
+                   o.script_path, o.script.ch[i].line);
         printf("delta %.0f ms, T_dr %.3g cw, seed %" PRIu64 "\n\n", (double)o.params.delta_us / 1000.0,
                o.params.tdr_cw, o.seed);
         print_table(stdout, res, cfg.nschemes);
     }
-    if (series && !write_series(cmd, series, &cfg, &o.rec, &rc)) {
+    if (series && !write_series(cmd, series, &cfg, &o.rec, o.script.n ? &o.script : NULL, &rc)) {
         race_opts_free(&o);
         return rc;
     }
@@ -332,7 +352,7 @@ const CliCommand cmd_replay = {
             "  --loop            restart the race at its end\n"
             "  --paused          start paused (Space plays)\n"
             "  --fullscreen      start fullscreen (F toggles)\n"
-            "  --shots DIR       where P / F12 screenshots go (default .)\n"
+            "  --shots DIR       where P / F12 screenshots go (default ~/Pictures/netrace)\n"
             "  --bench-frames N  render N overview frames, print frame times, exit\n"
             "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP,
     .run = replay_run,

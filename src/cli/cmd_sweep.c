@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "experiment.h"
 #include "plot.h"
+#include "stats.h"
 #include "race_opts.h"
 
 #include <math.h>
@@ -55,7 +56,8 @@ static void *worker(void *arg)
         cfg.link[0] = &j->links[p];
         cfg.seed = j->o->seed + (uint64_t)r;
         NrError err = {{0}};
-        bool ok = experiment_run(&cfg, &j->o->rec, &j->results[(size_t)item * (size_t)j->nschemes], &err);
+        bool ok = experiment_run_scripted(&cfg, &j->o->rec, j->o->script.n ? &j->o->script : NULL,
+                                          &j->results[(size_t)item * (size_t)j->nschemes], &err);
         pthread_mutex_lock(&j->mu);
         if (!ok && !j->failed) {
             j->failed = true;
@@ -134,27 +136,33 @@ static void print_summary(const Job *j, const RaceOpts *o)
 }
 
 /* Mean over seeds of one metric at point p for scheme k. */
-static double seed_mean(const Job *j, int p, int k, bool fairness)
+/* Mean over the seeds of point p for scheme k, and the half-width of its
+ * 95 % interval (NAN with one seed). */
+static double seed_mean(const Job *j, int p, int k, bool fairness, double *half)
 {
-    double sum = 0;
-    for (int r = 0; r < j->runs; r++) {
+    double v[1024], mean;
+    int n = j->runs < 1024 ? j->runs : 1024;
+    for (int r = 0; r < n; r++) {
         const RunResult *x = &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k];
-        sum += fairness ? x->mean_d1_minus_d2 : 100.0 * x->inconsistency_rate;
+        v[r] = fairness ? x->mean_d1_minus_d2 : 100.0 * x->inconsistency_rate;
     }
-    return sum / j->runs;
+    stats_mean_ci95(v, n, 1, &mean, half);
+    return mean;
 }
 
 /* The Figs. 6-7 layout: per jitter, the inconsistency rate and mean d1 - d2
- * against the mean delay 1 -> 2, one curve per scheme. A curve that runs
- * away (e.g. Causality once every MU is late and the car stays on the grid)
- * would flatten all others: the d1 - d2 axis is then limited to the other
- * curves' range and the panel says so; the CSV keeps the exact values. */
+ * against the mean delay 1 -> 2, one curve per scheme, with error bars of
+ * the 95 % interval across seeds (--runs >= 2). Panels of the same metric
+ * share their axes, so jitters compare at a glance. A curve that runs away
+ * (e.g. Causality once every MU is late and the car stays on the grid)
+ * would flatten all others: the d1 - d2 axes are then symmetric
+ * logarithmic, and the panels say so; the CSV keeps the exact values. */
 static int write_plot(const Job *j, const RaceOpts *o, const SweepSpec *spec, const char *path)
 {
     int nd = spec->ndelays, ns = j->nschemes, nj = spec->njitters;
     size_t cells = (size_t)nj * (size_t)ns * (size_t)nd;
     double *x = malloc(sizeof(double) * (size_t)nd);
-    double *y = malloc(sizeof(double) * cells * 2);
+    double *y = malloc(sizeof(double) * cells * 2 * 3); /* mean, lo, hi */
     PlotSeries *series = calloc(cells ? (size_t)nj * (size_t)ns * 2 : 1, sizeof *series);
     PlotPanel *panels = calloc((size_t)nj * 2, sizeof *panels);
     char(*titles)[96] = calloc((size_t)nj * 2, sizeof *titles);
@@ -165,61 +173,70 @@ static int write_plot(const Job *j, const RaceOpts *o, const SweepSpec *spec, co
     }
     for (int d = 0; d < nd; d++)
         x[d] = (double)spec->delays_ms[d];
-    for (int jt = 0; jt < nj; jt++) {
-        for (int m = 0; m < 2; m++) {
-            double maxabs[SCHEME_MAX];
+    double ylo[2] = {0, 0}, yhi[2] = {0, 0}, maxabs[SCHEME_MAX] = {0};
+    for (int jt = 0; jt < nj; jt++)
+        for (int m = 0; m < 2; m++)
             for (int k = 0; k < ns; k++) {
-                double *yy = &y[(((size_t)m * (size_t)nj + (size_t)jt) * (size_t)ns + (size_t)k) * (size_t)nd];
-                maxabs[k] = 0;
+                size_t at = (((size_t)m * (size_t)nj + (size_t)jt) * (size_t)ns + (size_t)k) * (size_t)nd * 3;
+                double *yy = &y[at], *lo = yy + nd, *hi = lo + nd;
                 for (int d = 0; d < nd; d++) {
-                    yy[d] = NAN;
+                    yy[d] = lo[d] = hi[d] = NAN;
                     for (int p = 0; p < j->npts; p++)
                         if (j->pts[p].delay_ms == spec->delays_ms[d] && j->pts[p].jitter_ms == spec->jitters_ms[jt]) {
-                            yy[d] = seed_mean(j, p, k, m == 1);
-                            maxabs[k] = fmax(maxabs[k], fabs(yy[d]));
+                            double half;
+                            yy[d] = seed_mean(j, p, k, m == 1, &half);
+                            lo[d] = yy[d] - half;
+                            hi[d] = yy[d] + half;
+                            double a = isfinite(half) ? lo[d] : yy[d], b = isfinite(half) ? hi[d] : yy[d];
+                            ylo[m] = fmin(ylo[m], a);
+                            yhi[m] = fmax(yhi[m], b);
+                            if (m == 1)
+                                maxabs[k] = fmax(maxabs[k], fabs(yy[d]));
                         }
                 }
                 series[((size_t)m * (size_t)nj + (size_t)jt) * (size_t)ns + (size_t)k] =
-                    (PlotSeries){o->schemes[k]->name, x, yy, nd, true};
+                    (PlotSeries){o->schemes[k]->name, x, yy, nd, true, j->runs > 1 ? lo : NULL, j->runs > 1 ? hi : NULL};
             }
+    int big = 0;
+    for (int k = 1; k < ns; k++)
+        if (maxabs[k] > maxabs[big])
+            big = k;
+    double rest = 0;
+    for (int k = 0; k < ns; k++)
+        if (k != big)
+            rest = fmax(rest, maxabs[k]);
+    bool runaway = ns > 1 && rest > 0 && maxabs[big] > 10 * rest;
+    double xlo = INFINITY, xhi = -INFINITY;
+    for (int p = 0; p < j->npts; p++) {
+        xlo = fmin(xlo, (double)j->pts[p].delay_ms);
+        xhi = fmax(xhi, (double)j->pts[p].delay_ms);
+    }
+    for (int jt = 0; jt < nj; jt++)
+        for (int m = 0; m < 2; m++) {
             PlotPanel *pn = &panels[jt * 2 + m];
-            snprintf(titles[jt * 2 + m], sizeof titles[0], "%s, jitter 1->2 %lld ms",
-                     m == 0 ? "inconsistency rate" : "mean d1 - d2", (long long)spec->jitters_ms[jt]);
+            snprintf(titles[jt * 2 + m], sizeof titles[0], "%s, jitter 1->2 %lld ms%s",
+                     m == 0 ? "inconsistency rate" : "mean d1 - d2", (long long)spec->jitters_ms[jt],
+                     m == 1 && runaway ? " (log scale)" : "");
             pn->title = titles[jt * 2 + m];
             pn->xlabel = "mean delay 1->2 (ms)";
-            pn->ylabel = m == 0 ? "inconsistency (%)" : "d1 - d2 (car widths)";
+            pn->ylabel = m == 0 ? "inconsistency (%), 95% interval" : "d1 - d2 (car widths), 95% interval";
             pn->series = &series[((size_t)m * (size_t)nj + (size_t)jt) * (size_t)ns];
             pn->nseries = ns;
             pn->zero_line = m == 1;
-            if (m == 1 && ns > 1) {
-                int big = 0;
-                for (int k = 1; k < ns; k++)
-                    if (maxabs[k] > maxabs[big])
-                        big = k;
-                double rest = 0;
-                for (int k = 0; k < ns; k++)
-                    if (k != big)
-                        rest = fmax(rest, maxabs[k]);
-                if (rest > 0 && maxabs[big] > 10 * rest) {
-                    pn->fixed_y = true;
-                    pn->ymin = -1.2 * rest;
-                    pn->ymax = 1.2 * rest;
-                    /* the x range of the points this jitter has */
-                    double lo = INFINITY, hi = -INFINITY;
-                    for (int p = 0; p < j->npts; p++)
-                        if (j->pts[p].jitter_ms == spec->jitters_ms[jt]) {
-                            lo = fmin(lo, (double)j->pts[p].delay_ms);
-                            hi = fmax(hi, (double)j->pts[p].delay_ms);
-                        }
-                    pn->fixed_x = true;
-                    pn->xmin = lo;
-                    pn->xmax = hi > lo ? hi : lo + 1;
-                    snprintf(titles[jt * 2 + m], sizeof titles[0], "mean d1 - d2, jitter 1->2 %lld ms (%s clipped)",
-                             (long long)spec->jitters_ms[jt], o->schemes[big]->name);
-                }
+            /* shared axes: every panel of a metric spans all jitters' data */
+            pn->fixed_x = true;
+            pn->xmin = xlo;
+            pn->xmax = xhi > xlo ? xhi : xlo + 1;
+            pn->fixed_y = true;
+            double span = yhi[m] - ylo[m] > 0 ? yhi[m] - ylo[m] : 1;
+            pn->ymin = m == 0 ? 0 : ylo[m] - 0.05 * span;
+            pn->ymax = yhi[m] + 0.05 * span;
+            if (m == 1 && runaway) { /* half a decade to spare on a log axis */
+                pn->symlog = 0.1;
+                pn->ymin = ylo[m] < 0 ? ylo[m] * 1.5 : ylo[m];
+                pn->ymax = yhi[m] * 1.5;
             }
         }
-    }
     char ftitle[LINK_TEXT_MAX + 128];
     snprintf(ftitle, sizeof ftitle, "link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seeds",
              o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs);
@@ -228,6 +245,8 @@ static int write_plot(const Job *j, const RaceOpts *o, const SweepSpec *spec, co
     NrError err = {{0}};
     if (plot_write_png(&fig, path, &err) != 0)
         rc = cli_fail("sweep", "%s", err.msg);
+    else
+        cli_wrote(path);
 done:
     free(x);
     free(y);
@@ -293,7 +312,7 @@ static int sweep_run(int argc, char **argv)
             if (!cli_value(argc, argv, &i, cmd, &plot))
                 return CLI_USAGE;
         } else {
-            return cli_usage_error(cmd, "unknown option '%s'", a);
+            return cli_unknown_option(cmd, a);
         }
     }
     SweepPoint pts[SWEEP_MAX_POINTS];
@@ -324,6 +343,8 @@ static int sweep_run(int argc, char **argv)
         rc = race_opts_check_out(&o, cmd, "--plot", plot);
     if (rc == CLI_OK)
         rc = cli_out_distinct(cmd, "--out", out, "--plot", plot);
+    if (rc == CLI_OK && plot)
+        rc = cli_plot_check(cmd, plot);
     Job j;
     memset(&j, 0, sizeof j);
     if (rc == CLI_OK) {
@@ -377,7 +398,8 @@ static int sweep_run(int argc, char **argv)
                         };
                         result_csv_row(f, &key, &j.results[((size_t)p * (size_t)j.runs + (size_t)r) * (size_t)j.nschemes + (size_t)k]);
                     }
-            cli_out_close(cmd, f, out, tmp, true, &rc);
+            if (cli_out_close(cmd, f, out, tmp, true, &rc))
+                cli_wrote(out);
         }
     }
     if (rc == CLI_OK)

@@ -29,7 +29,7 @@ bool fcli_value(int argc, char **argv, int *i, const char *cmd, const char *cons
     for (int k = 0; own[k] && !known; k++)
         known = cli_flag_is(a, own[k]);
     if (!known) {
-        cli_usage_error(cmd, "unknown option '%s'", a);
+        cli_unknown_option(cmd, a);
         return false;
     }
     return cli_value(argc, argv, i, cmd, val);
@@ -84,7 +84,8 @@ bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_
     *generated = false;
     NrError err = {{0}};
     char path[4096];
-    bool explicit_file = file && strcmp(file, "autopilot") != 0 && strcmp(file, "synthetic") != 0;
+    bool explicit_file = file && strcmp(file, "autopilot") != 0 && strcmp(file, "synthetic") != 0 &&
+                         strcmp(file, "tank") != 0;
     if (explicit_file || !file) {
         const char *want = explicit_file ? file : "recordings/default.csv";
         if (cli_resolve_path(want, path, sizeof path)) {
@@ -96,9 +97,18 @@ bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_
             return true;
         }
         if (explicit_file) {
-            *rc = cli_fail(cmd, "%s: no such file (or give autopilot or synthetic)", file);
+            *rc = cli_fail(cmd, "%s: no such file (or give autopilot, synthetic or tank)", file);
             return false;
         }
+    }
+    if (file && strcmp(file, "tank") == 0) { /* the papers' kind of motion (synthpath.h) */
+        if (!synthpath_tank(rec, seed, seconds + 0.1, 33, &err)) {
+            *rc = cli_fail(cmd, "%s", err.msg);
+            return false;
+        }
+        snprintf(desc, ndesc, "tank path (seed %llu)", (unsigned long long)seed);
+        *generated = true;
+        return true;
     }
     if (!file || strcmp(file, "autopilot") == 0) {
         char tpath[4096];

@@ -36,7 +36,8 @@ static void print_help(FILE *f)
             "usage: netrace [COMMAND] [ARGS...]\n"
             "       netrace help COMMAND\n\n"
             "With no command, netrace replays the bundled race with every scheme side by side\n"
-            "(the window when a display is available, the headless summary otherwise).\n\n"
+            "(the window when a display is available, the headless summary otherwise);\n"
+            "replay's flags work without the word: netrace --size 1920x1080, netrace --headless.\n\n"
             "commands:\n",
             NETRACE_VERSION);
     for (int i = 0; cli_commands[i]; i++)
@@ -47,8 +48,12 @@ static void print_help(FILE *f)
 static int help_command(const char *name)
 {
     const CliCommand *c = cli_find_command(name);
-    if (!c)
+    if (!c) {
+        const char *near = cli_suggest_command(name);
+        if (near)
+            return cli_usage_error(NULL, "unknown command '%s' (did you mean %s?)", name, near);
         return cli_usage_error(NULL, "unknown command '%s'", name);
+    }
     printf("netrace %s - %s\n\n", c->name, c->summary);
     const char *p = c->usage;
     bool first = true;
@@ -118,9 +123,21 @@ static int dispatch(int argc, char **argv)
         return help_command(argv[2]);
     }
     const CliCommand *c = cli_find_command(cmd);
+    if (!c && cmd[0] == '-' && cmd[1] != '\0') {
+        /* bare netrace means replay, so do its flags: netrace --size 1920x1080 */
+        c = cli_find_command("replay");
+        if (c) {
+            for (int i = 1; i < argc; i++)
+                if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+                    return help_command("replay");
+            argv[0] = (char *)"replay";
+            return c->run(argc, argv);
+        }
+    }
     if (!c) {
-        if (cmd[0] == '-')
-            return cli_usage_error(NULL, "unknown option '%s'", cmd);
+        const char *near = cli_suggest_command(cmd);
+        if (near)
+            return cli_usage_error(NULL, "unknown command '%s' (did you mean %s?)", cmd, near);
         return cli_usage_error(NULL, "unknown command '%s'", cmd);
     }
     for (int i = 2; i < argc; i++)

@@ -46,6 +46,10 @@ int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
         if (!cli_value(argc, argv, i, cmd, &v))
             return RACE_FLAG_BAD;
         o->link_text[a[6] == '1' ? 0 : 1] = v;
+    } else if (cli_flag_is(a, "--link-script")) {
+        if (!cli_value(argc, argv, i, cmd, &v))
+            return RACE_FLAG_BAD;
+        o->script_path = v;
     } else if (cli_flag_is(a, "--delta")) {
         if (!cli_value(argc, argv, i, cmd, &v) ||
             !cli_int(cmd, "--delta", v, 0, SCHEME_DELTA_MAX_US / NR_US_PER_MS, &n))
@@ -84,6 +88,8 @@ int race_opts_load(RaceOpts *o, const char *cmd)
             return cli_usage_error(cmd, "--link%s: %s", d == 0 ? "12" : "21", err.msg);
         o->link_parsed[d] = true;
     }
+    if (o->script_path && !linkscript_load(&o->script, o->script_path, NULL, &err))
+        return cli_fail(cmd, "--link-script %s", err.msg);
     o->nschemes = scheme_parse_list(o->schemes_text, o->schemes, SCHEME_MAX, &err);
     if (o->nschemes < 0)
         return cli_usage_error(cmd, "--schemes: %s", err.msg);
@@ -132,6 +138,7 @@ void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg)
 
 void race_opts_free(RaceOpts *o)
 {
+    linkscript_free(&o->script);
     for (int d = 0; d < 2; d++)
         if (o->link_parsed[d])
             linkspec_free(&o->link[d]);

@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "replay.h"
+#include "linkscript.h"
 
 #define RACE_DEFAULT_RECORDING "recordings/default.csv"
 #define RACE_DEFAULT_LINK "delay 75ms 10ms distribution paretonormal"
@@ -29,6 +30,7 @@ typedef struct RaceOpts {
     const char *recording;
     const char *link_text[2];
     const char *schemes_text;
+    const char *script_path; /* --link-script FILE, NULL = none */
     uint64_t seed;
     SchemeParams params;
     TerminalClock clock[2];
@@ -41,6 +43,7 @@ typedef struct RaceOpts {
     const SchemeType *schemes[SCHEME_MAX];
     int nschemes;
     double *progress[2]; /* true progress per sample, shared by every engine */
+    LinkScript script;   /* empty without --link-script */
 } RaceOpts;
 
 void race_opts_init(RaceOpts *o, const char *schemes);
@@ -57,6 +60,8 @@ void race_opts_free(RaceOpts *o);
     "  --link12 SPEC     link from terminal 1 to 2, netem grammar (default: " RACE_DEFAULT_LINK   \
     ")\n"                                                                                       \
     "  --link21 SPEC     link from terminal 2 to 1 (same default)\n"                            \
+    "  --link-script FILE  link changes at race times: lines 'TIME_S 12|21|both SPEC'\n"       \
+    "                    (e.g. '10 12 delay 200ms 30ms', '12 both loss 100%'; docs/link.md)\n" \
     "  --delta MS        Delta of causality control in ms (default 100)\n"                      \
     "  --tdr W           DR threshold in car widths (default 0.25)\n"                           \
     "  --converge MS     DR convergence time in ms, 0 = at once (default 0)\n"                  \

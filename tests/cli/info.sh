@@ -133,5 +133,5 @@ width 4
 point nan 0
 " "tnan.track:4: X is 'nan', expected a finite number" "track NaN"
 bad_track junk.track "hello
-" "junk.track:1: expected the header 'netrace-track 1'" "neither track nor recording"
+" "junk.track:1: neither a netrace recording nor a track \(starts 'hello'\)" "neither track nor recording"
 

@@ -69,3 +69,18 @@ fi
 expect 0 "no display: headless fallback" -- env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 60 "$NR"
 stdout_has "^dr-causality " "no display: the gauge table"
 stderr_has "no display" "no display: says why"
+
+# Issue 13 item 6: --link-script in replay and sweep; bad lines named with their number.
+printf '# an outage of a second\n1 both loss 100%%\n2 both delay 50ms\n' >"$TMP/outage.script"
+expect 0 "replay --link-script" -- "$NR" replay --headless --schemes nc --link-script "$TMP/outage.script"
+stdout_has "^script: at 1 s link 12\+21: loss 100% \(.*outage.script:2\)" "replay lists the script"
+stdout_has "^nc +[0-9.]+ +[-0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +30 +30 " "the outage loses one second of MUs each way"
+expect 0 "sweep --link-script" -- "$NR" sweep --delays 50 --jitters 0 --runs 1 --schemes nc --link-script "$TMP/outage.script"
+printf '1 12 delay 1ms\nfoo 21 delay 2ms\n' >"$TMP/bad.script"
+expect 1 "bad link script" -- "$NR" replay --headless --link-script "$TMP/bad.script"
+stderr_has "bad.script:2: time 'foo'" "bad script line named"
+expect 1 "missing link script" -- "$NR" sweep --link-script "$TMP/none.script"
+stderr_has "none.script: cannot open" "missing script named"
+expect 0 "snapshot with a link script" -- env -u DISPLAY "$NR" replay --schemes nc --link-script "$TMP/outage.script" \
+    --snapshot 1.5 "$TMP/ls1.png" --snapshot 0.5 "$TMP/ls0.png" --size 320x200
+is_png "$TMP/ls1.png" "snapshot with a script"

@@ -6,11 +6,21 @@
 
 bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err)
 {
+    return experiment_run_scripted(cfg, rec, NULL, out, err);
+}
+
+bool experiment_run_scripted(const EngineConfig *cfg, const Recording *rec, const LinkScript *script,
+                             RunResult *out, NrError *err)
+{
     Replay *r = replay_new(cfg, rec, false, err);
     if (!r)
         return false;
-    replay_step_to(r, replay_end_us(r));
     Engine *e = replay_engine(r);
+    int cursor = 0;
+    if (linkscript_run_to(script, &cursor, e, replay_end_us(r), linkscript_step_replay, r, NULL, err) < 0) {
+        replay_free(r);
+        return false;
+    }
     for (int k = 0; k < cfg->nschemes; k++) {
         const Metrics *m = engine_metrics(e, k);
         RunResult *r = &out[k];

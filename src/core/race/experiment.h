@@ -4,6 +4,8 @@
  * Contracts:
  *   experiment_run(cfg, rec, out, err)  replays rec (replay.h) under cfg to
  *        the race end, fills out[k] for each of cfg->nschemes schemes.
+ *   experiment_run_scripted(cfg, rec, script, out, err)  the same with the
+ *        link changes of script (NULL: none) applied at their times.
  *   sweep_points(spec, out, max)    the grid of (delay12, jitter12) points in
  *        order: for each jitter, delays ascending; points whose jitter exceeds
  *        the mean are skipped. Returns the count (<= max).
@@ -14,6 +16,7 @@
 #define NR_EXPERIMENT_H
 
 #include "replay.h"
+#include "linkscript.h"
 
 #include <stdio.h>
 
@@ -26,6 +29,8 @@ typedef struct RunResult {
 } RunResult;
 
 bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err);
+bool experiment_run_scripted(const EngineConfig *cfg, const Recording *rec, const LinkScript *script,
+                             RunResult *out, NrError *err);
 
 #define SWEEP_MAX_VALUES 64
 #define SWEEP_MAX_POINTS (SWEEP_MAX_VALUES * SWEEP_MAX_VALUES)

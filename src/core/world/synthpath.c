@@ -58,6 +58,57 @@ bool synthpath_make(Recording *rec, uint64_t seed, double seconds, int32_t perio
     return true;
 }
 
+enum { TANK_RUN, TANK_TURN, TANK_STOP };
+
+bool synthpath_tank(Recording *rec, uint64_t seed, double seconds, int32_t period_ms, NrError *err)
+{
+    if (!alloc_rec(rec, seconds, period_ms, err))
+        return false;
+    snprintf(rec->source, sizeof rec->source, "tank");
+    Rng r;
+    rng_seed(&r, seed, 0x74616e6b); /* "tank" */
+    double x = 0, y = 0, h = 0, v = 0, w = 0;
+    int state = TANK_STOP;
+    int64_t left_ms = 0; /* time left in the current state */
+    int64_t t_ms = 0;
+    for (int i = 0; i < rec->nsamples; i++) {
+        RecSample *s = &rec->samples[i];
+        s->t_ms = (int32_t)t_ms;
+        s->x = x;
+        s->y = y;
+        s->heading = nr_wrap_angle(h);
+        s->speed = v;
+        /* 1 ms steps to the next sample: state changes fall on whole ms */
+        for (int64_t k = 0; k < period_ms; k++, t_ms++) {
+            if (left_ms <= 0) {
+                double u = rng_uniform(&r);
+                int next = state != TANK_RUN ? TANK_RUN : u < 0.6 ? TANK_TURN : u < 0.8 ? TANK_STOP : TANK_RUN;
+                state = next;
+                if (state == TANK_RUN) {
+                    v = rng_uniform(&r) < 0.25 ? 0.5 * SYNTH_TANK_SPEED_CW : SYNTH_TANK_SPEED_CW;
+                    w = 0;
+                    left_ms = 1000 + (int64_t)(3000.0 * rng_uniform(&r));
+                } else if (state == TANK_TURN) {
+                    double angle = (30.0 + 150.0 * rng_uniform(&r)) * NR_PI / 180.0;
+                    v = 0;
+                    w = (rng_uniform(&r) < 0.5 ? -1.0 : 1.0) * SYNTH_TANK_TURN_RAD_S;
+                    left_ms = (int64_t)llround(angle / SYNTH_TANK_TURN_RAD_S * 1000.0);
+                } else {
+                    v = 0;
+                    w = 0;
+                    left_ms = 300 + (int64_t)(1700.0 * rng_uniform(&r));
+                }
+            }
+            /* constant v and w within the ms: straight or in place, exact */
+            x += v * cos(h) * 0.001;
+            y += v * sin(h) * 0.001;
+            h += w * 0.001;
+            left_ms--;
+        }
+    }
+    return true;
+}
+
 bool synthpath_segments(Recording *rec, double seconds, int32_t period_ms, int32_t segment_ms,
                         const double *speeds, const double *headings, int nseg, NrError *err)
 {

@@ -1,0 +1,76 @@
+/* Scripted link changes: a file of `TIME_S DIRECTION SPEC` lines applied to a
+ * race at their race times (lag spikes, outages, a delay that grows), for
+ * classroom demonstrations and experiments. The same script drives replay,
+ * sweep, the window and live play.
+ *
+ * Format (untrusted input; every error names FILE:LINE and what is wrong):
+ *   # comment                      '#' to the end of a line is ignored
+ *   10   12   delay 200ms 30ms     from t = 10 s, link 1->2 is this spec
+ *   12.5 both loss 100%            both directions (an outage)
+ *   13.5 both delay 75ms 10ms      and back
+ *   TIME_S: seconds from the race start, finite, 0 .. 86400, never before
+ *   the previous line's; DIRECTION: 12 (terminal 1 -> 2), 21, or both;
+ *   SPEC: the whole spec of that link from then on, in netem's grammar
+ *   (link.h), parsed when the script is read. At most LINKSCRIPT_MAX changes,
+ *   lines of at most LINKSCRIPT_LINE_MAX bytes.
+ *
+ * A change at time T applies to every MU sent at or after T (the engine is
+ * stepped to just before T, then engine_set_link); the random streams
+ * continue, as for any live change.
+ *
+ * Contracts:
+ *   linkscript_parse(ls, text, name, table_dir, err)  parse text (name is
+ *        used in messages); false + err "NAME:LINE: ..." and *ls empty.
+ *        On success the caller owns *ls (linkscript_free).
+ *   linkscript_load(ls, path, table_dir, err)  read and parse a file.
+ *   linkscript_free(ls)            NULL-safe; leaves an empty script.
+ *   linkscript_next_us(ls, cursor) time of change number cursor, INT64_MAX
+ *        when there is none (cursor starts at 0).
+ *   linkscript_apply(ls, i, e, err)  hands change i to engine_set_link (both
+ *        directions for `both`); false + err when the engine refuses.
+ *   linkscript_run_to(ls, &cursor, e, t_us, step, ctx, &last, err)  steps to
+ *        t_us with step(ctx, t) (linkscript_step_replay, or a live race's),
+ *        applying each change due at or before t_us at its own time: step to
+ *        T - 1 us, apply, go on. Returns the number of changes applied (and
+ *        *last, when not NULL, the last of them), or -1 + err when the engine
+ *        refused one (the cursor stays on it). Call it with the cursor at 0
+ *        after a restart. ls may be NULL (no script: only the step).
+ *   linkscript_step_replay(r, t_us)  replay_step_to as a LinkScriptStep
+ *        (ctx = the Replay, e = replay_engine(r)). A live race passes its
+ *        own step (push what the physics produced up to t, step the engine).
+ */
+#ifndef NR_LINKSCRIPT_H
+#define NR_LINKSCRIPT_H
+
+#include "engine.h"
+#include "replay.h"
+#include "nr_file.h"
+
+#define LINKSCRIPT_MAX 4096
+#define LINKSCRIPT_LINE_MAX NR_LINE_MAX
+#define LINKSCRIPT_BOTH 2
+
+typedef struct LinkChange {
+    int64_t t_us;
+    int dir;      /* 0 = 1->2, 1 = 2->1, LINKSCRIPT_BOTH */
+    int line;     /* line number in the script, for messages */
+    LinkSpec spec;
+} LinkChange;
+
+typedef struct LinkScript {
+    LinkChange *ch;
+    int n;
+} LinkScript;
+
+typedef void (*LinkScriptStep)(void *ctx, int64_t t_us);
+
+void linkscript_step_replay(void *replay, int64_t t_us);
+bool linkscript_parse(LinkScript *ls, const char *text, const char *name, const char *table_dir, NrError *err);
+bool linkscript_load(LinkScript *ls, const char *path, const char *table_dir, NrError *err);
+void linkscript_free(LinkScript *ls);
+int64_t linkscript_next_us(const LinkScript *ls, int cursor);
+bool linkscript_apply(const LinkScript *ls, int i, Engine *e, NrError *err);
+int linkscript_run_to(const LinkScript *ls, int *cursor, Engine *e, int64_t t_us, LinkScriptStep step, void *ctx,
+                      const LinkChange **last, NrError *err);
+
+#endif

@@ -1,0 +1,63 @@
+/* 95 % intervals across seeds: t quantiles against the printed table and the
+ * normal limit; intervals of hand-computed samples. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+
+#include "stats.h"
+
+static void t_quantiles(void **state)
+{
+    (void)state;
+    assert_true(isnan(stats_t975(0)));
+    assert_float_equal(stats_t975(1), 12.706, 1e-9);
+    assert_float_equal(stats_t975(9), 2.262, 1e-9);
+    /* beyond the table: printed values for 40, 60, 120 and the normal limit */
+    assert_float_equal(stats_t975(40), 2.021, 0.001);
+    assert_float_equal(stats_t975(60), 2.000, 0.001);
+    assert_float_equal(stats_t975(120), 1.980, 0.001);
+    assert_float_equal(stats_t975(1000000), 1.960, 0.001);
+    /* continuous at the table's end and decreasing */
+    assert_true(fabs(stats_t975(31) - 2.040) < 0.001);
+    for (int df = 1; df < 200; df++)
+        assert_true(stats_t975(df + 1) < stats_t975(df));
+}
+
+static void intervals(void **state)
+{
+    (void)state;
+    /* 1, 2, 3, 4, 5: mean 3, sample sd sqrt(2.5), half = 2.776 sqrt(2.5) / sqrt(5) */
+    double v[] = {1, 99, 2, 99, 3, 99, 4, 99, 5, 99};
+    double mean, half;
+    stats_mean_ci95(v, 5, 2, &mean, &half);
+    assert_float_equal(mean, 3.0, 1e-12);
+    assert_float_equal(half, 2.776 * sqrt(2.5) / sqrt(5.0), 1e-12);
+    /* a NaN is skipped: 2, 4 -> mean 3, sd sqrt(2), half 12.706 */
+    double w[] = {2, NAN, 4};
+    stats_mean_ci95(w, 3, 1, &mean, &half);
+    assert_float_equal(mean, 3.0, 1e-12);
+    assert_float_equal(half, 12.706 * sqrt(2.0) / sqrt(2.0), 1e-12);
+    /* one value: no interval; none: no mean */
+    stats_mean_ci95(w, 1, 1, &mean, &half);
+    assert_float_equal(mean, 2.0, 1e-12);
+    assert_true(isnan(half));
+    stats_mean_ci95(w, 0, 1, &mean, &half);
+    assert_true(isnan(mean));
+    /* equal values: a zero-width interval */
+    double c[] = {7, 7, 7};
+    stats_mean_ci95(c, 3, 1, &mean, &half);
+    assert_float_equal(half, 0.0, 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_quantiles),
+        cmocka_unit_test(intervals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
