@@ -159,8 +159,9 @@ int cli_plot_check(const char *cmd, const char *path)
 
 void cli_wrote(const char *path)
 {
-    printf("wrote %s\n", path);
-    fflush(stdout);
+    /* A notice, not a result: on stderr, so that stdout carries only the
+     * results (replay --csv > table.csv stays a CSV file). */
+    fprintf(stderr, "wrote %s\n", path);
 }
 
 bool cli_flag_is(const char *arg, const char *name)

@@ -51,7 +51,7 @@ const CliCommand *cli_find_command(const char *name);
 /* --plot PATH must name a PNG (plot_path_ok): a usage error (2) otherwise,
  * before anything is computed; CLI_OK when it does. */
 int cli_plot_check(const char *cmd, const char *path);
-/* "wrote PATH" on stdout: every command that writes a file says so. */
+/* "wrote PATH" on stderr: every command that writes a file says so. */
 void cli_wrote(const char *path);
 const char *cli_suggest_command(const char *word);
 int cli_unknown_option(const char *cmd, const char *arg);

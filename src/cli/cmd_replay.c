@@ -184,7 +184,7 @@ static int write_snapshots(const ViewOpts *v, const EngineConfig *cfg, const Rec
         if (app_render_snapshot(r, &v->app, v->snap_t_us[k], v->snap_path[k], w, h, &err) != 0)
             rc = cli_fail(cmd, "%s", err.msg);
         else
-            printf("wrote %s (snapshot at t = %.3f s%s, %dx%d)\n", v->snap_path[k],
+            fprintf(stderr, "wrote %s (snapshot at t = %.3f s%s, %dx%d)\n", v->snap_path[k],
                    (double)engine_now(replay_engine(r)) / 1e6, v->snap_t_us[k] > replay_end_us(r) ? ", the race end" : "",
                    w, h);
     }

@@ -110,11 +110,11 @@ rm -rf "$O"
 
 # Issue 13 item 8: every command that writes a file says so.
 expect 0 "sweep --out" -- "$NR" sweep --delays 50 --jitters 0 --runs 1 --schemes nc --out "$TMP/said.csv"
-stdout_has "^wrote .*said.csv$" "sweep says what it wrote"
+stderr_has "^wrote .*said.csv$" "sweep says what it wrote"
 expect 0 "autopilot --out" -- "$NR" autopilot --seconds 2 --seed 5 --out "$TMP/said-race.csv"
-stdout_has "^wrote .*said-race.csv$" "autopilot says what it wrote"
+stderr_has "^wrote .*said-race.csv$" "autopilot says what it wrote"
 expect 0 "replay --series" -- "$NR" replay "$TMP/said-race.csv" --headless --schemes nc --series "$TMP/said-series.csv"
-stdout_has "^wrote .*said-series.csv$" "replay --series says what it wrote"
+stderr_has "^wrote .*said-series.csv$" "replay --series says what it wrote"
 
 # Issue 13 item 7: every result command plots, PNG only.
 for c in "sweep --delays 50 --jitters 0 --runs 1 --schemes nc" "fairness --runs 1 --seconds 2" \
@@ -126,7 +126,19 @@ for c in "sweep --delays 50 --jitters 0 --runs 1 --schemes nc" "fairness --runs 
 done
 expect 0 "accuracy --plot" -- "$NR" accuracy --seconds 2 --plot "$TMP/acc.png"
 is_png "$TMP/acc.png" "accuracy --plot"
-stdout_has "^wrote .*acc.png$" "accuracy says what it plotted"
+stderr_has "^wrote .*acc.png$" "accuracy says what it plotted"
 expect 0 "epp --plot" -- "$NR" epp --runs 1 --samples 50 --no-traces --sweep 5k,10k --plot "$TMP/epp.png"
 is_png "$TMP/epp.png" "epp --plot"
-stdout_has "^wrote .*epp.png$" "epp says what it plotted"
+stderr_has "^wrote .*epp.png$" "epp says what it plotted"
+# The notices go to stderr: replay --csv with --series keeps stdout a CSV
+# table (every line with the header's number of commas).
+expect 0 "replay --csv --series: stdout is the table only" -- "$NR" replay --headless --csv --schemes racing --series "$TMP/csv-series.csv"
+hdr=$(head -1 "$TMP/out" | tr -cd , | wc -c)
+if [ "$(awk -F, -v n="$hdr" 'NF - 1 != n' "$TMP/out" | wc -l)" -eq 0 ] && [ "$(wc -l <"$TMP/out")" -eq 5 ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: replay --csv --series: stdout is not a pure CSV table"
+    sed 's/^/  stdout: /' "$TMP/out" | tail -3
+fi
+stderr_has "^wrote .*csv-series.csv$" "replay --csv --series says what it wrote on stderr"

@@ -6,7 +6,7 @@ expect 0 "autopilot race for the window tests" -- "$NR" autopilot --seconds 4 --
 
 expect 0 "replay --snapshot" -- env -u DISPLAY -u WAYLAND_DISPLAY "$NR" replay "$TMP/win.csv" \
     --snapshot 1.5 "$TMP/a.png" --snapshot 0.5 "$TMP/b.png" --size 640x360
-stdout_has "wrote .*a.png \(snapshot at t = 1\.485 s, 640x360\)" "replay reports the first snapshot"
+stderr_has "wrote .*a.png \(snapshot at t = 1\.485 s, 640x360\)" "replay reports the first snapshot"
 stdout_has "^nc " "replay --snapshot still prints the gauge table"
 if [ "$(head -c 8 "$TMP/a.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] &&
     [ "$(od -An -tx1 -j16 -N8 "$TMP/b.png" | tr -d ' \n')" = "0000028000000168" ]; then
