@@ -32,8 +32,8 @@
  *        and must outlive the engine. NULL + err on bad config.
  *   engine_free(e)             NULL-safe.
  *   engine_push(e, poses, ncars, flags)  every car's pose at the next sample
- *        time (sample index = samples pushed so far in this heat, time =
- *        heat start + index * period). ncars must be the engine's car
+ *        time: sample index = samples pushed so far in this heat, time =
+ *        heat start + index * period. ncars must be the engine's car
  *        count. ENGINE_PUSH_NEW_HEAT starts a new heat with this sample as
  *        its sample 0 (a replay loop): the terminals restart on it as the
  *        grid, the media are cleared, the history is cleared, metrics and

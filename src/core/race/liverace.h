@@ -5,7 +5,7 @@
  * `play --headless`: the caller only says how far race time has come.
  *
  * Order within one call of liverace_advance(lr, t), for every physics step
- * (WORLD_DT_US) whose start time is <= t: at a sample time (every 33 ms)
+ * (WORLD_DT_US) whose start time is <= t: at a sample time, every 33 ms,
  * the cars' poses (world_sample) are pushed to the engine and appended to
  * the recording, the engine is stepped to that sample and the race flow
  * reads what each terminal displays then; at a control time

@@ -1,6 +1,6 @@
 /* The Medium interface: whatever carries MUs from one terminal to another
  * (DESIGN.md "Live play"). The emulated link (DelayLine, delayline.h) is one
- * medium, a fixed-delay FIFO (fifomedium.h) another, a UDP socket (src/net)
+ * medium, a fixed-delay FIFO (fixedmedium.h) another, a UDP transport in src/net
  * a third. A medium is a table of function pointers plus its own context, in
  * the manner of Redis's ConnectionType: callers go through the inline
  * wrappers below, never through the table directly.

@@ -10,9 +10,9 @@
  * terminal 2 (from the displayed progress the engine reports) and in the
  * truth, and the results say when the orders differ.
  *
- * Times: flow time (the app's clock, microseconds, paused time excluded) for
- * the grid and countdown; race time (microseconds since the lights went out,
- * the recording's t = 0) for everything after. Progress: unwrapped
+ * Times: flow time: the app's clock in microseconds, paused time excluded, for
+ * the grid and countdown; race time, in microseconds since the lights went out
+ * (the recording's t = 0), for everything after. Progress: unwrapped
  * along-track progress in car widths from the start line (the grid is at
  * negative progress); lap k (1-based) is complete when progress >= k * L.
  *
@@ -41,7 +41,7 @@
  *        phase on. Ignored outside RF_RACING / RF_FINISHING.
  *   raceflow_result(rf, who, out)  the standings as who saw them (who = 0,
  *        1 terminal, RACEFLOW_TRUTH the physics): order[0] is the winner.
- *        Finished cars by finish time (ties: the lower car index), then
+ *        Finished cars by finish time, ties to the lower car index, then
  *        unfinished ones by last progress. In time mode the order is the
  *        progress at the time limit as who displayed it then.
  *   raceflow_orders_differ(rf)  true when terminal 1's and terminal 2's
