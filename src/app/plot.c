@@ -243,6 +243,10 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
     float top = a.y + pad / 2 + (p->title ? flh * 1.1f : 0) + (p->ylabel ? flh * 1.6f : flh * 0.5f);
     int lrows = legend_rows(g, p, left, 0, right - left, false, thick, fg);
     float bottom = a.y + a.h - flh * (1.1f + (p->xlabel ? 1.0f : 0.0f) + (float)lrows) - pad / 2;
+    if (lrows > 0 && bottom - top < flh * 4) { /* a short panel keeps its curves, not the legend */
+        bottom += flh * (float)lrows;
+        lrows = 0;
+    }
     if (right - left < 20 || bottom - top < 20) {
         SDL_RenderSetClipRect(r, NULL);
         return;
@@ -309,7 +313,8 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         gfx_text(g, GFX_SMALL, (int)(left + pw / 2), (int)by, GFX_CENTER, fg, "%s", p->xlabel);
         by += flh;
     }
-    legend_rows(g, p, left, by, pw, true, thick, fg);
+    if (lrows > 0)
+        legend_rows(g, p, left, by, pw, true, thick, fg);
 
     /* curves, clipped to the plot area */
     SDL_Rect clip = {(int)left, (int)top, (int)pw + 1, (int)ph + 1};
