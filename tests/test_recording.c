@@ -354,6 +354,36 @@ static void progress_and_lead_changes(void **state)
     track_free(t);
 }
 
+/* Gap statistics by hand: car 2 sits at (3,4)-like offsets from car 1 so the
+ * distances are exact: 5, 0.5, 1.5, 2 (shifted by whole cw along x). */
+static void gap_stats_by_hand(void **state)
+{
+    (void)state;
+    RecSample s[8] = {
+        {0, 0, 0, 0, 0},   {33, 10, 0, 0, 0},   {66, 20, 0, 0, 0},  {99, 30, 0, 0, 0},
+        {0, 3, 4, 0, 0},   {33, 10, 0.5, 0, 0}, {66, 21.5, 0, 0, 0}, {99, 30, -2, 0, 0},
+    };
+    Recording r = {.ncars = 2, .nsamples = 4, .period_ms = 33, .samples = s};
+    RecGapStats g;
+    assert_true(recording_gap_stats(&r, 0, 1, &g));
+    /* sorted 0.5, 1.5, 2, 5: median (1.5 + 2) / 2; 2 itself is not closer than 2 */
+    assert_true(g.median_cw == 1.75);
+    assert_true(g.min_cw == 0.5);
+    assert_true(g.below1 == 0.25);
+    assert_true(g.below2 == 0.5);
+    r.nsamples = 3; /* odd count: 5, 0.5, 1.5 -> the middle one; the samples of car 2 now start at s[3] */
+    RecSample t[6] = {s[0], s[1], s[2], s[4], s[5], s[6]};
+    r.samples = t;
+    assert_true(recording_gap_stats(&r, 1, 0, &g));
+    assert_true(g.median_cw == 1.5 && g.min_cw == 0.5);
+    assert_true(fabs(g.below2 - 2.0 / 3.0) < 1e-15);
+    assert_false(recording_gap_stats(&r, 0, 0, &g));
+    assert_false(recording_gap_stats(&r, 0, 2, &g));
+    assert_false(recording_gap_stats(&r, -1, 1, &g));
+    r.nsamples = 0;
+    assert_false(recording_gap_stats(&r, 0, 1, &g));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -362,6 +392,7 @@ int main(void)
         cmocka_unit_test(truncated_recovery),
         cmocka_unit_test(bad_recordings),
         cmocka_unit_test(progress_and_lead_changes),
+        cmocka_unit_test(gap_stats_by_hand),
         cmocka_unit_test(in_range_bounds),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

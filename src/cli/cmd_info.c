@@ -44,6 +44,13 @@ static void print_gaps(const Recording *rec, const Track *t)
         printf("mean_gap_cw: %.3f\n", sum / rec->nsamples);
         printf("max_gap_cw: %.3f\n", mx);
     }
+    RecGapStats g;
+    if (recording_gap_stats(rec, 0, 1, &g)) {
+        printf("median_distance_cw: %.3f\n", g.median_cw);
+        printf("min_distance_cw: %.3f\n", g.min_cw);
+        printf("closer_1cw: %.3f\n", g.below1);
+        printf("closer_2cw: %.3f\n", g.below2);
+    }
     free(p[0]);
     free(p[1]);
 }
@@ -155,7 +162,10 @@ const CliCommand cmd_info = {
     "duration_s (time of the last sample), truncated (yes when the file was cut,\n"
     "e.g. by a killed writer), complete (no for a .part file a live race never\n"
     "finalised, or a truncated one), track_file (where the track was found) and\n"
-    "lead_changes (sign changes of the progress difference of cars 1 and 2).\n"
+    "lead_changes (sign changes of the progress difference of cars 1 and 2),\n"
+    "mean_gap_cw and max_gap_cw (progress difference, car widths),\n"
+    "median_distance_cw and min_distance_cw (centre to centre), closer_1cw and\n"
+    "closer_2cw (share of samples with the centres closer than 1 / 2 car widths).\n"
     "Track keys: format, name, length (centre line, car widths), width, points,\n"
     "grid_slots.\n\n"
     "Exit status: 0 success, 1 unreadable or malformed file (one line naming\n"

@@ -20,6 +20,18 @@ stdout_has "^samples: 910$" "recording info: samples (0 to 29.997 s every 33 ms)
 stdout_has "^duration_s: 29\.997$" "recording info: duration"
 stdout_has "^truncated: no$" "recording info: not truncated"
 stdout_has "^lead_changes: (8|9|10|11|12)$" "recording info: 8-12 lead changes"
+# centre distances recomputed from the CSV by awk (not by the code under test)
+awk -F, '!/^#/ && $1 ~ /^[0-9]+$/ { if ($2 == 1) { x = $3; y = $4 } else printf "%.9f\n", sqrt(($3 - x) ^ 2 + ($4 - y) ^ 2) }' \
+    recordings/default.csv | sort -g > "$TMP/dist"
+n=$(wc -l < "$TMP/dist")
+want1=$(awk -v n="$n" '$1 < 1 { c++ } END { printf "%.3f", c / n }' "$TMP/dist")
+want2=$(awk -v n="$n" '$1 < 2 { c++ } END { printf "%.3f", c / n }' "$TMP/dist")
+wantmed=$(awk -v n="$n" '{ d[NR] = $1 } END { printf "%.3f", n % 2 ? d[(n + 1) / 2] : (d[n / 2] + d[n / 2 + 1]) / 2 }' "$TMP/dist")
+wantmin=$(head -1 "$TMP/dist" | awk '{ printf "%.3f", $1 }')
+stdout_has "^closer_1cw: $want1$" "recording info: share closer than 1 cw ($want1 by awk)"
+stdout_has "^closer_2cw: $want2$" "recording info: share closer than 2 cw ($want2 by awk)"
+stdout_has "^median_distance_cw: $wantmed$" "recording info: median distance ($wantmed by awk)"
+stdout_has "^min_distance_cw: $wantmin$" "recording info: min distance ($wantmin by awk)"
 
 expect 0 "info finds bundled files from another directory" -- env -C "$TMP" "$NR" info recordings/default.csv
 stdout_has "^lead_changes: [0-9]+$" "info from elsewhere resolves the track"
@@ -32,6 +44,7 @@ expect 2 "info with an unknown option" -- "$NR" info --frobnicate
 stderr_has "unknown option '--frobnicate'" "info names the unknown option"
 expect 0 "help info" -- "$NR" help info
 stdout_has "lead_changes" "help info lists the keys"
+stdout_has "closer_2cw" "help info lists the gap keys"
 
 # --- bad recordings: one line with FILE:LINE and the reason, exit 1
 H='# netrace-recording: 1

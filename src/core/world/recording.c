@@ -577,3 +577,35 @@ int recording_lead_changes(const Recording *rec, const Track *t)
     free(p);
     return changes;
 }
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* How close the racing is: the order of cars closer than a couple of car
+ * widths is what a delay can swap (and what solid bodies must keep apart). */
+bool recording_gap_stats(const Recording *rec, int a, int b, RecGapStats *out)
+{
+    int n = rec->nsamples;
+    if (a < 0 || b < 0 || a >= rec->ncars || b >= rec->ncars || a == b || n <= 0)
+        return false;
+    double *d = malloc((size_t)n * sizeof *d);
+    if (!d)
+        return false;
+    int below1 = 0, below2 = 0;
+    for (int i = 0; i < n; i++) {
+        const RecSample *p = recording_at(rec, a, i), *q = recording_at(rec, b, i);
+        d[i] = hypot(p->x - q->x, p->y - q->y);
+        below1 += d[i] < 1.0;
+        below2 += d[i] < 2.0;
+    }
+    qsort(d, (size_t)n, sizeof *d, cmp_double);
+    out->median_cw = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
+    out->min_cw = d[0];
+    out->below1 = (double)below1 / n;
+    out->below2 = (double)below2 / n;
+    free(d);
+    return true;
+}

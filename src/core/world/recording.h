@@ -27,6 +27,13 @@
  *   recording_lead_changes(rec, track)  number of sign changes of
  *                  progress(car 1) - progress(car 2) over the samples,
  *                  exact ties ignored; -1 with fewer than 2 cars.
+ *   recording_gap_stats(rec, a, b, out)  centre-to-centre distance (cw)
+ *                  between cars a and b over the samples: median (mean of
+ *                  the two middle values for an even count), minimum, and
+ *                  the shares of samples closer than 1 and 2 car widths
+ *                  (side by side, bodies 1 cw wide touch at 1 cw). False
+ *                  when a or b is bad, a == b, there are no samples or
+ *                  memory runs out.
  */
 #ifndef NR_RECORDING_H
 #define NR_RECORDING_H
@@ -80,5 +87,11 @@ bool recwriter_close(RecWriter *w, NrError *err);
 typedef struct Track Track;
 bool recording_progress(const Recording *rec, const Track *track, int car, double *out);
 int recording_lead_changes(const Recording *rec, const Track *track);
+
+typedef struct RecGapStats {
+    double median_cw, min_cw; /* centre-to-centre distance */
+    double below1, below2;    /* shares (0..1) of samples closer than 1 / 2 cw */
+} RecGapStats;
+bool recording_gap_stats(const Recording *rec, int a, int b, RecGapStats *out);
 
 #endif
