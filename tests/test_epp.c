@@ -507,6 +507,32 @@ static void arrived_update_is_shown(void **state)
     epp_traffic_free(&t);
 }
 
+/* The one recovery (eqs. 9-13 to a fixed point), by hand with cv, D = 1:
+ * an EP built at n carries x^[n+1] = 2 x[n] - x[n-1]. Updates 4 and 7 are
+ * known (3 and 9); EP 5 restores x[5] = (y5 + x[4]) / 2, which completes
+ * EP 6's window so x[6] = (y6 + x[5]) / 2 on the second pass, although EP 6
+ * comes first in the list; EP 9's window (9, 8) misses two updates and
+ * restores nothing. */
+static void recover_all_by_hand(void **state)
+{
+    (void)state;
+    unsigned char known[6] = {1, 0, 0, 1, 0, 0}; /* updates 4..9 */
+    double x[6] = {3, 0, 0, 9, 0, 0}, y[6] = {30, 0, 0, 90, 0, 0};
+    EppUpdates u = {4, known, x, y};
+    /* true x: x4 = 3, x5 = 5, x6 = 7, x7 = 9, x8 = 11 (a line), y likewise x 10 */
+    EppEp eps[3] = {
+        {6, 1, 2 * 7.0 - 5.0, 2 * 70.0 - 50.0},  /* x^[7] from (6, 5) */
+        {5, 1, 2 * 5.0 - 3.0, 2 * 50.0 - 30.0},  /* x^[6] from (5, 4) */
+        {9, 1, 2 * 13.0 - 11.0, 2 * 130.0 - 110.0}, /* window (9, 8): both unknown */
+    };
+    assert_int_equal(epp_recover_all(EPP_RV, eps, 3, &u), 2);
+    assert_true(known[1] && known[2] && !known[4] && !known[5]);
+    assert_true(fabs(x[1] - 5.0) < 1e-12 && fabs(x[2] - 7.0) < 1e-12);
+    assert_true(fabs(y[1] - 50.0) < 1e-12 && fabs(y[2] - 70.0) < 1e-12);
+    /* Nothing more to restore: a second call restores none. */
+    assert_int_equal(epp_recover_all(EPP_RV, eps, 3, &u), 0);
+}
+
 /* The experiment loop (epp_experiment.h). Over a link without delay or
  * loss every update is on time, so every scheme shows the true position at
  * every display time: error exactly 0, for models and a trace alike. A
@@ -614,6 +640,7 @@ int main(void)
         cmocka_unit_test(receiver_matches_geometric_closed_form),
         cmocka_unit_test(delivery_probability),
         cmocka_unit_test(arrived_update_is_shown),
+        cmocka_unit_test(recover_all_by_hand),
         cmocka_unit_test(experiment_perfect_link_and_short_trace),
         cmocka_unit_test(experiment_subset_reproduces_cells),
     };

@@ -12,11 +12,25 @@ CC=${FUZZ_CC:-}
 if [ -z "$CC" ]; then
     for c in clang clang-16 clang-15 clang-14; do command -v "$c" >/dev/null && { CC=$c; break; }; done
 fi
-if [ -z "$CC" ]; then
-    echo "fuzz.sh: installing clang (libFuzzer)" >&2
+# A compiler alone is not enough: libFuzzer's runtime is a package of its
+# own (libclang-rt-14-dev on Debian 12). Link a tiny harness to find out.
+fuzz_ok() {
+    local t
+    t=$(mktemp -d)
+    printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$t/f.c"
+    "$1" -fsanitize=fuzzer,address,undefined "$t/f.c" -o "$t/f" >/dev/null 2>&1
+    local rc=$?
+    rm -rf "$t"
+    return $rc
+}
+if [ -z "$CC" ] || ! fuzz_ok "$CC"; then
+    echo "fuzz.sh: installing clang-14 and libFuzzer (libclang-rt-14-dev)" >&2
     SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-    $SUDO apt-get install -y -qq clang-14 libclang-rt-14-dev >/dev/null || { echo "fuzz.sh: cannot install clang-14" >&2; exit 2; }
+    $SUDO apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang-14 libclang-rt-14-dev >/dev/null ||
+        { echo "fuzz.sh: cannot install clang-14 and libclang-rt-14-dev" >&2; exit 2; }
     CC=clang-14
+    fuzz_ok "$CC" || { echo "fuzz.sh: $CC cannot build a libFuzzer harness" >&2; exit 2; }
 fi
 out=build-fuzz
 mkdir -p "$out/obj" "$out/bin"

@@ -124,6 +124,42 @@ bool epp_recover(EppModel m, int D, double y, double *w, int miss)
     return true;
 }
 
+int64_t epp_recover_all(EppModel m, const EppEp *eps, int n, EppUpdates *u)
+{
+    const int o = epp_order(m);
+    int64_t restored = 0;
+    bool changed = true;
+    while (changed) { /* a restored update may complete another EP's window */
+        changed = false;
+        for (int i = 0; i < n; i++) {
+            const EppEp *e = &eps[i];
+            const int32_t top = e->seq - u->first; /* entry of the window's newest update */
+            int miss = -1, nmiss = 0;
+            for (int k = 0; k < o; k++) {
+                if (!u->known[top - k]) {
+                    miss = k;
+                    nmiss++;
+                }
+            }
+            if (nmiss != 1)
+                continue;
+            double wx[EPP_MAX_ORDER], wy[EPP_MAX_ORDER];
+            for (int k = 0; k < o; k++) {
+                wx[k] = k == miss ? 0.0 : u->x[top - k];
+                wy[k] = k == miss ? 0.0 : u->y[top - k];
+            }
+            if (!epp_recover(m, e->d, e->x, wx, miss) || !epp_recover(m, e->d, e->y, wy, miss))
+                continue;
+            u->x[top - miss] = wx[miss];
+            u->y[top - miss] = wy[miss];
+            u->known[top - miss] = 1;
+            restored++;
+            changed = true;
+        }
+    }
+    return restored;
+}
+
 /* Eqs. 14-21. pd[i] = p[D+i]. With order o = l + 1 and gain g(h):
  *   no EP:      prod_{i<o} p[D+i] g(D) + (1-p[D]) prod_{1<=i<=o} p[D+i] g(D+1)
  *   piggyback:  p[D] g(D) + (1-p[D]) prod_{1<=i<=o} p[D+i] g(D+1)

@@ -25,6 +25,13 @@
  *   epp_recover(m, D, y, w, miss) recovers w[miss] from EP y = x^[n+D] and the
  *                                 other window entries (eqs. 9-13); false when
  *                                 miss is outside the window.
+ *   epp_recover_all(m, eps, n, u)  THE receiver's loss recovery, shared by
+ *        the simulation (epp_sim.c) and the racing schemes (epp_race.c):
+ *        eqs. 9-13 to a fixed point. Every EP of eps (visited in the order
+ *        given) whose window seq, seq-1, ..., seq-order+1 misses exactly one
+ *        update of u restores it (u->known, x, y set); repeated while
+ *        something was restored. Every window must lie in u's range.
+ *        Returns the number restored.
  *   epp_expected(m, D, pd, s2, out)  eqs. 14-21; pd[i] = p[D+i], i = 0..3.
  *   epp_choose(m, D, pd, C, R, rate, out)  eqs. 22-23 (see epp.c for the
  *                                 weighting); xd is always independent.
@@ -66,6 +73,22 @@ int epp_coeffs(EppModel m, int h, double c[EPP_MAX_ORDER]);
 double epp_predict(EppModel m, int h, const double *w);
 double epp_noise_gain(EppModel m, int h);
 bool epp_recover(EppModel m, int D, double y, double *w, int miss);
+
+/* An EP as a receiver holds it: built at update seq for update seq + d. */
+typedef struct EppEp {
+    int32_t seq;
+    int d;
+    double x, y;
+} EppEp;
+
+/* The updates a receiver knows: update j is entry j - first. */
+typedef struct EppUpdates {
+    int32_t first;
+    unsigned char *known;
+    double *x, *y;
+} EppUpdates;
+
+int64_t epp_recover_all(EppModel m, const EppEp *eps, int n, EppUpdates *u);
 
 /* Expected receiver square errors, in the paper's notation. */
 typedef struct EppExpected {

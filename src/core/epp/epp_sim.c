@@ -74,7 +74,8 @@ bool epp_work_alloc(EppWork *w, int n, NrError *err)
     w->ey = calloc((size_t)n, sizeof *w->ey);
     w->zx = calloc((size_t)n, sizeof *w->zx);
     w->zy = calloc((size_t)n, sizeof *w->zy);
-    if (!w->has_ep || !w->known || !w->ep_ok || !w->ex || !w->ey || !w->zx || !w->zy) {
+    w->eps = calloc((size_t)n, sizeof *w->eps);
+    if (!w->has_ep || !w->known || !w->ep_ok || !w->ex || !w->ey || !w->zx || !w->zy || !w->eps) {
         epp_work_free(w);
         return nr_error_set(err, "epp: out of memory for %d updates", n);
     }
@@ -92,6 +93,7 @@ void epp_work_free(EppWork *w)
     free(w->ey);
     free(w->zx);
     free(w->zy);
+    free(w->eps);
     memset(w, 0, sizeof *w);
 }
 
@@ -128,6 +130,14 @@ static void plan_eps(const EppTraffic *t, const EppScheme *s, EppWork *w, EppRun
     }
 }
 
+static bool window_known(const unsigned char *known, int j, int o)
+{
+    for (int i = 0; i < o; i++)
+        if (!known[j - i])
+            return false;
+    return true;
+}
+
 /* Receiver state at display time k: known updates (received or recovered)
  * in [lo, k] and the EPs received by then. Returns the number recovered. */
 static int64_t receive(const EppTraffic *t, const EppScheme *s, EppWork *w, int lo, int k)
@@ -145,48 +155,16 @@ static int64_t receive(const EppTraffic *t, const EppScheme *s, EppWork *w, int 
     }
     if (s->pack == EPP_PACK_NONE)
         return 0;
-    /* Eqs. 9-13: an EP whose window misses exactly one update restores it;
-     * a restored update may complete another EP's window, so repeat. */
+    /* Eqs. 9-13 (epp_recover_all) over the EPs received by now whose window
+     * lies in [lo, k], in update order; an EP whose window is complete can
+     * restore nothing (what is known stays known), so it is left out. */
     int o = epp_order(s->method);
-    int64_t recovered = 0;
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (int j = lo + o - 1; j <= k; j++) {
-            if (!w->ep_ok[j])
-                continue;
-            int miss = -1, nmiss = 0;
-            for (int i = 0; i < o; i++) {
-                if (!w->known[j - i]) {
-                    miss = i;
-                    nmiss++;
-                }
-            }
-            if (nmiss != 1)
-                continue;
-            double wx[EPP_MAX_ORDER], wy[EPP_MAX_ORDER];
-            window_at(w->zx, j, o, wx);
-            window_at(w->zy, j, o, wy);
-            wx[miss] = wy[miss] = 0.0;
-            if (!epp_recover(s->method, s->D, w->ex[j], wx, miss) ||
-                !epp_recover(s->method, s->D, w->ey[j], wy, miss))
-                continue;
-            w->zx[j - miss] = wx[miss];
-            w->zy[j - miss] = wy[miss];
-            w->known[j - miss] = 1;
-            recovered++;
-            changed = true;
-        }
-    }
-    return recovered;
-}
-
-static bool window_known(const unsigned char *known, int j, int o)
-{
-    for (int i = 0; i < o; i++)
-        if (!known[j - i])
-            return false;
-    return true;
+    int n = 0;
+    for (int j = lo + o - 1; j <= k; j++)
+        if (w->ep_ok[j] && !window_known(w->known, j, o))
+            w->eps[n++] = (EppEp){j, s->D, w->ex[j], w->ey[j]};
+    EppUpdates u = {0, w->known, w->zx, w->zy};
+    return epp_recover_all(s->method, w->eps, n, &u);
 }
 
 void epp_run(const EppTraffic *t, const EppScheme *s, int k0, int k1, EppWork *w, EppRunStats *out)

@@ -11,7 +11,8 @@
  * Receiver (Sections 4, 5, 7.2): at each display time kT it knows the updates
  * that arrived by kT (and the first EPP_INIT_KNOWN ones, the agreed start
  * positions), recovers any update that is the single unknown of a received
- * EP's window (eqs. 9-13, repeated while something new is recovered), and
+ * EP's window (eqs. 9-13, repeated while something new is recovered: the
+ * one recovery of epp_recover_all, shared with the racing schemes), and
  * shows the best prediction of x[k] it has:
  *   - x[k] itself when it has arrived (or was recovered);
  *   - DR (cd/cv/ca) from the newest complete window ending at j, horizon
@@ -57,6 +58,7 @@ typedef struct EppWork {
     int cap;
     unsigned char *has_ep, *known, *ep_ok;
     double *ex, *ey, *zx, *zy;
+    EppEp *eps; /* the EPs a display time recovers from */
 } EppWork;
 
 typedef struct EppRunStats {

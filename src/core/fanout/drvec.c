@@ -14,7 +14,10 @@ bool drvec_exceeds(const DrVec *v, int64_t t_us, double x, double y, double thre
 {
     double px, py;
     drvec_at(v, t_us, &px, &py);
-    return hypot(x - px, y - py) > threshold_cw;
+    /* Squares, not hypot: this runs at every sample of every DR sender, and
+     * positions are bounded (RECORDING_MAX_POS) so nothing overflows. */
+    double ex = x - px, ey = y - py;
+    return ex * ex + ey * ey > threshold_cw * threshold_cw;
 }
 
 /* H(z) = integral of sqrt(z^2 + m^2) dz = (z sqrt(z^2+m^2) + m^2 asinh(z/m)) / 2.

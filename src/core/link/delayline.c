@@ -67,7 +67,7 @@ static void clear_queues(void *ctx)
     for (int k = 0; k < d->nq; k++) {
         d->q[k].n = 0;
         d->q[k].last_due_us = INT64_MIN;
-        d->q[k].used_primary = false;
+        d->q[k].primary_slot = 0;
     }
 }
 
@@ -78,6 +78,7 @@ bool delayline_init(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, 
         return false;
     d->seed = seed;
     d->dir = dir;
+    d->slot = 1; /* primary_slot 0: no scheme has taken a fate yet */
     d->need_aux = need_aux;
     d->nq = nschemes;
     d->cap = nschemes * DELAYLINE_QUEUE_LIMIT;
@@ -145,8 +146,7 @@ static void dl_slot(void *ctx, int from, int32_t seq, int64_t now_us)
     d->aux_drawn = d->need_aux;
     if (d->need_aux)
         link_draw(&d->aux, &d->auxdraw);
-    for (int k = 0; k < d->nq; k++)
-        d->q[k].used_primary = false;
+    d->slot++; /* every scheme's primary fate is free again */
 }
 
 /* Queues one copy; returns the overflow flag when netem's limit drops it. */
@@ -178,9 +178,9 @@ static int dl_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now
      * slot takes that slot's draw, shared by every scheme; anything more
      * takes the slot's auxiliary draw. */
     const LinkDraw *dr;
-    if (mu->kind == MU_UPDATE && !q->used_primary) {
+    if (mu->kind == MU_UPDATE && q->primary_slot != d->slot) {
         dr = &d->draw;
-        q->used_primary = true;
+        q->primary_slot = d->slot;
     } else {
         if (!d->aux_drawn) { /* a scheme that did not declare extra packets */
             link_draw(&d->aux, &d->auxdraw);

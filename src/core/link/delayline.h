@@ -51,7 +51,7 @@ typedef struct DlKey {
 typedef struct DlQueue {
     int n;               /* packets of this scheme in the heap */
     int64_t last_due_us; /* for `order fifo` */
-    bool used_primary;   /* this slot's primary fate already taken */
+    uint64_t primary_slot; /* slot whose primary fate this scheme took (+1) */
 } DlQueue;
 
 typedef struct DelayLine {
@@ -61,6 +61,7 @@ typedef struct DelayLine {
     Link link, aux;        /* primary and auxiliary streams */
     LinkDraw draw, auxdraw;
     bool need_aux, aux_drawn;
+    uint64_t slot; /* sample slots begun so far */
     int nq;
     DlQueue q[SCHEME_MAX];
     /* Every scheme's packets in one binary min-heap by (due, order): the

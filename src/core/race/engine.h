@@ -22,7 +22,9 @@
  * projected like any pose between samples); the per-sample history keeps
  * the last cfg.history_cap samples (older halves are dropped as it fills,
  * so a one-hour race runs in constant memory). The replay adapter sizes
- * both to the file, so a whole 30 s race stays in the window and --series.
+ * the history to the file, so a whole 30 s race stays in the window and
+ * --series, and gives the file's progress (cfg.progress), so its ring is
+ * one entry.
  *
  * Contracts:
  *   engine_new(cfg, err)       copies what it needs from cfg (links, params,

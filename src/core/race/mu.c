@@ -17,15 +17,21 @@ static uint64_t magnitude_bits(double v)
     return u & ~(UINT64_C(1) << 63);
 }
 
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* The largest magnitude of each group against its bound: one compare per
+ * group instead of one per field. */
 static bool numbers_ok(const Mu *mu)
 {
-    const uint64_t P = magnitude_bits(RECORDING_MAX_POS), V = magnitude_bits(RECORDING_MAX_SPEED),
-                   F = magnitude_bits(DBL_MAX);
-    return (magnitude_bits(mu->x) <= P) & (magnitude_bits(mu->y) <= P) & (magnitude_bits(mu->heading) <= F) &
-           (magnitude_bits(mu->speed) <= V) & (magnitude_bits(mu->vx) <= V) & (magnitude_bits(mu->vy) <= V) &
-           (magnitude_bits(mu->aux[0]) <= P) & (magnitude_bits(mu->aux[1]) <= P) &
-           (magnitude_bits(mu->aux[2]) <= P) & (magnitude_bits(mu->aux[3]) <= P) &
-           (magnitude_bits(mu->aux[4]) <= P) & (magnitude_bits(mu->aux[5]) <= P);
+    uint64_t pos = max_u64(magnitude_bits(mu->x), magnitude_bits(mu->y));
+    for (int i = 0; i < 6; i++)
+        pos = max_u64(pos, magnitude_bits(mu->aux[i]));
+    uint64_t vel = max_u64(magnitude_bits(mu->speed), max_u64(magnitude_bits(mu->vx), magnitude_bits(mu->vy)));
+    return (pos <= magnitude_bits(RECORDING_MAX_POS)) & (vel <= magnitude_bits(RECORDING_MAX_SPEED)) &
+           (magnitude_bits(mu->heading) <= magnitude_bits(DBL_MAX));
 }
 
 _Static_assert(sizeof ((Mu *)0)->aux == 6 * sizeof(double), "numbers_ok checks six aux values");

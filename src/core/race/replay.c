@@ -38,9 +38,10 @@ Replay *replay_new(const EngineConfig *cfg, const Recording *rec, bool loop, NrE
     EngineConfig c = *cfg;
     c.period_ms = rec->period_ms;
     c.ncars = 2;
-    /* The whole file stays in the history and the progress ring. */
+    /* The whole file stays in the history; the progress ring is not needed:
+     * the file's progress is given for every sample of a heat. */
     c.history_cap = rec->nsamples;
-    c.ring_samples = rec->nsamples;
+    c.ring_samples = 1; /* every seq of a heat has its progress given */
     c.progress_n = rec->nsamples;
     for (int car = 0; car < 2; car++) {
         if (cfg->progress[car] && cfg->progress_n == rec->nsamples)

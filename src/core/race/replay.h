@@ -3,10 +3,11 @@
  * restarts the race as a new heat when looping. Batch runs (sweep, replay
  * --csv / --series, experiment_run) and the window all go through it.
  *
- * Sizing: the engine's history and progress ring hold the whole file (a
- * 30 s race is 910 samples), so the window's plots and --series see every
- * sample of the heat; the file's true progress is computed once here
- * (recording_progress) unless the config brings it.
+ * Sizing: the engine's history holds the whole file (a 30 s race is 910
+ * samples), so the window's plots and --series see every sample of the
+ * heat; the file's true progress is computed once here
+ * (recording_progress) unless the config brings it, so the engine's progress
+ * ring is not needed (one entry).
  *
  * Contracts:
  *   replay_new(cfg, rec, loop, err)  an engine for cfg with the period, car

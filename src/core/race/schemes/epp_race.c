@@ -33,11 +33,7 @@ typedef struct EprUpd {
     double x, y;
 } EprUpd;
 
-typedef struct EprEp {
-    int32_t seq; /* base update index; -1: empty */
-    int d;
-    double x, y;
-} EprEp;
+typedef EppEp EprEp; /* seq = base update index; -1: empty */
 
 typedef struct EppRace {
     EppModel m;
@@ -195,35 +191,51 @@ static void upd_set(EppRace *s, int32_t j, double x, double y)
     u->y = y;
 }
 
-/* Eqs. 9-13 over every EP in the ring, repeated while something is restored;
- * then the newest complete window. */
+/* Eqs. 9-13 over every EP in the ring (epp_recover_all, the receiver's one
+ * recovery), then the newest complete window. */
 static void epr_rebuild(EppRace *s)
 {
     const int o = epp_order(s->m);
     int32_t lo = s->newest - EPR_RING + o;
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (int i = 0; i < EPR_RING; i++) {
-            const EprEp *e = &s->ep[i];
-            if (e->seq < 0 || e->seq < lo)
-                continue;
-            double wx[EPP_MAX_ORDER], wy[EPP_MAX_ORDER];
-            int miss = -1, nmiss = 0;
-            for (int k = 0; k < o; k++) {
-                if (!upd_get(s, e->seq - k, &wx[k], &wy[k])) {
-                    miss = k;
-                    nmiss++;
-                    wx[k] = wy[k] = 0.0;
-                }
-            }
-            if (nmiss != 1)
-                continue;
-            if (!epp_recover(s->m, e->d, e->x, wx, miss) || !epp_recover(s->m, e->d, e->y, wy, miss))
-                continue;
-            upd_set(s, e->seq - miss, wx[miss], wy[miss]);
-            changed = true;
+    /* An EP whose window is complete can restore nothing (what is known
+     * stays known): only the others go to the recovery. */
+    EppEp eps[EPR_RING];
+    int n = 0;
+    for (int i = 0; i < EPR_RING; i++) {
+        const EprEp *e = &s->ep[i];
+        if (e->seq < 0 || e->seq < lo)
+            continue;
+        bool complete = true;
+        for (int k = 0; k < o && complete; k++) {
+            double x, y;
+            complete = upd_get(s, e->seq - k, &x, &y);
         }
+        if (!complete)
+            eps[n++] = *e;
+    }
+    if (n > 0) {
+        /* The windows of these EPs lie in the ring's span [newest - RING + 1,
+         * newest]: recover over a copy of the part they cover, then keep
+         * what was restored. */
+        int32_t first = eps[0].seq - o + 1, last = eps[0].seq;
+        for (int i = 1; i < n; i++) {
+            if (eps[i].seq - o + 1 < first)
+                first = eps[i].seq - o + 1;
+            if (eps[i].seq > last)
+                last = eps[i].seq;
+        }
+        int span = (int)(last - first) + 1; /* <= EPR_RING */
+        unsigned char known[EPR_RING];
+        double ux[EPR_RING], uy[EPR_RING];
+        EppUpdates u = {first, known, ux, uy};
+        for (int i = 0; i < span; i++)
+            known[i] = upd_get(s, first + i, &ux[i], &uy[i]);
+        if (epp_recover_all(s->m, eps, n, &u) > 0)
+            for (int i = 0; i < span; i++) {
+                double x, y;
+                if (known[i] && !upd_get(s, first + i, &x, &y))
+                    upd_set(s, first + i, ux[i], uy[i]);
+            }
     }
     for (int32_t j = s->newest; j > s->best_seq && j >= lo; j--) {
         double wx[EPP_MAX_ORDER], wy[EPP_MAX_ORDER];
