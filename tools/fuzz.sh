@@ -56,10 +56,16 @@ printf '%-12s %12s %10s %8s %s\n' harness executions exec/s corpus result
 for h in tests/fuzz/fuzz_*.c; do
     name=$(basename "$h" .c)
     name=${name#fuzz_}
-    extra=$(sed -n '1s/.*fuzz-sources:\(.*\)\*\/.*/\1/p' "$h")
+    extra=$(sed -n 's/.*fuzz-sources:\(.*\)\*\/.*/\1/p' "$h" | head -1)
+    pkgs=$(sed -n 's/.*fuzz-pkgs:\(.*\)\*\/.*/\1/p' "$h" | head -1)
+    pkgflags=""
+    if [ -n "$pkgs" ]; then
+        # shellcheck disable=SC2086
+        pkgflags="$(pkg-config --cflags --libs $pkgs) $(echo $extra | xargs -n1 dirname | sort -u | sed 's/^/-I/' | tr '\n' ' ')"
+    fi
     bin="$out/bin/fuzz_$name"
     # shellcheck disable=SC2086
-    $CC $cflags -fsanitize=fuzzer "$h" $extra "${objs[@]}" -lm -o "$bin"
+    $CC $cflags -fsanitize=fuzzer "$h" $extra "${objs[@]}" $pkgflags -lm -o "$bin"
     corpus="$out/corpus/$name"
     seeds="$out/seeds/$name"
     mkdir -p "$corpus" "$seeds" "$out/findings/$name"

@@ -54,6 +54,10 @@ typedef struct AppConfig {
     unsigned overlays;       /* APP_OVERLAY_* bits */
     int bench_frames;        /* > 0: render N overview frames, print timings, return */
     bool quiet;              /* no informative lines on stdout */
+    double wall_cw;          /* draw a wall this far beyond each track edge (car
+                              * widths; the physics' CAR_GRASS_CW); 0 = none */
+    bool live;               /* someone else drives the engine (the game's overview
+                              * window): no pause, step, restart, loop or speed */
     const LinkScript *script; /* borrowed; link changes applied at their race
                                * times (shown in the top bar); NULL = none.
                                * A restart (R, loop) puts the links back as

@@ -11,7 +11,7 @@
 #define PANEL gfx_rgb(36, 39, 45)
 #define FG gfx_rgb(225, 228, 232)
 #define DIM gfx_rgb(150, 156, 165)
-#define GRASS gfx_rgb(38, 84, 48)
+#define GRASS APP_GRASS
 #define ASPHALT gfx_rgb(78, 80, 86)
 #define EDGE gfx_rgb(235, 235, 235)
 #define ACCENT gfx_rgb(255, 214, 64)
@@ -191,13 +191,18 @@ static void xform_for(const AppState *s, const SDL_FRect *rect, int k, int j, Ap
     }
 }
 
+void app_fit_xform(const AppState *s, const SDL_FRect *rect, AppXform *x)
+{
+    xform_for(s, rect, -1, 0, x);
+}
+
 void app_view_xform(const AppState *s, int k, int j, AppXform *x)
 {
     xform_for(s, &s->lay.view[k][j], k, j, x);
 }
 
 /* Asphalt as a triangle strip, white edges, a chequered start line. */
-static void draw_track(AppState *s, const AppXform *x)
+void app_draw_track(AppState *s, const AppXform *x)
 {
     SDL_Renderer *r = s->r;
     int n = s->npts;
@@ -209,8 +214,22 @@ static void draw_track(AppState *s, const AppXform *x)
         a->tex_coord.x = a->tex_coord.y = b->tex_coord.x = b->tex_coord.y = 0;
     }
     int m = 0;
+    float x0 = x->rect.x, x1 = x->rect.x + x->rect.w, y0 = x->rect.y, y1 = x->rect.y + x->rect.h;
     for (int i = 0; i < n; i++) {
         int i0 = 2 * i, i1 = 2 * ((i + 1) % n);
+        /* a quad wholly off the view costs the rasteriser its setup for
+         * nothing (a zoomed view sees a few dozen of the ~900) */
+        const SDL_FPoint *q[4] = {&s->vert[i0].position, &s->vert[i0 + 1].position, &s->vert[i1].position,
+                                  &s->vert[i1 + 1].position};
+        float qx0 = q[0]->x, qx1 = q[0]->x, qy0 = q[0]->y, qy1 = q[0]->y;
+        for (int c = 1; c < 4; c++) {
+            qx0 = fminf(qx0, q[c]->x);
+            qx1 = fmaxf(qx1, q[c]->x);
+            qy0 = fminf(qy0, q[c]->y);
+            qy1 = fmaxf(qy1, q[c]->y);
+        }
+        if (qx1 < x0 || qx0 > x1 || qy1 < y0 || qy0 > y1)
+            continue;
         s->idx[m++] = i0;
         s->idx[m++] = i0 + 1;
         s->idx[m++] = i1;
@@ -222,21 +241,31 @@ static void draw_track(AppState *s, const AppXform *x)
     /* white edge lines: one quad per segment and side, all in one batch */
     float ew = fmaxf(1.0f, x->scale * 0.25f);
     int nv = 0, ni = 0;
-    for (int side = 0; side < 2; side++) {
-        const double *ex = side ? s->rx : s->lx, *ey = side ? s->ry : s->ly;
+    /* sides 2 and 3: the walls beyond the grass, when the physics has them */
+    int nsides = s->cfg.wall_cw > 0 ? 4 : 2;
+    float ww = fmaxf(1.5f, x->scale * 0.4f);
+    for (int side = 0; side < nsides; side++) {
+        const double *ex = side == 0 ? s->lx : side == 1 ? s->rx : side == 2 ? s->lwx : s->rwx;
+        const double *ey = side == 0 ? s->ly : side == 1 ? s->ry : side == 2 ? s->lwy : s->rwy;
+        float lw = side < 2 ? ew : ww;
+        SDL_Color col = side < 2 ? EDGE : gfx_rgb(170, 50, 45);
         for (int i = 0; i < n; i++) {
             int i1 = (i + 1) % n;
             float x0, y0, x1, y1;
             app_world_to_px(x, ex[i], ey[i], &x0, &y0);
             app_world_to_px(x, ex[i1], ey[i1], &x1, &y1);
+            /* off the view: nothing to draw (zoomed views see a few segments) */
+            if (fmaxf(x0, x1) < x->rect.x - lw || fminf(x0, x1) > x->rect.x + x->rect.w + lw ||
+                fmaxf(y0, y1) < x->rect.y - lw || fminf(y0, y1) > x->rect.y + x->rect.h + lw)
+                continue;
             float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
             if (len < 1e-6f)
                 continue;
-            float nx = -dy / len * ew * 0.5f, ny = dx / len * ew * 0.5f;
+            float nx = -dy / len * lw * 0.5f, ny = dx / len * lw * 0.5f;
             SDL_FPoint q[4] = {{x0 + nx, y0 + ny}, {x1 + nx, y1 + ny}, {x1 - nx, y1 - ny}, {x0 - nx, y0 - ny}};
             for (int c = 0; c < 4; c++) {
                 s->edge_vert[nv + c].position = q[c];
-                s->edge_vert[nv + c].color = EDGE;
+                s->edge_vert[nv + c].color = col;
                 s->edge_vert[nv + c].tex_coord.x = s->edge_vert[nv + c].tex_coord.y = 0;
             }
             static const int quad[6] = {0, 1, 2, 0, 2, 3};
@@ -265,7 +294,7 @@ static void draw_track(AppState *s, const AppXform *x)
 }
 
 /* The whole-track picture of a view size, drawn once into a texture. */
-static SDL_Texture *track_texture(AppState *s, int w, int h)
+SDL_Texture *app_track_texture(AppState *s, int w, int h)
 {
     for (int i = 0; i < 2; i++)
         if (s->track_tex[i] && s->track_tex_w[i] == w && s->track_tex_h[i] == h)
@@ -290,14 +319,14 @@ static SDL_Texture *track_texture(AppState *s, int w, int h)
     SDL_FRect rect = {0, 0, (float)w, (float)h};
     AppXform x;
     xform_for(s, &rect, -1, 0, &x);
-    draw_track(s, &x);
+    app_draw_track(s, &x);
     SDL_SetRenderTarget(s->r, old);
     return s->track_tex[i];
 }
 
 /* A car: dark outline, body in the car's colour, a pale nose. Never drawn
  * smaller than a few pixels so the whole-track views still show it. */
-static void draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
+void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
                      bool outline_only)
 {
     float cx, cy;
@@ -369,14 +398,14 @@ static void draw_view(AppState *s, int k, int j)
     SDL_RenderSetClipRect(r, &clip);
     if (s->follow[s->focus >= 0]) {
         gfx_fill(r, rect->x, rect->y, rect->w, rect->h, GRASS);
-        draw_track(s, &x);
+        app_draw_track(s, &x);
     } else {
-        SDL_Texture *tex = track_texture(s, clip.w, clip.h);
+        SDL_Texture *tex = app_track_texture(s, clip.w, clip.h);
         if (tex)
             SDL_RenderCopy(r, tex, NULL, &clip);
         else {
             gfx_fill(r, rect->x, rect->y, rect->w, rect->h, GRASS);
-            draw_track(s, &x);
+            app_draw_track(s, &x);
         }
     }
     EngineView v;
@@ -413,12 +442,12 @@ static void draw_view(AppState *s, int k, int j)
     if (s->overlays & APP_OVERLAY_GHOST) {
         Pose truth;
         engine_truth(s->e, other, &truth, NULL);
-        draw_car(s, &x, truth.x, truth.y, truth.heading, mix(car_colour(other), gfx_rgb(255, 255, 255), 0.6f),
+        app_draw_car(s, &x, truth.x, truth.y, truth.heading, mix(car_colour(other), gfx_rgb(255, 255, 255), 0.6f),
                  true);
     }
     /* the other car first, this terminal's own car on top */
-    draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, car_colour(other), false);
-    draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, car_colour(j), false);
+    app_draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, car_colour(other), false);
+    app_draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, car_colour(j), false);
     SDL_RenderSetClipRect(r, NULL);
 
     /* captions: whose screen, who is ahead, laps */
@@ -705,7 +734,7 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
 {
     int n = engine_scheme_count(s->e);
     PlotSeries se[SCHEME_MAX];
-    double end_s = (double)replay_end_us(s->rp) / 1e6;
+    double end_s = (double)app_end_us(s) / 1e6;
     int cap = (int)a.w;
     cap = cap > APP_CHART_PTS ? APP_CHART_PTS : cap < 2 ? 2 : cap;
     for (int k = 0; k < n; k++) {
@@ -754,7 +783,7 @@ static void draw_charts(AppState *s)
         total += hn;
     }
     int64_t period = engine_params(s->e)->period_us > 0 ? engine_params(s->e)->period_us : 33000;
-    int64_t race_samples = replay_end_us(s->rp) / period + 1;
+    int64_t race_samples = app_end_us(s) / period + 1;
     for (int pass = 0; pass < 2; pass++) {
         const SDL_FRect *a = &s->lay.chart[pass];
         if (a->w < 40 || a->h < 40)
@@ -787,13 +816,16 @@ static void draw_top(AppState *s)
     const SDL_FRect *t = &s->lay.top;
     gfx_fill(s->r, t->x, t->y, t->w, t->h, gfx_rgb(14, 15, 18));
     float pad = (float)s->lay.base * 0.5f, y = t->y + (t->h - lh(s, GFX_NORMAL)) / 2;
-    double now = (double)engine_now(s->e) / 1e6, end = (double)replay_end_us(s->rp) / 1e6;
+    double now = (double)engine_now(s->e) / 1e6, end = (double)app_end_us(s) / 1e6;
     int w = gfx_text(&s->gfx, GFX_NORMAL, (int)pad, (int)y, GFX_LEFT, FG, "netrace  %s", s->cfg.title ? s->cfg.title : "");
     w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 3) + w, (int)y, GFX_LEFT, ACCENT, "t %5.1f / %.1f s", now, end);
     const char *state = s->snapshot ? "snapshot" : s->paused ? "PAUSED"
-                        : replay_done(s->rp) && !s->loop ? "FINISHED" : "playing";
-    w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, s->paused ? WARN : FG, "%s %gx%s",
-                  state, s->speed, s->loop ? "  loop" : "");
+                        : s->cfg.live ? "live" : replay_done(s->rp) && !s->loop ? "FINISHED" : "playing";
+    if (s->cfg.live) /* the race runs at the drivers' pace: no speed, no loop */
+        w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, FG, "%s", state);
+    else
+        w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, s->paused ? WARN : FG, "%s %gx%s",
+                      state, s->speed, s->loop ? "  loop" : "");
     if (s->msg_frames > 0 && s->msg[0]) {
         gfx_text(&s->gfx, GFX_SMALL, (int)(pad * 7) + w, (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2), GFX_LEFT,
                  ACCENT, "%s", s->msg);

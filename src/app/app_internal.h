@@ -133,12 +133,14 @@ typedef struct AppState {
     double cx[APP_TRACK_PTS_MAX], cy[APP_TRACK_PTS_MAX];
     double lx[APP_TRACK_PTS_MAX], ly[APP_TRACK_PTS_MAX];
     double rx[APP_TRACK_PTS_MAX], ry[APP_TRACK_PTS_MAX];
+    double lwx[APP_TRACK_PTS_MAX], lwy[APP_TRACK_PTS_MAX]; /* walls (cfg.wall_cw > 0) */
+    double rwx[APP_TRACK_PTS_MAX], rwy[APP_TRACK_PTS_MAX];
     double bx0, by0, bx1, by1; /* bounding box with a margin */
 
     /* scratch buffers, fixed size */
     SDL_Vertex vert[2 * APP_TRACK_PTS_MAX + 8];
-    SDL_Vertex edge_vert[8 * APP_TRACK_PTS_MAX];
-    int edge_idx[12 * APP_TRACK_PTS_MAX];
+    SDL_Vertex edge_vert[16 * APP_TRACK_PTS_MAX]; /* edges and walls */
+    int edge_idx[24 * APP_TRACK_PTS_MAX];
     int idx[6 * APP_TRACK_PTS_MAX + 12];
     SDL_FPoint pts[APP_TRACK_PTS_MAX + 1];
     InFlight inflight[ENGINE_QUEUE_LIMIT];
@@ -170,6 +172,11 @@ typedef struct AppState {
 } AppState;
 
 bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
+/* The same on an engine someone else steps (rp NULL with cfg->live: the
+ * game's overview window); the charts' time axis is the race so far. */
+bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
+/* The race end the charts and the top bar show: the replay's end, or now. */
+int64_t app_end_us(const AppState *s);
 void app_state_free(AppState *s);
 void app_handle_event(AppState *s, const SDL_Event *ev);
 void app_advance(AppState *s, int64_t wall_dt_us);
@@ -198,8 +205,34 @@ void app_ctl_press(AppState *s, int ctl);
 /* The font to draw with: requested, else app_default_font; prints one line
  * on stderr and returns false (buf empty) when there is none. */
 bool app_pick_font(const char *requested, char *buf, size_t n);
+/* Starts SDL video for a window: the software renderer's hint, a display
+ * check (no DISPLAY / WAYLAND_DISPLAY: one line, false), x11 unless told
+ * otherwise; an invisible driver (offscreen, dummy) only when invisible_ok
+ * (benchmarks). Prints one line and returns false when there is no window
+ * to open. Pair with SDL_QuitSubSystem(SDL_INIT_VIDEO). */
+bool app_video_start(bool invisible_ok);
+/* Starts SDL_ttf unless running (false + err). */
+bool app_ttf_start(NrError *err);
+/* Benchmark helpers: CPU seconds of the process, its max RSS, and the
+ * report lines of n frame times in ms (sorts ms). */
+double app_cpu_seconds(void);
+long app_max_rss_kb(void);
+void app_bench_report(double *ms, int n, double cpu_s, long rss0_kb);
+/* The window's renderer: software unless SDL_RENDER_DRIVER names one. */
+SDL_Renderer *app_create_renderer(SDL_Window *win);
 /* Screenshot of the current renderer output to path (PNG). */
 bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err);
+
+/* The track (asphalt strip, white edges, chequered start line) and a car in
+ * plain shapes, as every view draws them; the game's screens use them too. */
+void app_draw_track(AppState *s, const AppXform *x);
+void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
+                  bool outline_only);
+#define APP_GRASS gfx_rgb(38, 84, 48)
+/* The whole track fitted into rect (the overview's transform), and its
+ * picture w x h drawn once into a cached texture (NULL if none). */
+void app_fit_xform(const AppState *s, const SDL_FRect *rect, AppXform *x);
+SDL_Texture *app_track_texture(AppState *s, int w, int h);
 
 /* Chart panels drawn with the plot module's code (plot_draw.c). */
 void plot_draw_panel(Gfx *g, SDL_FRect area, const PlotPanel *p, const PlotTheme *th);

@@ -169,6 +169,8 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
 
 void app_ctl_change(AppState *s, int ctl, int dir, bool big)
 {
+    if (s->cfg.live && ctl == CTL_SPEED)
+        return; /* the race runs at the drivers' pace */
     int step = dir * (big ? 5 : 1);
     int ld = (ctl >= CTL_DELAY21 && ctl <= CTL_LOSS21) ? 1 : 0;
     const LinkSpec *l = engine_link(s->e, ld);
@@ -290,6 +292,10 @@ static void single_step(AppState *s)
 
 void app_ctl_press(AppState *s, int ctl)
 {
+    if (s->cfg.live && (ctl == BTN_PAUSE || ctl == BTN_STEP || ctl == BTN_RESTART || ctl == BTN_LOOP)) {
+        app_set_message(s, "the race is being driven: pause or restart it in the game window");
+        return;
+    }
     switch (ctl) {
     case BTN_PAUSE:
         s->paused = !s->paused;
@@ -330,12 +336,21 @@ void app_ctl_press(AppState *s, int ctl)
     }
 }
 
+int64_t app_end_us(const AppState *s)
+{
+    return s->rp ? replay_end_us(s->rp) : engine_now(s->e);
+}
+
 bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err)
+{
+    return app_state_init_engine(s, replay_engine(rp), rp, cfg, r, err);
+}
+
+bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err)
 {
     memset(s, 0, sizeof *s);
     s->rp = rp;
-    s->e = replay_engine(rp);
-    Engine *e = s->e;
+    s->e = e;
     s->cfg = *cfg;
     s->r = r;
     s->paused = cfg->paused;
@@ -373,6 +388,11 @@ bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer 
         s->ly[i] = y + ny * half;
         s->rx[i] = x - nx * half;
         s->ry[i] = y - ny * half;
+        double wo = half + cfg->wall_cw;
+        s->lwx[i] = x + nx * wo;
+        s->lwy[i] = y + ny * wo;
+        s->rwx[i] = x - nx * wo;
+        s->rwy[i] = y - ny * wo;
         s->bx0 = fmin(s->bx0, fmin(s->lx[i], s->rx[i]));
         s->bx1 = fmax(s->bx1, fmax(s->lx[i], s->rx[i]));
         s->by0 = fmin(s->by0, fmin(s->ly[i], s->ry[i]));
@@ -408,7 +428,7 @@ void app_state_free(AppState *s)
 
 void app_advance(AppState *s, int64_t wall_dt_us)
 {
-    if (s->paused || wall_dt_us <= 0)
+    if (s->paused || wall_dt_us <= 0 || !s->rp) /* live: the game steps the engine */
         return;
     if (wall_dt_us > 250000) /* a stalled frame (window drag, debugger) does not jump the race */
         wall_dt_us = 250000;
@@ -601,6 +621,10 @@ void app_handle_event(AppState *s, const SDL_Event *ev)
     switch (ev->type) {
     case SDL_QUIT:
         s->want_quit = true;
+        break;
+    case SDL_WINDOWEVENT: /* one of several windows closed (the game's overview) */
+        if (ev->window.event == SDL_WINDOWEVENT_CLOSE)
+            s->want_quit = true;
         break;
     case SDL_KEYDOWN:
         handle_key(s, &ev->key);

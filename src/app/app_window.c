@@ -72,7 +72,7 @@ bool app_pick_font(const char *requested, char *buf, size_t n)
     return true;
 }
 
-static bool ttf_start(NrError *err)
+bool app_ttf_start(NrError *err)
 {
     if (TTF_WasInit())
         return true;
@@ -123,14 +123,14 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double cpu_seconds(void)
+double app_cpu_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static long max_rss_kb(void)
+long app_max_rss_kb(void)
 {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -138,6 +138,18 @@ static long max_rss_kb(void)
 }
 
 static void screenshot(AppState *s, int w, int h);
+
+void app_bench_report(double *ms, int n, double cpu_s, long rss0_kb)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += ms[i];
+    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+    int p99 = (int)ceil(0.99 * n) - 1;
+    printf("bench: frame time mean %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f ms/frame\n", sum / n,
+           ms[n / 2], ms[p99 < 0 ? 0 : p99], ms[n - 1], cpu_s * 1000.0 / n);
+    printf("bench: max RSS %ld kB before, %ld kB after\n", rss0_kb, app_max_rss_kb());
+}
 
 /* N overview frames as fast as possible, the race advancing 1/60 s per frame. */
 static void run_bench(AppState *s, SDL_Window *win, int nframes)
@@ -152,8 +164,8 @@ static void run_bench(AppState *s, SDL_Window *win, int nframes)
     s->paused = false; /* the overview unless --focus asked for one scheme */
     s->loop = true;
     uint64_t freq = SDL_GetPerformanceFrequency();
-    double cpu0 = cpu_seconds();
-    long rss0 = max_rss_kb();
+    double cpu0 = app_cpu_seconds();
+    long rss0 = app_max_rss_kb();
     int w = 0, h = 0;
     for (int i = 0; i < nframes && !s->want_quit; i++) {
         SDL_Event ev;
@@ -166,19 +178,12 @@ static void run_bench(AppState *s, SDL_Window *win, int nframes)
         SDL_RenderPresent(s->r);
         ms[i] = (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 / (double)freq;
     }
-    double cpu = cpu_seconds() - cpu0;
-    double sum = 0;
-    for (int i = 0; i < nframes; i++)
-        sum += ms[i];
-    qsort(ms, (size_t)nframes, sizeof *ms, cmp_double);
-    int p99 = (int)ceil(0.99 * nframes) - 1;
+    double cpu = app_cpu_seconds() - cpu0;
     const char *fb = SDL_GetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION);
     printf("bench: %d frames, %s of %d schemes, %dx%d, renderer %s, SDL_FRAMEBUFFER_ACCELERATION=%s, video %s\n",
            nframes, s->focus >= 0 ? "focus" : "overview", engine_scheme_count(s->e), w, h, info.name,
            fb ? fb : "(unset)", SDL_GetCurrentVideoDriver());
-    printf("bench: frame time mean %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f ms/frame\n",
-           sum / nframes, ms[nframes / 2], ms[p99 < 0 ? 0 : p99], ms[nframes - 1], cpu * 1000.0 / nframes);
-    printf("bench: max RSS %ld kB before, %ld kB after\n", rss0, max_rss_kb());
+    app_bench_report(ms, nframes, cpu, rss0);
     free(ms);
     if (s->cfg.shot_dir) { /* the last frame, as the window shows it */
         app_draw(s, w, h);
@@ -231,12 +236,14 @@ static void screenshot(AppState *s, int w, int h)
         app_set_message(s, "%s", err.msg);
 }
 
-int app_run_window(const AppConfig *cfg)
+SDL_Renderer *app_create_renderer(SDL_Window *win)
 {
-    if (!cfg || !cfg->replay) {
-        fprintf(stderr, "netrace: no engine to show\n");
-        return 1;
-    }
+    const char *drv = getenv("SDL_RENDER_DRIVER");
+    return SDL_CreateRenderer(win, -1, drv && *drv ? 0 : SDL_RENDERER_SOFTWARE);
+}
+
+bool app_video_start(bool invisible_ok)
+{
     /* The software renderer writes straight into the window's surface; without
      * this hint SDL would upload that surface through OpenGL every frame
      * (measured: see docs/window.md). An environment setting still wins. */
@@ -249,23 +256,35 @@ int app_run_window(const AppConfig *cfg)
     bool explicit_driver = want && *want;
     if (!explicit_driver && !(x11 && *x11) && !(wl && *wl)) {
         fprintf(stderr, "netrace: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): no window\n");
-        return 1;
+        return false;
     }
     if (!explicit_driver && !(wl && *wl))
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11");
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "netrace: cannot open the display (%s): no window\n", SDL_GetError());
-        return 1;
+        return false;
     }
     const char *drv_name = SDL_GetCurrentVideoDriver();
     /* an invisible driver only makes sense for the benchmark */
-    if (cfg->bench_frames <= 0 && drv_name && (strcmp(drv_name, "offscreen") == 0 || strcmp(drv_name, "dummy") == 0)) {
+    if (!invisible_ok && drv_name && (strcmp(drv_name, "offscreen") == 0 || strcmp(drv_name, "dummy") == 0)) {
         fprintf(stderr, "netrace: cannot open the display (video driver '%s' shows nothing): no window\n", drv_name);
         SDL_QuitSubSystem(SDL_INIT_VIDEO);
+        return false;
+    }
+    return true;
+}
+
+int app_run_window(const AppConfig *cfg)
+{
+    if (!cfg || !cfg->replay) {
+        fprintf(stderr, "netrace: no engine to show\n");
         return 1;
     }
+    if (!app_video_start(cfg->bench_frames > 0))
+        return 1;
     NrError err = {{0}};
-    if (!ttf_start(&err)) {
+    bool ttf_here = !TTF_WasInit();
+    if (!app_ttf_start(&err)) {
         fprintf(stderr, "netrace: %s\n", err.msg);
         SDL_QuitSubSystem(SDL_INIT_VIDEO);
         return 1;
@@ -275,10 +294,7 @@ int app_run_window(const AppConfig *cfg)
     if (cfg->fullscreen)
         wflags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
     SDL_Window *win = SDL_CreateWindow("netrace", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, wflags);
-    const char *drv = getenv("SDL_RENDER_DRIVER");
-    SDL_Renderer *r = NULL;
-    if (win)
-        r = SDL_CreateRenderer(win, -1, drv && *drv ? 0 : SDL_RENDERER_SOFTWARE);
+    SDL_Renderer *r = win ? app_create_renderer(win) : NULL;
     AppState *s = r ? calloc(1, sizeof *s) : NULL;
     int rc = 1;
     if (!win || !r || !s) {
@@ -337,7 +353,8 @@ done:
         SDL_DestroyRenderer(r);
     if (win)
         SDL_DestroyWindow(win);
-    TTF_Quit();
+    if (ttf_here) /* a window opened from the game keeps the game's fonts */
+        TTF_Quit();
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 const CliCommand *cli_find_command(const char *name)
@@ -329,4 +330,24 @@ int cli_list(const char *cmd, const char *flag, const char *val, char *buf, size
             return n;
         p = comma + 1;
     }
+}
+
+bool cli_created_text(const char *cmd, char *out, size_t n)
+{
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    time_t when;
+    if (sde && *sde) {
+        int64_t v;
+        if (!nr_parse_int64(sde, &v) || v < 0 || v > INT64_C(253402300799)) {
+            cli_usage_error(cmd, "SOURCE_DATE_EPOCH is '%s', expected seconds since 1970 (0 to 253402300799)", sde);
+            return false;
+        }
+        when = (time_t)v;
+    } else {
+        when = time(NULL);
+    }
+    struct tm tm;
+    if (!gmtime_r(&when, &tm) || strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        snprintf(out, n, "unknown");
+    return true;
 }

@@ -64,6 +64,11 @@ bool cli_double(const char *cmd, const char *flag, const char *val, double lo, d
 bool cli_u64(const char *cmd, const char *flag, const char *val, uint64_t *out);
 int cli_list(const char *cmd, const char *flag, const char *val, char *buf, size_t bufsz, char **items, int max);
 
+/* A recording's 'created' field (ISO 8601 UTC): SOURCE_DATE_EPOCH when set
+ * (reproducible builds), else now. False after a usage error naming a bad
+ * SOURCE_DATE_EPOCH. */
+bool cli_created_text(const char *cmd, char *out, size_t n);
+
 /* true when a and b name the same existing file (same device and inode). */
 bool cli_same_file(const char *a, const char *b);
 /* Checks an output PATH given with FLAG before anything is computed: a usage

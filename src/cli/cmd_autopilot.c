@@ -25,28 +25,6 @@ static int parse_list(const char *flag, const char *val, double *out, int n)
     return k;
 }
 
-/* The 'created' field: SOURCE_DATE_EPOCH (reproducible builds) if set, else now. */
-static bool created_text(char *out, size_t n)
-{
-    const char *sde = getenv("SOURCE_DATE_EPOCH");
-    time_t when;
-    if (sde && *sde) {
-        int64_t v;
-        if (!nr_parse_int64(sde, &v) || v < 0 || v > INT64_C(253402300799)) {
-            cli_usage_error("autopilot", "SOURCE_DATE_EPOCH is '%s', expected seconds since 1970 (0 to 253402300799)",
-                            sde);
-            return false;
-        }
-        when = (time_t)v;
-    } else {
-        when = time(NULL);
-    }
-    struct tm tm;
-    if (!gmtime_r(&when, &tm) || strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-        snprintf(out, n, "unknown");
-    return true;
-}
-
 static int run(int argc, char **argv)
 {
     AutopilotConfig cfg;
@@ -110,7 +88,7 @@ static int run(int argc, char **argv)
             cfg.driver[i].noise = noise[i];
     }
     char created[32];
-    if (!created_text(created, sizeof created))
+    if (!cli_created_text("autopilot", created, sizeof created))
         return CLI_USAGE;
     cfg.created = created;
 

@@ -10,22 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void print_table(FILE *f, const RunResult *r, int n)
-{
-    fprintf(f, "%-14s %8s %9s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s\n", "scheme", "incons",
-            "d1-d2", "|d1|", "|d2|", "sent12", "sent21", "lost12", "lost21", "late12", "late21",
-            "disc12", "disc21");
-    for (int k = 0; k < n; k++) {
-        const DirCounters *a = &r[k].dir[0], *b = &r[k].dir[1];
-        fprintf(f,
-                "%-14s %8.4f %9.4f %7.3f %7.3f %7" PRId64 " %7" PRId64 " %7" PRId64 " %7" PRId64
-                " %7" PRId64 " %7" PRId64 " %7" PRId64 " %7" PRId64 "\n",
-                r[k].scheme->name, r[k].inconsistency_rate, r[k].mean_d1_minus_d2, r[k].mean_abs_d1,
-                r[k].mean_abs_d2, a->sent, b->sent, a->lost, b->lost, a->late, b->late, a->discarded,
-                b->discarded);
-    }
-}
-
 /* Per-sample series of every scheme, long format. */
 static bool write_series(const char *cmd, const char *path, const EngineConfig *cfg, const Recording *rec,
                          const LinkScript *script,
@@ -47,25 +31,8 @@ static bool write_series(const char *cmd, const char *path, const EngineConfig *
         *rc = cli_fail(cmd, "--link-script: %s", serr.msg);
         return false;
     }
-    char tmp[4096];
-    FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, rc);
-    if (!f) {
-        replay_free(r);
-        return false;
-    }
-    fputs("scheme,t_ms,d1,d2,inconsistent,inconsistency_rate,mean_d1_minus_d2\n", f);
-    for (int k = 0; k < engine_scheme_count(e); k++) {
-        int n;
-        const MetricSample *h = engine_history(e, k, &n);
-        for (int i = 0; i < n; i++)
-            fprintf(f, "%s,%" PRId64 ",%.6f,%.6f,%d,%.6f,%.6f\n", engine_scheme(e, k)->name,
-                    h[i].t_us / NR_US_PER_MS, h[i].d1, h[i].d2, h[i].inconsistent ? 1 : 0, h[i].rate,
-                    h[i].mean_d1_d2);
-    }
+    bool ok = race_write_series(cmd, path, e, rc);
     replay_free(r);
-    bool ok = cli_out_close(cmd, f, path, tmp, true, rc);
-    if (ok)
-        cli_wrote(path);
     return ok;
 }
 
@@ -297,29 +264,12 @@ static int replay_run(int argc, char **argv)
         return cli_fail(cmd, "%s", err.msg);
     }
     if (csv) {
-        RunKey key = {
-            .delay12_ms = (double)o.link[0].delay_us / 1000.0,
-            .jitter12_ms = (double)o.link[0].jitter_us / 1000.0,
-            .delay21_ms = (double)o.link[1].delay_us / 1000.0,
-            .jitter21_ms = (double)o.link[1].jitter_us / 1000.0,
-            .delta_ms = (double)o.params.delta_us / 1000.0,
-            .tdr = o.params.tdr_cw,
-            .seed = o.seed,
-        };
-        result_csv_header(stdout);
-        for (int k = 0; k < cfg.nschemes; k++)
-            result_csv_row(stdout, &key, &res[k]);
+        race_print_csv(stdout, &o, res, cfg.nschemes);
     } else {
         printf("race:   %s (%.1f s, track %s)\n", o.recording,
                (double)(o.rec.nsamples - 1) * o.rec.period_ms / 1000.0, track_name(o.track));
-        printf("link12: %s\nlink21: %s\n", o.link[0].text, o.link[1].text);
-        for (int i = 0; i < o.script.n; i++)
-            printf("script: at %g s link %s: %s (%s:%d)\n", (double)o.script.ch[i].t_us / 1e6,
-                   o.script.ch[i].dir == 0 ? "12" : o.script.ch[i].dir == 1 ? "21" : "12+21", o.script.ch[i].spec.text,
-                   o.script_path, o.script.ch[i].line);
-        printf("delta %.0f ms, T_dr %.3g cw, seed %" PRIu64 "\n\n", (double)o.params.delta_us / 1000.0,
-               o.params.tdr_cw, o.seed);
-        print_table(stdout, res, cfg.nschemes);
+        race_print_params(stdout, &o);
+        race_print_table(stdout, res, cfg.nschemes);
     }
     if (series && !write_series(cmd, series, &cfg, &o.rec, o.script.n ? &o.script : NULL, &rc)) {
         race_opts_free(&o);

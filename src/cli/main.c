@@ -16,9 +16,11 @@ extern const CliCommand cmd_epp;
 /* The registry: one entry per subcommand, each defined in its own cmd_*.c. */
 extern const CliCommand cmd_fairness;
 extern const CliCommand cmd_accuracy;
+extern const CliCommand cmd_play;
 
 const CliCommand *const cli_commands[] = {
     &cmd_replay,
+    &cmd_play,
     &cmd_sweep,
     &cmd_delays,
     &cmd_autopilot,

@@ -3,6 +3,7 @@
 
 #include "cli_load.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,11 +81,11 @@ int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
     return RACE_FLAG_TAKEN;
 }
 
-int race_opts_load(RaceOpts *o, const char *cmd)
+int race_opts_parse(RaceOpts *o, const char *cmd)
 {
     NrError err = {{0}};
     for (int d = 0; d < 2; d++) {
-        if (!linkspec_parse(&o->link[d], o->link_text[d], NULL, &err))
+        if (!o->link_parsed[d] && !linkspec_parse(&o->link[d], o->link_text[d], NULL, &err))
             return cli_usage_error(cmd, "--link%s: %s", d == 0 ? "12" : "21", err.msg);
         o->link_parsed[d] = true;
     }
@@ -93,6 +94,15 @@ int race_opts_load(RaceOpts *o, const char *cmd)
     o->nschemes = scheme_parse_list(o->schemes_text, o->schemes, SCHEME_MAX, &err);
     if (o->nschemes < 0)
         return cli_usage_error(cmd, "--schemes: %s", err.msg);
+    return CLI_OK;
+}
+
+int race_opts_load(RaceOpts *o, const char *cmd)
+{
+    NrError err = {{0}};
+    int prc = race_opts_parse(o, cmd);
+    if (prc != CLI_OK)
+        return prc;
     char path[4096];
     if (!cli_resolve_path(o->recording, path, sizeof path))
         return cli_fail(cmd, "%s: no such recording", o->recording);
@@ -154,4 +164,68 @@ int race_opts_check_out(const RaceOpts *o, const char *cmd, const char *flag, co
 {
     const char *inputs[2] = {o->recording, o->track_path[0] ? o->track_path : NULL};
     return cli_out_check(cmd, flag, path, inputs, 2);
+}
+
+void race_print_table(FILE *f, const RunResult *r, int n)
+{
+    fprintf(f, "%-14s %8s %9s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s\n", "scheme", "incons",
+            "d1-d2", "|d1|", "|d2|", "sent12", "sent21", "lost12", "lost21", "late12", "late21",
+            "disc12", "disc21");
+    for (int k = 0; k < n; k++) {
+        const DirCounters *a = &r[k].dir[0], *b = &r[k].dir[1];
+        fprintf(f,
+                "%-14s %8.4f %9.4f %7.3f %7.3f %7" PRId64 " %7" PRId64 " %7" PRId64 " %7" PRId64
+                " %7" PRId64 " %7" PRId64 " %7" PRId64 " %7" PRId64 "\n",
+                r[k].scheme->name, r[k].inconsistency_rate, r[k].mean_d1_minus_d2, r[k].mean_abs_d1,
+                r[k].mean_abs_d2, a->sent, b->sent, a->lost, b->lost, a->late, b->late, a->discarded,
+                b->discarded);
+    }
+}
+
+void race_print_params(FILE *f, const RaceOpts *o)
+{
+    fprintf(f, "link12: %s\nlink21: %s\n", o->link[0].text, o->link[1].text);
+    for (int i = 0; i < o->script.n; i++)
+        fprintf(f, "script: at %g s link %s: %s (%s:%d)\n", (double)o->script.ch[i].t_us / 1e6,
+                o->script.ch[i].dir == 0 ? "12" : o->script.ch[i].dir == 1 ? "21" : "12+21", o->script.ch[i].spec.text,
+                o->script_path, o->script.ch[i].line);
+    fprintf(f, "delta %.0f ms, T_dr %.3g cw, seed %" PRIu64 "\n\n", (double)o->params.delta_us / 1000.0,
+            o->params.tdr_cw, o->seed);
+}
+
+void race_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n)
+{
+    RunKey key = {
+        .delay12_ms = (double)o->link[0].delay_us / 1000.0,
+        .jitter12_ms = (double)o->link[0].jitter_us / 1000.0,
+        .delay21_ms = (double)o->link[1].delay_us / 1000.0,
+        .jitter21_ms = (double)o->link[1].jitter_us / 1000.0,
+        .delta_ms = (double)o->params.delta_us / 1000.0,
+        .tdr = o->params.tdr_cw,
+        .seed = o->seed,
+    };
+    result_csv_header(f);
+    for (int k = 0; k < n; k++)
+        result_csv_row(f, &key, &r[k]);
+}
+
+bool race_write_series(const char *cmd, const char *path, const Engine *e, int *rc)
+{
+    char tmp[4096];
+    FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, rc);
+    if (!f)
+        return false;
+    fputs("scheme,t_ms,d1,d2,inconsistent,inconsistency_rate,mean_d1_minus_d2\n", f);
+    for (int k = 0; k < engine_scheme_count(e); k++) {
+        int n;
+        const MetricSample *h = engine_history(e, k, &n);
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s,%" PRId64 ",%.6f,%.6f,%d,%.6f,%.6f\n", engine_scheme(e, k)->name,
+                    h[i].t_us / NR_US_PER_MS, h[i].d1, h[i].d2, h[i].inconsistent ? 1 : 0, h[i].rate,
+                    h[i].mean_d1_d2);
+    }
+    bool ok = cli_out_close(cmd, f, path, tmp, true, rc);
+    if (ok)
+        cli_wrote(path);
+    return ok;
 }

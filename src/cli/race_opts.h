@@ -7,17 +7,28 @@
  *   race_opts_flag(o, argc, argv, &i, cmd)  RACE_FLAG_TAKEN when argv[i] was
  *        one of the shared flags (its value consumed), RACE_FLAG_NOT_MINE
  *        when it is not, RACE_FLAG_BAD after printing a usage error.
- *   race_opts_load(o, cmd)                loads the recording and its track,
- *        parses links and schemes; returns CLI_OK or the exit code after
+ *   race_opts_parse(o, cmd)               parses the links and the scheme list
+ *        (a driven race has no recording to load); CLI_OK or the exit code
+ *        after printing one line.
+ *   race_opts_load(o, cmd)                race_opts_parse, then loads the
+ *        recording and its track; returns CLI_OK or the exit code after
  *        printing one line.
  *   race_opts_engine_config(o, cfg)       an EngineConfig for the loaded race
  *        (to replay o->rec with replay_new or experiment_run).
  *   race_opts_free(o)
+ * Output shared by replay and play:
+ *   race_print_params(f, o)     the link, Delta, T_dr and seed lines.
+ *   race_print_table(f, r, n)   the gauge table, one row per scheme.
+ *   race_print_csv(f, o, r, n)  the same as CSV with the sweep's columns.
+ *   race_write_series(cmd, path, e, &rc)  every metric sample in e's history
+ *        of every scheme (scheme,t_ms,d1,d2,...) to path; false + *rc after
+ *        one line on failure.
  */
 #ifndef NR_RACE_OPTS_H
 #define NR_RACE_OPTS_H
 
 #include "cli.h"
+#include "experiment.h"
 #include "replay.h"
 #include "linkscript.h"
 
@@ -48,12 +59,17 @@ typedef struct RaceOpts {
 
 void race_opts_init(RaceOpts *o, const char *schemes);
 int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd);
+int race_opts_parse(RaceOpts *o, const char *cmd);
 int race_opts_load(RaceOpts *o, const char *cmd);
 /* After race_opts_load: cli_out_check of an output PATH given with FLAG
  * against the recording and its track. */
 int race_opts_check_out(const RaceOpts *o, const char *cmd, const char *flag, const char *path);
 void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg);
 void race_opts_free(RaceOpts *o);
+void race_print_params(FILE *f, const RaceOpts *o);
+void race_print_table(FILE *f, const RunResult *r, int n);
+void race_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n);
+bool race_write_series(const char *cmd, const char *path, const Engine *e, int *rc);
 
 /* Shared usage text of these flags, for the commands' help. */
 #define RACE_OPTS_HELP                                                                          \

@@ -4,6 +4,24 @@
 #include <inttypes.h>
 #include <string.h>
 
+void experiment_results(const Engine *e, RunResult *out)
+{
+    for (int k = 0; k < engine_scheme_count(e); k++) {
+        const Metrics *m = engine_metrics(e, k);
+        RunResult *r = &out[k];
+        r->scheme = engine_scheme(e, k);
+        r->samples = m->samples;
+        r->inconsistency_rate = metrics_inconsistency_rate(m);
+        r->mean_d1_minus_d2 = metrics_mean_d1_minus_d2(m);
+        r->mean_d1 = metrics_mean_d1(m);
+        r->mean_d2 = metrics_mean_d2(m);
+        r->mean_abs_d1 = metrics_mean_abs_d1(m);
+        r->mean_abs_d2 = metrics_mean_abs_d2(m);
+        r->dir[0] = m->dir[0];
+        r->dir[1] = m->dir[1];
+    }
+}
+
 bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err)
 {
     return experiment_run_scripted(cfg, rec, NULL, out, err);
@@ -21,20 +39,7 @@ bool experiment_run_scripted(const EngineConfig *cfg, const Recording *rec, cons
         replay_free(r);
         return false;
     }
-    for (int k = 0; k < cfg->nschemes; k++) {
-        const Metrics *m = engine_metrics(e, k);
-        RunResult *r = &out[k];
-        r->scheme = engine_scheme(e, k);
-        r->samples = m->samples;
-        r->inconsistency_rate = metrics_inconsistency_rate(m);
-        r->mean_d1_minus_d2 = metrics_mean_d1_minus_d2(m);
-        r->mean_d1 = metrics_mean_d1(m);
-        r->mean_d2 = metrics_mean_d2(m);
-        r->mean_abs_d1 = metrics_mean_abs_d1(m);
-        r->mean_abs_d2 = metrics_mean_abs_d2(m);
-        r->dir[0] = m->dir[0];
-        r->dir[1] = m->dir[1];
-    }
+    experiment_results(e, out);
     replay_free(r);
     return true;
 }

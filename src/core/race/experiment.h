@@ -4,6 +4,8 @@
  * Contracts:
  *   experiment_run(cfg, rec, out, err)  replays rec (replay.h) under cfg to
  *        the race end, fills out[k] for each of cfg->nschemes schemes.
+ *   experiment_results(e, out)   out[k] from scheme k's metrics in e, for
+ *        every scheme of e (a replayed or a driven race).
  *   experiment_run_scripted(cfg, rec, script, out, err)  the same with the
  *        link changes of script (NULL: none) applied at their times.
  *   sweep_points(spec, out, max)    the grid of (delay12, jitter12) points in
@@ -29,6 +31,7 @@ typedef struct RunResult {
 } RunResult;
 
 bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err);
+void experiment_results(const Engine *e, RunResult *out);
 bool experiment_run_scripted(const EngineConfig *cfg, const Recording *rec, const LinkScript *script,
                              RunResult *out, NrError *err);
 

@@ -1,0 +1,57 @@
+/* `netrace play`: two players on one machine, split screen, each screen
+ * showing the race as that player's terminal displays it under the chosen
+ * scheme; race flow (grid, lights, laps, finish, results per terminal),
+ * pause / restart / quit, the live overview of every scheme (--watch), the
+ * replay window on the race just driven, recording while driving.
+ *
+ * The app owns the wall clock: each frame it reads the controls, advances
+ * the live race (liverace.h) by the wall time elapsed (unless paused), and
+ * draws. docs/play.md has the keys and the layout.
+ *
+ * Contracts:
+ *   play_run_window(cfg)  opens the window and runs races until quit (Q on
+ *        the pause or results screen, Ctrl-Q, window close, SIGINT/SIGTERM);
+ *        every recording is finalised before it returns. With
+ *        cfg->bench_frames > 0 it drives that many frames with the race
+ *        advancing 1/60 s per frame (bots or scripts at the wheel, keys and
+ *        pads idle), prints frame-time statistics and returns. Returns 0, or
+ *        1 when the display or window could not be opened or a recording
+ *        could not be created (one line on stderr), never exits.
+ */
+#ifndef NR_PLAY_H
+#define NR_PLAY_H
+
+#include "liverace.h"
+
+typedef enum PlayerKind { PLAYER_KEYS, PLAYER_PAD, PLAYER_BOT, PLAYER_SCRIPT } PlayerKind;
+
+/* Makes the core controllers of a race (again: a restart rewinds scripts and
+ * reseeds bots): fills ctl[j] for the bot and script players; the previous
+ * ones made through the same ctx are no longer used. */
+typedef bool (*PlayMakeControllers)(void *ctx, Controller ctl[2], NrError *err);
+
+typedef struct PlayConfig {
+    LiveRaceConfig race;      /* rec_path = the first race's recording */
+    PlayerKind kind[2];
+    PlayMakeControllers make_ctl;
+    void *make_ctx;
+    /* the recording and inputs paths of race n = 2, 3, ... (restarts) */
+    bool (*next_rec_path)(void *ctx, int n, char *rec, char *inputs, size_t len);
+    /* opens the replay window on a finished race's recording (0 = shown) */
+    int (*open_replay)(void *ctx, const char *rec_path);
+    const char *keys_path;    /* key map file; NULL = defaults */
+    const char *pad_mappings; /* SDL gamecontroller mappings; NULL = none */
+    const char *assets_dir;   /* NULL = assets/ found like the bundled files */
+    const char *font_path;    /* NULL = app_default_font */
+    const char *shot_dir;     /* F12 screenshots; NULL = "." */
+    const char *title;
+    int width, height;        /* 0 = 1280 x 720 */
+    bool fullscreen;
+    bool watch;               /* open the overview window at the start (and in
+                               * the benchmark, draw it every frame) */
+    int bench_frames;
+} PlayConfig;
+
+int play_run_window(const PlayConfig *cfg);
+
+#endif

@@ -1,0 +1,447 @@
+/* Keyboard map and gamepads: the players' controls on the SDL side. */
+#include "play_input.h"
+
+#include "nr_file.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const ACTION_NAME[PK_ACTIONS] = {"throttle", "brake", "left", "right"};
+
+void playkeys_default(PlayKeys *k)
+{
+    memset(k, 0, sizeof *k);
+    k->key[0][PK_THROTTLE][0] = SDL_SCANCODE_W;
+    k->key[0][PK_BRAKE][0] = SDL_SCANCODE_S;
+    k->key[0][PK_LEFT][0] = SDL_SCANCODE_A;
+    k->key[0][PK_RIGHT][0] = SDL_SCANCODE_D;
+    k->key[1][PK_THROTTLE][0] = SDL_SCANCODE_UP;
+    k->key[1][PK_BRAKE][0] = SDL_SCANCODE_DOWN;
+    k->key[1][PK_LEFT][0] = SDL_SCANCODE_LEFT;
+    k->key[1][PK_RIGHT][0] = SDL_SCANCODE_RIGHT;
+}
+
+/* Next token of a line: a bare word or a "quoted name"; NULL at the end.
+ * *bad is set for an unterminated quote. */
+static char *next_token(char **p, bool *bad)
+{
+    char *s = *p;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s == '\0' || *s == '#')
+        return NULL;
+    char *start;
+    if (*s == '"') {
+        start = ++s;
+        while (*s && *s != '"')
+            s++;
+        if (*s != '"') {
+            *bad = true;
+            return NULL;
+        }
+        *s++ = '\0';
+    } else {
+        start = s;
+        while (*s && *s != ' ' && *s != '\t' && *s != '#')
+            s++;
+        if (*s == '#') {
+            *s = '\0';
+            *p = s;
+            return start;
+        }
+        if (*s)
+            *s++ = '\0';
+    }
+    *p = s;
+    return start;
+}
+
+static bool parse_action(const char *w, int *player, int *action)
+{
+    if ((w[0] != 'p' && w[0] != 'P') || (w[1] != '1' && w[1] != '2') || w[2] != '.')
+        return false;
+    *player = w[1] - '1';
+    for (int a = 0; a < PK_ACTIONS; a++)
+        if (SDL_strcasecmp(w + 3, ACTION_NAME[a]) == 0) {
+            *action = a;
+            return true;
+        }
+    return false;
+}
+
+/* Where key sc is bound other than (player, action): false when nowhere. */
+static bool bound_elsewhere(const PlayKeys *k, SDL_Scancode sc, int player, int action, int *op, int *oa)
+{
+    for (int p = 0; p < PLAY_PLAYERS; p++)
+        for (int a = 0; a < PK_ACTIONS; a++) {
+            if (p == player && a == action)
+                continue;
+            for (int i = 0; i < PLAYKEYS_PER_ACTION; i++)
+                if (k->key[p][a][i] == sc) {
+                    *op = p;
+                    *oa = a;
+                    return true;
+                }
+        }
+    return false;
+}
+
+static bool parse_line(PlayKeys *k, char *line, const char *name, int ln, bool named[PLAY_PLAYERS][PK_ACTIONS],
+                       NrError *err)
+{
+    bool bad = false;
+    char *p = line;
+    char *w = next_token(&p, &bad);
+    if (bad)
+        return nr_error_set(err, "%s:%d: unterminated quote", name, ln);
+    if (!w)
+        return true; /* blank or comment */
+    int player, action;
+    if (!parse_action(w, &player, &action))
+        return nr_error_set(err,
+                            "%s:%d: unknown action '%.40s' (expected p1.throttle, p1.brake, p1.left, p1.right "
+                            "or the same for p2)",
+                            name, ln, w);
+    if (named[player][action])
+        return nr_error_set(err, "%s:%d: p%d.%s is given twice", name, ln, player + 1, ACTION_NAME[action]);
+    named[player][action] = true;
+    SDL_Scancode keys[PLAYKEYS_PER_ACTION] = {0};
+    int n = 0;
+    for (;;) {
+        char *kn = next_token(&p, &bad);
+        if (bad)
+            return nr_error_set(err, "%s:%d: unterminated quote", name, ln);
+        if (!kn)
+            break;
+        SDL_Scancode sc = SDL_GetScancodeFromName(kn);
+        if (sc == SDL_SCANCODE_UNKNOWN)
+            return nr_error_set(err, "%s:%d: unknown key '%.40s' (SDL scancode names: W, Up, \"Left Shift\", Keypad 8 ...)",
+                                name, ln, kn);
+        static const SDL_Scancode reserved[] = PLAYKEYS_RESERVED;
+        for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+            if (reserved[i] == sc)
+                return nr_error_set(err, "%s:%d: key '%s' is one of the game's own keys (docs/play.md)", name, ln,
+                                    SDL_GetScancodeName(sc));
+        if (n == PLAYKEYS_PER_ACTION)
+            return nr_error_set(err, "%s:%d: at most %d keys per action", name, ln, PLAYKEYS_PER_ACTION);
+        keys[n++] = sc;
+    }
+    if (n == 0)
+        return nr_error_set(err, "%s:%d: p%d.%s needs at least one key", name, ln, player + 1, ACTION_NAME[action]);
+    memcpy(k->key[player][action], keys, sizeof keys);
+    return true;
+}
+
+bool playkeys_parse(PlayKeys *k, const char *text, const char *name, NrError *err)
+{
+    PlayKeys t;
+    playkeys_default(&t);
+    bool named[PLAY_PLAYERS][PK_ACTIONS] = {{false}};
+    char line[512];
+    int ln = 0;
+    const char *s = text;
+    while (*s) {
+        ln++;
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        if (len >= sizeof line)
+            return nr_error_set(err, "%s:%d: line longer than %zu characters", name, ln, sizeof line - 1);
+        memcpy(line, s, len);
+        line[len] = '\0';
+        if (len > 0 && line[len - 1] == '\r')
+            line[len - 1] = '\0';
+        for (size_t i = 0; line[i]; i++)
+            if ((unsigned char)line[i] < 32 && line[i] != '\t')
+                return nr_error_set(err, "%s:%d: control character in the line", name, ln);
+        if (!parse_line(&t, line, name, ln, named, err))
+            return false;
+        s += len + (nl ? 1 : 0);
+    }
+    /* every key once: defaults not replaced may collide with a new binding */
+    for (int p = 0; p < PLAY_PLAYERS; p++)
+        for (int a = 0; a < PK_ACTIONS; a++)
+            for (int i = 0; i < PLAYKEYS_PER_ACTION; i++) {
+                SDL_Scancode sc = t.key[p][a][i];
+                int op, oa;
+                if (sc && bound_elsewhere(&t, sc, p, a, &op, &oa))
+                    return nr_error_set(err, "%s: key '%s' is bound to both p%d.%s and p%d.%s", name,
+                                        SDL_GetScancodeName(sc), p + 1, ACTION_NAME[a], op + 1, ACTION_NAME[oa]);
+                for (int j = 0; j < i; j++)
+                    if (sc && t.key[p][a][j] == sc)
+                        return nr_error_set(err, "%s: key '%s' listed twice for p%d.%s", name,
+                                            SDL_GetScancodeName(sc), p + 1, ACTION_NAME[a]);
+            }
+    *k = t;
+    return true;
+}
+
+bool playkeys_load(PlayKeys *k, const char *path, NrError *err)
+{
+    FILE *f = nr_file_open(path, "a key map", err);
+    if (!f)
+        return false;
+    char *buf = malloc(65537);
+    if (!buf) {
+        fclose(f);
+        return nr_error_set(err, "%s: out of memory", path);
+    }
+    size_t n = fread(buf, 1, 65537, f);
+    bool rd = !ferror(f);
+    fclose(f);
+    bool ok;
+    if (!rd)
+        ok = nr_error_set(err, "%s: read error", path);
+    else if (n > 65536)
+        ok = nr_error_set(err, "%s: a key map is a few lines; this file is over 64 KiB", path);
+    else if (memchr(buf, '\0', n))
+        ok = nr_error_set(err, "%s: not a text file (NUL byte)", path);
+    else {
+        buf[n] = '\0';
+        ok = playkeys_parse(k, buf, path, err);
+    }
+    free(buf);
+    return ok;
+}
+
+static bool any_down(const SDL_Scancode *keys, const Uint8 *state)
+{
+    for (int i = 0; i < PLAYKEYS_PER_ACTION; i++)
+        if (keys[i] && state[keys[i]])
+            return true;
+    return false;
+}
+
+void playkeys_read(const PlayKeys *k, int player, const Uint8 *state, PlayControl *out)
+{
+    const SDL_Scancode(*a)[PLAYKEYS_PER_ACTION] = k->key[player];
+    out->throttle = any_down(a[PK_THROTTLE], state) ? 1.0 : 0.0;
+    out->brake = any_down(a[PK_BRAKE], state) ? 1.0 : 0.0;
+    out->steer = (any_down(a[PK_LEFT], state) ? 1.0 : 0.0) - (any_down(a[PK_RIGHT], state) ? 1.0 : 0.0);
+}
+
+/* Short key names for the HUD: the arrow keys as arrows. */
+static const char *short_name(SDL_Scancode sc)
+{
+    switch (sc) {
+    case SDL_SCANCODE_UP:
+        return "↑";
+    case SDL_SCANCODE_DOWN:
+        return "↓";
+    case SDL_SCANCODE_LEFT:
+        return "←";
+    case SDL_SCANCODE_RIGHT:
+        return "→";
+    default:
+        return sc ? SDL_GetScancodeName(sc) : "-";
+    }
+}
+
+void playkeys_describe(const PlayKeys *k, int player, char *buf, size_t n)
+{
+    const int order[PK_ACTIONS] = {PK_THROTTLE, PK_LEFT, PK_BRAKE, PK_RIGHT};
+    size_t w = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < PK_ACTIONS && w < n; i++) {
+        SDL_Scancode sc = k->key[player][order[i]][0];
+        int m = snprintf(buf + w, n - w, "%s%s", i ? "/" : "", short_name(sc));
+        if (m < 0)
+            break;
+        w += (size_t)m;
+    }
+}
+
+/* ---- gamepads ---------------------------------------------------------- */
+
+void pads_init(PlayPads *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+bool pads_load_mappings(PlayPads *p, const char *path, int *added, NrError *err)
+{
+    (void)p;
+    *added = 0;
+    FILE *f = nr_file_open(path, "gamepad mappings", err);
+    if (!f)
+        return false;
+    char line[NR_LINE_MAX];
+    int ln = 0;
+    bool ok = true;
+    for (;;) {
+        size_t len;
+        NrLine got = nr_line_read(f, line, sizeof line, &len);
+        if (got == NR_LINE_EOF)
+            break;
+        ln++;
+        if (got != NR_LINE_OK) {
+            ok = nr_error_set(err, "%s:%d: %s", path, ln,
+                              got == NR_LINE_LONG  ? "line too long"
+                              : got == NR_LINE_NUL ? "NUL byte (not a text file)"
+                                                   : "read error");
+            break;
+        }
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        const char *s = line;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '\0' || *s == '#')
+            continue;
+        const char *plat = strstr(s, "platform:");
+        if (plat && strncmp(plat + 9, SDL_GetPlatform(), strlen(SDL_GetPlatform())) != 0)
+            continue; /* another system's mapping: not an error */
+        if (SDL_GameControllerAddMapping(s) < 0) {
+            ok = nr_error_set(err, "%s:%d: not a gamepad mapping (GUID,name,a:b0,... expected): %s", path, ln,
+                              SDL_GetError());
+            break;
+        }
+        (*added)++;
+    }
+    fclose(f);
+    return ok;
+}
+
+void pads_want(PlayPads *p, int player, bool on)
+{
+    if (player >= 0 && player < PLAY_PLAYERS)
+        p->want[player] = on;
+}
+
+static Pad *find_pad(PlayPads *p, SDL_JoystickID id)
+{
+    for (int i = 0; i < p->npads; i++)
+        if (p->pad[i].id == id)
+            return &p->pad[i];
+    return NULL;
+}
+
+static const Pad *player_pad(const PlayPads *p, int player)
+{
+    for (int i = 0; i < p->npads; i++)
+        if (p->pad[i].player == player)
+            return &p->pad[i];
+    return NULL;
+}
+
+/* The car colours of the window (APP_CAR1, APP_CAR2) on the pad's light. */
+static void light_up(Pad *pad, int player)
+{
+    static const Uint8 rgb[PLAY_PLAYERS][3] = {{255, 96, 48}, {48, 168, 255}};
+    SDL_GameControllerSetPlayerIndex(pad->gc, player);
+    if (SDL_GameControllerHasLED(pad->gc))
+        SDL_GameControllerSetLED(pad->gc, rgb[player][0], rgb[player][1], rgb[player][2]);
+}
+
+static void news(PadEvent *out, PadNews what, int player, const Pad *pad)
+{
+    out->news = what;
+    out->player = player;
+    const char *nm = pad && pad->gc ? SDL_GameControllerName(pad->gc) : NULL;
+    snprintf(out->name, sizeof out->name, "%s", nm ? nm : "gamepad");
+}
+
+bool pads_event(PlayPads *p, const SDL_Event *ev, PadEvent *out)
+{
+    if (ev->type == SDL_CONTROLLERDEVICEADDED) {
+        if (p->npads == PADS_MAX)
+            return false;
+        SDL_GameController *gc = SDL_GameControllerOpen(ev->cdevice.which);
+        if (!gc)
+            return false;
+        SDL_JoystickID id = SDL_JoystickInstanceID(SDL_GameControllerGetJoystick(gc));
+        if (find_pad(p, id)) { /* already open (the added event of a pad seen at start) */
+            SDL_GameControllerClose(gc);
+            return false;
+        }
+        Pad *pad = &p->pad[p->npads++];
+        pad->gc = gc;
+        pad->id = id;
+        pad->player = -1;
+        SDL_GameControllerSetPlayerIndex(gc, -1);
+        return false;
+    }
+    if (ev->type == SDL_CONTROLLERDEVICEREMOVED) {
+        Pad *pad = find_pad(p, ev->cdevice.which);
+        if (!pad)
+            return false;
+        int player = pad->player;
+        if (player >= 0)
+            news(out, PAD_LOST, player, pad);
+        SDL_GameControllerClose(pad->gc);
+        *pad = p->pad[--p->npads];
+        return player >= 0;
+    }
+    if (ev->type == SDL_CONTROLLERBUTTONDOWN) {
+        Pad *pad = find_pad(p, ev->cbutton.which);
+        if (!pad || pad->player >= 0)
+            return false;
+        for (int j = 0; j < PLAY_PLAYERS; j++)
+            if (p->want[j] && !player_pad(p, j)) {
+                pad->player = j;
+                light_up(pad, j);
+                news(out, PAD_JOINED, j, pad);
+                return true;
+            }
+    }
+    return false;
+}
+
+int pads_player_of(const PlayPads *p, SDL_JoystickID id)
+{
+    for (int i = 0; i < p->npads; i++)
+        if (p->pad[i].id == id)
+            return p->pad[i].player;
+    return -1;
+}
+
+bool pads_has(const PlayPads *p, int player)
+{
+    return player_pad(p, player) != NULL;
+}
+
+static double axis01(SDL_GameController *gc, SDL_GameControllerAxis a)
+{
+    double v = SDL_GameControllerGetAxis(gc, a) / 32767.0;
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+void pads_read(const PlayPads *p, int player, PlayControl *out)
+{
+    memset(out, 0, sizeof *out);
+    const Pad *pad = player_pad(p, player);
+    if (!pad)
+        return;
+    SDL_GameController *gc = pad->gc;
+    double x = SDL_GameControllerGetAxis(gc, SDL_CONTROLLER_AXIS_LEFTX) / 32767.0;
+    x = x < -1 ? -1 : x > 1 ? 1 : x;
+    /* rescale outside the dead zone so full travel is still full lock */
+    double ax = x < 0 ? -x : x;
+    double st = ax <= PADS_DEADZONE ? 0.0 : (ax - PADS_DEADZONE) / (1.0 - PADS_DEADZONE);
+    st = x < 0 ? st : -st; /* stick right = steer right = negative (left > 0) */
+    if (SDL_GameControllerGetButton(gc, SDL_CONTROLLER_BUTTON_DPAD_LEFT))
+        st = 1.0;
+    if (SDL_GameControllerGetButton(gc, SDL_CONTROLLER_BUTTON_DPAD_RIGHT))
+        st = -1.0;
+    out->steer = st;
+    out->throttle = axis01(gc, SDL_CONTROLLER_AXIS_TRIGGERRIGHT);
+    if (SDL_GameControllerGetButton(gc, SDL_CONTROLLER_BUTTON_A))
+        out->throttle = 1.0;
+    out->brake = axis01(gc, SDL_CONTROLLER_AXIS_TRIGGERLEFT);
+    if (SDL_GameControllerGetButton(gc, SDL_CONTROLLER_BUTTON_B) || SDL_GameControllerGetButton(gc, SDL_CONTROLLER_BUTTON_X))
+        out->brake = 1.0;
+}
+
+const char *pads_name(const PlayPads *p, int player)
+{
+    const Pad *pad = player_pad(p, player);
+    const char *n = pad ? SDL_GameControllerName(pad->gc) : NULL;
+    return n ? n : "";
+}
+
+void pads_free(PlayPads *p)
+{
+    for (int i = 0; i < p->npads; i++)
+        SDL_GameControllerClose(p->pad[i].gc);
+    p->npads = 0;
+}

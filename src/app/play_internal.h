@@ -1,0 +1,81 @@
+/* The game's state, frame step and drawing without a window: the tests
+ * drive these on a software renderer bound to a memory surface.
+ *
+ * Contracts:
+ *   play_state_init(ps, cfg, r, err)  binds the renderer (not owned), loads
+ *        the key map, the pad mappings and the assets (a missing asset: one
+ *        line on stderr, plain shapes), starts the first race on its grid.
+ *        False + err on a bad key map / mapping file or a race that cannot
+ *        start (recording not creatable).
+ *   play_state_free(ps)             finalises the recording, frees all.
+ *   play_handle_event(ps, ev)       one SDL event of the game window (keys,
+ *        pads, resize, quit); window-level requests land in ps->want_*.
+ *   play_frame(ps, wall_dt_us)      one frame's logic: reads the controls,
+ *        runs the grid / countdown on the app clock, advances the race by
+ *        the wall time (nothing while paused or on the results screen).
+ *   play_draw(ps, w, h)             draws both players' screens, the lights,
+ *        the overlays (pause, help, results).
+ *   play_screen_xform(ps, j, w, h, &x)  the camera of player j's screen.
+ *   play_shown_pose(ps, j, car, &p) the pose player j's screen shows for car:
+ *        the engine's view of terminal j under the shown scheme; for the own
+ *        car, when the scheme shows it where it truly is, the physics pose
+ *        of this instant (so the own car moves every frame, not every 33 ms
+ *        sample).
+ *   play_restart(ps, err)           a new race on the grid (the current
+ *        recording finalised; the next one gets the next name).
+ */
+#ifndef NR_PLAY_INTERNAL_H
+#define NR_PLAY_INTERNAL_H
+
+#include "app_internal.h"
+#include "play.h"
+#include "play_input.h"
+
+#define PLAY_MSG_FRAMES 240
+
+typedef struct PlayState {
+    const PlayConfig *cfg;
+    SDL_Renderer *r;
+    AppState *view;       /* drawing context: fonts, track geometry, the track and car shapes */
+    LiveRace *lr;
+    Controller ctl[2];     /* bots and scripts */
+    PlayKeys keys;
+    PlayPads pads;
+    const Uint8 *key_state; /* SDL_GetKeyboardState, or a test's array */
+    SDL_Texture *car_tex[2]; /* sprites; NULL = plain shapes */
+    SDL_Surface *icon;
+
+    int64_t flow_us;       /* app clock, pauses excluded */
+    int64_t race_us;       /* race time driven */
+    int race_no;           /* 1, 2, ... (restarts) */
+    char rec_path[4096];   /* this race's recording */
+    char inputs_path[4096];
+    bool rec_failed;
+
+    bool paused, help;
+    bool help_paused;      /* the help overlay paused the race (closing it resumes) */
+    char pause_why[160];   /* e.g. which player lost the gamepad */
+    double steer[2];       /* keyboard steering after the ramp */
+    PlayControl in[2];     /* the controls read this frame */
+
+    bool want_quit, want_shot, want_fullscreen, want_watch, want_replay;
+    char msg[256];
+    int msg_frames;
+} PlayState;
+
+bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrError *err);
+void play_state_free(PlayState *ps);
+void play_handle_event(PlayState *ps, const SDL_Event *ev);
+void play_frame(PlayState *ps, int64_t wall_dt_us);
+void play_draw(PlayState *ps, int w, int h);
+void play_screen_xform(const PlayState *ps, int j, int w, int h, AppXform *x);
+void play_shown_pose(const PlayState *ps, int j, int car, Pose *out);
+bool play_restart(PlayState *ps, NrError *err);
+void play_message(PlayState *ps, const char *fmt, ...) NR_PRINTF(2, 3);
+/* Steering of a digital (key) control after the ramp: moves towards target
+ * at PLAY_STEER_RATE per second, back to centre at PLAY_CENTRE_RATE. */
+double play_steer_ramp(double current, double target, double dt_s);
+#define PLAY_STEER_RATE 6.0   /* full lock in about 0.17 s */
+#define PLAY_CENTRE_RATE 10.0 /* centred in 0.1 s */
+
+#endif

@@ -1,0 +1,384 @@
+/* The game's state and frame logic: controls, grid and countdown on the
+ * app clock, pause / restart / quit, pads joining and leaving. */
+#include "play_internal.h"
+#include "netrace_config.h"
+
+#include <SDL_image.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void play_message(PlayState *ps, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ps->msg, sizeof ps->msg, fmt, ap);
+    va_end(ap);
+    ps->msg_frames = PLAY_MSG_FRAMES;
+}
+
+double play_steer_ramp(double current, double target, double dt_s)
+{
+    if (dt_s <= 0)
+        return current;
+    /* towards the centre (or through it) at the faster rate */
+    double rate = (target == 0.0 || target * current < 0.0) ? PLAY_CENTRE_RATE : PLAY_STEER_RATE;
+    double step = rate * dt_s;
+    if (fabs(target - current) <= step)
+        return target;
+    return current + (target > current ? step : -step);
+}
+
+/* assets/NAME: the configured folder, else ./assets, else the source tree's. */
+static SDL_Surface *load_asset(const PlayConfig *cfg, const char *name)
+{
+    char path[4096];
+    const char *dirs[2] = {"assets", NETRACE_SOURCE_DIR "/assets"};
+    int n = cfg->assets_dir ? 1 : 2;
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", cfg->assets_dir ? cfg->assets_dir : dirs[i], name);
+        SDL_Surface *s = IMG_Load(path);
+        if (s)
+            return s;
+    }
+    fprintf(stderr, "netrace: asset %s/%s not found or unreadable: plain shapes instead\n",
+            cfg->assets_dir ? cfg->assets_dir : "assets", name);
+    return NULL;
+}
+
+static bool human(const PlayConfig *cfg, int j)
+{
+    return cfg->kind[j] == PLAYER_KEYS || cfg->kind[j] == PLAYER_PAD;
+}
+
+/* Every player able to drive: a pad player holds a pad. */
+static bool all_ready(const PlayState *ps)
+{
+    for (int j = 0; j < 2; j++)
+        if (ps->cfg->kind[j] == PLAYER_PAD && !pads_has(&ps->pads, j))
+            return false;
+    return true;
+}
+
+static bool start_race(PlayState *ps, NrError *err)
+{
+    const PlayConfig *cfg = ps->cfg;
+    LiveRaceConfig rc = cfg->race;
+    memset(ps->ctl, 0, sizeof ps->ctl);
+    if (cfg->make_ctl && !cfg->make_ctl(cfg->make_ctx, ps->ctl, err))
+        return false;
+    for (int j = 0; j < 2; j++)
+        rc.ctl[j] = human(cfg, j) ? NULL : &ps->ctl[j];
+    if (ps->race_no > 1 && cfg->race.rec_path) {
+        if (!cfg->next_rec_path ||
+            !cfg->next_rec_path(cfg->make_ctx, ps->race_no, ps->rec_path, ps->inputs_path, sizeof ps->rec_path))
+            return nr_error_set(err, "no name for the recording of race %d", ps->race_no);
+        rc.rec_path = ps->rec_path;
+        rc.inputs_path = ps->inputs_path;
+    } else if (cfg->race.rec_path) {
+        snprintf(ps->rec_path, sizeof ps->rec_path, "%s", cfg->race.rec_path);
+    }
+    ps->lr = liverace_new(&rc, err);
+    if (!ps->lr)
+        return false;
+    ps->flow_us = 0;
+    ps->race_us = 0;
+    ps->rec_failed = false;
+    ps->steer[0] = ps->steer[1] = 0.0;
+    memset(ps->in, 0, sizeof ps->in);
+    return true;
+}
+
+bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrError *err)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->cfg = cfg;
+    ps->r = r;
+    ps->race_no = 1;
+    ps->key_state = SDL_GetKeyboardState(NULL);
+    playkeys_default(&ps->keys);
+    if (cfg->keys_path && !playkeys_load(&ps->keys, cfg->keys_path, err))
+        return false;
+    pads_init(&ps->pads);
+    for (int j = 0; j < 2; j++)
+        pads_want(&ps->pads, j, cfg->kind[j] == PLAYER_PAD);
+    if (cfg->pad_mappings) {
+        int added;
+        if (!pads_load_mappings(&ps->pads, cfg->pad_mappings, &added, err))
+            return false;
+    }
+    if (!start_race(ps, err))
+        return false;
+    ps->view = calloc(1, sizeof *ps->view);
+    if (!ps->view)
+        return nr_error_set(err, "out of memory");
+    AppConfig ac = app_config_default();
+    ac.font_path = cfg->font_path;
+    ac.live = true;
+    ac.wall_cw = CAR_GRASS_CW; /* the physics' wall beyond the grass */
+    if (!app_state_init_engine(ps->view, liverace_engine(ps->lr), NULL, &ac, r, err))
+        return false;
+    const char *names[2] = {"car1.png", "car2.png"};
+    for (int c = 0; c < 2; c++) {
+        SDL_Surface *s = load_asset(cfg, names[c]);
+        if (s) {
+            ps->car_tex[c] = SDL_CreateTextureFromSurface(r, s);
+            SDL_FreeSurface(s);
+            if (ps->car_tex[c])
+                SDL_SetTextureScaleMode(ps->car_tex[c], SDL_ScaleModeLinear);
+        }
+    }
+    ps->icon = load_asset(cfg, "icon.png");
+    /* bots and scripts need nobody to press start */
+    if (!human(cfg, 0) && !human(cfg, 1))
+        raceflow_go(liverace_flow(ps->lr), 0);
+    return true;
+}
+
+void play_state_free(PlayState *ps)
+{
+    if (!ps)
+        return;
+    liverace_free(ps->lr); /* finalises the recording */
+    ps->lr = NULL;
+    if (ps->view) {
+        app_state_free(ps->view);
+        free(ps->view);
+        ps->view = NULL;
+    }
+    for (int c = 0; c < 2; c++)
+        if (ps->car_tex[c])
+            SDL_DestroyTexture(ps->car_tex[c]);
+    SDL_FreeSurface(ps->icon);
+    pads_free(&ps->pads);
+}
+
+bool play_restart(PlayState *ps, NrError *err)
+{
+    NrError e2 = {{0}};
+    if (!liverace_close_recording(ps->lr, &e2))
+        play_message(ps, "%s", e2.msg);
+    liverace_free(ps->lr);
+    ps->lr = NULL;
+    ps->race_no++;
+    if (!start_race(ps, err))
+        return false;
+    ps->view->e = liverace_engine(ps->lr);
+    ps->view->gtext_valid = false;
+    ps->paused = false;
+    ps->pause_why[0] = '\0';
+    if (!human(ps->cfg, 0) && !human(ps->cfg, 1))
+        raceflow_go(liverace_flow(ps->lr), 0);
+    return true;
+}
+
+static void set_pause(PlayState *ps, bool on)
+{
+    RacePhase ph = liverace_flow(ps->lr)->phase;
+    if (ph == RF_DONE)
+        return;
+    if (!on && !all_ready(ps) && ph != RF_GRID) {
+        play_message(ps, "a pad player has no pad: press a button on a gamepad to join first");
+        return;
+    }
+    ps->paused = on;
+    ps->help_paused = false;
+    if (!on)
+        ps->pause_why[0] = '\0';
+}
+
+/* Reading the keys mid-race should not cost a lap: the help pauses the race
+ * and closing it resumes, unless the race was paused already. */
+static void toggle_help(PlayState *ps)
+{
+    ps->help = !ps->help;
+    if (ps->help && !ps->paused) {
+        RacePhase ph = liverace_flow(ps->lr)->phase;
+        if (ph == RF_COUNTDOWN || ph == RF_RACING || ph == RF_FINISHING) {
+            ps->paused = true;
+            ps->help_paused = true;
+        }
+    } else if (!ps->help && ps->help_paused) {
+        ps->help_paused = false;
+        set_pause(ps, false);
+    }
+}
+
+static void start_countdown(PlayState *ps)
+{
+    RaceFlow *rf = liverace_flow(ps->lr);
+    if (rf->phase != RF_GRID)
+        return;
+    if (!all_ready(ps)) {
+        play_message(ps, "waiting for a gamepad: press a button on it to join");
+        return;
+    }
+    raceflow_go(rf, ps->flow_us);
+}
+
+static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
+{
+    SDL_Keycode sym = k->keysym.sym;
+    bool ctrl = (k->keysym.mod & KMOD_CTRL) != 0;
+    RacePhase ph = liverace_flow(ps->lr)->phase;
+    if (ctrl && (sym == SDLK_q || sym == SDLK_c)) {
+        ps->want_quit = true;
+        return;
+    }
+    if (k->repeat)
+        return;
+    switch (k->keysym.scancode) {
+    case SDL_SCANCODE_ESCAPE:
+    case SDL_SCANCODE_P:
+        if (ps->help)
+            toggle_help(ps);
+        else
+            set_pause(ps, !ps->paused);
+        break;
+    case SDL_SCANCODE_H:
+    case SDL_SCANCODE_F1:
+        toggle_help(ps);
+        break;
+    case SDL_SCANCODE_TAB:
+        ps->want_watch = true;
+        break;
+    case SDL_SCANCODE_F11:
+        ps->want_fullscreen = true;
+        break;
+    case SDL_SCANCODE_F12:
+        ps->want_shot = true;
+        break;
+    case SDL_SCANCODE_RETURN:
+    case SDL_SCANCODE_SPACE:
+        if (ph == RF_GRID)
+            start_countdown(ps);
+        else if (ph == RF_DONE) {
+            NrError err = {{0}};
+            if (!play_restart(ps, &err)) {
+                fprintf(stderr, "netrace play: %s\n", err.msg);
+                ps->want_quit = true;
+            }
+        }
+        break;
+    case SDL_SCANCODE_R:
+        if (ps->paused || ph == RF_DONE) {
+            NrError err = {{0}};
+            if (!play_restart(ps, &err)) {
+                fprintf(stderr, "netrace play: %s\n", err.msg);
+                ps->want_quit = true;
+            }
+        }
+        break;
+    case SDL_SCANCODE_Q:
+        if (ps->paused || ph == RF_DONE || ph == RF_GRID)
+            ps->want_quit = true;
+        break;
+    case SDL_SCANCODE_O:
+        if (ph == RF_DONE)
+            ps->want_replay = true;
+        break;
+    default:
+        break;
+    }
+}
+
+void play_handle_event(PlayState *ps, const SDL_Event *ev)
+{
+    PadEvent pe;
+    if (pads_event(&ps->pads, ev, &pe)) {
+        if (pe.news == PAD_LOST) {
+            RacePhase ph = liverace_flow(ps->lr)->phase;
+            snprintf(ps->pause_why, sizeof ps->pause_why,
+                     "player %d lost the gamepad (%s): plug it in and press a button", pe.player + 1, pe.name);
+            if (ph == RF_COUNTDOWN || ph == RF_RACING || ph == RF_FINISHING)
+                ps->paused = true;
+            play_message(ps, "%s", ps->pause_why);
+        } else {
+            play_message(ps, "player %d drives with %s", pe.player + 1, pe.name);
+            if (ps->paused && all_ready(ps))
+                snprintf(ps->pause_why, sizeof ps->pause_why, "player %d is back: Esc / P or Start resumes",
+                         pe.player + 1);
+        }
+        return;
+    }
+    switch (ev->type) {
+    case SDL_QUIT:
+        ps->want_quit = true;
+        break;
+    case SDL_KEYDOWN:
+        handle_key(ps, &ev->key);
+        break;
+    case SDL_CONTROLLERBUTTONDOWN:
+        /* Start on a playing pad: start the race, pause or resume (a pad
+         * nobody plays with is a spectator's) */
+        if (ev->cbutton.button == SDL_CONTROLLER_BUTTON_START && pads_player_of(&ps->pads, ev->cbutton.which) >= 0) {
+            RacePhase ph = liverace_flow(ps->lr)->phase;
+            if (ph == RF_GRID)
+                start_countdown(ps);
+            else
+                set_pause(ps, !ps->paused);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* The controls of human player j this frame. */
+static void read_controls(PlayState *ps, int j, double dt_s)
+{
+    PlayControl c = {0};
+    if (ps->cfg->kind[j] == PLAYER_KEYS) {
+        playkeys_read(&ps->keys, j, ps->key_state, &c);
+        ps->steer[j] = play_steer_ramp(ps->steer[j], c.steer, dt_s);
+        c.steer = ps->steer[j];
+    } else if (ps->cfg->kind[j] == PLAYER_PAD) {
+        pads_read(&ps->pads, j, &c);
+    }
+    ps->in[j] = c;
+    CarInput in = {.throttle = c.throttle, .brake = c.brake, .steer = c.steer};
+    liverace_set_input(ps->lr, j, &in);
+}
+
+void play_frame(PlayState *ps, int64_t wall_dt_us)
+{
+    if (ps->msg_frames > 0)
+        ps->msg_frames--;
+    if (wall_dt_us < 0)
+        wall_dt_us = 0;
+    if (wall_dt_us > 100000) /* a stalled frame does not jump the race */
+        wall_dt_us = 100000;
+    RaceFlow *rf = liverace_flow(ps->lr);
+    if (ps->paused || rf->phase == RF_DONE)
+        return;
+    ps->flow_us += wall_dt_us;
+    if (rf->phase == RF_GRID)
+        return;
+    if (rf->phase == RF_COUNTDOWN) {
+        int64_t go = rf->countdown_us + RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US;
+        if (!raceflow_tick(rf, ps->flow_us))
+            return;
+        /* the part of this frame after the lights went out is race time */
+        wall_dt_us = ps->flow_us - go;
+    }
+    double dt_s = (double)wall_dt_us / 1e6;
+    for (int j = 0; j < 2; j++)
+        if (human(ps->cfg, j))
+            read_controls(ps, j, dt_s);
+    ps->race_us += wall_dt_us;
+    NrError err = {{0}};
+    if (!liverace_advance(ps->lr, ps->race_us, &err) && !ps->rec_failed) {
+        ps->rec_failed = true;
+        fprintf(stderr, "netrace play: %s\n", err.msg);
+        play_message(ps, "%s", err.msg);
+    }
+    if (rf->phase == RF_DONE) {
+        NrError e2 = {{0}};
+        if (!liverace_close_recording(ps->lr, &e2))
+            play_message(ps, "%s", e2.msg);
+        else if (ps->rec_path[0])
+            play_message(ps, "race recorded: %s", ps->rec_path);
+    }
+}
