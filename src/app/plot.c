@@ -20,7 +20,7 @@ static const uint32_t palette[] = {
     0x20C0C0, /* teal */
     0x4068E8, /* royal blue (pink looked like the magenta of series 1) */
     0xB8B860, /* olive */
-    0xA0A0FF, /* lavender */
+    0xFFA8D8, /* light pink (lavender looked like the violet of series 3) */
     0xD02050, /* crimson (moss looked like the lime of series 5) */
 };
 
