@@ -150,12 +150,17 @@ int cli_unknown_option(const char *cmd, const char *arg)
     return cli_usage_error(cmd, "unknown option '%s'", arg);
 }
 
-int cli_plot_check(const char *cmd, const char *path)
+int cli_png_check(const char *cmd, const char *flag, const char *path)
 {
     NrError err = {{0}};
     if (!plot_path_ok(path, &err))
-        return cli_usage_error(cmd, "--plot %s", err.msg);
+        return cli_usage_error(cmd, "%s %s", flag, err.msg);
     return CLI_OK;
+}
+
+int cli_plot_check(const char *cmd, const char *path)
+{
+    return cli_png_check(cmd, "--plot", path);
 }
 
 void cli_wrote(const char *path)

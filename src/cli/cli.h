@@ -51,6 +51,9 @@ const CliCommand *cli_find_command(const char *name);
 /* --plot PATH must name a PNG (plot_path_ok): a usage error (2) otherwise,
  * before anything is computed; CLI_OK when it does. */
 int cli_plot_check(const char *cmd, const char *path);
+/* The same for any flag that writes a PNG (--snapshot): a usage error naming
+ * FLAG unless PATH ends in .png. */
+int cli_png_check(const char *cmd, const char *flag, const char *path);
 /* "wrote PATH" on stderr: every command that writes a file says so. */
 void cli_wrote(const char *path);
 const char *cli_suggest_command(const char *word);

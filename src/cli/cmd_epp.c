@@ -420,7 +420,7 @@ static int write_plot(const Plan *plan, const Opts *o, const EppSource *src, int
             }
         snprintf(titles[r], sizeof titles[r], "EP-i, %d updates/s", o->rate[r]);
         pn[r] = (PlotPanel){.title = titles[r], .xlabel = "bandwidth C (kbit/s)",
-                            .ylabel = "mean prediction error (car widths)", .series = &ser[r * ncurves],
+                            .ylabel = "mean prediction error (model units)", .series = &ser[r * ncurves],
                             .nseries = ncurves};
     }
     for (int r = 0; r < o->nrate; r++) { /* the panels compare: one x and one y range for all */

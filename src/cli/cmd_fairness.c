@@ -132,7 +132,10 @@ static int write_plot(const FairResults *res, const char *path, const char *titl
                 }
                 double half;
                 stats_mean_ci95(runv, runs, 1, &mean[k], &half);
-                lo[k] = mean[k] - half;
+                /* Error, deviation and counts are never negative: the
+                 * symmetric t interval is cut at 0 (a band below 0 showed a
+                 * negative standard deviation). */
+                lo[k] = mean[k] - half > 0 ? mean[k] - half : 0.0;
                 hi[k] = mean[k] + half;
                 runs_max = runs > runs_max ? runs : runs_max;
             }

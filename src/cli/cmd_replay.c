@@ -64,6 +64,8 @@ static int view_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd
             cli_usage_error(cmd, "at most %d --snapshot requests", REPLAY_MAX_SNAPSHOTS);
             return -1;
         }
+        if (cli_png_check(cmd, "--snapshot", argv[*i + 2]) != CLI_OK)
+            return -1; /* PNG bytes under a .jpg name were written before */
         v->snap_t_us[v->nsnap] = (int64_t)llround(t * 1e6);
         v->snap_path[v->nsnap] = argv[*i + 2];
         v->nsnap++;
@@ -283,7 +285,8 @@ const CliCommand cmd_replay = {
     .name = "replay",
     .summary = "replay a recorded race with every scheme side by side",
     .usage = "netrace replay [FILE] [--headless] [--csv] [--series OUT.csv] [--link12 SPEC]\n"
-             "  [--link21 SPEC] [--delta MS] [--tdr W] [--schemes LIST] [--seed S]\n"
+             "  [--link21 SPEC] [--link-script FILE] [--delta MS] [--tdr W] [--converge MS]\n"
+             "  [--schemes LIST] [--seed S] [--clock1 OFF[,PPM]] [--clock2 OFF[,PPM]]\n"
              "  [--snapshot T FILE.png]... [--size WxH] [--speed X] [--focus SCHEME] [--loop]\n"
              "  [--paused] [--fullscreen] [--shots DIR] [--bench-frames N]",
     .help = "FILE defaults to recordings/default.csv; --schemes defaults to all of them.\n"

@@ -435,6 +435,6 @@ const CliCommand cmd_sweep = {
             "  --runs R                 seeds per point (default 10)\n"
             "  --threads N              worker threads (default: number of cores)\n"
             "  --out FILE.csv           one row per scheme x point x seed\n"
-            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n" RACE_OPTS_HELP,
+            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n" RACE_OPTS_HELP_NO_LINK12,
     .run = sweep_run,
 };

@@ -72,9 +72,12 @@ void race_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n);
 bool race_write_series(const char *cmd, const char *path, const Engine *e, int *rc);
 
 /* Shared usage text of these flags, for the commands' help. */
+/* RACE_OPTS_HELP: every race flag; RACE_OPTS_HELP_NO_LINK12: the same without
+ * --link12, for the sweep, which varies link12 itself. */
 #define RACE_OPTS_HELP                                                                          \
     "  --link12 SPEC     link from terminal 1 to 2, netem grammar (default: " RACE_DEFAULT_LINK   \
-    ")\n"                                                                                       \
+    ")\n" RACE_OPTS_HELP_NO_LINK12
+#define RACE_OPTS_HELP_NO_LINK12                                                                \
     "  --link21 SPEC     link from terminal 2 to 1 (same default)\n"                            \
     "  --link-script FILE  link changes at race times: lines 'TIME_S 12|21|both SPEC'\n"       \
     "                    (e.g. '10 12 delay 200ms 30ms', '12 both loss 100%'; docs/link.md)\n" \

@@ -80,8 +80,14 @@ same_input "sweep --plot onto its recording"
 expect 2 "fairness --plot onto its recording" -- "$NR" fairness --recording "$O/in.csv" --plot "$O/in.csv" --runs 1 --seconds 2
 stderr_has "--plot .*in.csv: is the input file" "fairness --plot onto its recording: message"
 same_input "fairness --plot onto its recording"
-expect 2 "replay --snapshot onto its recording" -- "$NR" replay "$O/in.csv" --snapshot 1 "$O/in.csv"
-stderr_has "--snapshot .*in.csv: is the input file" "replay --snapshot onto its recording: message"
+# A snapshot must be named .png (refused before anything else otherwise), so
+# the recording is given a .png name to reach the input-file check.
+cp "$O/in.csv" "$O/rec.png"
+expect 2 "replay --snapshot onto its recording" -- "$NR" replay "$O/rec.png" --snapshot 1 "$O/rec.png"
+stderr_has "--snapshot .*rec.png: is the input file" "replay --snapshot onto its recording: message"
+cmp -s "$O/rec.png" "$O/in.orig" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --snapshot replaced its recording"; }
+rm -f "$O/rec.png"
+expect 2 "replay --snapshot onto its .csv recording" -- "$NR" replay "$O/in.csv" --snapshot 1 "$O/in.csv"
 same_input "replay --snapshot onto its recording"
 echo keep >"$O/p.png.part"
 expect 1 "fairness --plot with OUT.part present" -- "$NR" fairness --recording "$O/in.csv" --plot "$O/p.png" --runs 1 --seconds 2

@@ -100,3 +100,8 @@ stdout_has "^complete: no$" "cut recording: complete: no"
 expect 1 "wide track whose surface overlaps itself" -- "$NR" info tests/data/wide-overlap.track
 stderr_has "wide-overlap.track:[0-9]+: the track surface overlaps itself" "wide overlap: message"
 expect 0 "wide track clear of itself" -- "$NR" info tests/data/wide-ok.track
+
+# --snapshot, like --plot, writes PNG only: a .jpg name got PNG bytes before.
+expect 2 "--snapshot to a .jpg name" -- "$NR" replay --snapshot 5 "$R/snap.jpg" --size 320x200
+stderr_has "snapshot .*snap.jpg: plots are written as PNG only" "--snapshot .jpg: message"
+[ ! -e "$R/snap.jpg" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --snapshot .jpg wrote a file"; }
