@@ -1,4 +1,4 @@
-/* Private to track.c and track_build.c: the Track structure, its limits and
+/* Private to track.c, track_build.c and track_parse.c: the Track structure, its limits and
  * the small geometry helpers both the queries and the builder use. */
 #ifndef NR_TRACK_INTERNAL_H
 #define NR_TRACK_INTERNAL_H
