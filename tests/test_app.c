@@ -387,6 +387,44 @@ static void pump(AppState *s)
         app_handle_event(s, &ev);
 }
 
+/* A link that replays a measured trace keeps it: the delay, jitter and loss
+ * keys would rebuild a netem spec and drop the file, so they say why not. */
+static void trace_link_kept_by_the_controls(void **state)
+{
+    Fixture *f = *state;
+    AppState *s = f->s;
+    char path[] = "/tmp/nr_app_trace_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *text = "direction,seq,delay_us\n12,0,40000\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char spec_text[128];
+    snprintf(spec_text, sizeof spec_text, "trace %s", path);
+    LinkSpec t;
+    NrError err = {{0}};
+    assert_true(linkspec_parse(&t, spec_text, NULL, &err));
+    assert_true(engine_set_link(f->e, 0, &t, &err));
+    linkspec_free(&t);
+    char buf[64];
+    app_ctl_value(s, CTL_DELAY12, buf, sizeof buf);
+    assert_string_equal(buf, "trace");
+    for (int ctl = CTL_DELAY12; ctl <= CTL_LOSS12; ctl++) {
+        s->msg[0] = '\0';
+        app_ctl_change(s, ctl, 1, false);
+        assert_string_equal(engine_link(f->e, 0)->text, spec_text);
+        assert_non_null(strstr(s->msg, "link 1->2 is a trace"));
+    }
+    /* The other direction still takes its steps; D leaves the trace alone. */
+    int64_t d21 = engine_link(f->e, 1)->delay_us;
+    app_ctl_change(s, CTL_DELAY21, 1, false);
+    assert_int_equal(engine_link(f->e, 1)->delay_us, (d21 / 10000 + 1) * 10000);
+    app_ctl_change(s, CTL_DIST, 1, false);
+    assert_string_equal(engine_link(f->e, 0)->text, spec_text);
+    assert_true(engine_set_link(f->e, 0, &f->link[0], &err)); /* as the fixture had it */
+    unlink(path);
+}
+
 static void keys_change_the_parameters(void **state)
 {
     Fixture *f = *state;
@@ -822,6 +860,7 @@ int main(void)
         cmocka_unit_test(link_text_round_trip),
         cmocka_unit_test(random_input_keeps_the_state_valid),
         cmocka_unit_test(short_axes_get_fewer_ticks),
+        cmocka_unit_test(trace_link_kept_by_the_controls),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

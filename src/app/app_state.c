@@ -132,6 +132,10 @@ void app_ctl_value(const AppState *s, int ctl, char *buf, size_t n)
     int dir = (ctl >= CTL_DELAY21 && ctl <= CTL_LOSS21) ? 1 : 0;
     const LinkSpec *l = engine_link(s->e, dir);
     const SchemeParams *p = engine_params(s->e);
+    if (l->trace.on && ctl >= CTL_DELAY12 && ctl <= CTL_LOSS21) {
+        snprintf(buf, n, "trace"); /* the measured trace gives them */
+        return;
+    }
     switch (ctl) {
     case CTL_DELAY12:
     case CTL_DELAY21:
@@ -178,6 +182,12 @@ void app_ctl_change(AppState *s, int ctl, int dir, bool big)
     spec_dist(l, dist, sizeof dist);
     double keep_loss = l->loss_kind == LINK_LOSS_GEMODEL ? -1.0 : spec_loss(l);
     SchemeParams p = *engine_params(s->e);
+    if (l->trace.on && ctl >= CTL_DELAY12 && ctl <= CTL_LOSS21) {
+        /* Rebuilding a netem spec would silently drop the measured trace. */
+        app_set_message(s, "link %s is a trace: its delays and losses come from the file (--link%s)",
+                        ld == 0 ? "1->2" : "2->1", ld == 0 ? "12" : "21");
+        return;
+    }
     switch (ctl) {
     case CTL_DELAY12:
     case CTL_DELAY21: {
@@ -206,6 +216,8 @@ void app_ctl_change(AppState *s, int ctl, int dir, bool big)
         int next = ((cur + (dir >= 0 ? 1 : -1)) % NDIST + NDIST) % NDIST;
         for (int d = 0; d < 2; d++) {
             const LinkSpec *ll = engine_link(s->e, d);
+            if (ll->trace.on)
+                continue; /* a trace has no jitter to shape */
             change_link(s, d, ll->delay_us, ll->jitter_us,
                         ll->loss_kind == LINK_LOSS_GEMODEL ? -1.0 : spec_loss(ll), dist_names[next]);
         }

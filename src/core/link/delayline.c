@@ -142,10 +142,11 @@ static void dl_slot(void *ctx, int from, int32_t seq, int64_t now_us)
     (void)seq;
     (void)now_us;
     DelayLine *d = ctx;
-    link_draw(&d->link, &d->draw);
+    d->cur_seq = seq;
+    link_draw_slot(&d->link, d->dir, seq, false, &d->draw);
     d->aux_drawn = d->need_aux;
     if (d->need_aux)
-        link_draw(&d->aux, &d->auxdraw);
+        link_draw_slot(&d->aux, d->dir, seq, true, &d->auxdraw);
     d->slot++; /* every scheme's primary fate is free again */
 }
 
@@ -183,7 +184,7 @@ static int dl_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now
         q->primary_slot = d->slot;
     } else {
         if (!d->aux_drawn) { /* a scheme that did not declare extra packets */
-            link_draw(&d->aux, &d->auxdraw);
+            link_draw_slot(&d->aux, d->dir, d->cur_seq, true, &d->auxdraw);
             d->aux_drawn = true;
         }
         dr = &d->auxdraw;

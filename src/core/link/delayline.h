@@ -10,7 +10,9 @@
  * primary fate; anything more (parity, a second update) takes the auxiliary
  * one, drawn on first need for schemes that did not declare extra packets.
  * So the delay and loss of MU (car, seq) are the same whichever scheme sends
- * it.
+ * it. With a `trace FILE` spec the fates are not drawn but looked up: the
+ * primary fate is the trace's update packet of (direction dir, seq), the
+ * auxiliary one its parity packet (link.h, docs/link.md "Trace").
  *
  * Contracts:
  *   delayline_init(d, spec, seed, dir, nschemes, need_aux)  copies spec; the
@@ -62,6 +64,7 @@ typedef struct DelayLine {
     LinkDraw draw, auxdraw;
     bool need_aux, aux_drawn;
     uint64_t slot; /* sample slots begun so far */
+    int32_t cur_seq; /* seq of the current slot (a trace's fates are by seq) */
     int nq;
     DlQueue q[SCHEME_MAX];
     /* Every scheme's packets in one binary min-heap by (due, order): the

@@ -16,7 +16,7 @@
 
 #define SPEC_MAX 1024
 #define TOKENS_MAX 64
-#define KEYWORDS "delay, distribution, gamma, loss, duplicate, order"
+#define KEYWORDS "delay, distribution, gamma, loss, duplicate, order, trace"
 
 /* ---- Small helpers ------------------------------------------------------- */
 
@@ -104,8 +104,8 @@ static bool parse_percent(const char *tok, const char *what, double *out, NrErro
 
 typedef struct Parsed {
     bool has_delay, has_dist, has_loss, has_dup, has_order, has_gamma, has_jitter, has_dcorr;
-    bool has_lcorr, has_dupcorr;
-    const char *dist;
+    bool has_lcorr, has_dupcorr, has_trace, has_dir;
+    const char *dist, *trace;
 } Parsed;
 
 static bool need(int i, int nt, const char *kw, const char *what, NrError *err)
@@ -240,6 +240,26 @@ static bool parse_tokens(LinkSpec *s, Parsed *pp, char **tok, int nt, NrError *e
             else
                 return nr_error_set(err, "order '%s': expected 'fifo' (keep sending order) or 'due' "
                                     "(leave by due time, netem's default)", o);
+        } else if (strcmp(kw, "trace") == 0) {
+            if (pp->has_trace)
+                return twice(kw, err);
+            pp->has_trace = true;
+            if (!need(i, nt, kw, "a delays FILE (docs/link.md \"Trace\")", err))
+                return false;
+            pp->trace = tok[i++];
+        } else if (strcmp(kw, "direction") == 0) {
+            if (pp->has_dir)
+                return twice(kw, err);
+            pp->has_dir = true;
+            if (!need(i, nt, kw, "12 or 21", err))
+                return false;
+            const char *d = tok[i++];
+            if (strcmp(d, "12") == 0)
+                s->trace.named = 12;
+            else if (strcmp(d, "21") == 0)
+                s->trace.named = 21;
+            else
+                return nr_error_set(err, "direction '%s': expected 12 (terminal 1 to 2) or 21", d);
         } else if (strcmp(kw, "none") == 0) {
             return nr_error_set(err, "'none' must be the whole spec: expected no other words with it");
         } else if (strcmp(kw, "corrupt") == 0 || strcmp(kw, "reorder") == 0 || strcmp(kw, "gap") == 0 ||
@@ -331,6 +351,11 @@ static bool canonical_text(LinkSpec *s, const Parsed *pp, NrError *err)
         if (pp->has_dupcorr && s->dup_corr > 0)
             append(buf, sizeof buf, " %s%%", pct_text(q[0], sizeof q[0], s->dup_corr));
     }
+    if (pp->has_trace) {
+        append(buf, sizeof buf, "trace %s", pp->trace);
+        if (s->trace.named)
+            append(buf, sizeof buf, " direction %d", s->trace.named);
+    }
     if (s->fifo)
         append(buf, sizeof buf, "%sorder fifo", buf[0] ? " " : "");
     if (!buf[0])
@@ -379,10 +404,23 @@ bool linkspec_parse(LinkSpec *out, const char *text, const char *table_dir, NrEr
         return nr_error_set(err, "gamma with jitter: expected 'delay TIME gamma SHAPE SCALE' without a JITTER");
     if (s.gamma && pp.has_dist)
         return nr_error_set(err, "gamma with distribution '%s': expected one of them", pp.dist);
+    if (pp.has_trace && (pp.has_delay || pp.has_dist || pp.has_gamma || pp.has_loss || pp.has_dup))
+        return nr_error_set(err, "trace with %s: a trace gives every delay and loss; expected only "
+                            "'direction' and 'order' with it",
+                            pp.has_delay ? "delay" : pp.has_dist ? "distribution" : pp.has_gamma ? "gamma"
+                            : pp.has_loss ? "loss" : "duplicate");
+    if (pp.has_dir && !pp.has_trace)
+        return nr_error_set(err, "direction without trace: expected 'trace FILE direction 12|21'");
     if (!canonical_text(&s, &pp, err))
         return false;
     if (pp.has_dist && !disttable_find(&s.table, pp.dist, table_dir, err))
         return false;
+    if (pp.has_trace) {
+        int named = s.trace.named;
+        if (!linktrace_load(&s.trace, pp.trace, err))
+            return false;
+        s.trace.named = named;
+    }
     *out = s;
     return true;
 }
@@ -391,6 +429,11 @@ bool linkspec_copy(LinkSpec *dst, const LinkSpec *src)
 {
     LinkSpec c = *src;
     if (!disttable_copy(&c.table, &src->table)) {
+        spec_empty(dst);
+        return false;
+    }
+    if (!linktrace_copy(&c.trace, &src->trace)) {
+        disttable_free(&c.table);
         spec_empty(dst);
         return false;
     }
@@ -403,6 +446,7 @@ void linkspec_free(LinkSpec *s)
     if (!s)
         return;
     disttable_free(&s->table);
+    linktrace_free(&s->trace);
     spec_empty(s);
 }
 
@@ -449,8 +493,26 @@ int64_t link_tabledist(int64_t mu_us, int64_t sigma_us, uint32_t rnd, const Dist
 
 /* ---- Expectations ---------------------------------------------------------- */
 
+/* The direction link_draw and the expectations take from a trace. */
+static int trace_dir(const LinkSpec *s)
+{
+    return s->trace.named == 21;
+}
+
 double linkspec_mean_ms(const LinkSpec *s)
 {
+    if (s->trace.on) {
+        const LinkTrace *t = &s->trace;
+        int d = trace_dir(s);
+        double sum = 0;
+        int64_t n = 0;
+        for (int i = 0; i < t->n[d]; i++)
+            if (t->slot[d][i].delay_us != LINK_TRACE_NONE) {
+                sum += t->slot[d][i].delay_us;
+                n++;
+            }
+        return n ? sum / (double)n / 1000.0 : 0.0;
+    }
     if (s->gamma)
         return ((double)s->delay_us + s->gamma_shape * s->gamma_scale_us) / 1000.0;
     int64_t mu = s->delay_us, sg = s->jitter_us;
@@ -476,6 +538,15 @@ double linkspec_mean_ms(const LinkSpec *s)
 
 double linkspec_loss_rate(const LinkSpec *s)
 {
+    if (s->trace.on) {
+        const LinkTrace *t = &s->trace;
+        int d = trace_dir(s);
+        int64_t got = 0;
+        for (int i = 0; i < t->n[d]; i++)
+            got += t->slot[d][i].delay_us != LINK_TRACE_NONE;
+        double slots = t->n[d] ? (double)t->slot[d][t->n[d] - 1].seq + 1.0 : 0.0;
+        return slots > 0 ? 1.0 - (double)got / slots : 1.0;
+    }
     if (s->loss_kind == LINK_LOSS_RANDOM)
         return s->loss_p;
     if (s->loss_kind == LINK_LOSS_GEMODEL) {
@@ -556,6 +627,14 @@ void link_free(Link *l)
     linkspec_free(&l->spec);
 }
 
+void link_draw_slot(Link *l, int dir, int32_t seq, bool aux, LinkDraw *out)
+{
+    if (l->spec.trace.on)
+        linktrace_fate(&l->spec.trace, dir, seq, aux, out);
+    else
+        link_draw(l, out);
+}
+
 int64_t link_fifo_due(Link *l, int64_t due_us)
 {
     return linkspec_order_due(&l->spec, &l->fifo_last_due_us, due_us);
@@ -608,6 +687,12 @@ static int64_t delay_draw(Link *l)
  * then the packet's delay. Duplicate + loss leaves one copy, as in netem. */
 void link_draw(Link *l, LinkDraw *out)
 {
+    if (l->spec.trace.on) {
+        linktrace_fate(&l->spec.trace, trace_dir(&l->spec), l->trace_seq, false, out);
+        if (l->trace_seq < INT32_MAX)
+            l->trace_seq++;
+        return;
+    }
     *out = (LinkDraw){0};
     int count = 1;
     if (l->dup_u32 && l->dup_u32 >= link_corr_next(&l->dup_c, rand_u32(&l->rng)))

@@ -8,6 +8,7 @@
  *   [gamma SHAPE SCALE]            delay = TIME + Gamma(SHAPE, SCALE)
  *   [loss [random] P% [CORR%] | loss gemodel P [R [1-H [1-K]]]]
  *   [duplicate P% [CORR%]] [order fifo]
+ *   or: trace FILE [direction 12|21] [order fifo]   measured delays (below)
  *   TIME: number with unit us|ms|s (also usec, msec, sec, ns). An empty spec
  *   or "none" means no delay, no loss.
  *
@@ -40,6 +41,10 @@
  *        state and FIFO state continue.
  *   link_draw(l, out)         fate of the next packet slot (netem_enqueue's
  *        order: duplicate?, loss?, the copy's loss and delay, the delay).
+ *   link_draw_slot(l, dir, seq, aux, out)  the fate of sample slot seq on
+ *        direction dir (0 = 1->2, 1 = 2->1): for a trace spec the trace's
+ *        (linktrace_fate; aux = a packet beyond the slot's first update);
+ *        for any other spec link_draw (dir, seq and aux ignored).
  *   link_fifo_due(l, due_us)  linkspec_order_due with the link's own
  *        last-due state, for a caller with one queue per link.
  *   link_free(l)
@@ -54,6 +59,25 @@
  *        ends in .dist) is loaded; a NAME is searched as NAME.dist in
  *        table_dir, or the system dirs when table_dir is NULL, then generated.
  *   disttable_copy(dst, src) / disttable_free(t)
+ *
+ * Traces (`trace FILE`, netrace's extension; docs/link.md "Trace"): a
+ * delays file (long-format CSV, header row naming the columns direction,
+ * seq, delay_us, optional kind, sent_us, arrival_us) gives each sample slot
+ * the one-way delay measured for its seq in the link's direction; a slot
+ * with no row is lost; a second row of the same packet is its duplicate.
+ *   linktrace_load(t, path, err) / linktrace_read(t, f, path, err)  read and
+ *        check a delays file; false + err "FILE:LINE: what" (t is then
+ *        empty). At most LINK_TRACE_ROWS_MAX rows.
+ *   linktrace_fate(t, dir, seq, aux, out)  the fate of slot seq of direction
+ *        dir (0 = 12, 1 = 21; t->named 12 or 21 overrides it): the update packet (aux false) or a
+ *        further packet of the slot (aux true: the parity rows; the update's
+ *        fate when the direction has no parity rows). No row: lost.
+ *   linktrace_copy(dst, src) deep copy; false when out of memory (dst empty).
+ *   linktrace_free(t)        NULL-safe.
+ *   For a trace, link_draw takes slots 0, 1, 2, ... of direction t->named
+ *   (12 when not named); linkspec_mean_ms is the mean delay of that direction's
+ *   delivered update packets and linkspec_loss_rate the share of slots 0 ..
+ *   its last seq without an update row.
  */
 #ifndef NR_LINK_H
 #define NR_LINK_H
@@ -76,6 +100,26 @@ typedef struct DistTable {
 
 typedef enum LinkLoss { LINK_LOSS_NONE, LINK_LOSS_RANDOM, LINK_LOSS_GEMODEL } LinkLoss;
 
+/* One sample slot of a measured-delay trace (docs/link.md "Trace"): the
+ * delays of the slot's update packet, its second copy, its parity packet
+ * and that one's second copy, in us (>= 0); LINK_TRACE_NONE when absent. */
+#define LINK_TRACE_NONE (-1)
+#define LINK_TRACE_ROWS_MAX 4000000 /* rows of a delays file (~18 h of 2 x 30 Hz with parity) */
+typedef struct LinkTraceSlot {
+    int32_t seq;
+    int32_t delay_us, dup_us, aux_us, aux_dup_us;
+} LinkTraceSlot;
+
+typedef struct LinkTrace {
+    bool on;                 /* the spec is `trace FILE` */
+    int named;               /* rows taken: 0 the link's own direction, else 12 or 21 */
+    int n[2];                /* slots per direction (12, 21) */
+    LinkTraceSlot *slot[2];  /* owned, by increasing seq */
+    bool parity[2];          /* the direction has parity rows */
+    int64_t rows;            /* data rows read */
+    int64_t extra_copies;    /* copies beyond the second of one packet: ignored */
+} LinkTrace;
+
 typedef struct LinkSpec {
     int64_t delay_us;
     int64_t jitter_us;
@@ -89,6 +133,7 @@ typedef struct LinkSpec {
     double ge_p, ge_r, ge_h, ge_k;     /* gemodel: p, r, 1-h, 1-k as netem */
     double dup_p, dup_corr;
     bool fifo;
+    LinkTrace trace;     /* on: fates from a measured trace, not random draws */
     char text[LINK_TEXT_MAX]; /* canonical text of the spec */
 } LinkSpec;
 
@@ -113,6 +158,7 @@ typedef struct Link {
     uint32_t loss_u32, dup_u32;              /* thresholds, netem scaling */
     uint32_t ge_a1, ge_a2, ge_a3, ge_a4;     /* p, r, h, 1-k as the kernel holds them */
     int64_t fifo_last_due_us;
+    int32_t trace_seq; /* link_draw of a trace: the next slot's seq */
 } Link;
 
 bool linkspec_parse(LinkSpec *out, const char *text, const char *table_dir, NrError *err);
@@ -125,6 +171,7 @@ int64_t linkspec_order_due(const LinkSpec *s, int64_t *last_due_us, int64_t due_
 void link_init(Link *l, const LinkSpec *spec, uint64_t seed, uint64_t stream);
 void link_set_spec(Link *l, const LinkSpec *spec);
 void link_draw(Link *l, LinkDraw *out);
+void link_draw_slot(Link *l, int dir, int32_t seq, bool aux, LinkDraw *out);
 int64_t link_fifo_due(Link *l, int64_t due_us);
 void link_free(Link *l);
 
@@ -138,5 +185,11 @@ bool disttable_generate(DistTable *t, const char *name);
 bool disttable_find(DistTable *t, const char *name_or_path, const char *table_dir, NrError *err);
 bool disttable_copy(DistTable *dst, const DistTable *src);
 void disttable_free(DistTable *t);
+
+bool linktrace_load(LinkTrace *t, const char *path, NrError *err);
+bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err);
+void linktrace_fate(const LinkTrace *t, int dir, int32_t seq, bool aux, LinkDraw *out);
+bool linktrace_copy(LinkTrace *dst, const LinkTrace *src);
+void linktrace_free(LinkTrace *t);
 
 #endif

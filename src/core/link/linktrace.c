@@ -1,0 +1,352 @@
+/* Measured-delay traces (`trace FILE`): the delays file reader and the
+ * per-slot fate it gives a link. Format and rules: docs/link.md "Trace". */
+#include "link.h"
+#include "nr_file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACE_COLS_MAX 32
+#define TRACE_ROWS_START 1024
+
+enum { COL_DIR, COL_SEQ, COL_KIND, COL_SENT, COL_ARRIVAL, COL_DELAY, COL_KNOWN };
+static const char *const col_name[COL_KNOWN] = {"direction", "seq", "kind", "sent_us", "arrival_us", "delay_us"};
+
+/* One data row as read; sorted afterwards into slots. */
+typedef struct RawRow {
+    int32_t seq;
+    int32_t delay_us; /* >= 0 */
+    uint8_t dir, kind; /* 0 = 12 / update, 1 = 21 / parity */
+    int64_t line;      /* file order breaks ties */
+} RawRow;
+
+void linktrace_free(LinkTrace *t)
+{
+    if (!t)
+        return;
+    free(t->slot[0]);
+    free(t->slot[1]);
+    *t = (LinkTrace){0};
+}
+
+bool linktrace_copy(LinkTrace *dst, const LinkTrace *src)
+{
+    LinkTrace c = *src;
+    c.slot[0] = c.slot[1] = NULL;
+    for (int d = 0; d < 2; d++) {
+        if (src->n[d] <= 0)
+            continue;
+        c.slot[d] = malloc((size_t)src->n[d] * sizeof *c.slot[d]);
+        if (!c.slot[d]) {
+            free(c.slot[0]);
+            *dst = (LinkTrace){0};
+            return false;
+        }
+        memcpy(c.slot[d], src->slot[d], (size_t)src->n[d] * sizeof *c.slot[d]);
+    }
+    *dst = c;
+    return true;
+}
+
+bool linktrace_load(LinkTrace *t, const char *path, NrError *err)
+{
+    *t = (LinkTrace){0};
+    FILE *f = nr_file_open(path, "a delays file", err);
+    if (!f)
+        return false;
+    bool ok = linktrace_read(t, f, path, err);
+    fclose(f);
+    return ok;
+}
+
+/* Trims spaces, a CR and one pair of double quotes (R's write.csv quotes
+ * its header). */
+static char *trim_field(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+        s[n - 1] = '\0';
+        s++;
+    }
+    return s;
+}
+
+/* Splits line at commas into at most max fields; -1 when there are more. */
+static int split_fields(char *line, char **field, int max)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        if (n == max)
+            return -1;
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        field[n++] = trim_field(p);
+        if (!comma)
+            return n;
+        p = comma + 1;
+    }
+}
+
+/* The header row: which field holds each known column. */
+static bool read_header(char **field, int nf, int *col, const char *path, int64_t lineno, NrError *err)
+{
+    for (int c = 0; c < COL_KNOWN; c++)
+        col[c] = -1;
+    for (int i = 0; i < nf; i++) {
+        if (!nr_text_is_printable(field[i]))
+            return nr_error_set(err, "%s:%lld: column %d: control characters in the header", path,
+                                (long long)lineno, i + 1);
+        for (int c = 0; c < COL_KNOWN; c++) {
+            if (strcmp(field[i], col_name[c]) != 0)
+                continue;
+            if (col[c] >= 0)
+                return nr_error_set(err, "%s:%lld: column '%s' twice: expected each column once", path,
+                                    (long long)lineno, col_name[c]);
+            col[c] = i;
+        }
+    }
+    const int need[3] = {COL_DIR, COL_SEQ, COL_DELAY};
+    for (int k = 0; k < 3; k++)
+        if (col[need[k]] < 0)
+            return nr_error_set(err, "%s:%lld: no column '%s': expected a header row naming direction, seq "
+                                "and delay_us (optional: kind, sent_us, arrival_us)",
+                                path, (long long)lineno, col_name[need[k]]);
+    return true;
+}
+
+/* An integer field in [lo, hi]; the message names the column and the value. */
+static bool int_field(const char *s, int c, int64_t lo, int64_t hi, int64_t *out, const char *path,
+                      int64_t lineno, NrError *err)
+{
+    if (!nr_parse_int64(s, out) || *out < lo || *out > hi)
+        return nr_error_set(err, "%s:%lld: %s '%.32s': expected an integer from %lld to %lld", path,
+                            (long long)lineno, col_name[c], s, (long long)lo, (long long)hi);
+    return true;
+}
+
+static bool read_row(char **field, int nf, const int *col, int ncols, RawRow *r, const char *path,
+                     int64_t lineno, NrError *err)
+{
+    if (nf != ncols)
+        return nr_error_set(err, "%s:%lld: %d fields: expected %d as in the header", path, (long long)lineno,
+                            nf, ncols);
+    const char *d = field[col[COL_DIR]];
+    if (strcmp(d, "12") == 0)
+        r->dir = 0;
+    else if (strcmp(d, "21") == 0)
+        r->dir = 1;
+    else
+        return nr_error_set(err, "%s:%lld: direction '%.32s': expected 12 (terminal 1 to 2) or 21", path,
+                            (long long)lineno, d);
+    int64_t seq, delay;
+    if (!int_field(field[col[COL_SEQ]], COL_SEQ, 0, INT32_MAX, &seq, path, lineno, err) ||
+        !int_field(field[col[COL_DELAY]], COL_DELAY, -LINK_TIME_MAX_US, LINK_TIME_MAX_US, &delay, path, lineno,
+                   err))
+        return false;
+    r->kind = 0;
+    if (col[COL_KIND] >= 0) {
+        const char *k = field[col[COL_KIND]];
+        if (strcmp(k, "parity") == 0)
+            r->kind = 1;
+        else if (strcmp(k, "update") != 0)
+            return nr_error_set(err, "%s:%lld: kind '%.32s': expected update or parity", path, (long long)lineno,
+                                k);
+    }
+    /* With both times given, the delay must be their difference: a file
+     * edited by hand cannot say one thing in two places. */
+    if (col[COL_SENT] >= 0 && col[COL_ARRIVAL] >= 0) {
+        int64_t sent, arr;
+        const int64_t lim = INT64_C(1) << 53;
+        if (!int_field(field[col[COL_SENT]], COL_SENT, -lim, lim, &sent, path, lineno, err) ||
+            !int_field(field[col[COL_ARRIVAL]], COL_ARRIVAL, -lim, lim, &arr, path, lineno, err))
+            return false;
+        if (arr - sent != delay)
+            return nr_error_set(err, "%s:%lld: delay_us %lld is not arrival_us - sent_us = %lld", path,
+                                (long long)lineno, (long long)delay, (long long)(arr - sent));
+    }
+    r->seq = (int32_t)seq;
+    /* A negative measured delay (clock error) is sent at once, as netem
+     * does with a negative delay draw. */
+    r->delay_us = delay > 0 ? (int32_t)delay : 0;
+    r->line = lineno;
+    return true;
+}
+
+static int cmp_raw(const void *pa, const void *pb)
+{
+    const RawRow *a = pa, *b = pb;
+    if (a->dir != b->dir)
+        return a->dir < b->dir ? -1 : 1;
+    if (a->seq != b->seq)
+        return a->seq < b->seq ? -1 : 1;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    if (a->delay_us != b->delay_us)
+        return a->delay_us < b->delay_us ? -1 : 1;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+/* Sorted rows into slots: per packet (dir, seq, kind) the earliest arrival
+ * is the packet, the next its duplicate; later copies are counted only. */
+static bool build_slots(LinkTrace *t, const RawRow *r, int64_t n)
+{
+    int64_t i = 0;
+    for (int d = 0; d < 2; d++) {
+        int64_t start = i, distinct = 0;
+        for (int64_t j = i; j < n && r[j].dir == d; j++)
+            distinct += j == start || r[j].seq != r[j - 1].seq;
+        if (distinct == 0)
+            continue;
+        t->slot[d] = malloc((size_t)distinct * sizeof *t->slot[d]);
+        if (!t->slot[d])
+            return false;
+        int m = -1;
+        for (; i < n && r[i].dir == d; i++) {
+            if (m < 0 || t->slot[d][m].seq != r[i].seq)
+                t->slot[d][++m] = (LinkTraceSlot){r[i].seq, LINK_TRACE_NONE, LINK_TRACE_NONE, LINK_TRACE_NONE,
+                                                  LINK_TRACE_NONE};
+            LinkTraceSlot *s = &t->slot[d][m];
+            int32_t *first = r[i].kind ? &s->aux_us : &s->delay_us;
+            int32_t *second = r[i].kind ? &s->aux_dup_us : &s->dup_us;
+            if (r[i].kind)
+                t->parity[d] = true;
+            if (*first == LINK_TRACE_NONE)
+                *first = r[i].delay_us;
+            else if (*second == LINK_TRACE_NONE)
+                *second = r[i].delay_us;
+            else
+                t->extra_copies++;
+        }
+        t->n[d] = m + 1;
+    }
+    return true;
+}
+
+bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err)
+{
+    *t = (LinkTrace){0};
+    char *line = malloc(NR_LINE_MAX);
+    int64_t cap = TRACE_ROWS_START, n = 0;
+    RawRow *rows = malloc((size_t)cap * sizeof *rows);
+    if (!line || !rows) {
+        free(line);
+        free(rows);
+        return nr_error_set(err, "%s: out of memory", path);
+    }
+    char *field[TRACE_COLS_MAX];
+    int col[COL_KNOWN], ncols = 0;
+    int64_t lineno = 0;
+    bool ok = true, header = false;
+    size_t got;
+    NrLine lr;
+    errno = 0;
+    while (ok && (lr = nr_line_read(f, line, NR_LINE_MAX, &got)) != NR_LINE_EOF) {
+        lineno++;
+        if (lr == NR_LINE_LONG) {
+            ok = nr_error_set(err, "%s:%lld: line longer than %d bytes", path, (long long)lineno, NR_LINE_MAX - 1);
+            break;
+        }
+        if (lr == NR_LINE_ERROR)
+            break; /* reported below */
+        if (lr == NR_LINE_NUL) {
+            ok = nr_error_set(err, "%s:%lld: binary data (NUL byte): expected CSV text", path, (long long)lineno);
+            break;
+        }
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '#' || *p == '\0' || *p == '\n' || (*p == '\r' && (p[1] == '\n' || p[1] == '\0')))
+            continue;
+        int nf = split_fields(p, field, TRACE_COLS_MAX);
+        if (nf < 0) {
+            ok = nr_error_set(err, "%s:%lld: more than %d fields", path, (long long)lineno, TRACE_COLS_MAX);
+            break;
+        }
+        if (!header) {
+            ok = read_header(field, nf, col, path, lineno, err);
+            ncols = nf;
+            header = true;
+            continue;
+        }
+        if (n == LINK_TRACE_ROWS_MAX) {
+            ok = nr_error_set(err, "%s:%lld: more than %d rows: expected at most %d", path, (long long)lineno,
+                              LINK_TRACE_ROWS_MAX, LINK_TRACE_ROWS_MAX);
+            break;
+        }
+        if (n == cap) {
+            int64_t ncap = cap * 2 > LINK_TRACE_ROWS_MAX ? LINK_TRACE_ROWS_MAX : cap * 2;
+            RawRow *g = realloc(rows, (size_t)ncap * sizeof *rows);
+            if (!g) {
+                ok = nr_error_set(err, "%s:%lld: out of memory", path, (long long)lineno);
+                break;
+            }
+            rows = g;
+            cap = ncap;
+        }
+        ok = read_row(field, nf, col, ncols, &rows[n], path, lineno, err);
+        n += ok;
+    }
+    if (ok && ferror(f))
+        ok = nr_error_set(err, "%s:%lld: cannot read: %s", path, (long long)lineno + 1,
+                          errno ? strerror(errno) : "read error");
+    if (ok && !header)
+        ok = nr_error_set(err, "%s:%lld: no header row: expected 'direction,seq,kind,sent_us,arrival_us,delay_us'",
+                          path, (long long)(lineno > 0 ? lineno : 1));
+    free(line);
+    if (ok) {
+        qsort(rows, (size_t)n, sizeof *rows, cmp_raw);
+        t->on = true;
+        t->rows = n;
+        if (!build_slots(t, rows, n))
+            ok = nr_error_set(err, "%s: out of memory", path);
+    }
+    free(rows);
+    if (!ok)
+        linktrace_free(t);
+    return ok;
+}
+
+static const LinkTraceSlot *find_slot(const LinkTrace *t, int dir, int32_t seq)
+{
+    int lo = 0, hi = t->n[dir];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (t->slot[dir][mid].seq < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n[dir] && t->slot[dir][lo].seq == seq ? &t->slot[dir][lo] : NULL;
+}
+
+void linktrace_fate(const LinkTrace *t, int dir, int32_t seq, bool aux, LinkDraw *out)
+{
+    *out = (LinkDraw){.lost = true};
+    if (t->named)
+        dir = t->named == 21;
+    if (dir < 0 || dir > 1)
+        return;
+    const LinkTraceSlot *s = find_slot(t, dir, seq);
+    if (!s)
+        return;
+    /* A trace measured without parity packets: a slot's further packets
+     * share its update packet's fate, as the emulator's auxiliary draw
+     * would share one draw among the schemes. */
+    bool own = aux && t->parity[dir];
+    int32_t first = own ? s->aux_us : s->delay_us, second = own ? s->aux_dup_us : s->dup_us;
+    if (first == LINK_TRACE_NONE)
+        return;
+    out->lost = false;
+    out->delay_us = first;
+    if (second != LINK_TRACE_NONE) {
+        out->dup = true;
+        out->dup_delay_us = second;
+    }
+}
