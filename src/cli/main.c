@@ -9,6 +9,7 @@
 extern const CliCommand cmd_replay;
 extern const CliCommand cmd_sweep;
 extern const CliCommand cmd_delays;
+extern const CliCommand cmd_merge;
 extern const CliCommand cmd_autopilot;
 extern const CliCommand cmd_info;
 extern const CliCommand cmd_epp;
@@ -23,6 +24,7 @@ const CliCommand *const cli_commands[] = {
     &cmd_play,
     &cmd_sweep,
     &cmd_delays,
+    &cmd_merge,
     &cmd_autopilot,
     &cmd_info,
     &cmd_epp,

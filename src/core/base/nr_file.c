@@ -75,3 +75,40 @@ NrLine nr_line_read(FILE *f, char *buf, size_t cap, size_t *len)
     }
     return NR_LINE_OK;
 }
+
+char *nr_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
+static char *csv_trim(char *s)
+{
+    s = nr_trim(s);
+    size_t n = strlen(s);
+    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+        s[n - 1] = '\0';
+        s++;
+    }
+    return s;
+}
+
+int nr_csv_split(char *line, char **field, int max)
+{
+    int n = 0;
+    for (char *p = line;;) {
+        if (n == max)
+            return -1;
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        field[n++] = csv_trim(p);
+        if (!comma)
+            return n;
+        p = comma + 1;
+    }
+}

@@ -19,6 +19,12 @@
  *        byte read), NR_LINE_LONG (the line has cap - 1 bytes or more and
  *        no newline yet: the rest is not read), NR_LINE_NUL (a NUL byte) or
  *        NR_LINE_ERROR (read error). len = bytes stored.
+ *   nr_trim(s)  s without leading blanks and trailing blanks / CR / newline
+ *        (cut in place); returns the first kept character.
+ *   nr_csv_split(line, field, max)  splits line in place at its commas into
+ *        field[0..n), each trimmed of blanks, a CR / newline and one pair of
+ *        surrounding double quotes (R's write.csv quotes); returns n, or -1
+ *        when the line has more than max fields. No quoted commas.
  */
 #ifndef NR_FILE_H
 #define NR_FILE_H
@@ -36,5 +42,7 @@ typedef enum NrLine { NR_LINE_OK, NR_LINE_EOF, NR_LINE_LONG, NR_LINE_NUL, NR_LIN
 FILE *nr_file_open(const char *path, const char *what, NrError *err);
 bool nr_file_check(const char *path, const char *what, NrError *err);
 NrLine nr_line_read(FILE *f, char *buf, size_t cap, size_t *len);
+char *nr_trim(char *s);
+int nr_csv_split(char *line, char **field, int max);
 
 #endif

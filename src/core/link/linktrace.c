@@ -60,40 +60,6 @@ bool linktrace_load(LinkTrace *t, const char *path, NrError *err)
     return ok;
 }
 
-/* Trims spaces, a CR and one pair of double quotes (R's write.csv quotes
- * its header). */
-static char *trim_field(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
-        s[--n] = '\0';
-    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
-        s[n - 1] = '\0';
-        s++;
-    }
-    return s;
-}
-
-/* Splits line at commas into at most max fields; -1 when there are more. */
-static int split_fields(char *line, char **field, int max)
-{
-    int n = 0;
-    char *p = line;
-    for (;;) {
-        if (n == max)
-            return -1;
-        char *comma = strchr(p, ',');
-        if (comma)
-            *comma = '\0';
-        field[n++] = trim_field(p);
-        if (!comma)
-            return n;
-        p = comma + 1;
-    }
-}
-
 /* The header row: which field holds each known column. */
 static bool read_header(char **field, int nf, int *col, const char *path, int64_t lineno, NrError *err)
 {
@@ -264,7 +230,7 @@ bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err)
             p++;
         if (*p == '#' || *p == '\0' || *p == '\n' || (*p == '\r' && (p[1] == '\n' || p[1] == '\0')))
             continue;
-        int nf = split_fields(p, field, TRACE_COLS_MAX);
+        int nf = nr_csv_split(p, field, TRACE_COLS_MAX);
         if (nf < 0) {
             ok = nr_error_set(err, "%s:%lld: more than %d fields", path, (long long)lineno, TRACE_COLS_MAX);
             break;

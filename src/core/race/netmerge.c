@@ -1,0 +1,541 @@
+/* The terminal-log reader and the merge of two logs into a race recording
+ * and measured delays (docs/netlog.md, docs/link.md "Trace"). */
+#include "netmerge.h"
+#include "link.h"
+#include "nr_file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define TYPES_MAX 32
+#define FIELDS_MAX 64
+#define SYNC_LIMIT_US (INT64_C(1) << 53)
+
+/* The row types this reader takes and the columns it needs of each. */
+enum { T_OWN, T_RX, T_TX, T_METRIC, T_KNOWN };
+static const char *const type_name[T_KNOWN] = {"own", "rx", "tx", "metric"};
+#define COLS_MAX 8
+static const char *const type_cols[T_KNOWN][COLS_MAX] = {
+    {"seq", "t_sync_us", "x", "y", "heading", "speed", NULL},
+    {"pkt_seq", "kind", "arr_sync_us", "send_sync_us", "car", "seq", "mu_kind", NULL},
+    {"pkt_seq", "seq", "mu_kind", "send_sync_us", NULL},
+    {"scheme", "key", "value", NULL},
+};
+
+typedef struct RowType {
+    char name[32];
+    int nfields;
+    int known;         /* T_* or -1 */
+    int col[COLS_MAX]; /* field index of each needed column */
+} RowType;
+
+typedef struct Reader {
+    const char *path;
+    int64_t line;
+    NetLog *log;
+    RowType type[TYPES_MAX];
+    int ntypes;
+    bool rows_started;
+    bool has[6]; /* header keys seen: netlog, role, car, token, period_ms, track */
+    int64_t cap_own, cap_rx, cap_tx;
+} Reader;
+
+void netlog_free(NetLog *log)
+{
+    if (!log)
+        return;
+    free(log->own);
+    free(log->rx);
+    free(log->tx);
+    free(log->metrics);
+    memset(log, 0, sizeof *log);
+}
+
+static bool fail(Reader *r, NrError *err, const char *fmt, ...) NR_PRINTF(3, 4);
+
+static bool fail(Reader *r, NrError *err, const char *fmt, ...)
+{
+    char msg[NR_ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return nr_error_set(err, "%s:%lld: %s", r->path, (long long)r->line, msg);
+}
+
+/* A copy of a header value into a fixed field: printable, fits. */
+static bool text_value(Reader *r, const char *key, const char *val, char *out, size_t n, NrError *err)
+{
+    if (strlen(val) >= n || !nr_text_is_printable(val))
+        return fail(r, err, "%s: expected at most %zu printable characters", key, n - 1);
+    memcpy(out, val, strlen(val) + 1);
+    return true;
+}
+
+/* `# columns TYPE: a,b,c`: the row type's fields by name. */
+static bool columns_line(Reader *r, char *spec, NrError *err)
+{
+    char *colon = strchr(spec, ':');
+    if (!colon)
+        return fail(r, err, "'# columns' line without ':': expected '# columns TYPE: row,name,...'");
+    *colon = '\0';
+    char *name = nr_trim(spec);
+    if (!*name || strlen(name) >= sizeof r->type[0].name || !nr_text_is_printable(name))
+        return fail(r, err, "'# columns' line: expected a row type name before ':'");
+    for (int i = 0; i < r->ntypes; i++)
+        if (strcmp(r->type[i].name, name) == 0)
+            return fail(r, err, "columns of '%s' given twice", name);
+    if (r->ntypes == TYPES_MAX)
+        return fail(r, err, "more than %d row types", TYPES_MAX);
+    char *f[FIELDS_MAX];
+    int nf = nr_csv_split(colon + 1, f, FIELDS_MAX);
+    if (nf < 0)
+        return fail(r, err, "columns of '%s': more than %d", name, FIELDS_MAX);
+    if (strcmp(f[0], "row") != 0)
+        return fail(r, err, "columns of '%s': expected 'row' first", name);
+    RowType *t = &r->type[r->ntypes];
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->nfields = nf;
+    t->known = -1;
+    for (int k = 0; k < T_KNOWN; k++)
+        if (strcmp(name, type_name[k]) == 0)
+            t->known = k;
+    if (t->known >= 0)
+        for (int c = 0; c < COLS_MAX && type_cols[t->known][c]; c++) {
+            t->col[c] = -1;
+            for (int i = 1; i < nf; i++)
+                if (strcmp(f[i], type_cols[t->known][c]) == 0)
+                    t->col[c] = i;
+            if (t->col[c] < 0)
+                return fail(r, err, "columns of '%s' lack '%s'", name, type_cols[t->known][c]);
+        }
+    r->ntypes++;
+    return true;
+}
+
+/* A `# key: value` line of the header (before the first row). */
+static bool header_line(Reader *r, char *text, NrError *err)
+{
+    NetLog *log = r->log;
+    if (strncmp(text, "columns ", 8) == 0)
+        return columns_line(r, text + 8, err);
+    char *colon = strchr(text, ':');
+    if (r->rows_started || !colon)
+        return true; /* a comment */
+    *colon = '\0';
+    char *key = nr_trim(text), *val = nr_trim(colon + 1);
+    int64_t v;
+    if (r->line == 1 && strcmp(key, "netlog") != 0)
+        return fail(r, err, "expected '# netlog: %d' first: not a terminal log", NETLOG_VERSION);
+    if (strcmp(key, "netlog") == 0) {
+        if (r->line != 1)
+            return fail(r, err, "'# netlog' must be the first line");
+        if (!nr_parse_int64(val, &v) || v != NETLOG_VERSION)
+            return fail(r, err, "netlog version '%.16s': this netrace reads version %d", val, NETLOG_VERSION);
+        log->version = (int)v;
+        r->has[0] = true;
+    } else if (strcmp(key, "role") == 0) {
+        if (strcmp(val, "host") != 0 && strcmp(val, "joiner") != 0)
+            return fail(r, err, "role '%.16s': expected host or joiner", val);
+        log->host = strcmp(val, "host") == 0;
+        r->has[1] = true;
+    } else if (strcmp(key, "car") == 0) {
+        if (!nr_parse_int64(val, &v) || v < 1 || v > 2)
+            return fail(r, err, "car '%.16s': expected 1 or 2", val);
+        log->car = (int)v;
+        r->has[2] = true;
+    } else if (strcmp(key, "token") == 0) {
+        size_t n = strlen(val);
+        bool hex = n >= 1 && n <= 16, zero = true;
+        for (size_t i = 0; hex && i < n; i++) {
+            hex = isxdigit((unsigned char)val[i]) != 0;
+            zero = zero && val[i] == '0';
+        }
+        if (!hex || zero)
+            return fail(r, err, "token '%.24s': expected 1 to 16 hex digits, not 0", val);
+        for (size_t i = 0; i <= n; i++)
+            log->token[i] = (char)tolower((unsigned char)val[i]);
+        r->has[3] = true;
+    } else if (strcmp(key, "period_ms") == 0) {
+        if (!nr_parse_int64(val, &v) || v < 1 || v > 1000)
+            return fail(r, err, "period_ms '%.16s': expected 1 to 1000", val);
+        log->period_ms = (int32_t)v;
+        r->has[4] = true;
+    } else if (strcmp(key, "track") == 0) {
+        if (!text_value(r, key, val, log->track, sizeof log->track, err))
+            return false;
+        r->has[5] = true;
+    } else if (strcmp(key, "track_file") == 0) {
+        return text_value(r, key, val, log->track_file, sizeof log->track_file, err);
+    } else if (strcmp(key, "created") == 0) {
+        return text_value(r, key, val, log->created, sizeof log->created, err);
+    } else if (strcmp(key, "schemes") == 0) {
+        return text_value(r, key, val, log->schemes, sizeof log->schemes, err);
+    }
+    return true; /* other keys are informative */
+}
+
+static bool grow(Reader *r, void **v, int64_t *cap, int64_t n, size_t size, const char *what, NrError *err)
+{
+    if (n < *cap)
+        return true;
+    if (n >= NETLOG_ROWS_MAX)
+        return fail(r, err, "more than %d %s rows", NETLOG_ROWS_MAX, what);
+    int64_t nc = *cap ? *cap * 2 : 1024;
+    if (nc > NETLOG_ROWS_MAX)
+        nc = NETLOG_ROWS_MAX;
+    void *g = realloc(*v, (size_t)nc * size);
+    if (!g)
+        return fail(r, err, "out of memory");
+    *v = g;
+    *cap = nc;
+    return true;
+}
+
+static bool int_at(Reader *r, const char *tname, const char *col, const char *s, int64_t lo, int64_t hi,
+                   int64_t *out, NrError *err)
+{
+    if (!nr_parse_int64(s, out) || *out < lo || *out > hi)
+        return fail(r, err, "%s %s '%.24s': expected an integer from %lld to %lld", tname, col, s, (long long)lo,
+                    (long long)hi);
+    return true;
+}
+
+static bool own_row(Reader *r, const RowType *t, char **f, NrError *err)
+{
+    NetLog *log = r->log;
+    int64_t seq, ts;
+    if (!int_at(r, "own", "seq", f[t->col[0]], 0, NETLOG_ROWS_MAX, &seq, err) ||
+        !int_at(r, "own", "t_sync_us", f[t->col[1]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &ts, err))
+        return false;
+    if (seq != log->nown)
+        return fail(r, err, "own seq %lld: expected %d (own samples in order from 0)", (long long)seq, log->nown);
+    int64_t nominal = seq * log->period_ms * NR_US_PER_MS;
+    if (ts != nominal)
+        return fail(r, err, "own seq %lld: t_sync_us %lld, expected seq * period = %lld", (long long)seq,
+                    (long long)ts, (long long)nominal);
+    double v[4];
+    const char *names[4] = {"x", "y", "heading", "speed"};
+    for (int k = 0; k < 4; k++)
+        if (!nr_parse_double(f[t->col[2 + k]], &v[k]))
+            return fail(r, err, "own %s '%.24s': expected a finite number", names[k], f[t->col[2 + k]]);
+    int64_t cap = r->cap_own;
+    void *p = log->own;
+    if (!grow(r, &p, &cap, log->nown, sizeof *log->own, "own", err))
+        return false;
+    log->own = p;
+    r->cap_own = cap;
+    log->own[log->nown++] = (RecSample){(int32_t)(nominal / NR_US_PER_MS), v[0], v[1], v[2], v[3]};
+    return true;
+}
+
+/* rx and tx rows of MUs: the packet's sample, kind and times. */
+static bool pkt_row(Reader *r, const RowType *t, char **f, bool rx, NrError *err)
+{
+    NetLog *log = r->log;
+    const char *tn = rx ? "rx" : "tx";
+    NetLogPkt p = {0};
+    int64_t v;
+    /* column indices: rx {pkt_seq, kind, arr, send, car, seq, mu_kind};
+     * tx {pkt_seq, seq, mu_kind, send} */
+    int c_seq = rx ? 5 : 1, c_kind = rx ? 6 : 2, c_send = 3;
+    if (rx) {
+        if (strcmp(f[t->col[1]], "mu") != 0)
+            return true; /* clock, control and view packets: not MUs */
+        int64_t car;
+        if (!int_at(r, tn, "car", f[t->col[4]], 1, 2, &car, err))
+            return false;
+        if (car == log->car)
+            return fail(r, err, "rx of an MU of car %lld: that is this log's own car", (long long)car);
+        if (!int_at(r, tn, "arr_sync_us", f[t->col[2]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &p.arr_sync_us, err))
+            return false;
+    }
+    if (!int_at(r, tn, "pkt_seq", f[t->col[0]], 0, UINT32_MAX, &p.pkt_seq, err) ||
+        !int_at(r, tn, "seq", f[t->col[c_seq]], 0, INT32_MAX, &v, err))
+        return false;
+    p.seq = (int32_t)v;
+    if (!int_at(r, tn, "mu_kind", f[t->col[c_kind]], 0, 1, &v, err))
+        return false;
+    p.parity = (int32_t)v;
+    if (!int_at(r, tn, "send_sync_us", f[t->col[c_send]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &p.send_sync_us, err))
+        return false;
+    /* An MU is sent at its sample's nominal instant (docs/netlog.md), the
+     * instant a replay sends it at: the delay is measured from there. */
+    int64_t nominal = (int64_t)p.seq * log->period_ms * NR_US_PER_MS;
+    if (p.send_sync_us != nominal)
+        return fail(r, err, "%s seq %d: send_sync_us %lld, expected seq * period = %lld", tn, p.seq,
+                    (long long)p.send_sync_us, (long long)nominal);
+    /* The delay must fit a trace (docs/link.md "Trace"): a packet 35 min
+     * late is no network's delay but a broken clock or log. */
+    int64_t delay = p.arr_sync_us - p.send_sync_us;
+    if (rx && (delay > LINK_TIME_MAX_US || delay < -LINK_TIME_MAX_US))
+        return fail(r, err, "rx seq %d: arr_sync_us %lld is %lld us after its sample: expected a one-way "
+                    "delay within +-%lld us", p.seq, (long long)p.arr_sync_us, (long long)delay,
+                    (long long)LINK_TIME_MAX_US);
+    int64_t *n = rx ? &log->nrx : &log->ntx, *cap = rx ? &r->cap_rx : &r->cap_tx;
+    void *arr = rx ? (void *)log->rx : (void *)log->tx;
+    if (!grow(r, &arr, cap, *n, sizeof p, tn, err))
+        return false;
+    if (rx)
+        log->rx = arr;
+    else
+        log->tx = arr;
+    (rx ? log->rx : log->tx)[(*n)++] = p;
+    return true;
+}
+
+static bool metric_row(Reader *r, const RowType *t, char **f, NrError *err)
+{
+    NetLog *log = r->log;
+    if (log->nmetrics == NETLOG_METRICS_MAX)
+        return fail(r, err, "more than %d metric rows", NETLOG_METRICS_MAX);
+    if (!log->metrics && !(log->metrics = malloc(NETLOG_METRICS_MAX * sizeof *log->metrics)))
+        return fail(r, err, "out of memory");
+    NetLogMetric *m = &log->metrics[log->nmetrics];
+    const char *s = f[t->col[0]], *k = f[t->col[1]];
+    if (strlen(s) >= sizeof m->scheme || strlen(k) >= sizeof m->key || !nr_text_is_printable(s) ||
+        !nr_text_is_printable(k))
+        return fail(r, err, "metric '%.32s' '%.32s': expected names of at most 31 printable characters", s, k);
+    if (!nr_parse_double(f[t->col[2]], &m->value))
+        return fail(r, err, "metric %s %s value '%.24s': expected a finite number", s, k, f[t->col[2]]);
+    snprintf(m->scheme, sizeof m->scheme, "%s", s);
+    snprintf(m->key, sizeof m->key, "%s", k);
+    log->nmetrics++;
+    return true;
+}
+
+static bool data_row(Reader *r, char *line, NrError *err)
+{
+    char *f[FIELDS_MAX];
+    int nf = nr_csv_split(line, f, FIELDS_MAX);
+    if (nf < 0)
+        return fail(r, err, "more than %d fields", FIELDS_MAX);
+    const RowType *t = NULL;
+    for (int i = 0; i < r->ntypes; i++)
+        if (strcmp(r->type[i].name, f[0]) == 0)
+            t = &r->type[i];
+    if (!t)
+        return fail(r, err, "row type '%.24s' has no '# columns %.24s:' line before it", f[0], f[0]);
+    if (!r->rows_started) {
+        const char *keys[6] = {"netlog", "role", "car", "token", "period_ms", "track"};
+        for (int k = 0; k < 6; k++)
+            if (!r->has[k])
+                return fail(r, err, "no '# %s:' in the header", keys[k]);
+        r->rows_started = true;
+    }
+    if (nf != t->nfields)
+        return fail(r, err, "%s row has %d fields: expected %d as its columns line says", t->name, nf, t->nfields);
+    switch (t->known) {
+    case T_OWN:
+        return own_row(r, t, f, err);
+    case T_RX:
+        return pkt_row(r, t, f, true, err);
+    case T_TX:
+        return pkt_row(r, t, f, false, err);
+    case T_METRIC:
+        return metric_row(r, t, f, err);
+    default:
+        return true;
+    }
+}
+
+bool netlog_load(NetLog *log, const char *path, NrError *err)
+{
+    memset(log, 0, sizeof *log);
+    FILE *f = nr_file_open(path, "a terminal log", err);
+    if (!f)
+        return false;
+    bool ok = netlog_read(log, f, path, err);
+    fclose(f);
+    size_t n = strlen(path);
+    if (ok && n >= 5 && strcmp(path + n - 5, ".part") == 0)
+        log->cut = true;
+    return ok;
+}
+
+bool netlog_read(NetLog *log, FILE *f, const char *path, NrError *err)
+{
+    memset(log, 0, sizeof *log);
+    Reader r = {.path = path, .log = log};
+    char *line = malloc(NR_LINE_MAX);
+    if (!line)
+        return nr_error_set(err, "%s: out of memory", path);
+    bool ok = true;
+    size_t got;
+    NrLine lr;
+    errno = 0;
+    while (ok && (lr = nr_line_read(f, line, NR_LINE_MAX, &got)) != NR_LINE_EOF) {
+        r.line++;
+        if (lr == NR_LINE_ERROR)
+            break;
+        if (lr == NR_LINE_LONG) {
+            ok = fail(&r, err, "line longer than %d bytes", NR_LINE_MAX - 1);
+            break;
+        }
+        if (lr == NR_LINE_NUL) {
+            ok = fail(&r, err, "binary data (NUL byte): expected a text log");
+            break;
+        }
+        if (got == 0 || line[got - 1] != '\n') {
+            log->cut = true; /* the writer was killed mid-line: drop it */
+            break;
+        }
+        if (r.line == 1 && line[0] != '#') {
+            ok = fail(&r, err, "expected '# netlog: %d' first: not a terminal log", NETLOG_VERSION);
+            break;
+        }
+        if (line[0] == '#')
+            ok = header_line(&r, line + 1 + (line[1] == ' '), err);
+        else if (nr_trim(line)[0] != '\0')
+            ok = data_row(&r, line, err);
+    }
+    if (ok && ferror(f))
+        ok = nr_error_set(err, "%s:%lld: cannot read: %s", path, (long long)r.line + 1,
+                          errno ? strerror(errno) : "read error");
+    free(line);
+    if (ok && !r.has[0])
+        ok = nr_error_set(err, "%s:1: expected '# netlog: %d' first: not a terminal log", path, NETLOG_VERSION);
+    if (ok && log->nown == 0)
+        ok = nr_error_set(err, "%s:%lld: no own samples: expected 'own' rows from seq 0", path,
+                          (long long)(r.line > 0 ? r.line : 1));
+    if (!ok)
+        netlog_free(log);
+    return ok;
+}
+
+/* ---- the merge ------------------------------------------------------------- */
+
+bool netmerge_check(const NetLog *a, const NetLog *b, NrError *err)
+{
+    if (strcmp(a->token, b->token) != 0)
+        return nr_error_set(err, "session tokens %s and %s differ: the logs are of two sessions", a->token,
+                            b->token);
+    if (a->car == b->car)
+        return nr_error_set(err, "both logs are of car %d: expected one of car 1 and one of car 2", a->car);
+    if (a->host == b->host)
+        return nr_error_set(err, "both logs are a %s's: expected one host and one joiner",
+                            a->host ? "host" : "joiner");
+    if (a->period_ms != b->period_ms)
+        return nr_error_set(err, "periods %d ms and %d ms differ", a->period_ms, b->period_ms);
+    if (strcmp(a->track, b->track) != 0)
+        return nr_error_set(err, "tracks '%s' and '%s' differ", a->track, b->track);
+    return true;
+}
+
+int netmerge_samples(const NetLog *a, const NetLog *b)
+{
+    return a->nown < b->nown ? a->nown : b->nown;
+}
+
+bool netmerge_recording(const NetLog *a, const NetLog *b, Recording *rec, NrError *err)
+{
+    memset(rec, 0, sizeof *rec);
+    if (!netmerge_check(a, b, err))
+        return false;
+    const NetLog *log[2] = {a->car == 1 ? a : b, a->car == 1 ? b : a};
+    const NetLog *host = a->host ? a : b;
+    int n = netmerge_samples(a, b);
+    rec->version = RECORDING_VERSION;
+    snprintf(rec->track, sizeof rec->track, "%s", host->track_file[0] ? host->track_file : host->track);
+    snprintf(rec->source, sizeof rec->source, "network");
+    snprintf(rec->created, sizeof rec->created, "%s", host->created);
+    rec->period_ms = a->period_ms;
+    rec->ncars = 2;
+    rec->nsamples = n;
+    rec->samples = malloc((size_t)n * 2 * sizeof *rec->samples);
+    if (!rec->samples)
+        return nr_error_set(err, "out of memory for %d samples", n);
+    for (int c = 0; c < 2; c++)
+        memcpy(&rec->samples[(size_t)c * (size_t)n], log[c]->own, (size_t)n * sizeof *rec->samples);
+    return true;
+}
+
+static int cmp_delay(const void *pa, const void *pb)
+{
+    const NetDelayRow *x = pa, *y = pb;
+    if (x->dir != y->dir)
+        return x->dir - y->dir;
+    if (x->seq != y->seq)
+        return x->seq < y->seq ? -1 : 1;
+    if (x->parity != y->parity)
+        return x->parity - y->parity;
+    return (x->arrival_us > y->arrival_us) - (x->arrival_us < y->arrival_us);
+}
+
+bool netmerge_delays(const NetLog *a, const NetLog *b, NetDelayRow **rows, int64_t *n, NrError *err)
+{
+    *rows = NULL;
+    *n = 0;
+    int ns = netmerge_samples(a, b);
+    int64_t total = a->nrx + b->nrx;
+    NetDelayRow *v = malloc((size_t)(total > 0 ? total : 1) * sizeof *v);
+    if (!v)
+        return nr_error_set(err, "out of memory for %lld delay rows", (long long)total);
+    int64_t m = 0;
+    const NetLog *logs[2] = {a, b};
+    for (int l = 0; l < 2; l++) {
+        const NetLog *log = logs[l];
+        int dir = log->car == 2 ? 0 : 1; /* received by car 2: 1 -> 2 */
+        for (int64_t i = 0; i < log->nrx; i++) {
+            const NetLogPkt *p = &log->rx[i];
+            if (p->seq >= ns)
+                continue;
+            v[m++] = (NetDelayRow){dir, p->seq, p->parity, p->send_sync_us, p->arr_sync_us,
+                                   p->arr_sync_us - p->send_sync_us};
+        }
+    }
+    qsort(v, (size_t)m, sizeof *v, cmp_delay);
+    *rows = v;
+    *n = m;
+    return true;
+}
+
+bool netmerge_write_delays(FILE *f, const NetDelayRow *rows, int64_t n)
+{
+    fprintf(f, "# netrace delays 1: measured one-way delays (docs/link.md \"Trace\")\n"
+               "direction,seq,kind,sent_us,arrival_us,delay_us\n");
+    for (int64_t i = 0; i < n; i++) {
+        const NetDelayRow *r = &rows[i];
+        fprintf(f, "%s,%d,%s,%lld,%lld,%lld\n", r->dir ? "21" : "12", r->seq, r->parity ? "parity" : "update",
+                (long long)r->sent_us, (long long)r->arrival_us, (long long)r->delay_us);
+    }
+    return !ferror(f);
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+    int64_t x = *(const int64_t *)pa, y = *(const int64_t *)pb;
+    return (x > y) - (x < y);
+}
+
+bool netmerge_counts(const NetLog *a, const NetLog *b, int dir, NetCounts *out)
+{
+    *out = (NetCounts){0};
+    int ns = netmerge_samples(a, b);
+    const NetLog *sender = (a->car == 1) == (dir == 0) ? a : b, *receiver = sender == a ? b : a;
+    for (int64_t i = 0; i < sender->ntx; i++)
+        out->sent += sender->tx[i].seq < ns;
+    int64_t *ids = malloc((size_t)(receiver->nrx > 0 ? receiver->nrx : 1) * sizeof *ids);
+    int64_t k = 0;
+    for (int64_t i = 0; ids && i < receiver->nrx; i++)
+        if (receiver->rx[i].seq < ns)
+            ids[k++] = receiver->rx[i].pkt_seq;
+    if (!ids)
+        return false;
+    qsort(ids, (size_t)k, sizeof *ids, cmp_i64);
+    for (int64_t i = 0; i < k; i++) {
+        if (i > 0 && ids[i] == ids[i - 1])
+            out->extra_copies++;
+        else
+            out->received++;
+    }
+    free(ids);
+    int64_t lost = out->sent - out->received - out->extra_copies;
+    out->lost = lost > 0 ? lost : 0;
+    return true;
+}

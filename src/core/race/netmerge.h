@@ -1,0 +1,105 @@
+/* Merging the two terminal logs of a network race (docs/netlog.md) into one
+ * race recording (`source: network`) and the measured one-way delays in the
+ * trace format of `trace FILE` (docs/link.md "Trace"). The reader takes
+ * only what the merge needs: the header, the `own`, `rx` (MU), `tx` and
+ * `metric` rows; other row types are skipped. Every log is untrusted.
+ *
+ * Contracts:
+ *   netlog_load(log, path, err) / netlog_read(log, f, path, err)  read and
+ *        check one log; false + err "FILE:LINE: what" (log is then empty,
+ *        safe to free). A last line without its newline (a killed writer)
+ *        is dropped and sets log->cut, as does a name ending in ".part".
+ *        Checks: `# netlog: 1` first; role, car, token, period_ms and track
+ *        in the header; a `# columns TYPE:` line before the first row of
+ *        each type, naming the columns this reader needs; own rows with seq
+ *        0, 1, 2, ... at t_sync_us = seq * period; finite poses; MU rx rows
+ *        from the peer's car, send_sync_us = seq * period.
+ *   netlog_free(log)            NULL-safe.
+ *   netmerge_check(a, b, err)   the two logs are one race: same token,
+ *        period, track; cars 1 and 2 (either order); one host, one joiner.
+ *   netmerge_samples(a, b)      samples both logs have (the shorter's).
+ *   netmerge_recording(a, b, rec, err)  the race recording of the first
+ *        netmerge_samples samples: car 1 from the car-1 log, car 2 from the
+ *        other; t_ms = seq * period; source network; the track file named
+ *        by the host's track_file (else track); created from the host's
+ *        log. rec is the caller's (recording_free).
+ *   netmerge_delays(a, b, rows, n, err)  every MU received in either log
+ *        with seq below netmerge_samples, one row per received copy:
+ *        direction (12: received by car 2), seq, kind, sent and arrival
+ *        on the synchronised race clock, delay = arrival - sent; sorted by
+ *        direction, seq, kind, arrival. *rows is the caller's (free()).
+ *   netmerge_write_delays(f, rows, n)  the delays file (header and rows);
+ *        false on a write error.
+ *   netmerge_counts(a, b, dir, out)  packets of direction dir (0 = 12)
+ *        with seq below netmerge_samples: put on the wire (tx rows of the
+ *        sender), received (distinct pkt_seq in the receiver's rx rows),
+ *        received copies beyond the first, lost = sent - received - extra
+ *        copies (at least 0). False when out of memory.
+ */
+#ifndef NR_NETMERGE_H
+#define NR_NETMERGE_H
+
+#include "nr_common.h"
+#include "recording.h"
+
+#include <stdio.h>
+
+#define NETLOG_VERSION 1
+#define NETLOG_ROWS_MAX 4000000 /* rows of one type: ~18 h of 30 Hz MUs with parity */
+#define NETLOG_METRICS_MAX 1024
+
+typedef struct NetLogPkt {
+    int64_t pkt_seq;
+    int32_t seq;
+    int32_t parity; /* mu_kind: 0 update, 1 parity */
+    int64_t send_sync_us, arr_sync_us; /* arr: rx rows only */
+} NetLogPkt;
+
+typedef struct NetLogMetric {
+    char scheme[32];
+    char key[32];
+    double value;
+} NetLogMetric;
+
+typedef struct NetLog {
+    int version;
+    bool host;               /* role: host or joiner */
+    int car;                 /* 1-based */
+    char token[24];          /* hex, lower case */
+    int32_t period_ms;
+    char track[128];         /* the track's name */
+    char track_file[128];    /* the host's file name ("" when absent) */
+    char created[32];
+    char schemes[256];
+    bool cut;                /* cut short: a .part or a cut last line */
+    int nown;
+    RecSample *own;          /* own samples, seq = index */
+    int64_t nrx, ntx;
+    NetLogPkt *rx;           /* MUs received */
+    NetLogPkt *tx;           /* MUs put on the wire */
+    int nmetrics;
+    NetLogMetric *metrics;
+} NetLog;
+
+typedef struct NetDelayRow {
+    int dir;    /* 0 = 12, 1 = 21 */
+    int32_t seq;
+    int parity;
+    int64_t sent_us, arrival_us, delay_us;
+} NetDelayRow;
+
+typedef struct NetCounts {
+    int64_t sent, received, extra_copies, lost;
+} NetCounts;
+
+bool netlog_load(NetLog *log, const char *path, NrError *err);
+bool netlog_read(NetLog *log, FILE *f, const char *path, NrError *err);
+void netlog_free(NetLog *log);
+bool netmerge_check(const NetLog *a, const NetLog *b, NrError *err);
+int netmerge_samples(const NetLog *a, const NetLog *b);
+bool netmerge_recording(const NetLog *a, const NetLog *b, Recording *rec, NrError *err);
+bool netmerge_delays(const NetLog *a, const NetLog *b, NetDelayRow **rows, int64_t *n, NrError *err);
+bool netmerge_write_delays(FILE *f, const NetDelayRow *rows, int64_t n);
+bool netmerge_counts(const NetLog *a, const NetLog *b, int dir, NetCounts *out);
+
+#endif

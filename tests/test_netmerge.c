@@ -1,0 +1,352 @@
+/* Merging two terminal logs (docs/netlog.md): small logs written by hand,
+ * the recording checked field by field, the delays by hand, bad logs
+ * refused with one line naming the file and line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "link.h"
+#include "netmerge.h"
+
+/* The hand-made logs tests/data/net-host.log and net-join.log.
+ *
+ * The host (car 1): 4 own samples; sent updates 0..3 and a parity packet
+ * of seq 2; received car 2's updates 0 (at 41 ms), 1 (at 33 + 35 ms), 3
+ * twice (at 99 + 30 and 99 + 52 ms) - 2 was lost - and a clock packet.
+ *
+ * The joiner (car 2): 3 own samples (its log ends first); received the
+ * host's updates 0 (at 25 ms), 1 (at 33 + 40 ms, after 2's parity packet at
+ * 66 + 1 ms: reordered), the parity of 2 and, past its own end, 3. */
+static char HOST[4096], JOINER[4096];
+
+static void slurp(const char *name, char *buf, size_t n)
+{
+    const char *src = getenv("NETRACE_SOURCE_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/%s", src ? src : ".", name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s (set NETRACE_SOURCE_DIR)", path);
+    size_t got = fread(buf, 1, n - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+}
+
+static int load_fixtures(void **state)
+{
+    (void)state;
+    slurp("net-host.log", HOST, sizeof HOST);
+    slurp("net-join.log", JOINER, sizeof JOINER);
+    return 0;
+}
+
+static bool read_log(NetLog *log, const char *text, const char *name, NrError *err)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "rb");
+    assert_non_null(f);
+    bool ok = netlog_read(log, f, name, err);
+    fclose(f);
+    return ok;
+}
+
+static void load_pair(NetLog *h, NetLog *j)
+{
+    NrError err = {{0}};
+    if (!read_log(h, HOST, "host.log", &err) || !read_log(j, JOINER, "join.log", &err))
+        fail_msg("%s", err.msg);
+}
+
+static void reads_the_header_and_rows(void **state)
+{
+    (void)state;
+    NetLog h, j;
+    load_pair(&h, &j);
+    assert_true(h.host);
+    assert_false(j.host);
+    assert_int_equal(h.car, 1);
+    assert_int_equal(j.car, 2);
+    assert_string_equal(h.token, "00c0ffee12345678"); /* lower-cased */
+    assert_int_equal(h.period_ms, 33);
+    assert_string_equal(h.track_file, "default.track");
+    assert_int_equal(h.nown, 4);
+    assert_int_equal(j.nown, 3);
+    assert_int_equal(h.nrx, 4); /* the sync_resp row is not an MU */
+    assert_int_equal(h.ntx, 5);
+    assert_int_equal(j.nrx, 4);
+    assert_int_equal(h.nmetrics, 1);
+    assert_string_equal(h.metrics[0].scheme, "nc");
+    assert_string_equal(h.metrics[0].key, "inconsistency");
+    assert_true(h.metrics[0].value == 0.25);
+    assert_false(h.cut);
+    netlog_free(&h);
+    netlog_free(&j);
+}
+
+static void recording_field_by_field(void **state)
+{
+    (void)state;
+    NetLog h, j;
+    load_pair(&h, &j);
+    NrError err = {{0}};
+    assert_true(netmerge_check(&j, &h, &err));
+    assert_int_equal(netmerge_samples(&h, &j), 3);
+    Recording rec;
+    assert_true(netmerge_recording(&j, &h, &rec, &err)); /* either order */
+    assert_int_equal(rec.version, RECORDING_VERSION);
+    assert_string_equal(rec.source, "network");
+    assert_string_equal(rec.track, "default.track");
+    assert_string_equal(rec.created, "2026-11-23T15:00:00Z"); /* the host's */
+    assert_int_equal(rec.period_ms, 33);
+    assert_int_equal(rec.ncars, 2);
+    assert_int_equal(rec.nsamples, 3);
+    const RecSample want[2][3] = {
+        {{0, -3.0, 2.0, 0.0, 0.0}, {33, -2.9963, 2.0, -0.0011, 0.17}, {66, -2.9866, 2.0, -0.004, 0.356}},
+        {{0, -6.0, -2.0, 0.0, 0.0}, {33, -5.9963, -2.0, 0.0011, 0.167}, {66, -5.9866, -2.0, 0.004, 0.35}},
+    };
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < 3; i++) {
+            const RecSample *s = recording_at(&rec, c, i);
+            assert_int_equal(s->t_ms, want[c][i].t_ms);
+            assert_true(s->x == want[c][i].x && s->y == want[c][i].y);
+            assert_true(s->heading == want[c][i].heading && s->speed == want[c][i].speed);
+        }
+    /* It saves and loads back as a recording like any other. */
+    char path[] = "/tmp/nr_merge_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path);
+    assert_true(recording_save(&rec, path, &err));
+    Recording back;
+    if (!recording_load(&back, path, &err))
+        fail_msg("%s", err.msg);
+    assert_string_equal(back.source, "network");
+    assert_int_equal(back.nsamples, 3);
+    assert_true(recording_at(&back, 1, 2)->x == -5.9866);
+    recording_free(&back);
+    recording_free(&rec);
+    unlink(path);
+    netlog_free(&h);
+    netlog_free(&j);
+}
+
+static void delays_by_hand(void **state)
+{
+    (void)state;
+    NetLog h, j;
+    load_pair(&h, &j);
+    NrError err = {{0}};
+    NetDelayRow *rows;
+    int64_t n;
+    assert_true(netmerge_delays(&h, &j, &rows, &n, &err));
+    /* Seqs below 3 (the samples merged): 12 (received by the joiner):
+     * 0 at 25 ms, 1 at 73 - 33 = 40 ms, parity of 2 at 67 - 66 = 1 ms; seq 3
+     * is past the race. 21 (received by the host): 0 at 41 ms, 1 at 35 ms. */
+    const NetDelayRow want[] = {
+        {0, 0, 0, 0, 25000, 25000},       {0, 1, 0, 33000, 73000, 40000}, {0, 2, 1, 66000, 67000, 1000},
+        {1, 0, 0, 0, 41000, 41000},       {1, 1, 0, 33000, 68000, 35000},
+    };
+    assert_int_equal(n, 5);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(rows[i].dir, want[i].dir);
+        assert_int_equal(rows[i].seq, want[i].seq);
+        assert_int_equal(rows[i].parity, want[i].parity);
+        assert_int_equal(rows[i].sent_us, want[i].sent_us);
+        assert_int_equal(rows[i].arrival_us, want[i].arrival_us);
+        assert_int_equal(rows[i].delay_us, want[i].delay_us);
+    }
+    /* Written out, it reads back as a trace: the fates of each direction. */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *w = open_memstream(&buf, &len);
+    assert_true(netmerge_write_delays(w, rows, n));
+    fclose(w);
+    FILE *r = fmemopen(buf, len, "rb");
+    LinkTrace t;
+    if (!linktrace_read(&t, r, "delays.csv", &err))
+        fail_msg("%s", err.msg);
+    fclose(r);
+    LinkDraw d;
+    linktrace_fate(&t, 0, 1, false, &d);
+    assert_false(d.lost);
+    assert_int_equal(d.delay_us, 40000);
+    linktrace_fate(&t, 0, 2, false, &d); /* the update of seq 2 never arrived */
+    assert_true(d.lost);
+    linktrace_fate(&t, 0, 2, true, &d); /* its parity packet did */
+    assert_int_equal(d.delay_us, 1000);
+    linktrace_fate(&t, 1, 2, false, &d);
+    assert_true(d.lost);
+    linktrace_free(&t);
+    free(buf);
+    free(rows);
+    /* Counters of seqs below 3: 12 sent 0, 1, 2 and a parity (4), the
+     * joiner received 3 distinct; 21 sent 0, 1, 2, received 0, 1. */
+    NetCounts k;
+    assert_true(netmerge_counts(&h, &j, 0, &k));
+    assert_int_equal(k.sent, 4);
+    assert_int_equal(k.received, 3);
+    assert_int_equal(k.lost, 1);
+    assert_true(netmerge_counts(&h, &j, 1, &k));
+    assert_int_equal(k.sent, 3);
+    assert_int_equal(k.received, 2);
+    assert_int_equal(k.extra_copies, 0);
+    assert_int_equal(k.lost, 1);
+    netlog_free(&h);
+    netlog_free(&j);
+}
+
+/* Replaces the first occurrence of `from` in HOST or JOINER with `to`. */
+static char *edit(const char *text, const char *from, const char *to)
+{
+    const char *p = strstr(text, from);
+    assert_non_null(p);
+    char *out = malloc(strlen(text) + strlen(to) + 1);
+    size_t pre = (size_t)(p - text);
+    memcpy(out, text, pre);
+    strcpy(out + pre, to);
+    strcat(out, p + strlen(from));
+    return out;
+}
+
+static void expect_bad_log(const char *base, const char *from, const char *to, const char *msg)
+{
+    char *text = edit(base, from, to);
+    NetLog log;
+    NrError err = {{0}};
+    assert_false(read_log(&log, text, "x.log", &err));
+    assert_int_equal(log.nown, 0);
+    assert_null(log.own);
+    if (strcmp(err.msg, msg) != 0)
+        fail_msg("got '%s', expected '%s'", err.msg, msg);
+    free(text);
+}
+
+static void bad_logs(void **state)
+{
+    (void)state;
+    expect_bad_log(HOST, "# netlog: 1\n", "# netlog: 2\n", "x.log:1: netlog version '2': this netrace reads version 1");
+    expect_bad_log(HOST, "# netlog: 1\n", "# role: host\n",
+                   "x.log:1: expected '# netlog: 1' first: not a terminal log");
+    expect_bad_log(HOST, "# netlog: 1\n", "t_ms,car,x\n", "x.log:1: expected '# netlog: 1' first: not a terminal log");
+    expect_bad_log(HOST, "# car: 1\n", "# car: 3\n", "x.log:3: car '3': expected 1 or 2");
+    expect_bad_log(HOST, "# role: host\n", "# role: server\n", "x.log:2: role 'server': expected host or joiner");
+    expect_bad_log(HOST, "# token: 00C0FFEE12345678\n", "# token: 0000\n",
+                   "x.log:5: token '0000': expected 1 to 16 hex digits, not 0");
+    expect_bad_log(HOST, "# period_ms: 33\n", "# period_ms: 0\n", "x.log:8: period_ms '0': expected 1 to 1000");
+    expect_bad_log(HOST, "# period_ms: 33\n", "", "x.log:15: no '# period_ms:' in the header");
+    expect_bad_log(HOST, "own,1,33000,", "own,2,66000,",
+                   "x.log:20: own seq 2: expected 1 (own samples in order from 0)");
+    expect_bad_log(HOST, "own,1,33000,", "own,1,34000,",
+                   "x.log:20: own seq 1: t_sync_us 34000, expected seq * period = 33000");
+    expect_bad_log(HOST, "-2.9963,2.0000", "nan,2.0000", "x.log:20: own x 'nan': expected a finite number");
+    expect_bad_log(HOST, "rx,2,mu,5068000,68000,33000,2,1,0,3,152\n", "rx,2,mu,5068000,68000,33000,1,1,0,3,152\n",
+                   "x.log:22: rx of an MU of car 1: that is this log's own car");
+    expect_bad_log(HOST, "rx,2,mu,5068000,68000,33000,", "rx,2,mu,5068000,68000,33001,",
+                   "x.log:22: rx seq 1: send_sync_us 33001, expected seq * period = 33000");
+    expect_bad_log(HOST, "rx,2,mu,5068000,68000,", "rx,2,mu,5068000,6680008000,",
+                   "x.log:22: rx seq 1: arr_sync_us 6680008000 is 6679975000 us after its sample: expected a "
+                   "one-way delay within +-2147483647 us");
+    expect_bad_log(HOST, "tx,2,1,0,3,33000,33050\n", "tx,2,1,7,3,33000,33050\n",
+                   "x.log:21: tx mu_kind '7': expected an integer from 0 to 1");
+    expect_bad_log(HOST, "own,0,0,12,5000012,-3.0000,2.0000,0.0000,0.000\n", "own,0,0,12\n",
+                   "x.log:17: own row has 4 fields: expected 9 as its columns line says");
+    expect_bad_log(HOST, "event,5000000,0,start,0\n", "lap,1,2\n",
+                   "x.log:16: row type 'lap' has no '# columns lap:' line before it");
+    expect_bad_log(HOST, "# columns own: row,seq,t_sync_us,", "# columns own: row,seq,t_us,",
+                   "x.log:11: columns of 'own' lack 't_sync_us'");
+    expect_bad_log(HOST, "metric,nc,inconsistency,0.25\n", "metric,nc,inconsistency,inf\n",
+                   "x.log:31: metric nc inconsistency value 'inf': expected a finite number");
+    expect_bad_log(JOINER, "own,0,0,9,909,-6.0000,-2.0000,0.0000,0.000\n", "",
+                   "x.log:13: own seq 1: expected 0 (own samples in order from 0)");
+    /* A log with a header only. */
+    const char *head = "# netlog: 1\n# role: host\n";
+    NetLog log;
+    NrError err = {{0}};
+    assert_false(read_log(&log, head, "h.log", &err));
+    assert_string_equal(err.msg, "h.log:2: no own samples: expected 'own' rows from seq 0");
+}
+
+/* A killed writer: the last line is cut; the log reads up to the line
+ * before and says it was cut. */
+static void cut_log_reads_to_the_last_whole_line(void **state)
+{
+    (void)state;
+    size_t n = strlen(JOINER);
+    char *text = malloc(n + 64);
+    strcpy(text, JOINER);
+    strcat(text, "own,3,99000,99001,999"); /* no newline */
+    NetLog j, h;
+    NrError err = {{0}};
+    assert_true(read_log(&j, text, "join.log.part", &err));
+    assert_true(j.cut);
+    assert_int_equal(j.nown, 3);
+    assert_true(read_log(&h, HOST, "host.log", &err));
+    assert_int_equal(netmerge_samples(&h, &j), 3);
+    netlog_free(&j);
+    /* A cut in the middle of the last rx row drops that row. */
+    char *last_rx = strstr(text, "rx,5,mu,");
+    assert_non_null(last_rx);
+    last_rx[12] = '\0';
+    assert_true(read_log(&j, text, "join.log.part", &err));
+    assert_true(j.cut);
+    assert_int_equal(j.nrx, 3); /* the last rx row was cut */
+    netlog_free(&j);
+    netlog_free(&h);
+    free(text);
+}
+
+static void mismatched_logs_refused(void **state)
+{
+    (void)state;
+    NetLog h, j, x;
+    load_pair(&h, &j);
+    NrError err = {{0}};
+    assert_false(netmerge_check(&h, &h, &err));
+    assert_string_equal(err.msg, "both logs are of car 1: expected one of car 1 and one of car 2");
+    const struct {
+        const char *from, *to, *msg;
+    } bad[] = {
+        {"# token: 00c0ffee12345678\n", "# token: 00c0ffee12345679\n",
+         "session tokens 00c0ffee12345678 and 00c0ffee12345679 differ: the logs are of two sessions"},
+        {"# track: Default Circuit\n", "# track: Oval\n", "tracks 'Default Circuit' and 'Oval' differ"},
+        {"# role: joiner\n", "# role: host\n", "both logs are a host's: expected one host and one joiner"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *text = edit(JOINER, bad[i].from, bad[i].to);
+        if (!read_log(&x, text, "x.log", &err))
+            fail_msg("%s", err.msg);
+        assert_false(netmerge_check(&h, &x, &err));
+        assert_string_equal(err.msg, bad[i].msg);
+        Recording rec;
+        assert_false(netmerge_recording(&h, &x, &rec, &err));
+        assert_null(rec.samples);
+        netlog_free(&x);
+        free(text);
+    }
+    /* Another period (the rows would say so too: checked on the struct). */
+    j.period_ms = 50;
+    assert_false(netmerge_check(&h, &j, &err));
+    assert_string_equal(err.msg, "periods 33 ms and 50 ms differ");
+    netlog_free(&h);
+    netlog_free(&j);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reads_the_header_and_rows),
+        cmocka_unit_test(recording_field_by_field),
+        cmocka_unit_test(delays_by_hand),
+        cmocka_unit_test(bad_logs),
+        cmocka_unit_test(cut_log_reads_to_the_last_whole_line),
+        cmocka_unit_test(mismatched_logs_refused),
+    };
+    return cmocka_run_group_tests(tests, load_fixtures, NULL);
+}
