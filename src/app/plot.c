@@ -259,6 +259,10 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         if (!p->fixed_y) {
             y0 = floor(y0 / ys + 1e-9) * ys;
             y1 = ceil(y1 / ys - 1e-9) * ys;
+            /* the axis spans the widened range: a top tick drawn above the
+             * panel went through the title */
+            Y0 = y0;
+            Y1 = y1;
         }
     }
 #define PX(v) (left + (float)(((v) - x0) / (x1 - x0)) * pw)
