@@ -509,9 +509,9 @@ void app_gauge_text(const Engine *e, int k, AppGaugeText *t)
     const char *who = f >= APP_FAIR_EVEN_CW ? "P1 disadvantaged" : f <= -APP_FAIR_EVEN_CW ? "P2 disadvantaged" : "even";
     /* three significant digits at most: +184 cw, +4.9 cw and +0.13 cw all fit */
     int dec = fabs(f) < 9.995 ? 2 : fabs(f) < 99.95 ? 1 : 0;
-    snprintf(t->fair, sizeof t->fair, "mean d1-d2 %+.*f cw", dec, f);
+    snprintf(t->fair, sizeof t->fair, "mean d1-d2 %+.*f cw", dec, nr_unsigned_zero(f, dec));
     snprintf(t->who, sizeof t->who, "%s", who);
-    snprintf(t->d, sizeof t->d, "d1 %+.2f  d2 %+.2f cw", m->d1, m->d2);
+    snprintf(t->d, sizeof t->d, "d1 %+.2f  d2 %+.2f cw", nr_unsigned_zero(m->d1, 2), nr_unsigned_zero(m->d2, 2));
     snprintf(t->mus, sizeof t->mus, "sent %lld/%lld  discarded %lld/%lld", (long long)m->dir[0].sent,
              (long long)m->dir[1].sent, (long long)m->dir[0].discarded, (long long)m->dir[1].discarded);
 }

@@ -4,7 +4,6 @@
 #include "cli_load.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,13 +166,6 @@ int race_opts_check_out(const RaceOpts *o, const char *cmd, const char *flag, co
     return cli_out_check(cmd, flag, path, inputs, 2);
 }
 
-/* A value that prints as zero at `places` decimals prints without a sign:
- * "-0.0000" read as a (tiny) bias that the table cannot show. */
-static double unsigned_zero(double v, int places)
-{
-    return fabs(v) < 0.5 * pow(10.0, -places) ? 0.0 : v;
-}
-
 void race_print_table(FILE *f, const RunResult *r, int n)
 {
     fprintf(f, "%-14s %8s %9s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s\n", "scheme", "incons",
@@ -184,7 +176,7 @@ void race_print_table(FILE *f, const RunResult *r, int n)
         fprintf(f,
                 "%-14s %8.4f %9.4f %7.3f %7.3f %7" PRId64 " %7" PRId64 " %7" PRId64 " %7" PRId64
                 " %7" PRId64 " %7" PRId64 " %7" PRId64 " %7" PRId64 "\n",
-                r[k].scheme->name, r[k].inconsistency_rate, unsigned_zero(r[k].mean_d1_minus_d2, 4), r[k].mean_abs_d1,
+                r[k].scheme->name, r[k].inconsistency_rate, nr_unsigned_zero(r[k].mean_d1_minus_d2, 4), r[k].mean_abs_d1,
                 r[k].mean_abs_d2, a->sent, b->sent, a->lost, b->lost, a->late, b->late, a->discarded,
                 b->discarded);
     }
