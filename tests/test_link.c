@@ -870,6 +870,32 @@ static void third_copy_ignored(void **state)
     unlink(path);
 }
 
+/* Several packets of one slot (live play sends an EPP scheme's piggybacked
+ * update apart from the shared one): the packet naming the most schemes is
+ * taken, then the earliest; copies are rows of the same pkt_seq. */
+static void slot_takes_the_shared_packet(void **state)
+{
+    (void)state;
+    char path[64];
+    temp_file(path, sizeof path,
+              "direction,seq,pkt_seq,schemes,delay_us\n"
+              "12,5,10,1,20000\n"  /* one scheme's own packet, earliest */
+              "12,5,11,7,45000\n"  /* the shared packet's second copy */
+              "12,5,11,7,30000\n"  /* the shared packet (3 schemes) */
+              "12,6,12,3,10000\n"
+              "12,6,13,3,8000\n"); /* same schemes count: the earlier */
+    LinkTrace t;
+    NrError err = {{0}};
+    if (!linktrace_load(&t, path, &err))
+        fail_msg("%s", err.msg);
+    expect_fate(&t, 0, 5, false, false, 30 * MS, 45 * MS);
+    expect_fate(&t, 0, 6, false, false, 8 * MS, -1);
+    assert_int_equal(t.other_packets, 2);
+    assert_int_equal(t.extra_copies, 0);
+    linktrace_free(&t);
+    unlink(path);
+}
+
 /* Columns in any order, unknown ones ignored, R's quoted header. */
 static void columns_by_name(void **state)
 {
@@ -1212,6 +1238,7 @@ int main(void)
         cmocka_unit_test(bad_specs),
         cmocka_unit_test(fates_by_hand),
         cmocka_unit_test(third_copy_ignored),
+        cmocka_unit_test(slot_takes_the_shared_packet),
         cmocka_unit_test(columns_by_name),
         cmocka_unit_test(bad_files),
         cmocka_unit_test(spec_grammar),

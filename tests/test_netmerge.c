@@ -150,14 +150,17 @@ static void delays_by_hand(void **state)
      * 0 at 25 ms, 1 at 73 - 33 = 40 ms, parity of 2 at 67 - 66 = 1 ms; seq 3
      * is past the race. 21 (received by the host): 0 at 41 ms, 1 at 35 ms. */
     const NetDelayRow want[] = {
-        {0, 0, 0, 0, 25000, 25000},       {0, 1, 0, 33000, 73000, 40000}, {0, 2, 1, 66000, 67000, 1000},
-        {1, 0, 0, 0, 41000, 41000},       {1, 1, 0, 33000, 68000, 35000},
+        {0, 0, 0, 1, 3, 0, 25000, 25000},     {0, 1, 0, 2, 3, 33000, 73000, 40000},
+        {0, 2, 1, 4, 2, 66000, 67000, 1000},  {1, 0, 0, 1, 3, 0, 41000, 41000},
+        {1, 1, 0, 2, 3, 33000, 68000, 35000},
     };
     assert_int_equal(n, 5);
     for (int i = 0; i < 5; i++) {
         assert_int_equal(rows[i].dir, want[i].dir);
         assert_int_equal(rows[i].seq, want[i].seq);
         assert_int_equal(rows[i].parity, want[i].parity);
+        assert_int_equal(rows[i].pkt_seq, want[i].pkt_seq);
+        assert_int_equal(rows[i].schemes, want[i].schemes);
         assert_int_equal(rows[i].sent_us, want[i].sent_us);
         assert_int_equal(rows[i].arrival_us, want[i].arrival_us);
         assert_int_equal(rows[i].delay_us, want[i].delay_us);

@@ -31,12 +31,12 @@ if cmp -s "$TMP/net.csv" "$TMP/net.want"; then pass=$((pass + 1)); else
 # 33 ms, the parity of 2 at 67 - 66 ms); 21 = what the host received.
 cat >"$TMP/net-delays.want" <<'EOF'
 # netrace delays 1: measured one-way delays (docs/link.md "Trace")
-direction,seq,kind,sent_us,arrival_us,delay_us
-12,0,update,0,25000,25000
-12,1,update,33000,73000,40000
-12,2,parity,66000,67000,1000
-21,0,update,0,41000,41000
-21,1,update,33000,68000,35000
+direction,seq,kind,pkt_seq,schemes,sent_us,arrival_us,delay_us
+12,0,update,1,3,0,25000,25000
+12,1,update,2,3,33000,73000,40000
+12,2,parity,4,2,66000,67000,1000
+21,0,update,1,3,0,41000,41000
+21,1,update,2,3,33000,68000,35000
 EOF
 if cmp -s "$TMP/net-delays.csv" "$TMP/net-delays.want"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: merged delays differ from the hand-made ones"; diff "$TMP/net-delays.want" "$TMP/net-delays.csv" | head -5; fi

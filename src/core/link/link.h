@@ -62,9 +62,11 @@
  *
  * Traces (`trace FILE`, netrace's extension; docs/link.md "Trace"): a
  * delays file (long-format CSV, header row naming the columns direction,
- * seq, delay_us, optional kind, sent_us, arrival_us) gives each sample slot
- * the one-way delay measured for its seq in the link's direction; a slot
- * with no row is lost; a second row of the same packet is its duplicate.
+ * seq, delay_us, optional kind, sent_us, arrival_us, pkt_seq, schemes)
+ * gives each sample slot the one-way delay measured for its seq in the
+ * link's direction; a slot with no row is lost; a second row of the same
+ * packet is its duplicate; of several packets of one slot and kind (other
+ * pkt_seq) the one carrying the most schemes is taken.
  *   linktrace_load(t, path, err) / linktrace_read(t, f, path, err)  read and
  *        check a delays file; false + err "FILE:LINE: what" (t is then
  *        empty). At most LINK_TRACE_ROWS_MAX rows.
@@ -118,6 +120,7 @@ typedef struct LinkTrace {
     bool parity[2];          /* the direction has parity rows */
     int64_t rows;            /* data rows read */
     int64_t extra_copies;    /* copies beyond the second of one packet: ignored */
+    int64_t other_packets;   /* rows of a slot's other packets (other pkt_seq): ignored */
 } LinkTrace;
 
 typedef struct LinkSpec {

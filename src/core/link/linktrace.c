@@ -10,14 +10,17 @@
 #define TRACE_COLS_MAX 32
 #define TRACE_ROWS_START 1024
 
-enum { COL_DIR, COL_SEQ, COL_KIND, COL_SENT, COL_ARRIVAL, COL_DELAY, COL_KNOWN };
-static const char *const col_name[COL_KNOWN] = {"direction", "seq", "kind", "sent_us", "arrival_us", "delay_us"};
+enum { COL_DIR, COL_SEQ, COL_KIND, COL_SENT, COL_ARRIVAL, COL_DELAY, COL_PKT, COL_SCHEMES, COL_KNOWN };
+static const char *const col_name[COL_KNOWN] = {"direction", "seq",      "kind",    "sent_us",
+                                                "arrival_us", "delay_us", "pkt_seq", "schemes"};
 
 /* One data row as read; sorted afterwards into slots. */
 typedef struct RawRow {
     int32_t seq;
     int32_t delay_us; /* >= 0 */
     uint8_t dir, kind; /* 0 = 12 / update, 1 = 21 / parity */
+    int bits;          /* schemes in the packet's mask (0 without the column) */
+    int64_t pkt;       /* pkt_seq: copies of one packet share it (-1 without) */
     int64_t line;      /* file order breaks ties */
 } RawRow;
 
@@ -137,6 +140,20 @@ static bool read_row(char **field, int nf, const int *col, int ncols, RawRow *r,
             return nr_error_set(err, "%s:%lld: delay_us %lld is not arrival_us - sent_us = %lld", path,
                                 (long long)lineno, (long long)delay, (long long)(arr - sent));
     }
+    r->pkt = -1;
+    r->bits = 0;
+    int64_t v;
+    if (col[COL_PKT] >= 0) {
+        if (!int_field(field[col[COL_PKT]], COL_PKT, 0, UINT32_MAX, &v, path, lineno, err))
+            return false;
+        r->pkt = v;
+    }
+    if (col[COL_SCHEMES] >= 0) {
+        if (!int_field(field[col[COL_SCHEMES]], COL_SCHEMES, 0, UINT32_MAX, &v, path, lineno, err))
+            return false;
+        for (uint32_t m = (uint32_t)v; m; m &= m - 1)
+            r->bits++;
+    }
     r->seq = (int32_t)seq;
     /* A negative measured delay (clock error) is sent at once, as netem
      * does with a negative delay draw. */
@@ -154,13 +171,37 @@ static int cmp_raw(const void *pa, const void *pb)
         return a->seq < b->seq ? -1 : 1;
     if (a->kind != b->kind)
         return a->kind < b->kind ? -1 : 1;
+    if (a->pkt != b->pkt)
+        return a->pkt < b->pkt ? -1 : 1;
     if (a->delay_us != b->delay_us)
         return a->delay_us < b->delay_us ? -1 : 1;
     return (a->line > b->line) - (a->line < b->line);
 }
 
-/* Sorted rows into slots: per packet (dir, seq, kind) the earliest arrival
- * is the packet, the next its duplicate; later copies are counted only. */
+/* The packet a slot takes among the rows r[0..n) of one (dir, seq, kind),
+ * sorted by pkt_seq then delay: the one whose scheme mask names the most
+ * schemes, then the earliest arrival. Returns its first row; *len its rows. */
+static int64_t best_packet(const RawRow *r, int64_t n, int64_t *len)
+{
+    int64_t best = 0, best_len = 0;
+    for (int64_t g = 0; g < n;) {
+        int64_t e = g + 1;
+        while (e < n && r[e].pkt == r[g].pkt)
+            e++;
+        if (g == 0 || r[g].bits > r[best].bits ||
+            (r[g].bits == r[best].bits && r[g].delay_us < r[best].delay_us)) {
+            best = g;
+            best_len = e - g;
+        }
+        g = e;
+    }
+    *len = best_len;
+    return best;
+}
+
+/* Sorted rows into slots: per (dir, seq, kind) one packet (best_packet);
+ * its earliest copy is the packet, the next its duplicate; later copies and
+ * other packets of the slot are counted only. */
 static bool build_slots(LinkTrace *t, const RawRow *r, int64_t n)
 {
     int64_t i = 0;
@@ -174,21 +215,23 @@ static bool build_slots(LinkTrace *t, const RawRow *r, int64_t n)
         if (!t->slot[d])
             return false;
         int m = -1;
-        for (; i < n && r[i].dir == d; i++) {
+        while (i < n && r[i].dir == d) {
+            int64_t e = i + 1;
+            while (e < n && r[e].dir == d && r[e].seq == r[i].seq && r[e].kind == r[i].kind)
+                e++;
             if (m < 0 || t->slot[d][m].seq != r[i].seq)
                 t->slot[d][++m] = (LinkTraceSlot){r[i].seq, LINK_TRACE_NONE, LINK_TRACE_NONE, LINK_TRACE_NONE,
                                                   LINK_TRACE_NONE};
             LinkTraceSlot *s = &t->slot[d][m];
-            int32_t *first = r[i].kind ? &s->aux_us : &s->delay_us;
-            int32_t *second = r[i].kind ? &s->aux_dup_us : &s->dup_us;
             if (r[i].kind)
                 t->parity[d] = true;
-            if (*first == LINK_TRACE_NONE)
-                *first = r[i].delay_us;
-            else if (*second == LINK_TRACE_NONE)
-                *second = r[i].delay_us;
-            else
-                t->extra_copies++;
+            int64_t len, b = best_packet(&r[i], e - i, &len);
+            *(r[i].kind ? &s->aux_us : &s->delay_us) = r[i + b].delay_us;
+            if (len > 1)
+                *(r[i].kind ? &s->aux_dup_us : &s->dup_us) = r[i + b + 1].delay_us;
+            t->extra_copies += len > 2 ? len - 2 : 0;
+            t->other_packets += (e - i) - len;
+            i = e;
         }
         t->n[d] = m + 1;
     }

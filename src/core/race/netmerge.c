@@ -22,7 +22,7 @@ static const char *const type_name[T_KNOWN] = {"own", "rx", "tx", "metric"};
 #define COLS_MAX 8
 static const char *const type_cols[T_KNOWN][COLS_MAX] = {
     {"seq", "t_sync_us", "x", "y", "heading", "speed", NULL},
-    {"pkt_seq", "kind", "arr_sync_us", "send_sync_us", "car", "seq", "mu_kind", NULL},
+    {"pkt_seq", "kind", "arr_sync_us", "send_sync_us", "car", "seq", "mu_kind", "schemes"},
     {"pkt_seq", "seq", "mu_kind", "send_sync_us", NULL},
     {"scheme", "key", "value", NULL},
 };
@@ -252,7 +252,8 @@ static bool pkt_row(Reader *r, const RowType *t, char **f, bool rx, NrError *err
             return false;
         if (car == log->car)
             return fail(r, err, "rx of an MU of car %lld: that is this log's own car", (long long)car);
-        if (!int_at(r, tn, "arr_sync_us", f[t->col[2]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &p.arr_sync_us, err))
+        if (!int_at(r, tn, "arr_sync_us", f[t->col[2]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &p.arr_sync_us, err) ||
+            !int_at(r, tn, "schemes", f[t->col[7]], 1, UINT32_MAX, &p.schemes, err))
             return false;
     }
     if (!int_at(r, tn, "pkt_seq", f[t->col[0]], 0, UINT32_MAX, &p.pkt_seq, err) ||
@@ -464,7 +465,9 @@ static int cmp_delay(const void *pa, const void *pb)
         return x->seq < y->seq ? -1 : 1;
     if (x->parity != y->parity)
         return x->parity - y->parity;
-    return (x->arrival_us > y->arrival_us) - (x->arrival_us < y->arrival_us);
+    if (x->arrival_us != y->arrival_us)
+        return (x->arrival_us > y->arrival_us) - (x->arrival_us < y->arrival_us);
+    return (x->pkt_seq > y->pkt_seq) - (x->pkt_seq < y->pkt_seq);
 }
 
 bool netmerge_delays(const NetLog *a, const NetLog *b, NetDelayRow **rows, int64_t *n, NrError *err)
@@ -485,8 +488,8 @@ bool netmerge_delays(const NetLog *a, const NetLog *b, NetDelayRow **rows, int64
             const NetLogPkt *p = &log->rx[i];
             if (p->seq >= ns)
                 continue;
-            v[m++] = (NetDelayRow){dir, p->seq, p->parity, p->send_sync_us, p->arr_sync_us,
-                                   p->arr_sync_us - p->send_sync_us};
+            v[m++] = (NetDelayRow){dir,       p->seq, p->parity, p->pkt_seq, p->schemes, p->send_sync_us,
+                                   p->arr_sync_us, p->arr_sync_us - p->send_sync_us};
         }
     }
     qsort(v, (size_t)m, sizeof *v, cmp_delay);
@@ -498,11 +501,12 @@ bool netmerge_delays(const NetLog *a, const NetLog *b, NetDelayRow **rows, int64
 bool netmerge_write_delays(FILE *f, const NetDelayRow *rows, int64_t n)
 {
     fprintf(f, "# netrace delays 1: measured one-way delays (docs/link.md \"Trace\")\n"
-               "direction,seq,kind,sent_us,arrival_us,delay_us\n");
+               "direction,seq,kind,pkt_seq,schemes,sent_us,arrival_us,delay_us\n");
     for (int64_t i = 0; i < n; i++) {
         const NetDelayRow *r = &rows[i];
-        fprintf(f, "%s,%d,%s,%lld,%lld,%lld\n", r->dir ? "21" : "12", r->seq, r->parity ? "parity" : "update",
-                (long long)r->sent_us, (long long)r->arrival_us, (long long)r->delay_us);
+        fprintf(f, "%s,%d,%s,%lld,%lld,%lld,%lld,%lld\n", r->dir ? "21" : "12", r->seq,
+                r->parity ? "parity" : "update", (long long)r->pkt_seq, (long long)r->schemes, (long long)r->sent_us,
+                (long long)r->arrival_us, (long long)r->delay_us);
     }
     return !ferror(f);
 }

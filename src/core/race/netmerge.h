@@ -25,9 +25,10 @@
  *        log. rec is the caller's (recording_free).
  *   netmerge_delays(a, b, rows, n, err)  every MU received in either log
  *        with seq below netmerge_samples, one row per received copy:
- *        direction (12: received by car 2), seq, kind, sent and arrival
- *        on the synchronised race clock, delay = arrival - sent; sorted by
- *        direction, seq, kind, arrival. *rows is the caller's (free()).
+ *        direction (12: received by car 2), seq, kind, the packet's pkt_seq
+ *        and scheme mask, sent and arrival on the synchronised race clock,
+ *        delay = arrival - sent; sorted by direction, seq, kind, arrival,
+ *        pkt_seq. *rows is the caller's (free()).
  *   netmerge_write_delays(f, rows, n)  the delays file (header and rows);
  *        false on a write error.
  *   netmerge_counts(a, b, dir, out)  packets of direction dir (0 = 12)
@@ -52,6 +53,7 @@ typedef struct NetLogPkt {
     int64_t pkt_seq;
     int32_t seq;
     int32_t parity; /* mu_kind: 0 update, 1 parity */
+    int64_t schemes; /* rx rows: the mask of the schemes that sent it */
     int64_t send_sync_us, arr_sync_us; /* arr: rx rows only */
 } NetLogPkt;
 
@@ -85,6 +87,7 @@ typedef struct NetDelayRow {
     int dir;    /* 0 = 12, 1 = 21 */
     int32_t seq;
     int parity;
+    int64_t pkt_seq, schemes;
     int64_t sent_us, arrival_us, delay_us;
 } NetDelayRow;
 
