@@ -25,11 +25,11 @@ static int write_delays(const char *cmd, const char *path, const NetDelayRow *ro
     return CLI_OK;
 }
 
-static int merge_logs(const char *cmd, const char *pa, const char *pb, NetLog *a, NetLog *b, const char *out,
+static int merge_logs(const char *cmd, const char *pa, const char *pb, TermLog *a, TermLog *b, const char *out,
                       const char *delays)
 {
     NrError err = {{0}};
-    if (!netlog_load(a, pa, &err) || !netlog_load(b, pb, &err))
+    if (!termlog_load(a, pa, &err) || !termlog_load(b, pb, &err))
         return cli_fail(cmd, "%s", err.msg);
     if (!netmerge_check(a, b, &err))
         return cli_fail(cmd, "%s and %s: %s", pa, pb, err.msg);
@@ -53,7 +53,7 @@ static int merge_logs(const char *cmd, const char *pa, const char *pb, NetLog *a
     if (rc != CLI_OK)
         return rc;
     /* What was merged, as key: value lines. */
-    const NetLog *c1 = a->car == 1 ? a : b, *c2 = c1 == a ? b : a;
+    const TermLog *c1 = a->car == 1 ? a : b, *c2 = c1 == a ? b : a;
     const char *p1 = c1 == a ? pa : pb, *p2 = c1 == a ? pb : pa;
     int n = netmerge_samples(a, b);
     printf("samples: %d\n", n);
@@ -69,7 +69,7 @@ static int merge_logs(const char *cmd, const char *pa, const char *pb, NetLog *a
                dn, k.sent, dn, k.received, dn, k.extra_copies, dn, k.lost);
     }
     if (a->nown != b->nown || a->cut || b->cut) {
-        const NetLog *s = a->nown <= b->nown ? a : b;
+        const TermLog *s = a->nown <= b->nown ? a : b;
         fprintf(stderr, "netrace merge: merged the %d samples both logs have (%s has %d, %s has %d)%s\n", n, pa,
                 a->nown, pb, b->nown,
                 s->cut ? ": the shorter log was cut short (a killed terminal)" : "");
@@ -111,12 +111,12 @@ static int run_merge(int argc, char **argv)
         rc = cli_out_distinct(cmd, "--out", out, "--delays", delays);
     if (rc != CLI_OK)
         return rc;
-    NetLog a, b;
+    TermLog a, b;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
     rc = merge_logs(cmd, in[0], in[1], &a, &b, out, delays);
-    netlog_free(&a);
-    netlog_free(&b);
+    termlog_free(&a);
+    termlog_free(&b);
     return rc;
 }
 

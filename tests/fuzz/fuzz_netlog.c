@@ -20,9 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *f = fmemopen((void *)data, size, "rb");
     if (!f)
         return 0;
-    NetLog log;
+    TermLog log;
     NrError err;
-    bool ok = netlog_read(&log, f, "fuzz.log", &err);
+    bool ok = termlog_read(&log, f, "fuzz.log", &err);
     fclose(f);
     if (!ok) {
         if (err.msg[0] == '\0' || log.own || log.rx || log.tx || log.metrics)
@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
     /* The same log as the other car's joiner: the merge's delay rows, written
      * out, must read back as a trace. */
-    NetLog other = log;
+    TermLog other = log;
     other.car = 3 - log.car;
     other.host = !log.host;
     Recording rec;
@@ -67,6 +67,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     linktrace_free(&t);
     free(buf);
     free(rows);
-    netlog_free(&log);
+    termlog_free(&log);
     return 0;
 }

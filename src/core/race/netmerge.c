@@ -37,7 +37,7 @@ typedef struct RowType {
 typedef struct Reader {
     const char *path;
     int64_t line;
-    NetLog *log;
+    TermLog *log;
     RowType type[TYPES_MAX];
     int ntypes;
     bool rows_started;
@@ -45,7 +45,7 @@ typedef struct Reader {
     int64_t cap_own, cap_rx, cap_tx;
 } Reader;
 
-void netlog_free(NetLog *log)
+void termlog_free(TermLog *log)
 {
     if (!log)
         return;
@@ -121,7 +121,7 @@ static bool columns_line(Reader *r, char *spec, NrError *err)
 /* A `# key: value` line of the header (before the first row). */
 static bool header_line(Reader *r, char *text, NrError *err)
 {
-    NetLog *log = r->log;
+    TermLog *log = r->log;
     if (strncmp(text, "columns ", 8) == 0)
         return columns_line(r, text + 8, err);
     char *colon = strchr(text, ':');
@@ -131,12 +131,12 @@ static bool header_line(Reader *r, char *text, NrError *err)
     char *key = nr_trim(text), *val = nr_trim(colon + 1);
     int64_t v;
     if (r->line == 1 && strcmp(key, "netlog") != 0)
-        return fail(r, err, "expected '# netlog: %d' first: not a terminal log", NETLOG_VERSION);
+        return fail(r, err, "expected '# netlog: %d' first: not a terminal log", TERMLOG_VERSION);
     if (strcmp(key, "netlog") == 0) {
         if (r->line != 1)
             return fail(r, err, "'# netlog' must be the first line");
-        if (!nr_parse_int64(val, &v) || v != NETLOG_VERSION)
-            return fail(r, err, "netlog version '%.16s': this netrace reads version %d", val, NETLOG_VERSION);
+        if (!nr_parse_int64(val, &v) || v != TERMLOG_VERSION)
+            return fail(r, err, "netlog version '%.16s': this netrace reads version %d", val, TERMLOG_VERSION);
         log->version = (int)v;
         r->has[0] = true;
     } else if (strcmp(key, "role") == 0) {
@@ -184,11 +184,11 @@ static bool grow(Reader *r, void **v, int64_t *cap, int64_t n, size_t size, cons
 {
     if (n < *cap)
         return true;
-    if (n >= NETLOG_ROWS_MAX)
-        return fail(r, err, "more than %d %s rows", NETLOG_ROWS_MAX, what);
+    if (n >= TERMLOG_ROWS_MAX)
+        return fail(r, err, "more than %d %s rows", TERMLOG_ROWS_MAX, what);
     int64_t nc = *cap ? *cap * 2 : 1024;
-    if (nc > NETLOG_ROWS_MAX)
-        nc = NETLOG_ROWS_MAX;
+    if (nc > TERMLOG_ROWS_MAX)
+        nc = TERMLOG_ROWS_MAX;
     void *g = realloc(*v, (size_t)nc * size);
     if (!g)
         return fail(r, err, "out of memory");
@@ -208,9 +208,9 @@ static bool int_at(Reader *r, const char *tname, const char *col, const char *s,
 
 static bool own_row(Reader *r, const RowType *t, char **f, NrError *err)
 {
-    NetLog *log = r->log;
+    TermLog *log = r->log;
     int64_t seq, ts;
-    if (!int_at(r, "own", "seq", f[t->col[0]], 0, NETLOG_ROWS_MAX, &seq, err) ||
+    if (!int_at(r, "own", "seq", f[t->col[0]], 0, TERMLOG_ROWS_MAX, &seq, err) ||
         !int_at(r, "own", "t_sync_us", f[t->col[1]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &ts, err))
         return false;
     if (seq != log->nown)
@@ -237,9 +237,9 @@ static bool own_row(Reader *r, const RowType *t, char **f, NrError *err)
 /* rx and tx rows of MUs: the packet's sample, kind and times. */
 static bool pkt_row(Reader *r, const RowType *t, char **f, bool rx, NrError *err)
 {
-    NetLog *log = r->log;
+    TermLog *log = r->log;
     const char *tn = rx ? "rx" : "tx";
-    NetLogPkt p = {0};
+    TermLogPkt p = {0};
     int64_t v;
     /* column indices: rx {pkt_seq, kind, arr, send, car, seq, mu_kind};
      * tx {pkt_seq, seq, mu_kind, send} */
@@ -292,12 +292,12 @@ static bool pkt_row(Reader *r, const RowType *t, char **f, bool rx, NrError *err
 
 static bool metric_row(Reader *r, const RowType *t, char **f, NrError *err)
 {
-    NetLog *log = r->log;
-    if (log->nmetrics == NETLOG_METRICS_MAX)
-        return fail(r, err, "more than %d metric rows", NETLOG_METRICS_MAX);
-    if (!log->metrics && !(log->metrics = malloc(NETLOG_METRICS_MAX * sizeof *log->metrics)))
+    TermLog *log = r->log;
+    if (log->nmetrics == TERMLOG_METRICS_MAX)
+        return fail(r, err, "more than %d metric rows", TERMLOG_METRICS_MAX);
+    if (!log->metrics && !(log->metrics = malloc(TERMLOG_METRICS_MAX * sizeof *log->metrics)))
         return fail(r, err, "out of memory");
-    NetLogMetric *m = &log->metrics[log->nmetrics];
+    TermLogMetric *m = &log->metrics[log->nmetrics];
     const char *s = f[t->col[0]], *k = f[t->col[1]];
     if (strlen(s) >= sizeof m->scheme || strlen(k) >= sizeof m->key || !nr_text_is_printable(s) ||
         !nr_text_is_printable(k))
@@ -329,7 +329,9 @@ static bool data_row(Reader *r, char *line, NrError *err)
                 return fail(r, err, "no '# %s:' in the header", keys[k]);
         r->rows_started = true;
     }
-    if (nf != t->nfields)
+    /* Rows this reader takes must match their columns; others (events
+     * with free text) are skipped unread. */
+    if (t->known >= 0 && nf != t->nfields)
         return fail(r, err, "%s row has %d fields: expected %d as its columns line says", t->name, nf, t->nfields);
     switch (t->known) {
     case T_OWN:
@@ -345,13 +347,13 @@ static bool data_row(Reader *r, char *line, NrError *err)
     }
 }
 
-bool netlog_load(NetLog *log, const char *path, NrError *err)
+bool termlog_load(TermLog *log, const char *path, NrError *err)
 {
     memset(log, 0, sizeof *log);
     FILE *f = nr_file_open(path, "a terminal log", err);
     if (!f)
         return false;
-    bool ok = netlog_read(log, f, path, err);
+    bool ok = termlog_read(log, f, path, err);
     fclose(f);
     size_t n = strlen(path);
     if (ok && n >= 5 && strcmp(path + n - 5, ".part") == 0)
@@ -359,7 +361,7 @@ bool netlog_load(NetLog *log, const char *path, NrError *err)
     return ok;
 }
 
-bool netlog_read(NetLog *log, FILE *f, const char *path, NrError *err)
+bool termlog_read(TermLog *log, FILE *f, const char *path, NrError *err)
 {
     memset(log, 0, sizeof *log);
     Reader r = {.path = path, .log = log};
@@ -387,7 +389,7 @@ bool netlog_read(NetLog *log, FILE *f, const char *path, NrError *err)
             break;
         }
         if (r.line == 1 && line[0] != '#') {
-            ok = fail(&r, err, "expected '# netlog: %d' first: not a terminal log", NETLOG_VERSION);
+            ok = fail(&r, err, "expected '# netlog: %d' first: not a terminal log", TERMLOG_VERSION);
             break;
         }
         if (line[0] == '#')
@@ -400,18 +402,18 @@ bool netlog_read(NetLog *log, FILE *f, const char *path, NrError *err)
                           errno ? strerror(errno) : "read error");
     free(line);
     if (ok && !r.has[0])
-        ok = nr_error_set(err, "%s:1: expected '# netlog: %d' first: not a terminal log", path, NETLOG_VERSION);
+        ok = nr_error_set(err, "%s:1: expected '# netlog: %d' first: not a terminal log", path, TERMLOG_VERSION);
     if (ok && log->nown == 0)
         ok = nr_error_set(err, "%s:%lld: no own samples: expected 'own' rows from seq 0", path,
                           (long long)(r.line > 0 ? r.line : 1));
     if (!ok)
-        netlog_free(log);
+        termlog_free(log);
     return ok;
 }
 
 /* ---- the merge ------------------------------------------------------------- */
 
-bool netmerge_check(const NetLog *a, const NetLog *b, NrError *err)
+bool netmerge_check(const TermLog *a, const TermLog *b, NrError *err)
 {
     if (strcmp(a->token, b->token) != 0)
         return nr_error_set(err, "session tokens %s and %s differ: the logs are of two sessions", a->token,
@@ -428,18 +430,18 @@ bool netmerge_check(const NetLog *a, const NetLog *b, NrError *err)
     return true;
 }
 
-int netmerge_samples(const NetLog *a, const NetLog *b)
+int netmerge_samples(const TermLog *a, const TermLog *b)
 {
     return a->nown < b->nown ? a->nown : b->nown;
 }
 
-bool netmerge_recording(const NetLog *a, const NetLog *b, Recording *rec, NrError *err)
+bool netmerge_recording(const TermLog *a, const TermLog *b, Recording *rec, NrError *err)
 {
     memset(rec, 0, sizeof *rec);
     if (!netmerge_check(a, b, err))
         return false;
-    const NetLog *log[2] = {a->car == 1 ? a : b, a->car == 1 ? b : a};
-    const NetLog *host = a->host ? a : b;
+    const TermLog *log[2] = {a->car == 1 ? a : b, a->car == 1 ? b : a};
+    const TermLog *host = a->host ? a : b;
     int n = netmerge_samples(a, b);
     rec->version = RECORDING_VERSION;
     snprintf(rec->track, sizeof rec->track, "%s", host->track_file[0] ? host->track_file : host->track);
@@ -470,7 +472,7 @@ static int cmp_delay(const void *pa, const void *pb)
     return (x->pkt_seq > y->pkt_seq) - (x->pkt_seq < y->pkt_seq);
 }
 
-bool netmerge_delays(const NetLog *a, const NetLog *b, NetDelayRow **rows, int64_t *n, NrError *err)
+bool netmerge_delays(const TermLog *a, const TermLog *b, NetDelayRow **rows, int64_t *n, NrError *err)
 {
     *rows = NULL;
     *n = 0;
@@ -480,12 +482,12 @@ bool netmerge_delays(const NetLog *a, const NetLog *b, NetDelayRow **rows, int64
     if (!v)
         return nr_error_set(err, "out of memory for %lld delay rows", (long long)total);
     int64_t m = 0;
-    const NetLog *logs[2] = {a, b};
+    const TermLog *logs[2] = {a, b};
     for (int l = 0; l < 2; l++) {
-        const NetLog *log = logs[l];
+        const TermLog *log = logs[l];
         int dir = log->car == 2 ? 0 : 1; /* received by car 2: 1 -> 2 */
         for (int64_t i = 0; i < log->nrx; i++) {
-            const NetLogPkt *p = &log->rx[i];
+            const TermLogPkt *p = &log->rx[i];
             if (p->seq >= ns)
                 continue;
             v[m++] = (NetDelayRow){dir,       p->seq, p->parity, p->pkt_seq, p->schemes, p->send_sync_us,
@@ -517,11 +519,11 @@ static int cmp_i64(const void *pa, const void *pb)
     return (x > y) - (x < y);
 }
 
-bool netmerge_counts(const NetLog *a, const NetLog *b, int dir, NetCounts *out)
+bool netmerge_counts(const TermLog *a, const TermLog *b, int dir, NetCounts *out)
 {
     *out = (NetCounts){0};
     int ns = netmerge_samples(a, b);
-    const NetLog *sender = (a->car == 1) == (dir == 0) ? a : b, *receiver = sender == a ? b : a;
+    const TermLog *sender = (a->car == 1) == (dir == 0) ? a : b, *receiver = sender == a ? b : a;
     for (int64_t i = 0; i < sender->ntx; i++)
         out->sent += sender->tx[i].seq < ns;
     int64_t *ids = malloc((size_t)(receiver->nrx > 0 ? receiver->nrx : 1) * sizeof *ids);

@@ -3,9 +3,10 @@
  * trace format of `trace FILE` (docs/link.md "Trace"). The reader takes
  * only what the merge needs: the header, the `own`, `rx` (MU), `tx` and
  * `metric` rows; other row types are skipped. Every log is untrusted.
+ * A TermLog is a log as read here (src/net's NetLog is its writer).
  *
  * Contracts:
- *   netlog_load(log, path, err) / netlog_read(log, f, path, err)  read and
+ *   termlog_load(log, path, err) / termlog_read(log, f, path, err)  read and
  *        check one log; false + err "FILE:LINE: what" (log is then empty,
  *        safe to free). A last line without its newline (a killed writer)
  *        is dropped and sets log->cut, as does a name ending in ".part".
@@ -14,7 +15,7 @@
  *        each type, naming the columns this reader needs; own rows with seq
  *        0, 1, 2, ... at t_sync_us = seq * period; finite poses; MU rx rows
  *        from the peer's car, send_sync_us = seq * period.
- *   netlog_free(log)            NULL-safe.
+ *   termlog_free(log)            NULL-safe.
  *   netmerge_check(a, b, err)   the two logs are one race: same token,
  *        period, track; cars 1 and 2 (either order); one host, one joiner.
  *   netmerge_samples(a, b)      samples both logs have (the shorter's).
@@ -45,25 +46,25 @@
 
 #include <stdio.h>
 
-#define NETLOG_VERSION 1
-#define NETLOG_ROWS_MAX 4000000 /* rows of one type: ~18 h of 30 Hz MUs with parity */
-#define NETLOG_METRICS_MAX 1024
+#define TERMLOG_VERSION 1
+#define TERMLOG_ROWS_MAX 4000000 /* rows of one type: ~18 h of 30 Hz MUs with parity */
+#define TERMLOG_METRICS_MAX 1024
 
-typedef struct NetLogPkt {
+typedef struct TermLogPkt {
     int64_t pkt_seq;
     int32_t seq;
     int32_t parity; /* mu_kind: 0 update, 1 parity */
     int64_t schemes; /* rx rows: the mask of the schemes that sent it */
     int64_t send_sync_us, arr_sync_us; /* arr: rx rows only */
-} NetLogPkt;
+} TermLogPkt;
 
-typedef struct NetLogMetric {
+typedef struct TermLogMetric {
     char scheme[32];
     char key[32];
     double value;
-} NetLogMetric;
+} TermLogMetric;
 
-typedef struct NetLog {
+typedef struct TermLog {
     int version;
     bool host;               /* role: host or joiner */
     int car;                 /* 1-based */
@@ -77,11 +78,11 @@ typedef struct NetLog {
     int nown;
     RecSample *own;          /* own samples, seq = index */
     int64_t nrx, ntx;
-    NetLogPkt *rx;           /* MUs received */
-    NetLogPkt *tx;           /* MUs put on the wire */
+    TermLogPkt *rx;           /* MUs received */
+    TermLogPkt *tx;           /* MUs put on the wire */
     int nmetrics;
-    NetLogMetric *metrics;
-} NetLog;
+    TermLogMetric *metrics;
+} TermLog;
 
 typedef struct NetDelayRow {
     int dir;    /* 0 = 12, 1 = 21 */
@@ -95,14 +96,14 @@ typedef struct NetCounts {
     int64_t sent, received, extra_copies, lost;
 } NetCounts;
 
-bool netlog_load(NetLog *log, const char *path, NrError *err);
-bool netlog_read(NetLog *log, FILE *f, const char *path, NrError *err);
-void netlog_free(NetLog *log);
-bool netmerge_check(const NetLog *a, const NetLog *b, NrError *err);
-int netmerge_samples(const NetLog *a, const NetLog *b);
-bool netmerge_recording(const NetLog *a, const NetLog *b, Recording *rec, NrError *err);
-bool netmerge_delays(const NetLog *a, const NetLog *b, NetDelayRow **rows, int64_t *n, NrError *err);
+bool termlog_load(TermLog *log, const char *path, NrError *err);
+bool termlog_read(TermLog *log, FILE *f, const char *path, NrError *err);
+void termlog_free(TermLog *log);
+bool netmerge_check(const TermLog *a, const TermLog *b, NrError *err);
+int netmerge_samples(const TermLog *a, const TermLog *b);
+bool netmerge_recording(const TermLog *a, const TermLog *b, Recording *rec, NrError *err);
+bool netmerge_delays(const TermLog *a, const TermLog *b, NetDelayRow **rows, int64_t *n, NrError *err);
 bool netmerge_write_delays(FILE *f, const NetDelayRow *rows, int64_t n);
-bool netmerge_counts(const NetLog *a, const NetLog *b, int dir, NetCounts *out);
+bool netmerge_counts(const TermLog *a, const TermLog *b, int dir, NetCounts *out);
 
 #endif
