@@ -1118,6 +1118,68 @@ static void delayline_on_trace(void **state)
     unlink(path);
 }
 
+/* With a schemes column and a `# schemes:` line each scheme takes the fate
+ * of the packet that carried it (live play sends DR's MU apart when NC's
+ * differs); without the names, the shared packet's fate. */
+static void each_scheme_takes_its_own_packet(void **state)
+{
+    (void)state;
+    char path[64], text[128];
+    temp_file(path, sizeof path,
+              "# schemes: nc,dr\n"
+              "direction,seq,pkt_seq,schemes,delay_us\n"
+              "12,0,1,1,10000\n"  /* nc's packet */
+              "12,0,2,2,12000\n"  /* dr's own packet */
+              "12,1,3,3,20000\n"  /* one packet for both */
+              "12,1,3,3,26000\n"  /* and its duplicate */
+              "12,2,4,2,5000\n"); /* only dr's arrived */
+    snprintf(text, sizeof text, "trace %s", path);
+    LinkSpec s = parse_ok(text, NULL);
+    assert_string_equal(s.trace.schemes, "nc,dr");
+    assert_int_equal(linktrace_scheme_bit(&s.trace, "dr"), 1);
+    assert_int_equal(linktrace_scheme_bit(&s.trace, "causality"), -1);
+    const struct {
+        const char *names[2];
+        int64_t want[2][3]; /* delay ms of scheme k at seq 0..2, -1 lost */
+        int dup[2][3];
+    } cases[] = {
+        {{"nc", "dr"}, {{10, 20, -1}, {12, 20, 5}}, {{0, 1, 0}, {0, 1, 0}}},
+        {{"dr", "nc"}, {{12, 20, 5}, {10, 20, -1}}, {{0, 1, 0}, {0, 1, 0}}},
+        /* unnamed: every scheme the slot's packet naming the most schemes
+         * (seq 0: a tie, the earlier), dr's lone packet at seq 2 included */
+        {{NULL, NULL}, {{10, 20, 5}, {10, 20, 5}}, {{0, 1, 0}, {0, 1, 0}}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        DelayLine dl;
+        assert_true(delayline_init(&dl, &s, 1, 0, 2, false));
+        if (cases[c].names[0])
+            delayline_set_schemes(&dl, cases[c].names, 2);
+        Medium m = delayline_medium(&dl);
+        for (int seq = 0; seq < 3; seq++) {
+            medium_slot(&m, 0, seq, seq * 33 * MS);
+            for (int k = 0; k < 2; k++) {
+                Mu mu = {.car = 0, .seq = seq, .kind = MU_UPDATE, .gen_us = seq * 33 * MS};
+                int fate = medium_send(&m, k, 0, 1, &mu, seq * 33 * MS);
+                int64_t w = cases[c].want[k][seq];
+                assert_int_equal(fate, w < 0 ? MEDIUM_LOST : cases[c].dup[k][seq] ? MEDIUM_DUPLICATED : 0);
+            }
+        }
+        MediumDelivery out;
+        int got[2][3] = {{0}};
+        while (medium_pop_due(&m, INT64_MAX, &out)) {
+            int64_t w = cases[c].want[out.scheme][out.mu.seq];
+            int64_t d_ms = (out.due_us - out.sent_us) / MS;
+            if (got[out.scheme][out.mu.seq]++ == 0)
+                assert_int_equal(d_ms, w);
+            else
+                assert_int_equal(d_ms, 26); /* the duplicate */
+        }
+        delayline_free(&dl);
+    }
+    linkspec_free(&s);
+    unlink(path);
+}
+
 /* A replayed race over a trace, NC: car 1 as shown at terminal 2 is, at
  * every millisecond, the MU whose arrival (seq * 33 ms + the trace's delay)
  * is the latest at or before that time. The trace (long enough to cover the
@@ -1243,6 +1305,7 @@ int main(void)
         cmocka_unit_test(bad_files),
         cmocka_unit_test(spec_grammar),
         cmocka_unit_test(delayline_on_trace),
+        cmocka_unit_test(each_scheme_takes_its_own_packet),
         cmocka_unit_test(replay_delivers_at_trace_delays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -180,7 +180,7 @@ static void delays_by_hand(void **state)
     char *buf = NULL;
     size_t len = 0;
     FILE *w = open_memstream(&buf, &len);
-    assert_true(netmerge_write_delays(w, rows, n));
+    assert_true(netmerge_write_delays(w, "nc,epp-xd", rows, n));
     fclose(w);
     FILE *r = fmemopen(buf, len, "rb");
     LinkTrace t;

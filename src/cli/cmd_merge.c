@@ -9,14 +9,14 @@
 #include <string.h>
 
 /* The delays file, written to DELAYS.part and renamed when complete. */
-static int write_delays(const char *cmd, const char *path, const NetDelayRow *rows, int64_t n)
+static int write_delays(const char *cmd, const char *path, const char *schemes, const NetDelayRow *rows, int64_t n)
 {
     char tmp[4096];
     int rc = CLI_OK;
     FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, &rc);
     if (!f)
         return rc;
-    bool ok = netmerge_write_delays(f, rows, n);
+    bool ok = netmerge_write_delays(f, schemes, rows, n);
     if (!ok)
         cli_fail(cmd, "%s: cannot write", tmp);
     if (!cli_out_close(cmd, f, path, tmp, ok, &rc))
@@ -48,7 +48,7 @@ static int merge_logs(const char *cmd, const char *pa, const char *pb, TermLog *
     if (ok)
         cli_wrote(out);
     if (ok && delays)
-        rc = write_delays(cmd, delays, rows, nrows);
+        rc = write_delays(cmd, delays, (a->host ? a : b)->schemes, rows, nrows);
     free(rows);
     if (rc != CLI_OK)
         return rc;

@@ -31,6 +31,7 @@ if cmp -s "$TMP/net.csv" "$TMP/net.want"; then pass=$((pass + 1)); else
 # 33 ms, the parity of 2 at 67 - 66 ms); 21 = what the host received.
 cat >"$TMP/net-delays.want" <<'EOF'
 # netrace delays 1: measured one-way delays (docs/link.md "Trace")
+# schemes: nc,epp-xd
 direction,seq,kind,pkt_seq,schemes,sent_us,arrival_us,delay_us
 12,0,update,1,3,0,25000,25000
 12,1,update,2,3,33000,73000,40000

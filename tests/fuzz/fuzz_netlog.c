@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *buf = NULL;
     size_t len = 0;
     FILE *w = open_memstream(&buf, &len);
-    if (!w || !netmerge_write_delays(w, rows, n))
+    if (!w || !netmerge_write_delays(w, "nc,epp-xd", rows, n))
         abort();
     fclose(w);
     FILE *r = fmemopen(buf, len, "rb");

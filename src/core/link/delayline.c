@@ -71,6 +71,21 @@ static void clear_queues(void *ctx)
     }
 }
 
+/* Each named scheme's bit in the trace's scheme list (-1: shared fate). */
+static void map_trace_bits(DelayLine *d)
+{
+    for (int k = 0; k < SCHEME_MAX; k++)
+        d->trace_bit[k] = d->spec.trace.on && d->scheme_name[k] ? linktrace_scheme_bit(&d->spec.trace, d->scheme_name[k])
+                                                                 : -1;
+}
+
+void delayline_set_schemes(DelayLine *d, const char *const *names, int n)
+{
+    for (int k = 0; k < SCHEME_MAX; k++)
+        d->scheme_name[k] = k < n ? names[k] : NULL;
+    map_trace_bits(d);
+}
+
 bool delayline_init(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, int nschemes, bool need_aux)
 {
     memset(d, 0, sizeof *d);
@@ -91,6 +106,7 @@ bool delayline_init(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, 
     }
     clear_queues(d);
     start_streams(d);
+    map_trace_bits(d);
     return true;
 }
 
@@ -126,6 +142,7 @@ bool delayline_set_spec(DelayLine *d, const LinkSpec *spec, NrError *err)
     d->spec = copy;
     link_set_spec(&d->link, &d->spec);
     link_set_spec(&d->aux, &d->spec);
+    map_trace_bits(d);
     return true;
 }
 
@@ -179,7 +196,12 @@ static int dl_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now
      * slot takes that slot's draw, shared by every scheme; anything more
      * takes the slot's auxiliary draw. */
     const LinkDraw *dr;
-    if (mu->kind == MU_UPDATE && q->primary_slot != d->slot) {
+    LinkDraw own;
+    if (d->trace_bit[k] >= 0) {
+        /* A measured trace that knows which packet carried this scheme. */
+        linktrace_fate_scheme(&d->spec.trace, d->dir, d->cur_seq, mu->kind == MU_PARITY, d->trace_bit[k], &own);
+        dr = &own;
+    } else if (mu->kind == MU_UPDATE && q->primary_slot != d->slot) {
         dr = &d->draw;
         q->primary_slot = d->slot;
     } else {

@@ -26,6 +26,12 @@
  *   delayline_spec(d)                the current spec.
  *   delayline_reset(d)               queues emptied, random streams back to
  *        their seeded start (engine restart: the same traffic again).
+ *   delayline_set_schemes(d, names, n)  the names of schemes 0..n-1
+ *        (borrowed, static): with a trace that has a `schemes` column and
+ *        a `# schemes:` line, each named scheme takes its own packet's fate
+ *        (linktrace_fate_scheme), as in the live race the trace measured;
+ *        other schemes (and every scheme without that) the slot's shared
+ *        fate. Kept across delayline_set_spec.
  */
 #ifndef NR_DELAYLINE_H
 #define NR_DELAYLINE_H
@@ -64,6 +70,8 @@ typedef struct DelayLine {
     LinkDraw draw, auxdraw;
     bool need_aux, aux_drawn;
     uint64_t slot; /* sample slots begun so far */
+    const char *scheme_name[SCHEME_MAX]; /* delayline_set_schemes; NULL: unnamed */
+    int trace_bit[SCHEME_MAX];           /* scheme k's mask bit in the trace, -1: shared fate */
     int32_t cur_seq; /* seq of the current slot (a trace's fates are by seq) */
     int nq;
     DlQueue q[SCHEME_MAX];
@@ -84,5 +92,6 @@ Medium delayline_medium(DelayLine *d);
 bool delayline_set_spec(DelayLine *d, const LinkSpec *spec, NrError *err);
 const LinkSpec *delayline_spec(const DelayLine *d);
 void delayline_reset(DelayLine *d);
+void delayline_set_schemes(DelayLine *d, const char *const *names, int n);
 
 #endif

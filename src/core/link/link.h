@@ -74,6 +74,15 @@
  *        dir (0 = 12, 1 = 21; t->named 12 or 21 overrides it): the update packet (aux false) or a
  *        further packet of the slot (aux true: the parity rows; the update's
  *        fate when the direction has no parity rows). No row: lost.
+ *   linktrace_scheme_bit(t, name)  the mask bit of scheme `name` in the
+ *        file's `# schemes:` line, or -1 (no such line, no such scheme, or
+ *        no `schemes` column).
+ *   linktrace_fate_scheme(t, dir, seq, kind, bit, out)  the fate of the
+ *        packet of (dir, seq, kind: 0 update, 1 parity) that carried scheme
+ *        `bit` (its earliest arrival; a second copy is the duplicate); lost
+ *        when no packet of that slot carried it. Live play sends a sample
+ *        once for the schemes that send the same bytes, others apart: this
+ *        gives each scheme its own packet's fate.
  *   linktrace_copy(dst, src) deep copy; false when out of memory (dst empty).
  *   linktrace_free(t)        NULL-safe.
  *   For a trace, link_draw takes slots 0, 1, 2, ... of direction t->named
@@ -112,8 +121,20 @@ typedef struct LinkTraceSlot {
     int32_t delay_us, dup_us, aux_us, aux_dup_us;
 } LinkTraceSlot;
 
+/* One packet of a trace with a `schemes` column: which schemes it carried,
+ * for a fate per scheme (linktrace_fate_scheme). */
+typedef struct LinkTracePkt {
+    int32_t seq;
+    int32_t kind;            /* 0 update, 1 parity */
+    uint32_t mask;           /* bit b: the b-th scheme of LinkTrace.schemes */
+    int32_t delay_us, dup_us;
+} LinkTracePkt;
+
 typedef struct LinkTrace {
     bool on;                 /* the spec is `trace FILE` */
+    char schemes[256];       /* `# schemes: a,b,c` of the file: the names of the mask bits */
+    int npkt[2];             /* packets per direction, when the file has masks */
+    LinkTracePkt *pkt[2];    /* owned, by (seq, kind, mask order in the file) */
     int named;               /* rows taken: 0 the link's own direction, else 12 or 21 */
     int n[2];                /* slots per direction (12, 21) */
     LinkTraceSlot *slot[2];  /* owned, by increasing seq */
@@ -192,6 +213,8 @@ void disttable_free(DistTable *t);
 bool linktrace_load(LinkTrace *t, const char *path, NrError *err);
 bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err);
 void linktrace_fate(const LinkTrace *t, int dir, int32_t seq, bool aux, LinkDraw *out);
+int linktrace_scheme_bit(const LinkTrace *t, const char *name);
+void linktrace_fate_scheme(const LinkTrace *t, int dir, int32_t seq, int kind, int bit, LinkDraw *out);
 bool linktrace_copy(LinkTrace *dst, const LinkTrace *src);
 void linktrace_free(LinkTrace *t);
 

@@ -20,6 +20,7 @@ typedef struct RawRow {
     int32_t delay_us; /* >= 0 */
     uint8_t dir, kind; /* 0 = 12 / update, 1 = 21 / parity */
     int bits;          /* schemes in the packet's mask (0 without the column) */
+    uint32_t mask;     /* the mask itself */
     int64_t pkt;       /* pkt_seq: copies of one packet share it (-1 without) */
     int64_t line;      /* file order breaks ties */
 } RawRow;
@@ -30,6 +31,8 @@ void linktrace_free(LinkTrace *t)
         return;
     free(t->slot[0]);
     free(t->slot[1]);
+    free(t->pkt[0]);
+    free(t->pkt[1]);
     *t = (LinkTrace){0};
 }
 
@@ -37,16 +40,19 @@ bool linktrace_copy(LinkTrace *dst, const LinkTrace *src)
 {
     LinkTrace c = *src;
     c.slot[0] = c.slot[1] = NULL;
-    for (int d = 0; d < 2; d++) {
-        if (src->n[d] <= 0)
-            continue;
-        c.slot[d] = malloc((size_t)src->n[d] * sizeof *c.slot[d]);
-        if (!c.slot[d]) {
-            free(c.slot[0]);
-            *dst = (LinkTrace){0};
-            return false;
-        }
-        memcpy(c.slot[d], src->slot[d], (size_t)src->n[d] * sizeof *c.slot[d]);
+    c.pkt[0] = c.pkt[1] = NULL;
+    bool ok = true;
+    for (int d = 0; d < 2 && ok; d++) {
+        if (src->n[d] > 0 && (c.slot[d] = malloc((size_t)src->n[d] * sizeof *c.slot[d])))
+            memcpy(c.slot[d], src->slot[d], (size_t)src->n[d] * sizeof *c.slot[d]);
+        if (src->npkt[d] > 0 && (c.pkt[d] = malloc((size_t)src->npkt[d] * sizeof *c.pkt[d])))
+            memcpy(c.pkt[d], src->pkt[d], (size_t)src->npkt[d] * sizeof *c.pkt[d]);
+        ok = (src->n[d] <= 0 || c.slot[d]) && (src->npkt[d] <= 0 || c.pkt[d]);
+    }
+    if (!ok) {
+        linktrace_free(&c);
+        *dst = (LinkTrace){0};
+        return false;
     }
     *dst = c;
     return true;
@@ -142,6 +148,7 @@ static bool read_row(char **field, int nf, const int *col, int ncols, RawRow *r,
     }
     r->pkt = -1;
     r->bits = 0;
+    r->mask = 0;
     int64_t v;
     if (col[COL_PKT] >= 0) {
         if (!int_field(field[col[COL_PKT]], COL_PKT, 0, UINT32_MAX, &v, path, lineno, err))
@@ -151,7 +158,8 @@ static bool read_row(char **field, int nf, const int *col, int ncols, RawRow *r,
     if (col[COL_SCHEMES] >= 0) {
         if (!int_field(field[col[COL_SCHEMES]], COL_SCHEMES, 0, UINT32_MAX, &v, path, lineno, err))
             return false;
-        for (uint32_t m = (uint32_t)v; m; m &= m - 1)
+        r->mask = (uint32_t)v;
+        for (uint32_t m = r->mask; m; m &= m - 1)
             r->bits++;
     }
     r->seq = (int32_t)seq;
@@ -238,6 +246,82 @@ static bool build_slots(LinkTrace *t, const RawRow *r, int64_t n)
     return true;
 }
 
+/* With a schemes column: every packet (rows of one pkt_seq) of each slot,
+ * its earliest copy and the next, for the fates per scheme. */
+static bool build_packets(LinkTrace *t, const RawRow *r, int64_t n)
+{
+    int64_t i = 0;
+    for (int d = 0; d < 2; d++) {
+        int64_t start = i, count = 0, j;
+        for (j = i; j < n && r[j].dir == d; j++)
+            count += j == start || r[j].seq != r[j - 1].seq || r[j].kind != r[j - 1].kind || r[j].pkt != r[j - 1].pkt;
+        if (count == 0)
+            continue;
+        LinkTracePkt *p = malloc((size_t)count * sizeof *p);
+        if (!p)
+            return false;
+        int m = 0;
+        for (; i < j;) {
+            int64_t e = i + 1;
+            while (e < j && r[e].seq == r[i].seq && r[e].kind == r[i].kind && r[e].pkt == r[i].pkt)
+                e++;
+            p[m++] = (LinkTracePkt){r[i].seq, r[i].kind, r[i].mask, r[i].delay_us,
+                                    e - i > 1 ? r[i + 1].delay_us : LINK_TRACE_NONE};
+            i = e;
+        }
+        t->pkt[d] = p;
+        t->npkt[d] = m;
+    }
+    return true;
+}
+
+int linktrace_scheme_bit(const LinkTrace *t, const char *name)
+{
+    if (!t->pkt[0] && !t->pkt[1])
+        return -1;
+    int bit = 0;
+    for (const char *p = t->schemes; *p && bit < 32; bit++) {
+        size_t len = strcspn(p, ",");
+        if (len == strlen(name) && strncmp(p, name, len) == 0)
+            return bit;
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return -1;
+}
+
+void linktrace_fate_scheme(const LinkTrace *t, int dir, int32_t seq, int kind, int bit, LinkDraw *out)
+{
+    *out = (LinkDraw){.lost = true};
+    if (t->named)
+        dir = t->named == 21;
+    if (dir < 0 || dir > 1 || bit < 0 || bit > 31)
+        return;
+    /* A trace without parity rows in this direction: parity packets share
+     * the update's fate (as linktrace_fate). */
+    if (kind && !t->parity[dir])
+        kind = 0;
+    int lo = 0, hi = t->npkt[dir];
+    const LinkTracePkt *p = t->pkt[dir];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (p[mid].seq < seq || (p[mid].seq == seq && p[mid].kind < kind))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int i = lo; i < t->npkt[dir] && p[i].seq == seq && p[i].kind == kind; i++) {
+        if (!(p[i].mask >> bit & 1u))
+            continue;
+        out->lost = false;
+        out->delay_us = p[i].delay_us;
+        out->dup = p[i].dup_us != LINK_TRACE_NONE;
+        out->dup_delay_us = out->dup ? p[i].dup_us : 0;
+        return;
+    }
+}
+
 bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err)
 {
     *t = (LinkTrace){0};
@@ -271,6 +355,17 @@ bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err)
         char *p = line;
         while (*p == ' ' || *p == '\t')
             p++;
+        if (strncmp(p, "# schemes:", 10) == 0 && !header) {
+            /* the names of the mask bits (netrace merge writes the session's list) */
+            char *v = nr_trim(p + 10);
+            if (strlen(v) >= sizeof t->schemes || !nr_text_is_printable(v)) {
+                ok = nr_error_set(err, "%s:%lld: schemes: expected at most %zu printable characters", path,
+                                  (long long)lineno, sizeof t->schemes - 1);
+                break;
+            }
+            memcpy(t->schemes, v, strlen(v) + 1);
+            continue;
+        }
         if (*p == '#' || *p == '\0' || *p == '\n' || (*p == '\r' && (p[1] == '\n' || p[1] == '\0')))
             continue;
         int nf = nr_csv_split(p, field, TRACE_COLS_MAX);
@@ -313,7 +408,7 @@ bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err)
         qsort(rows, (size_t)n, sizeof *rows, cmp_raw);
         t->on = true;
         t->rows = n;
-        if (!build_slots(t, rows, n))
+        if (!build_slots(t, rows, n) || (col[COL_SCHEMES] >= 0 && !build_packets(t, rows, n)))
             ok = nr_error_set(err, "%s: out of memory", path);
     }
     free(rows);

@@ -132,6 +132,10 @@ static bool make_media(Engine *e, const EngineConfig *cfg, NrError *err)
         const LinkSpec *spec = cfg->link[d] ? cfg->link[d] : &e->none;
         if (!delayline_init(&e->dl[d], spec, cfg->seed, d, e->n, need_aux))
             return nr_error_set(err, "engine: out of memory");
+        const char *names[SCHEME_MAX];
+        for (int k = 0; k < e->n; k++)
+            names[k] = e->types[k]->name;
+        delayline_set_schemes(&e->dl[d], names, e->n);
         e->own_dl[d] = true;
         e->med[d] = delayline_medium(&e->dl[d]);
     }

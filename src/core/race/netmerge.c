@@ -427,6 +427,8 @@ bool netmerge_check(const TermLog *a, const TermLog *b, NrError *err)
         return nr_error_set(err, "periods %d ms and %d ms differ", a->period_ms, b->period_ms);
     if (strcmp(a->track, b->track) != 0)
         return nr_error_set(err, "tracks '%s' and '%s' differ", a->track, b->track);
+    if (a->schemes[0] && b->schemes[0] && strcmp(a->schemes, b->schemes) != 0)
+        return nr_error_set(err, "scheme lists '%s' and '%s' differ", a->schemes, b->schemes);
     return true;
 }
 
@@ -500,10 +502,12 @@ bool netmerge_delays(const TermLog *a, const TermLog *b, NetDelayRow **rows, int
     return true;
 }
 
-bool netmerge_write_delays(FILE *f, const NetDelayRow *rows, int64_t n)
+bool netmerge_write_delays(FILE *f, const char *schemes, const NetDelayRow *rows, int64_t n)
 {
-    fprintf(f, "# netrace delays 1: measured one-way delays (docs/link.md \"Trace\")\n"
-               "direction,seq,kind,pkt_seq,schemes,sent_us,arrival_us,delay_us\n");
+    fprintf(f, "# netrace delays 1: measured one-way delays (docs/link.md \"Trace\")\n");
+    if (schemes && schemes[0]) /* the names of the mask bits */
+        fprintf(f, "# schemes: %s\n", schemes);
+    fprintf(f, "direction,seq,kind,pkt_seq,schemes,sent_us,arrival_us,delay_us\n");
     for (int64_t i = 0; i < n; i++) {
         const NetDelayRow *r = &rows[i];
         fprintf(f, "%s,%d,%s,%lld,%lld,%lld,%lld,%lld\n", r->dir ? "21" : "12", r->seq,

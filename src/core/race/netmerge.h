@@ -17,7 +17,8 @@
  *        from the peer's car, send_sync_us = seq * period.
  *   termlog_free(log)            NULL-safe.
  *   netmerge_check(a, b, err)   the two logs are one race: same token,
- *        period, track; cars 1 and 2 (either order); one host, one joiner.
+ *        period, track and scheme list (when both name one); cars 1 and 2
+ *        (either order); one host, one joiner.
  *   netmerge_samples(a, b)      samples both logs have (the shorter's).
  *   netmerge_recording(a, b, rec, err)  the race recording of the first
  *        netmerge_samples samples: car 1 from the car-1 log, car 2 from the
@@ -30,8 +31,10 @@
  *        and scheme mask, sent and arrival on the synchronised race clock,
  *        delay = arrival - sent; sorted by direction, seq, kind, arrival,
  *        pkt_seq. *rows is the caller's (free()).
- *   netmerge_write_delays(f, rows, n)  the delays file (header and rows);
- *        false on a write error.
+ *   netmerge_write_delays(f, schemes, rows, n)  the delays file: a
+ *        `# schemes: LIST` line naming the mask bits (the session's scheme
+ *        list; none when schemes is NULL or empty), the header and the
+ *        rows; false on a write error.
  *   netmerge_counts(a, b, dir, out)  packets of direction dir (0 = 12)
  *        with seq below netmerge_samples: put on the wire (tx rows of the
  *        sender), received (distinct pkt_seq in the receiver's rx rows),
@@ -103,7 +106,7 @@ bool netmerge_check(const TermLog *a, const TermLog *b, NrError *err);
 int netmerge_samples(const TermLog *a, const TermLog *b);
 bool netmerge_recording(const TermLog *a, const TermLog *b, Recording *rec, NrError *err);
 bool netmerge_delays(const TermLog *a, const TermLog *b, NetDelayRow **rows, int64_t *n, NrError *err);
-bool netmerge_write_delays(FILE *f, const NetDelayRow *rows, int64_t n);
+bool netmerge_write_delays(FILE *f, const char *schemes, const NetDelayRow *rows, int64_t n);
 bool netmerge_counts(const TermLog *a, const TermLog *b, int dir, NetCounts *out);
 
 #endif
