@@ -264,32 +264,41 @@ static void bad_config(void **state)
     track_free(t);
 }
 
-/* The shipped race: 30 s, two cars, source autopilot, and the lead changes
- * between 8 and 12 times (like the evenly matched drivers of the racing
- * paper, Section 4). */
-static void shipped_race_lead_changes(void **state)
+/* The shipped races: 30 s, two cars, source autopilot, solid cars (centres
+ * at least 1 cw apart at every sample), and in the bundled race and the
+ * close battle the lead changes between 8 and 12 times (like the evenly
+ * matched drivers of the racing paper, Section 4). */
+static void shipped_races(void **state)
 {
     (void)state;
     const char *src = getenv("NETRACE_SOURCE_DIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/recordings/default.csv", src ? src : ".");
-    Recording r;
-    NrError err;
-    bool ok = recording_load(&r, path, &err);
-    if (!ok)
-        fprintf(stderr, "%s\n", err.msg);
-    assert_true(ok);
-    assert_false(r.truncated);
-    assert_int_equal(r.ncars, 2);
-    assert_int_equal(r.period_ms, 33);
-    assert_string_equal(r.source, "autopilot");
-    assert_string_equal(r.track, "default.track");
-    assert_true((r.nsamples - 1) * r.period_ms >= 29900 && (r.nsamples - 1) * r.period_ms <= 30000);
+    const char *name[] = {"default", "close", "pullaway", "typical"};
     Track *t = load_default_track();
-    int lc = recording_lead_changes(&r, t);
-    assert_true(lc >= 8 && lc <= 12);
+    for (int f = 0; f < 4; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/recordings/%s.csv", src ? src : ".", name[f]);
+        Recording r;
+        NrError err;
+        bool ok = recording_load(&r, path, &err);
+        if (!ok)
+            fprintf(stderr, "%s\n", err.msg);
+        assert_true(ok);
+        assert_false(r.truncated);
+        assert_int_equal(r.ncars, 2);
+        assert_int_equal(r.period_ms, 33);
+        assert_string_equal(r.source, "autopilot");
+        assert_string_equal(r.track, "default.track");
+        assert_true((r.nsamples - 1) * r.period_ms >= 29900 && (r.nsamples - 1) * r.period_ms <= 30000);
+        for (int i = 0; i < r.nsamples; i++) {
+            const RecSample *a = recording_at(&r, 0, i), *b = recording_at(&r, 1, i);
+            assert_true(hypot(a->x - b->x, a->y - b->y) >= 1.0 - 2e-4);
+        }
+        int lc = recording_lead_changes(&r, t);
+        if (f < 2)
+            assert_true(lc >= 8 && lc <= 12);
+        recording_free(&r);
+    }
     track_free(t);
-    recording_free(&r);
 }
 
 int main(void)
@@ -300,7 +309,7 @@ int main(void)
         cmocka_unit_test(inputs_resimulate),
         cmocka_unit_test(default_lap_time),
         cmocka_unit_test(bad_config),
-        cmocka_unit_test(shipped_race_lead_changes),
+        cmocka_unit_test(shipped_races),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
