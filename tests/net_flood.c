@@ -150,7 +150,7 @@ int main(int argc, char **argv)
             count[sort]++;
             sent++;
         }
-        if (i % 16 == 15) { /* ~40,000 datagrams a second */
+        if (i % 16 == 15) { /* at most 40,000 datagrams a second */
             struct timespec ts = {0, 400000};
             nanosleep(&ts, NULL);
         }

@@ -32,11 +32,11 @@ host_port() {
 # key FILE NAME: the value of a key: value line
 key() { sed -n "s/^$2: //p" "$1"; }
 
-"$NR" host --port 0 --seconds 10 --headless --schemes nc,causality,dr,epp-xv --log "$TMP/h.log" \
+timeout 120 "$NR" host --port 0 --seconds 10 --headless --schemes nc,causality,dr,epp-xv --log "$TMP/h.log" \
     >"$TMP/h.out" 2>"$TMP/h.err" &
 HOST_PID=$!
 PORT=$(host_port "$TMP/h.err")
-expect 0 "join a race on loopback" -- "$NR" join "127.0.0.1:$PORT" --clock-offset 250 --headless \
+expect 0 "join a race on loopback" -- timeout 120 "$NR" join "127.0.0.1:$PORT" --clock-offset 250 --headless \
     --log "$TMP/j.log"
 cp "$TMP/out" "$TMP/j.out"
 wait "$HOST_PID"
