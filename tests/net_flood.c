@@ -4,7 +4,10 @@
  * session's token and absurd fields, and well-formed packets with the token
  * from the wrong address. The token is read from the host's log (its
  * `# token:` header line), as an attacker who saw one packet would know it.
- * Paced so the kernel's receive buffer never overflows on a loaded machine.
+ * Paced (40,000 a second at most) and throttled on the host socket's
+ * receive queue (/proc/net/udp), so the kernel does not drop datagrams
+ * before the host reads them when the machine is loaded: every datagram
+ * sent should then be counted by the host.
  * Prints `sent: N` and the count of each sort. Loopback only.
  *
  * usage: net_flood PORT LOGFILE N SEED */
@@ -91,6 +94,25 @@ static size_t absurd_packet(Rng *r, uint64_t token, uint8_t *buf)
     return wire_encode(&p, buf, WIRE_MAX_BYTES);
 }
 
+/* Bytes waiting in the receive queue of the UDP socket bound to port on
+ * this machine (/proc/net/udp: local address, then tx_queue:rx_queue in
+ * hex), -1 when not found. */
+static long rx_queue(int port)
+{
+    FILE *f = fopen("/proc/net/udp", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    long q = -1;
+    while (q < 0 && fgets(line, sizeof line, f)) {
+        unsigned addr, p, txq, rxq;
+        if (sscanf(line, " %*d: %x:%x %*x:%*x %*x %x:%x", &addr, &p, &txq, &rxq) == 4 && (int)p == port)
+            q = (long)rxq;
+    }
+    fclose(f);
+    return q;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 5) {
@@ -153,6 +175,11 @@ int main(int argc, char **argv)
         if (i % 16 == 15) { /* at most 40,000 datagrams a second */
             struct timespec ts = {0, 400000};
             nanosleep(&ts, NULL);
+            /* the host is behind (descheduled): wait until it reads on */
+            for (int w = 0; w < 5000 && rx_queue(port) > 32768; w++) {
+                struct timespec tw = {0, 200000};
+                nanosleep(&tw, NULL);
+            }
         }
     }
     printf("sent: %ld\n", sent);

@@ -54,9 +54,10 @@ struct Session {
     int64_t next_start_local;
     /* faults */
     int64_t last_heard_local;
-    bool paused;
+    bool paused, host_paused; /* host_paused: the joiner was told PAUSE */
     int64_t paused_race;
     int resume_sends;
+    int64_t next_resume_local;
     bool peer_finished, peer_bye;
     int64_t finished_local;
     /* counters */
@@ -420,17 +421,19 @@ static void on_control(Session *s, const WireControl *c)
             schedule_start(s, c->arg_us);
         break;
     case WIRE_PAUSE:
-        if (!s->cfg.host && s->phase == PH_RACE && !s->paused) {
-            s->paused = true;
+        if (!s->cfg.host && s->phase == PH_RACE && !s->host_paused) {
+            s->paused = s->host_paused = true;
             s->paused_race = race_at(s, local_now(s));
             say(s, "the host paused the race");
             event(s, "pause", "host");
         }
         break;
     case WIRE_RESUME:
-        if (!s->cfg.host && s->paused) {
+        /* The host's word on race time 0 after a pause; taken whether or
+         * not this end saw the pause (its PAUSE may have been lost). */
+        if (!s->cfg.host && s->phase == PH_RACE && c->arg_us != s->start_sync) {
             s->start_sync = c->arg_us;
-            s->paused = false;
+            s->paused = s->host_paused = false;
             say(s, "race resumed");
             event(s, "resume", "host");
         }
@@ -576,13 +579,19 @@ static void faults(Session *s, int64_t l)
         /* heard again: race time goes on from where it stopped, 1 s from now */
         s->start_sync = l + SESSION_START_LEAD_US - s->paused_race;
         s->paused = false;
-        s->resume_sends = 5;
+        s->resume_sends = 10;
         say(s, "the peer is back: race resumed");
         event(s, "resume", "peer heard");
+    } else if (s->paused && !s->cfg.host && !s->host_paused && silent < SESSION_PAUSE_US / 10) {
+        /* the host is heard again and never paused: go on */
+        s->paused = false;
+        say(s, "the host is back: race resumed");
+        event(s, "resume", "host heard");
     }
-    if (s->resume_sends > 0 && !s->paused) {
-        send_control(s, WIRE_RESUME, s->start_sync);
+    if (s->resume_sends > 0 && !s->paused && l >= s->next_resume_local) {
+        send_control(s, WIRE_RESUME, s->start_sync); /* ten times, 100 ms apart */
         s->resume_sends--;
+        s->next_resume_local = l + SESSION_PROBE_US;
     }
 }
 
