@@ -706,6 +706,80 @@ static void plot_png_has_the_requested_size(void **state)
     unlink(path);
 }
 
+/* Colour of pixel (x, y) of a 24/32-bit surface as 0xRRGGBB. */
+static uint32_t pixel_rgb(SDL_Surface *img, int x, int y)
+{
+    Uint32 v = 0;
+    const Uint8 *px = (const Uint8 *)img->pixels + y * img->pitch + x * img->format->BytesPerPixel;
+    memcpy(&v, px, img->format->BytesPerPixel);
+    Uint8 r, g, b;
+    SDL_GetRGB(v, img->format, &r, &g, &b);
+    return (uint32_t)r << 16 | (uint32_t)g << 8 | b;
+}
+
+/* A short panel widens its tick step (plot_tick_step) and rounds the y
+ * range out to it: every horizontal grid line must then lie on the y axis,
+ * none above it (a top tick drawn above the panel crossed the title). The
+ * light theme's grid is 0xE2E2E2 and its axis 0x404040. */
+static void plot_grid_stays_within_the_axis(void **state)
+{
+    (void)state;
+    double x[4] = {0, 10, 20, 30}, y[4] = {0, 7, 19, 22};
+    PlotSeries s = {"nc", x, y, 4, false, NULL, NULL};
+    PlotPanel p;
+    memset(&p, 0, sizeof p);
+    p.title = "inconsistency rate, cumulative (%)";
+    p.xlabel = "race time (s)";
+    p.series = &s;
+    p.nseries = 1;
+    p.fixed_x = true;
+    p.xmax = 30;
+    PlotFigure fig = {NULL, &p, 1, 1, 640, 110, NULL};
+    char path[] = "/tmp/netrace-test-grid-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    NrError err = {{0}};
+    assert_int_equal(plot_write_png(&fig, path, &err), 0);
+    SDL_Surface *img = IMG_Load(path);
+    unlink(path);
+    assert_non_null(img);
+    SDL_LockSurface(img);
+    /* the y axis: the column with the longest run of axis colour */
+    int axis_x = -1, axis_top = -1, best = 0;
+    for (int cx = 0; cx < img->w / 2; cx++) {
+        int run = 0, first = -1;
+        for (int cy = 0; cy < img->h; cy++) {
+            if (pixel_rgb(img, cx, cy) == 0x404040) {
+                if (run == 0)
+                    first = cy;
+                run++;
+                if (run > best) {
+                    best = run;
+                    axis_x = cx;
+                    axis_top = first;
+                }
+            } else {
+                run = 0;
+            }
+        }
+    }
+    assert_true(axis_x >= 0 && best > 20);
+    int grid_rows = 0;
+    for (int cy = 0; cy < img->h; cy++) {
+        int n = 0;
+        for (int cx = axis_x + 1; cx < img->w; cx++)
+            n += pixel_rgb(img, cx, cy) == 0xE2E2E2;
+        if (n > (img->w - axis_x) / 2) { /* a horizontal grid line */
+            grid_rows++;
+            assert_true(cy >= axis_top);
+        }
+    }
+    assert_true(grid_rows >= 2); /* the check saw the ticks */
+    SDL_UnlockSurface(img);
+    SDL_FreeSurface(img);
+}
+
 static void link_text_round_trip(void **state)
 {
     (void)state;
@@ -818,6 +892,7 @@ int main(void)
         cmocka_unit_test(layers_draw_the_same_picture),
         cmocka_unit_test(snapshot_has_the_requested_size),
         cmocka_unit_test(plot_png_has_the_requested_size),
+        cmocka_unit_test(plot_grid_stays_within_the_axis),
         cmocka_unit_test(plots_are_png_only),
         cmocka_unit_test(link_text_round_trip),
         cmocka_unit_test(random_input_keeps_the_state_valid),

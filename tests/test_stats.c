@@ -1,5 +1,6 @@
 /* 95 % intervals across seeds: t quantiles against the printed table and the
- * normal limit; intervals of hand-computed samples. */
+ * normal limit; intervals of hand-computed samples; the unsigned zero of
+ * printed means. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +9,11 @@
 
 #include <math.h>
 
+#include "nr_common.h"
 #include "stats.h"
+
+#include <stdio.h>
+#include <string.h>
 
 static void t_quantiles(void **state)
 {
@@ -53,11 +58,29 @@ static void intervals(void **state)
     assert_float_equal(half, 0.0, 1e-12);
 }
 
+/* A mean that prints as zero prints without a sign; anything that prints
+ * as a digit keeps it (half a unit of the 4th place is 0.00005). */
+static void unsigned_zero(void **state)
+{
+    (void)state;
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.4f", nr_unsigned_zero(-0.000047, 4));
+    assert_string_equal(buf, "0.0000");
+    snprintf(buf, sizeof buf, "%+.2f", nr_unsigned_zero(-0.004, 2));
+    assert_string_equal(buf, "+0.00");
+    snprintf(buf, sizeof buf, "%.4f", nr_unsigned_zero(-0.00006, 4));
+    assert_string_equal(buf, "-0.0001");
+    snprintf(buf, sizeof buf, "%+.2f", nr_unsigned_zero(-0.0051, 2));
+    assert_string_equal(buf, "-0.01");
+    assert_true(nr_unsigned_zero(-184.0, 0) == -184.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_quantiles),
         cmocka_unit_test(intervals),
+        cmocka_unit_test(unsigned_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -258,10 +258,10 @@ void app_step_to(AppState *s, int64_t t_us)
     NrError err = {{0}};
     if (linkscript_run_to(s->cfg.script, &s->script_next, s->e, t_us, linkscript_step_replay, s->rp, &last, &err) < 0)
         app_set_message(s, "link script: %s", err.msg);
-    else if (last)
-        app_set_message(s, "t %.1f s: link %s now '%s' (script line %d)", (double)last->t_us / 1e6,
-                        last->dir == 0 ? "1→2" : last->dir == 1 ? "2→1" : "1→2 and 2→1", last->spec.text,
-                        last->line);
+    else if (last) {
+        char line[LINK_TEXT_MAX + 96];
+        app_set_message(s, "%s", linkscript_describe(last, line, sizeof line));
+    }
 }
 
 void app_restart(AppState *s)

@@ -86,6 +86,7 @@ static bool start_race(PlayState *ps, NrError *err)
     ps->flow_us = 0;
     ps->race_us = 0;
     ps->rec_failed = false;
+    ps->script_seen = 0;
     ps->steer[0] = ps->steer[1] = 0.0;
     memset(ps->in, 0, sizeof ps->in);
     return true;
@@ -373,6 +374,13 @@ void play_frame(PlayState *ps, int64_t wall_dt_us)
         ps->rec_failed = true;
         fprintf(stderr, "netrace play: %s\n", err.msg);
         play_message(ps, "%s", err.msg);
+    }
+    int changes;
+    const LinkChange *last = liverace_last_change(ps->lr, &changes);
+    if (last && changes != ps->script_seen) {
+        char line[LINK_TEXT_MAX + 96];
+        ps->script_seen = changes;
+        play_message(ps, "%s", linkscript_describe(last, line, sizeof line));
     }
     if (rf->phase == RF_DONE) {
         NrError e2 = {{0}};

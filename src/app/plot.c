@@ -24,6 +24,50 @@ static const uint32_t palette[] = {
     0xD02050, /* crimson (moss looked like the lime of series 5) */
 };
 
+/* Series past the sixth are dashed: twelve hues alone are at the limit of
+ * what reads apart on a projector. On and off lengths in pixels, over the
+ * curve's length, so a dense curve (a point per column) dashes too. */
+#define PLOT_DASH_ON 9.0f
+#define PLOT_DASH_OFF 5.0f
+#define PLOT_SOLID_SERIES 6
+
+bool plot_series_dashed(int i)
+{
+    return i >= PLOT_SOLID_SERIES;
+}
+
+/* One segment of a curve: solid, or the dashed pieces of it that fall on
+ * the "on" part of the pattern, *phase carrying the length already drawn.
+ * fast: w one-pixel lines a pixel apart (the window), else a thick line. */
+static void curve_segment(SDL_Renderer *r, bool fast, bool dashed, float x0, float y0, float x1, float y1, float w,
+                          SDL_Color c, float *phase)
+{
+    float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+    float t = 0;
+    while (t < len || (len == 0 && t == 0)) {
+        float pos = fmodf(*phase, PLOT_DASH_ON + PLOT_DASH_OFF);
+        bool on = !dashed || pos < PLOT_DASH_ON;
+        float piece = !dashed ? len : on ? PLOT_DASH_ON - pos : PLOT_DASH_ON + PLOT_DASH_OFF - pos;
+        if (piece > len - t)
+            piece = len - t;
+        if (on) {
+            float ax = len > 0 ? x0 + dx * t / len : x0, ay = len > 0 ? y0 + dy * t / len : y0;
+            float bx = len > 0 ? x0 + dx * (t + piece) / len : x1, by = len > 0 ? y0 + dy * (t + piece) / len : y1;
+            if (fast) {
+                SDL_SetRenderDrawColor(r, c.r, c.g, c.b, 255);
+                for (int o = 0; o < (int)w; o++)
+                    SDL_RenderDrawLineF(r, ax, ay + (float)o, bx, by + (float)o);
+            } else {
+                gfx_thick_line(r, ax, ay, bx, by, w, c);
+            }
+        }
+        if (len == 0)
+            break;
+        t += piece;
+        *phase += piece;
+    }
+}
+
 uint32_t plot_series_colour(int i)
 {
     int n = (int)(sizeof palette / sizeof palette[0]);
@@ -158,7 +202,9 @@ static int legend_rows(Gfx *g, const PlotPanel *p, float x, float y, float w, bo
         }
         if (draw) {
             float ry = y + (float)(lh * (rows - 1));
-            gfx_fill(g->r, cx, ry + (float)lh / 2 - thick / 2, sw, thick, col(plot_series_colour(s)));
+            float phase = 0, sy = ry + (float)lh / 2;
+            curve_segment(g->r, false, plot_series_dashed(s), cx, sy, cx + sw, sy, thick, col(plot_series_colour(s)),
+                          &phase);
             gfx_text(g, GFX_SMALL, (int)(cx + sw + (float)lh * 0.3f), (int)ry, GFX_LEFT, fg, "%s", label);
         }
         cx += iw + gap;
@@ -259,6 +305,10 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         if (!p->fixed_y) {
             y0 = floor(y0 / ys + 1e-9) * ys;
             y1 = ceil(y1 / ys - 1e-9) * ys;
+            /* the axis spans the widened range: a top tick drawn above the
+             * panel went through the title */
+            Y0 = y0;
+            Y1 = y1;
         }
     }
 #define PX(v) (left + (float)(((v) - x0) / (x1 - x0)) * pw)
@@ -323,7 +373,8 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         const PlotSeries *se = &p->series[s];
         SDL_Color c = col(plot_series_colour(s));
         float w = (p->highlight == s + 1) ? thick * 2 : thick;
-        if (th->fast_lines) {
+        bool dashed = plot_series_dashed(s);
+        if (th->fast_lines && !dashed) {
             /* polyline runs of up to 256 points, drawn w times one pixel apart */
             SDL_FPoint run[256];
             int m = 0;
@@ -352,7 +403,7 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
             }
             continue;
         }
-        if (se->lo && se->hi) {
+        if (se->lo && se->hi && !th->fast_lines) {
             /* the spread: error bars with caps at marked points, else a band */
             SDL_Color band = c;
             band.a = 64;
@@ -378,7 +429,7 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
             SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
         }
         bool have = false;
-        float px = 0, py = 0;
+        float px = 0, py = 0, phase = 0;
         for (int i = 0; i < se->n; i++) {
             if (!isfinite(se->x[i]) || !isfinite(se->y[i])) {
                 have = false;
@@ -386,8 +437,8 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
             }
             float qx = PX(se->x[i]), qy = PY(se->y[i]);
             if (have)
-                gfx_thick_line(r, px, py, qx, qy, w, c);
-            if (se->markers)
+                curve_segment(r, th->fast_lines, dashed, px, py, qx, qy, w, c, &phase);
+            if (se->markers && !th->fast_lines)
                 gfx_disc(r, qx, qy, w * 1.3f, c);
             px = qx;
             py = qy;

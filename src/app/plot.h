@@ -20,6 +20,8 @@
  *   plot_tick_step(range, pixels, min_gap_px)  a round step (1, 2, 5 x 10^k,
  *        or twice one) with at most pixels / min_gap_px steps over range, so
  *        tick labels on a short axis never overlap.
+ *   plot_series_dashed(i)     series 7 and on (i >= 6) are drawn dashed, in the
+ *        curves and the legend: twelve hues alone do not read apart.
  *   plot_series_colour(i, rgb)  the colour of series i (also used by the
  *        window for scheme i), as 0xRRGGBB.
  *
@@ -82,6 +84,7 @@ typedef struct PlotTheme {
 bool plot_path_ok(const char *path, NrError *err);
 int plot_write_png(const PlotFigure *fig, const char *path, NrError *err);
 uint32_t plot_series_colour(int i);
+bool plot_series_dashed(int i);
 double plot_tick_step(double range, double pixels, double min_gap_px);
 
 #endif

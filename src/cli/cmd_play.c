@@ -321,9 +321,6 @@ static int play_main(int argc, char **argv)
             return finish(&p, cli_usage_error(CMD, "unknown option '%s'", a));
         }
     }
-    if (p.o.script_path) /* changes at race times need the live loop's support: not built */
-        return finish(&p, cli_usage_error(CMD, "--link-script is replay's and sweep's; play changes links live in "
-                                                "the overview window (Tab)"));
     bool any_human = false;
     for (int j = 0; j < 2; j++)
         any_human |= p.kind[j] == PLAYER_KEYS || p.kind[j] == PLAYER_PAD;
@@ -420,6 +417,7 @@ static int play_main(int argc, char **argv)
     lc->inputs_path = p.record ? in_path : NULL;
     lc->source = any_human ? "human" : "autopilot";
     lc->created = created;
+    lc->script = p.o.script.n ? &p.o.script : NULL;
     if (headless)
         return finish(&p, run_headless(&p, lc, csv, series));
 
@@ -442,7 +440,7 @@ const CliCommand cmd_play = {
     .name = "play",
     .summary = "drive a race: two players on one machine, every scheme live",
     .usage = "netrace play [--p1 keys|pad|bot|script:FILE] [--p2 ...] [--scheme NAME] [--laps N | --seconds S]\n"
-             "  [--link12 SPEC] [--link21 SPEC] [--delta MS] [--tdr W] [--schemes LIST] [--seed S]\n"
+             "  [--link12 SPEC] [--link21 SPEC] [--link-script FILE] [--delta MS] [--tdr W] [--schemes LIST] [--seed S]\n"
              "  [--track FILE] [--out FILE|none] [--keys FILE] [--pad-mappings FILE] [--watch]\n"
              "  [--headless [--csv] [--series OUT.csv]] [--size WxH] [--fullscreen] [--bench-frames N]",
     .help = "Two cars race on the car physics; player 1's screen (left) and player 2's (right)\n"

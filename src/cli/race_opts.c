@@ -176,7 +176,7 @@ void race_print_table(FILE *f, const RunResult *r, int n)
         fprintf(f,
                 "%-14s %8.4f %9.4f %7.3f %7.3f %7" PRId64 " %7" PRId64 " %7" PRId64 " %7" PRId64
                 " %7" PRId64 " %7" PRId64 " %7" PRId64 " %7" PRId64 "\n",
-                r[k].scheme->name, r[k].inconsistency_rate, r[k].mean_d1_minus_d2, r[k].mean_abs_d1,
+                r[k].scheme->name, r[k].inconsistency_rate, nr_unsigned_zero(r[k].mean_d1_minus_d2, 4), r[k].mean_abs_d1,
                 r[k].mean_abs_d2, a->sent, b->sent, a->lost, b->lost, a->late, b->late, a->discarded,
                 b->discarded);
     }

@@ -37,6 +37,28 @@ fi
 if cmp -s "$TMP/live-table" "$TMP/replay-table" && [ -s "$TMP/live-table" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: play and replay tables differ"; fi
 
+# Issue 13 item 6 in play: a link script changes the links at race times in
+# the live race exactly as in the replay of its recording.
+printf '# lag spike, then an outage\n3 12 delay 300ms 20ms\n5 both loss 100%%\n6 both delay 50ms\n' >"$TMP/play.script"
+expect 0 "play --headless with a link script" -- "$NR" play --headless --p1 "script:$TMP/p1.inputs" --p2 bot \
+    --seconds 8 --out "$TMP/scripted.csv" --series "$TMP/scripted-live.csv" --link12 "$LINK" --seed 4 \
+    --link-script "$TMP/play.script"
+stdout_has "^script: at 5 s link 12\+21: loss 100%" "headless play lists the script's changes"
+expect 0 "replay with the same link script" -- "$NR" replay "$TMP/scripted.csv" --headless --seed 4 \
+    --series "$TMP/scripted-replay.csv" --link12 "$LINK" --link-script "$TMP/play.script"
+if cmp -s "$TMP/scripted-live.csv" "$TMP/scripted-replay.csv" && ! cmp -s "$TMP/scripted-live.csv" \
+    "$TMP/live-series.csv"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: play --link-script and replay --link-script differ (or the script did nothing)"; fi
+# The outage by hand: 33 ms samples at k * 33 ms in [5 s, 6 s) are k = 152..181,
+# 30 samples; NC sends every one, and a lossless 50 ms link loses no other.
+expect 0 "an outage loses exactly its samples" -- "$NR" play --headless --p1 bot --p2 bot --seconds 8 --out none \
+    --link12 "delay 50ms" --link21 "delay 50ms" --link-script "$TMP/play.script" --schemes nc
+stdout_has "^nc( +[-0-9.]+){6} +30 +30 " "NC lost 30 MUs each way in the 1 s outage"
+printf '2 12 delay fast\n' >"$TMP/bad-play.script"
+expect 1 "play with a bad link script" -- "$NR" play --headless --p1 bot --p2 bot --out none \
+    --link-script "$TMP/bad-play.script"
+stderr_has "bad-play.script:1" "a bad script line is named"
+
 # The recording: source, period, cars; the inputs beside it.
 expect 0 "info on the driven race" -- "$NR" info "$TMP/live.csv"
 stdout_has "^source: autopilot" "a race without a person is source autopilot"

@@ -88,3 +88,8 @@ void nr_format_double(char *buf, size_t n, double v)
     }
     snprintf(buf, n, "%.17g", v);
 }
+
+double nr_unsigned_zero(double v, int places)
+{
+    return fabs(v) < 0.5 * pow(10.0, -places) ? 0.0 : v;
+}

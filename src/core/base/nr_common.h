@@ -28,12 +28,6 @@ typedef struct NrError {
 #define NR_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define NR_PRINTF(a, b)
-/* The shortest fixed-point text ("%.Nf", smallest N <= 17) that reads back
- * to the identical double, "%.17g" when none does (1e-300); buf of at least
- * 48 bytes. Every number netrace writes to a file goes through it, so
- * write -> read -> write is byte-identical. */
-void nr_format_double(char *buf, size_t n, double v);
-
 #endif
 
 bool nr_error_set(NrError *err, const char *fmt, ...) NR_PRINTF(2, 3);
@@ -56,5 +50,10 @@ bool nr_parse_int64(const char *s, int64_t *out);
  * 48 bytes. Every number netrace writes to a file goes through it, so
  * write -> read -> write is byte-identical. */
 void nr_format_double(char *buf, size_t n, double v);
+
+/* v, or +0.0 when v prints as zero at `places` decimals (|v| < half a unit
+ * of the last place): tables and gauges then show "0.00", never "-0.00",
+ * which reads as a bias too small to show. */
+double nr_unsigned_zero(double v, int places);
 
 #endif

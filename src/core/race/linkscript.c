@@ -185,6 +185,13 @@ void linkscript_step_replay(void *replay, int64_t t_us)
     replay_step_to(replay, t_us);
 }
 
+const char *linkscript_describe(const LinkChange *c, char *buf, size_t n)
+{
+    snprintf(buf, n, "t %.1f s: link %s now '%s' (script line %d)", (double)c->t_us / 1e6,
+             c->dir == 0 ? "1→2" : c->dir == 1 ? "2→1" : "1→2 and 2→1", c->spec.text, c->line);
+    return buf;
+}
+
 int linkscript_run_to(const LinkScript *ls, int *cursor, Engine *e, int64_t t_us, LinkScriptStep step, void *ctx,
                       const LinkChange **last, NrError *err)
 {

@@ -35,6 +35,8 @@
  *        *last, when not NULL, the last of them), or -1 + err when the engine
  *        refused one (the cursor stays on it). Call it with the cursor at 0
  *        after a restart. ls may be NULL (no script: only the step).
+ *   linkscript_describe(c, buf, n)  one line for the screen: "t 10.0 s: link
+ *        1→2 now 'delay 200ms 30ms' (script line 3)"; returns buf.
  *   linkscript_step_replay(r, t_us)  replay_step_to as a LinkScriptStep
  *        (ctx = the Replay, e = replay_engine(r)). A live race passes its
  *        own step (push what the physics produced up to t, step the engine).
@@ -65,6 +67,7 @@ typedef struct LinkScript {
 typedef void (*LinkScriptStep)(void *ctx, int64_t t_us);
 
 void linkscript_step_replay(void *replay, int64_t t_us);
+const char *linkscript_describe(const LinkChange *c, char *buf, size_t n);
 bool linkscript_parse(LinkScript *ls, const char *text, const char *name, const char *table_dir, NrError *err);
 bool linkscript_load(LinkScript *ls, const char *path, const char *table_dir, NrError *err);
 void linkscript_free(LinkScript *ls);

@@ -19,6 +19,11 @@ struct LiveRace {
     int64_t next_sample_us;
     bool finished;    /* engine_finish called */
     bool write_failed;
+    int script_next;              /* cursor into cfg.script */
+    int script_applied;
+    const LinkChange *script_last;
+    bool step_failed;             /* a write failed inside a scripted step */
+    NrError step_err;
 };
 
 static bool push_sample(LiveRace *lr, NrError *err)
@@ -156,7 +161,7 @@ void liverace_set_input(LiveRace *lr, int car, const CarInput *in)
         lr->ext[car] = car_input_clamp(*in);
 }
 
-bool liverace_advance(LiveRace *lr, int64_t t_us, NrError *err)
+static bool advance_to(LiveRace *lr, int64_t t_us, NrError *err)
 {
     bool ok = true;
     if (lr->flow.phase != RF_RACING && lr->flow.phase != RF_FINISHING) {
@@ -198,6 +203,55 @@ bool liverace_advance(LiveRace *lr, int64_t t_us, NrError *err)
     }
     engine_step_to(lr->engine, t_us);
     return ok;
+}
+
+/* advance_to as a LinkScriptStep: the first failure is kept for the caller */
+static void scripted_step(void *ctx, int64_t t_us)
+{
+    LiveRace *lr = ctx;
+    NrError e = {{0}};
+    if (!advance_to(lr, t_us, &e) && !lr->step_failed) {
+        lr->step_failed = true;
+        lr->step_err = e;
+    }
+}
+
+bool liverace_advance(LiveRace *lr, int64_t t_us, NrError *err)
+{
+    if (!lr->cfg.script)
+        return advance_to(lr, t_us, err);
+    lr->step_failed = false;
+    bool ok = true;
+    for (;;) {
+        const LinkChange *last = NULL;
+        NrError serr = {{0}};
+        int before = lr->script_next;
+        int n = linkscript_run_to(lr->cfg.script, &lr->script_next, lr->engine, t_us, scripted_step, lr, &last,
+                                  &serr);
+        /* the cursor passed exactly the changes applied */
+        lr->script_applied += lr->script_next - before;
+        if (last)
+            lr->script_last = last;
+        if (n >= 0)
+            break;
+        /* the engine refused change script_next: skip it, say so once */
+        if (ok)
+            *err = serr;
+        ok = false;
+        lr->script_next++;
+    }
+    if (lr->step_failed && ok) {
+        *err = lr->step_err;
+        ok = false;
+    }
+    return ok;
+}
+
+const LinkChange *liverace_last_change(const LiveRace *lr, int *count)
+{
+    if (count)
+        *count = lr->script_applied;
+    return lr->script_last;
 }
 
 RaceFlow *liverace_flow(LiveRace *lr)

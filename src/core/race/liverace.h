@@ -46,11 +46,21 @@
  *   liverace_pose(lr, car, &pose)  the car's physics pose now (every step,
  *        not only at samples; not quantised).
  *   liverace_speed(lr, car)  its speed along the heading (cw/s).
+ *   liverace_last_change(lr, &count)  the link-script change applied last
+ *        (NULL before the first) and how many have been applied; a caller
+ *        that sees count grow shows the change.
+ *
+ * Link scripts (cfg->script, linkscript.h): liverace_advance applies each
+ * change at its race time exactly as a replay of the recording does (the
+ * race is driven to T - 1 us, the link set, the race goes on), so the live
+ * race and `replay --link-script` of its recording agree bit for bit. A
+ * change the engine refuses is skipped and reported through err once.
  */
 #ifndef NR_LIVERACE_H
 #define NR_LIVERACE_H
 
 #include "engine.h"
+#include "linkscript.h"
 #include "raceflow.h"
 #include "recording.h"
 #include "controller.h"
@@ -67,6 +77,7 @@ typedef struct LiveRaceConfig {
     const char *inputs_path;  /* every car's inputs (inputs.h); NULL = none */
     const char *source;       /* "human" or "autopilot" */
     const char *created;      /* the recording's 'created' (the caller's clock) */
+    const LinkScript *script; /* borrowed; NULL = the links never change by script */
 } LiveRaceConfig;
 
 typedef struct LiveRace LiveRace;
@@ -83,5 +94,6 @@ int64_t liverace_now(const LiveRace *lr);
 bool liverace_done(const LiveRace *lr);
 void liverace_pose(const LiveRace *lr, int car, Pose *out);
 double liverace_speed(const LiveRace *lr, int car);
+const LinkChange *liverace_last_change(const LiveRace *lr, int *count);
 
 #endif

@@ -1,0 +1,317 @@
+/* The window's gauges (inconsistency, fairness bar, d1 / d2, counters) and
+ * strip charts, each chart cached in a layer redrawn when its history grows. */
+#include "app_paint.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- gauges ------------------------------------------------------------ */
+
+void app_gauge_text(const Engine *e, int k, AppGaugeText *t)
+{
+    const Metrics *m = engine_metrics(e, k);
+    double f = metrics_mean_d1_minus_d2(m);
+    snprintf(t->rate, sizeof t->rate, "inconsistent %.1f%%", metrics_inconsistency_rate(m) * 100.0);
+    snprintf(t->recent, sizeof t->recent, "last 5 s %.1f%%", metrics_recent_rate(m) * 100.0);
+    const char *who = f >= APP_FAIR_EVEN_CW ? "P1 disadvantaged" : f <= -APP_FAIR_EVEN_CW ? "P2 disadvantaged" : "even";
+    /* three significant digits at most: +184 cw, +4.9 cw and +0.13 cw all fit */
+    int dec = fabs(f) < 9.995 ? 2 : fabs(f) < 99.95 ? 1 : 0;
+    snprintf(t->fair, sizeof t->fair, "mean d1-d2 %+.*f cw", dec, nr_unsigned_zero(f, dec));
+    snprintf(t->who, sizeof t->who, "%s", who);
+    snprintf(t->d, sizeof t->d, "d1 %+.2f  d2 %+.2f cw", nr_unsigned_zero(m->d1, 2), nr_unsigned_zero(m->d2, 2));
+    snprintf(t->mus, sizeof t->mus, "sent %lld/%lld  discarded %lld/%lld", (long long)m->dir[0].sent,
+             (long long)m->dir[1].sent, (long long)m->dir[0].discarded, (long long)m->dir[1].discarded);
+}
+
+/* Where |v| (car widths) falls on the fairness bars' scale, 0..1 of a half
+ * bar: symmetric logarithmic, linear below APP_FAIR_EVEN_CW, so that one
+ * scheme's +184 cw does not flatten another's +4.9 cw to nothing. */
+static double fair_scale(double v, double range)
+{
+    double c = APP_FAIR_EVEN_CW;
+    return fmin(1.0, log1p(fabs(v) / c) / log1p(range / c));
+}
+
+/* Common scale of the fairness bars: the largest |mean d1 - d2|, rounded up. */
+static double fairness_range(const AppState *s)
+{
+    double mx = 0.5;
+    int n = engine_scheme_count(s->e);
+    for (int k = 0; k < n; k++)
+        mx = fmax(mx, fabs(metrics_mean_d1_minus_d2(engine_metrics(s->e, k))));
+    static const double steps[] = {0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (mx <= steps[i])
+            return steps[i];
+    return mx;
+}
+
+static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, float l, float pad);
+
+void app_draw_gauges(AppState *s, int k, bool big)
+{
+    const SDL_FRect *g = &s->lay.gauge[k];
+    if (g->w < 20 || g->h < 10)
+        return;
+    SDL_Renderer *r = s->r;
+    int font = big ? GFX_NORMAL : GFX_SMALL;
+    float l = lh(s, font), pad = (float)s->lay.base * 0.3f;
+    gfx_fill(r, g->x, g->y, g->w, g->h, PANEL);
+    SDL_Rect clip = {(int)g->x, (int)g->y, (int)g->w, (int)g->h};
+    SDL_RenderSetClipRect(r, &clip);
+    draw_gauge_lines(s, k, big, g, l, pad);
+    SDL_RenderSetClipRect(r, NULL);
+}
+
+/* The gauge panel's lines, top to bottom, as many as fit. */
+static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, float l, float pad)
+{
+    SDL_Renderer *r = s->r;
+    int font = big ? GFX_NORMAL : GFX_SMALL;
+    const AppGaugeText t = s->gtext[k];
+    const Metrics *m = engine_metrics(s->e, k);
+    float bottom = g->y + g->h;
+    float x = g->x + pad, y = g->y + pad / 2, w = g->w - 2 * pad;
+#define ROOM(lines)                                                                                \
+    do {                                                                                           \
+        if (y + (lines) * l > bottom + 1)                                                          \
+            return;                                                                                \
+    } while (0)
+    if (!big) {
+        const SchemeType *st = engine_scheme(s->e, k);
+        gfx_fill(r, g->x, g->y, 4, g->h, scheme_colour(k));
+        /* "7 EPP-xv epp-xv": the short name goes first, then the title
+         * falls back to the name, then to the number: detail is dropped,
+         * never letters */
+        char title[96], num[16];
+        snprintf(title, sizeof title, "%d %s", k + 1, st->title ? st->title : st->name);
+        snprintf(num, sizeof num, "%d", k + 1);
+        int tw0, th0, nw, nh;
+        gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
+        gfx_text_size(&s->gfx, GFX_SMALL, st->name, &nw, &nh);
+        float room = w - 4;
+        int tfont = GFX_NORMAL;
+        if ((float)tw0 > room) {
+            snprintf(title, sizeof title, "%d %s", k + 1, st->name);
+            gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
+            if ((float)tw0 > room) { /* the name in the small font, else the number */
+                tfont = GFX_SMALL;
+                gfx_text_size(&s->gfx, GFX_SMALL, title, &tw0, &th0);
+                if ((float)tw0 > room)
+                    snprintf(title, sizeof title, "%s", num);
+            }
+            nw = 1 << 20; /* the name is in the title now, or does not fit */
+        }
+        tw0 = gfx_text(&s->gfx, tfont, (int)x + 4, (int)y, GFX_LEFT, scheme_colour(k), "%s", title);
+        if ((float)(tw0 + nw) + 2 * pad <= room)
+            gfx_text(&s->gfx, GFX_SMALL, (int)x + 4 + tw0 + (int)(2 * pad), (int)(y + lh(s, GFX_NORMAL) - l),
+                     GFX_LEFT, DIM, "%s", st->name);
+        y += lh(s, GFX_NORMAL) * 1.05f;
+        x += 4;
+        w -= 4;
+    }
+    bool compact = bottom - y < 5.3f * l;
+
+    ROOM(1);
+    /* inconsistency: a bar filled by the rate, the text over it */
+    double rate = metrics_inconsistency_rate(m);
+    gfx_fill(r, x, y, w, l, gfx_rgb(52, 56, 64));
+    gfx_fill(r, x, y, (float)(w * fmin(1.0, rate)), l, gfx_rgb(150, 60, 60));
+    int tw = gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, FG, "%s", t.rate);
+    int rw, rh;
+    gfx_text_size(&s->gfx, font, t.recent, &rw, &rh);
+    if ((float)(tw + rw) + 3 * pad < w) {
+        gfx_text(&s->gfx, font, (int)(x + w - pad), (int)y, GFX_RIGHT, m->inconsistent_now ? WARN : DIM, "%s",
+                 t.recent);
+    } else if (y + l * 1.15f + 3 * l + pad <= bottom + 1) {
+        /* a line of its own only while the fairness bar and its value still
+         * fit below: the recent rate is the detail to drop */
+        y += l;
+        gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, m->inconsistent_now ? WARN : DIM, "%s",
+                 t.recent);
+    }
+    y += l * 1.15f;
+
+    ROOM(1);
+    /* fairness: centred bar, filled towards the disadvantaged player */
+    double R = fairness_range(s), f = metrics_mean_d1_minus_d2(m);
+    float bh = l * 0.9f, cxm = x + w / 2;
+    gfx_fill(r, x, y, w, bh, gfx_rgb(52, 56, 64));
+    float fw = (float)(fair_scale(f, R) * (w / 2));
+    if (f > 0)
+        gfx_fill(r, cxm, y, fw, bh, APP_CAR1);
+    else if (f < 0)
+        gfx_fill(r, cxm - fw, y, fw, bh, APP_CAR2);
+    /* ticks at 0.1, 1, 10, 100 ... cw on both sides: the log scale is read
+     * by decades */
+    for (double d = 0.1; d <= R * 1.0001; d *= 10) {
+        float tx = (float)(fair_scale(d, R) * (w / 2));
+        gfx_fill(r, cxm + tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
+        gfx_fill(r, cxm - tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
+    }
+    gfx_fill(r, cxm - 1, y - 2, 3, bh + 4, FG);
+    gfx_text(&s->gfx, GFX_SMALL, (int)(x + pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_LEFT,
+             gfx_rgb(0, 0, 0), "P2");
+    gfx_text(&s->gfx, GFX_SMALL, (int)(x + w - pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
+             gfx_rgb(0, 0, 0), "P1");
+    y += bh + pad / 2;
+    ROOM(1);
+    SDL_Color fc = f >= APP_FAIR_EVEN_CW ? APP_CAR1 : f <= -APP_FAIR_EVEN_CW ? APP_CAR2 : FG;
+    /* "mean d1-d2 +0.13 cw", else "d1-d2 +0.13 cw", else "+0.13 cw": the
+     * unit stays */
+    const char *fair = t.fair;
+    for (int cut = 0; cut < 2; cut++) {
+        int fw0, fh0;
+        gfx_text_size(&s->gfx, font, fair, &fw0, &fh0);
+        if ((float)fw0 <= w)
+            break;
+        const char *sp = strchr(fair, ' ');
+        if (sp)
+            fair = sp + 1;
+    }
+    int fw1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, fc, "%s", fair);
+    int ww, wh;
+    gfx_text_size(&s->gfx, font, t.who, &ww, &wh);
+    if ((float)(fw1 + ww) + 2 * pad < w) {
+        gfx_text(&s->gfx, font, (int)(x + w), (int)y, GFX_RIGHT, fc, "%s", t.who);
+    } else if (y + 2 * l <= bottom + 1) {
+        y += l;
+        gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, fc, "%s", t.who);
+    }
+    y += l;
+    ROOM(1);
+    if (compact) {
+        int w1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, FG, "%s", t.d);
+        if ((float)w1 + w * 0.45f < w)
+            gfx_text(&s->gfx, font, (int)(x + w), (int)y, GFX_RIGHT, DIM, "%s", t.mus);
+        return;
+    }
+    gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, FG, "%s", t.d);
+    y += l;
+    ROOM(1);
+    gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, DIM, "%s", t.mus);
+    y += l;
+    if (big) {
+        y += l * 0.5f;
+        const char *lines[] = {
+            "d1: car 1 at P1 minus at P2 (cw)",
+            "d2: car 2 at P2 minus at P1 (cw)",
+            "d1-d2 > 0: P1 disadvantaged",
+            "bar: log scale, ticks 0.1, 1, 10.. cw",
+            "sent/discarded: 1→2 / 2→1",
+        };
+        for (int i = 0; i < 5 && y + l < g->y + g->h; i++, y += l)
+            gfx_text(&s->gfx, GFX_SMALL, (int)x, (int)y, GFX_LEFT, DIM, "%s", lines[i]);
+    }
+#undef ROOM
+}
+
+/* ---- cached layers ----------------------------------------------------- */
+
+/* Makes l a w x h render target and points the renderer at it; false when
+ * targets are unsupported (the caller then draws straight to the frame). */
+bool app_layer_begin(AppState *s, AppLayer *l, int w, int h)
+{
+    if (!l->tex || l->w != w || l->h != h) {
+        if (l->tex)
+            SDL_DestroyTexture(l->tex);
+        l->tex = SDL_CreateTexture(s->r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_TARGET, w, h);
+        l->w = w;
+        l->h = h;
+        l->key = 0;
+        l->text_key[0] = '\0';
+        if (!l->tex)
+            return false;
+    }
+    if (SDL_SetRenderTarget(s->r, l->tex) != 0)
+        return false;
+    return true;
+}
+
+void app_layer_end(AppState *s, AppLayer *l, float x, float y)
+{
+    SDL_SetRenderTarget(s->r, NULL);
+    SDL_Rect dst = {(int)x, (int)y, l->w, l->h};
+    SDL_RenderCopy(s->r, l->tex, NULL, &dst);
+}
+
+/* ---- strip charts ------------------------------------------------------ */
+
+static void draw_chart(AppState *s, int pass, SDL_FRect a)
+{
+    int n = engine_scheme_count(s->e);
+    PlotSeries se[SCHEME_MAX];
+    double end_s = (double)app_end_us(s) / 1e6;
+    int cap = (int)a.w;
+    cap = cap > APP_CHART_PTS ? APP_CHART_PTS : cap < 2 ? 2 : cap;
+    for (int k = 0; k < n; k++) {
+        int hn = 0;
+        const MetricSample *h = engine_history(s->e, k, &hn);
+        int m = (h && hn > 0) ? (hn < cap ? hn : cap) : 0;
+        for (int i = 0; i < m; i++) {
+            int src = m > 1 ? (int)((int64_t)i * (hn - 1) / (m - 1)) : 0;
+            s->chart_x[k][i] = (double)h[src].t_us / 1e6;
+            s->chart_y[k][i] = pass == 0 ? h[src].rate * 100.0 : h[src].d1 - h[src].d2;
+        }
+        se[k].label = engine_scheme(s->e, k)->name;
+        se[k].x = s->chart_x[k];
+        se[k].y = s->chart_y[k];
+        se[k].n = m;
+        se[k].markers = false;
+        se[k].lo = se[k].hi = NULL;
+    }
+    PlotPanel p;
+    memset(&p, 0, sizeof p);
+    p.series = se;
+    p.nseries = n;
+    p.fixed_x = true;
+    p.xmin = 0;
+    p.xmax = end_s > 0 ? end_s : 1;
+    p.xlabel = "race time (s)";
+    p.highlight = s->focus + 1;
+    p.zero_line = true;
+    p.title = pass == 0 ? "inconsistency rate, cumulative (%)" : "d1 - d2 per sample (car widths, log scale)";
+    /* one scheme's excursion to +-1000 cw must not hide the others' +-1 */
+    p.symlog = pass == 0 ? 0 : 0.1;
+    PlotTheme th = plot_theme_dark();
+    gfx_fill(s->r, a.x, a.y, a.w, a.h, PANEL);
+    plot_draw_panel(&s->gfx, a, &p, &th);
+}
+
+/* The two charts, each redrawn into its layer only when the history has
+ * grown by about one pixel column, was reset, or the layout changed. */
+void app_draw_charts(AppState *s)
+{
+    int n = engine_scheme_count(s->e);
+    int64_t total = 0;
+    for (int k = 0; k < n; k++) {
+        int hn = 0;
+        engine_history(s->e, k, &hn);
+        total += hn;
+    }
+    int64_t period = engine_params(s->e)->period_us > 0 ? engine_params(s->e)->period_us : 33000;
+    int64_t race_samples = app_end_us(s) / period + 1;
+    for (int pass = 0; pass < 2; pass++) {
+        const SDL_FRect *a = &s->lay.chart[pass];
+        if (a->w < 40 || a->h < 40)
+            return;
+        AppLayer *l = &s->chart_layer[pass];
+        int64_t per_px = race_samples / (int64_t)a->w + 1;
+        int64_t bucket = (int64_t)(n > 0 ? n : 1) * per_px;
+        /* the second chart's buckets are offset by half: never both redrawn in one frame */
+        uint64_t key = ((uint64_t)((total + (pass ? bucket / 2 : 0)) / bucket) << 16) ^
+                       ((uint64_t)(s->focus + 2) << 8) ^ (uint64_t)n ^ ((uint64_t)s->lay.base << 40) ^
+                       (total == 0 ? 0x5a5a5a5aULL : 0);
+        if (s->no_layers || !app_layer_begin(s, l, (int)a->w, (int)a->h)) {
+            SDL_SetRenderTarget(s->r, NULL);
+            draw_chart(s, pass, *a);
+            continue;
+        }
+        if (l->key != key) {
+            SDL_FRect at = {0, 0, a->w, a->h};
+            draw_chart(s, pass, at);
+            l->key = key;
+        }
+        app_layer_end(s, l, a->x, a->y);
+    }
+}
