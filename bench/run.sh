@@ -15,6 +15,8 @@ echo "== link emulator"
 "./$build/bench/bench_link"
 echo "== car physics (two cars)"
 "./$build/bench/bench_physics"
+echo "== network terminal's own processing (no sockets)"
+"./$build/bench/bench_netplay"
 echo "== track worst cases (long, wide circle; points at its centre)"
 "./$build/bench/bench_track"
 if [ "${1:-}" = "--frames" ]; then

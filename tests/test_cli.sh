@@ -62,8 +62,10 @@ expect 2 "unknown option" -- "$NR" --frobnicate
 stderr_has "unknown option '--frobnicate'" "unknown option named"
 expect 2 "help of unknown command" -- "$NR" help frobnicate
 
-# Sections added by each subcommand live in tests/cli/*.sh and use the same helpers.
-for part in "$SRC"/tests/cli/*.sh; do
+# Sections added by each subcommand live in tests/cli/*.sh and use the same
+# helpers; NETRACE_CLI_PARTS names another folder of sections (the network
+# tests run as their own meson test, in parallel with this one).
+for part in "$SRC"/"${NETRACE_CLI_PARTS:-tests/cli}"/*.sh; do
     [ -e "$part" ] || continue
     # shellcheck source=/dev/null
     . "$part"

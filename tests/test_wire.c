@@ -170,7 +170,7 @@ static void rejections(void **state)
     MUTATE(0, 'X', WIRE_BAD_MAGIC);
     MUTATE(4, 2, WIRE_BAD_VERSION);
     MUTATE(5, 0, WIRE_BAD_KIND);
-    MUTATE(5, 8, WIRE_BAD_KIND);
+    MUTATE(5, WIRE_KIND_END, WIRE_BAD_KIND);
     MUTATE(5, WIRE_CONTROL, WIRE_BAD_LENGTH); /* a CONTROL is 40 bytes, not 152 */
     MUTATE(6, 151, WIRE_BAD_LENGTH);
     MUTATE(8, 0x09, WIRE_BAD_TOKEN);          /* spoofed: right magic, wrong token */
@@ -317,6 +317,78 @@ static void clocksync_known_truth(void **state)
     assert_true(fabs(clocksync_drift_ppm(&cs) - 40.0) < 10.0);
 }
 
+static size_t view_packet(uint8_t *buf, int32_t nschemes)
+{
+    WirePacket p = {.kind = WIRE_VIEW, .token = TOKEN, .pkt_seq = 3};
+    WireView *v = &p.u.view;
+    v->seq = 40;
+    v->nschemes = nschemes;
+    v->t_us = NOW - 1000;
+    v->progress = 123.5;
+    v->mu_sent = 77;
+    for (int k = 0; k < nschemes; k++)
+        for (int c = 0; c < 2; c++)
+            v->car[k][c] = (WireViewCar){10.0 * k + c, -2.5, k == 0 ? 40 - c : -1};
+    return wire_encode(&p, buf, WIRE_MAX_BYTES);
+}
+
+/* VIEW: 1,208 bytes, the fields at docs/wire.md's offsets, a round trip,
+ * and each of its checks. */
+static void view_packets(void **state)
+{
+    (void)state;
+    uint8_t buf[WIRE_MAX_BYTES], b[WIRE_MAX_BYTES];
+    size_t n = view_packet(buf, 4);
+    assert_int_equal(n, 1208);
+    assert_int_equal(wire_size(WIRE_VIEW), 1208);
+    assert_int_equal(buf[5], 8);
+    assert_int_equal(buf[24], 40);           /* seq */
+    assert_int_equal(buf[28], 4);            /* nschemes */
+    assert_int_equal(buf[48], 77);           /* mu_sent */
+    double x;                                /* scheme 1, car 1: at 56 + (1 * 2 + 1) * 24 */
+    memcpy(&x, buf + 56 + 3 * 24, 8);
+    assert_true(x == 11.0);
+    int32_t shown;
+    memcpy(&shown, buf + 56 + 1 * 24 + 16, 4); /* scheme 0, car 1: shows sample 39 */
+    assert_int_equal(shown, 39);
+    WireCheck c = check();
+    WirePacket q;
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+    assert_true(q.u.view.seq == 40 && q.u.view.progress == 123.5 && q.u.view.t_us == NOW - 1000);
+    assert_true(q.u.view.car[3][1].x == 31.0 && q.u.view.car[3][1].seq == -1 && q.u.view.car[0][1].seq == 39);
+    /* another scheme count than the session's */
+    c.nschemes = 3;
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_BAD_FIELD);
+    c.nschemes = 4;
+    /* a shown sample after the view's own */
+    memcpy(b, buf, n);
+    b[56 + 16] = 41;
+    assert_int_equal(wire_decode(b, n, &c, &q), WIRE_BAD_FIELD);
+    /* a position that is not finite */
+    memcpy(b, buf, n);
+    double nan = NAN;
+    memcpy(b + 56, &nan, 8);
+    assert_int_equal(wire_decode(b, n, &c, &q), WIRE_BAD_FIELD);
+    /* a byte in an entry beyond the scheme count, or in padding */
+    memcpy(b, buf, n);
+    b[56 + 4 * 48 + 3] = 1;
+    assert_int_equal(wire_decode(b, n, &c, &q), WIRE_BAD_RESERVED);
+    memcpy(b, buf, n);
+    b[56 + 20] = 1;
+    assert_int_equal(wire_decode(b, n, &c, &q), WIRE_BAD_RESERVED);
+    /* an instant outside the receiver's window, and INT64_MIN (no overflow) */
+    c.window_us = 500;
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_BAD_FIELD);
+    c.window_us = 0;
+    memcpy(b, buf, n);
+    put64(b + 32, (uint64_t)INT64_MIN);
+    assert_int_equal(wire_decode(b, n, &c, &q), WIRE_BAD_FIELD);
+    /* the encoder refuses a scheme count the format cannot carry */
+    WirePacket p = {.kind = WIRE_VIEW, .token = TOKEN};
+    p.u.view.nschemes = SCHEME_MAX + 1;
+    assert_int_equal(wire_encode(&p, buf, sizeof buf), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +396,7 @@ int main(void)
         cmocka_unit_test(mu_round_trip),
         cmocka_unit_test(other_kinds_round_trip),
         cmocka_unit_test(rejections),
+        cmocka_unit_test(view_packets),
         cmocka_unit_test(random_garbage),
         cmocka_unit_test(clocksync_by_hand),
         cmocka_unit_test(clocksync_known_truth),

@@ -3,9 +3,11 @@
  * checked against a known truth (netrace's --clock-offset / --clock-drift).
  *
  * Contracts:
- *   netclock_init(c, offset_us, drift_ppm)  starts the clock at offset_us.
- *   netclock_now_us(c)   microseconds since init, scaled by (1 + drift_ppm
- *        1e-6), plus offset_us. Monotonic for drift_ppm > -1e6.
+ *   netclock_init(c, offset_us, drift_ppm)  starts the clock.
+ *   netclock_now_us(c)   the machine's monotonic clock in microseconds at
+ *        init, plus the time since init scaled by (1 + drift_ppm 1e-6), plus
+ *        offset_us: processes on one machine share the base, so their clocks
+ *        differ by their offsets (and drifts). Monotonic for drift_ppm > -1e6.
  */
 #ifndef NR_NETCLOCK_H
 #define NR_NETCLOCK_H

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MU_WIRE_BYTES 48 /* header 28 B + car, seq, time, x, y, heading, speed */
 #define NCARS 2          /* the interfaces take a car count; races of more are a later step */
 
 /* The schemes' buffers (MuRing, DR+Causality's held MUs) keep 128 samples:

@@ -25,6 +25,9 @@
 /* Default receive window: the longest link delay the emulator accepts
  * (LINK_TIME_MAX_US, ~35.8 min) twice over, plus an hour of clock offset. */
 #define MU_WINDOW_DEFAULT_US (INT64_C(2) * INT64_C(2147483647) + INT64_C(3600000000))
+/* The size an update MU counts for (nbytes of a sampled MU): a header of
+ * 28 B plus car, seq, time, x, y, heading, speed, as the racing paper's. */
+#define MU_WIRE_BYTES 48
 #define MU_WINDOW_MAX_US (INT64_C(1) << 50) /* ~35 years: sums stay far from overflow */
 
 typedef enum MuCheck {

@@ -1,5 +1,6 @@
 /* Encoding and the one validating decoder of network packets (wire.h). */
 #include "wire.h"
+#include "recording.h"
 
 #include <string.h>
 
@@ -12,7 +13,11 @@ enum {
     SYNC_REQ_BYTES = 4 + 4 + 8,
     SYNC_RESP_BYTES = 4 + 4 + 3 * 8,
     CONTROL_BYTES = 4 + 4 + 8,
+    VIEW_CAR_BYTES = 8 + 8 + 4 + 4,
+    VIEW_BYTES = 4 + 4 + 8 + 8 + 4 + 4 + SCHEME_MAX * 2 * VIEW_CAR_BYTES,
 };
+
+#define VIEW_MAX_PROGRESS 1e9 /* cw: far beyond any race, below overflow */
 
 #define TRACK_MAX_BYTES (64u << 20) /* the track loader's own limit */
 
@@ -26,6 +31,7 @@ size_t wire_size(WireKind kind)
     case WIRE_SYNC_REQ: return WIRE_HEADER_BYTES + SYNC_REQ_BYTES;
     case WIRE_SYNC_RESP: return WIRE_HEADER_BYTES + SYNC_RESP_BYTES;
     case WIRE_CONTROL: return WIRE_HEADER_BYTES + CONTROL_BYTES;
+    case WIRE_VIEW: return WIRE_HEADER_BYTES + VIEW_BYTES;
     default: return 0;
     }
 }
@@ -188,6 +194,26 @@ size_t wire_encode(const WirePacket *p, uint8_t *buf, size_t cap)
         put(&c, 0, 4);
         put(&c, (uint64_t)p->u.control.arg_us, 8);
         break;
+    case WIRE_VIEW: {
+        const WireView *v = &p->u.view;
+        if (v->nschemes < 1 || v->nschemes > SCHEME_MAX)
+            return 0;
+        put(&c, (uint32_t)v->seq, 4);
+        put(&c, (uint32_t)v->nschemes, 4);
+        put(&c, (uint64_t)v->t_us, 8);
+        put_f64(&c, v->progress);
+        put(&c, v->mu_sent, 4);
+        put(&c, 0, 4);
+        for (int k = 0; k < SCHEME_MAX; k++)
+            for (int car = 0; car < 2; car++) {
+                bool used = k < v->nschemes;
+                put_f64(&c, used ? v->car[k][car].x : 0.0);
+                put_f64(&c, used ? v->car[k][car].y : 0.0);
+                put(&c, used ? (uint32_t)v->car[k][car].seq : 0, 4);
+                put(&c, 0, 4);
+            }
+        break;
+    }
     default:
         return 0;
     }
@@ -195,6 +221,49 @@ size_t wire_encode(const WirePacket *p, uint8_t *buf, size_t cap)
 }
 
 /* ---- decode -------------------------------------------------------------- */
+
+/* VIEW: the scheme count is the session's, the instant within the MU
+ * window of the receiver's clock, positions as mu_validate bounds them, a
+ * shown sample not after the view's own; entries beyond the scheme count
+ * are zero. */
+static WireResult decode_view(Cur *c, const WireCheck *chk, WireView *v)
+{
+    v->seq = (int32_t)get(c, 4);
+    v->nschemes = (int32_t)get(c, 4);
+    v->t_us = (int64_t)get(c, 8);
+    v->progress = get_f64(c);
+    v->mu_sent = (uint32_t)get(c, 4);
+    if (get(c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    int64_t window = chk->window_us > 0 ? chk->window_us : MU_WINDOW_DEFAULT_US;
+    bool ok = v->seq >= 0 && v->nschemes == chk->nschemes && v->nschemes >= 1 && v->nschemes <= SCHEME_MAX;
+    /* unsigned distance: t_us - now_us of far-apart stamps would overflow */
+    uint64_t dt = v->t_us >= chk->now_us ? (uint64_t)v->t_us - (uint64_t)chk->now_us
+                                         : (uint64_t)chk->now_us - (uint64_t)v->t_us;
+    ok &= dt <= (uint64_t)window && finite_in(v->progress, -VIEW_MAX_PROGRESS, VIEW_MAX_PROGRESS);
+    bool zero = true;
+    for (int k = 0; k < SCHEME_MAX; k++)
+        for (int car = 0; car < 2; car++) {
+            WireViewCar *w = &v->car[k][car];
+            w->x = get_f64(c);
+            w->y = get_f64(c);
+            w->seq = (int32_t)get(c, 4);
+            uint64_t pad = get(c, 4);
+            if (k >= v->nschemes || !ok) {
+                uint64_t xb, yb;
+                memcpy(&xb, &w->x, 8);
+                memcpy(&yb, &w->y, 8);
+                zero &= xb == 0 && yb == 0 && w->seq == 0 && pad == 0;
+                continue;
+            }
+            zero &= pad == 0;
+            ok &= finite_in(w->x, -RECORDING_MAX_POS, RECORDING_MAX_POS) &&
+                  finite_in(w->y, -RECORDING_MAX_POS, RECORDING_MAX_POS) && w->seq >= -1 && w->seq <= v->seq;
+        }
+    if (!ok)
+        return WIRE_BAD_FIELD;
+    return zero ? WIRE_OK : WIRE_BAD_RESERVED;
+}
 
 static WireResult decode_payload(Cur *c, const WireCheck *chk, WirePacket *out)
 {
@@ -307,6 +376,8 @@ static WireResult decode_payload(Cur *c, const WireCheck *chk, WirePacket *out)
         k->arg_us = (int64_t)get(c, 8);
         return k->code >= 1 && k->code < WIRE_CONTROL_END ? WIRE_OK : WIRE_BAD_FIELD;
     }
+    case WIRE_VIEW:
+        return decode_view(c, chk, &out->u.view);
     default:
         return WIRE_BAD_KIND;
     }

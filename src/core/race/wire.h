@@ -47,6 +47,7 @@ typedef enum WireKind {
     WIRE_SYNC_REQ = 5,  /* clock probe: t1 */
     WIRE_SYNC_RESP = 6, /* clock reply: t1 echoed, t2, t3 */
     WIRE_CONTROL = 7,   /* ready, start, pause, resume, finish, bye */
+    WIRE_VIEW = 8,      /* what each scheme displays at a sample: live metrics */
     WIRE_KIND_END
 } WireKind;
 
@@ -120,6 +121,25 @@ typedef struct WireControl {
     int64_t arg_us; /* see the codes */
 } WireControl;
 
+/* One displayed car in a VIEW: its position and the sample it shows
+ * exactly (-1: a predicted or interpolated pose). */
+typedef struct WireViewCar {
+    double x, y;
+    int32_t seq;
+} WireViewCar;
+
+/* What the sender's terminal displays at its sample seq, per scheme, with its
+ * own car's true progress then: the peer computes the live metrics (d1, d2,
+ * inconsistency need both terminals' displays at the same instant). */
+typedef struct WireView {
+    int32_t seq;       /* the sender's sample index */
+    int32_t nschemes;  /* the session's scheme count */
+    int64_t t_us;      /* the sample's instant (synchronised race time) */
+    double progress;   /* the sender's own car's true progress at seq (cw) */
+    uint32_t mu_sent;  /* MU packets the sender has put on the wire so far */
+    WireViewCar car[SCHEME_MAX][2]; /* [scheme][car]; zero beyond nschemes */
+} WireView;
+
 typedef struct WirePacket {
     WireKind kind;
     uint64_t token;   /* session token (0 in HELLO) */
@@ -131,6 +151,7 @@ typedef struct WirePacket {
         WireMu mu;
         WireSync sync;
         WireControl control;
+        WireView view;
     } u;
     MuCheck mu_check; /* decode: why an MU was refused */
 } WirePacket;

@@ -26,6 +26,16 @@ bool world_init(World *w, const Track *track, int ncars, NrError *err)
     return true;
 }
 
+bool world_init_solo(World *w, const Track *track, int slot, NrError *err)
+{
+    if (slot < 0 || slot >= WORLD_MAX_CARS || !world_init(w, track, slot + 1, err))
+        return slot < 0 || slot >= WORLD_MAX_CARS ? nr_error_set(err, "world: grid slot %d", slot) : false;
+    w->car[0] = w->car[slot];
+    w->start_progress[0] = w->progress[0] = w->start_progress[slot];
+    w->ncars = 1;
+    return true;
+}
+
 /* Keeps a car inside the wall: CAR_GRASS_CW beyond the track edge the
  * sideways motion towards the wall reverses with CAR_WALL_RESTITUTION, and
  * the motion along it loses what the impact's friction takes (scraping). */

@@ -10,6 +10,10 @@
  *   world_init(w, track, ncars, err)  cars at rest on grid slots 0..ncars-1;
  *        t = 0. False + err when ncars is outside 1..min(WORLD_MAX_CARS, the
  *        track's grid slots). The track is borrowed.
+ *   world_init_solo(w, track, slot, err)  one car (index 0) at rest on grid
+ *        slot `slot`: a network terminal simulates only its own car (the
+ *        peer's comes over the wire). False + err when the slot is not one
+ *        of the track's.
  *   world_step(w, in)   one step with in[c] for car c (clamped): physics of
  *        every car, walls, then car to car collisions (bodies never overlap
  *        after it), then progress; t += WORLD_DT_US.
@@ -47,6 +51,7 @@ typedef struct World {
 } World;
 
 bool world_init(World *w, const Track *track, int ncars, NrError *err);
+bool world_init_solo(World *w, const Track *track, int slot, NrError *err);
 void world_step(World *w, const CarInput *in);
 void world_sample(const World *w, int c, RecSample *out);
 double world_progress(const World *w, int c);

@@ -1,0 +1,206 @@
+/* The terminal log of network play, written crash-safe (netlog.h,
+ * docs/netlog.md). */
+#include "netlog.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct NetLog {
+    FILE *f;
+    char path[4096], part[4100];
+    bool failed;
+    char why[128];
+};
+
+static const char *const kind_names[WIRE_KIND_END] = {
+    "?", "hello", "welcome", "track", "mu", "sync_req", "sync_resp", "control", "view",
+};
+
+NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
+{
+    NetLog *g = calloc(1, sizeof *g);
+    if (!g) {
+        nr_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    snprintf(g->path, sizeof g->path, "%s", path);
+    snprintf(g->part, sizeof g->part, "%s.part", path);
+    int fd = open(g->part, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+        if (errno == EEXIST)
+            nr_error_set(err, "%s: exists (a crashed or running session?); move it away first", g->part);
+        else
+            nr_error_set(err, "%s: cannot create: %s", g->part, strerror(errno));
+        free(g);
+        return NULL;
+    }
+    g->f = fdopen(fd, "w");
+    if (!g->f) {
+        nr_error_set(err, "%s: %s", g->part, strerror(errno));
+        close(fd);
+        unlink(g->part);
+        free(g);
+        return NULL;
+    }
+    char peer[64], created[32];
+    netaddr_text(&m->peer, peer, sizeof peer);
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+    fprintf(g->f,
+            "# netlog: 1\n# role: %s\n# car: %d\n# peer: %s\n# token: %016" PRIx64 "\n# track: %s\n"
+            "# track_file: %s\n# track_bytes: %u\n# period_ms: %d\n# laps: %d\n# seconds: %g\n# schemes: %s\n"
+            "# shown: %s\n# delta_ms: %g\n# tdr_cw: %g\n# converge_ms: %g\n# seed: %" PRIu64 "\n# link: %s\n"
+            "# clock: %s\n# clock_offset_true_ms: %g\n# clock_drift_true_ppm: %g\n# created: %s\n",
+            m->role, m->car, peer, m->token, m->track_name, m->track_file, m->track_bytes, (int)m->period_ms,
+            (int)m->laps, m->seconds, m->schemes, m->shown, (double)m->params.delta_us / 1000.0, m->params.tdr_cw,
+            (double)m->params.converge_us / 1000.0, m->seed, m->link, m->raw_clock ? "raw" : "synchronised",
+            (double)m->offset_true_us / 1000.0, m->drift_true_ppm, created);
+    fputs("# columns own: row,seq,t_sync_us,taken_sync_us,taken_local_us,x,y,heading,speed\n"
+          "# columns tx: row,pkt_seq,seq,mu_kind,schemes,send_sync_us,wire_sync_us\n"
+          "# columns rx: row,pkt_seq,kind,arr_local_us,arr_sync_us,send_sync_us,car,seq,mu_kind,schemes,bytes\n"
+          "# columns clock: row,local_us,offset_us,bound_us,rtt_us,drift_ppm,sample_offset_us,sample_rtt_us\n"
+          "# columns reject: row,local_us,reason,count\n"
+          "# columns event: row,local_us,sync_us,what,detail\n"
+          "# columns metric: row,scheme,key,value\n",
+          g->f);
+    if (fflush(g->f) != 0 || ferror(g->f)) {
+        nr_error_set(err, "%s: write error: %s", g->part, strerror(errno));
+        fclose(g->f);
+        unlink(g->part);
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static void check(NetLog *g)
+{
+    if (!g->failed && ferror(g->f)) {
+        g->failed = true;
+        snprintf(g->why, sizeof g->why, "%s", strerror(errno));
+    }
+}
+
+/* an optional time: empty when INT64_MIN */
+static void put_time(FILE *f, int64_t t)
+{
+    if (t != INT64_MIN)
+        fprintf(f, "%" PRId64, t);
+}
+
+void netlog_own(NetLog *g, int32_t seq, const RecSample *s, int64_t taken_sync, int64_t taken_local)
+{
+    if (!g || g->failed)
+        return;
+    fprintf(g->f, "own,%d,%" PRId64 ",%" PRId64 ",%" PRId64 ",%.4f,%.4f,%.4f,%.3f\n", (int)seq,
+            (int64_t)s->t_ms * 1000, taken_sync, taken_local, s->x, s->y, s->heading, s->speed);
+    check(g);
+}
+
+void netlog_tx(NetLog *g, const WirePacket *p, int64_t send_sync, int64_t wire_sync)
+{
+    if (!g || g->failed)
+        return;
+    fprintf(g->f, "tx,%" PRIu32 ",%d,%d,%" PRIu32 ",%" PRId64 ",%" PRId64 "\n", p->pkt_seq, (int)p->u.mu.mu.seq,
+            (int)p->u.mu.mu.kind, p->u.mu.schemes, send_sync, wire_sync);
+    check(g);
+}
+
+void netlog_rx(NetLog *g, const WirePacket *p, int64_t arr_local, int64_t arr_sync, int64_t send_sync, int bytes)
+{
+    if (!g || g->failed)
+        return;
+    fprintf(g->f, "rx,%" PRIu32 ",%s,%" PRId64 ",", p->pkt_seq, kind_names[p->kind], arr_local);
+    put_time(g->f, arr_sync);
+    fputc(',', g->f);
+    put_time(g->f, send_sync);
+    if (p->kind == WIRE_MU)
+        fprintf(g->f, ",%d,%d,%d,%" PRIu32 ",%d\n", (int)p->u.mu.mu.car + 1, (int)p->u.mu.mu.seq,
+                (int)p->u.mu.mu.kind, p->u.mu.schemes, bytes);
+    else
+        fprintf(g->f, ",,,,,%d\n", bytes);
+    check(g);
+}
+
+void netlog_clock(NetLog *g, int64_t local, int64_t offset, int64_t bound, int64_t rtt, double drift_ppm,
+                  int64_t sample_offset, int64_t sample_rtt)
+{
+    if (!g || g->failed)
+        return;
+    fprintf(g->f, "clock,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%.3f,%" PRId64 ",%" PRId64 "\n", local,
+            offset, bound, rtt, drift_ppm, sample_offset, sample_rtt);
+    check(g);
+}
+
+void netlog_reject(NetLog *g, int64_t local, const char *reason, int64_t count)
+{
+    if (!g || g->failed)
+        return;
+    fprintf(g->f, "reject,%" PRId64 ",%s,%" PRId64 "\n", local, reason, count);
+    check(g);
+}
+
+void netlog_event(NetLog *g, int64_t local, int64_t sync, const char *what, const char *detail)
+{
+    if (!g || g->failed)
+        return;
+    fprintf(g->f, "event,%" PRId64 ",", local);
+    put_time(g->f, sync);
+    /* details are our own messages: no commas or newlines reach the file */
+    fprintf(g->f, ",%s,", what);
+    for (const char *c = detail; *c; c++)
+        fputc(*c == ',' || *c == '\n' ? ';' : *c, g->f);
+    fputc('\n', g->f);
+    check(g);
+}
+
+void netlog_metrics(NetLog *g, const char *scheme, const Metrics *m, int own_dir)
+{
+    if (!g || g->failed)
+        return;
+    const DirCounters *out = &m->dir[own_dir], *in = &m->dir[1 - own_dir];
+    fprintf(g->f, "metric,%s,samples,%" PRId64 "\n", scheme, m->samples);
+    fprintf(g->f, "metric,%s,inconsistency,%.17g\n", scheme, metrics_inconsistency_rate(m));
+    fprintf(g->f, "metric,%s,mean_d1_d2,%.17g\n", scheme, metrics_mean_d1_minus_d2(m));
+    fprintf(g->f, "metric,%s,mean_abs_d1,%.17g\n", scheme, metrics_mean_abs_d1(m));
+    fprintf(g->f, "metric,%s,mean_abs_d2,%.17g\n", scheme, metrics_mean_abs_d2(m));
+    fprintf(g->f, "metric,%s,sent,%" PRId64 "\n", scheme, out->sent);
+    fprintf(g->f, "metric,%s,lost,%" PRId64 "\n", scheme, out->lost);
+    fprintf(g->f, "metric,%s,delivered,%" PRId64 "\n", scheme, in->delivered);
+    fprintf(g->f, "metric,%s,late,%" PRId64 "\n", scheme, in->late);
+    fprintf(g->f, "metric,%s,discarded,%" PRId64 "\n", scheme, in->discarded);
+    check(g);
+}
+
+void netlog_flush(NetLog *g)
+{
+    if (!g || g->failed)
+        return;
+    fflush(g->f);
+    check(g);
+}
+
+bool netlog_close(NetLog *g, NrError *err)
+{
+    if (!g)
+        return true;
+    bool ok = !g->failed;
+    if (!ok)
+        nr_error_set(err, "%s: write error: %s; kept as %s", g->path, g->why, g->part);
+    if ((fflush(g->f) != 0 || ferror(g->f)) && ok)
+        ok = nr_error_set(err, "%s: write error: %s; kept as %s", g->path, strerror(errno), g->part);
+    if (fclose(g->f) != 0 && ok)
+        ok = nr_error_set(err, "%s: write error: %s; kept as %s", g->path, strerror(errno), g->part);
+    if (ok && rename(g->part, g->path) != 0)
+        ok = nr_error_set(err, "%s: cannot rename %s into place: %s", g->path, g->part, strerror(errno));
+    free(g);
+    return ok;
+}

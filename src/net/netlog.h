@@ -1,0 +1,57 @@
+/* The terminal log of network play (format: docs/netlog.md): a crash-safe
+ * text file written as FILE.part, flushed at least once a second by the
+ * caller (netlog_flush), renamed to FILE by netlog_close. Every writer is
+ * NULL-safe (no log: nothing happens) and stops writing after the first
+ * error, which netlog_close reports.
+ *
+ * Contracts:
+ *   netlog_open(path, meta, err)  creates path.part (never replaces an
+ *        existing one) and writes the header; NULL + err.
+ *   netlog_own / _tx / _rx / _clock / _reject / _event / _metrics  one row
+ *        each as docs/netlog.md says (INT64_MIN times: an empty field).
+ *   netlog_flush(log)   pushes the rows to the file.
+ *   netlog_close(log, err)  flushes, closes, renames into place; false +
+ *        err (the .part is kept) on a write error.
+ */
+#ifndef NR_NETLOG_H
+#define NR_NETLOG_H
+
+#include "metrics.h"
+#include "netudp.h"
+#include "recording.h"
+#include "scheme.h"
+#include "wire.h"
+
+typedef struct NetLogMeta {
+    const char *role;
+    int car; /* 1-based */
+    NetAddr peer;
+    uint64_t token;
+    const char *track_name, *track_file;
+    uint32_t track_bytes;
+    int32_t period_ms, laps;
+    double seconds;
+    const char *schemes, *shown;
+    SchemeParams params;
+    uint64_t seed;
+    const char *link;
+    bool raw_clock;
+    int64_t offset_true_us;
+    double drift_true_ppm;
+} NetLogMeta;
+
+typedef struct NetLog NetLog;
+
+NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err);
+void netlog_own(NetLog *g, int32_t seq, const RecSample *s, int64_t taken_sync, int64_t taken_local);
+void netlog_tx(NetLog *g, const WirePacket *p, int64_t send_sync, int64_t wire_sync);
+void netlog_rx(NetLog *g, const WirePacket *p, int64_t arr_local, int64_t arr_sync, int64_t send_sync, int bytes);
+void netlog_clock(NetLog *g, int64_t local, int64_t offset, int64_t bound, int64_t rtt, double drift_ppm,
+                  int64_t sample_offset, int64_t sample_rtt);
+void netlog_reject(NetLog *g, int64_t local, const char *reason, int64_t count);
+void netlog_event(NetLog *g, int64_t local, int64_t sync, const char *what, const char *detail);
+void netlog_metrics(NetLog *g, const char *scheme, const Metrics *m, int own_dir);
+void netlog_flush(NetLog *g);
+bool netlog_close(NetLog *g, NrError *err);
+
+#endif

@@ -1,0 +1,96 @@
+/* One terminal's network session (DESIGN.md "Network play"; packets in
+ * docs/wire.md, the log in docs/netlog.md): the UDP socket, the handshake,
+ * continuous clock synchronisation, the synchronised start, the race
+ * through netplay (core/race/netplay.h), faults, and the terminal log.
+ *
+ * Handshake: the joiner sends HELLO (protocol version, a random nonce) until
+ * the host answers; the host takes the first HELLO's address as its peer,
+ * draws a random session token and answers with WELCOME (the joiner's car,
+ * 2; the race settings and scheme list) and the track text in TRACK chunks,
+ * again for every repeated HELLO of the same nonce. From then on only the
+ * peer's address with the token is accepted; anything else is counted by
+ * reason (the decoder's, or "address" / "busy") and dropped.
+ * Clock: both ends probe each other (SYNC_REQ / SYNC_RESP) every
+ * SESSION_PROBE_US (every 20 ms until SESSION_READY_PROBES exchanges); the
+ * joiner's synchronised clock is its local clock plus the estimated offset
+ * (clocksync.h), the host's is its own. Start: once the joiner has
+ * SESSION_READY_PROBES exchanges it sends READY; the host sends START with
+ * the synchronised instant the countdown lights come on (SESSION_START_LEAD_US
+ * ahead), repeated until the joiner's race traffic arrives. The lights go out
+ * (race time 0) RACEFLOW_LIGHTS seconds later on both.
+ * Faults: the peer silent SESSION_PAUSE_US: the race pauses (stderr and
+ * the log say so, PAUSE is sent); the host resumes it when the peer is heard
+ * again, sending RESUME with the new instant of race time 0 so both ends
+ * continue together. Silent SESSION_GIVE_UP_US: the session ends, logs
+ * finalised, exit status 1. BYE ends it at once. A finished race sends
+ * FINISH, waits for the peer's (at most SESSION_LINGER_US) and sends BYE.
+ *
+ * Contracts:
+ *   session_new(cfg, err)   opens the socket (and SDL2_net); NULL + err.
+ *   session_run(s, stop)    runs to the end (blocking); *stop set (a
+ *        signal) quits with BYE. Returns true for a completed race; false
+ *        with session_error(s) saying why.
+ *   session_print(s, f)     the `key: value` summary (docs/netplay.md).
+ *   session_port(s)         the UDP port the socket is bound to.
+ *   session_free(s)         finalises the log if open; NULL-safe.
+ */
+#ifndef NR_SESSION_H
+#define NR_SESSION_H
+
+#include "controller.h"
+#include "link.h"
+#include "scheme.h"
+#include "track.h"
+
+#include <signal.h>
+#include <stdio.h>
+
+#define SESSION_PROBE_US (100 * NR_US_PER_MS)
+#define SESSION_READY_PROBES 16
+#define SESSION_START_LEAD_US (1000 * NR_US_PER_MS)
+#define SESSION_PAUSE_US (3 * NR_US_PER_S)
+#define SESSION_GIVE_UP_US (15 * NR_US_PER_S)
+#define SESSION_LINGER_US (3 * NR_US_PER_S)
+#define SESSION_HELLO_US (300 * NR_US_PER_MS)
+#define SESSION_DEFAULT_PORT 41000
+
+/* Makes the controller of this terminal's car once the track is known (the
+ * joiner learns it from the host). */
+typedef bool (*SessionMakeController)(void *ctx, const Track *track, int car, uint64_t seed, Controller *out,
+                                      NrError *err);
+
+typedef struct SessionConfig {
+    bool host;
+    uint16_t port;          /* host: the port to listen on; joiner: its own (0: any) */
+    const char *peer;       /* joiner: the host's name or address */
+    uint16_t peer_port;     /* joiner */
+    /* host only: the race it offers */
+    const char *track_text; /* the track file's text */
+    const char *track_file; /* its name (the recording's `track`) */
+    const char *schemes;    /* canonical comma list */
+    int shown;
+    SchemeParams params;
+    int laps;
+    int64_t seconds_ms;
+    uint64_t seed;
+    /* this terminal */
+    const LinkSpec *link;   /* emulated link before the wire; NULL = none */
+    int64_t clock_offset_us;
+    double clock_drift_ppm;
+    bool raw_clock;         /* schemes on the local clock */
+    const char *log_path;   /* NULL = no log */
+    SessionMakeController make_controller;
+    void *ctx;
+    const char *cmd;        /* "host" / "join", for messages */
+} SessionConfig;
+
+typedef struct Session Session;
+
+Session *session_new(const SessionConfig *cfg, NrError *err);
+bool session_run(Session *s, volatile sig_atomic_t *stop);
+const char *session_error(const Session *s);
+void session_print(const Session *s, FILE *f);
+uint16_t session_port(const Session *s);
+void session_free(Session *s);
+
+#endif
