@@ -18,6 +18,8 @@ expect 2 "join bad port" -- "$NR" join 127.0.0.1:0 --headless
 expect 2 "host bad player" -- "$NR" host --player robot --headless
 expect 2 "host bad scheme" -- "$NR" host --scheme warp --headless
 expect 2 "host unknown option" -- "$NR" host --frobnicate
+expect 2 "host --watch" -- "$NR" host --watch --headless
+stderr_has "not built yet" "--watch says it is not built"
 
 # host_port FILE: the port a host printed on stderr (0 until it did)
 host_port() {
