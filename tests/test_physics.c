@@ -82,6 +82,30 @@ static void turning_radius_closed_form(void **state)
     assert_true(fabs(f.v * f.yaw_rate) <= p.grip * (1 + 1e-12));
 }
 
+/* Bug: the grass's extra rolling resistance was counted against the tyres'
+ * grip, so a car coasting onto the grass at 25 cw/s (resistance 14.4 cw/s^2,
+ * beyond the grass grip of 8) had no lateral grip left and could not steer:
+ * yaw rate 0, straight into the wall. The grass drags on the body; the
+ * tyres carry drag and the track's rolling resistance: a_t = k_drag v^2 +
+ * k_roll v = 4.69 cw/s^2, leaving sqrt(8^2 - a_t^2) = 6.48 cw/s^2 to turn. */
+static void grass_leaves_grip_to_steer(void **state)
+{
+    (void)state;
+    CarParams p;
+    car_params_default(&p);
+    double v = 25.0, dt = 5.5e-3;
+    Car c = {.v = v};
+    CarInput coast_full_lock = {0, 0, 1};
+    car_step(&c, &coast_full_lock, &p, true, dt);
+    double a_tyre = p.k_drag * v * v + p.k_roll * v;
+    double v1 = v - (a_tyre + p.k_grass * v) * dt;
+    assert_true(fabs(c.v - v1) < 1e-12);
+    double lat = sqrt(p.grip_grass * p.grip_grass - a_tyre * a_tyre);
+    double w = lat / (0.5 * (v + v1));
+    assert_true(fabs(c.yaw_rate - w) < 1e-9);
+    assert_true(c.yaw_rate > 0.25);
+}
+
 static void rest_stays_at_rest(void **state)
 {
     (void)state;
@@ -325,6 +349,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(terminal_speed_closed_form),
         cmocka_unit_test(turning_radius_closed_form),
+        cmocka_unit_test(grass_leaves_grip_to_steer),
         cmocka_unit_test(rest_stays_at_rest),
         cmocka_unit_test(inputs_are_clamped),
         cmocka_unit_test(overlap_closed_form),

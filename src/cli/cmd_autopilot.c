@@ -1,4 +1,4 @@
-/* `netrace autopilot`: write a race driven by the seeded bot drivers. */
+/* `netrace autopilot`: write a race of the seeded bots on the car physics. */
 #include "autopilot.h"
 #include "cli.h"
 #include "cli_load.h"
@@ -29,7 +29,7 @@ static int run(int argc, char **argv)
 {
     AutopilotConfig cfg;
     autopilot_config_default(&cfg);
-    const char *out = NULL, *track_arg = "tracks/default.track";
+    const char *out = NULL, *inputs = NULL, *track_arg = "tracks/default.track";
     double skill[RECORDING_MAX_CARS], noise[RECORDING_MAX_CARS];
     bool have_skill = false, have_noise = false, have_seconds = false, have_seed = false;
     const char *skill_val = NULL, *noise_val = NULL;
@@ -48,6 +48,11 @@ static int run(int argc, char **argv)
         } else if (cli_flag_is(a, "--out")) {
             if (!cli_value(argc, argv, &i, "autopilot", &out))
                 return CLI_USAGE;
+        } else if (cli_flag_is(a, "--inputs")) {
+            if (!cli_value(argc, argv, &i, "autopilot", &inputs))
+                return CLI_USAGE;
+            if (!*inputs)
+                return cli_usage_error("autopilot", "--inputs: expected a file name");
         } else if (cli_flag_is(a, "--track")) {
             if (!cli_value(argc, argv, &i, "autopilot", &track_arg))
                 return CLI_USAGE;
@@ -73,8 +78,13 @@ static int run(int argc, char **argv)
     if (!*out)
         return cli_usage_error("autopilot", "--out: expected a file name");
     int orc = cli_out_check("autopilot", "--out", out, &track_arg, 1);
+    if (orc == CLI_OK && inputs)
+        orc = cli_out_check("autopilot", "--inputs", inputs, &track_arg, 1);
+    if (orc == CLI_OK)
+        orc = cli_out_distinct("autopilot", "--out", out, "--inputs", inputs);
     if (orc != CLI_OK)
         return orc;
+    cfg.inputs_path = inputs;
     if (have_skill) {
         if (parse_list("--skill", skill_val, skill, RECORDING_MAX_CARS) < 0)
             return CLI_USAGE;
@@ -124,14 +134,17 @@ static int run(int argc, char **argv)
 const CliCommand cmd_autopilot = {
     "autopilot",
     "write a race driven by seeded bot drivers",
-    "netrace autopilot --seconds S --seed N --out FILE [--track FILE] [--cars N]\n"
-    "[--skill A[,B...]] [--noise A[,B...]]",
-    "Simulates N cars (default 2) from the track's start grid for S seconds and writes\n"
-    "the recording (source autopilot, one row per car every 33 ms) to FILE, via\n"
-    "FILE.part renamed into place at the end. Same flags, same bytes.\n\n"
+    "netrace autopilot --seconds S --seed N --out FILE [--inputs FILE] [--track FILE]\n"
+    "[--cars N] [--skill A[,B...]] [--noise A[,B...]]",
+    "Races N bots (default 2) on the car physics from the track's start grid for S\n"
+    "seconds (solid cars: they race for position, never through each other) and\n"
+    "writes the recording (source autopilot, one row per car every 33 ms) to FILE,\n"
+    "via FILE.part renamed into place at the end. Same flags, same bytes.\n\n"
     "  --seconds S   race length, 0.033 to 3600 s\n"
     "  --seed N      seed of the drivers' random streams (0 to 2^64-1)\n"
     "  --out FILE    output recording; FILE.part must not exist\n"
+    "  --inputs FILE also write every car's inputs (t_ms,player,throttle,brake,steer),\n"
+    "                from which the race re-simulates bit for bit\n"
     "  --track FILE  track (default tracks/default.track)\n"
     "  --cars N      number of cars, 1 to the track's grid slots (default 2)\n"
     "  --skill LIST  per-car skill in [0, 1] (default 0.9); one value for all cars\n"
@@ -139,6 +152,6 @@ const CliCommand cmd_autopilot = {
     "The recording's 'created' field is SOURCE_DATE_EPOCH when set (reproducible\n"
     "builds), else the current UTC time. The bundled race is regenerated with\n"
     "  SOURCE_DATE_EPOCH=0 netrace autopilot --seconds 30 --seed SEED --out recordings/default.csv\n"
-    "(SEED as in docs/formats.md).",
+    "(SEED as in docs/formats.md; bench/bench_racecraft measures lead changes by seed).",
     run,
 };

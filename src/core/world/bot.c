@@ -11,7 +11,18 @@
 #define PASS_PULL 4.5      /* cw: ... and attacked from this close */
 #define DEFEND_RANGE 5.0   /* cw: a car this close behind is covered */
 #define BODY_GAP 1.4       /* cw: lateral distance that clears another car */
-#define ATTACK_PUSH 1.14   /* speed target attacking: beyond the planned grip, to the tyres' limit */
+#define PHASE_TAU 6.0      /* s: slow pace phases (tyres, attention) */
+#define PHASE_SD 0.03      /* their sd at noise 0.5, share of the target */
+#define MISTAKE_PRESSURE 8.0 /* mistakes this much more often with a car close behind */
+#define PASS_EDGE 0.7      /* cw: a car racing for position goes this close to the edge */
+#define LINE_APPROACH 15.0 /* cw: the line is outside this far before and after a bend */
+#define PULL_PER_CLOSING 0.6 /* s: pulls out this much earlier per cw/s of closing speed */
+#define ATTACK_LOOK 20.0   /* cw: the bend an attack is aimed at lies this far ahead */
+#define FOLLOW_GAP 2.8     /* cw: along-track gap kept in line behind another car */
+#define FOLLOW_GAIN 1.5    /* 1/s: speed allowed above the car ahead per cw beyond that gap */
+#define SBS_GAP 2.0        /* cw: centre to centre side by side */
+#define ALONGSIDE_CW 2.6   /* cw: along-track distance under which two cars are alongside */
+#define ATTACK_PUSH 1.10   /* speed target attacking up the inside: beyond the planned grip, to the tyres' limit */
 
 struct Bot {
     const Track *track;
@@ -20,8 +31,9 @@ struct Bot {
     Rng rng;
     int nprof;
     double *vprof;   /* planned speed at s = i * PROFILE_DS */
+    double grip_plan; /* cw/s^2: the grip the plan uses */
     double *line;    /* racing-line offset (left positive) at the same points */
-    double pace, wander, steer_noise; /* Ornstein-Uhlenbeck states */
+    double pace, phase, wander, steer_noise; /* Ornstein-Uhlenbeck states */
     double mistake_left_s;  /* time left of the current mistake */
     double mistake_pace;    /* pace factor during a lift-off mistake */
     double stuck_s;         /* time spent slow while trying to drive */
@@ -76,14 +88,20 @@ Bot *bot_new(const Track *track, const CarParams *params, BotDriver driver, uint
     double q = driver.skill;
     /* Planned grip: a margin below the tyres' limit, smaller with skill. */
     double grip_plan = params->grip * (0.72 + 0.16 * q);
+    b->grip_plan = grip_plan;
     double vtop = V_TOP * (0.93 + 0.07 * q);
     double half = track_width(track) / 2;
     for (int i = 0; i < n; i++) {
         double s = i * PROFILE_DS;
         double k = mean_curvature(track, s);
-        /* The line cuts to the inside of a bend (curvature > 0: a left bend,
-         * inside = left = positive offset), which opens the radius a little. */
-        b->line[i] = clampd(50.0 * k, -1.0, 1.0) * (half - 1.2);
+        /* Outside, inside, outside: the line keeps to the inside of a bend
+         * (curvature > 0: a left bend, inside = left = positive offset) and
+         * to its outside LINE_APPROACH before and after it, which opens the
+         * radius and leaves the inside to a car diving up it. */
+        double c = clampd(50.0 * k, -1.0, 1.0);
+        double around = clampd(50.0 * mean_curvature(track, s + LINE_APPROACH), -1.0, 1.0) +
+                        clampd(50.0 * mean_curvature(track, s - LINE_APPROACH), -1.0, 1.0);
+        b->line[i] = clampd(c - (1.0 - fabs(c)) * around, -1.0, 1.0) * (half - 1.2);
         double ka = fabs(k) * 0.85;
         b->vprof[i] = ka > 1e-9 ? fmin(vtop, sqrt(grip_plan / ka)) : vtop;
     }
@@ -128,13 +146,28 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
     double len = track_length(t), half = track_width(t) / 2;
     double s = world_progress(w, car);
     double v = me->v;
-    /* Noise: pace, line wander, steering; and mistakes. */
+    /* The nearest other car along the track (racing, pressure). */
+    int other = -1;
+    double dbest = INFINITY;
+    for (int c = 0; c < w->ncars; c++) {
+        if (c == car)
+            continue;
+        double d = remainder(world_progress(w, c) - s, len);
+        if (fabs(d) < fabs(dbest)) {
+            dbest = d;
+            other = c;
+        }
+    }
+    /* Noise: pace, line wander, steering; and mistakes, more of them
+     * under pressure (a car close behind). */
+    double pressure = dbest < 0 && dbest > -DEFEND_RANGE ? MISTAKE_PRESSURE : 1.0;
     b->pace = ou(&b->rng, b->pace, 1.5, 0.01 + 0.05 * nz, dt);
+    b->phase = ou(&b->rng, b->phase, PHASE_TAU, PHASE_SD * (0.5 + nz), dt);
     b->wander = ou(&b->rng, b->wander, 3.0, 0.2 + 0.8 * nz, dt);
     b->steer_noise = ou(&b->rng, b->steer_noise, 0.3, 0.03 * nz, dt);
     if (b->mistake_left_s > 0) {
         b->mistake_left_s -= dt;
-    } else if (rng_uniform(&b->rng) < 0.2 * nz * (1.2 - q) * dt) {
+    } else if (rng_uniform(&b->rng) < 0.2 * nz * (1.2 - q) * pressure * dt) {
         b->mistake_left_s = 0.3 + 0.7 * rng_uniform(&b->rng);
         if (rng_uniform(&b->rng) < 0.5)
             b->mistake_pace = 0.6 + 0.25 * rng_uniform(&b->rng); /* lift-off */
@@ -162,64 +195,90 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
     double ld = 3.0 + 0.35 * fmax(v, 0.0);
     int ia = profile_index(b, s + ld);
     double line = b->line[ia] + b->wander;
-    double brake_look = b->pass_side != 0 ? 0.05 : 0.15; /* attacking: brakes later */
-    double vt = b->vprof[profile_index(b, s + brake_look * fmax(v, 0.0))] * (1.0 + b->pace);
-    if (b->pass_side != 0)
-        vt *= ATTACK_PUSH; /* attacking: more of the grip in the bends */
+    /* Attacking up the inside of the next bend: brakes later. */
+    bool inside_attack = b->pass_side * mean_curvature(t, s + 15.0) > 0.002;
+    double brake_look = inside_attack ? 0.05 : 0.15;
+    double vt = b->vprof[profile_index(b, s + brake_look * fmax(v, 0.0))] * (1.0 + b->pace + b->phase);
     if (b->mistake_left_s > 0 && b->mistake_pace > 0)
         vt *= b->mistake_pace;
     if (b->mistake_left_s <= 0)
         b->mistake_pace = 0;
-    /* Racing: the nearest other car along the track. */
-    int other = -1;
-    double dbest = INFINITY;
-    for (int c = 0; c < w->ncars; c++) {
-        if (c == car)
-            continue;
-        double d = remainder(world_progress(w, c) - s, len);
-        if (fabs(d) < fabs(dbest)) {
-            dbest = d;
-            other = c;
-        }
-    }
-    if (other < 0 || dbest > PASS_PULL + 2.0 || dbest < -CAR_LENGTH_CW)
+    if (other < 0 || dbest > PASS_PULL + 4.0 || dbest < -CAR_LENGTH_CW - 0.5)
         b->pass_side = 0;
+    double lim_pass = half - PASS_EDGE; /* racing for position: to the kerb */
+    bool racing_close = false;
     if (other >= 0) {
         double d = dbest;
         double oo = world_offset(w, other), om = world_offset(w, car);
         double vo = w->car[other].v;
-        if (d > 0 && d < PASS_RANGE) {
-            /* Attack: stay in the slipstream (its line) until close, then
-             * pull out and keep to that side until the pass is done or
-             * given up, only where a car fits beside it (the line's limit
-             * is a car's width inside the edge). */
-            double lim = half - 1.2;
-            if (d < PASS_PULL && b->pass_side == 0) {
-                /* Up the inside of the next bend (the shorter way round),
-                 * else on the side with more room. */
-                double kn = mean_curvature(t, s + 15.0);
-                int side = fabs(kn) > 0.01 ? (kn > 0 ? 1 : -1) : (oo >= 0 ? -1 : 1);
-                if (fabs(oo + side * 2.4) <= lim)
+        double sep = om - oo;
+        if (fabs(d) < ALONGSIDE_CW && fabs(sep) > 0.7) {
+            /* Side by side: both hold their side of the track, a car's
+             * width apart, and race on; the one behind with no room left
+             * on its side backs out. */
+            racing_close = true;
+            int side = sep > 0 ? 1 : -1;
+            double want = oo + side * SBS_GAP;
+            line = side > 0 ? fmax(line, want) : fmin(line, want);
+            if (d > 0) {
+                if (fabs(want) > lim_pass + 0.3) {
+                    vt = fmin(vt, vo - 1.0);
+                    b->pass_side = 0;
+                } else {
+                    b->pass_side = side;
+                }
+            }
+        } else if (d > 0 && d < PASS_RANGE) {
+            /* Behind: tow in its slipstream (its line) and attack where a
+             * pass can work: up the inside of the next bend, where a car
+             * fits, or out of the tow on a straight with a speed surplus
+             * (closing fast, it pulls out earlier, before it has to lift).
+             * An attack that would end on the outside of a bend before
+             * getting alongside is given up. */
+            double kn = mean_curvature(t, s + ATTACK_LOOK);
+            bool bend = fabs(kn) > 0.01;
+            int inside = kn > 0 ? 1 : -1;
+            if (b->pass_side == 0 && d < PASS_PULL + PULL_PER_CLOSING * fmax(0.0, v - vo)) {
+                int side = bend ? inside : (oo >= 0 ? -1 : 1);
+                if ((bend || v > vo + 0.3) && fabs(oo + side * SBS_GAP) <= lim_pass)
                     b->pass_side = side;
             }
+            if (b->pass_side != 0 && bend && b->pass_side != inside && d > 1.0)
+                b->pass_side = 0;
             if (b->pass_side != 0) {
-                line = clampd(oo + b->pass_side * 2.4, -lim, lim);
+                line = clampd(oo + b->pass_side * SBS_GAP, -lim_pass, lim_pass);
             } else {
                 double wgt = clampd((PASS_RANGE - d) / (PASS_RANGE - PASS_PULL), 0.0, 1.0);
                 line = line * (1.0 - wgt) + oo * wgt;
             }
-            /* Never drive into it: lift while still behind and in line. */
-            if (d < CAR_LENGTH_CW + 0.6 && fabs(om - oo) < BODY_GAP && v > vo)
-                vt = fmin(vt, vo - 1.0);
-        } else if (d <= 0 && d > -CAR_LENGTH_CW && b->pass_side != 0) {
-            line = clampd(oo + b->pass_side * 2.4, -(half - 1.2), half - 1.2); /* alongside: hold it */
+            /* Never drive into it: in line behind it, close to a following
+             * gap at its speed. */
+            if (fabs(sep) < BODY_GAP)
+                vt = fmin(vt, vo + FOLLOW_GAIN * (d - FOLLOW_GAP));
         } else if (d < 0 && d > -DEFEND_RANGE && fabs(mean_curvature(t, s + ld)) < 0.01) {
             /* Defend on the straights: lean towards the attacker's line. */
             double wgt = 0.3 * (1.0 + d / DEFEND_RANGE);
             line = line * (1.0 - wgt) + oo * wgt;
         }
     }
-    line = clampd(line, -(half - 0.7), half - 0.7);
+    if (inside_attack)
+        vt *= ATTACK_PUSH; /* more of the grip in the bend */
+    /* Held off the racing line (side by side, attacking) a car follows the
+     * bend at its offset n, radius (1 - k n) / |k|, without the line's
+     * cut: the outside is faster, the inside slower, both within the
+     * planned grip (the physics clips the rest). */
+    if (b->pass_side != 0 || racing_close) {
+        double kv = mean_curvature(t, s + brake_look * fmax(v, 0.0) + 2.0);
+        double om = world_offset(w, car);
+        if (fabs(kv) > 1e-4) {
+            double r = fmax(2.0, (1.0 - kv * om) / fabs(kv));
+            double vmax = sqrt(b->grip_plan * r) * (1.0 + b->pace + b->phase);
+            if (b->pass_side * kv > 0)
+                vmax *= ATTACK_PUSH; /* attacking up the inside */
+            vt = fmin(vt, vmax);
+        }
+    }
+    line = clampd(line, -lim_pass, lim_pass);
     /* Pure pursuit towards the line point ld ahead. */
     double px, py, h;
     track_point(t, s + ld, &px, &py, &h);
@@ -231,14 +290,36 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
     double k = 2.0 * dy / (dx * dx + dy * dy + 1e-9);
     double delta = atan(k * b->p.wheelbase);
     out->steer = clampd(delta / b->p.steer_max + b->steer_noise, -1.0, 1.0);
-    /* Speed: throttle or brake on the error. */
+    /* Speed: throttle or brake on the error. Off the track the grip is
+     * lower: aim slower, by the square root of the grip. */
+    bool grass = world_on_grass(w, car);
+    double grip = grass ? b->p.grip_grass : b->p.grip;
+    if (grass)
+        vt *= sqrt(b->p.grip_grass / b->p.grip);
+    /* The lateral acceleration the turn asks (v^2 k for the path's
+     * curvature k): running out of grip (understeer), the driver slows to
+     * what the tyres hold; and leaves them that much grip, no more drive or
+     * braking than the friction circle has beside it. */
+    double kpath = fabs(tan(clampd(delta, -b->p.steer_max, b->p.steer_max))) / b->p.wheelbase;
+    double lat = v * v * kpath;
+    double kloc = fabs(mean_curvature(t, s)) / fmax(0.5, 1.0 - mean_curvature(t, s) * world_offset(w, car));
+    if (v * v * kloc > 0.95 * grip)
+        vt = fmin(vt, sqrt(0.9 * grip / kloc)); /* too fast for the bend where it is */
     double e = vt - v;
     if (e >= 0) {
-        out->throttle = clampd(0.8 * e + 0.5 * (b->p.k_drag * v * v + b->p.k_roll * v) / b->p.a_engine, 0, 1);
+        /* Drive: no more than the friction circle leaves beside the turn
+         * (at the limit, just what holds the speed against drag and
+         * rolling resistance, which leaves the whole grip to the turn). */
+        double hold = b->p.k_drag * v * v + b->p.k_roll * v;
+        double room = sqrt(fmax(0.0, grip * grip - fmin(lat, grip) * fmin(lat, grip)));
+        double thr = 0.8 * e + 0.5 * (hold + (grass ? b->p.k_grass * v : 0.0)) / b->p.a_engine;
+        out->throttle = clampd(fmin(thr, (room + hold) / b->p.a_engine), 0, 1);
         out->brake = 0;
     } else {
+        /* Brake, keeping at least 60 % of the grip for the turn. */
+        double room = sqrt(fmax(0.0, grip * grip - fmin(lat, 0.8 * grip) * fmin(lat, 0.8 * grip)));
         out->throttle = 0;
-        out->brake = clampd(-0.35 * e, 0, 1);
+        out->brake = clampd(fmin(-0.35 * e, room / b->p.a_brake), 0, 1);
     }
 }
 

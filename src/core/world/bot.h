@@ -1,14 +1,19 @@
 /* The bot: a seeded driver on the car physics that races the other cars
  * for position. A Controller like a keyboard or a gamepad.
  *
- * It follows a racing line (inside of the bends) by pure pursuit, drives a
- * speed profile planned from the track's curvature and its own grip, and
- * races: close behind another car it takes another line to pass (the side
- * with more room), lifts rather than drive into it, and gains a little in
- * its slipstream; close ahead of a car it covers the inside line. Skill
- * scales the grip and top speed it dares to use; noise drives a wandering
- * pace and line (Ornstein-Uhlenbeck processes) and occasional mistakes.
- * docs/driving.md gives the constants.
+ * It follows a racing line (outside, inside, outside of each bend) by pure
+ * pursuit, drives a speed profile planned from the track's curvature and its
+ * own grip, and races: behind another car it tows in its slipstream at a
+ * following gap, dives up the inside of the next bend (or pulls out on a
+ * straight with a speed surplus), never drives into it; side by side both
+ * cars hold their side of the track and race on; ahead it covers on the
+ * straights, and under pressure makes more mistakes. Off the racing line it
+ * drives the bend at its own radius; it keeps its drive and braking within
+ * the friction circle and slows when too fast for the bend where it is.
+ * Skill scales the grip and top speed it dares to use; noise drives a
+ * wandering pace (with slow phases: tyres, attention) and line
+ * (Ornstein-Uhlenbeck processes) and occasional mistakes. docs/driving.md
+ * gives the constants.
  *
  * Contracts:
  *   bot_new(track, params, driver, seed, stream, err)  plans the speed profile

@@ -60,8 +60,12 @@ void car_step(Car *c, const CarInput *inp, const CarParams *p, bool grass, doubl
         double brake = in.brake * p->a_brake;
         a = in.throttle * p->a_engine - (v > 0 ? brake : v < 0 ? -brake : 0.0);
     }
-    a -= (1.0 - c->draft) * p->k_drag * v * fabs(v) + roll * v;
+    a -= (1.0 - c->draft) * p->k_drag * v * fabs(v) + p->k_roll * v;
     a = clamp(a, -grip, grip);
+    /* The grass's extra resistance drags on the body: it slows the car but
+     * takes none of the tyres' grip, so a car on the grass still steers. */
+    double a_tyre = a;
+    a -= (roll - p->k_roll) * v;
     double v1 = v + a * dt;
     /* Brakes and resistance stop a car; they never drive it backwards (only
      * a held brake from rest does, above). */
@@ -74,7 +78,7 @@ void car_step(Car *c, const CarInput *inp, const CarParams *p, bool grass, doubl
     double delta = in.steer * p->steer_max;
     double vm = 0.5 * (v + v1);
     double w = vm * tan(delta) / p->wheelbase;
-    double lat_avail = sqrt(fmax(0.0, grip * grip - a * a));
+    double lat_avail = sqrt(fmax(0.0, grip * grip - a_tyre * a_tyre));
     if (fabs(vm * w) > lat_avail)
         w = copysign(lat_avail / fabs(vm), w);
     /* Sideways sliding (after a collision or a wall) decays at the grip. */

@@ -3,13 +3,16 @@
  * rectangles) and the track edge (grass, then a wall).
  *
  * The model, per unit mass, in car widths (cw) and seconds:
- *   longitudinal  a = T*A_engine - B*A_brake*sign(v) - k_drag*v*|v| - k_roll*v
- *                 clipped to the grip (|a| <= grip); below 0.5 cw/s a held
- *                 brake drives backwards at A_reverse up to v_reverse.
+ *   longitudinal  a_t = T*A_engine - B*A_brake*sign(v) - k_drag*v*|v| - k_roll*v
+ *                 clipped to the grip (|a_t| <= grip); on grass the extra
+ *                 rolling resistance k_grass*v drags on the body on top of it
+ *                 (a = a_t - k_grass*v) and takes none of the grip; below
+ *                 0.5 cw/s a held brake drives backwards at A_reverse up to
+ *                 v_reverse.
  *   steering      delta = steer * delta_max; yaw rate w = v tan(delta) / L
  *                 (the kinematic bicycle model, wheelbase L), limited so that
  *                 the lateral acceleration v*w stays within what the friction
- *                 circle leaves beside a: sqrt(grip^2 - a^2) (understeer).
+ *                 circle leaves beside a_t: sqrt(grip^2 - a_t^2) (understeer).
  *   sliding       a sideways velocity (from a collision or a wall) decays at
  *                 most at the grip.
  *   surface       beyond half the track width the car is on grass: rolling
