@@ -38,10 +38,10 @@ typedef struct NetCli {
 
 static volatile sig_atomic_t stop_flag;
 
+/* The signal's number: the session says which one stopped it. */
 static void on_signal(int sig)
 {
-    (void)sig;
-    stop_flag = 1;
+    stop_flag = sig;
 }
 
 /* A bot on the track the session knows, or the script's lines for this car. */
@@ -190,6 +190,9 @@ static int net_main(int argc, char **argv, bool host)
             sc.raw_clock = true;
         } else if (strcmp(a, "--headless") == 0) {
             headless = true;
+        } else if (strcmp(a, "--watch") == 0) {
+            return finish(&n, cli_usage_error(n.cmd, "--watch: the live overview of network play is not built yet; "
+                                                     "the summary and the log give every scheme's metrics"));
         } else if (a[0] == '-' && a[1]) {
             return finish(&n, cli_unknown_option(n.cmd, a));
         } else if (!host && !peer) {

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#define SESSION_NAP_US 200 /* the loop's wait when nothing is due: the latency it adds */
 #define RTT_KEEP 8192 /* exchanges kept for the median round trip */
 #define REJECT_REASONS (WIRE_RESULT_COUNT + 2)
 #define REJECT_ADDRESS WIRE_RESULT_COUNT /* a datagram from another address */
@@ -605,7 +606,7 @@ bool session_run(Session *s, volatile sig_atomic_t *stop)
         if (stop && *stop) {
             send_control(s, WIRE_BYE, 0);
             event(s, "bye", "quit");
-            snprintf(s->err, sizeof s->err, "quit before the end of the race");
+            snprintf(s->err, sizeof s->err, "quit before the end of the race (signal %d)", (int)*stop);
             ok = false;
             break;
         }
@@ -683,8 +684,14 @@ bool session_run(Session *s, volatile sig_atomic_t *stop)
             s->next_log_flush = l + NR_US_PER_S;
         }
         if (got == 0) { /* idle: wait a little; under traffic, read on at once */
-            struct timespec ts = {0, 200000};
-            nanosleep(&ts, NULL);
+            int64_t nap = SESSION_NAP_US;
+            if (s->phase == PH_RACE && !s->paused) { /* wake for the next sample */
+                int64_t due = (int64_t)netplay_sample_seq(s->np) * WORLD_SAMPLE_US - race_at(s, local_now(s));
+                nap = due < nap ? (due > 0 ? due : 0) : nap;
+            }
+            struct timespec ts = {0, (long)(nap * 1000)};
+            if (nap > 0)
+                nanosleep(&ts, NULL);
         }
     }
     int64_t l = local_now(s);

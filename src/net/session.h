@@ -27,8 +27,8 @@
  *
  * Contracts:
  *   session_new(cfg, err)   opens the socket (and SDL2_net); NULL + err.
- *   session_run(s, stop)    runs to the end (blocking); *stop set (a
- *        signal) quits with BYE. Returns true for a completed race; false
+ *   session_run(s, stop)    runs to the end (blocking); *stop set (to the
+ *        number of the signal that asked) quits with BYE. Returns true for a completed race; false
  *        with session_error(s) saying why.
  *   session_print(s, f)     the `key: value` summary (docs/netplay.md).
  *   session_port(s)         the UDP port the socket is bound to.
