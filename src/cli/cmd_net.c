@@ -168,6 +168,9 @@ static int net_main(int argc, char **argv, bool host)
             if (!cli_value(argc, argv, &i, n.cmd, &v) || !cli_int(n.cmd, "--port", v, 0, 65535, &k))
                 return finish(&n, CLI_USAGE);
             sc.port = (uint16_t)k;
+        } else if (host && cli_flag_is(a, "--allow")) {
+            if (!cli_value(argc, argv, &i, n.cmd, &sc.allow))
+                return finish(&n, CLI_USAGE);
         } else if (cli_flag_is(a, "--link")) {
             if (!cli_value(argc, argv, &i, n.cmd, &link_text))
                 return finish(&n, CLI_USAGE);
@@ -329,14 +332,15 @@ static int join_main(int argc, char **argv)
 const CliCommand cmd_host = {
     .name = "host",
     .summary = "offer a network race over UDP and drive car 1",
-    .usage = "netrace host [--port P] [--player bot|script:FILE] [--scheme NAME] [--schemes LIST]\n"
+    .usage = "netrace host [--port P] [--allow HOST] [--player bot|script:FILE] [--scheme NAME] [--schemes LIST]\n"
              "  [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W] [--seed S] [--link SPEC]\n"
              "  [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] --headless",
     .help = "Waits for `netrace join` on UDP port P (default 41000), sends it the track, the\n"
             "schemes and the settings, synchronises the clocks, starts the countdown at one\n"
             "synchronised instant and races. Every scheme of --schemes runs on the same real\n"
             "packets; both terminals compute the same live metrics (docs/netplay.md).\n\n"
-            "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n" NET_COMMON_HELP,
+            "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n"
+            "  --allow HOST      take the joiner only from HOST (else the first to say HELLO)\n" NET_COMMON_HELP,
     .run = host_main,
 };
 

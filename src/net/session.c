@@ -30,6 +30,8 @@ struct Session {
     NetClock clock;
     NetAddr peer;
     bool have_peer;
+    NetAddr allow; /* host: the only host a HELLO is taken from (have_allow) */
+    bool have_allow;
     uint64_t token, nonce;
     uint32_t pkt_seq, probe_id;
     Rng rng;
@@ -142,6 +144,13 @@ Session *session_new(const SessionConfig *cfg, NrError *err)
         net_quit();
         free(s);
         return NULL;
+    }
+    if (cfg->host && cfg->allow) {
+        if (!netudp_resolve(cfg->allow, 0, &s->allow, err)) {
+            session_free(s);
+            return NULL;
+        }
+        s->have_allow = true;
     }
     if (!cfg->host) {
         if (!netudp_resolve(cfg->peer, cfg->peer_port, &s->peer, err)) {
@@ -324,6 +333,10 @@ static int on_hello(Session *s, const WirePacket *p, const NetAddr *from, NrErro
             return 1;
         }
         reject(s, REJECT_BUSY);
+        return 0;
+    }
+    if (s->have_allow && from->host != s->allow.host) {
+        reject(s, REJECT_ADDRESS);
         return 0;
     }
     s->peer = *from;

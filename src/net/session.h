@@ -4,7 +4,8 @@
  * through netplay (core/race/netplay.h), faults, and the terminal log.
  *
  * Handshake: the joiner sends HELLO (protocol version, a random nonce) until
- * the host answers; the host takes the first HELLO's address as its peer,
+ * the host answers; the host takes the first HELLO's address as its peer
+ * (with cfg.allow, the first from that host; others count as "address"),
  * draws a random session token and answers with WELCOME (the joiner's car,
  * 2; the race settings and scheme list) and the track text in TRACK chunks,
  * again for every repeated HELLO of the same nonce. From then on only the
@@ -63,6 +64,7 @@ typedef struct SessionConfig {
     bool host;
     uint16_t port;          /* host: the port to listen on; joiner: its own (0: any) */
     const char *peer;       /* joiner: the host's name or address */
+    const char *allow;      /* host: take a HELLO only from this host (any port); NULL = anyone */
     uint16_t peer_port;     /* joiner */
     /* host only: the race it offers */
     const char *track_text; /* the track file's text */

@@ -14,6 +14,9 @@ expect 2 "host without --headless" -- "$NR" host
 expect 2 "host bad link" -- "$NR" host --link "delay 5 parsecs" --headless
 stderr_has "^netrace host: --link" "bad link named"
 expect 2 "host bad port" -- "$NR" host --port 70000 --headless
+expect 2 "join --allow is the host's" -- "$NR" join 127.0.0.1 --allow 127.0.0.1 --headless
+expect 1 "host --allow a name that does not resolve" -- "$NR" host --allow no-such-host.invalid --headless
+stderr_has "no-such-host.invalid" "the unresolved name is named"
 expect 2 "join bad port" -- "$NR" join 127.0.0.1:0 --headless
 expect 2 "host bad player" -- "$NR" host --player robot --headless
 expect 2 "host bad scheme" -- "$NR" host --scheme warp --headless
@@ -34,7 +37,7 @@ host_port() {
 # key FILE NAME: the value of a key: value line
 key() { sed -n "s/^$2: //p" "$1"; }
 
-timeout 120 "$NR" host --port 0 --seconds 10 --headless --schemes nc,causality,dr,epp-xv --log "$TMP/h.log" \
+timeout 120 "$NR" host --port 0 --seconds 10 --headless --schemes nc,causality,dr,epp-xv --log "$TMP/h.log" --allow 127.0.0.1 \
     >"$TMP/h.out" 2>"$TMP/h.err" &
 HOST_PID=$!
 PORT=$(host_port "$TMP/h.err")

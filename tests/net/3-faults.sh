@@ -15,6 +15,13 @@ PH=$!
 timeout 120 "$NR" host --port 0 --seconds 60 --headless --schemes nc --log "$TMP/kh.log" \
     >"$TMP/kh.out" 2>"$TMP/kh.err" &
 KH=$!
+# a host that takes its joiner only from 127.0.0.2: a joiner from 127.0.0.1
+# is refused ("address") and gives up after 15 s without an answer
+timeout 60 "$NR" host --port 0 --seconds 10 --headless --allow 127.0.0.2 >"$TMP/ah.out" 2>"$TMP/ah.err" &
+AH=$!
+APORT=$(host_port "$TMP/ah.err")
+"$NR" join "127.0.0.1:$APORT" --headless >"$TMP/aj.out" 2>"$TMP/aj.err" &
+AJ=$!
 PPORT=$(host_port "$TMP/ph.err")
 KPORT=$(host_port "$TMP/kh.err")
 "$NR" join "127.0.0.1:$PPORT" --headless --log "$TMP/pj.log" >"$TMP/pj.out" 2>"$TMP/pj.err" &
@@ -31,6 +38,13 @@ wait "$PJ"; pjrc=$?
 wait "$PH"; phrc=$?
 wait "$KH"; khrc=$?
 wait "$KJ" 2>/dev/null
+wait "$AJ"; ajrc=$?
+kill -TERM "$AH"
+wait "$AH"; ahrc=$?
+if [ "$ajrc" -eq 1 ] && grep -q 'no answer from 127.0.0.1:[0-9]* within 15 s' "$TMP/aj.err" && [ "$ahrc" -eq 1 ] &&
+    [ "$(key "$TMP/ah.out" rejected_address)" -ge 10 ] 2>/dev/null && [ "$(key "$TMP/ah.out" packets_received)" = 0 ]; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: --allow 127.0.0.2 and a joiner from 127.0.0.1 (joiner $ajrc, host $ahrc)"
+    cat "$TMP/aj.err" "$TMP/ah.err" "$TMP/ah.out" | head -20; fi
 if [ "$phrc" -eq 0 ] && [ "$pjrc" -eq 0 ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: after a pause: host exit $phrc, joiner exit $pjrc"; cat "$TMP/ph.err" "$TMP/pj.err"; fi
 if grep -q 'silent for 3 s: race paused' "$TMP/ph.err" && grep -q 'race resumed' "$TMP/ph.err" &&
