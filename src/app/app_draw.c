@@ -141,7 +141,7 @@ void app_draw_track(AppState *s, const AppXform *x)
     }
     SDL_RenderGeometry(r, NULL, s->edge_vert, nv, s->edge_idx, ni);
     /* start / finish line: chequered band across the track at s = 0 */
-    const Track *t = engine_track(s->e);
+    const Track *t = s->track;
     double w = track_width(t), sx, sy, sh;
     track_point(t, 0.0, &sx, &sy, &sh);
     int squares = 8;
