@@ -143,6 +143,7 @@ typedef struct AppState {
     SDL_Vertex edge_vert[16 * APP_TRACK_PTS_MAX]; /* edges and walls */
     int edge_idx[24 * APP_TRACK_PTS_MAX];
     int idx[6 * APP_TRACK_PTS_MAX + 12];
+    int tri_order[24 * APP_TRACK_PTS_MAX]; /* idx / edge_idx reordered for the renderer (app_draw_track) */
     SDL_FPoint pts[APP_TRACK_PTS_MAX + 1];
     InFlight inflight[ENGINE_QUEUE_LIMIT];
     double chart_x[SCHEME_MAX][APP_CHART_PTS], chart_y[SCHEME_MAX][APP_CHART_PTS];
