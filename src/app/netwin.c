@@ -31,7 +31,7 @@ typedef struct NetWin {
     const Uint8 *key_state;
     double steer;   /* keyboard steering after the ramp */
     uint64_t last;  /* performance counter at the last frame */
-    bool quit, help;
+    bool quit, help, gauges;
     volatile sig_atomic_t *stop;
     Gfx gfx0;       /* text before the track (and the view's fonts) exist */
     bool have_gfx0;
@@ -86,6 +86,8 @@ static void handle_events(NetWin *nw)
             nw->quit = true;
         else if (sc == SDL_SCANCODE_H || sc == SDL_SCANCODE_F1)
             nw->help = !nw->help;
+        else if (sc == SDL_SCANCODE_TAB)
+            nw->gauges = !nw->gauges;
     }
 }
 
@@ -144,6 +146,40 @@ static void hud(NetWin *nw, Session *s, const NetPlay *np, const SessionStatus *
              k ? k->name : "?", peer + 1);
 }
 
+/* Every scheme's live metrics on the right of the screen, one row each in
+ * the scheme's chart colour; the shown scheme marked. */
+static void gauges(NetWin *nw, Session *s, const NetPlay *np, int w, int h)
+{
+    Gfx *g = &nw->view.gfx;
+    int n = session_scheme_count(s), me = netplay_car(np);
+    float l = (float)gfx_line_h(g, GFX_SMALL), pad = l * 0.5f;
+    float pw = fminf((float)w * 0.42f, l * 30.0f), x = (float)w - pw - pad;
+    float top = (float)gfx_line_h(g, GFX_BIG) + (float)gfx_line_h(g, GFX_NORMAL) + pad * 2;
+    float rowh = 2 * l + pad, ph = rowh * (float)n + l + 2 * pad;
+    if (top + ph > (float)h)
+        ph = (float)h - top;
+    play_panel(nw->r, x, top, pw, ph, gfx_rgb(60, 60, 60));
+    gfx_text(g, GFX_SMALL, (int)(x + pad), (int)(top + pad), GFX_LEFT, DIM, "every scheme, live (both terminals' views)");
+    for (int k = 0; k < n; k++) {
+        float y = top + pad + l + rowh * (float)k;
+        if (y + 2 * l > top + ph)
+            break;
+        const Metrics *m = netplay_metrics(np, k);
+        uint32_t c = plot_series_colour(k);
+        SDL_Color sc = gfx_rgb((Uint8)(c >> 16), (Uint8)(c >> 8), (Uint8)c);
+        bool shown = k == netplay_shown(np);
+        gfx_text(g, GFX_SMALL, (int)(x + pad), (int)y, GFX_LEFT, sc, "%s%s", session_scheme(s, k)->name,
+                 shown ? " (on screen)" : "");
+        gfx_text(g, GFX_SMALL, (int)(x + pw - pad), (int)y, GFX_RIGHT, FG, "inconsistent %.1f%%  last 5 s %.1f%%",
+                 metrics_inconsistency_rate(m) * 100.0, metrics_recent_rate(m) * 100.0);
+        const DirCounters *out = &m->dir[me], *in = &m->dir[1 - me];
+        double f = nr_unsigned_zero(metrics_mean_d1_minus_d2(m), 2);
+        gfx_text(g, GFX_SMALL, (int)(x + pad), (int)(y + l), GFX_LEFT, DIM,
+                 "d1-d2 %+.2f cw  sent %lld lost %lld  received %lld", f, (long long)out->sent, (long long)out->lost,
+                 (long long)in->delivered);
+    }
+}
+
 static void results(NetWin *nw, const NetPlay *np, int w, int h)
 {
     const RaceFlow *rf = netplay_flow(np);
@@ -170,6 +206,7 @@ static const char *const help_lines[] = {
     "S / Down        brake",
     "A D / Left Right  steer",
     "(a pad: triggers and the left stick)",
+    "Tab             every scheme's live gauges",
     "H               this help",
     "Q / Esc         leave the race (the peer is told)",
 };
@@ -234,6 +271,8 @@ static void draw(NetWin *nw, Session *s)
         app_draw_car(v, &x, other.x, other.y, other.heading, car_colour(1 - me), false);
         app_draw_car(v, &x, own.x, own.y, own.heading, car_colour(me), false);
         hud(nw, s, np, &st, w);
+        if (nw->gauges)
+            gauges(nw, s, np, w, h);
         lights(nw, w, st.race_us);
     } else {
         app_fit_xform(v, &rect, &x);
@@ -286,6 +325,7 @@ int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
     memset(&nw, 0, sizeof nw);
     nw.cfg = cfg;
     nw.stop = stop;
+    nw.gauges = cfg->watch;
     if (!app_ttf_start(&err)) {
         fprintf(stderr, "netrace: %s\n", err.msg);
         goto done;

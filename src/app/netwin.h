@@ -5,7 +5,11 @@
  * Start lights on the synchronised clock, so both machines light them
  * together; the clock estimate, its error bound and the round trip on
  * screen; a pause box while the peer is silent; the standings as this
- * terminal saw them (and the peer's, with a word when they differ).
+ * terminal saw them (and the peer's, with a word when they differ). Tab
+ * (or --watch) shows every scheme's live gauges beside the race: the
+ * inconsistency rate over the race and the last 5 s, the mean d1 - d2
+ * and the MUs sent and lost, the metrics both terminals compute from each
+ * other's views (netplay.h).
  *
  * The window rides on the session's loop (session_set_frame): each frame
  * reads the keys or the pad, hands the input to the session and draws, so
@@ -34,6 +38,7 @@ typedef struct NetWinConfig {
     const char *title;
     int width, height;        /* 0 = 1280 x 720 */
     bool fullscreen;
+    bool watch;               /* the gauges of every scheme open at the start (Tab toggles) */
 } NetWinConfig;
 
 int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop);

@@ -39,10 +39,10 @@ typedef struct NetCli {
 
 static volatile sig_atomic_t stop_flag;
 
+/* The signal's number: the session says which one stopped it. */
 static void on_signal(int sig)
 {
-    (void)sig;
-    stop_flag = 1;
+    stop_flag = sig;
 }
 
 /* A bot on the track the session knows, or the script's lines for this car. */
@@ -133,7 +133,7 @@ static int net_main(int argc, char **argv, bool host)
     sc.port = host ? SESSION_DEFAULT_PORT : 0;
     const char *scheme = NET_DEFAULT_SCHEME, *track_arg = NET_DEFAULT_TRACK, *link_text = NULL, *peer = NULL;
     const char *log_path = NULL, *keys_path = NULL, *pad_mappings = NULL, *size = NULL;
-    bool fullscreen = false;
+    bool fullscreen = false, watch = false;
     bool headless = false, scheme_given = false, race_given = false;
     int64_t laps = NET_DEFAULT_LAPS;
     double seconds = 0, offset_ms = 0, drift = 0;
@@ -170,6 +170,9 @@ static int net_main(int argc, char **argv, bool host)
             if (!cli_value(argc, argv, &i, n.cmd, &v) || !cli_int(n.cmd, "--port", v, 0, 65535, &k))
                 return finish(&n, CLI_USAGE);
             sc.port = (uint16_t)k;
+        } else if (host && cli_flag_is(a, "--allow")) {
+            if (!cli_value(argc, argv, &i, n.cmd, &sc.allow))
+                return finish(&n, CLI_USAGE);
         } else if (cli_flag_is(a, "--link")) {
             if (!cli_value(argc, argv, &i, n.cmd, &link_text))
                 return finish(&n, CLI_USAGE);
@@ -203,6 +206,8 @@ static int net_main(int argc, char **argv, bool host)
             sc.raw_clock = true;
         } else if (strcmp(a, "--headless") == 0) {
             headless = true;
+        } else if (strcmp(a, "--watch") == 0) {
+            watch = true;
         } else if (a[0] == '-' && a[1]) {
             return finish(&n, cli_unknown_option(n.cmd, a));
         } else if (!host && !peer) {
@@ -223,6 +228,9 @@ static int net_main(int argc, char **argv, bool host)
     bool human = strcmp(n.player, "keys") == 0 || strcmp(n.player, "pad") == 0;
     if (strcmp(n.player, "bot") != 0 && !script && !human)
         return finish(&n, cli_usage_error(n.cmd, "--player '%s': expected keys, pad, bot or script:FILE", n.player));
+    if (watch && headless)
+        return finish(&n, cli_usage_error(n.cmd, "--watch shows the gauges in the window: drop --headless (the "
+                                                 "summary and the log give every scheme's metrics)"));
     if (human && headless)
         return finish(&n, cli_usage_error(n.cmd, "--headless races a bot or a script: --player bot or script:FILE"));
     if (!headless && (keys_path || pad_mappings) && !human)
@@ -307,6 +315,7 @@ static int net_main(int argc, char **argv, bool host)
     wc.keys_path = keys_path;
     wc.pad_mappings = pad_mappings;
     wc.fullscreen = fullscreen;
+    wc.watch = watch;
     wc.title = host ? "netrace host" : "netrace join";
     if (size) {
         char extra;
@@ -359,6 +368,7 @@ static int join_main(int argc, char **argv)
     "  --player WHO      keys (default; WASD or the arrows), pad, bot (the default --headless) or\n"   \
     "                    script:FILE (docs/driving.md): who drives this terminal's car\n"            \
     "  --keys FILE, --pad-mappings FILE, --size WxH, --fullscreen  the window (docs/play.md)\n"      \
+    "  --watch           every scheme's live gauges beside the race (Tab in the window)\n"          \
     "  --link SPEC       emulated delay and loss added to what this terminal sends (netem grammar)\n" \
     "  --clock-offset MS, --clock-drift PPM  an artificial clock error (tests the clock sync)\n"      \
     "  --raw-clock       run the schemes on the local clock instead of the synchronised one\n"        \
@@ -368,14 +378,15 @@ static int join_main(int argc, char **argv)
 const CliCommand cmd_host = {
     .name = "host",
     .summary = "offer a network race over UDP and drive car 1",
-    .usage = "netrace host [--port P] [--player keys|pad|bot|script:FILE] [--scheme NAME] [--schemes LIST]\n"
-             "  [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W] [--seed S] [--link SPEC]\n"
-             "  [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
+    .usage = "netrace host [--port P] [--allow HOST] [--player keys|pad|bot|script:FILE] [--scheme NAME]\n"
+             "  [--schemes LIST] [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W] [--seed S]\n"
+             "  [--link SPEC] [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
     .help = "Waits for `netrace join` on UDP port P (default 41000), sends it the track, the\n"
             "schemes and the settings, synchronises the clocks, starts the countdown at one\n"
             "synchronised instant and races. Every scheme of --schemes runs on the same real\n"
             "packets; both terminals compute the same live metrics (docs/netplay.md).\n\n"
-            "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n" NET_COMMON_HELP,
+            "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n"
+            "  --allow HOST      take the joiner only from HOST (else the first to say HELLO)\n" NET_COMMON_HELP,
     .run = host_main,
 };
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#define SESSION_NAP_US 200 /* the loop's wait when nothing is due: the latency it adds */
 #define RTT_KEEP 8192 /* exchanges kept for the median round trip */
 #define REJECT_REASONS (WIRE_RESULT_COUNT + 2)
 #define REJECT_ADDRESS WIRE_RESULT_COUNT /* a datagram from another address */
@@ -29,6 +30,8 @@ struct Session {
     NetClock clock;
     NetAddr peer;
     bool have_peer;
+    NetAddr allow; /* host: the only host a HELLO is taken from (have_allow) */
+    bool have_allow;
     uint64_t token, nonce;
     uint32_t pkt_seq, probe_id;
     Rng rng;
@@ -146,6 +149,13 @@ Session *session_new(const SessionConfig *cfg, NrError *err)
         net_quit();
         free(s);
         return NULL;
+    }
+    if (cfg->host && cfg->allow) {
+        if (!netudp_resolve(cfg->allow, 0, &s->allow, err)) {
+            session_free(s);
+            return NULL;
+        }
+        s->have_allow = true;
     }
     if (!cfg->host) {
         if (!netudp_resolve(cfg->peer, cfg->peer_port, &s->peer, err)) {
@@ -329,6 +339,10 @@ static int on_hello(Session *s, const WirePacket *p, const NetAddr *from, NrErro
             return 1;
         }
         reject(s, REJECT_BUSY);
+        return 0;
+    }
+    if (s->have_allow && from->host != s->allow.host) {
+        reject(s, REJECT_ADDRESS);
         return 0;
     }
     s->peer = *from;
@@ -611,7 +625,7 @@ bool session_run(Session *s, volatile sig_atomic_t *stop)
         if (stop && *stop) {
             send_control(s, WIRE_BYE, 0);
             event(s, "bye", "quit");
-            snprintf(s->err, sizeof s->err, "quit before the end of the race");
+            snprintf(s->err, sizeof s->err, "quit before the end of the race (signal %d)", (int)*stop);
             ok = false;
             break;
         }
@@ -701,8 +715,14 @@ bool session_run(Session *s, volatile sig_atomic_t *stop)
             }
         }
         if (got == 0) { /* idle: wait a little; under traffic, read on at once */
-            struct timespec ts = {0, 200000};
-            nanosleep(&ts, NULL);
+            int64_t nap = SESSION_NAP_US;
+            if (s->phase == PH_RACE && !s->paused) { /* wake for the next sample */
+                int64_t due = (int64_t)netplay_sample_seq(s->np) * WORLD_SAMPLE_US - race_at(s, local_now(s));
+                nap = due < nap ? (due > 0 ? due : 0) : nap;
+            }
+            struct timespec ts = {0, (long)(nap * 1000)};
+            if (nap > 0)
+                nanosleep(&ts, NULL);
         }
     }
     int64_t l = local_now(s);

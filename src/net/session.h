@@ -4,7 +4,8 @@
  * through netplay (core/race/netplay.h), faults, and the terminal log.
  *
  * Handshake: the joiner sends HELLO (protocol version, a random nonce) until
- * the host answers; the host takes the first HELLO's address as its peer,
+ * the host answers; the host takes the first HELLO's address as its peer
+ * (with cfg.allow, the first from that host; others count as "address"),
  * draws a random session token and answers with WELCOME (the joiner's car,
  * 2; the race settings and scheme list) and the track text in TRACK chunks,
  * again for every repeated HELLO of the same nonce. From then on only the
@@ -27,8 +28,8 @@
  *
  * Contracts:
  *   session_new(cfg, err)   opens the socket (and SDL2_net); NULL + err.
- *   session_run(s, stop)    runs to the end (blocking); *stop set (a
- *        signal) quits with BYE. Returns true for a completed race; false
+ *   session_run(s, stop)    runs to the end (blocking); *stop set (to the
+ *        number of the signal that asked) quits with BYE. Returns true for a completed race; false
  *        with session_error(s) saying why.
  *   session_print(s, f)     the `key: value` summary (docs/netplay.md).
  *   session_port(s)         the UDP port the socket is bound to.
@@ -77,6 +78,7 @@ typedef struct SessionConfig {
     bool host;
     uint16_t port;          /* host: the port to listen on; joiner: its own (0: any) */
     const char *peer;       /* joiner: the host's name or address */
+    const char *allow;      /* host: take a HELLO only from this host (any port); NULL = anyone */
     uint16_t peer_port;     /* joiner */
     /* host only: the race it offers */
     const char *track_text; /* the track file's text */
