@@ -217,6 +217,10 @@ bool app_pick_font(const char *requested, char *buf, size_t n);
  * (benchmarks). Prints one line and returns false when there is no window
  * to open. Pair with SDL_QuitSubSystem(SDL_INIT_VIDEO). */
 bool app_video_start(bool invisible_ok);
+/* Where F12 screenshots go without --shots: $XDG_PICTURES_DIR/netrace, else
+ * $HOME/Pictures/netrace, else /tmp/netrace-shots, created when missing
+ * (never the directory netrace was started from, often the repository). */
+void app_default_shot_dir(char *buf, size_t n);
 /* Starts SDL_ttf unless running (false + err). */
 bool app_ttf_start(NrError *err);
 /* Benchmark helpers: CPU seconds of the process, its max RSS, and the

@@ -196,7 +196,7 @@ static void run_bench(AppState *s, SDL_Window *win, int nframes)
 /* The screenshot folder when --shots is not given: $XDG_PICTURES_DIR/netrace,
  * else $HOME/Pictures/netrace, else /tmp/netrace-shots; created when missing
  * (never the directory netrace was started from, often the repository). */
-static void default_shot_dir(char *buf, size_t n)
+void app_default_shot_dir(char *buf, size_t n)
 {
     const char *pics = getenv("XDG_PICTURES_DIR"), *home = getenv("HOME");
     char parent[900];
@@ -216,7 +216,7 @@ static void screenshot(AppState *s, int w, int h)
     char path[2048], defdir[1024];
     const char *dir = s->cfg.shot_dir;
     if (!dir) {
-        default_shot_dir(defdir, sizeof defdir);
+        app_default_shot_dir(defdir, sizeof defdir);
         dir = defdir;
     }
     time_t now = time(NULL);
@@ -230,9 +230,10 @@ static void screenshot(AppState *s, int w, int h)
         app_set_message(s, "screenshot: folder name too long");
         return;
     }
-    if (app_save_png(s->r, w, h, path, &err))
+    if (app_save_png(s->r, w, h, path, &err)) {
         app_set_message(s, "screenshot: %s", path);
-    else
+        fprintf(stderr, "wrote %s\n", path);
+    } else
         app_set_message(s, "%s", err.msg);
 }
 

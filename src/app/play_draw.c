@@ -178,10 +178,17 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     const LinkSpec *in = engine_link(e, 1 - j);
     char ls[64];
     int dl = (int)(in->delay_us / NR_US_PER_MS), jt = (int)(in->jitter_us / NR_US_PER_MS);
-    if (jt > 0)
+    bool random_loss = in->loss_kind == LINK_LOSS_RANDOM;
+    if (random_loss && in->loss_p >= 1.0) /* an outage: say so, not "0 ms" */
+        snprintf(ls, sizeof ls, "down (loss 100%%)");
+    else if (jt > 0)
         snprintf(ls, sizeof ls, "%d±%d ms", dl, jt);
     else
         snprintf(ls, sizeof ls, "%d ms", dl);
+    if (random_loss && in->loss_p > 0 && in->loss_p < 1.0) {
+        size_t u = strlen(ls);
+        snprintf(ls + u, sizeof ls - u, " loss %.3g%%", in->loss_p * 100.0);
+    }
     gfx_text(g, GFX_NORMAL, (int)(rect->x + rect->w - pad), y1, GFX_RIGHT, DIM, "%s · link %d→%d %s",
              engine_scheme(e, k)->name, 2 - j, j + 1, ls);
 }

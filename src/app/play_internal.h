@@ -51,6 +51,7 @@ typedef struct PlayState {
     char rec_path[4096];   /* this race's recording */
     char inputs_path[4096];
     bool rec_failed;
+    bool announced;        /* "wrote FILE" said for this race's files */
     int script_seen;       /* link-script changes already announced */
 
     bool paused, help;

@@ -62,6 +62,24 @@ static bool all_ready(const PlayState *ps)
     return true;
 }
 
+/* "wrote FILE" on stderr for the race's recording and inputs once they are
+ * in place, as every netrace command announces what it wrote (a race that
+ * never left the grid leaves no file). */
+static void announce(PlayState *ps)
+{
+    if (ps->announced)
+        return;
+    ps->announced = true;
+    const char *files[2] = {ps->rec_path, ps->inputs_path};
+    for (int i = 0; i < 2; i++) {
+        FILE *f = files[i][0] ? fopen(files[i], "r") : NULL;
+        if (f) {
+            fclose(f);
+            fprintf(stderr, "wrote %s\n", files[i]);
+        }
+    }
+}
+
 static bool start_race(PlayState *ps, NrError *err)
 {
     const PlayConfig *cfg = ps->cfg;
@@ -79,6 +97,7 @@ static bool start_race(PlayState *ps, NrError *err)
         rc.inputs_path = ps->inputs_path;
     } else if (cfg->race.rec_path) {
         snprintf(ps->rec_path, sizeof ps->rec_path, "%s", cfg->race.rec_path);
+        snprintf(ps->inputs_path, sizeof ps->inputs_path, "%s", cfg->race.inputs_path ? cfg->race.inputs_path : "");
     }
     ps->lr = liverace_new(&rc, err);
     if (!ps->lr)
@@ -86,6 +105,7 @@ static bool start_race(PlayState *ps, NrError *err)
     ps->flow_us = 0;
     ps->race_us = 0;
     ps->rec_failed = false;
+    ps->announced = false;
     ps->script_seen = 0;
     ps->steer[0] = ps->steer[1] = 0.0;
     memset(ps->in, 0, sizeof ps->in);
@@ -144,6 +164,7 @@ void play_state_free(PlayState *ps)
         return;
     liverace_free(ps->lr); /* finalises the recording */
     ps->lr = NULL;
+    announce(ps);
     if (ps->view) {
         app_state_free(ps->view);
         free(ps->view);
@@ -162,6 +183,7 @@ bool play_restart(PlayState *ps, NrError *err)
     if (!liverace_close_recording(ps->lr, &e2))
         play_message(ps, "%s", e2.msg);
     liverace_free(ps->lr);
+    announce(ps);
     ps->lr = NULL;
     ps->race_no++;
     if (!start_race(ps, err))
@@ -386,7 +408,9 @@ void play_frame(PlayState *ps, int64_t wall_dt_us)
         NrError e2 = {{0}};
         if (!liverace_close_recording(ps->lr, &e2))
             play_message(ps, "%s", e2.msg);
-        else if (ps->rec_path[0])
+        else if (ps->rec_path[0]) {
             play_message(ps, "race recorded: %s", ps->rec_path);
+            announce(ps);
+        }
     }
 }

@@ -28,8 +28,9 @@ static void watch_close(Watch *w)
     memset(w, 0, sizeof *w);
 }
 
-/* Beside the game window when the display holds both, else cascaded so
- * both title bars stay visible. */
+/* Beside the game window when the display holds both, else both shrunk to
+ * half the display side by side (cascaded only on a display under 640
+ * pixels wide). */
 static void watch_place(Watch *w, SDL_Window *game)
 {
     int gx, gy, gw, gh, ww, wh;
@@ -41,6 +42,16 @@ static void watch_place(Watch *w, SDL_Window *game)
     if (d >= 0 && SDL_GetDisplayUsableBounds(d, &b) == 0 && gw + ww <= b.w) {
         SDL_SetWindowPosition(game, b.x, gy);
         SDL_SetWindowPosition(w->win, b.x + gw, gy);
+    } else if (d >= 0 && SDL_GetDisplayUsableBounds(d, &b) == 0 && b.w >= 640) {
+        /* both do not fit at their size (two 1280x720 on a 1920x1080
+         * projector): each gets half the display, 16:9, side by side, so
+         * the class sees the drivers' screens and every scheme at once */
+        int hw = b.w / 2, hh = hw * 9 / 16;
+        hh = hh > b.h ? b.h : hh;
+        SDL_SetWindowSize(game, hw, hh);
+        SDL_SetWindowSize(w->win, hw, hh);
+        SDL_SetWindowPosition(game, b.x, b.y);
+        SDL_SetWindowPosition(w->win, b.x + hw, b.y);
     } else {
         SDL_SetWindowPosition(w->win, gx + 48, gy + 48);
     }
@@ -94,17 +105,23 @@ static bool player_key(const PlayState *ps, SDL_Scancode sc)
 
 static void shot(PlayState *ps, int w, int h)
 {
-    char path[1024], stamp[32];
+    char path[2048], stamp[32];
     time_t now = time(NULL);
     struct tm tmv;
     gmtime_r(&now, &tmv);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
-    snprintf(path, sizeof path, "%s/netrace-play-%s-t%06.1f.png", ps->cfg->shot_dir ? ps->cfg->shot_dir : ".", stamp,
-             (double)ps->race_us / 1e6);
+    char defdir[1024];
+    const char *dir = ps->cfg->shot_dir;
+    if (!dir) { /* the replay window's folder, not the current directory */
+        app_default_shot_dir(defdir, sizeof defdir);
+        dir = defdir;
+    }
+    snprintf(path, sizeof path, "%s/netrace-play-%s-t%06.1f.png", dir, stamp, (double)ps->race_us / 1e6);
     NrError err = {{0}};
-    if (app_save_png(ps->r, w, h, path, &err))
+    if (app_save_png(ps->r, w, h, path, &err)) {
         play_message(ps, "screenshot: %s", path);
-    else
+        fprintf(stderr, "wrote %s\n", path);
+    } else
         play_message(ps, "%s", err.msg);
 }
 

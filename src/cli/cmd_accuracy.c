@@ -135,7 +135,7 @@ static int run(int argc, char **argv)
     NrError err = {{0}};
     if (!accuracy_run(&cfg, &res, &err)) {
         recording_free(&rec);
-        return cli_fail(CMD, "%s", err.msg);
+        return cli_fail(CMD, "%s: %s", desc, err.msg); /* which path, as fairness says */
     }
     if (o.out)
         fcli_write_csv(CMD, o.out, write_results, &res, &rc);

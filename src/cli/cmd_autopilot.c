@@ -128,6 +128,8 @@ static int run(int argc, char **argv)
     if (!ok)
         return cli_fail("autopilot", "%s", err.msg);
     cli_wrote(out);
+    if (inputs)
+        cli_wrote(inputs);
     return CLI_OK;
 }
 

@@ -296,7 +296,7 @@ static int run(int argc, char **argv)
     if (rc == CLI_OK && o.out)
         fcli_write_csv(CMD, o.out, write_results, &res, &rc);
     if (rc == CLI_OK) {
-        printf("fairness: %d receivers, %.3f s of %s (car %lld), %lld runs from seed %llu\n", n,
+        printf("fairness: %d receiver%s, %.3f s of %s (car %lld), %lld runs from seed %llu\n", n, n == 1 ? "" : "s",
                res.series[0].nsnap > 0 ? res.series[0].t_s[res.series[0].nsnap - 1] : 0.0, desc, (long long)o.car,
                (long long)runs, (unsigned long long)o.seed);
         for (int m = 0; m < n; m++)
@@ -320,9 +320,9 @@ static int run(int argc, char **argv)
             cli_wrote(o.out);
     }
     if (rc == CLI_OK && plot) {
-        char title[256];
-        snprintf(title, sizeof title, "netrace fairness: %d receivers, %lld runs from seed %llu", n, (long long)runs,
-                 (unsigned long long)o.seed);
+        char title[4400];
+        snprintf(title, sizeof title, "netrace fairness: %s, %d receiver%s, %lld runs from seed %llu", desc, n,
+                 n == 1 ? "" : "s", (long long)runs, (unsigned long long)o.seed);
         rc = write_plot(&res, plot, title);
         if (rc == CLI_OK)
             cli_wrote(plot);

@@ -59,7 +59,7 @@ static int info_recording(const char *path)
 {
     NrError err;
     Recording rec;
-    if (!recording_load(&rec, path, &err))
+    if (!cli_load_recording(path, &rec, &err)) /* the same checks as replay's */
         return cli_fail("info", "%s", err.msg);
     printf("format: netrace-recording %d\n", rec.version);
     printf("track: %s\n", rec.track);

@@ -140,6 +140,7 @@ static int open_replay(void *ctx, const char *rec_path)
         AppConfig ac = app_config_default();
         ac.replay = r;
         ac.title = rec_path;
+        ac.script = p->o.script.n ? &p->o.script : NULL; /* the links as they were driven */
         rc = app_run_window(&ac);
         replay_free(r);
     }
@@ -162,6 +163,17 @@ static bool default_out(PlayCli *p)
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
     snprintf(p->out_base, sizeof p->out_base, "recordings/play-%s", stamp);
     return true;
+}
+
+/* `wrote FILE` for the recording and its inputs, once they are in place
+ * (a race that never left the grid leaves none). */
+static void announce(const LiveRaceConfig *rc)
+{
+    struct stat st;
+    const char *files[2] = {rc->rec_path, rc->inputs_path};
+    for (int i = 0; i < 2; i++)
+        if (files[i] && stat(files[i], &st) == 0)
+            cli_wrote(files[i]);
 }
 
 /* A race of bots / scripts to its end as fast as possible; the table (or
@@ -218,10 +230,12 @@ static int run_headless(PlayCli *p, LiveRaceConfig *rc, bool csv, const char *se
     if (series && !race_write_series(CMD, series, e, &code)) {
         liverace_free(lr);
         free_controllers(p);
+        announce(rc);
         return code;
     }
     liverace_free(lr);
     free_controllers(p);
+    announce(rc);
     return code;
 }
 
@@ -318,7 +332,7 @@ static int play_main(int argc, char **argv)
         } else if (strcmp(a, "--fullscreen") == 0) {
             pc.fullscreen = true;
         } else {
-            return finish(&p, cli_usage_error(CMD, "unknown option '%s'", a));
+            return finish(&p, cli_unknown_option(CMD, a));
         }
     }
     bool any_human = false;
@@ -430,9 +444,6 @@ static int play_main(int argc, char **argv)
     pc.open_replay = open_replay;
     pc.title = "netrace play";
     rc = play_run_window(&pc);
-    struct stat kept;
-    if (rc == 0 && p.record && pc.bench_frames == 0 && stat(rec_path, &kept) == 0)
-        printf("race recorded: %s (inputs %s)\n", rec_path, in_path);
     return finish(&p, rc == 0 ? CLI_OK : CLI_FAIL);
 }
 

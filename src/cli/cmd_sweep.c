@@ -224,9 +224,12 @@ static int write_plot(const Job *j, const RaceOpts *o, const SweepSpec *spec, co
             pn->nseries = ns;
             pn->zero_line = m == 1;
             /* shared axes: every panel of a metric spans all jitters' data */
+            /* ... with 3 % of room at each end: the first and last points'
+             * error bars are not cut in half by the axes */
+            double xpad = 0.03 * (xhi > xlo ? xhi - xlo : 1);
             pn->fixed_x = true;
-            pn->xmin = xlo;
-            pn->xmax = xhi > xlo ? xhi : xlo + 1;
+            pn->xmin = xlo - xpad;
+            pn->xmax = (xhi > xlo ? xhi : xlo + 1) + xpad;
             pn->fixed_y = true;
             double span = yhi[m] - ylo[m] > 0 ? yhi[m] - ylo[m] : 1;
             pn->ymin = m == 0 ? 0 : ylo[m] - 0.05 * span;

@@ -16,6 +16,7 @@ regen pullaway -- --seed 7 --skill 0.8,1 --noise 0.3
 regen typical -- --seed 17
 # --inputs: the inputs of every car, an input script (header, players 1 and 2 from t = 0)
 expect 0 "autopilot writes the inputs" -- env SOURCE_DATE_EPOCH=0 "$NR" autopilot --seconds 1 --seed 5 --out "$TMP/in-rec.csv" --inputs "$TMP/in.csv"
+stderr_has "^wrote .*/in.csv$" "autopilot announces the inputs file too"
 expect 0 "inputs header" -- grep -qx "t_ms,player,throttle,brake,steer" "$TMP/in.csv"
 expect 0 "inputs of player 1 at 0 ms" -- grep -q "^0,1," "$TMP/in.csv"
 expect 0 "inputs of player 2 at 0 ms" -- grep -q "^0,2," "$TMP/in.csv"

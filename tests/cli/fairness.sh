@@ -93,3 +93,11 @@ expect 2 "accuracy with an unknown last option" -- "$NR" accuracy --seconds 1 --
 stderr_has "unknown option '--frob'" "accuracy unknown last option: named"
 expect 2 "fairness: an unknown option does not swallow the next flag" -- "$NR" fairness --frob --seconds 1
 stderr_has "unknown option '--frob'" "fairness unknown option first: named"
+
+# accuracy names the recording whose path is too short, as fairness does;
+# one receiver is "1 receiver".
+(head -7 recordings/default.csv; echo "0,1,1,2,0,0"; echo "0,2,3,2,0,0") >"$TMP/one-sample.csv"
+expect 1 "accuracy on a one-sample recording" -- "$NR" accuracy --recording "$TMP/one-sample.csv"
+stderr_has "one-sample.csv: the sender's path needs at least 2 samples" "accuracy names the file"
+expect 0 "fairness with one receiver" -- "$NR" fairness --receivers 200 --runs 1 --seconds 2
+stdout_has "^fairness: 1 receiver, " "one receiver, singular"

@@ -148,3 +148,10 @@ point nan 0
 bad_track junk.track "hello
 " "junk.track:1: neither a netrace recording nor a track \(starts 'hello'\)" "neither track nor recording"
 
+
+# info checks a recording as replay does: a position of 1e308 is refused in
+# one line, not printed as a distance of inf.
+(head -7 recordings/default.csv; printf '0,1,1,2,0,0\n0,2,1e308,2,0,0\n33,1,1,2,0,0\n33,2,-1e308,2,0,0\n') \
+    >"$TMP/huge.csv"
+expect 1 "info on a recording out of range" -- "$NR" info "$TMP/huge.csv"
+stderr_has "huge.csv: car 2 at t_ms 0: x = 1e\+308 is out of range" "info names the sample out of range"

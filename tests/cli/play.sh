@@ -21,6 +21,8 @@ LINK='delay 120ms 30ms distribution paretonormal loss 1%'
 expect 0 "play --headless script vs bot" -- env SOURCE_DATE_EPOCH=0 "$NR" play --headless --p1 "script:$TMP/p1.inputs" \
     --p2 bot --seconds 8 --out "$TMP/live.csv" --series "$TMP/live-series.csv" --link12 "$LINK" --seed 4
 stdout_has "^finish: car [12] first \(truth\)" "headless play names the winner"
+stderr_has "^wrote .*/live.csv$" "headless play announces its recording"
+stderr_has "^wrote .*/live.inputs.csv$" "and its inputs"
 stdout_has "^nc " "headless play prints replay's table"
 expect 0 "replay of the driven race" -- "$NR" replay "$TMP/live.csv" --headless --series "$TMP/replay-series.csv" \
     --link12 "$LINK" --seed 4
@@ -82,6 +84,8 @@ stdout_has "^dr," "--csv prints the scheme's row"
 # Usage errors: one line naming the flag, exit 2.
 expect 2 "--p1 unknown" -- "$NR" play --headless --p1 frob --p2 bot
 stderr_has "--p1 'frob': expected keys, pad, bot or script:FILE" "bad player named"
+expect 2 "play mistyped flag" -- "$NR" play --wach
+stderr_has "did you mean --watch" "play suggests the flag meant"
 expect 2 "--headless with a keyboard player" -- "$NR" play --headless --p1 keys --p2 bot
 stderr_has "--headless races bots and scripts" "headless needs bots"
 expect 2 "--scheme unknown" -- "$NR" play --headless --p1 bot --p2 bot --scheme frob
