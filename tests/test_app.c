@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "app_internal.h"
+#include "netrace_config.h"
 #include "rng.h"
 
 /* A circle of radius 60 car widths, counter-clockwise, 24 control points. */
@@ -818,6 +819,59 @@ static void plot_grid_stays_within_the_axis(void **state)
     SDL_FreeSurface(img);
 }
 
+/* The road is asphalt wherever it is: on tracks/default.track, zoomed as the
+ * focus view and the driving screens are (30 px per car width), every pixel
+ * along the track within 60 % of its half width is the asphalt colour
+ * (78, 80, 86), at every 2 cw of the lap (the start line's chequers
+ * apart). SDL 2.26's software renderer took
+ * pairs of triangles for rectangles: a wedge of grass where a bend meets a
+ * straight, a one-pixel seam between the quads of every straight. */
+static void road_has_no_holes(void **state)
+{
+    Fixture *f = *state;
+    NrError err = {{0}};
+    Track *t = track_load(NETRACE_SOURCE_DIR "/tracks/default.track", &err);
+    assert_non_null(t);
+    AppState *v = calloc(1, sizeof *v);
+    assert_non_null(v);
+    AppConfig cfg = app_config_default();
+    app_state_init_track(v, t, &cfg, f->r);
+    double len = track_length(t), half = track_width(t) / 2;
+    int holes = 0, looked = 0;
+    for (double c = 0; c < len; c += 2.0) {
+        double cx, cy, ch;
+        track_point(t, c, &cx, &cy, &ch);
+        AppXform x = {.rect = {0, 0, 1280, 720}, .cx = 640, .cy = 360, .wx = cx, .wy = cy, .scale = 30.0f};
+        SDL_SetRenderDrawColor(f->r, 0, 0, 0, 255);
+        SDL_RenderClear(f->r);
+        app_draw_track(v, &x);
+        SDL_RenderPresent(f->r);
+        /* along the track from c - 5 to c + 5 cw, half a pixel at a time */
+        for (double ds = -5.0; ds <= 5.0; ds += 1.0 / 60.0)
+            for (int lat = -1; lat <= 1; lat++) {
+                double px0, py0, h, at = fmod(c + ds + len, len);
+                if (at < 1.5 || at > len - 1.5) /* the chequered start line */
+                    continue;
+                track_point(t, at, &px0, &py0, &h);
+                double off = 0.6 * half * lat;
+                float px, py;
+                app_world_to_px(&x, px0 - sin(h) * off, py0 + cos(h) * off, &px, &py);
+                SDL_Color got = pixel_at(f->surf, (int)px, (int)py);
+                looked++;
+                if (!(got.r == 78 && got.g == 80 && got.b == 86)) {
+                    if (holes++ < 5)
+                        fprintf(stderr, "s = %.2f cw, lateral %+.1f cw: rgb %d,%d,%d at (%d,%d)\n", c + ds, off, got.r,
+                                got.g, got.b, (int)px, (int)py);
+                }
+            }
+    }
+    app_state_free(v);
+    free(v);
+    track_free(t);
+    assert_true(looked > 100000);
+    assert_int_equal(holes, 0);
+}
+
 static void link_text_round_trip(void **state)
 {
     (void)state;
@@ -931,6 +985,7 @@ int main(void)
         cmocka_unit_test(snapshot_has_the_requested_size),
         cmocka_unit_test(plot_png_has_the_requested_size),
         cmocka_unit_test(plot_grid_stays_within_the_axis),
+        cmocka_unit_test(road_has_no_holes),
         cmocka_unit_test(plots_are_png_only),
         cmocka_unit_test(link_text_round_trip),
         cmocka_unit_test(random_input_keeps_the_state_valid),

@@ -66,6 +66,23 @@ void app_view_xform(const AppState *s, int k, int j, AppXform *x)
     xform_for(s, &s->lay.view[k][j], k, j, x);
 }
 
+/* Quads given as two triangles each (6 indices) drawn as two runs: every
+ * quad's first triangle, then every second one. SDL 2.26's software
+ * renderer takes two consecutive triangles that look like an axis-aligned
+ * rectangle (on a partial check) for one and fills a rectangle instead:
+ * that cut a wedge out of the road where a bend meets a straight and left
+ * a one-pixel seam between the quads of every straight. */
+static void draw_quads(SDL_Renderer *r, const SDL_Vertex *v, int nv, const int *idx, int m, int *order)
+{
+    int half = m / 2;
+    for (int q = 0, t = 0; q + 6 <= m; q += 6, t += 3)
+        for (int c = 0; c < 3; c++) {
+            order[t + c] = idx[q + c];
+            order[half + t + c] = idx[q + 3 + c];
+        }
+    SDL_RenderGeometry(r, NULL, v, nv, order, m);
+}
+
 /* Asphalt as a triangle strip, white edges, a chequered start line. */
 void app_draw_track(AppState *s, const AppXform *x)
 {
@@ -98,11 +115,11 @@ void app_draw_track(AppState *s, const AppXform *x)
         s->idx[m++] = i0;
         s->idx[m++] = i0 + 1;
         s->idx[m++] = i1;
-        s->idx[m++] = i1;
         s->idx[m++] = i0 + 1;
         s->idx[m++] = i1 + 1;
+        s->idx[m++] = i1;
     }
-    SDL_RenderGeometry(r, NULL, s->vert, 2 * n, s->idx, m);
+    draw_quads(r, s->vert, 2 * n, s->idx, m, s->tri_order);
     /* white edge lines: one quad per segment and side, all in one batch */
     float ew = fmaxf(1.0f, x->scale * 0.25f);
     int nv = 0, ni = 0;
@@ -139,9 +156,9 @@ void app_draw_track(AppState *s, const AppXform *x)
             nv += 4;
         }
     }
-    SDL_RenderGeometry(r, NULL, s->edge_vert, nv, s->edge_idx, ni);
+    draw_quads(r, s->edge_vert, nv, s->edge_idx, ni, s->tri_order);
     /* start / finish line: chequered band across the track at s = 0 */
-    const Track *t = engine_track(s->e);
+    const Track *t = s->track;
     double w = track_width(t), sx, sy, sh;
     track_point(t, 0.0, &sx, &sy, &sh);
     int squares = 8;

@@ -107,7 +107,8 @@ typedef struct AppDrawn {
 
 typedef struct AppState {
     Replay *rp; /* the race being played */
-    Engine *e;  /* replay_engine(rp) */
+    Engine *e;  /* replay_engine(rp); NULL for a track-only drawing context */
+    const Track *track; /* what app_draw_track draws */
     AppConfig cfg;
     SDL_Renderer *r;
     Gfx gfx;
@@ -142,6 +143,7 @@ typedef struct AppState {
     SDL_Vertex edge_vert[16 * APP_TRACK_PTS_MAX]; /* edges and walls */
     int edge_idx[24 * APP_TRACK_PTS_MAX];
     int idx[6 * APP_TRACK_PTS_MAX + 12];
+    int tri_order[24 * APP_TRACK_PTS_MAX]; /* idx / edge_idx reordered for the renderer (app_draw_track) */
     SDL_FPoint pts[APP_TRACK_PTS_MAX + 1];
     InFlight inflight[ENGINE_QUEUE_LIMIT];
     double chart_x[SCHEME_MAX][APP_CHART_PTS], chart_y[SCHEME_MAX][APP_CHART_PTS];
@@ -175,6 +177,10 @@ bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer 
 /* The same on an engine someone else steps (rp NULL with cfg->live: the
  * game's overview window); the charts' time axis is the race so far. */
 bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
+/* A drawing context without an engine: fonts and the track's geometry, for
+ * app_draw_track / app_draw_car / app_fit_xform (network play's driving
+ * window, whose race is not an Engine). */
+void app_state_init_track(AppState *s, const Track *t, const AppConfig *cfg, SDL_Renderer *r);
 /* The race end the charts and the top bar show: the replay's end, or now. */
 int64_t app_end_us(const AppState *s);
 void app_state_free(AppState *s);

@@ -353,6 +353,8 @@ int64_t app_end_us(const AppState *s)
     return s->rp ? replay_end_us(s->rp) : engine_now(s->e);
 }
 
+static void track_geometry(AppState *s, const Track *t, const AppConfig *cfg, SDL_Renderer *r);
+
 bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err)
 {
     return app_state_init_engine(s, replay_engine(rp), rp, cfg, r, err);
@@ -377,13 +379,28 @@ bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *
     for (int d = 0; d < 2 && cfg->script; d++)
         if (!linkspec_copy(&s->link0[d], engine_link(e, d)))
             return nr_error_set(err, "out of memory");
+    track_geometry(s, engine_track(e), cfg, r);
+    return true;
+}
 
+void app_state_init_track(AppState *s, const Track *t, const AppConfig *cfg, SDL_Renderer *r)
+{
+    memset(s, 0, sizeof *s);
+    s->cfg = *cfg;
+    s->r = r;
+    s->focus = -1;
+    s->follow[0] = s->follow[1] = true;
+    track_geometry(s, t, cfg, r);
+}
+
+/* Fonts and the track in world units: centre line, both edges, the walls. */
+static void track_geometry(AppState *s, const Track *t, const AppConfig *cfg, SDL_Renderer *r)
+{
     char font[512];
     app_pick_font(cfg->font_path, font, sizeof font);
     gfx_init(&s->gfx, r, font[0] ? font : NULL);
 
-    /* Track geometry in world units: centre line and both edges. */
-    const Track *t = engine_track(e);
+    s->track = t;
     double len = track_length(t), half = track_width(t) / 2.0;
     int n = (int)ceil(len / 1.0);
     n = n < 128 ? 128 : n > APP_TRACK_PTS_MAX ? APP_TRACK_PTS_MAX : n;
@@ -415,8 +432,6 @@ bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *
     s->by0 -= m;
     s->bx1 += m;
     s->by1 += m;
-    (void)err;
-    return true;
 }
 
 void app_state_free(AppState *s)

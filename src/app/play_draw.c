@@ -240,12 +240,38 @@ static void draw_screen(PlayState *ps, int j, int w, int h)
     SDL_RenderSetClipRect(ps->r, NULL);
 }
 
-static void panel(PlayState *ps, float x, float y, float w, float h, SDL_Color frame)
+void play_frame_scale(AppState *v, int w, int h)
 {
-    SDL_SetRenderDrawBlendMode(ps->r, SDL_BLENDMODE_BLEND);
-    gfx_fill(ps->r, x, y, w, h, gfx_rgba(16, 18, 24, 230));
-    SDL_SetRenderDrawBlendMode(ps->r, SDL_BLENDMODE_NONE);
-    gfx_frame(ps->r, x, y, w, h, frame);
+    gfx_begin_frame(&v->gfx);
+    int base = h / 42 < w / 72 ? h / 42 : w / 72;
+    base = base < 10 ? 10 : base > 40 ? 40 : base;
+    v->lay.base = base;
+    v->lay.w = w;
+    v->lay.h = h;
+    gfx_set_scale(&v->gfx, base);
+}
+
+void play_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color frame)
+{
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+    gfx_fill(r, x, y, w, h, gfx_rgba(16, 18, 24, 230));
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    gfx_frame(r, x, y, w, h, frame);
+}
+
+void play_lights_draw(Gfx *g, float base, int w, int lit, bool go)
+{
+    float rad = base * 1.4f, gap = rad * 0.7f;
+    float total = RACEFLOW_LIGHTS * 2 * rad + (RACEFLOW_LIGHTS - 1) * gap;
+    float x0 = ((float)w - total) / 2, y = base * 7.0f;
+    play_panel(g->r, x0 - gap, y - rad - gap, total + 2 * gap, 2 * rad + 2 * gap, gfx_rgb(60, 60, 60));
+    for (int i = 0; i < RACEFLOW_LIGHTS; i++) {
+        float cx = x0 + rad + (float)i * (2 * rad + gap);
+        SDL_Color c = go ? gfx_rgb(40, 220, 80) : i < lit ? gfx_rgb(240, 30, 30) : gfx_rgb(50, 20, 20);
+        gfx_disc(g->r, cx, y, rad, c);
+    }
+    if (go)
+        gfx_text(g, GFX_BIG, w / 2, (int)(y + rad + gap * 2), GFX_CENTER, gfx_rgb(40, 220, 80), "GO");
 }
 
 static void lights(PlayState *ps, int w)
@@ -255,24 +281,11 @@ static void lights(PlayState *ps, int w)
     bool go = rf->phase >= RF_RACING && ps->race_us < RACEFLOW_LIGHT_US;
     if (rf->phase != RF_COUNTDOWN && !go)
         return;
-    float base = (float)ps->view->lay.base;
-    float rad = base * 1.4f, gap = rad * 0.7f;
-    float total = RACEFLOW_LIGHTS * 2 * rad + (RACEFLOW_LIGHTS - 1) * gap;
-    float x0 = ((float)w - total) / 2, y = base * 7.0f;
-    panel(ps, x0 - gap, y - rad - gap, total + 2 * gap, 2 * rad + 2 * gap, gfx_rgb(60, 60, 60));
-    for (int i = 0; i < RACEFLOW_LIGHTS; i++) {
-        float cx = x0 + rad + (float)i * (2 * rad + gap);
-        SDL_Color c = go ? gfx_rgb(40, 220, 80) : i < lit ? gfx_rgb(240, 30, 30) : gfx_rgb(50, 20, 20);
-        gfx_disc(ps->r, cx, y, rad, c);
-    }
-    if (go)
-        gfx_text(&ps->view->gfx, GFX_BIG, w / 2, (int)(y + rad + gap * 2), GFX_CENTER, gfx_rgb(40, 220, 80), "GO");
+    play_lights_draw(&ps->view->gfx, (float)ps->view->lay.base, w, lit, go);
 }
 
-/* Centred box of text lines; line 0 in the accent colour. */
-static void text_box(PlayState *ps, int w, int h, const char *const *lines, int n, SDL_Color frame)
+void play_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame)
 {
-    Gfx *g = &ps->view->gfx;
     float l = (float)gfx_line_h(g, GFX_NORMAL);
     int maxw = 0;
     for (int i = 0; i < n; i++) {
@@ -282,7 +295,7 @@ static void text_box(PlayState *ps, int w, int h, const char *const *lines, int 
     }
     float pad = l, bw = (float)maxw + 2 * pad, bh = l * (float)n + 2 * pad;
     float x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
-    panel(ps, x, y, bw, bh, frame);
+    play_panel(g->r, x, y, bw, bh, frame);
     for (int i = 0; i < n; i++)
         gfx_text(g, GFX_NORMAL, (int)(x + pad), (int)(y + pad + l * (float)i), GFX_LEFT, i == 0 ? ACCENT : FG, "%s",
                  lines[i]);
@@ -301,7 +314,7 @@ static void grid_box(PlayState *ps, int w, int h)
             snprintf(l, 160, "P%d ready: %s", j + 1, kind_text(ps, j, who, sizeof who));
     }
     snprintf(l3, sizeof l3, "Space / Enter (or Start on a pad): start the race");
-    text_box(ps, w, h, lines, 5, ACCENT);
+    play_text_box(&ps->view->gfx, w, h, lines, 5, ACCENT);
 }
 
 static const char *const help_lines[] = {
@@ -378,19 +391,13 @@ static void results_box(PlayState *ps, int w, int h)
     snprintf(buf[n], 160, "Enter race again · O replay this race · Tab overview · Q quit");
     lines[n] = buf[n];
     n++;
-    text_box(ps, w, h, lines, n, differ ? WARN : ACCENT);
+    play_text_box(&ps->view->gfx, w, h, lines, n, differ ? WARN : ACCENT);
 }
 
 void play_draw(PlayState *ps, int w, int h)
 {
     AppState *v = ps->view;
-    gfx_begin_frame(&v->gfx);
-    int base = h / 42 < w / 72 ? h / 42 : w / 72;
-    base = base < 10 ? 10 : base > 40 ? 40 : base;
-    v->lay.base = base;
-    v->lay.w = w;
-    v->lay.h = h;
-    gfx_set_scale(&v->gfx, base);
+    play_frame_scale(v, w, h);
     /* grass everywhere once; each screen draws the track over it */
     SDL_Color grass = APP_GRASS;
     SDL_SetRenderDrawColor(ps->r, grass.r, grass.g, grass.b, 255);
@@ -407,16 +414,16 @@ void play_draw(PlayState *ps, int w, int h)
     if (ps->paused && !ps->help) {
         const char *lines[4] = {"PAUSED", ps->pause_why[0] ? ps->pause_why : "the race clock is stopped",
                                 "Esc / P resume · R restart · Q quit", "H help"};
-        text_box(ps, w, h, lines, 4, ps->pause_why[0] ? WARN : ACCENT);
+        play_text_box(&ps->view->gfx, w, h, lines, 4, ps->pause_why[0] ? WARN : ACCENT);
     }
     if (ps->help)
-        text_box(ps, w, h, help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), ACCENT);
+        play_text_box(&ps->view->gfx, w, h, help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), ACCENT);
     if (ps->msg_frames > 0 && ps->msg[0]) {
         Gfx *g = &v->gfx;
         float l = (float)gfx_line_h(g, GFX_NORMAL);
         int tw, th;
         gfx_text_size(g, GFX_NORMAL, ps->msg, &tw, &th);
-        panel(ps, ((float)w - (float)tw) / 2 - l / 2, (float)h - 2.2f * l, (float)tw + l, 1.6f * l, DIM);
+        play_panel(ps->r, ((float)w - (float)tw) / 2 - l / 2, (float)h - 2.2f * l, (float)tw + l, 1.6f * l, DIM);
         gfx_text(g, GFX_NORMAL, w / 2, (int)((float)h - 1.9f * l), GFX_CENTER, FG, "%s", ps->msg);
     }
 }

@@ -74,6 +74,16 @@ void play_screen_xform(const PlayState *ps, int j, int w, int h, AppXform *x);
 void play_shown_pose(const PlayState *ps, int j, int car, Pose *out);
 bool play_restart(PlayState *ps, NrError *err);
 void play_message(PlayState *ps, const char *fmt, ...) NR_PRINTF(2, 3);
+/* Shared with network play's window (netwin.c): a translucent framed
+ * panel; a centred box of text lines (line 0 in the accent colour); the
+ * five start lights centred at the top, lit of them red, or all green
+ * with "GO". base: the layout's base size in pixels. */
+/* A driving screen's frame starts: text sizes follow the window (a base of
+ * 1/42 of its height or 1/72 of its width, 10 to 40 px). */
+void play_frame_scale(AppState *v, int w, int h);
+void play_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color frame);
+void play_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame);
+void play_lights_draw(Gfx *g, float base, int w, int lit, bool go);
 /* Steering of a digital (key) control after the ramp: moves towards target
  * at PLAY_STEER_RATE per second, back to centre at PLAY_CENTRE_RATE. */
 double play_steer_ramp(double current, double target, double dt_s);

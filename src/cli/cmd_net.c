@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cli_load.h"
 #include "inputs.h"
+#include "netwin.h"
 #include "nr_file.h"
 #include "race_opts.h"
 #include "raceflow.h"
@@ -122,7 +123,7 @@ static int net_main(int argc, char **argv, bool host)
     memset(&n, 0, sizeof n);
     n.cmd = host ? "host" : "join";
     race_opts_init(&n.o, "all");
-    n.player = "bot";
+    n.player = NULL; /* keys with a window, a bot --headless */
     n.skill = 0.9;
     n.noise = 0.5;
     SessionConfig sc;
@@ -131,7 +132,8 @@ static int net_main(int argc, char **argv, bool host)
     sc.cmd = n.cmd;
     sc.port = host ? SESSION_DEFAULT_PORT : 0;
     const char *scheme = NET_DEFAULT_SCHEME, *track_arg = NET_DEFAULT_TRACK, *link_text = NULL, *peer = NULL;
-    const char *log_path = NULL;
+    const char *log_path = NULL, *keys_path = NULL, *pad_mappings = NULL, *size = NULL;
+    bool fullscreen = false, watch = false;
     bool headless = false, scheme_given = false, race_given = false;
     int64_t laps = NET_DEFAULT_LAPS;
     double seconds = 0, offset_ms = 0, drift = 0;
@@ -189,13 +191,23 @@ static int net_main(int argc, char **argv, bool host)
             if (!cli_value(argc, argv, &i, n.cmd, &v) || !cli_double(n.cmd, sk ? "--skill" : "--noise", v, 0.0, 1.0, &d))
                 return finish(&n, CLI_USAGE);
             *(sk ? &n.skill : &n.noise) = d;
+        } else if (cli_flag_is(a, "--keys")) {
+            if (!cli_value(argc, argv, &i, n.cmd, &keys_path))
+                return finish(&n, CLI_USAGE);
+        } else if (cli_flag_is(a, "--pad-mappings")) {
+            if (!cli_value(argc, argv, &i, n.cmd, &pad_mappings))
+                return finish(&n, CLI_USAGE);
+        } else if (cli_flag_is(a, "--size")) {
+            if (!cli_value(argc, argv, &i, n.cmd, &size))
+                return finish(&n, CLI_USAGE);
+        } else if (strcmp(a, "--fullscreen") == 0) {
+            fullscreen = true;
         } else if (strcmp(a, "--raw-clock") == 0) {
             sc.raw_clock = true;
         } else if (strcmp(a, "--headless") == 0) {
             headless = true;
         } else if (strcmp(a, "--watch") == 0) {
-            return finish(&n, cli_usage_error(n.cmd, "--watch: the live overview of network play is not built yet; "
-                                                     "the summary and the log give every scheme's metrics"));
+            watch = true;
         } else if (a[0] == '-' && a[1]) {
             return finish(&n, cli_unknown_option(n.cmd, a));
         } else if (!host && !peer) {
@@ -210,14 +222,19 @@ static int net_main(int argc, char **argv, bool host)
         return finish(&n, cli_usage_error(n.cmd, "the race (track, laps, schemes, Delta, seed) is the host's to set"));
     if (!host && !parse_peer(n.cmd, peer, peer_host, sizeof peer_host, &sc.peer_port))
         return finish(&n, CLI_USAGE);
+    if (!n.player)
+        n.player = headless ? "bot" : "keys";
     bool script = strncmp(n.player, "script:", 7) == 0 && n.player[7];
-    if (strcmp(n.player, "keys") == 0 || strcmp(n.player, "pad") == 0)
-        return finish(&n, cli_usage_error(n.cmd, "--player %s: the driving window of network play is not built yet; "
-                                                 "use --headless with --player bot or script:FILE", n.player));
-    if (strcmp(n.player, "bot") != 0 && !script)
-        return finish(&n, cli_usage_error(n.cmd, "--player '%s': expected bot or script:FILE", n.player));
-    if (!headless)
-        return finish(&n, cli_usage_error(n.cmd, "network play runs --headless for now (bots and scripts)"));
+    bool human = strcmp(n.player, "keys") == 0 || strcmp(n.player, "pad") == 0;
+    if (strcmp(n.player, "bot") != 0 && !script && !human)
+        return finish(&n, cli_usage_error(n.cmd, "--player '%s': expected keys, pad, bot or script:FILE", n.player));
+    if (watch && headless)
+        return finish(&n, cli_usage_error(n.cmd, "--watch shows the gauges in the window: drop --headless (the "
+                                                 "summary and the log give every scheme's metrics)"));
+    if (human && headless)
+        return finish(&n, cli_usage_error(n.cmd, "--headless races a bot or a script: --player bot or script:FILE"));
+    if (!headless && (keys_path || pad_mappings) && !human)
+        return finish(&n, cli_usage_error(n.cmd, "--keys and --pad-mappings go with --player keys or pad"));
     NrError err = {{0}};
     if (link_text) {
         if (!linkspec_parse(&n.link, link_text, NULL, &err))
@@ -291,6 +308,21 @@ static int net_main(int argc, char **argv, bool host)
     sc.clock_drift_ppm = drift;
     sc.make_controller = make_controller;
     sc.ctx = &n;
+    sc.external_input = human;
+    NetWinConfig wc;
+    memset(&wc, 0, sizeof wc);
+    wc.kind = strcmp(n.player, "pad") == 0 ? PLAYER_PAD : PLAYER_KEYS;
+    wc.keys_path = keys_path;
+    wc.pad_mappings = pad_mappings;
+    wc.fullscreen = fullscreen;
+    wc.watch = watch;
+    wc.title = host ? "netrace host" : "netrace join";
+    if (size) {
+        char extra;
+        if (sscanf(size, "%dx%d%c", &wc.width, &wc.height, &extra) != 2 || wc.width < 640 || wc.height < 360 ||
+            wc.width > 16384 || wc.height > 16384)
+            return finish(&n, cli_usage_error(n.cmd, "--size '%s': expected WIDTHxHEIGHT, at least 640x360", size));
+    }
     Session *s = session_new(&sc, &err);
     if (!s)
         return finish(&n, cli_fail(n.cmd, "%s", err.msg));
@@ -301,7 +333,18 @@ static int net_main(int argc, char **argv, bool host)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    bool ok = session_run(s, &stop_flag);
+    bool ok;
+    if (headless) {
+        ok = session_run(s, &stop_flag);
+    } else {
+        int wrc = netwin_run(s, &wc, &stop_flag);
+        if (wrc == 3) { /* no window: nothing was sent, nothing to print */
+            session_free(s);
+            return finish(&n, cli_fail(n.cmd, "no window could be opened: give --headless with --player bot or "
+                                              "script:FILE"));
+        }
+        ok = wrc == 0;
+    }
     session_print(s, stdout);
     if (!ok)
         fprintf(stderr, "netrace %s: %s\n", n.cmd, session_error(s));
@@ -322,19 +365,22 @@ static int join_main(int argc, char **argv)
 }
 
 #define NET_COMMON_HELP                                                                              \
-    "  --player WHO      bot (default) or script:FILE (docs/driving.md); this terminal's car\n"       \
+    "  --player WHO      keys (default; WASD or the arrows), pad, bot (the default --headless) or\n"   \
+    "                    script:FILE (docs/driving.md): who drives this terminal's car\n"            \
+    "  --keys FILE, --pad-mappings FILE, --size WxH, --fullscreen  the window (docs/play.md)\n"      \
+    "  --watch           every scheme's live gauges beside the race (Tab in the window)\n"          \
     "  --link SPEC       emulated delay and loss added to what this terminal sends (netem grammar)\n" \
     "  --clock-offset MS, --clock-drift PPM  an artificial clock error (tests the clock sync)\n"      \
     "  --raw-clock       run the schemes on the local clock instead of the synchronised one\n"        \
     "  --log FILE        the terminal log (docs/netlog.md), crash-safe\n"                            \
-    "  --headless        no window: print key: value lines at the end (required for now)\n"
+    "  --headless        no window (a bot or a script drives): key: value lines at the end\n"
 
 const CliCommand cmd_host = {
     .name = "host",
     .summary = "offer a network race over UDP and drive car 1",
-    .usage = "netrace host [--port P] [--allow HOST] [--player bot|script:FILE] [--scheme NAME] [--schemes LIST]\n"
-             "  [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W] [--seed S] [--link SPEC]\n"
-             "  [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] --headless",
+    .usage = "netrace host [--port P] [--allow HOST] [--player keys|pad|bot|script:FILE] [--scheme NAME]\n"
+             "  [--schemes LIST] [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W] [--seed S]\n"
+             "  [--link SPEC] [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
     .help = "Waits for `netrace join` on UDP port P (default 41000), sends it the track, the\n"
             "schemes and the settings, synchronises the clocks, starts the countdown at one\n"
             "synchronised instant and races. Every scheme of --schemes runs on the same real\n"
@@ -347,8 +393,8 @@ const CliCommand cmd_host = {
 const CliCommand cmd_join = {
     .name = "join",
     .summary = "join a network race at HOST[:PORT] and drive car 2",
-    .usage = "netrace join HOST[:PORT] [--port P] [--player bot|script:FILE] [--link SPEC]\n"
-             "  [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] --headless",
+    .usage = "netrace join HOST[:PORT] [--port P] [--player keys|pad|bot|script:FILE] [--link SPEC]\n"
+             "  [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
     .help = "Joins the race a `netrace host` offers; the track and settings come from the\n"
             "host, so the joiner needs no files.\n\n"
             "  --port P          own UDP port (default: any free one)\n" NET_COMMON_HELP,

@@ -68,6 +68,11 @@ struct Session {
     NetLog *log;
     int64_t next_log_flush;
     WireCheck chk;
+    /* a driving window */
+    SessionFrame frame;
+    void *frame_ctx;
+    int64_t next_frame_local;
+    CarInput input;
 };
 
 static int64_t local_now(const Session *s)
@@ -246,7 +251,7 @@ static bool setup_race(Session *s, NrError *err)
     if (!s->track)
         return false;
     int car = s->cfg.host ? 0 : w->car;
-    if (!s->cfg.make_controller(s->cfg.ctx, s->track, car, w->seed, &s->ctl, err))
+    if (!s->cfg.external_input && !s->cfg.make_controller(s->cfg.ctx, s->track, car, w->seed, &s->ctl, err))
         return false;
     NetPlayConfig nc;
     memset(&nc, 0, sizeof nc);
@@ -263,12 +268,13 @@ static bool setup_race(Session *s, NrError *err)
     nc.shown = w->shown_scheme;
     nc.flow.laps = w->laps > 0 ? w->laps : 1;
     nc.flow.duration_us = w->seconds_ms > 0 ? (int64_t)w->seconds_ms * NR_US_PER_MS : 0;
-    nc.ctl = &s->ctl;
+    nc.ctl = s->cfg.external_input ? NULL : &s->ctl;
     nc.link = s->cfg.link;
     nc.seed = w->seed;
     s->np = netplay_new(&nc, err);
     if (!s->np)
         return false;
+    netplay_set_input(s->np, &s->input);
     s->chk.nschemes = s->nschemes;
     if (s->cfg.log_path) {
         NetLogMeta m = {
@@ -696,6 +702,18 @@ bool session_run(Session *s, volatile sig_atomic_t *stop)
             netlog_flush(s->log);
             s->next_log_flush = l + NR_US_PER_S;
         }
+        if (s->frame && l >= s->next_frame_local) {
+            s->next_frame_local = l + SESSION_FRAME_US;
+            if (!s->frame(s->frame_ctx, s)) {
+                send_control(s, WIRE_BYE, 0);
+                event(s, "bye", "quit");
+                snprintf(s->err, sizeof s->err, "quit before the end of the race");
+                ok = s->phase >= PH_FINISHED;
+                if (ok && s->phase < PH_OVER)
+                    s->phase = PH_OVER;
+                break;
+            }
+        }
         if (got == 0) { /* idle: wait a little; under traffic, read on at once */
             int64_t nap = SESSION_NAP_US;
             if (s->phase == PH_RACE && !s->paused) { /* wake for the next sample */
@@ -721,6 +739,66 @@ bool session_run(Session *s, volatile sig_atomic_t *stop)
         s->log = NULL;
     }
     return ok;
+}
+
+/* ---- a driving window's view of the session ------------------------------- */
+
+void session_set_frame(Session *s, SessionFrame fn, void *ctx)
+{
+    s->frame = fn;
+    s->frame_ctx = ctx;
+}
+
+void session_status(const Session *s, SessionStatus *out)
+{
+    static const SessionPhase phases[] = {SESSION_WAITING,  SESSION_SYNCING,  SESSION_COUNTDOWN,
+                                          SESSION_RACING,   SESSION_FINISHED, SESSION_OVER};
+    memset(out, 0, sizeof *out);
+    int64_t l = local_now(s);
+    out->phase = phases[s->phase];
+    out->paused = s->paused;
+    out->race_us = s->have_start ? (s->paused ? s->paused_race : race_at(s, l)) : 0;
+    bool est = !s->cfg.host && clocksync_count(&s->cs) > 0;
+    out->offset_us = est ? -clocksync_offset(&s->cs, l) : 0;
+    out->bound_us = est ? clocksync_error_bound(&s->cs, l) : 0;
+    out->rtt_us = clocksync_count(&s->cs) > 0 ? clocksync_rtt(&s->cs) : 0;
+    out->silent_us = s->last_heard_local > 0 ? l - s->last_heard_local : 0;
+    out->received = s->received;
+    out->rejected = s->rejected_total;
+    if (s->have_peer)
+        netaddr_text(&s->peer, out->peer, sizeof out->peer);
+}
+
+struct NetPlay *session_netplay(Session *s)
+{
+    return s->np;
+}
+
+const Track *session_track(const Session *s)
+{
+    return s->track;
+}
+
+bool session_is_host(const Session *s)
+{
+    return s->cfg.host;
+}
+
+int session_scheme_count(const Session *s)
+{
+    return s->nschemes;
+}
+
+const SchemeType *session_scheme(const Session *s, int k)
+{
+    return k >= 0 && k < s->nschemes ? s->schemes[k] : NULL;
+}
+
+void session_set_input(Session *s, const CarInput *in)
+{
+    s->input = *in;
+    if (s->np)
+        netplay_set_input(s->np, in);
 }
 
 /* ---- summary -------------------------------------------------------------- */

@@ -34,6 +34,20 @@
  *   session_print(s, f)     the `key: value` summary (docs/netplay.md).
  *   session_port(s)         the UDP port the socket is bound to.
  *   session_free(s)         finalises the log if open; NULL-safe.
+ *
+ * A driving window (src/app/netwin.h) rides on the same loop:
+ *   session_set_frame(s, fn, ctx)  fn(ctx, s) is called every
+ *        SESSION_FRAME_US of local time while session_run runs (after the
+ *        race has advanced to that instant); it reads the keys or pad, sets
+ *        the own car's input and draws. Returning false quits (BYE).
+ *   session_status(s, &st)  the phase, race time, pause and clock for the
+ *        screen.
+ *   session_netplay(s)      the race (NULL until the settings are known).
+ *   session_track(s)        the race's track (NULL until known).
+ *   session_scheme(s, k) / session_scheme_count(s)  the session's schemes.
+ *   session_is_host(s)
+ *   session_set_input(s, in)  the own car's input when cfg->external_input
+ *        (keys, pad): held until the next call.
  */
 #ifndef NR_SESSION_H
 #define NR_SESSION_H
@@ -84,9 +98,36 @@ typedef struct SessionConfig {
     SessionMakeController make_controller;
     void *ctx;
     const char *cmd;        /* "host" / "join", for messages */
+    bool external_input;    /* keys / pad: session_set_input, no controller */
 } SessionConfig;
 
 typedef struct Session Session;
+
+#define SESSION_FRAME_US 16667 /* a driving window's frame: 60 per second */
+
+typedef enum SessionPhase {
+    SESSION_WAITING,   /* host: no joiner yet; joiner: no answer yet */
+    SESSION_SYNCING,   /* settings known, clocks being synchronised */
+    SESSION_COUNTDOWN, /* the lights: race time < 0 */
+    SESSION_RACING,
+    SESSION_FINISHED,  /* own race done, waiting for the peer's */
+    SESSION_OVER
+} SessionPhase;
+
+typedef struct SessionStatus {
+    SessionPhase phase;
+    bool paused;          /* the peer silent: the race waits */
+    int64_t race_us;      /* race time now (synchronised clock); < 0 in the countdown; 0 before the start is known */
+    int64_t offset_us;    /* this terminal's clock minus the synchronised one (joiner; 0 on the host) */
+    int64_t bound_us;     /* its error bound (0 on the host) */
+    int64_t rtt_us;       /* the chosen exchange's round trip */
+    int64_t silent_us;    /* time since the peer was last heard */
+    int64_t received, rejected;
+    char peer[64];        /* A.B.C.D:PORT, "" before the handshake */
+} SessionStatus;
+
+typedef bool (*SessionFrame)(void *ctx, Session *s);
+struct NetPlay;
 
 Session *session_new(const SessionConfig *cfg, NrError *err);
 bool session_run(Session *s, volatile sig_atomic_t *stop);
@@ -94,5 +135,13 @@ const char *session_error(const Session *s);
 void session_print(const Session *s, FILE *f);
 uint16_t session_port(const Session *s);
 void session_free(Session *s);
+void session_set_frame(Session *s, SessionFrame fn, void *ctx);
+void session_status(const Session *s, SessionStatus *out);
+struct NetPlay *session_netplay(Session *s);
+const Track *session_track(const Session *s);
+int session_scheme_count(const Session *s);
+bool session_is_host(const Session *s);
+const SchemeType *session_scheme(const Session *s, int k);
+void session_set_input(Session *s, const CarInput *in);
 
 #endif

@@ -8,9 +8,11 @@ expect 2 "join without a host" -- "$NR" join --headless
 stderr_has "give the host" "join names what is missing"
 expect 2 "join sets no race" -- "$NR" join 127.0.0.1 --seconds 5 --headless
 stderr_has "host's to set" "the race is the host's"
-expect 2 "host with a human player" -- "$NR" host --player keys --headless
-stderr_has "not built yet" "keys say what to use instead"
-expect 2 "host without --headless" -- "$NR" host
+expect 2 "host with a human player --headless" -- "$NR" host --player keys --headless
+stderr_has "races a bot or a script" "keys say what to use instead"
+expect 1 "host's window without a display" -- env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$NR" host --port 0
+stderr_has "no window could be opened" "no display: one line, what to do instead"
+expect 2 "--keys with a bot" -- "$NR" host --player bot --keys "$TMP/none.keys" --port 0
 expect 2 "host bad link" -- "$NR" host --link "delay 5 parsecs" --headless
 stderr_has "^netrace host: --link" "bad link named"
 expect 2 "host bad port" -- "$NR" host --port 70000 --headless
@@ -21,8 +23,8 @@ expect 2 "join bad port" -- "$NR" join 127.0.0.1:0 --headless
 expect 2 "host bad player" -- "$NR" host --player robot --headless
 expect 2 "host bad scheme" -- "$NR" host --scheme warp --headless
 expect 2 "host unknown option" -- "$NR" host --frobnicate
-expect 2 "host --watch" -- "$NR" host --watch --headless
-stderr_has "not built yet" "--watch says it is not built"
+expect 2 "host --watch --headless" -- "$NR" host --watch --headless
+stderr_has "drop --headless" "--watch goes with the window"
 
 # host_port FILE: the port a host printed on stderr (0 until it did)
 host_port() {
@@ -84,3 +86,23 @@ awk -F, '$1 == "tx" { print $2 }' "$TMP/h.log" | sort -n >"$TMP/h.tx"
 awk -F, '$1 == "rx" && $3 == "mu" { print $2 }' "$TMP/j.log" | sort -n >"$TMP/j.rx"
 if cmp -s "$TMP/h.tx" "$TMP/j.rx" && [ -s "$TMP/h.tx" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: host tx rows and joiner rx rows differ"; fi
+
+# The driving window (keys) on SDL's dummy video driver against a headless
+# bot: the window rides on the session's loop through the whole race; the
+# results stay up until the player closes them (here: SIGTERM), and the
+# window's terminal computed the same metrics as the headless one.
+SDL_VIDEODRIVER=dummy timeout 120 "$NR" host --port 0 --seconds 3 --schemes nc,dr --watch >"$TMP/wh.out" \
+    2>"$TMP/wh.err" &
+HOST_PID=$!
+PORT=$(host_port "$TMP/wh.err")
+expect 0 "join a host that drives with keys in its window" -- timeout 120 "$NR" join "127.0.0.1:$PORT" --headless
+cp "$TMP/out" "$TMP/wj.out"
+sleep 0.5
+kill -TERM "$HOST_PID" 2>/dev/null
+wait "$HOST_PID"
+hrc=$?
+grep -E '^(nc|dr)\.' "$TMP/wh.out" >"$TMP/wh.metrics"
+grep -E '^(nc|dr)\.' "$TMP/wj.out" >"$TMP/wj.metrics"
+if [ "$hrc" -eq 0 ] && cmp -s "$TMP/wh.metrics" "$TMP/wj.metrics" && grep -q '^nc.samples: 9[0-9]$' "$TMP/wh.metrics"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: windowed host exit $hrc, or its metrics differ from the joiner's";
+    sed 's/^/  /' "$TMP/wh.err" | head -5; fi

@@ -47,6 +47,7 @@ struct NetPlay {
     int nsends;
     int send_k[NETPLAY_BATCH];
     Mu send_mu[NETPLAY_BATCH];
+    Pose last_own;         /* the latest own sample as sent */
 };
 
 NetPlay *netplay_new(const NetPlayConfig *cfg, NrError *err)
@@ -274,6 +275,7 @@ static void take_sample(NetPlay *np, const NetPlayOut *out)
         out->sample(out->ctx, seq, &s);
     double v = track_progress(np->cfg.track, s.x, s.y, np->own_hint);
     np->own_hint = v;
+    np->last_own = (Pose){.x = s.x, .y = s.y, .heading = s.heading, .seq = seq};
     store_progress(np, np->own, seq, v);
     int64_t lt = t + np->skew_us;
     Mu mu = {.car = np->own, .seq = seq, .gen_us = lt, .x = s.x, .y = s.y, .heading = s.heading,
@@ -449,4 +451,47 @@ int64_t netplay_mu_received(const NetPlay *np)
 void netplay_display(const NetPlay *np, int k, int car, Pose *out)
 {
     terminal_display(np->term, k, car, np->next_sample_us - WORLD_SAMPLE_US + np->skew_us, out);
+}
+
+void netplay_pose(const NetPlay *np, Pose *out)
+{
+    const Car *c = &np->world.car[0]; /* the solo world holds the own car only */
+    out->x = c->x;
+    out->y = c->y;
+    out->heading = c->heading;
+    out->seq = 0;
+}
+
+double netplay_speed(const NetPlay *np)
+{
+    return car_speed(&np->world.car[0]);
+}
+
+int netplay_car(const NetPlay *np)
+{
+    return np->own;
+}
+
+int netplay_shown(const NetPlay *np)
+{
+    return np->cfg.shown;
+}
+
+/* Where scheme k shows the own car now: where the physics has it this step
+ * when the scheme shows the latest own sample (most schemes), else what the
+ * scheme shows (causality's local lag holds the own car back by Delta). */
+void netplay_own_shown(const NetPlay *np, int k, Pose *out)
+{
+    Pose d;
+    netplay_display(np, k, np->own, &d);
+    if (d.x == np->last_own.x && d.y == np->last_own.y && d.heading == np->last_own.heading)
+        netplay_pose(np, out);
+    else
+        *out = d;
+}
+
+void netplay_grid_pose(const NetPlay *np, int car, Pose *out)
+{
+    const Mu *g = &np->grid[car == 1];
+    *out = (Pose){.x = g->x, .y = g->y, .heading = g->heading, .seq = 0};
 }

@@ -62,6 +62,17 @@
  *   netplay_mu_sent (MU packets put on the wire) / netplay_peer_mu_sent (the
  *   peer's count in its latest view) / netplay_mu_received (distinct MU
  *   packets received) / netplay_display(np, k, car, &pose) now.
+ *   netplay_pose(np, &pose) / netplay_speed(np)  the own car's physics pose
+ *        and speed along its heading (cw/s) now, every step (the driving
+ *        screen draws the own car where it is this frame).
+ *   netplay_car(np)            the own car (0-based).
+ *   netplay_shown(np)          the scheme on the players' screens.
+ *   netplay_grid_pose(np, car, &pose)  car's grid slot (before anything of
+ *        it is displayed: the countdown).
+ *   netplay_own_shown(np, k, &pose)  the own car as scheme k shows it, at
+ *        its physics pose of this step when the scheme shows the latest own
+ *        sample (so it moves every frame), else the scheme's (causality's
+ *        local lag shows it Delta late).
  */
 #ifndef NR_NETPLAY_H
 #define NR_NETPLAY_H
@@ -119,5 +130,11 @@ uint32_t netplay_mu_sent(const NetPlay *np);
 uint32_t netplay_peer_mu_sent(const NetPlay *np);
 int64_t netplay_mu_received(const NetPlay *np);
 void netplay_display(const NetPlay *np, int k, int car, Pose *out);
+void netplay_pose(const NetPlay *np, Pose *out);
+double netplay_speed(const NetPlay *np);
+int netplay_car(const NetPlay *np);
+int netplay_shown(const NetPlay *np);
+void netplay_grid_pose(const NetPlay *np, int car, Pose *out);
+void netplay_own_shown(const NetPlay *np, int k, Pose *out);
 
 #endif
