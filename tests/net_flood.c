@@ -1,5 +1,6 @@
 /* Hostile traffic for a live `netrace host` (tests/net/hostile.sh): N
- * datagrams to 127.0.0.1:PORT, in turn random bytes, truncated packets,
+ * datagrams to 127.0.0.1:PORT, in turn random bytes, truncated packets
+ * (every 50th of them empty),
  * oversized ones, spoofed ones (right magic, wrong token), packets with the
  * session's token and absurd fields, and well-formed packets with the token
  * from the wrong address. The token is read from the host's log (its
@@ -150,9 +151,9 @@ int main(int argc, char **argv)
             for (size_t j = 0; j < len; j++)
                 buf[j] = (uint8_t)rng_below(&r, 256);
             break;
-        case TRUNCATED:
+        case TRUNCATED: /* every 50th of them empty: a datagram of no bytes */
             len = valid_packet(&r, token, buf);
-            len = 1 + (size_t)rng_below(&r, len - 1);
+            len = (i / SORTS) % 50 == 0 ? 0 : 1 + (size_t)rng_below(&r, len - 1);
             break;
         case OVERSIZED:
             len = valid_packet(&r, token, buf);

@@ -52,6 +52,8 @@ static void fmt_time(char *buf, size_t n, int64_t us)
  * or the pad that joined; keys steer through the ramp of `netrace play`. */
 static void read_input(NetWin *nw, Session *s, double dt_s)
 {
+    if (nw->cfg->kind == PLAYER_BOT || nw->cfg->kind == PLAYER_SCRIPT)
+        return; /* they drive themselves, in the session's race */
     PlayControl c = {0};
     if (nw->cfg->kind == PLAYER_PAD) {
         pads_read(&nw->pads, 0, &c);
@@ -116,7 +118,8 @@ static void hud(NetWin *nw, Session *s, const NetPlay *np, const SessionStatus *
     int x0 = (int)pad, y0 = (int)(pad / 2);
     int tw = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, car_colour(me), "P%d", me + 1);
     gfx_text(g, GFX_NORMAL, x0 + tw + (int)pad, y0 + (int)(lb - l), GFX_LEFT, DIM, "%s · peer %s",
-             nw->cfg->kind == PLAYER_PAD ? "pad" : "keys", st->peer[0] ? st->peer : "-");
+             nw->cfg->kind == PLAYER_PAD ? "pad" : nw->cfg->kind == PLAYER_BOT ? "bot" : nw->cfg->kind == PLAYER_SCRIPT ? "script" : "keys",
+             st->peer[0] ? st->peer : "-");
     char line[128], t[32];
     int lap = rf->laps[me][me];
     int64_t race = st->race_us > 0 ? st->race_us : 0;

@@ -31,7 +31,7 @@
 #include "session.h"
 
 typedef struct NetWinConfig {
-    PlayerKind kind;          /* PLAYER_KEYS or PLAYER_PAD (bots and scripts drive themselves) */
+    PlayerKind kind;          /* who drives: keys and pads through the window, bots and scripts by themselves */
     const char *keys_path;    /* key map (docs/play.md); NULL = defaults */
     const char *pad_mappings; /* SDL gamecontroller mappings; NULL = none */
     const char *font_path;    /* NULL = app_default_font */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The delays file, written to DELAYS.part and renamed when complete. */
 static int write_delays(const char *cmd, const char *path, const char *schemes, const NetDelayRow *rows, int64_t n)
@@ -36,6 +37,13 @@ static int merge_logs(const char *cmd, const char *pa, const char *pb, TermLog *
     Recording rec;
     if (!netmerge_recording(a, b, &rec, &err))
         return cli_fail(cmd, "%s", err.msg);
+    /* what replay and info would refuse is not written (positions, speeds) */
+    char both[8400];
+    snprintf(both, sizeof both, "%s + %s", pa, pb);
+    if (!recording_in_range(&rec, both, &err)) {
+        recording_free(&rec);
+        return cli_fail(cmd, "%s", err.msg);
+    }
     NetDelayRow *rows = NULL;
     int64_t nrows = 0;
     if (delays && !netmerge_delays(a, b, &rows, &nrows, &err)) {
@@ -104,6 +112,9 @@ static int run_merge(int argc, char **argv)
         return cli_usage_error(cmd, "--out RACE.csv is required");
     if (cli_same_file(in[0], in[1]) || strcmp(in[0], in[1]) == 0)
         return cli_usage_error(cmd, "'%s' given twice: expected the two terminals' logs", in[0]);
+    struct stat st;
+    if (stat(out, &st) == 0) /* a race recording is never overwritten */
+        return cli_usage_error(cmd, "--out %s: exists (not overwritten: give another name)", out);
     int rc = cli_out_check(cmd, "--out", out, in, 2);
     if (rc == CLI_OK && delays)
         rc = cli_out_check(cmd, "--delays", delays, in, 2);

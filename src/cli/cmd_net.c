@@ -12,6 +12,7 @@
 #include "session.h"
 #include "wire.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +137,7 @@ static int net_main(int argc, char **argv, bool host)
     bool fullscreen = false, watch = false;
     bool headless = false, scheme_given = false, race_given = false;
     int64_t laps = NET_DEFAULT_LAPS;
+    bool laps_given = false;
     double seconds = 0, offset_ms = 0, drift = 0;
     char peer_host[256];
     for (int i = 1; i < argc; i++) {
@@ -157,6 +159,7 @@ static int net_main(int argc, char **argv, bool host)
         } else if (cli_flag_is(a, "--laps")) {
             if (!cli_value(argc, argv, &i, n.cmd, &v) || !cli_int(n.cmd, "--laps", v, 1, RACEFLOW_MAX_LAPS, &laps))
                 return finish(&n, CLI_USAGE);
+            laps_given = true;
             race_given = true;
         } else if (cli_flag_is(a, "--seconds")) {
             if (!cli_value(argc, argv, &i, n.cmd, &v) || !cli_double(n.cmd, "--seconds", v, 1.0, 3600.0, &seconds))
@@ -218,6 +221,8 @@ static int net_main(int argc, char **argv, bool host)
     }
     if (!host && !peer)
         return finish(&n, cli_usage_error(n.cmd, "give the host: netrace join HOST[:PORT]"));
+    if (laps_given && seconds > 0)
+        return finish(&n, cli_usage_error(n.cmd, "--laps and --seconds: a race is one or the other"));
     if (!host && (race_given || scheme_given))
         return finish(&n, cli_usage_error(n.cmd, "the race (track, laps, schemes, Delta, seed) is the host's to set"));
     if (!host && !parse_peer(n.cmd, peer, peer_host, sizeof peer_host, &sc.peer_port))
@@ -302,6 +307,15 @@ static int net_main(int argc, char **argv, bool host)
         struct stat st;
         if (stat(log_path, &st) == 0)
             return finish(&n, cli_usage_error(n.cmd, "--log %s: exists (not overwritten)", log_path));
+        /* the log opens once the race is known, after the handshake: find
+         * out now that it can be written, before a joiner is let in */
+        char part[4200];
+        snprintf(part, sizeof part, "%s.part", log_path);
+        FILE *probe = fopen(part, "wx");
+        if (!probe)
+            return finish(&n, cli_fail(n.cmd, "--log %s: cannot write %s (%s)", log_path, part, strerror(errno)));
+        fclose(probe);
+        remove(part);
     }
     sc.log_path = log_path;
     sc.clock_offset_us = (int64_t)(offset_ms * 1000.0 + (offset_ms < 0 ? -0.5 : 0.5));
@@ -311,7 +325,7 @@ static int net_main(int argc, char **argv, bool host)
     sc.external_input = human;
     NetWinConfig wc;
     memset(&wc, 0, sizeof wc);
-    wc.kind = strcmp(n.player, "pad") == 0 ? PLAYER_PAD : PLAYER_KEYS;
+    wc.kind = strcmp(n.player, "pad") == 0 ? PLAYER_PAD : script ? PLAYER_SCRIPT : !human ? PLAYER_BOT : PLAYER_KEYS;
     wc.keys_path = keys_path;
     wc.pad_mappings = pad_mappings;
     wc.fullscreen = fullscreen;
@@ -346,6 +360,10 @@ static int net_main(int argc, char **argv, bool host)
         ok = wrc == 0;
     }
     session_print(s, stdout);
+    if (session_pauses(s) > 0)
+        fprintf(stderr, "netrace %s: the race paused %d time%s on a silent peer: its live metrics after the "
+                        "pause are not comparable with an unbroken race, nor between the two terminals\n",
+                n.cmd, session_pauses(s), session_pauses(s) == 1 ? "" : "s");
     if (!ok)
         fprintf(stderr, "netrace %s: %s\n", n.cmd, session_error(s));
     else if (log_path)

@@ -262,6 +262,7 @@ static int play_main(int argc, char **argv)
     const char *scheme = PLAY_DEFAULT_SCHEME, *out = NULL, *series = NULL;
     bool headless = false, csv = false;
     int64_t laps = PLAY_DEFAULT_LAPS;
+    bool laps_given = false;
     double seconds = 0;
     PlayConfig pc;
     memset(&pc, 0, sizeof pc);
@@ -282,6 +283,7 @@ static int play_main(int argc, char **argv)
         } else if (cli_flag_is(a, "--laps")) {
             if (!cli_value(argc, argv, &i, CMD, &v) || !cli_int(CMD, "--laps", v, 1, RACEFLOW_MAX_LAPS, &laps))
                 return finish(&p, CLI_USAGE);
+            laps_given = true;
         } else if (cli_flag_is(a, "--seconds")) {
             if (!cli_value(argc, argv, &i, CMD, &v) || !cli_double(CMD, "--seconds", v, 1.0, 86400.0, &seconds))
                 return finish(&p, CLI_USAGE);
@@ -335,6 +337,8 @@ static int play_main(int argc, char **argv)
             return finish(&p, cli_unknown_option(CMD, a));
         }
     }
+    if (laps_given && seconds > 0)
+        return finish(&p, cli_usage_error(CMD, "--laps and --seconds: a race is one or the other"));
     bool any_human = false;
     for (int j = 0; j < 2; j++)
         any_human |= p.kind[j] == PLAYER_KEYS || p.kind[j] == PLAYER_PAD;

@@ -93,6 +93,8 @@ int netudp_recv(NetUdp *s, uint8_t *buf, int cap, NetAddr *from)
     from->host = s->pkt->address.host;
     from->port = s->pkt->address.port;
     int n = s->pkt->len;
+    if (n <= 0) /* not "nothing waiting": an empty datagram is counted */
+        return NETUDP_EMPTY;
     if (n > cap) {
         memcpy(buf, s->pkt->data, (size_t)cap);
         return cap + 1;

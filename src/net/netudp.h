@@ -13,7 +13,9 @@
  *   netudp_send(s, to, buf, n)    one datagram of n <= NETUDP_MAX bytes;
  *        false when the stack refuses it (counted by the caller).
  *   netudp_recv(s, buf, cap, from) the next waiting datagram: its size (0
- *        when none waits; -1 on a socket error); *from gets the sender. A
+ *        when none waits; NETUDP_EMPTY for a datagram of no bytes, which
+ *        the caller counts like any bad packet; -1 on a socket error);
+ *        *from gets the sender. A
  *        datagram larger than cap is cut to cap bytes and its size reported
  *        as cap + 1 so the caller can reject it as oversized.
  *   netaddr_equal(a, b) / netaddr_text(a, buf, n)
@@ -23,6 +25,7 @@
 
 #include "nr_common.h"
 
+#define NETUDP_EMPTY (-2) /* netudp_recv: a zero-length datagram arrived */
 #define NETUDP_MAX 1500 /* receive buffer: above the wire format's largest packet */
 
 typedef struct NetAddr {

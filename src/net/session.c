@@ -357,6 +357,8 @@ static void on_control(Session *s, const WireControl *c)
         break;
     case WIRE_PAUSE:
         if (!s->cfg.host && s->phase == PH_RACE && !s->host_paused) {
+            if (!s->paused)
+                s->pauses++;
             s->paused = s->host_paused = true;
             s->paused_race = race_at(s, local_now(s));
             say(s, "the host paused the race");
@@ -392,6 +394,10 @@ static bool receive_all(Session *s, int *got, NrError *err)
     NetAddr from;
     for (*got = 0; *got < 4096; (*got)++) {
         int n = netudp_recv(s->sock, buf, NETUDP_MAX, &from);
+        if (n == NETUDP_EMPTY) { /* shorter than any header */
+            reject(s, WIRE_SHORT);
+            continue;
+        }
         if (n <= 0)
             return true;
         int64_t arr = local_now(s);
@@ -506,6 +512,7 @@ static void faults(Session *s, int64_t l)
         return;
     if (!s->paused && silent > SESSION_PAUSE_US) {
         s->paused = true;
+        s->pauses++;
         s->paused_race = race_at(s, l);
         say(s, "the peer has been silent for 3 s: race paused");
         event(s, "pause", "silence");

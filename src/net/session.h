@@ -46,6 +46,10 @@
  *   session_track(s)        the race's track (NULL until known).
  *   session_scheme(s, k) / session_scheme_count(s)  the session's schemes.
  *   session_is_host(s)
+ *   session_pauses(s)       times the race paused on a silent peer: the live
+ *        metrics of a race that paused are not those of an even race (each
+ *        end froze where it noticed the silence) and may differ between
+ *        the two ends; the summary says so.
  *   session_set_input(s, in)  the own car's input when cfg->external_input
  *        (keys, pad): held until the next call.
  */
@@ -141,6 +145,7 @@ struct NetPlay *session_netplay(Session *s);
 const Track *session_track(const Session *s);
 int session_scheme_count(const Session *s);
 bool session_is_host(const Session *s);
+int session_pauses(const Session *s);
 const SchemeType *session_scheme(const Session *s, int k);
 void session_set_input(Session *s, const CarInput *in);
 

@@ -57,6 +57,7 @@ struct Session {
     /* faults */
     int64_t last_heard_local;
     bool paused, host_paused; /* host_paused: the joiner was told PAUSE */
+    int pauses;            /* times the race paused on a silent peer */
     int64_t paused_race;
     int resume_sends;
     int64_t next_resume_local;

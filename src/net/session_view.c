@@ -73,6 +73,11 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+int session_pauses(const Session *s)
+{
+    return s->pauses;
+}
+
 void session_print(const Session *s, FILE *f)
 {
     int64_t l = local_now(s);
@@ -93,9 +98,12 @@ void session_print(const Session *s, FILE *f)
     /* this terminal's clock minus the synchronised (host's) clock */
     fprintf(f, "clock_offset_ms: %.3f\n", est ? -(double)clocksync_offset(&s->cs, l) / 1000.0 : 0.0);
     fprintf(f, "clock_error_bound_ms: %.3f\n", est ? (double)clocksync_error_bound(&s->cs, l) / 1000.0 : 0.0);
-    fprintf(f, "clock_drift_ppm: %.2f\n", est ? clocksync_drift_ppm(&s->cs) : 0.0);
+    /* the same sign as clock_offset_ms and --clock-drift: this terminal's
+     * clock against the host's (clocksync measures the host's against ours) */
+    fprintf(f, "clock_drift_ppm: %.2f\n", est ? -clocksync_drift_ppm(&s->cs) : 0.0);
     fprintf(f, "clock_exchanges: %lld\n", (long long)clocksync_count(&s->cs));
     fprintf(f, "rtt_p50_ms: %.3f\n", p50 / 1000.0);
+    fprintf(f, "pauses: %d\n", s->pauses);
     fprintf(f, "packets_received: %lld\n", (long long)s->received);
     fprintf(f, "packets_rejected: %lld\n", (long long)s->rejected_total);
     for (int r = 1; r < REJECT_REASONS; r++)

@@ -81,3 +81,11 @@ expect 1 "merge of a missing log" -- "$NR" merge "$TMP/none.log" "$J" --out "$TM
 stderr_has "none.log: cannot open a terminal log" "merge names the missing log"
 : >"$TMP/x.csv.part"
 expect 1 "merge keeps a crashed run's .part" -- "$NR" merge "$H" "$J" --out "$TMP/x.csv"
+
+# merge writes only what replay and info accept, and never over a recording.
+sed 's/^own,1,33000,33010,5033010,-2.9963,/own,1,33000,33010,5033010,1e308,/' "$H" >"$TMP/huge-host.log"
+expect 1 "merge a log with a position of 1e308" -- "$NR" merge "$TMP/huge-host.log" "$J" --out "$TMP/huge-merged.csv"
+stderr_has "x = 1e\+308 is out of range" "the sample out of range is named"
+if [ ! -e "$TMP/huge-merged.csv" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: merge wrote a refused race"; fi
+expect 2 "merge over an existing recording" -- "$NR" merge "$H" "$J" --out "$TMP/net.csv"
+stderr_has "exists \(not overwritten" "merge keeps what is recorded"

@@ -23,6 +23,10 @@ expect 2 "join bad port" -- "$NR" join 127.0.0.1:0 --headless
 expect 2 "host bad player" -- "$NR" host --player robot --headless
 expect 2 "host bad scheme" -- "$NR" host --scheme warp --headless
 expect 2 "host unknown option" -- "$NR" host --frobnicate
+expect 2 "host laps and seconds" -- "$NR" host --laps 2 --seconds 30 --headless
+stderr_has "one or the other" "a race is laps or seconds"
+expect 1 "host log in a missing folder" -- timeout 20 "$NR" host --port 0 --headless --log "$TMP/no/such/dir/h.log"
+stderr_has "cannot write" "an unwritable log is named before anyone joins"
 expect 2 "host --watch --headless" -- "$NR" host --watch --headless
 stderr_has "drop --headless" "--watch goes with the window"
 
@@ -106,3 +110,14 @@ grep -E '^(nc|dr)\.' "$TMP/wj.out" >"$TMP/wj.metrics"
 if [ "$hrc" -eq 0 ] && cmp -s "$TMP/wh.metrics" "$TMP/wj.metrics" && grep -q '^nc.samples: 9[0-9]$' "$TMP/wh.metrics"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: windowed host exit $hrc, or its metrics differ from the joiner's";
     sed 's/^/  /' "$TMP/wh.err" | head -5; fi
+
+# The drift this terminal's clock runs at, in the sign of --clock-drift (the
+# summary printed the host's against the joiner's: -99 for +100).
+timeout 120 "$NR" host --port 0 --seconds 10 --headless --schemes nc >"$TMP/dh.out" 2>"$TMP/dh.err" &
+HOST_PID=$!
+PORT=$(host_port "$TMP/dh.err")
+expect 0 "join with a clock 100 ppm fast" -- timeout 120 "$NR" join "127.0.0.1:$PORT" --headless --clock-drift 100
+wait "$HOST_PID"
+drift=$(key "$TMP/out" clock_drift_ppm)
+if awk -v d="$drift" 'BEGIN { exit !(d != "" && d > 50 && d < 150) }'; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: clock_drift_ppm '$drift' for --clock-drift 100"; fi

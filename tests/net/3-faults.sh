@@ -50,6 +50,9 @@ if [ "$phrc" -eq 0 ] && [ "$pjrc" -eq 0 ]; then pass=$((pass + 1)); else
 if grep -q 'silent for 3 s: race paused' "$TMP/ph.err" && grep -q 'race resumed' "$TMP/ph.err" &&
     grep -q '^event,.*,pause,silence$' "$TMP/ph.log" && grep -q '^event,.*,resume,' "$TMP/pj.log"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the pause and resume are not said or logged"; fi
+# a race that paused says its metrics are not those of an unbroken race
+if grep -q '^pauses: [1-9]' "$TMP/ph.out" && grep -q 'not comparable' "$TMP/ph.err"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the host does not say its race paused"; fi
 if [ "$(key "$TMP/ph.out" samples)" = "$(key "$TMP/pj.out" samples)" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: after the pause the two ends raced different lengths"; fi
 if [ "$khrc" -eq 1 ] && grep -q 'silent for 15 s' "$TMP/kh.err"; then pass=$((pass + 1)); else
