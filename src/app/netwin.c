@@ -42,12 +42,6 @@ static SDL_Color car_colour(int c)
     return c == 0 ? APP_CAR1 : APP_CAR2;
 }
 
-static void fmt_time(char *buf, size_t n, int64_t us)
-{
-    int64_t ms = (us < 0 ? 0 : us) / NR_US_PER_MS;
-    snprintf(buf, n, "%d:%02d.%03d", (int)(ms / 60000), (int)(ms / 1000 % 60), (int)(ms % 1000));
-}
-
 /* Both key sets drive the one car of this terminal (WASD or the arrows),
  * or the pad that joined; keys steer through the ramp of `netrace play`. */
 static void read_input(NetWin *nw, Session *s, double dt_s)
@@ -124,10 +118,11 @@ static void hud(NetWin *nw, Session *s, const NetPlay *np, const SessionStatus *
     int lap = rf->laps[me][me];
     int64_t race = st->race_us > 0 ? st->race_us : 0;
     if (rf->cfg.duration_us > 0) {
-        fmt_time(t, sizeof t, rf->cfg.duration_us - race);
+        int64_t left = rf->cfg.duration_us - race;
+        play_fmt_time(t, sizeof t, left < 0 ? 0 : left);
         snprintf(line, sizeof line, "%.7s left", t);
     } else if (lap >= rf->cfg.laps) {
-        fmt_time(t, sizeof t, rf->cross_us[me][me][rf->cfg.laps - 1]);
+        play_fmt_time(t, sizeof t, rf->cross_us[me][me][rf->cfg.laps - 1]);
         snprintf(line, sizeof line, "Finished %s", t);
     } else {
         snprintf(line, sizeof line, "Lap %d/%d", lap + 1, rf->cfg.laps);

@@ -76,7 +76,7 @@ static void draw_car(PlayState *ps, const AppXform *x, const Pose *p, int c)
     SDL_RenderCopyExF(ps->r, ps->car_tex[c], NULL, &dst, deg, NULL, SDL_FLIP_NONE);
 }
 
-static void fmt_time(char *buf, size_t n, int64_t us)
+void play_fmt_time(char *buf, size_t n, int64_t us)
 {
     if (us < 0) {
         snprintf(buf, n, "--:--.---");
@@ -143,7 +143,7 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
         fmt_running(t, sizeof t, left < 0 ? 0 : left);
         snprintf(line, sizeof line, "%s left", t);
     } else if (lap >= rf->cfg.laps) {
-        fmt_time(t, sizeof t, rf->cross_us[j][j][rf->cfg.laps - 1]);
+        play_fmt_time(t, sizeof t, rf->cross_us[j][j][rf->cfg.laps - 1]);
         snprintf(line, sizeof line, "Finished %s", t); /* as this terminal saw its own line */
     } else {
         snprintf(line, sizeof line, "Lap %d/%d", lap + 1, rf->cfg.laps);
@@ -158,7 +158,7 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     /* the running lap; after the finish, the last lap's time */
     int64_t shown = done ? since - (lap > 1 ? rf->cross_us[j][j][lap - 2] : 0) : ps->race_us - since;
     if (done)
-        fmt_time(t, sizeof t, shown);
+        play_fmt_time(t, sizeof t, shown);
     else
         fmt_running(t, sizeof t, rf->phase >= RF_RACING ? shown : 0);
     int y1 = (int)(rect->y + pad / 2 + lb);
@@ -171,7 +171,7 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
             if (b < 0 || lt < b)
                 b = lt;
         }
-        fmt_time(best, sizeof best, b);
+        play_fmt_time(best, sizeof best, b);
         gfx_text(g, GFX_NORMAL, x0 + lw + (int)pad * 2, y1, GFX_LEFT, DIM, "best %s", best);
     }
     /* the link that brings the other car to this screen, in short */
@@ -346,7 +346,7 @@ static void result_lines(const PlayState *ps, int who, char (*lines)[160])
         size_t used = 0;
         for (int k = 0; k < r.laps_done[c] && k < 4; k++) {
             char lt[32];
-            fmt_time(lt, sizeof lt, r.lap_us[c][k]);
+            play_fmt_time(lt, sizeof lt, r.lap_us[c][k]);
             int m = snprintf(laps + used, sizeof laps - used, "%s%s", k ? " " : "", lt);
             if (m > 0 && (size_t)m < sizeof laps - used)
                 used += (size_t)m;
@@ -354,7 +354,7 @@ static void result_lines(const PlayState *ps, int who, char (*lines)[160])
         if (rf->cfg.duration_us > 0)
             snprintf(lines[i], 160, "  %d. car %d (P%d)  %.1f cw  %s", i + 1, c + 1, c + 1, r.progress[c], laps);
         else if (r.finished[c]) {
-            fmt_time(t, sizeof t, r.finish_us[c]);
+            play_fmt_time(t, sizeof t, r.finish_us[c]);
             snprintf(lines[i], 160, "  %d. car %d (P%d)  %s  laps %s", i + 1, c + 1, c + 1, t, laps);
         } else
             snprintf(lines[i], 160, "  %d. car %d (P%d)  not seen finishing (%d laps)", i + 1, c + 1, c + 1,

@@ -81,6 +81,8 @@ void play_message(PlayState *ps, const char *fmt, ...) NR_PRINTF(2, 3);
 /* A driving screen's frame starts: text sizes follow the window (a base of
  * 1/42 of its height or 1/72 of its width, 10 to 40 px). */
 void play_frame_scale(AppState *v, int w, int h);
+/* A completed time as m:ss.mmm ("--:--.---" when negative: not yet). */
+void play_fmt_time(char *buf, size_t n, int64_t us);
 void play_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color frame);
 void play_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame);
 void play_lights_draw(Gfx *g, float base, int w, int lit, bool go);
