@@ -1,20 +1,45 @@
-/* The race engine: two terminals (terminal.h), one medium per direction
- * (medium.h; a DelayLine per direction unless the caller brings its own),
- * every selected scheme side by side on the same traffic, and the metrics.
- * It is fed sample by sample: engine_push adds every car's pose at the next
- * sample time, as a driven race produces it or as the replay adapter
- * (replay.h) reads it from a file. The same engine serves the batch runner,
- * the window and the driving game.
+/* The race engine, one for every mode (DESIGN.md "one runtime"): its
+ * terminals (terminal.h), one medium per sending terminal (medium.h; a
+ * DelayLine unless the caller brings its own), every selected scheme side by
+ * side on the same traffic, and the metrics. It is fed sample by sample:
+ * engine_push adds every car's pose at the next sample time, as a driven
+ * race produces it (liverace.h) or as the replay adapter (replay.h) reads it
+ * from a file. The same engine serves the batch runner, the window, the
+ * driving game and each end of a network race (netterm.h).
+ *
+ * A terminal is local or remote. A local terminal's displays are computed
+ * here (its Terminal, its schemes fed by its own car and by the MUs that
+ * reach it: from a medium, or from the network through engine_receive). A
+ * remote terminal (cfg.remote[j], network play) runs in another process: it
+ * has no Terminal and no medium here, the MUs addressed to it leave through
+ * hooks.forward, and its displays arrive as views (engine_put_view: what
+ * each scheme shows of every car at one of its samples, and its own car's
+ * true progress then). The metrics sample of sample i is taken once every
+ * terminal's view of i is known, in sample order, from those views alone;
+ * so the same arithmetic gives the same numbers whether a display was
+ * computed here or arrived (test_netterm checks it bit for bit). A remote
+ * view that never comes is given up (counted, that sample skipped) once a
+ * view of that terminal ENGINE_VIEW_SKIP samples later has arrived, or
+ * when the local view of the same sample would be overwritten
+ * (ENGINE_VIEWS samples later). An all-local engine pairs each sample at
+ * once.
  *
  * Global time is integer microseconds from the race start; sample i is at
- * i * period. Terminal j (0-based) owns car j; direction 0 carries terminal
- * 0 -> 1 ("link12"), direction 1 carries 1 -> 0 ("link21").
+ * i * period. Terminal j (0-based) owns car j; direction d is what terminal
+ * d sends (direction 0 carries terminal 0 -> 1, "link12"; 1 carries 1 -> 0,
+ * "link21"); per-car and per-terminal state is sized by the car count (at
+ * most ENGINE_MAX_CARS; the metrics are the racing paper's two-player ones,
+ * so engine_new takes 2 cars until races of N cars land).
  *
  * Event order at one instant: deliveries due at or before t (in due order),
  * then the samples generated at t (car 0 then car 1; each scheme's sender
  * half sees its own car), then the deliveries of MUs sent at t without
- * delay, then the metrics sample. Metrics are taken every period at sample
- * times. After engine_finish nothing is delivered past the last sample.
+ * delay, then the local terminals' views and the metrics sample (when every
+ * view of it is known). Metrics are taken every period at sample times.
+ * After engine_finish nothing is delivered past the last sample. What goes
+ * to remote terminals only is forwarded as soon as it is due, up to the
+ * time of engine_step_to, even past the last pushed sample (it leaves on
+ * the wire; nothing here depends on it).
  *
  * Memory: everything is allocated in engine_new. Pushed samples wait in a
  * ring of ENGINE_PUSH_AHEAD samples; each car's true progress is kept for
@@ -68,7 +93,36 @@
  *        traffic again.
  *   engine_in_flight(e, k, dir, out, max)  MUs of scheme k in flight on dir
  *        (for the window's overlay); returns the count written.
- *   engine_terminal(e, j)      terminal j (read-only: rejection counters).
+ *   engine_terminal(e, j)      terminal j (read-only: rejection counters);
+ *        NULL for a remote terminal.
+ *   engine_display(e, k, j, car, out)  where scheme k shows car at local
+ *        terminal j now (terminal_display at j's clock); the origin with
+ *        seq -1 for a remote terminal.
+ *   engine_set_clock(e, j, clock)  live change of terminal j's clock (a
+ *        network terminal's skew: its scheme clock minus race time).
+ *   engine_receive(e, k, from, to, mu, t_us)  an MU of scheme k sent by
+ *        terminal `from` reached local terminal `to` at global time t_us
+ *        (network play: the packet's arrival): terminal_receive at to's
+ *        clock, counted in dir[from] as a medium's delivery is. Step the
+ *        engine to t_us - 1 first (a delivery at a sample's instant comes
+ *        before it). RX_REJECTED without any count when k, from or to is
+ *        not one of this race's (local) terminals.
+ *   engine_put_view(e, j, v)   remote terminal j's view of its sample
+ *        v->seq (of the current heat): kept when within the ENGINE_VIEWS
+ *        samples being paired, its car's progress becomes known, and every
+ *        sample whose views are complete is taken. False (ignored, though
+ *        it still counts as j's newest) when j is not remote, the scheme
+ *        count differs, or the sample was given up or is too far ahead.
+ *   engine_local_view(e, j, seq, out)  local terminal j's view of sample
+ *        seq (what a VIEW packet carries); false when no longer kept.
+ *   engine_views_skipped(e)    samples given up for a missing remote view.
+ *
+ * Hooks (cfg.hooks, optional; called from inside engine calls):
+ *   on_sample(ctx, s)  after each metrics sample: s->truth[c] each car's
+ *        true progress, engine_sample_seen(s, k, j, c) car c's displayed
+ *        progress at terminal j under scheme k (the race flow reads it).
+ *   forward(ctx, d)    a delivery due to a remote terminal (d->to), in due
+ *        order; required when a terminal is remote.
  */
 #ifndef NR_ENGINE_H
 #define NR_ENGINE_H
@@ -82,6 +136,9 @@
 #define ENGINE_PUSH_AHEAD 64          /* samples pushed but not yet processed */
 #define ENGINE_RING_DEFAULT 4096      /* progress ring: ~135 s at 33 ms */
 #define ENGINE_HISTORY_DEFAULT 8192   /* history samples: ~4.5 min at 33 ms */
+#define ENGINE_MAX_CARS 8             /* per-car / per-terminal arrays (DESIGN.md: 2 to 8 cars) */
+#define ENGINE_VIEWS 256              /* views kept per terminal while remote ones arrive (~8.4 s) */
+#define ENGINE_VIEW_SKIP 30           /* a missing remote view is given up 1 s of samples later */
 
 enum { ENGINE_PUSH_NEW_HEAT = 1 };
 
@@ -92,41 +149,83 @@ typedef struct CarPose {
     double speed;   /* car widths per second */
 } CarPose;
 
+/* One displayed car in a view: its position and the sample it shows
+ * exactly (-1: a predicted or interpolated pose). */
+typedef struct ShownCar {
+    double x, y;
+    int32_t seq;
+} ShownCar;
+
+/* One terminal's displays at one of its samples. */
+typedef struct TerminalView {
+    int32_t seq;          /* the sample (within the heat) */
+    int nschemes, ncars;
+    double progress;      /* the terminal's own car's true progress (cw) */
+    const ShownCar *car;  /* [k * ncars + c]: car c as scheme k shows it */
+} TerminalView;
+
+/* One metrics sample, as the on_sample hook sees it. */
+typedef struct EngineSample {
+    int64_t t_us;
+    int32_t seq;
+    int ncars;
+    const double *truth; /* [c] true progress */
+    const double *seen;  /* [(k * ncars + j) * ncars + c] displayed progress */
+} EngineSample;
+
+static inline double engine_sample_seen(const EngineSample *s, int k, int j, int c)
+{
+    return s->seen[((size_t)k * (size_t)s->ncars + (size_t)j) * (size_t)s->ncars + (size_t)c];
+}
+
+typedef struct EngineHooks {
+    void *ctx;
+    void (*on_sample)(void *ctx, const EngineSample *s);
+    void (*forward)(void *ctx, const MediumDelivery *d);
+} EngineHooks;
+
 typedef struct EngineConfig {
     const Track *track;      /* borrowed */
     int32_t period_ms;       /* sampling period (33) */
     int ncars;               /* 2 (0 = 2) */
-    const LinkSpec *link[2]; /* [0] = 1->2, [1] = 2->1; NULL = no delay */
+    /* What terminal d sends crosses link[d] ([0] = 1->2, [1] = 2->1); NULL =
+     * no delay. */
+    const LinkSpec *link[ENGINE_MAX_CARS];
     /* Optional: the caller's own media (borrowed); when medium[d] is set,
      * link[d] is ignored. */
-    const Medium *medium[2];
+    const Medium *medium[ENGINE_MAX_CARS];
+    /* Terminal j runs elsewhere: its displays come through engine_put_view
+     * (at least one terminal must be local). */
+    bool remote[ENGINE_MAX_CARS];
     uint64_t seed;
     SchemeParams params;
     const SchemeType *schemes[SCHEME_MAX];
     int nschemes;
-    TerminalClock clock[2];
+    TerminalClock clock[ENGINE_MAX_CARS];
     bool keep_history;   /* record the per-sample series (window, plots) */
     int history_cap;     /* samples kept; 0 = ENGINE_HISTORY_DEFAULT */
     int ring_samples;    /* progress ring; 0 = ENGINE_RING_DEFAULT */
     /* Optional: each car's true progress at heat sample i, i < progress_n
      * (recording_progress), borrowed; batch runners compute it once for
      * many engines. Must equal what the engine would compute. */
-    const double *progress[2];
+    const double *progress[ENGINE_MAX_CARS];
     int progress_n;
+    EngineHooks hooks;
 } EngineConfig;
 
 typedef struct EngineView {
-    Pose pose[2];       /* displayed pose of car 0 and car 1 */
-    double progress[2]; /* unwrapped along-track progress (car widths) */
-    int lap[2];         /* completed laps as displayed */
-    int leader;         /* car shown ahead (0 or 1) */
+    Pose pose[ENGINE_MAX_CARS];       /* displayed pose of each car */
+    double progress[ENGINE_MAX_CARS]; /* unwrapped along-track progress (car widths) */
+    int lap[ENGINE_MAX_CARS];         /* completed laps as displayed */
+    int leader;                       /* car shown ahead (a tie: the later car) */
 } EngineView;
 
 typedef struct Engine Engine;
 
 /* The largest Delta the schemes' buffers honour at this sampling period and
- * these terminal clocks; engine_new refuses more, engine_set_params clamps. */
-int64_t engine_delta_max_us(int32_t period_ms, const TerminalClock clock[2]);
+ * these terminal clocks (nclocks of them); engine_new refuses more,
+ * engine_set_params clamps. */
+int64_t engine_delta_max_us(int32_t period_ms, const TerminalClock *clock, int nclocks);
 Engine *engine_new(const EngineConfig *cfg, NrError *err);
 void engine_free(Engine *e);
 bool engine_push(Engine *e, const CarPose *poses, int ncars, unsigned flags);
@@ -150,5 +249,11 @@ void engine_restart(Engine *e);
 int engine_in_flight(const Engine *e, int k, int dir, InFlight *out, int max);
 const Track *engine_track(const Engine *e);
 const Terminal *engine_terminal(const Engine *e, int j);
+void engine_display(const Engine *e, int k, int j, int car, Pose *out);
+void engine_set_clock(Engine *e, int j, const TerminalClock *clock);
+RxResult engine_receive(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us);
+bool engine_put_view(Engine *e, int j, const TerminalView *v);
+bool engine_local_view(const Engine *e, int j, int32_t seq, TerminalView *out);
+int64_t engine_views_skipped(const Engine *e);
 
 #endif

@@ -3,6 +3,7 @@
 #include "autopilot.h"
 #include "bot.h"
 #include "inputs.h"
+#include "raceloop.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,28 +55,49 @@ static bool check_config(const Track *t, const AutopilotConfig *cfg, NrError *er
     return true;
 }
 
-/* Drives the world to every sample time, reading the bots every control
- * period exactly as a live race does (liverace.c), and writes the inputs. */
+/* What the loop's hooks of one autopilot race share. */
+typedef struct Drive {
+    const World *w;
+    Bot **bots;
+    RecSample *samples;
+    int nsamples, k; /* samples taken so far */
+    InputsWriter *iw;
+    NrError *err;
+    bool failed;
+} Drive;
+
+/* Sample k (at k * period): every car's world_sample; the last one stops
+ * the loop, so no input is read past it. */
+static bool drive_sample(void *ctx, int64_t t_us)
+{
+    (void)t_us;
+    Drive *d = ctx;
+    for (int c = 0; c < d->w->ncars; c++)
+        world_sample(d->w, c, &d->samples[(size_t)c * (size_t)d->nsamples + (size_t)d->k]);
+    return ++d->k < d->nsamples;
+}
+
+static bool drive_control(void *ctx, const World *w, int car, int64_t t_us, CarInput *out)
+{
+    Drive *d = ctx;
+    bot_input(d->bots[car], w, car, out);
+    if (d->iw && !inputs_writer_add(d->iw, (int32_t)(t_us / 1000), car, out, d->err)) {
+        d->failed = true;
+        return false;
+    }
+    return true;
+}
+
+/* Drives the world through the one physics loop (raceloop.h) to every
+ * sample time, as a live race does, and writes the inputs. */
 static bool drive(World *w, Bot **bots, const AutopilotConfig *cfg, RecSample *samples, int nsamples,
                   InputsWriter *iw, NrError *err)
 {
-    CarInput held[WORLD_MAX_CARS];
-    memset(held, 0, sizeof held);
-    for (int k = 0; k < nsamples; k++) {
-        int64_t target = (int64_t)k * cfg->period_ms * 1000;
-        while (w->t_us < target) {
-            if (w->t_us % WORLD_CONTROL_US == 0)
-                for (int c = 0; c < cfg->ncars; c++) {
-                    bot_input(bots[c], w, c, &held[c]);
-                    if (iw && !inputs_writer_add(iw, (int32_t)(w->t_us / 1000), c, &held[c], err))
-                        return false;
-                }
-            world_step(w, held);
-        }
-        for (int c = 0; c < cfg->ncars; c++)
-            world_sample(w, c, &samples[(size_t)c * (size_t)nsamples + (size_t)k]);
-    }
-    return true;
+    Drive d = {.w = w, .bots = bots, .samples = samples, .nsamples = nsamples, .iw = iw, .err = err};
+    RaceLoop loop;
+    raceloop_init(&loop, w, 0, (int64_t)cfg->period_ms * 1000, &(RaceLoopHooks){&d, drive_sample, drive_control});
+    raceloop_run(&loop, INT64_MAX);
+    return !d.failed;
 }
 
 bool autopilot_race(const Track *t, const AutopilotConfig *cfg, Recording *out, NrError *err)

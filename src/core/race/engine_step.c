@@ -1,0 +1,203 @@
+/* The engine's processing: samples, the schemes' sends into the media,
+ * deliveries to local terminals (from a medium or the network) and to
+ * remote ones (forwarded), in the event order of engine.h. */
+#include "engine_internal.h"
+
+#include <string.h>
+
+int64_t engine_local_time(const Engine *e, int terminal, int64_t t_us)
+{
+    return terminal_clock_local(&e->clock[terminal], t_us);
+}
+
+/* Scheme k at terminal x->from sends mu to `to`: counted in dir[from]
+ * (sent, bytes and the medium's fate). */
+void engine_sink_send(void *ctx, int k, int to, const Mu *mu)
+{
+    SinkCtx *x = ctx;
+    Engine *e = x->e;
+    int dir = x->from;
+    DirCounters *c = &e->s[k].m.dir[dir];
+    c->sent++;
+    c->bytes += mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES;
+    int fate = medium_send(&e->med[dir], k, x->from, to, mu, e->now_us);
+    e->due_stale[dir] = true;
+    c->lost += (fate & MEDIUM_LOST) != 0;
+    c->duplicated += (fate & MEDIUM_DUPLICATED) != 0;
+    c->overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
+}
+
+/* An MU reaches local terminal `to`: the one receive path of every mode. */
+static RxResult receive(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
+{
+    RxResult r = terminal_receive(e->term[to], k, mu, engine_local_time(e, to, t_us));
+    DirCounters *c = &e->s[k].m.dir[from];
+    c->delivered++;
+    if (r == RX_REJECTED) {
+        c->rejected++;
+        return r;
+    }
+    if (r != RX_USED)
+        c->late++;
+    if (r == RX_DISCARDED)
+        c->discarded++;
+    return r;
+}
+
+RxResult engine_receive(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
+{
+    if (k < 0 || k >= e->n || from < 0 || from >= e->ncars || to < 0 || to >= e->ncars || to == from ||
+        e->remote[to])
+        return RX_REJECTED;
+    return receive(e, k, from, to, mu, t_us);
+}
+
+static void deliver_from(Engine *e, int d, int64_t t_us)
+{
+    MediumDelivery m;
+    e->due_stale[d] = true;
+    if (!medium_pop_due(&e->med[d], t_us, &m))
+        return;
+    int to = m.to;
+    bool out = to >= 0 && to < e->ncars && e->remote[to];
+    if (!out)
+        e->now_us = m.due_us;
+    if (m.scheme < 0 || m.scheme >= e->n || to < 0 || to >= e->ncars || to == d)
+        return; /* not addressed to anything of this race */
+    if (out) { /* it leaves on the wire: the local time does not move */
+        if (e->hooks.forward)
+            e->hooks.forward(e->hooks.ctx, &m);
+        return;
+    }
+    receive(e, m.scheme, d, to, &m.mu, m.due_us);
+}
+
+/* The direction whose next delivery is due first, or -1; *due gets it. */
+static int next_direction(Engine *e, int64_t *due)
+{
+    int best = -1;
+    *due = INT64_MAX;
+    for (int d = 0; d < e->ncars; d++) {
+        if (!e->has_med[d])
+            continue;
+        if (e->due_stale[d]) {
+            e->due[d] = medium_next_due(&e->med[d]);
+            e->due_stale[d] = false;
+        }
+        if (e->due[d] < *due) { /* equal times: the lower direction first */
+            *due = e->due[d];
+            best = d;
+        }
+    }
+    return best;
+}
+
+static Mu make_mu(const Engine *e, int car, const Pushed *p)
+{
+    const CarPose *c = &p->pose[car];
+    return (Mu){
+        .car = car,
+        .seq = p->seq,
+        .gen_us = engine_local_time(e, car, p->t_us),
+        .x = c->x,
+        .y = c->y,
+        .heading = c->heading,
+        .speed = c->speed,
+        .kind = MU_UPDATE,
+        .nbytes = MU_WIRE_BYTES,
+    };
+}
+
+/* Every terminal restarts on this sample as the grid; traffic of the old
+ * heat is dropped; metrics and random streams continue. */
+static void start_heat(Engine *e, const Pushed *p)
+{
+    e->heat_first = e->processed;
+    Mu grid[ENGINE_MAX_CARS];
+    for (int c = 0; c < e->ncars; c++) {
+        grid[c] = make_mu(e, c, p);
+        double near = 0;
+        if (c < track_grid_slots(e->track))
+            track_grid(e->track, c, NULL, NULL, NULL, &near);
+        e->cur_prog[c] = near; /* the projection hint of sample 0 */
+    }
+    for (int j = 0; j < e->ncars; j++)
+        if (!e->remote[j])
+            terminal_start(e->term[j], grid, engine_local_time(e, j, p->t_us));
+    for (int d = 0; d < e->ncars; d++)
+        if (e->has_med[d]) {
+            medium_clear(&e->med[d]);
+            e->due_stale[d] = true;
+        }
+    for (int k = 0; k < e->n; k++)
+        e->s[k].hist_n = 0;
+}
+
+static void do_sample(Engine *e)
+{
+    const Pushed *p = &e->ring[(uint64_t)e->processed % ENGINE_PUSH_AHEAD];
+    int64_t t = p->t_us;
+    e->now_us = t;
+    if (p->new_heat)
+        start_heat(e, p);
+    e->cur_seq = p->seq;
+    for (int c = 0; c < e->ncars; c++) {
+        e->cur[c] = p->pose[c];
+        if (e->remote[c])
+            continue; /* its truth arrives with its views */
+        /* Progress unwrapped sample to sample: the previous value is the
+         * hint (recording_progress does the same over a whole file). */
+        if (p->seq < e->given_n) { /* known: the ring is not needed */
+            e->cur_prog[c] = e->given_prog[c][p->seq];
+            continue;
+        }
+        double v = track_progress(e->track, p->pose[c].x, p->pose[c].y, e->cur_prog[c]);
+        e->cur_prog[c] = v;
+        engine_store_progress(e, c, e->processed, v);
+    }
+    for (int d = 0; d < e->ncars; d++)
+        if (e->has_med[d])
+            medium_slot(&e->med[d], d, p->seq, t);
+    for (int car = 0; car < e->ncars; car++) {
+        if (e->remote[car])
+            continue;
+        Mu mu = make_mu(e, car, p);
+        terminal_local(e->term[car], &mu, mu.gen_us, &e->sink[car]);
+    }
+    /* The sample counts as processed from here: progress lookups of this
+     * sample's seq find it. MUs sent now without delay are due now: they
+     * arrive before the metrics sample of this instant, as every packet due
+     * at or before t. */
+    e->processed++;
+    int64_t due;
+    int d;
+    while ((d = next_direction(e, &due)) >= 0 && due <= t)
+        deliver_from(e, d, t);
+    engine_capture_views(e, e->processed - 1, t);
+    engine_take_samples(e);
+}
+
+void engine_step_to(Engine *e, int64_t t_us)
+{
+    for (;;) {
+        bool waiting = e->processed < e->pushed;
+        int64_t t_sample = waiting ? e->ring[(uint64_t)e->processed % ENGINE_PUSH_AHEAD].t_us : INT64_MAX;
+        int64_t due;
+        int d = next_direction(e, &due);
+        /* Deliveries run up to the next pushed sample: past the last one
+         * they wait for the next push, or never come after engine_finish;
+         * only what goes to remote terminals leaves as soon as it is due. */
+        if (d >= 0 && due <= t_us && (waiting ? due <= t_sample : e->ahead[d])) {
+            deliver_from(e, d, due);
+            continue;
+        }
+        if (waiting && t_sample <= t_us) {
+            do_sample(e);
+            continue;
+        }
+        break;
+    }
+    int64_t lim = e->pushed > 0 && t_us > e->last_pushed_us ? e->last_pushed_us : t_us;
+    if (e->pushed > 0 && lim > e->now_us)
+        e->now_us = lim;
+}

@@ -1,0 +1,239 @@
+/* The engine's views and metrics sample: what each terminal displays at a
+ * sample (computed here for a local terminal, arrived for a remote one),
+ * the displayed progress of a shown car, and the pairing of every
+ * terminal's view of a sample into one metrics sample (engine.h; racing
+ * paper Section 2 for d1, d2 and the inconsistency). */
+#include "engine_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool engine_alloc_views(Engine *e)
+{
+    bool any_remote = false;
+    for (int j = 0; j < e->ncars; j++)
+        any_remote |= e->remote[j];
+    /* All local: each sample is taken as soon as it is processed. */
+    e->nviews = any_remote ? ENGINE_VIEWS : 1;
+    size_t per = (size_t)e->n * (size_t)e->ncars;
+    e->shown = calloc((size_t)e->ncars * (size_t)e->nviews * per, sizeof *e->shown);
+    e->seen = calloc(per * (size_t)e->ncars, sizeof *e->seen);
+    if (!e->shown || !e->seen)
+        return false;
+    for (int j = 0; j < e->ncars; j++) {
+        e->views[j] = calloc((size_t)e->nviews, sizeof *e->views[j]);
+        if (!e->views[j])
+            return false;
+        for (int i = 0; i < e->nviews; i++)
+            e->views[j][i].car = e->shown + ((size_t)j * (size_t)e->nviews + (size_t)i) * per;
+    }
+    return true;
+}
+
+void engine_free_views(Engine *e)
+{
+    for (int j = 0; j < e->ncars; j++)
+        free(e->views[j]);
+    free(e->shown);
+    free(e->seen);
+}
+
+void engine_reset_views(Engine *e)
+{
+    for (int j = 0; j < e->ncars; j++) {
+        for (int i = 0; i < e->nviews && e->views[j]; i++)
+            e->views[j][i].idx = -1;
+        e->newest[j] = -1;
+    }
+    e->next_metric = 0;
+    e->skipped = 0;
+}
+
+void engine_store_progress(Engine *e, int car, int64_t idx, double v)
+{
+    e->prog[car][idx % e->prog_cap] = v;
+    e->ptag[car][idx % e->prog_cap] = idx;
+}
+
+/* True progress of the current heat's sample seq of car, if still known. */
+static bool known_progress(const Engine *e, int car, int32_t seq, double *out)
+{
+    if (seq < e->given_n) {
+        *out = e->given_prog[car][seq];
+        return true;
+    }
+    int64_t i = e->heat_first + seq;
+    if (e->ptag[car][i % e->prog_cap] != i)
+        return false;
+    *out = e->prog[car][i % e->prog_cap];
+    return true;
+}
+
+/* The true progress of the sample shown when known, else the projection
+ * near the car's true progress at that instant (hint). */
+double engine_displayed_progress(const Engine *e, int car, double x, double y, int32_t seq, double hint)
+{
+    double v;
+    if (seq >= 0 && known_progress(e, car, seq, &v))
+        return v;
+    return track_progress(e->track, x, y, hint);
+}
+
+static ViewSlot *slot_of(const Engine *e, int j, int64_t idx)
+{
+    return &e->views[j][idx % e->nviews];
+}
+
+/* Every local terminal's displays at sample idx (time t_us), after the
+ * deliveries of that instant. A sample whose local view is about to be
+ * overwritten is given up first. */
+void engine_capture_views(Engine *e, int64_t idx, int64_t t_us)
+{
+    while (e->next_metric <= idx - e->nviews) {
+        e->skipped++;
+        e->next_metric++;
+    }
+    for (int j = 0; j < e->ncars; j++) {
+        if (e->remote[j])
+            continue;
+        ViewSlot *v = slot_of(e, j, idx);
+        int64_t lt = engine_local_time(e, j, t_us);
+        v->idx = idx;
+        v->t_us = t_us;
+        v->progress = e->cur_prog[j];
+        for (int k = 0; k < e->n; k++)
+            for (int c = 0; c < e->ncars; c++) {
+                Pose pose;
+                terminal_display(e->term[j], k, c, lt, &pose);
+                v->car[k * e->ncars + c] = (ShownCar){pose.x, pose.y, pose.seq};
+            }
+    }
+}
+
+/* Sample idx's metrics from every terminal's view of it. */
+static void take_one(Engine *e, int64_t idx)
+{
+    const ViewSlot *at[ENGINE_MAX_CARS];
+    double truth[ENGINE_MAX_CARS];
+    int64_t t = -1;
+    for (int j = 0; j < e->ncars; j++) {
+        at[j] = slot_of(e, j, idx);
+        truth[j] = at[j]->progress; /* terminal j owns car j */
+        if (!e->remote[j] && t < 0)
+            t = at[j]->t_us; /* a local view's time: a remote one is only data */
+    }
+    int nc = e->ncars;
+    for (int k = 0; k < e->n; k++) {
+        Slot *s = &e->s[k];
+        double *p = e->seen + (size_t)k * (size_t)nc * (size_t)nc; /* [j * nc + c] */
+        for (int j = 0; j < nc; j++)
+            for (int c = 0; c < nc; c++) {
+                const ShownCar *sc = &at[j]->car[k * nc + c];
+                p[j * nc + c] = engine_displayed_progress(e, c, sc->x, sc->y, sc->seq, truth[c]);
+            }
+        MetricSample ms = metrics_add_sample(&s->m, t, p, p + nc);
+        if (!s->hist)
+            continue;
+        if (s->hist_n == e->hist_cap) { /* drop the older half: constant memory */
+            int drop = (e->hist_cap + 1) / 2;
+            memmove(s->hist, s->hist + drop, sizeof *s->hist * (size_t)(s->hist_n - drop));
+            s->hist_n -= drop;
+        }
+        s->hist[s->hist_n++] = ms;
+    }
+    if (e->hooks.on_sample) {
+        EngineSample es = {t, (int32_t)(idx - e->heat_first), nc, truth, e->seen};
+        e->hooks.on_sample(e->hooks.ctx, &es);
+    }
+}
+
+/* Takes every sample, in order, whose views are all known; gives up one
+ * whose missing remote views every such terminal has left behind by
+ * ENGINE_VIEW_SKIP samples. */
+void engine_take_samples(Engine *e)
+{
+    while (e->next_metric < e->processed) {
+        int64_t i = e->next_metric;
+        bool missing = false, wait = false;
+        for (int j = 0; j < e->ncars; j++) {
+            if (slot_of(e, j, i)->idx == i)
+                continue;
+            missing = true;
+            if (!e->remote[j] || e->newest[j] < i + ENGINE_VIEW_SKIP)
+                wait = true;
+        }
+        if (wait)
+            return;
+        if (missing)
+            e->skipped++;
+        else
+            take_one(e, i);
+        e->next_metric++;
+    }
+}
+
+bool engine_put_view(Engine *e, int j, const TerminalView *v)
+{
+    if (j < 0 || j >= e->ncars || !e->remote[j] || v->nschemes != e->n || v->ncars != e->ncars || v->seq < 0)
+        return false;
+    int64_t idx = e->heat_first + v->seq;
+    if (idx > e->newest[j])
+        e->newest[j] = idx;
+    if (idx < e->next_metric || idx >= e->next_metric + e->nviews) {
+        engine_take_samples(e);
+        return false; /* given up already, or beyond what the ring holds */
+    }
+    ViewSlot *s = slot_of(e, j, idx);
+    s->idx = idx;
+    s->t_us = -1;
+    s->progress = v->progress;
+    memcpy(s->car, v->car, sizeof *s->car * (size_t)e->n * (size_t)e->ncars);
+    engine_store_progress(e, j, idx, v->progress);
+    engine_take_samples(e);
+    return true;
+}
+
+bool engine_local_view(const Engine *e, int j, int32_t seq, TerminalView *out)
+{
+    if (j < 0 || j >= e->ncars || e->remote[j] || seq < 0)
+        return false;
+    int64_t idx = e->heat_first + seq;
+    const ViewSlot *s = slot_of(e, j, idx);
+    if (s->idx != idx)
+        return false;
+    *out = (TerminalView){.seq = seq, .nschemes = e->n, .ncars = e->ncars, .progress = s->progress,
+                          .car = s->car};
+    return true;
+}
+
+int64_t engine_views_skipped(const Engine *e)
+{
+    return e->skipped;
+}
+
+void engine_view(const Engine *e, int k, int terminal, EngineView *out)
+{
+    double len = track_length(e->track);
+    for (int c = 0; c < e->ncars; c++) {
+        engine_display(e, k, terminal, c, &out->pose[c]);
+        out->progress[c] = engine_displayed_progress(e, c, out->pose[c].x, out->pose[c].y, out->pose[c].seq,
+                                                     e->cur_prog[c]);
+        out->lap[c] = (int)floor(out->progress[c] / len);
+        if (out->lap[c] < 0)
+            out->lap[c] = 0;
+    }
+    out->leader = 0; /* the car shown furthest; a tie goes to the later car */
+    for (int c = 1; c < e->ncars; c++)
+        if (out->progress[c] >= out->progress[out->leader])
+            out->leader = c;
+}
+
+void engine_display(const Engine *e, int k, int j, int car, Pose *out)
+{
+    if (e->remote[j]) {
+        *out = (Pose){0.0, 0.0, 0.0, -1};
+        return;
+    }
+    terminal_display(e->term[j], k, car, engine_local_time(e, j, e->now_us), out);
+}
