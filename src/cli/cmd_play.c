@@ -368,7 +368,7 @@ static int play_main(int argc, char **argv)
         shown = p.o.nschemes;
         p.o.schemes[p.o.nschemes++] = shown_type;
     }
-    int64_t dmax = engine_delta_max_us((int32_t)(WORLD_SAMPLE_US / 1000), p.o.clock);
+    int64_t dmax = engine_delta_max_us((int32_t)(WORLD_SAMPLE_US / 1000), p.o.clock, 2);
     if (p.o.params.delta_us > dmax)
         return finish(&p, cli_usage_error(CMD, "--delta: at most %ld ms at the 33 ms period and these clocks",
                                           (long)(dmax / NR_US_PER_MS)));

@@ -112,7 +112,7 @@ int race_opts_load(RaceOpts *o, const char *cmd)
         o->track_path[0] = '\0';
     if (o->rec.ncars < 2)
         return cli_fail(cmd, "%s: a race needs two cars, the recording has %d", path, o->rec.ncars);
-    int64_t dmax = engine_delta_max_us(o->rec.period_ms, o->clock);
+    int64_t dmax = engine_delta_max_us(o->rec.period_ms, o->clock, 2);
     if (o->params.delta_us > dmax)
         return cli_usage_error(cmd, "--delta: %ld ms is more than the schemes' buffers hold at %s's %ld ms "
                                "period and these clocks (at most %ld ms)",

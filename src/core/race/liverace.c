@@ -2,6 +2,7 @@
 #include "liverace.h"
 
 #include "inputs.h"
+#include "raceloop.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,13 +11,13 @@
 struct LiveRace {
     LiveRaceConfig cfg;
     World world;
+    RaceLoop loop;    /* the physics loop over world (raceloop.h) */
     Engine *engine;
     RaceFlow flow;
     RecWriter *rec;
     InputsWriter *inputs;
-    CarInput ext[2];  /* held inputs of external controllers */
-    CarInput held[2]; /* inputs in force (read at the last control time) */
-    int64_t next_sample_us;
+    int ncars;
+    CarInput ext[ENGINE_MAX_CARS]; /* held inputs of external controllers */
     bool finished;    /* engine_finish called */
     bool write_failed;
     int script_next;              /* cursor into cfg.script */
@@ -24,42 +25,76 @@ struct LiveRace {
     const LinkChange *script_last;
     bool step_failed;             /* a write failed inside a scripted step */
     NrError step_err;
+    bool loop_failed;             /* a write failed in this raceloop_run */
+    NrError loop_err, loop_first;
 };
 
-static bool push_sample(LiveRace *lr, NrError *err)
+/* The race flow reads each metrics sample of the shown scheme: the truth
+ * and what each terminal displays (engine.h on_sample). The grid sample,
+ * taken before the lights go out, is not part of the race. */
+static void flow_sample(void *ctx, const EngineSample *es)
 {
-    CarPose poses[2];
-    RecSample s[2];
-    for (int c = 0; c < 2; c++) {
+    LiveRace *lr = ctx;
+    if (es->t_us == 0 && lr->flow.phase < RF_RACING)
+        return;
+    RaceProgress p;
+    for (int c = 0; c < RACEFLOW_CARS; c++) {
+        p.truth[c] = es->truth[c];
+        for (int j = 0; j < 2; j++)
+            p.seen[j][c] = engine_sample_seen(es, lr->cfg.shown, j, c);
+    }
+    raceflow_sample(&lr->flow, es->t_us, &p);
+}
+
+/* Every car's pose at sample time t: pushed to the engine (which takes the
+ * metrics and feeds the race flow) and appended to the recording. */
+static bool push_sample(LiveRace *lr, int64_t t_us, NrError *err)
+{
+    CarPose poses[ENGINE_MAX_CARS];
+    RecSample s[ENGINE_MAX_CARS];
+    for (int c = 0; c < lr->ncars; c++) {
         world_sample(&lr->world, c, &s[c]);
         poses[c] = (CarPose){.x = s[c].x, .y = s[c].y, .heading = s[c].heading, .speed = s[c].speed};
     }
-    bool first = lr->next_sample_us == 0;
-    if (!engine_push(lr->engine, poses, 2, first ? ENGINE_PUSH_NEW_HEAT : 0))
+    if (!engine_push(lr->engine, poses, lr->ncars, t_us == 0 ? ENGINE_PUSH_NEW_HEAT : 0))
         return nr_error_set(err, "engine refused the sample at %lld ms", (long long)(lr->world.t_us / 1000));
-    engine_step_to(lr->engine, lr->next_sample_us);
+    engine_step_to(lr->engine, t_us);
     bool ok = true;
-    for (int c = 0; c < 2 && lr->rec && !lr->write_failed; c++)
+    for (int c = 0; c < lr->ncars && lr->rec && !lr->write_failed; c++)
         if (!recwriter_append(lr->rec, c, &s[c], err)) {
             lr->write_failed = true;
             ok = false;
         }
-    if (lr->next_sample_us > 0 || lr->flow.phase >= RF_RACING) {
-        RaceProgress p;
-        for (int c = 0; c < 2; c++) {
-            Pose tp;
-            engine_truth(lr->engine, c, &tp, &p.truth[c]);
-        }
-        for (int j = 0; j < 2; j++) {
-            EngineView v;
-            engine_view(lr->engine, lr->cfg.shown, j, &v);
-            p.seen[j][0] = v.progress[0];
-            p.seen[j][1] = v.progress[1];
-        }
-        raceflow_sample(&lr->flow, lr->next_sample_us, &p);
-    }
-    lr->next_sample_us += WORLD_SAMPLE_US;
     return ok;
+}
+
+/* The loop's hooks: a sample (false once the race is done), a control. */
+static bool loop_sample(void *ctx, int64_t t_us)
+{
+    LiveRace *lr = ctx;
+    if (!push_sample(lr, t_us, &lr->loop_err) && !lr->loop_failed) {
+        lr->loop_failed = true;
+        lr->loop_first = lr->loop_err;
+    }
+    return lr->flow.phase != RF_DONE;
+}
+
+static bool loop_control(void *ctx, const World *w, int car, int64_t t_us, CarInput *out)
+{
+    LiveRace *lr = ctx;
+    if (lr->cfg.ctl[car])
+        controller_input(lr->cfg.ctl[car], w, car, out);
+    else
+        *out = lr->ext[car];
+    if (lr->inputs && !lr->write_failed &&
+        !inputs_writer_add(lr->inputs, (int32_t)(t_us / 1000), car, out, &lr->loop_err)) {
+        lr->write_failed = true;
+        if (!lr->loop_failed) {
+            lr->loop_failed = true;
+            lr->loop_first = lr->loop_err;
+        }
+    }
+    return true; /* the race goes on unrecorded */
 }
 
 LiveRace *liverace_new(const LiveRaceConfig *cfg, NrError *err)
@@ -74,14 +109,18 @@ LiveRace *liverace_new(const LiveRaceConfig *cfg, NrError *err)
         return NULL;
     }
     lr->cfg = *cfg;
-    if (!world_init(&lr->world, cfg->track, 2, err)) {
+    lr->ncars = cfg->ncars ? cfg->ncars : 2;
+    if (!world_init(&lr->world, cfg->track, lr->ncars, err)) {
         free(lr);
         return NULL;
     }
+    raceloop_init(&lr->loop, &lr->world, WORLD_SAMPLE_US, WORLD_SAMPLE_US,
+                  &(RaceLoopHooks){lr, loop_sample, loop_control});
     EngineConfig ec = cfg->engine;
     ec.track = cfg->track;
     ec.period_ms = (int32_t)(WORLD_SAMPLE_US / 1000);
-    ec.ncars = 2;
+    ec.ncars = lr->ncars;
+    ec.hooks = (EngineHooks){.ctx = lr, .on_sample = flow_sample};
     lr->engine = engine_new(&ec, err);
     if (!lr->engine) {
         free(lr);
@@ -98,7 +137,7 @@ LiveRace *liverace_new(const LiveRaceConfig *cfg, NrError *err)
         snprintf(meta.source, sizeof meta.source, "%s", cfg->source ? cfg->source : "human");
         snprintf(meta.created, sizeof meta.created, "%s", cfg->created ? cfg->created : "");
         meta.period_ms = (int32_t)(WORLD_SAMPLE_US / 1000);
-        meta.ncars = 2;
+        meta.ncars = lr->ncars;
         lr->rec = recwriter_open(cfg->rec_path, &meta, err);
         if (!lr->rec) {
             liverace_free(lr);
@@ -112,7 +151,7 @@ LiveRace *liverace_new(const LiveRaceConfig *cfg, NrError *err)
             return NULL;
         }
     }
-    if (!push_sample(lr, err)) { /* the grid, sample 0 */
+    if (!push_sample(lr, 0, err)) { /* the grid, sample 0 */
         liverace_free(lr);
         return NULL;
     }
@@ -157,7 +196,7 @@ void liverace_free(LiveRace *lr)
 
 void liverace_set_input(LiveRace *lr, int car, const CarInput *in)
 {
-    if (car >= 0 && car < 2)
+    if (car >= 0 && car < lr->ncars)
         lr->ext[car] = car_input_clamp(*in);
 }
 
@@ -169,28 +208,11 @@ static bool advance_to(LiveRace *lr, int64_t t_us, NrError *err)
             engine_step_to(lr->engine, t_us);
         return true;
     }
-    while (lr->world.t_us <= t_us && lr->flow.phase != RF_DONE) {
-        int64_t now = lr->world.t_us;
-        if (now == lr->next_sample_us && now > 0) {
-            if (!push_sample(lr, err))
-                ok = false;
-            if (lr->flow.phase == RF_DONE)
-                break;
-        }
-        if (now % WORLD_CONTROL_US == 0) {
-            for (int c = 0; c < 2; c++) {
-                if (lr->cfg.ctl[c])
-                    controller_input(lr->cfg.ctl[c], &lr->world, c, &lr->held[c]);
-                else
-                    lr->held[c] = lr->ext[c];
-                if (lr->inputs && !lr->write_failed &&
-                    !inputs_writer_add(lr->inputs, (int32_t)(now / 1000), c, &lr->held[c], err)) {
-                    lr->write_failed = true;
-                    ok = false;
-                }
-            }
-        }
-        world_step(&lr->world, lr->held);
+    lr->loop_failed = false;
+    raceloop_run(&lr->loop, t_us);
+    if (lr->loop_failed) {
+        *err = lr->loop_first;
+        ok = false;
     }
     if (lr->flow.phase == RF_DONE && !lr->finished) {
         engine_finish(lr->engine);

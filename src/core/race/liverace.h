@@ -4,11 +4,12 @@
  * finish as each terminal saw them). One loop for the game window and for
  * `play --headless`: the caller only says how far race time has come.
  *
- * Order within one call of liverace_advance(lr, t), for every physics step
- * (WORLD_DT_US) whose start time is <= t: at a sample time, every 33 ms,
- * the cars' poses (world_sample) are pushed to the engine and appended to
- * the recording, the engine is stepped to that sample and the race flow
- * reads what each terminal displays then; at a control time
+ * Order within one call of liverace_advance(lr, t): the one physics loop
+ * (raceloop.h) runs every physics step (WORLD_DT_US) whose start time is
+ * <= t: at a sample time, every 33 ms, the cars' poses (world_sample) are
+ * pushed to the engine and appended to the recording, the engine is
+ * stepped to that sample and the race flow reads what each terminal
+ * displays then (the engine's on_sample hook); at a control time
  * (WORLD_CONTROL_US) each controller gives its input (an external one: the
  * last liverace_set_input), which the inputs file gets; then the world
  * steps. Finally the engine is stepped to t (it stops at the last pushed
@@ -64,15 +65,17 @@
 #include "raceflow.h"
 #include "recording.h"
 #include "controller.h"
+#include "raceloop.h"
 #include "world.h"
 
 typedef struct LiveRaceConfig {
     const Track *track;       /* borrowed */
     const char *track_file;   /* the recording's 'track' field */
+    int ncars;                /* cars on the grid (0 = 2; the engine takes 2) */
     EngineConfig engine;      /* links, seed, params, schemes, clocks */
     int shown;                /* scheme whose terminals the race flow reads */
     RaceFlowConfig flow;      /* laps or duration (lap_cw filled in) */
-    const Controller *ctl[2]; /* borrowed; NULL = external (liverace_set_input) */
+    const Controller *ctl[ENGINE_MAX_CARS]; /* borrowed; NULL = external (liverace_set_input) */
     const char *rec_path;     /* NULL = no recording */
     const char *inputs_path;  /* every car's inputs (inputs.h); NULL = none */
     const char *source;       /* "human" or "autopilot" */
