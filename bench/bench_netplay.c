@@ -1,4 +1,4 @@
-/* A network terminal's own processing (netplay.h + the wire format), without
+/* A network terminal's own processing (netterm.h + the wire format), without
  * the sockets: two terminals in one process, every packet encoded, decoded
  * and received, with two bots driving. Reports CPU microseconds per sample
  * at one terminal (its car's physics, every scheme's sender half, the VIEW,
@@ -6,7 +6,7 @@
  * halves), for all schemes and for nc alone. A benchmark, run by hand (not
  * a test): build/bench/bench_netplay [SECONDS_OF_RACE] */
 #include "bot.h"
-#include "netplay.h"
+#include "netterm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,8 +59,8 @@ static void run(const Track *t, const char *list, double race_s)
     int n = scheme_parse_list(list, schemes, SCHEME_MAX, &err);
     Bench *b = calloc(1, sizeof *b);
     Side side[2] = {{b, 0}, {b, 1}};
-    NetPlayOut out[2] = {{&side[0], out_packet, NULL}, {&side[1], out_packet, NULL}};
-    NetPlay *np[2];
+    NetTermOut out[2] = {{&side[0], out_packet, NULL}, {&side[1], out_packet, NULL}};
+    NetTerminal *np[2];
     Bot *bot[2];
     Controller ctl[2];
     CarParams params;
@@ -68,7 +68,7 @@ static void run(const Track *t, const char *list, double race_s)
     for (int c = 0; c < 2; c++) {
         bot[c] = bot_new(t, &params, (BotDriver){0.9, 0.5}, 1, (uint64_t)c, &err);
         ctl[c] = bot_controller(bot[c]);
-        NetPlayConfig cfg;
+        NetTermConfig cfg;
         memset(&cfg, 0, sizeof cfg);
         cfg.track = t;
         cfg.car = c;
@@ -77,8 +77,8 @@ static void run(const Track *t, const char *list, double race_s)
         cfg.params = scheme_default_params();
         cfg.flow.duration_us = (int64_t)(race_s * 2e6);
         cfg.ctl = &ctl[c];
-        np[c] = netplay_new(&cfg, &err);
-        netplay_start(np[c], &out[c]);
+        np[c] = netterm_new(&cfg, &err);
+        netterm_start(np[c], &out[c]);
     }
     double send_s = 0, recv_s = 0;
     long packets = 0;
@@ -86,14 +86,14 @@ static void run(const Track *t, const char *list, double race_s)
     for (int64_t tt = WORLD_SAMPLE_US; tt <= end; tt += WORLD_SAMPLE_US) {
         double a = cpu_seconds();
         for (int c = 0; c < 2; c++)
-            netplay_advance(np[c], tt, &out[c]);
+            netterm_advance(np[c], tt, &out[c]);
         double m = cpu_seconds();
         for (int i = 0; i < b->nq; i++) {
             WireCheck chk = {.token = 42};
-            netplay_check(np[b->qto[i]], tt, &chk);
+            netterm_check(np[b->qto[i]], tt, &chk);
             WirePacket p;
             if (wire_decode(b->q[i], b->qn[i], &chk, &p) == WIRE_OK)
-                netplay_receive(np[b->qto[i]], &p, tt);
+                netterm_receive(np[b->qto[i]], &p, tt);
             packets++;
         }
         b->nq = 0;
@@ -108,7 +108,7 @@ static void run(const Track *t, const char *list, double race_s)
            list, n, send_s * 1e6 / (double)samples, recv_s * 1e6 / (double)packets, b->mu_packets, samples,
            (double)b->mu_packets / (double)samples);
     for (int c = 0; c < 2; c++) {
-        netplay_free(np[c]);
+        netterm_free(np[c]);
         bot_free(bot[c]);
     }
     free(b);

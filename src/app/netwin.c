@@ -2,7 +2,7 @@
  * loop (netwin.h). */
 #include "netwin.h"
 
-#include "netplay.h"
+#include "netterm.h"
 #include "play_internal.h"
 
 #include <math.h>
@@ -99,11 +99,11 @@ static void lights(NetWin *nw, int w, int64_t race_us)
     play_lights_draw(&nw->view.gfx, (float)nw->view.lay.base, w, lit, go);
 }
 
-static void hud(NetWin *nw, Session *s, const NetPlay *np, const SessionStatus *st, int w)
+static void hud(NetWin *nw, Session *s, const NetTerminal *np, const SessionStatus *st, int w)
 {
     Gfx *g = &nw->view.gfx;
-    const RaceFlow *rf = netplay_flow(np);
-    int me = netplay_car(np), peer = 1 - me;
+    const RaceFlow *rf = netterm_flow(np);
+    int me = netterm_car(np), peer = 1 - me;
     float l = (float)gfx_line_h(g, GFX_NORMAL), lb = (float)gfx_line_h(g, GFX_BIG);
     float pad = (float)nw->view.lay.base * 0.4f;
     SDL_SetRenderDrawBlendMode(nw->r, SDL_BLENDMODE_BLEND);
@@ -133,7 +133,7 @@ static void hud(NetWin *nw, Session *s, const NetPlay *np, const SessionStatus *
     bool first = rf->progress[me][me] >= rf->progress[me][peer];
     gfx_text(g, GFX_BIG, (int)((float)w - pad), y0, GFX_RIGHT, first ? ACCENT : FG, "%s", first ? "1st" : "2nd");
     int y1 = (int)(pad / 2 + lb);
-    const SchemeType *k = session_scheme(s, netplay_shown(np));
+    const SchemeType *k = session_scheme(s, netterm_shown(np));
     if (st->bound_us > 0)
         snprintf(line, sizeof line, "clock %+.3f ms ±%.2f · rtt %.2f ms", (double)st->offset_us / 1e3,
                  (double)st->bound_us / 1e3, (double)st->rtt_us / 1e3);
@@ -146,10 +146,10 @@ static void hud(NetWin *nw, Session *s, const NetPlay *np, const SessionStatus *
 
 /* Every scheme's live metrics on the right of the screen, one row each in
  * the scheme's chart colour; the shown scheme marked. */
-static void gauges(NetWin *nw, Session *s, const NetPlay *np, int w, int h)
+static void gauges(NetWin *nw, Session *s, const NetTerminal *np, int w, int h)
 {
     Gfx *g = &nw->view.gfx;
-    int n = session_scheme_count(s), me = netplay_car(np);
+    int n = session_scheme_count(s), me = netterm_car(np);
     float l = (float)gfx_line_h(g, GFX_SMALL), pad = l * 0.5f;
     float pw = fminf((float)w * 0.42f, l * 30.0f), x = (float)w - pw - pad;
     float top = (float)gfx_line_h(g, GFX_BIG) + (float)gfx_line_h(g, GFX_NORMAL) + pad * 2;
@@ -162,10 +162,10 @@ static void gauges(NetWin *nw, Session *s, const NetPlay *np, int w, int h)
         float y = top + pad + l + rowh * (float)k;
         if (y + 2 * l > top + ph)
             break;
-        const Metrics *m = netplay_metrics(np, k);
+        const Metrics *m = netterm_metrics(np, k);
         uint32_t c = plot_series_colour(k);
         SDL_Color sc = gfx_rgb((Uint8)(c >> 16), (Uint8)(c >> 8), (Uint8)c);
-        bool shown = k == netplay_shown(np);
+        bool shown = k == netterm_shown(np);
         gfx_text(g, GFX_SMALL, (int)(x + pad), (int)y, GFX_LEFT, sc, "%s%s", session_scheme(s, k)->name,
                  shown ? " (on screen)" : "");
         gfx_text(g, GFX_SMALL, (int)(x + pw - pad), (int)y, GFX_RIGHT, FG, "inconsistent %.1f%%  last 5 s %.1f%%",
@@ -178,10 +178,10 @@ static void gauges(NetWin *nw, Session *s, const NetPlay *np, int w, int h)
     }
 }
 
-static void results(NetWin *nw, const NetPlay *np, int w, int h)
+static void results(NetWin *nw, const NetTerminal *np, int w, int h)
 {
-    const RaceFlow *rf = netplay_flow(np);
-    int me = netplay_car(np);
+    const RaceFlow *rf = netterm_flow(np);
+    int me = netterm_car(np);
     char l[4][160];
     const char *lines[6] = {"Finish", l[0], l[1], l[2], l[3], "Q / Esc / Enter: close"};
     for (int v = 0; v < 2; v++) {
@@ -228,7 +228,7 @@ static void draw(NetWin *nw, Session *s)
     SDL_RenderClear(nw->r);
     SessionStatus st;
     session_status(s, &st);
-    const NetPlay *np = session_netplay(s);
+    const NetTerminal *np = session_netterm(s);
     if (!nw->have_view) { /* the view comes with the track: say what the session waits for */
         if (nw->have_gfx0) {
             gfx_begin_frame(&nw->gfx0);
@@ -251,10 +251,10 @@ static void draw(NetWin *nw, Session *s)
     SDL_FRect rect = {0, 0, (float)w, (float)h};
     if (np && st.phase >= SESSION_COUNTDOWN) {
         Pose own, other;
-        int me = netplay_car(np);
-        netplay_own_shown(np, netplay_shown(np), &own);
-        netplay_display(np, netplay_shown(np), 1 - me, &other);
-        double ahead = fmin(fabs(netplay_speed(np)) * NETWIN_LOOKAHEAD_S, NETWIN_LOOKAHEAD_MAX_CW);
+        int me = netterm_car(np);
+        netterm_own_shown(np, netterm_shown(np), &own);
+        netterm_display(np, netterm_shown(np), 1 - me, &other);
+        double ahead = fmin(fabs(netterm_speed(np)) * NETWIN_LOOKAHEAD_S, NETWIN_LOOKAHEAD_MAX_CW);
         x.rect = rect;
         x.cx = rect.w / 2;
         x.cy = rect.h / 2;
@@ -263,9 +263,9 @@ static void draw(NetWin *nw, Session *s)
         x.scale = (float)(fmin(rect.w, rect.h) / NETWIN_VIEW_SPAN_CW);
         app_draw_track(v, &x);
         if (other.seq < 0) /* nothing displayed yet: the grid */
-            netplay_grid_pose(np, 1 - me, &other);
+            netterm_grid_pose(np, 1 - me, &other);
         if (st.phase == SESSION_COUNTDOWN)
-            netplay_grid_pose(np, me, &own);
+            netterm_grid_pose(np, me, &own);
         app_draw_car(v, &x, other.x, other.y, other.heading, car_colour(1 - me), false);
         app_draw_car(v, &x, own.x, own.y, own.heading, car_colour(me), false);
         hud(nw, s, np, &st, w);

@@ -108,7 +108,7 @@ void session_free(Session *s)
         return;
     NrError err = {{0}};
     netlog_close(s->log, &err);
-    netplay_free(s->np);
+    netterm_free(s->np);
     track_free(s->track);
     free(s->track_text);
     free(s->chunk_seen);
@@ -146,9 +146,9 @@ static void out_sample(void *ctx, int32_t seq, const RecSample *smp)
     netlog_own(s->log, seq, smp, race_at(s, l), l);
 }
 
-static NetPlayOut race_out(Session *s)
+static NetTermOut race_out(Session *s)
 {
-    return (NetPlayOut){s, out_packet, out_sample};
+    return (NetTermOut){s, out_packet, out_sample};
 }
 
 /* The settings of WELCOME made real: schemes, track, controller, netplay,
@@ -168,7 +168,7 @@ static bool setup_race(Session *s, NrError *err)
     int car = s->cfg.host ? 0 : w->car;
     if (!s->cfg.external_input && !s->cfg.make_controller(s->cfg.ctx, s->track, car, w->seed, &s->ctl, err))
         return false;
-    NetPlayConfig nc;
+    NetTermConfig nc;
     memset(&nc, 0, sizeof nc);
     nc.track = s->track;
     nc.car = car;
@@ -186,10 +186,10 @@ static bool setup_race(Session *s, NrError *err)
     nc.ctl = s->cfg.external_input ? NULL : &s->ctl;
     nc.link = s->cfg.link;
     nc.seed = w->seed;
-    s->np = netplay_new(&nc, err);
+    s->np = netterm_new(&nc, err);
     if (!s->np)
         return false;
-    netplay_set_input(s->np, &s->input);
+    netterm_set_input(s->np, &s->input);
     s->chk.nschemes = s->nschemes;
     if (s->cfg.log_path) {
         NetLogMeta m = {
@@ -213,9 +213,9 @@ static void begin_race(Session *s, int64_t l)
 {
     s->phase = PH_RACE;
     s->last_heard_local = l;
-    netplay_set_skew(s->np, s->cfg.raw_clock ? l - sync_at(s, l) : 0);
-    NetPlayOut o = race_out(s);
-    netplay_start(s->np, &o);
+    netterm_set_skew(s->np, s->cfg.raw_clock ? l - sync_at(s, l) : 0);
+    NetTermOut o = race_out(s);
+    netterm_start(s->np, &o);
 }
 
 /* ---- receiving ------------------------------------------------------------ */
@@ -402,7 +402,7 @@ static bool receive_all(Session *s, int *got, NrError *err)
             return true;
         int64_t arr = local_now(s);
         if (s->np)
-            netplay_check(s->np, s->have_start ? race_at(s, arr) : 0, &s->chk);
+            netterm_check(s->np, s->have_start ? race_at(s, arr) : 0, &s->chk);
         WireCheck chk = s->chk;
         if (!s->cfg.host && s->token == 0 && n >= WIRE_HEADER_BYTES && netaddr_equal(&from, &s->peer)) {
             /* the joiner learns the token from WELCOME: take the one it
@@ -466,10 +466,10 @@ static bool receive_all(Session *s, int *got, NrError *err)
         case WIRE_VIEW:
             if (s->phase >= PH_RACE && s->np) {
                 s->peer_racing = true;
-                NetPlayOut o = race_out(s);
+                NetTermOut o = race_out(s);
                 if (!s->paused)
-                    netplay_advance(s->np, arr_race - 1, &o);
-                netplay_receive(s->np, &p, arr_race > 0 ? arr_race : 0);
+                    netterm_advance(s->np, arr_race - 1, &o);
+                netterm_receive(s->np, &p, arr_race > 0 ? arr_race : 0);
             } else if (s->cfg.host) {
                 s->peer_racing = true; /* the joiner is past the start */
             }
@@ -597,9 +597,9 @@ bool session_run(Session *s, volatile sig_atomic_t *stop)
         }
         faults(s, l);
         if (s->phase == PH_RACE && !s->paused) {
-            NetPlayOut o = race_out(s);
-            netplay_advance(s->np, race_at(s, l), &o);
-            if (netplay_done(s->np)) {
+            NetTermOut o = race_out(s);
+            netterm_advance(s->np, race_at(s, l), &o);
+            if (netterm_done(s->np)) {
                 s->phase = PH_FINISHED;
                 s->finished_local = l;
                 for (int i = 0; i < 3; i++)
@@ -639,7 +639,7 @@ bool session_run(Session *s, volatile sig_atomic_t *stop)
         if (got == 0) { /* idle: wait a little; under traffic, read on at once */
             int64_t nap = SESSION_NAP_US;
             if (s->phase == PH_RACE && !s->paused) { /* wake for the next sample */
-                int64_t due = (int64_t)netplay_sample_seq(s->np) * WORLD_SAMPLE_US - race_at(s, local_now(s));
+                int64_t due = (int64_t)netterm_sample_seq(s->np) * WORLD_SAMPLE_US - race_at(s, local_now(s));
                 nap = due < nap ? (due > 0 ? due : 0) : nap;
             }
             struct timespec ts = {0, (long)(nap * 1000)};
@@ -652,7 +652,7 @@ bool session_run(Session *s, volatile sig_atomic_t *stop)
     event(s, "end", ok ? "completed" : s->err);
     if (s->np)
         for (int k = 0; k < s->nschemes; k++)
-            netlog_metrics(s->log, s->schemes[k]->name, netplay_metrics(s->np, k), s->cfg.host ? 0 : 1);
+            netlog_metrics(s->log, s->schemes[k]->name, netterm_metrics(s->np, k), s->cfg.host ? 0 : 1);
     if (s->log) {
         if (!netlog_close(s->log, &err) && ok) {
             snprintf(s->err, sizeof s->err, "%s", err.msg);

@@ -42,7 +42,7 @@
  *        the own car's input and draws. Returning false quits (BYE).
  *   session_status(s, &st)  the phase, race time, pause and clock for the
  *        screen.
- *   session_netplay(s)      the race (NULL until the settings are known).
+ *   session_netterm(s)      the race (NULL until the settings are known).
  *   session_track(s)        the race's track (NULL until known).
  *   session_scheme(s, k) / session_scheme_count(s)  the session's schemes.
  *   session_is_host(s)
@@ -131,7 +131,7 @@ typedef struct SessionStatus {
 } SessionStatus;
 
 typedef bool (*SessionFrame)(void *ctx, Session *s);
-struct NetPlay;
+struct NetTerminal;
 
 Session *session_new(const SessionConfig *cfg, NrError *err);
 bool session_run(Session *s, volatile sig_atomic_t *stop);
@@ -141,7 +141,7 @@ uint16_t session_port(const Session *s);
 void session_free(Session *s);
 void session_set_frame(Session *s, SessionFrame fn, void *ctx);
 void session_status(const Session *s, SessionStatus *out);
-struct NetPlay *session_netplay(Session *s);
+struct NetTerminal *session_netterm(Session *s);
 const Track *session_track(const Session *s);
 int session_scheme_count(const Session *s);
 bool session_is_host(const Session *s);

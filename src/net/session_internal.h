@@ -9,7 +9,7 @@
 #include "clocksync.h"
 #include "netclock.h"
 #include "netlog.h"
-#include "netplay.h"
+#include "netterm.h"
 #include "netudp.h"
 #include "rng.h"
 #include "wire.h"
@@ -44,7 +44,7 @@ struct Session {
     const SchemeType *schemes[SCHEME_MAX];
     int nschemes;
     Controller ctl;
-    NetPlay *np;
+    NetTerminal *np;
     /* clocks */
     ClockSync cs;
     int64_t rtt[RTT_KEEP];

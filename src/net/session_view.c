@@ -33,7 +33,7 @@ void session_status(const Session *s, SessionStatus *out)
         netaddr_text(&s->peer, out->peer, sizeof out->peer);
 }
 
-struct NetPlay *session_netplay(Session *s)
+struct NetTerminal *session_netterm(Session *s)
 {
     return s->np;
 }
@@ -62,7 +62,7 @@ void session_set_input(Session *s, const CarInput *in)
 {
     s->input = *in;
     if (s->np)
-        netplay_set_input(s->np, in);
+        netterm_set_input(s->np, in);
 }
 
 /* ---- summary -------------------------------------------------------------- */
@@ -113,14 +113,14 @@ void session_print(const Session *s, FILE *f)
                     (long long)s->rejected[r]);
     if (!s->np)
         return;
-    int64_t sent = netplay_peer_mu_sent(s->np), got = netplay_mu_received(s->np);
-    fprintf(f, "samples: %d\n", (int)netplay_sample_seq(s->np));
-    fprintf(f, "mu_sent: %u\n", netplay_mu_sent(s->np));
+    int64_t sent = netterm_peer_mu_sent(s->np), got = netterm_mu_received(s->np);
+    fprintf(f, "samples: %d\n", (int)netterm_sample_seq(s->np));
+    fprintf(f, "mu_sent: %u\n", netterm_mu_sent(s->np));
     fprintf(f, "mu_received: %lld\n", (long long)got);
     fprintf(f, "mu_lost: %lld\n", (long long)(sent > got ? sent - got : 0));
-    fprintf(f, "views_skipped: %lld\n", (long long)netplay_views_skipped(s->np));
+    fprintf(f, "views_skipped: %lld\n", (long long)netterm_views_skipped(s->np));
     for (int k = 0; k < s->nschemes; k++) {
-        const Metrics *m = netplay_metrics(s->np, k);
+        const Metrics *m = netterm_metrics(s->np, k);
         const char *nm = s->schemes[k]->name;
         fprintf(f, "%s.samples: %lld\n", nm, (long long)m->samples);
         fprintf(f, "%s.inconsistency: %.6f\n", nm, metrics_inconsistency_rate(m));

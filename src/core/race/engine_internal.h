@@ -96,7 +96,7 @@ bool engine_alloc_views(Engine *e);
 void engine_free_views(Engine *e);
 void engine_reset_views(Engine *e);
 void engine_capture_views(Engine *e, int64_t idx, int64_t t_us);
-void engine_take_samples(Engine *e);
+void engine_take_metrics(Engine *e);
 double engine_displayed_progress(const Engine *e, int car, double x, double y, int32_t seq, double hint);
 void engine_store_progress(Engine *e, int car, int64_t idx, double v);
 

@@ -174,7 +174,7 @@ static void do_sample(Engine *e)
     while ((d = next_direction(e, &due)) >= 0 && due <= t)
         deliver_from(e, d, t);
     engine_capture_views(e, e->processed - 1, t);
-    engine_take_samples(e);
+    engine_take_metrics(e);
 }
 
 void engine_step_to(Engine *e, int64_t t_us)

@@ -112,7 +112,7 @@ void engine_capture_views(Engine *e, int64_t idx, int64_t t_us)
 }
 
 /* Sample idx's metrics from every terminal's view of it. */
-static void take_one(Engine *e, int64_t idx)
+static void pair_views(Engine *e, int64_t idx)
 {
     const ViewSlot *at[ENGINE_MAX_CARS];
     double truth[ENGINE_MAX_CARS];
@@ -151,7 +151,7 @@ static void take_one(Engine *e, int64_t idx)
 /* Takes every sample, in order, whose views are all known; gives up one
  * whose missing remote views every such terminal has left behind by
  * ENGINE_VIEW_SKIP samples. */
-void engine_take_samples(Engine *e)
+void engine_take_metrics(Engine *e)
 {
     while (e->next_metric < e->processed) {
         int64_t i = e->next_metric;
@@ -168,7 +168,7 @@ void engine_take_samples(Engine *e)
         if (missing)
             e->skipped++;
         else
-            take_one(e, i);
+            pair_views(e, i);
         e->next_metric++;
     }
 }
@@ -181,7 +181,7 @@ bool engine_put_view(Engine *e, int j, const TerminalView *v)
     if (idx > e->newest[j])
         e->newest[j] = idx;
     if (idx < e->next_metric || idx >= e->next_metric + e->nviews) {
-        engine_take_samples(e);
+        engine_take_metrics(e);
         return false; /* given up already, or beyond what the ring holds */
     }
     ViewSlot *s = slot_of(e, j, idx);
@@ -190,7 +190,7 @@ bool engine_put_view(Engine *e, int j, const TerminalView *v)
     s->progress = v->progress;
     memcpy(s->car, v->car, sizeof *s->car * (size_t)e->n * (size_t)e->ncars);
     engine_store_progress(e, j, idx, v->progress);
-    engine_take_samples(e);
+    engine_take_metrics(e);
     return true;
 }
 

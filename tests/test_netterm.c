@@ -1,4 +1,4 @@
-/* Two network terminals (netplay.h) joined in-process by a fixed-delay
+/* Two network terminals (netterm.h) joined in-process by a fixed-delay
  * "network" that carries every packet through the wire format: their live
  * metrics, computed from each other's VIEW packets, must equal the engine's
  * replay of the race they drove (their own samples) over links of the same
@@ -8,7 +8,7 @@
  * and a lost view skipped at both ends. */
 #include "bot.h"
 #include "experiment.h"
-#include "netplay.h"
+#include "netterm.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,10 +75,10 @@ static void out_sample(void *ctx, int32_t seq, const RecSample *s)
 }
 
 /* Drives both terminals for SAMPLES samples plus the tail of deliveries. */
-static void drive(Net *net, const Track *t, const SchemeType *const *schemes, int n, NetPlay *np[2])
+static void drive(Net *net, const Track *t, const SchemeType *const *schemes, int n, NetTerminal *np[2])
 {
     Out outs[2] = {{net, 0}, {net, 1}};
-    NetPlayOut out[2] = {{&outs[0], out_packet, out_sample}, {&outs[1], out_packet, out_sample}};
+    NetTermOut out[2] = {{&outs[0], out_packet, out_sample}, {&outs[1], out_packet, out_sample}};
     Bot *bot[2];
     Controller ctl[2];
     CarParams params;
@@ -88,7 +88,7 @@ static void drive(Net *net, const Track *t, const SchemeType *const *schemes, in
         bot[c] = bot_new(t, &params, (BotDriver){0.9, 0.5}, 3, (uint64_t)c, &err);
         assert_non_null(bot[c]);
         ctl[c] = bot_controller(bot[c]);
-        NetPlayConfig cfg;
+        NetTermConfig cfg;
         memset(&cfg, 0, sizeof cfg);
         cfg.track = t;
         cfg.car = c;
@@ -99,11 +99,11 @@ static void drive(Net *net, const Track *t, const SchemeType *const *schemes, in
         cfg.flow.duration_us = 3600 * NR_US_PER_S;
         cfg.ctl = &ctl[c];
         cfg.seed = 1;
-        np[c] = netplay_new(&cfg, &err);
+        np[c] = netterm_new(&cfg, &err);
         assert_non_null(np[c]);
     }
     for (int c = 0; c < 2; c++)
-        netplay_start(np[c], &out[c]);
+        netterm_start(np[c], &out[c]);
     int64_t end = (int64_t)(SAMPLES - 1) * WORLD_SAMPLE_US;
     for (int64_t t_us = 0; t_us <= end + DELAY_US + 1000; t_us += 500) {
         int64_t lim = t_us < end ? t_us : end; /* no own samples past the last */
@@ -119,18 +119,18 @@ static void drive(Net *net, const Track *t, const SchemeType *const *schemes, in
             memmove(&net->q[best], &net->q[best + 1], sizeof *net->q * (size_t)(net->nq - best - 1));
             net->nq--;
             for (int c = 0; c < 2; c++)
-                netplay_advance(np[c], (p.due - 1 < lim ? p.due - 1 : lim), &out[c]);
+                netterm_advance(np[c], (p.due - 1 < lim ? p.due - 1 : lim), &out[c]);
             WireCheck chk = {.token = 42};
-            netplay_check(np[p.to], p.due, &chk);
+            netterm_check(np[p.to], p.due, &chk);
             WirePacket w;
             assert_int_equal(wire_decode(p.bytes, p.n, &chk, &w), WIRE_OK);
             /* as the engine after its last sample: views still arrive
              * (they are the measurement), MUs no more */
             if (w.kind == WIRE_VIEW || p.due <= end)
-                netplay_receive(np[p.to], &w, p.due);
+                netterm_receive(np[p.to], &w, p.due);
         }
         for (int c = 0; c < 2; c++)
-            netplay_advance(np[c], lim, &out[c]);
+            netterm_advance(np[c], lim, &out[c]);
     }
     for (int c = 0; c < 2; c++)
         bot_free(bot[c]);
@@ -153,7 +153,7 @@ static void live_metrics_equal_replay(void **state)
     net->rec.ncars = 2;
     net->rec.nsamples = SAMPLES;
     net->rec.samples = calloc(2 * SAMPLES, sizeof *net->rec.samples);
-    NetPlay *np[2];
+    NetTerminal *np[2];
     drive(net, t, schemes, n, np);
     /* the engine over the recording the two terminals drove */
     LinkSpec spec;
@@ -171,7 +171,7 @@ static void live_metrics_equal_replay(void **state)
     assert_true(experiment_run(&cfg, &net->rec, res, &err));
     for (int k = 0; k < n; k++) {
         for (int c = 0; c < 2; c++) {
-            const Metrics *m = netplay_metrics(np[c], k);
+            const Metrics *m = netterm_metrics(np[c], k);
             assert_int_equal(m->samples, res[k].samples);
             assert_int_equal(m->samples, SAMPLES);
             /* bit for bit: the same arithmetic on the same displays */
@@ -194,7 +194,7 @@ static void live_metrics_equal_replay(void **state)
     assert_true(net->mu_packets < sends / 2);
     assert_true(net->mu_packets >= 2 * SAMPLES); /* at least the sample itself, each way */
     for (int c = 0; c < 2; c++)
-        netplay_free(np[c]);
+        netterm_free(np[c]);
     /* terminal 0's VIEW of sample 100 is lost: terminal 1 skips that sample
      * (terminal 0 has both views of it), nothing else changes */
     free(net->rec.samples);
@@ -202,12 +202,12 @@ static void live_metrics_equal_replay(void **state)
     net->drop_view_seq = 100;
     net->rec.samples = calloc(2 * SAMPLES, sizeof *net->rec.samples);
     drive(net, t, schemes, n, np);
-    assert_int_equal(netplay_metrics(np[0], 0)->samples, SAMPLES);
-    assert_int_equal(netplay_views_skipped(np[0]), 0);
-    assert_int_equal(netplay_metrics(np[1], 0)->samples, SAMPLES - 1);
-    assert_int_equal(netplay_views_skipped(np[1]), 1);
+    assert_int_equal(netterm_metrics(np[0], 0)->samples, SAMPLES);
+    assert_int_equal(netterm_views_skipped(np[0]), 0);
+    assert_int_equal(netterm_metrics(np[1], 0)->samples, SAMPLES - 1);
+    assert_int_equal(netterm_views_skipped(np[1]), 1);
     for (int c = 0; c < 2; c++)
-        netplay_free(np[c]);
+        netterm_free(np[c]);
     linkspec_free(&spec);
     free(net->rec.samples);
     free(net);

@@ -1,0 +1,140 @@
+/* One terminal of a network race, without the network (DESIGN.md "Network
+ * play"): a thin adapter over the one Engine (engine.h) and the one physics
+ * loop (raceloop.h). Its own car runs on the physics (a solo World); the
+ * Engine has this terminal local (its Terminal with every selected scheme,
+ * the emulated link, a DelayLine, in front of the wire) and the peer remote
+ * (its displays arrive as VIEW packets). The adapter turns what the engine
+ * forwards to the peer into MU packets, its own views into VIEW packets,
+ * and received packets into engine_receive / engine_put_view. The session
+ * (src/net/session.h) owns the transport and the time and feeds this with
+ * times and received packets; every time here is a parameter, so tests
+ * drive it by hand.
+ *
+ * Times: race time is microseconds since the lights went out, on the
+ * synchronised clock (the host's). Sample seq is taken at race time
+ * seq * WORLD_SAMPLE_US exactly. The Terminal's clock is race time plus a
+ * skew (netterm_set_skew, the engine's clock of this terminal): 0 when the
+ * schemes run on the synchronised clock, local minus synchronised with
+ * --raw-clock.
+ *
+ * Sending: the MUs the schemes send for one sample enter the DelayLine
+ * (per scheme, the slot's shared fate: common random numbers, delayline.h)
+ * at the sample's instant; whatever the line delivers by `now` goes on the
+ * wire, byte-identical MUs leaving at the same instant as ONE packet whose
+ * scheme mask names every scheme that sent it. So each sample goes out once
+ * when the schemes agree on its content (nc and causality send the sample
+ * as it is; DR schemes send when their thresholds fire; EPP schemes add
+ * parity MUs or piggyback data, which differ and go as their own packets).
+ * Receiving: a MU packet is handed to exactly the schemes of its mask, at
+ * its arrival time, through the engine (counted in dir[peer] as any
+ * delivery).
+ *
+ * Live metrics: after each sample the terminal sends a VIEW, its engine
+ * view of that sample: what each scheme shows of both cars (position and
+ * the exact sample shown, if any) and its own car's true progress. The
+ * engine pairs its own view of sample i with the peer's and takes the
+ * metrics sample as every engine does (engine.h), so both ends compute the
+ * same numbers, one network delay late, equal to a replay of the race over
+ * the same delays. A peer view that never comes is skipped once a view
+ * ENGINE_VIEW_SKIP samples later has arrived.
+ *
+ * The race flow (raceflow.h) is fed at metric time (the engine's on_sample
+ * hook) with the truth of both cars and the shown scheme's displays at both
+ * terminals, so both ends see the same finish.
+ *
+ * Contracts:
+ *   netterm_new(cfg, err)     allocates everything (the only allocation);
+ *        NULL + err on a bad config (car, schemes, shown, track grid).
+ *   netterm_free(nt)          NULL-safe.
+ *   netterm_start(nt, out)    race time 0: the terminal starts on the grid,
+ *        sample 0 (the grid) is taken and sent.
+ *   netterm_set_input(nt, in) an external controller's input (held).
+ *   netterm_set_skew(nt, us)  the Terminal's clock minus race time.
+ *   netterm_advance(nt, t, out)  physics, controls and samples up to race
+ *        time t (samples at or before t), then the DelayLine's deliveries due
+ *        at or before t go on the wire. No samples once the flow is done.
+ *   netterm_receive(nt, p, arr_us)  a decoded packet (MU or VIEW; other kinds
+ *        are ignored) that arrived at race time arr_us. Call
+ *        netterm_advance(nt, arr_us - 1) first: a delivery at the instant of a
+ *        sample comes before it, as in the engine.
+ *   netterm_check(nt, chk)    fills the MU / VIEW fields of a WireCheck (car
+ *        count, own car, scheme count, the Terminal clock now).
+ *   netterm_metrics(nt, k)    scheme k's live metrics; dir[own] counts what
+ *        this terminal sent (and its emulator lost), dir[peer] what it got.
+ *   netterm_flow / netterm_done (the flow reached RF_DONE) /
+ *   netterm_sample_seq (the next own sample) / netterm_views_skipped /
+ *   netterm_mu_sent (MU packets put on the wire) / netterm_peer_mu_sent (the
+ *   peer's count in its latest view) / netterm_mu_received (distinct MU
+ *   packets received) / netterm_display(nt, k, car, &pose) now.
+ *   netterm_pose(nt, &pose) / netterm_speed(nt)  the own car's physics pose
+ *        and speed along its heading (cw/s) now, every step (the driving
+ *        screen draws the own car where it is this frame).
+ *   netterm_car(nt)            the own car (0-based).
+ *   netterm_shown(nt)          the scheme on the players' screens.
+ *   netterm_grid_pose(nt, car, &pose)  car's grid slot (before anything of
+ *        it is displayed: the countdown).
+ *   netterm_own_shown(nt, k, &pose)  the own car as scheme k shows it, at
+ *        its physics pose of this step when the scheme shows the latest own
+ *        sample (so it moves every frame), else the scheme's (causality's
+ *        local lag shows it Delta late).
+ *   netterm_engine(nt)         the engine (read-only).
+ */
+#ifndef NR_NETTERM_H
+#define NR_NETTERM_H
+
+#include "controller.h"
+#include "engine.h"
+#include "raceflow.h"
+#include "raceloop.h"
+#include "wire.h"
+
+typedef struct NetTermConfig {
+    const Track *track;   /* borrowed */
+    int car;              /* own car, 0-based (host 0, joiner 1) */
+    const SchemeType *schemes[SCHEME_MAX];
+    int nschemes;
+    SchemeParams params;
+    int shown;            /* the scheme on the players' screens */
+    RaceFlowConfig flow;  /* laps or duration (lap_cw filled in) */
+    const Controller *ctl; /* borrowed; NULL = external (netterm_set_input) */
+    const LinkSpec *link; /* emulated link before the wire; NULL = none */
+    uint64_t seed;        /* the link's random streams */
+} NetTermConfig;
+
+/* What leaves the terminal. packet: a WIRE_MU or WIRE_VIEW packet (kind and
+ * payload set; the session adds token and counter), send_us the instant the
+ * schemes sent it (an MU: its sample's instant). sample: an own sample. */
+typedef struct NetTermOut {
+    void *ctx;
+    void (*packet)(void *ctx, WirePacket *p, int64_t send_us);
+    void (*sample)(void *ctx, int32_t seq, const RecSample *s);
+} NetTermOut;
+
+typedef struct NetTerminal NetTerminal;
+
+NetTerminal *netterm_new(const NetTermConfig *cfg, NrError *err);
+void netterm_free(NetTerminal *nt);
+void netterm_start(NetTerminal *nt, const NetTermOut *out);
+void netterm_set_input(NetTerminal *nt, const CarInput *in);
+void netterm_set_skew(NetTerminal *nt, int64_t skew_us);
+void netterm_advance(NetTerminal *nt, int64_t t_us, const NetTermOut *out);
+void netterm_receive(NetTerminal *nt, const WirePacket *p, int64_t arr_us);
+void netterm_check(const NetTerminal *nt, int64_t now_us, WireCheck *chk);
+const Metrics *netterm_metrics(const NetTerminal *nt, int k);
+const RaceFlow *netterm_flow(const NetTerminal *nt);
+bool netterm_done(const NetTerminal *nt);
+int32_t netterm_sample_seq(const NetTerminal *nt);
+int64_t netterm_views_skipped(const NetTerminal *nt);
+uint32_t netterm_mu_sent(const NetTerminal *nt);
+uint32_t netterm_peer_mu_sent(const NetTerminal *nt);
+int64_t netterm_mu_received(const NetTerminal *nt);
+void netterm_display(const NetTerminal *nt, int k, int car, Pose *out);
+void netterm_pose(const NetTerminal *nt, Pose *out);
+double netterm_speed(const NetTerminal *nt);
+int netterm_car(const NetTerminal *nt);
+int netterm_shown(const NetTerminal *nt);
+const Engine *netterm_engine(const NetTerminal *nt);
+void netterm_grid_pose(const NetTerminal *nt, int car, Pose *out);
+void netterm_own_shown(const NetTerminal *nt, int k, Pose *out);
+
+#endif
