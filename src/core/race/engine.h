@@ -123,12 +123,15 @@
  *        progress at terminal j under scheme k (the race flow reads it).
  *   forward(ctx, d)    a delivery due to a remote terminal (d->to), in due
  *        order; required when a terminal is remote.
+ *   engine_sample_race_progress(s, k, out)  the race flow's RaceProgress of
+ *        a metrics sample under scheme k (two terminals, RACEFLOW_CARS).
  */
 #ifndef NR_ENGINE_H
 #define NR_ENGINE_H
 
 #include "delayline.h"
 #include "metrics.h"
+#include "raceflow.h"
 #include "terminal.h"
 #include "track.h"
 
@@ -177,6 +180,10 @@ static inline double engine_sample_seen(const EngineSample *s, int k, int j, int
 {
     return s->seen[((size_t)k * (size_t)s->ncars + (size_t)j) * (size_t)s->ncars + (size_t)c];
 }
+
+/* What the race flow reads of one metrics sample: the truth and scheme k's
+ * displayed progress at both terminals (raceflow.h). */
+void engine_sample_race_progress(const EngineSample *s, int k, RaceProgress *out);
 
 typedef struct EngineHooks {
     void *ctx;

@@ -237,3 +237,12 @@ void engine_display(const Engine *e, int k, int j, int car, Pose *out)
     }
     terminal_display(e->term[j], k, car, engine_local_time(e, j, e->now_us), out);
 }
+
+void engine_sample_race_progress(const EngineSample *s, int k, RaceProgress *out)
+{
+    for (int c = 0; c < RACEFLOW_CARS; c++) {
+        out->truth[c] = s->truth[c];
+        for (int j = 0; j < 2; j++)
+            out->seen[j][c] = engine_sample_seen(s, k, j, c);
+    }
+}

@@ -38,11 +38,7 @@ static void flow_sample(void *ctx, const EngineSample *es)
     if (es->t_us == 0 && lr->flow.phase < RF_RACING)
         return;
     RaceProgress p;
-    for (int c = 0; c < RACEFLOW_CARS; c++) {
-        p.truth[c] = es->truth[c];
-        for (int j = 0; j < 2; j++)
-            p.seen[j][c] = engine_sample_seen(es, lr->cfg.shown, j, c);
-    }
+    engine_sample_race_progress(es, lr->cfg.shown, &p);
     raceflow_sample(&lr->flow, es->t_us, &p);
 }
 

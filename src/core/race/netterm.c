@@ -132,11 +132,7 @@ static void flow_sample(void *ctx, const EngineSample *es)
     if (nt->flow.phase < RF_RACING)
         return;
     RaceProgress rp;
-    for (int c = 0; c < RACEFLOW_CARS; c++) {
-        rp.truth[c] = es->truth[c];
-        for (int j = 0; j < 2; j++)
-            rp.seen[j][c] = engine_sample_seen(es, nt->cfg.shown, j, c);
-    }
+    engine_sample_race_progress(es, nt->cfg.shown, &rp);
     raceflow_sample(&nt->flow, es->t_us, &rp);
 }
 
