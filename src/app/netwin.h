@@ -9,7 +9,7 @@
  * (or --watch) shows every scheme's live gauges beside the race: the
  * inconsistency rate over the race and the last 5 s, the mean d1 - d2
  * and the MUs sent and lost, the metrics both terminals compute from each
- * other's views (netplay.h).
+ * other's views (netterm.h).
  *
  * The window rides on the session's loop (session_set_frame): each frame
  * reads the keys or the pad, hands the input to the session and draws, so

@@ -151,7 +151,7 @@ static NetTermOut race_out(Session *s)
     return (NetTermOut){s, out_packet, out_sample};
 }
 
-/* The settings of WELCOME made real: schemes, track, controller, netplay,
+/* The settings of WELCOME made real: schemes, track, controller, netterm,
  * the log. */
 static bool setup_race(Session *s, NrError *err)
 {

@@ -1,7 +1,7 @@
 /* One terminal's network session (DESIGN.md "Network play"; packets in
  * docs/wire.md, the log in docs/netlog.md): the UDP socket, the handshake,
  * continuous clock synchronisation, the synchronised start, the race
- * through netplay (core/race/netplay.h), faults, and the terminal log.
+ * through the network terminal (core/race/netterm.h), faults, the log.
  *
  * Handshake: the joiner sends HELLO (protocol version, a random nonce) until
  * the host answers; the host takes the first HELLO's address as its peer

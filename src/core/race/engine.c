@@ -83,6 +83,7 @@ static bool make_media(Engine *e, const EngineConfig *cfg, NrError *err)
         if (e->remote[d])
             continue; /* its MUs come over the network */
         e->has_med[d] = true;
+        e->med_dir[e->nmed++] = d;
         e->ahead[d] = true;
         for (int to = 0; to < e->ncars; to++)
             e->ahead[d] &= to == d || e->remote[to];
@@ -125,6 +126,11 @@ static bool make_state(Engine *e, NrError *err)
     }
     if (!engine_alloc_views(e))
         return nr_error_set(err, "engine: out of memory");
+    e->ring_pose = malloc(sizeof *e->ring_pose * ENGINE_PUSH_AHEAD * (size_t)e->ncars);
+    if (!e->ring_pose)
+        return nr_error_set(err, "engine: out of memory");
+    for (int i = 0; i < ENGINE_PUSH_AHEAD; i++)
+        e->ring[i].pose = e->ring_pose + (size_t)i * (size_t)e->ncars;
     return true;
 }
 
@@ -184,6 +190,7 @@ void engine_free(Engine *e)
             delayline_free(&e->dl[j]);
     }
     free(e->dl);
+    free(e->ring_pose);
     engine_free_views(e);
     linkspec_free(&e->none);
     free(e);

@@ -140,7 +140,7 @@
 #define ENGINE_RING_DEFAULT 4096      /* progress ring: ~135 s at 33 ms */
 #define ENGINE_HISTORY_DEFAULT 8192   /* history samples: ~4.5 min at 33 ms */
 #define ENGINE_MAX_CARS 8             /* per-car / per-terminal arrays (DESIGN.md: 2 to 8 cars) */
-#define ENGINE_VIEWS 256              /* views kept per terminal while remote ones arrive (~8.4 s) */
+#define ENGINE_VIEWS 256              /* views kept per terminal while remote ones arrive (~8.4 s); a power of 2 */
 #define ENGINE_VIEW_SKIP 30           /* a missing remote view is given up 1 s of samples later */
 
 enum { ENGINE_PUSH_NEW_HEAT = 1 };

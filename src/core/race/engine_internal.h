@@ -9,7 +9,7 @@
 
 /* A pushed sample waiting to be processed. */
 typedef struct Pushed {
-    CarPose pose[ENGINE_MAX_CARS];
+    CarPose *pose; /* ncars of them, in Engine.ring_pose (sized at setup) */
     int64_t t_us;  /* global sample time */
     int32_t seq;   /* index within its heat */
     bool new_heat;
@@ -49,6 +49,7 @@ struct Engine {
     DelayLine *dl;                       /* ncars of them; own_dl[d]: in use */
     bool own_dl[ENGINE_MAX_CARS];
     bool has_med[ENGINE_MAX_CARS];
+    int nmed, med_dir[ENGINE_MAX_CARS];  /* the directions that have a medium, ascending */
     bool ahead[ENGINE_MAX_CARS];         /* every receiver of med[d] is remote */
     Medium med[ENGINE_MAX_CARS];
     int64_t due[ENGINE_MAX_CARS];        /* medium_next_due(med[d]) when !due_stale[d] */
@@ -61,6 +62,7 @@ struct Engine {
     int64_t now_us;
     /* push side */
     Pushed ring[ENGINE_PUSH_AHEAD];
+    CarPose *ring_pose;        /* ENGINE_PUSH_AHEAD * ncars */
     int64_t pushed, processed; /* samples since the (re)start */
     int64_t push_next_us;      /* time of the next push */
     int32_t push_seq;          /* its index within its heat */
@@ -88,7 +90,14 @@ struct Engine {
     double *seen;                        /* n * ncars * ncars: one sample's displayed progress */
 };
 
-int64_t engine_local_time(const Engine *e, int terminal, int64_t t_us);
+/* Terminal j's local time of global t_us (its emulated clock). */
+static inline int64_t engine_local_time(const Engine *e, int terminal, int64_t t_us)
+{
+    const TerminalClock *c = &e->clock[terminal];
+    if (c->drift_ppm == 0.0)
+        return t_us + c->offset_us; /* terminal_clock_local's fast path, inline on the per-sample path */
+    return terminal_clock_local(c, t_us);
+}
 /* engine_step.c */
 void engine_sink_send(void *ctx, int k, int to, const Mu *mu);
 /* engine_views.c */

@@ -5,11 +5,6 @@
 
 #include <string.h>
 
-int64_t engine_local_time(const Engine *e, int terminal, int64_t t_us)
-{
-    return terminal_clock_local(&e->clock[terminal], t_us);
-}
-
 /* Scheme k at terminal x->from sends mu to `to`: counted in dir[from]
  * (sent, bytes and the medium's fate). */
 void engine_sink_send(void *ctx, int k, int to, const Mu *mu)
@@ -72,23 +67,25 @@ static void deliver_from(Engine *e, int d, int64_t t_us)
     receive(e, m.scheme, d, to, &m.mu, m.due_us);
 }
 
-/* The direction whose next delivery is due first, or -1; *due gets it. */
+/* The direction whose next delivery is due first, or -1; *due gets it.
+ * Called several times per sample: locals, one store at the end. */
 static int next_direction(Engine *e, int64_t *due)
 {
     int best = -1;
-    *due = INT64_MAX;
-    for (int d = 0; d < e->ncars; d++) {
-        if (!e->has_med[d])
-            continue;
+    int64_t first = INT64_MAX;
+    const int nmed = e->nmed;
+    for (int i = 0; i < nmed; i++) {
+        int d = e->med_dir[i];
         if (e->due_stale[d]) {
             e->due[d] = medium_next_due(&e->med[d]);
             e->due_stale[d] = false;
         }
-        if (e->due[d] < *due) { /* equal times: the lower direction first */
-            *due = e->due[d];
+        if (e->due[d] < first) { /* equal times: the lower direction first */
+            first = e->due[d];
             best = d;
         }
     }
+    *due = first;
     return best;
 }
 

@@ -80,9 +80,11 @@ double engine_displayed_progress(const Engine *e, int car, double x, double y, i
     return track_progress(e->track, x, y, hint);
 }
 
+/* nviews is a power of two (1 or ENGINE_VIEWS): a mask, not a division,
+ * on the per-sample path. */
 static ViewSlot *slot_of(const Engine *e, int j, int64_t idx)
 {
-    return &e->views[j][idx % e->nviews];
+    return &e->views[j][idx & (e->nviews - 1)];
 }
 
 /* Every local terminal's displays at sample idx (time t_us), after the
@@ -94,19 +96,22 @@ void engine_capture_views(Engine *e, int64_t idx, int64_t t_us)
         e->skipped++;
         e->next_metric++;
     }
-    for (int j = 0; j < e->ncars; j++) {
+    const int n = e->n, nc = e->ncars; /* locals: the stores below may alias e */
+    for (int j = 0; j < nc; j++) {
         if (e->remote[j])
             continue;
         ViewSlot *v = slot_of(e, j, idx);
+        const Terminal *term = e->term[j];
         int64_t lt = engine_local_time(e, j, t_us);
         v->idx = idx;
         v->t_us = t_us;
         v->progress = e->cur_prog[j];
-        for (int k = 0; k < e->n; k++)
-            for (int c = 0; c < e->ncars; c++) {
+        ShownCar *out = v->car;
+        for (int k = 0; k < n; k++)
+            for (int c = 0; c < nc; c++) {
                 Pose pose;
-                terminal_display(e->term[j], k, c, lt, &pose);
-                v->car[k * e->ncars + c] = (ShownCar){pose.x, pose.y, pose.seq};
+                terminal_display(term, k, c, lt, &pose);
+                *out++ = (ShownCar){pose.x, pose.y, pose.seq};
             }
     }
 }
@@ -116,22 +121,22 @@ static void pair_views(Engine *e, int64_t idx)
 {
     const ViewSlot *at[ENGINE_MAX_CARS];
     double truth[ENGINE_MAX_CARS];
+    const int n = e->n, nc = e->ncars;
     int64_t t = -1;
-    for (int j = 0; j < e->ncars; j++) {
+    for (int j = 0; j < nc; j++) {
         at[j] = slot_of(e, j, idx);
         truth[j] = at[j]->progress; /* terminal j owns car j */
         if (!e->remote[j] && t < 0)
             t = at[j]->t_us; /* a local view's time: a remote one is only data */
     }
-    int nc = e->ncars;
-    for (int k = 0; k < e->n; k++) {
+    double *p = e->seen; /* [(k * nc + j) * nc + c] */
+    for (int k = 0; k < n; k++, p += nc * nc) {
+        for (int j = 0; j < nc; j++) {
+            const ShownCar *sc = at[j]->car + k * nc;
+            for (int c = 0; c < nc; c++)
+                p[j * nc + c] = engine_displayed_progress(e, c, sc[c].x, sc[c].y, sc[c].seq, truth[c]);
+        }
         Slot *s = &e->s[k];
-        double *p = e->seen + (size_t)k * (size_t)nc * (size_t)nc; /* [j * nc + c] */
-        for (int j = 0; j < nc; j++)
-            for (int c = 0; c < nc; c++) {
-                const ShownCar *sc = &at[j]->car[k * nc + c];
-                p[j * nc + c] = engine_displayed_progress(e, c, sc->x, sc->y, sc->seq, truth[c]);
-            }
         MetricSample ms = metrics_add_sample(&s->m, t, p, p + nc);
         if (!s->hist)
             continue;

@@ -75,7 +75,7 @@ static Engine *make_engine(NetTerminal *nt, NrError *err)
 
 NetTerminal *netterm_new(const NetTermConfig *cfg, NrError *err)
 {
-    if (cfg->car < 0 || cfg->car > 1) {
+    if (cfg->car < 0 || cfg->car >= NETTERM_CARS) {
         nr_error_set(err, "network terminal: car %d (expected 0 or 1)", cfg->car);
         return NULL;
     }
@@ -89,9 +89,9 @@ NetTerminal *netterm_new(const NetTermConfig *cfg, NrError *err)
         return NULL;
     }
     nt->cfg = *cfg;
-    nt->ncars = 2; /* a host and a joiner */
+    nt->ncars = NETTERM_CARS;
     nt->own = cfg->car;
-    nt->peer = 1 - cfg->car;
+    nt->peer = 1 - cfg->car; /* the one other terminal of the session */
     nt->peer_newest = -1;
     if (!make_grid(nt, err) || !world_init_solo(&nt->world, cfg->track, nt->own, err) ||
         !(nt->engine = make_engine(nt, err))) {
@@ -196,7 +196,7 @@ static void send_view(NetTerminal *nt, int32_t seq, int64_t t_us)
     w->t_us = t_us;
     w->progress = v.progress;
     for (int k = 0; k < v.nschemes; k++)
-        for (int c = 0; c < 2; c++) {
+        for (int c = 0; c < v.ncars; c++) {
             const ShownCar *sc = &v.car[k * v.ncars + c];
             w->car[k][c] = (WireViewCar){sc->x, sc->y, sc->seq};
         }
@@ -281,11 +281,12 @@ static void receive_view(NetTerminal *nt, const WireView *w)
         nt->peer_newest = w->seq;
         nt->peer_mu_sent = w->mu_sent;
     }
-    ShownCar car[SCHEME_MAX * 2];
+    ShownCar car[SCHEME_MAX * NETTERM_CARS];
     for (int k = 0; k < w->nschemes; k++)
-        for (int c = 0; c < 2; c++)
-            car[k * 2 + c] = (ShownCar){w->car[k][c].x, w->car[k][c].y, w->car[k][c].seq};
-    TerminalView v = {.seq = w->seq, .nschemes = w->nschemes, .ncars = 2, .progress = w->progress, .car = car};
+        for (int c = 0; c < NETTERM_CARS; c++)
+            car[k * NETTERM_CARS + c] = (ShownCar){w->car[k][c].x, w->car[k][c].y, w->car[k][c].seq};
+    TerminalView v = {.seq = w->seq, .nschemes = w->nschemes, .ncars = NETTERM_CARS, .progress = w->progress,
+                      .car = car};
     engine_put_view(nt->engine, nt->peer, &v);
 }
 
@@ -402,6 +403,6 @@ void netterm_own_shown(const NetTerminal *nt, int k, Pose *out)
 
 void netterm_grid_pose(const NetTerminal *nt, int car, Pose *out)
 {
-    const CarPose *g = &nt->grid[car == 1];
+    const CarPose *g = &nt->grid[car >= 0 && car < nt->ncars ? car : 0];
     *out = (Pose){.x = g->x, .y = g->y, .heading = g->heading, .seq = 0};
 }

@@ -88,6 +88,9 @@
 #include "raceloop.h"
 #include "wire.h"
 
+/* A session races a host and a joiner; a VIEW carries two cars (wire.h). */
+#define NETTERM_CARS 2
+
 typedef struct NetTermConfig {
     const Track *track;   /* borrowed */
     int car;              /* own car, 0-based (host 0, joiner 1) */

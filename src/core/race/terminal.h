@@ -52,7 +52,11 @@
 
 #include "mu.h"
 
-#define TERMINAL_MAX_CARS 2 /* races of more cars are the step after network play */
+/* The schemes hold two cars (SchemeType.init takes grid[2], their states
+ * index cars 0 and 1): a terminal of more cars would hand them cars they
+ * cannot hold. Races of N cars raise this with the schemes; the engine's
+ * arrays are already ENGINE_MAX_CARS (8). */
+#define TERMINAL_MAX_CARS 2
 
 typedef struct TerminalClock {
     int64_t offset_us; /* local = global + offset + drift */
