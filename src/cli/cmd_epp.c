@@ -164,7 +164,7 @@ static int run_epp(int argc, char **argv)
     EppSource *src = calloc(3 + MAX_TRACES * RECORDING_MAX_CARS, sizeof *src);
     Plan plan = {0};
     FILE *csv = NULL;
-    char tmp_path[4096] = "";
+    NrPartFile csv_out = {0};
     int nrecs = 0;
     rc = CLI_FAIL;
     if (!cond || !recs || !src) {
@@ -264,7 +264,7 @@ static int run_epp(int argc, char **argv)
     /* Open the output before the work so a bad path fails at once; the file
      * appears under its name only when complete (temp file + rename). */
     if (o.out) {
-        csv = cli_out_open(CMD, o.out, tmp_path, sizeof tmp_path, &rc);
+        csv = cli_out_open(CMD, &csv_out, o.out, &rc);
         if (!csv)
             goto done;
     }
@@ -457,11 +457,8 @@ static int run_epp(int argc, char **argv)
                             fprintf(csv, "%s,%g,%d,%lld,%s,%.6f,%d\n", src[s].name, o.loss[q], o.rate[r],
                                     (long long)plan.bwall[b], epp_exp_scheme_name(k), x->sum / x->runs, x->runs);
                         }
-        FILE *f = csv;
         csv = NULL;
-        bool wrote = cli_out_close(CMD, f, o.out, tmp_path, true, &rc);
-        tmp_path[0] = '\0'; /* renamed, or removed by cli_out_close */
-        if (!wrote)
+        if (!cli_out_close(CMD, &csv_out, true, &rc)) /* renamed, or removed */
             goto done;
         cli_wrote(o.out);
     }
@@ -473,10 +470,7 @@ static int run_epp(int argc, char **argv)
     rc = CLI_OK;
 
 done:
-    if (csv)
-        fclose(csv);
-    if (tmp_path[0])
-        remove(tmp_path);
+    nr_part_abort(&csv_out); /* removes the .part unless it was renamed */
     epp_results_free(&plan.res);
     if (cond)
         for (int i = 0; i < o.nrate * o.nloss; i++)

@@ -383,8 +383,8 @@ static int sweep_run(int argc, char **argv)
             rc = cli_fail(cmd, "%s", j.err.msg);
     }
     if (rc == CLI_OK && out) {
-        char tmp[4096];
-        FILE *f = cli_out_open(cmd, out, tmp, sizeof tmp, &rc);
+        NrPartFile csv;
+        FILE *f = cli_out_open(cmd, &csv, out, &rc);
         if (f) {
             result_csv_header(f);
             for (int p = 0; p < npts; p++)
@@ -401,7 +401,7 @@ static int sweep_run(int argc, char **argv)
                         };
                         result_csv_row(f, &key, &j.results[((size_t)p * (size_t)j.runs + (size_t)r) * (size_t)j.nschemes + (size_t)k]);
                     }
-            if (cli_out_close(cmd, f, out, tmp, true, &rc))
+            if (cli_out_close(cmd, &csv, true, &rc))
                 cli_wrote(out);
         }
     }

@@ -9,15 +9,14 @@
  */
 #include "recording.h"
 #include "nr_file.h"
+#include "nr_part.h"
 #include "track.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define REC_MAGIC "netrace-recording"
 #define REC_COLUMNS "t_ms,car,x,y,heading,speed"
@@ -39,9 +38,7 @@ static bool valid_source(const char *s)
 /* ---- writer ----------------------------------------------------------------- */
 
 struct RecWriter {
-    FILE *f;
-    char path[REC_PATH_MAX];
-    char part[REC_PATH_MAX + 8];
+    NrPartFile pf; /* PATH.part, renamed into place on close */
     int ncars;
     int32_t period_ms;
     int32_t cur_t;     /* time of the sample being written */
@@ -87,37 +84,26 @@ RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err)
         nr_error_set(err, "%s: out of memory", path);
         return NULL;
     }
-    snprintf(w->path, sizeof w->path, "%s", path);
-    snprintf(w->part, sizeof w->part, "%s.part", path);
-    /* O_EXCL: a leftover PATH.part holds a crashed race; never overwrite it. */
-    int fd = open(w->part, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
-        if (errno == EEXIST)
-            nr_error_set(err, "%s: exists (a crashed or running recording?); move it away first", w->part);
+    /* A leftover PATH.part holds a crashed race: nr_part never overwrites it. */
+    if (nr_part_open(&w->pf, path, NR_PART_REPLACE) != NR_PART_OK) {
+        if (w->pf.status == NR_PART_EXISTS)
+            nr_error_set(err, "%s: exists (a crashed or running recording?); move it away first", w->pf.part);
         else
-            nr_error_set(err, "%s: cannot create: %s", w->part, strerror(errno));
+            nr_error_set(err, "%s: cannot create: %s", w->pf.part, nr_part_reason(&w->pf));
         free(w);
         return NULL;
     }
-    w->f = fdopen(fd, "w");
-    if (!w->f) {
-        nr_error_set(err, "%s: %s", w->part, strerror(errno));
-        close(fd);
-        unlink(w->part);
-        free(w);
-        return NULL;
-    }
+    FILE *f = w->pf.f;
     w->ncars = meta->ncars;
     w->period_ms = meta->period_ms;
-    fprintf(w->f, "# %s: %d\n# track: %s\n# period_ms: %ld\n# cars: %d\n# source: %s\n", REC_MAGIC,
+    fprintf(f, "# %s: %d\n# track: %s\n# period_ms: %ld\n# cars: %d\n# source: %s\n", REC_MAGIC,
             RECORDING_VERSION, meta->track, (long)meta->period_ms, meta->ncars, meta->source);
     if (meta->created[0])
-        fprintf(w->f, "# created: %s\n", meta->created);
-    fprintf(w->f, "%s\n", REC_COLUMNS);
-    if (fflush(w->f) != 0 || ferror(w->f)) {
-        nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
-        fclose(w->f);
-        unlink(w->part);
+        fprintf(f, "# created: %s\n", meta->created);
+    fprintf(f, "%s\n", REC_COLUMNS);
+    if (nr_part_flush(&w->pf) != NR_PART_OK) {
+        nr_error_set(err, "%s: write error: %s", w->pf.part, nr_part_reason(&w->pf));
+        nr_part_abort(&w->pf);
         free(w);
         return NULL;
     }
@@ -127,15 +113,15 @@ RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err)
 bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
 {
     if (car < 0 || car >= w->ncars)
-        return nr_error_set(err, "%s: car %d out of range (0..%d)", w->part, car, w->ncars - 1);
+        return nr_error_set(err, "%s: car %d out of range (0..%d)", w->pf.part, car, w->ncars - 1);
     int64_t expect_t = !w->started ? 0 : w->next_car == 0 ? (int64_t)w->cur_t + w->period_ms : w->cur_t;
     if (car != w->next_car || s->t_ms != expect_t)
         return nr_error_set(err, "%s: sample of car %d at t_ms %ld out of order (expected car %d at %ld)",
-                            w->part, car, (long)s->t_ms, w->next_car, (long)expect_t);
+                            w->pf.part, car, (long)s->t_ms, w->next_car, (long)expect_t);
     if (!isfinite(s->x) || !isfinite(s->y) || !isfinite(s->heading) || !isfinite(s->speed))
-        return nr_error_set(err, "%s: sample of car %d at t_ms %ld is not finite", w->part, car, (long)s->t_ms);
-    if (!write_row(w->f, car, s))
-        return nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
+        return nr_error_set(err, "%s: sample of car %d at t_ms %ld is not finite", w->pf.part, car, (long)s->t_ms);
+    if (!write_row(w->pf.f, car, s))
+        return nr_error_set(err, "%s: write error: %s", w->pf.part, strerror(errno));
     w->started = true;
     w->cur_t = s->t_ms;
     w->next_car = (car + 1) % w->ncars;
@@ -143,8 +129,8 @@ bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
      * would otherwise come more than one second of race time after the
      * last flush. */
     if (w->next_car == 0 && (int64_t)s->t_ms + w->period_ms - w->flushed_t > 1000) {
-        if (fflush(w->f) != 0)
-            return nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
+        if (nr_part_flush(&w->pf) != NR_PART_OK)
+            return nr_error_set(err, "%s: write error: %s", w->pf.part, nr_part_reason(&w->pf));
         w->flushed_t = s->t_ms;
     }
     return true;
@@ -155,17 +141,17 @@ bool recwriter_close(RecWriter *w, NrError *err)
     if (!w)
         return true;
     bool ok = true;
-    if (w->started && w->next_car != 0)
+    NrPartFile *pf = &w->pf;
+    if (w->started && w->next_car != 0) {
         ok = nr_error_set(err, "%s: closed in the middle of sample time %ld (car %d missing); kept as %s",
-                          w->path, (long)w->cur_t, w->next_car + 1, w->part);
-    if (fflush(w->f) != 0 || ferror(w->f)) {
-        if (ok)
-            ok = nr_error_set(err, "%s: write error: %s; kept as %s", w->path, strerror(errno), w->part);
+                          pf->path, (long)w->cur_t, w->next_car + 1, pf->part);
+        fclose(pf->f); /* the .part is kept as it is: never renamed */
+        pf->f = NULL;
+    } else if (nr_part_close(pf) == NR_PART_WRITE) {
+        ok = nr_error_set(err, "%s: write error: %s; kept as %s", pf->path, nr_part_reason(pf), pf->part);
+    } else if (pf->status != NR_PART_OK) {
+        ok = nr_error_set(err, "%s: cannot rename %s into place: %s", pf->path, pf->part, nr_part_reason(pf));
     }
-    if (fclose(w->f) != 0 && ok)
-        ok = nr_error_set(err, "%s: write error: %s; kept as %s", w->path, strerror(errno), w->part);
-    if (ok && rename(w->part, w->path) != 0)
-        ok = nr_error_set(err, "%s: cannot rename %s into place: %s", w->path, w->part, strerror(errno));
     free(w);
     return ok;
 }
@@ -178,11 +164,8 @@ bool recording_save(const Recording *rec, const char *path, NrError *err)
     for (int i = 0; i < rec->nsamples; i++) {
         for (int c = 0; c < rec->ncars; c++) {
             if (!recwriter_append(w, c, recording_at(rec, c, i), err)) {
-                NrError ignore;
-                char part[REC_PATH_MAX + 8];
-                snprintf(part, sizeof part, "%s", w->part);
-                recwriter_close(w, &ignore);
-                unlink(part); /* a partial copy of an in-memory recording is worthless */
+                nr_part_abort(&w->pf); /* a partial copy of an in-memory recording is worthless */
+                free(w);
                 return false;
             }
         }
