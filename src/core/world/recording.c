@@ -10,7 +10,6 @@
 #include "recording.h"
 #include "nr_file.h"
 #include "nr_part.h"
-#include "track.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -197,7 +196,13 @@ typedef struct Reader {
     int ntimes;      /* complete + current */
     unsigned seen;   /* bit per car seen at the current time */
     int32_t cur_t;
+    int line;        /* lines read */
+    bool have_magic, in_header;
+    bool have[4];    /* the header keys of header_keys[] seen */
 } Reader;
+
+/* The header keys every recording has (Reader.have). */
+static const char *const header_keys[4] = {"track", "period_ms", "cars", "source"};
 
 static bool field_number(const Reader *r, int line, const char *field, const char *tok, double *out,
                          NrError *err)
@@ -371,131 +376,146 @@ bool recording_load(Recording *rec, const char *path, NrError *err)
     return ok;
 }
 
+/* The first line: '# netrace-recording: 1'. */
+static bool read_magic(Reader *r, const char *buf, NrError *err)
+{
+    char want[64];
+    snprintf(want, sizeof want, "# %s:", REC_MAGIC);
+    if (strncmp(buf, want, strlen(want)) != 0)
+        return nr_error_set(err, "%s:%d: expected the header '# %s: %d'", r->path, r->line, REC_MAGIC,
+                            RECORDING_VERSION);
+    const char *vs = buf + strlen(want);
+    vs += strspn(vs, " \t");
+    int64_t v;
+    if (!nr_parse_int64(vs, &v))
+        return nr_error_set(err, "%s:%d: format version is '%s', expected %d", r->path, r->line, vs,
+                            RECORDING_VERSION);
+    if (v != RECORDING_VERSION)
+        return nr_error_set(err, "%s:%d: recording format version %lld is not supported (expected %d)", r->path,
+                            r->line, (long long)v, RECORDING_VERSION);
+    r->have_magic = true;
+    r->rec->version = (int)v;
+    return true;
+}
+
+/* Every header key seen by the current line. */
+static bool header_complete(const Reader *r, NrError *err)
+{
+    for (int k = 0; k < 4; k++)
+        if (!r->have[k])
+            return nr_error_set(err, "%s:%d: the header has no '# %s: ...' line", r->path, r->line,
+                                header_keys[k]);
+    return true;
+}
+
+typedef enum ReadStep { READ_NEXT, READ_STOP, READ_FAIL } ReadStep;
+
+/* One line of got bytes (newline kept; cut: no newline, a killed writer's
+ * last line) whatever nr_line_read said of it (lr). */
+static ReadStep read_line(Reader *r, char *buf, size_t got, NrLine lr, NrError *err)
+{
+    if (lr == NR_LINE_LONG)
+        return nr_error_set(err, "%s:%d: line longer than %d bytes", r->path, r->line, NR_LINE_MAX - 1), READ_FAIL;
+    if (lr == NR_LINE_ERROR)
+        return nr_error_set(err, "%s:%d: read error", r->path, r->line), READ_FAIL;
+    bool cut = got == 0 || buf[got - 1] != '\n';
+    if (lr == NR_LINE_NUL)
+        return nr_error_set(err, "%s:%d: binary data (NUL byte) in a text file", r->path, r->line), READ_FAIL;
+    size_t len = got;
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+        buf[--len] = '\0';
+    if (!r->have_magic)
+        return read_magic(r, buf, err) ? READ_NEXT : READ_FAIL;
+    if (r->in_header) {
+        if (buf[0] == '#')
+            return header_line(r, buf, r->line, r->have, err) ? READ_NEXT : READ_FAIL;
+        if (!header_complete(r, err))
+            return READ_FAIL;
+        if (strcmp(buf, REC_COLUMNS) != 0) {
+            if (cut)
+                return READ_STOP; /* cut inside the column line: no samples */
+            return nr_error_set(err, "%s:%d: expected the column line '%s'", r->path, r->line, REC_COLUMNS),
+                   READ_FAIL;
+        }
+        r->in_header = false;
+        return READ_NEXT;
+    }
+    if (cut) {
+        /* A killed writer leaves a partial last line: drop it. */
+        r->rec->truncated = true;
+        return READ_STOP;
+    }
+    if (len == 0 || buf[0] == '#')
+        return READ_NEXT; /* blank lines and comments between rows are harmless */
+    return parse_row(r, buf, r->line, err) ? READ_NEXT : READ_FAIL;
+}
+
+/* After the last line: a file that ends in its header, or between the rows
+ * of one sample time, keeps what is whole and says truncated. */
+static bool read_end(Reader *r, NrError *err)
+{
+    Recording *rec = r->rec;
+    if (r->line == 0)
+        return nr_error_set(err, "%s:1: empty file (expected the header '# %s: %d')", r->path, REC_MAGIC,
+                            RECORDING_VERSION);
+    if (r->in_header) {
+        if (!r->have_magic)
+            return nr_error_set(err, "%s:%d: expected the header '# %s: %d'", r->path, r->line, REC_MAGIC,
+                                RECORDING_VERSION);
+        if (!header_complete(r, err))
+            return false;
+        rec->truncated = true; /* the file ends before the column line */
+    }
+    if (r->ntimes > 0 && r->seen != (1u << rec->ncars) - 1) {
+        /* The last sample time lacks some cars: the writer was killed
+         * between rows. Keep the whole sample times before it. */
+        r->ntimes--;
+        rec->truncated = true;
+    }
+    return true;
+}
+
+/* The rows read ([time][car]) into rec->samples ([car][time]). */
+static bool store_samples(Reader *r, NrError *err)
+{
+    Recording *rec = r->rec;
+    rec->nsamples = r->ntimes;
+    if (r->ntimes == 0)
+        return true;
+    rec->samples = calloc((size_t)r->ntimes * (size_t)rec->ncars, sizeof *rec->samples);
+    if (!rec->samples)
+        return nr_error_set(err, "%s: out of memory", r->path);
+    for (int i = 0; i < r->ntimes; i++)
+        for (int c = 0; c < rec->ncars; c++)
+            rec->samples[(size_t)c * (size_t)r->ntimes + (size_t)i] = r->rows[(size_t)i * (size_t)rec->ncars + (size_t)c];
+    return true;
+}
+
 bool recording_read(Recording *rec, FILE *f, const char *path, NrError *err)
 {
     memset(rec, 0, sizeof *rec);
-    Reader r = {path, rec, NULL, 0, 0, 0, 0};
+    Reader r = {.path = path, .rec = rec, .in_header = true};
     char *buf = malloc(NR_LINE_MAX);
     if (!buf)
         return nr_error_set(err, "%s: out of memory", path);
     size_t got;
     NrLine lr;
-    int line = 0;
-    bool ok = true, in_header = true, have_magic = false;
-    bool have[4] = {false, false, false, false};
-    const char *names[4] = {"track", "period_ms", "cars", "source"};
-    while (ok && (lr = nr_line_read(f, buf, NR_LINE_MAX, &got)) != NR_LINE_EOF) {
-        line++;
-        if (lr == NR_LINE_LONG) {
-            ok = nr_error_set(err, "%s:%d: line longer than %d bytes", path, line, NR_LINE_MAX - 1);
-            break;
-        }
-        if (lr == NR_LINE_ERROR) {
-            ok = nr_error_set(err, "%s:%d: read error", path, line);
-            break;
-        }
-        bool cut = got == 0 || buf[got - 1] != '\n';
-        if (lr == NR_LINE_NUL) {
-            ok = nr_error_set(err, "%s:%d: binary data (NUL byte) in a text file", path, line);
-            break;
-        }
-        size_t len = (size_t)got;
-        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-            buf[--len] = '\0';
-        if (!have_magic) {
-            char want[64];
-            snprintf(want, sizeof want, "# %s:", REC_MAGIC);
-            if (strncmp(buf, want, strlen(want)) != 0) {
-                ok = nr_error_set(err, "%s:%d: expected the header '# %s: %d'", path, line, REC_MAGIC,
-                                  RECORDING_VERSION);
-                break;
-            }
-            const char *vs = buf + strlen(want);
-            vs += strspn(vs, " \t");
-            int64_t v;
-            if (!nr_parse_int64(vs, &v)) {
-                ok = nr_error_set(err, "%s:%d: format version is '%s', expected %d", path, line, vs,
-                                  RECORDING_VERSION);
-                break;
-            }
-            if (v != RECORDING_VERSION) {
-                ok = nr_error_set(err, "%s:%d: recording format version %lld is not supported (expected %d)", path,
-                                  line, (long long)v, RECORDING_VERSION);
-                break;
-            }
-            have_magic = true;
-            rec->version = (int)v;
-            continue;
-        }
-        if (in_header) {
-            if (buf[0] == '#') {
-                ok = header_line(&r, buf, line, have, err);
-                continue;
-            }
-            for (int k = 0; k < 4 && ok; k++)
-                if (!have[k])
-                    ok = nr_error_set(err, "%s:%d: the header has no '# %s: ...' line", path, line, names[k]);
-            if (!ok)
-                break;
-            if (strcmp(buf, REC_COLUMNS) != 0) {
-                if (cut)
-                    break; /* cut inside the column line: no samples */
-                ok = nr_error_set(err, "%s:%d: expected the column line '%s'", path, line, REC_COLUMNS);
-                break;
-            }
-            in_header = false;
-            continue;
-        }
-        if (cut) {
-            /* A killed writer leaves a partial last line: drop it. */
-            rec->truncated = true;
-            break;
-        }
-        if (len == 0 || buf[0] == '#')
-            continue; /* blank lines and comments between rows are harmless */
-        ok = parse_row(&r, buf, line, err);
+    ReadStep step = READ_NEXT;
+    while (step == READ_NEXT && (lr = nr_line_read(f, buf, NR_LINE_MAX, &got)) != NR_LINE_EOF) {
+        r.line++;
+        step = read_line(&r, buf, got, lr, err);
     }
+    bool ok = step != READ_FAIL;
     if (ok && ferror(f))
         ok = nr_error_set(err, "%s: read error", path);
     free(buf);
-    if (ok && line == 0)
-        ok = nr_error_set(err, "%s:1: empty file (expected the header '# %s: %d')", path, REC_MAGIC,
-                          RECORDING_VERSION);
-    if (ok && in_header) {
-        if (!have_magic)
-            ok = nr_error_set(err, "%s:%d: expected the header '# %s: %d'", path, line, REC_MAGIC,
-                              RECORDING_VERSION);
-        for (int k = 0; k < 4 && ok; k++)
-            if (!have[k])
-                ok = nr_error_set(err, "%s:%d: the header has no '# %s: ...' line", path, line, names[k]);
-        if (ok)
-            rec->truncated = true; /* the file ends before the column line */
-    }
-    if (ok && r.ntimes > 0 && r.seen != (1u << rec->ncars) - 1) {
-        /* The last sample time lacks some cars: the writer was killed
-         * between rows. Keep the whole sample times before it. */
-        r.ntimes--;
-        rec->truncated = true;
-    }
-    if (!ok) {
-        free(r.rows);
-        memset(rec, 0, sizeof *rec);
-        return false;
-    }
-    rec->nsamples = r.ntimes;
-    if (r.ntimes > 0) {
-        rec->samples = calloc((size_t)r.ntimes * (size_t)rec->ncars, sizeof *rec->samples);
-        if (!rec->samples) {
-            free(r.rows);
-            memset(rec, 0, sizeof *rec);
-            return nr_error_set(err, "%s: out of memory", path);
-        }
-        for (int i = 0; i < r.ntimes; i++)
-            for (int c = 0; c < rec->ncars; c++)
-                rec->samples[(size_t)c * (size_t)r.ntimes + (size_t)i] = r.rows[(size_t)i * (size_t)rec->ncars + (size_t)c];
-    }
+    ok = ok && read_end(&r, err) && store_samples(&r, err);
     free(r.rows);
-    return true;
+    if (!ok) {
+        free(rec->samples);
+        memset(rec, 0, sizeof *rec);
+    }
+    return ok;
 }
 
 bool recording_in_range(const Recording *rec, const char *path, NrError *err)
@@ -513,82 +533,5 @@ bool recording_in_range(const Recording *rec, const char *path, NrError *err)
                                     bad[0] == 'x' ? s->x : bad[0] == 'y' ? s->y : s->speed, RECORDING_MAX_POS,
                                     RECORDING_MAX_SPEED);
         }
-    return true;
-}
-
-/* ---- progress along a track -------------------------------------------------- */
-
-bool recording_progress(const Recording *rec, const Track *t, int car, double *out)
-{
-    if (car < 0 || car >= rec->ncars)
-        return false;
-    double near;
-    if (car < track_grid_slots(t))
-        track_grid(t, car, NULL, NULL, NULL, &near);
-    else
-        near = 0;
-    for (int i = 0; i < rec->nsamples; i++) {
-        const RecSample *s = recording_at(rec, car, i);
-        near = track_progress(t, s->x, s->y, near);
-        out[i] = near;
-    }
-    return true;
-}
-
-int recording_lead_changes(const Recording *rec, const Track *t)
-{
-    if (rec->ncars < 2)
-        return -1;
-    if (rec->nsamples == 0)
-        return 0;
-    double *p = malloc(2 * (size_t)rec->nsamples * sizeof *p);
-    if (!p)
-        return -1;
-    double *p1 = p, *p2 = p + rec->nsamples;
-    recording_progress(rec, t, 0, p1);
-    recording_progress(rec, t, 1, p2);
-    int changes = 0, last = 0;
-    for (int i = 0; i < rec->nsamples; i++) {
-        double d = p1[i] - p2[i];
-        int sign = d > 0 ? 1 : d < 0 ? -1 : 0;
-        if (sign == 0)
-            continue; /* exact ties change nothing */
-        if (last != 0 && sign != last)
-            changes++;
-        last = sign;
-    }
-    free(p);
-    return changes;
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
-/* How close the racing is: the order of cars closer than a couple of car
- * widths is what a delay can swap (and what solid bodies must keep apart). */
-bool recording_gap_stats(const Recording *rec, int a, int b, RecGapStats *out)
-{
-    int n = rec->nsamples;
-    if (a < 0 || b < 0 || a >= rec->ncars || b >= rec->ncars || a == b || n <= 0)
-        return false;
-    double *d = malloc((size_t)n * sizeof *d);
-    if (!d)
-        return false;
-    int below1 = 0, below2 = 0;
-    for (int i = 0; i < n; i++) {
-        const RecSample *p = recording_at(rec, a, i), *q = recording_at(rec, b, i);
-        d[i] = hypot(p->x - q->x, p->y - q->y);
-        below1 += d[i] < 1.0;
-        below2 += d[i] < 2.0;
-    }
-    qsort(d, (size_t)n, sizeof *d, cmp_double);
-    out->median_cw = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
-    out->min_cw = d[0];
-    out->below1 = (double)below1 / n;
-    out->below2 = (double)below2 / n;
-    free(d);
     return true;
 }
