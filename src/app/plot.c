@@ -1,6 +1,7 @@
 /* Line-chart panels (axes, round ticks, units, legend) for the window's
  * strip charts and the batch commands' PNG figures. */
 #include "app_internal.h"
+#include "nr_part.h"
 
 #include <SDL_image.h>
 #include <errno.h>
@@ -486,7 +487,7 @@ static int checked_close(SDL_RWops *rw)
 }
 
 /* Writes s as PNG into f; false with the reason in *why on any failed
- * write, flush or close (f is closed in every case). */
+ * write or flush (f stays open: app_save_png closes it). */
 static bool write_png_checked(SDL_Surface *s, FILE *f, const char **why)
 {
     CheckedFile c = {f, false, 0};
@@ -507,10 +508,6 @@ static bool write_png_checked(SDL_Surface *s, FILE *f, const char **why)
     if (ok && (c.failed || fflush(f) != 0 || ferror(f))) {
         ok = false;
         *why = strerror(c.failed ? c.err : errno);
-    }
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        *why = strerror(errno);
     }
     return ok;
 }
@@ -533,25 +530,26 @@ bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err)
     if (!ok)
         nr_error_set(err, "%s: cannot read the frame: %s", path, SDL_GetError());
     /* Written as PATH.part (never replacing an existing one) and renamed into
-     * place when every write succeeded, like every netrace output: a failed
-     * or killed write leaves no half PNG under PATH and never truncates an
-     * older file. */
-    char tmp[4096];
-    int n = snprintf(tmp, sizeof tmp, "%s.part", path);
-    FILE *f = NULL;
-    if (ok && (n < 0 || (size_t)n >= sizeof tmp))
-        ok = nr_error_set(err, "%s: path too long", path);
-    if (ok && !(f = fopen(tmp, "wbx")))
-        ok = nr_error_set(err, "%s: cannot write %s: %s%s", path, tmp, strerror(errno),
-                          errno == EEXIST ? " (left by a killed run?); remove it or choose another name" : "");
-    if (ok) {
+     * place when every write succeeded, like every netrace output (nr_part.h):
+     * a failed or killed write leaves no half PNG under PATH and never
+     * truncates an older file. */
+    NrPartFile out;
+    if (ok && nr_part_open(&out, path, NR_PART_REPLACE) != NR_PART_OK) {
+        if (out.status == NR_PART_TOO_LONG)
+            ok = nr_error_set(err, "%s: path too long", path);
+        else
+            ok = nr_error_set(err, "%s: cannot write %s: %s%s", path, out.part, strerror(out.errnum),
+                              out.status == NR_PART_EXISTS ? " (left by a killed run?); remove it or choose another name"
+                                                           : "");
+    } else if (ok) {
         const char *why = "";
-        if (!write_png_checked(s, f, &why))
+        if (!write_png_checked(s, out.f, &why))
             ok = nr_error_set(err, "%s: cannot write PNG: %s", path, why);
-        if (ok && rename(tmp, path) != 0)
-            ok = nr_error_set(err, "%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
-        if (!ok)
-            remove(tmp);
+        else if (nr_part_close(&out) == NR_PART_WRITE)
+            ok = nr_error_set(err, "%s: cannot write PNG: %s", path, nr_part_reason(&out));
+        else if (out.status != NR_PART_OK)
+            ok = nr_error_set(err, "%s: cannot rename %s into place: %s", path, out.part, nr_part_reason(&out));
+        nr_part_abort(&out); /* removes the .part unless it was renamed */
     }
     SDL_FreeSurface(s);
     return ok;

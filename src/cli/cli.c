@@ -269,41 +269,34 @@ int cli_out_check(const char *cmd, const char *flag, const char *path, const cha
     return CLI_OK;
 }
 
-FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t ntmp, int *rc)
+FILE *cli_out_open(const char *cmd, NrPartFile *out, const char *path, int *rc)
 {
-    int w = snprintf(tmp, ntmp, "%s.part", path);
-    if (w < 0 || (size_t)w >= ntmp) {
-        tmp[0] = '\0';
+    if (nr_part_open(out, path, NR_PART_REPLACE) == NR_PART_OK)
+        return out->f;
+    if (out->status == NR_PART_TOO_LONG)
         *rc = cli_fail(cmd, "%s: path too long", path);
-        return NULL;
-    }
-    errno = 0;
-    FILE *f = fopen(tmp, "wx"); /* C11 exclusive mode: fails when tmp exists */
-    if (!f) {
-        if (errno == EEXIST)
-            *rc = cli_fail(cmd, "%s: %s exists (left by a killed run?); remove it or choose another name", path,
-                           tmp);
-        else
-            *rc = cli_fail(cmd, "%s: cannot write %s: %s", path, tmp, strerror(errno));
-        tmp[0] = '\0';
-        return NULL;
-    }
-    return f;
+    else if (out->status == NR_PART_EXISTS)
+        *rc = cli_fail(cmd, "%s: %s exists (left by a killed run?); remove it or choose another name", path,
+                       out->part);
+    else
+        *rc = cli_fail(cmd, "%s: cannot write %s: %s", path, out->part, nr_part_reason(out));
+    return NULL;
 }
 
-bool cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, bool ok, int *rc)
+bool cli_out_close(const char *cmd, NrPartFile *out, bool ok, int *rc)
 {
-    bool wrote = !ferror(f);
-    errno = 0;
-    if (fclose(f) != 0)
-        wrote = false;
-    if (ok && !wrote)
-        *rc = cli_fail(cmd, "%s: write error: %s", path, errno ? strerror(errno) : "disk full?");
-    else if (ok && rename(tmp, path) != 0)
-        *rc = cli_fail(cmd, "%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
-    else if (ok)
+    if (!ok) {
+        nr_part_abort(out);
+        return false;
+    }
+    NrPartStatus st = nr_part_close(out);
+    if (st == NR_PART_OK)
         return true;
-    remove(tmp);
+    if (st == NR_PART_WRITE)
+        *rc = cli_fail(cmd, "%s: write error: %s", out->path, nr_part_reason(out));
+    else
+        *rc = cli_fail(cmd, "%s: cannot rename %s into place: %s", out->path, out->part, nr_part_reason(out));
+    nr_part_abort(out);
     return false;
 }
 

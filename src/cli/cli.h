@@ -30,6 +30,7 @@
 #define NR_CLI_H
 
 #include "nr_common.h"
+#include "nr_part.h"
 
 #include <stdio.h>
 
@@ -86,13 +87,14 @@ int cli_out_check(const char *cmd, const char *flag, const char *path, const cha
  * when either is NULL. */
 int cli_out_distinct(const char *cmd, const char *flag_a, const char *path_a, const char *flag_b,
                      const char *path_b);
-/* Creates PATH.part (into tmp, ntmp bytes) for writing; never replaces an
- * existing PATH.part (a crashed run's, or someone's file). NULL after
- * printing the reason (*rc = CLI_FAIL). */
-FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t ntmp, int *rc);
-/* Closes f and, when ok and the close succeeded, renames tmp to PATH; else
- * removes tmp and prints the reason (*rc = CLI_FAIL; when !ok the caller has
- * printed it already). Returns whether PATH now holds the new file. */
-bool cli_out_close(const char *cmd, FILE *f, const char *path, const char *tmp, bool ok, int *rc);
+/* Opens out (nr_part.h) for PATH: PATH.part, never replacing an existing
+ * one (a crashed run's, or someone's file); PATH itself is replaced at close.
+ * Returns out->f, or NULL after printing the reason (*rc = CLI_FAIL). */
+FILE *cli_out_open(const char *cmd, NrPartFile *out, const char *path, int *rc);
+/* Closes out and, when ok and every write succeeded, renames PATH.part to
+ * PATH; else removes PATH.part and prints the reason (*rc = CLI_FAIL; when
+ * !ok the caller has printed it already). Returns whether PATH now holds the
+ * new file. */
+bool cli_out_close(const char *cmd, NrPartFile *out, bool ok, int *rc);
 
 #endif

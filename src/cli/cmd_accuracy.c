@@ -53,113 +53,141 @@ static int write_plot(const AccuracyResult *res, const char *path, const char *t
     return CLI_OK;
 }
 
-static int run(int argc, char **argv)
-{
-    double delays_ms[ACCURACY_MAX_DELAYS] = {100, 300, 800};
-    int nd = 3;
-    double offset_ms = 0, drift_ppm = 0, roffset_ms = 0, rdrift_ppm = 0;
+/* The command line: fairness's shared options (fair_cli.h) and its own. */
+typedef struct AccArgs {
     FcliOpts o;
-    fcli_opts_init(&o);
-    const char *plot = NULL;
+    double delays_ms[ACCURACY_MAX_DELAYS];
+    int nd;
+    double offset_ms, drift_ppm, roffset_ms, rdrift_ppm;
+    const char *plot;
+} AccArgs;
+
+static int parse_args(AccArgs *g, int argc, char **argv)
+{
     static const char *const own[] = {"--delays", "--clock-offset", "--clock-drift", "--receiver-offset",
                                       "--receiver-drift", "--plot", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a, *v;
-        int mine = fcli_next(&o, argc, argv, &i, CMD, own, &a, &v);
+        int mine = fcli_next(&g->o, argc, argv, &i, CMD, own, &a, &v);
         if (mine == FCLI_BAD)
             return CLI_USAGE;
         if (mine == FCLI_TAKEN)
             continue;
-        if (cli_flag_is(a, "--delays")) {
-            if (!fcli_ms_list(CMD, "--delays", v, delays_ms, ACCURACY_MAX_DELAYS, &nd))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--clock-offset")) {
-            if (!cli_double(CMD, "--clock-offset", v, -3600000, 3600000, &offset_ms))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--clock-drift")) {
-            if (!cli_double(CMD, "--clock-drift", v, -1e5, 1e5, &drift_ppm))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--receiver-offset")) {
-            if (!cli_double(CMD, "--receiver-offset", v, -3600000, 3600000, &roffset_ms))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--receiver-drift")) {
-            if (!cli_double(CMD, "--receiver-drift", v, -1e5, 1e5, &rdrift_ppm))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--plot")) {
-            plot = v;
-        } else {
+        bool ok = true;
+        if (cli_flag_is(a, "--delays"))
+            ok = fcli_ms_list(CMD, "--delays", v, g->delays_ms, ACCURACY_MAX_DELAYS, &g->nd);
+        else if (cli_flag_is(a, "--clock-offset"))
+            ok = cli_double(CMD, "--clock-offset", v, -3600000, 3600000, &g->offset_ms);
+        else if (cli_flag_is(a, "--clock-drift"))
+            ok = cli_double(CMD, "--clock-drift", v, -1e5, 1e5, &g->drift_ppm);
+        else if (cli_flag_is(a, "--receiver-offset"))
+            ok = cli_double(CMD, "--receiver-offset", v, -3600000, 3600000, &g->roffset_ms);
+        else if (cli_flag_is(a, "--receiver-drift"))
+            ok = cli_double(CMD, "--receiver-drift", v, -1e5, 1e5, &g->rdrift_ppm);
+        else if (cli_flag_is(a, "--plot"))
+            g->plot = v;
+        else
             return cli_unknown_option(CMD, a);
-        }
+        if (!ok)
+            return CLI_USAGE;
     }
-    const char *input = o.recording ? o.recording : "recordings/default.csv";
-    int rc = o.out ? cli_out_check(CMD, "--out", o.out, &input, 1) : CLI_OK;
-    if (rc == CLI_OK && plot)
-        rc = cli_out_check(CMD, "--plot", plot, &input, 1);
-    if (rc == CLI_OK && plot && o.out)
-        rc = cli_out_distinct(CMD, "--out", o.out, "--plot", plot);
-    if (rc == CLI_OK && plot)
-        rc = cli_plot_check(CMD, plot);
+    return CLI_OK;
+}
+
+/* --out and --plot: files, not the recording read, not one another. */
+static int check_outputs(const AccArgs *g)
+{
+    const char *input = g->o.recording ? g->o.recording : "recordings/default.csv";
+    int rc = g->o.out ? cli_out_check(CMD, "--out", g->o.out, &input, 1) : CLI_OK;
+    if (rc == CLI_OK && g->plot)
+        rc = cli_out_check(CMD, "--plot", g->plot, &input, 1);
+    if (rc == CLI_OK && g->plot && g->o.out)
+        rc = cli_out_distinct(CMD, "--out", g->o.out, "--plot", g->plot);
+    if (rc == CLI_OK && g->plot)
+        rc = cli_plot_check(CMD, g->plot);
+    return rc;
+}
+
+/* The table on stdout: per delay the mean distances and the export error
+ * split of both methods. */
+static void print_results(const AccArgs *g, const AccuracyResult *res, const char *desc)
+{
+    printf("accuracy: %.3f s of %s (car %lld), %lld DR vectors after the first\n", res->t_s[res->nsamples - 1], desc,
+           (long long)g->o.car, (long long)res->triggers);
+    printf("clocks: sender %+g ms %+g ppm, receivers %+g ms %+g ppm\n", g->offset_ms, g->drift_ppm, g->roffset_ms,
+           g->rdrift_ppm);
+    printf("mean distance real vs placed path (car widths); export error before/after receipt (cw*s):\n");
+    printf("%9s %11s %12s %12s %12s %12s %12s\n", "delay_ms", "local_mean", "global_mean", "local_before",
+           "local_after", "glob_before", "glob_after");
+    for (int d = 0; d < g->nd; d++)
+        printf("%9.1f %11.4f %12.4f %12.4f %12.4f %12.4f %12.4f\n", (double)res->delay_us[d] / 1000.0,
+               res->mean_local[d], res->mean_global[d], res->before_local[d], res->after_local[d],
+               res->before_global[d], res->after_global[d]);
+}
+
+/* Runs the sender's path rec (described by desc) to every delay and
+ * writes what was asked. */
+static int run_path(AccArgs *g, const Recording *rec, const char *desc)
+{
+    int64_t delay_us[ACCURACY_MAX_DELAYS];
+    for (int d = 0; d < g->nd; d++)
+        delay_us[d] = (int64_t)(g->delays_ms[d] * 1000 + 0.5);
+    AccuracyConfig cfg = {
+        .rec = rec,
+        .car = (int)g->o.car - 1,
+        .duration_us = (int64_t)(g->o.seconds * 1e6 + 0.5), /* 0: the whole path */
+        .threshold_cw = g->o.threshold,
+        .velocity = g->o.velocity,
+        .ndelays = g->nd,
+        .delay_us = delay_us,
+        .clock_offset_us = (int64_t)(g->offset_ms * 1000 + (g->offset_ms < 0 ? -0.5 : 0.5)),
+        .clock_drift_ppm = g->drift_ppm,
+        .recv_offset_us = (int64_t)(g->roffset_ms * 1000 + (g->roffset_ms < 0 ? -0.5 : 0.5)),
+        .recv_drift_ppm = g->rdrift_ppm,
+    };
+    AccuracyResult res;
+    NrError err = {{0}};
+    if (!accuracy_run(&cfg, &res, &err))
+        return cli_fail(CMD, "%s: %s", desc, err.msg); /* which path, as fairness says */
+    int rc = CLI_OK;
+    if (g->o.out)
+        fcli_write_csv(CMD, g->o.out, write_results, &res, &rc);
+    if (rc == CLI_OK) {
+        print_results(g, &res, desc);
+        if (g->o.out)
+            cli_wrote(g->o.out);
+    }
+    if (rc == CLI_OK && g->plot) {
+        char title[4400];
+        snprintf(title, sizeof title, "netrace accuracy: %s, car %lld", desc, (long long)g->o.car);
+        rc = write_plot(&res, g->plot, title);
+    }
+    accuracy_result_free(&res);
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    AccArgs g = {.delays_ms = {100, 300, 800}, .nd = 3};
+    fcli_opts_init(&g.o);
+    int rc = parse_args(&g, argc, argv);
+    if (rc == CLI_OK)
+        rc = check_outputs(&g);
     if (rc != CLI_OK)
         return rc;
     Recording rec;
     memset(&rec, 0, sizeof rec);
     char desc[4200];
     bool generated = false;
-    if (!fcli_sender_path(CMD, o.recording, o.seconds > 0 ? o.seconds : 60.0, o.seed, &rec, desc, sizeof desc, &generated,
-                          &rc))
+    if (!fcli_sender_path(CMD, g.o.recording, g.o.seconds > 0 ? g.o.seconds : 60.0, g.o.seed, &rec, desc,
+                          sizeof desc, &generated, &rc))
         return rc;
-    if (o.seconds <= 0 && generated)
-        o.seconds = 60.0; /* else 0: the whole recording */
-    if (o.car > rec.ncars) {
-        int ncars = rec.ncars;
-        recording_free(&rec);
-        return cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)o.car, ncars);
-    }
-    int64_t delay_us[ACCURACY_MAX_DELAYS];
-    for (int d = 0; d < nd; d++)
-        delay_us[d] = (int64_t)(delays_ms[d] * 1000 + 0.5);
-    AccuracyConfig cfg = {
-        .rec = &rec,
-        .car = (int)o.car - 1,
-        .duration_us = (int64_t)(o.seconds * 1e6 + 0.5), /* 0: the whole path */
-        .threshold_cw = o.threshold,
-        .velocity = o.velocity,
-        .ndelays = nd,
-        .delay_us = delay_us,
-        .clock_offset_us = (int64_t)(offset_ms * 1000 + (offset_ms < 0 ? -0.5 : 0.5)),
-        .clock_drift_ppm = drift_ppm,
-        .recv_offset_us = (int64_t)(roffset_ms * 1000 + (roffset_ms < 0 ? -0.5 : 0.5)),
-        .recv_drift_ppm = rdrift_ppm,
-    };
-    AccuracyResult res;
-    NrError err = {{0}};
-    if (!accuracy_run(&cfg, &res, &err)) {
-        recording_free(&rec);
-        return cli_fail(CMD, "%s: %s", desc, err.msg); /* which path, as fairness says */
-    }
-    if (o.out)
-        fcli_write_csv(CMD, o.out, write_results, &res, &rc);
-    if (rc == CLI_OK) {
-        printf("accuracy: %.3f s of %s (car %lld), %lld DR vectors after the first\n", res.t_s[res.nsamples - 1], desc,
-               (long long)o.car, (long long)res.triggers);
-        printf("clocks: sender %+g ms %+g ppm, receivers %+g ms %+g ppm\n", offset_ms, drift_ppm, roffset_ms,
-               rdrift_ppm);
-        printf("mean distance real vs placed path (car widths); export error before/after receipt (cw*s):\n");
-        printf("%9s %11s %12s %12s %12s %12s %12s\n", "delay_ms", "local_mean", "global_mean", "local_before",
-               "local_after", "glob_before", "glob_after");
-        for (int d = 0; d < nd; d++)
-            printf("%9.1f %11.4f %12.4f %12.4f %12.4f %12.4f %12.4f\n", (double)res.delay_us[d] / 1000.0,
-                   res.mean_local[d], res.mean_global[d], res.before_local[d], res.after_local[d],
-                   res.before_global[d], res.after_global[d]);
-        if (o.out)
-            cli_wrote(o.out);
-    }
-    if (rc == CLI_OK && plot) {
-        char title[4400];
-        snprintf(title, sizeof title, "netrace accuracy: %s, car %lld", desc, (long long)o.car);
-        rc = write_plot(&res, plot, title);
-    }
-    accuracy_result_free(&res);
+    if (g.o.seconds <= 0 && generated)
+        g.o.seconds = 60.0; /* else 0: the whole recording */
+    if (g.o.car > rec.ncars)
+        rc = cli_usage_error(CMD, "--car %lld: the recording has %d cars", (long long)g.o.car, rec.ncars);
+    else
+        rc = run_path(&g, &rec, desc);
     recording_free(&rec);
     return rc;
 }

@@ -34,119 +34,146 @@ static int64_t percentile(const int64_t *v, int64_t n, double q)
     return v[k - 1];
 }
 
-static int run_delays(int argc, char **argv)
+/* The command line of `netrace delays`. */
+typedef struct DelaysArgs {
+    const char *spec_text;
+    const char *tables; /* NULL: $TC_LIB_DIR or the system's */
+    int64_t n;
+    uint64_t seed;
+    bool stats;
+} DelaysArgs;
+
+static int parse_args(DelaysArgs *d, int argc, char **argv)
 {
     const char *cmd = "delays";
-    const char *spec_text = DELAYS_DEFAULT_LINK;
-    const char *tables = getenv("TC_LIB_DIR");
-    if (tables && !*tables)
-        tables = NULL;
-    int64_t n = 10;
-    uint64_t seed = 1;
-    bool stats = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
         if (cli_flag_is(a, "--link")) {
             if (!cli_value(argc, argv, &i, cmd, &val))
                 return CLI_USAGE;
-            spec_text = val;
+            d->spec_text = val;
         } else if (cli_flag_is(a, "-n") || cli_flag_is(a, "--count")) {
-            if (!cli_value(argc, argv, &i, cmd, &val) || !cli_int(cmd, "-n", val, 1, DELAYS_N_MAX, &n))
+            if (!cli_value(argc, argv, &i, cmd, &val) || !cli_int(cmd, "-n", val, 1, DELAYS_N_MAX, &d->n))
                 return CLI_USAGE;
         } else if (cli_flag_is(a, "--seed")) {
-            if (!cli_value(argc, argv, &i, cmd, &val) || !cli_u64(cmd, "--seed", val, &seed))
+            if (!cli_value(argc, argv, &i, cmd, &val) || !cli_u64(cmd, "--seed", val, &d->seed))
                 return CLI_USAGE;
         } else if (cli_flag_is(a, "--tables")) {
             if (!cli_value(argc, argv, &i, cmd, &val))
                 return CLI_USAGE;
-            tables = val;
+            d->tables = val;
         } else if (strcmp(a, "--stats") == 0) {
-            stats = true;
+            d->stats = true;
         } else if (a[0] == '-') {
             return cli_unknown_option(cmd, a);
         } else {
             return cli_usage_error(cmd, "unexpected argument '%s'", a);
         }
     }
+    return CLI_OK;
+}
 
+/* One line per slot: the delay in ms, 'lost', and 'dup MS' after a
+ * duplicated one. */
+static void print_draws(Link *link, int64_t n)
+{
+    for (int64_t k = 0; k < n; k++) {
+        LinkDraw d;
+        link_draw(link, &d);
+        if (d.lost) {
+            fputs("lost\n", stdout);
+            continue;
+        }
+        put_ms(stdout, d.delay_us);
+        fputc('\n', stdout);
+        if (d.dup) {
+            fputs("dup ", stdout);
+            put_ms(stdout, d.dup_delay_us);
+            fputc('\n', stdout);
+        }
+    }
+}
+
+/* Mean, sample sd and the nearest-rank percentiles of the m delays in v
+ * (sorted here), in ms; nan with none. */
+static void print_spread(int64_t *v, int64_t m)
+{
+    if (m == 0) {
+        printf("mean: nan\nsd: nan\nmin: nan\np1: nan\np50: nan\np99: nan\nmax: nan\n");
+        return;
+    }
+    double s = 0, s2 = 0;
+    for (int64_t k = 0; k < m; k++)
+        s += (double)v[k];
+    double mean = s / (double)m;
+    for (int64_t k = 0; k < m; k++)
+        s2 += ((double)v[k] - mean) * ((double)v[k] - mean);
+    double sd = m > 1 ? sqrt(s2 / (double)(m - 1)) : 0.0;
+    qsort(v, (size_t)m, sizeof *v, cmp_i64);
+    printf("mean: %.3f\n", mean / 1000.0);
+    printf("sd: %.3f\n", sd / 1000.0);
+    const char *keys[] = {"min", "p1", "p50", "p99", "max"};
+    int64_t vals[] = {v[0], percentile(v, m, 0.01), percentile(v, m, 0.50), percentile(v, m, 0.99), v[m - 1]};
+    for (int k = 0; k < 5; k++) {
+        printf("%s: ", keys[k]);
+        put_ms(stdout, vals[k]);
+        putchar('\n');
+    }
+}
+
+/* --stats: n slots drawn, then 'key: value' lines over the delivered
+ * copies (a duplicate counts as one more). */
+static int print_stats(Link *link, int64_t n)
+{
+    int64_t *v = malloc((size_t)n * 2 * sizeof *v);
+    if (!v)
+        return cli_fail("delays", "out of memory for %lld samples", (long long)n);
+    int64_t m = 0, lost = 0, dups = 0;
+    for (int64_t k = 0; k < n; k++) {
+        LinkDraw d;
+        link_draw(link, &d);
+        if (d.lost) {
+            lost++;
+            continue;
+        }
+        v[m++] = d.delay_us;
+        if (d.dup) {
+            dups++;
+            v[m++] = d.dup_delay_us;
+        }
+    }
+    printf("count: %lld\n", (long long)n);
+    printf("delivered: %lld\n", (long long)m);
+    print_spread(v, m);
+    printf("loss_rate: %.6f\n", (double)lost / (double)n);
+    printf("dup_rate: %.6f\n", (double)dups / (double)n);
+    printf("expected_mean: %.3f\n", linkspec_mean_ms(&link->spec));
+    printf("expected_loss_rate: %.6f\n", linkspec_loss_rate(&link->spec));
+    printf("spec: %s\n", link->spec.text);
+    free(v);
+    return CLI_OK;
+}
+
+static int run_delays(int argc, char **argv)
+{
+    DelaysArgs d = {.spec_text = DELAYS_DEFAULT_LINK, .tables = getenv("TC_LIB_DIR"), .n = 10, .seed = 1};
+    if (d.tables && !*d.tables)
+        d.tables = NULL;
+    int rc = parse_args(&d, argc, argv);
+    if (rc != CLI_OK)
+        return rc;
     LinkSpec spec;
     NrError err = {{0}};
-    if (!linkspec_parse(&spec, spec_text, tables, &err))
-        return cli_usage_error(cmd, "--link: %s", err.msg);
-
+    if (!linkspec_parse(&spec, d.spec_text, d.tables, &err))
+        return cli_usage_error("delays", "--link: %s", err.msg);
     Link link;
-    link_init(&link, &spec, seed, 0);
+    link_init(&link, &spec, d.seed, 0);
     linkspec_free(&spec);
-
-    int rc = CLI_OK;
-    if (!stats) {
-        for (int64_t k = 0; k < n; k++) {
-            LinkDraw d;
-            link_draw(&link, &d);
-            if (d.lost) {
-                fputs("lost\n", stdout);
-                continue;
-            }
-            put_ms(stdout, d.delay_us);
-            fputc('\n', stdout);
-            if (d.dup) {
-                fputs("dup ", stdout);
-                put_ms(stdout, d.dup_delay_us);
-                fputc('\n', stdout);
-            }
-        }
-    } else {
-        int64_t *v = malloc((size_t)n * 2 * sizeof *v);
-        if (!v) {
-            link_free(&link);
-            return cli_fail(cmd, "out of memory for %lld samples", (long long)n);
-        }
-        int64_t m = 0, lost = 0, dups = 0;
-        for (int64_t k = 0; k < n; k++) {
-            LinkDraw d;
-            link_draw(&link, &d);
-            if (d.lost) {
-                lost++;
-                continue;
-            }
-            v[m++] = d.delay_us;
-            if (d.dup) {
-                dups++;
-                v[m++] = d.dup_delay_us;
-            }
-        }
-        printf("count: %lld\n", (long long)n);
-        printf("delivered: %lld\n", (long long)m);
-        if (m > 0) {
-            double s = 0, s2 = 0;
-            for (int64_t k = 0; k < m; k++)
-                s += (double)v[k];
-            double mean = s / (double)m;
-            for (int64_t k = 0; k < m; k++)
-                s2 += ((double)v[k] - mean) * ((double)v[k] - mean);
-            double sd = m > 1 ? sqrt(s2 / (double)(m - 1)) : 0.0;
-            qsort(v, (size_t)m, sizeof *v, cmp_i64);
-            printf("mean: %.3f\n", mean / 1000.0);
-            printf("sd: %.3f\n", sd / 1000.0);
-            const char *keys[] = {"min", "p1", "p50", "p99", "max"};
-            int64_t vals[] = {v[0], percentile(v, m, 0.01), percentile(v, m, 0.50), percentile(v, m, 0.99),
-                              v[m - 1]};
-            for (int k = 0; k < 5; k++) {
-                printf("%s: ", keys[k]);
-                put_ms(stdout, vals[k]);
-                putchar('\n');
-            }
-        } else {
-            printf("mean: nan\nsd: nan\nmin: nan\np1: nan\np50: nan\np99: nan\nmax: nan\n");
-        }
-        printf("loss_rate: %.6f\n", (double)lost / (double)n);
-        printf("dup_rate: %.6f\n", (double)dups / (double)n);
-        printf("expected_mean: %.3f\n", linkspec_mean_ms(&link.spec));
-        printf("expected_loss_rate: %.6f\n", linkspec_loss_rate(&link.spec));
-        printf("spec: %s\n", link.spec.text);
-        free(v);
-    }
+    if (d.stats)
+        rc = print_stats(&link, d.n);
+    else
+        print_draws(&link, d.n);
     link_free(&link);
     return rc; /* main checks that stdout took everything */
 }

@@ -75,9 +75,7 @@ static int info_recording(const char *path)
      * PATH only when the race is closed: a file still named .part was never
      * finalised (a killed game or network terminal), even when its last
      * flush ended on a whole line. */
-    size_t pl = strlen(path);
-    bool part = pl >= 5 && strcmp(path + pl - 5, ".part") == 0;
-    printf("complete: %s\n", part || rec.truncated ? "no" : "yes");
+    printf("complete: %s\n", nr_part_named(path) || rec.truncated ? "no" : "yes");
     int rc = CLI_OK;
     char tpath[4096];
     if (rec.ncars < 2) {

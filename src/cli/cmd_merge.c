@@ -12,15 +12,15 @@
 /* The delays file, written to DELAYS.part and renamed when complete. */
 static int write_delays(const char *cmd, const char *path, const char *schemes, const NetDelayRow *rows, int64_t n)
 {
-    char tmp[4096];
+    NrPartFile out;
     int rc = CLI_OK;
-    FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, &rc);
+    FILE *f = cli_out_open(cmd, &out, path, &rc);
     if (!f)
         return rc;
     bool ok = netmerge_write_delays(f, schemes, rows, n);
     if (!ok)
-        cli_fail(cmd, "%s: cannot write", tmp);
-    if (!cli_out_close(cmd, f, path, tmp, ok, &rc))
+        cli_fail(cmd, "%s: cannot write", out.part);
+    if (!cli_out_close(cmd, &out, ok, &rc))
         return rc == CLI_OK ? CLI_FAIL : rc;
     cli_wrote(path);
     return CLI_OK;

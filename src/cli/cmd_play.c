@@ -39,6 +39,12 @@ typedef struct PlayCli {
     double skill, noise;
     char out_base[4096];   /* recording path without ".csv" */
     bool record;
+    /* the command line's own flags */
+    const char *scheme, *out, *series;
+    bool headless, csv, laps_given;
+    int64_t laps;
+    double seconds;
+    bool any_human;        /* a player on keys or a pad */
 } PlayCli;
 
 /* keys | pad | bot | script:FILE */
@@ -249,6 +255,197 @@ static int finish(PlayCli *p, int rc)
     return rc;
 }
 
+enum { FLAG_NOT_MINE, FLAG_TAKEN, FLAG_BAD };
+
+/* The race's own flags (players, scheme, length, track, outputs, bots). */
+static int race_flag(PlayCli *p, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v = NULL;
+    bool ok = true;
+    if (cli_flag_is(a, "--p1") || cli_flag_is(a, "--p2")) {
+        ok = cli_value(argc, argv, i, CMD, &v) && parse_player(p, a[3] == '2', v);
+    } else if (cli_flag_is(a, "--scheme")) {
+        ok = cli_value(argc, argv, i, CMD, &p->scheme);
+    } else if (cli_flag_is(a, "--laps")) {
+        ok = cli_value(argc, argv, i, CMD, &v) && cli_int(CMD, "--laps", v, 1, RACEFLOW_MAX_LAPS, &p->laps);
+        p->laps_given = true;
+    } else if (cli_flag_is(a, "--seconds")) {
+        ok = cli_value(argc, argv, i, CMD, &v) && cli_double(CMD, "--seconds", v, 1.0, 86400.0, &p->seconds);
+    } else if (cli_flag_is(a, "--track")) {
+        ok = cli_value(argc, argv, i, CMD, &p->track_arg);
+    } else if (cli_flag_is(a, "--out")) {
+        ok = cli_value(argc, argv, i, CMD, &p->out);
+    } else if (cli_flag_is(a, "--skill") || cli_flag_is(a, "--noise")) {
+        double d;
+        bool sk = a[2] == 's';
+        ok = cli_value(argc, argv, i, CMD, &v) && cli_double(CMD, sk ? "--skill" : "--noise", v, 0.0, 1.0, &d);
+        if (ok)
+            *(sk ? &p->skill : &p->noise) = d;
+    } else if (cli_flag_is(a, "--series")) {
+        ok = cli_value(argc, argv, i, CMD, &p->series);
+    } else if (strcmp(a, "--headless") == 0) {
+        p->headless = true;
+    } else if (strcmp(a, "--csv") == 0) {
+        p->csv = true;
+    } else {
+        return FLAG_NOT_MINE;
+    }
+    return ok ? FLAG_TAKEN : FLAG_BAD;
+}
+
+/* The window's flags (key map, pads, assets, screenshots, size, bench). */
+static int window_flag(PlayConfig *pc, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v = NULL;
+    bool ok = true;
+    if (cli_flag_is(a, "--keys")) {
+        ok = cli_value(argc, argv, i, CMD, &pc->keys_path);
+    } else if (cli_flag_is(a, "--pad-mappings")) {
+        ok = cli_value(argc, argv, i, CMD, &pc->pad_mappings);
+    } else if (cli_flag_is(a, "--assets")) {
+        ok = cli_value(argc, argv, i, CMD, &pc->assets_dir);
+    } else if (cli_flag_is(a, "--shots")) {
+        ok = cli_value(argc, argv, i, CMD, &pc->shot_dir);
+    } else if (cli_flag_is(a, "--size")) {
+        char extra;
+        if (!cli_value(argc, argv, i, CMD, &v))
+            return FLAG_BAD;
+        if (sscanf(v, "%dx%d%c", &pc->width, &pc->height, &extra) != 2 || pc->width < 320 || pc->height < 200 ||
+            pc->width > 16384 || pc->height > 16384) {
+            cli_usage_error(CMD, "--size '%s': expected WIDTHxHEIGHT, at least 320x200", v);
+            return FLAG_BAD;
+        }
+    } else if (cli_flag_is(a, "--bench-frames")) {
+        int64_t n;
+        ok = cli_value(argc, argv, i, CMD, &v) && cli_int(CMD, "--bench-frames", v, 1, 1000000, &n);
+        if (ok)
+            pc->bench_frames = (int)n;
+    } else if (strcmp(a, "--watch") == 0) {
+        pc->watch = true;
+    } else if (strcmp(a, "--fullscreen") == 0) {
+        pc->fullscreen = true;
+    } else {
+        return FLAG_NOT_MINE;
+    }
+    return ok ? FLAG_TAKEN : FLAG_BAD;
+}
+
+/* Every flag, then the combinations that make no race. CLI_OK or the exit
+ * code after one line on stderr. */
+static int parse_flags(PlayCli *p, PlayConfig *pc, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        int r = race_opts_flag(&p->o, argc, argv, &i, CMD);
+        if (r == RACE_FLAG_BAD)
+            return CLI_USAGE;
+        if (r == RACE_FLAG_TAKEN)
+            continue;
+        int f = race_flag(p, argc, argv, &i);
+        if (f == FLAG_NOT_MINE)
+            f = window_flag(pc, argc, argv, &i);
+        if (f == FLAG_BAD)
+            return CLI_USAGE;
+        if (f == FLAG_NOT_MINE)
+            return cli_unknown_option(CMD, argv[i]);
+    }
+    if (p->laps_given && p->seconds > 0)
+        return cli_usage_error(CMD, "--laps and --seconds: a race is one or the other");
+    for (int j = 0; j < 2; j++)
+        p->any_human |= p->kind[j] == PLAYER_KEYS || p->kind[j] == PLAYER_PAD;
+    if ((p->headless || p->csv) && p->any_human)
+        return cli_usage_error(CMD, "--headless races bots and scripts: give --p1 and --p2 as bot or "
+                                    "script:FILE");
+    if ((p->csv || p->series) && !p->headless)
+        return cli_usage_error(CMD, "--csv and --series go with --headless");
+    if (pc->bench_frames > 0 && p->headless)
+        return cli_usage_error(CMD, "--bench-frames draws in the window: drop --headless");
+    return race_opts_parse(&p->o, CMD);
+}
+
+/* The shown scheme's index in p->o.schemes: it runs even when --schemes
+ * left it out. CLI_OK or a usage error; also checks Delta's bound. */
+static int find_shown(PlayCli *p, int *shown)
+{
+    const SchemeType *shown_type = scheme_find(p->scheme);
+    if (!shown_type)
+        return cli_usage_error(CMD, "--scheme '%s' is not a scheme (netrace help replay lists them)", p->scheme);
+    *shown = -1;
+    for (int k = 0; k < p->o.nschemes; k++)
+        if (p->o.schemes[k] == shown_type)
+            *shown = k;
+    if (*shown < 0) {
+        if (p->o.nschemes == SCHEME_MAX)
+            return cli_usage_error(CMD, "--scheme %s: --schemes already lists %d schemes", p->scheme, SCHEME_MAX);
+        *shown = p->o.nschemes;
+        p->o.schemes[p->o.nschemes++] = shown_type;
+    }
+    int64_t dmax = engine_delta_max_us((int32_t)(WORLD_SAMPLE_US / 1000), p->o.clock, 2);
+    if (p->o.params.delta_us > dmax)
+        return cli_usage_error(CMD, "--delta: at most %ld ms at the 33 ms period and these clocks",
+                               (long)(dmax / NR_US_PER_MS));
+    return CLI_OK;
+}
+
+/* The track (two grid slots at least) and the players' input scripts. */
+static int load_inputs(PlayCli *p)
+{
+    NrError err = {{0}};
+    if (!cli_resolve_path(p->track_arg, p->track_path, sizeof p->track_path))
+        return cli_fail(CMD, "%s: no such track", p->track_arg);
+    p->track = track_load(p->track_path, &err);
+    if (!p->track)
+        return cli_fail(CMD, "%s", err.msg);
+    if (track_grid_slots(p->track) < 2)
+        return cli_fail(CMD, "%s: a race needs two grid slots", p->track_path);
+    for (int j = 0; j < 2; j++) {
+        if (p->kind[j] != PLAYER_SCRIPT)
+            continue;
+        if (!inputs_load(&p->script[j], p->script_path[j], &err))
+            return cli_fail(CMD, "%s", err.msg);
+        if (p->script[j].first[j + 1] == p->script[j].first[j])
+            return cli_fail(CMD, "%s: no line for player %d (--p%d plays its player %d lines)", p->script_path[j],
+                            j + 1, j + 1, j + 1);
+    }
+    return CLI_OK;
+}
+
+/* Where the race is recorded (rec_path, in_path: n bytes each; both empty
+ * with --out none) and --series: checked against the inputs; a race already
+ * recorded is never overwritten. */
+static int output_paths(PlayCli *p, char *rec_path, char *in_path, size_t n)
+{
+    const char *out = p->out;
+    int rc;
+    if (out && strcmp(out, "none") == 0) {
+        p->record = false;
+    } else if (out) {
+        size_t len = strlen(out);
+        if (len >= sizeof p->out_base - 16)
+            return cli_usage_error(CMD, "--out: path too long");
+        snprintf(p->out_base, sizeof p->out_base, "%.*s",
+                 (int)(len > 4 && strcmp(out + len - 4, ".csv") == 0 ? len - 4 : len), out);
+        const char *inputs[1] = {p->track_path};
+        if ((rc = cli_out_check(CMD, "--out", out, inputs, 1)) != CLI_OK)
+            return rc;
+    } else if (!default_out(p)) {
+        return CLI_FAIL;
+    }
+    if (p->series) {
+        const char *inputs[2] = {p->track_path, out};
+        if ((rc = cli_out_check(CMD, "--series", p->series, inputs, out ? 2 : 1)) != CLI_OK)
+            return rc;
+    }
+    snprintf(rec_path, n, "%s", out ? out : "");
+    if (p->record && !out)
+        snprintf(rec_path, n, "%s.csv", p->out_base);
+    inputs_name(rec_path, in_path, n);
+    struct stat st;
+    if (p->record && (stat(rec_path, &st) == 0 || stat(in_path, &st) == 0))
+        return cli_usage_error(CMD, "--out %s: %s exists (not overwritten: another name, or --out none)",
+                               out ? out : rec_path, stat(rec_path, &st) == 0 ? rec_path : in_path);
+    return CLI_OK;
+}
+
 static int play_main(int argc, char **argv)
 {
     PlayCli p;
@@ -259,186 +456,39 @@ static int play_main(int argc, char **argv)
     p.skill = 0.9;
     p.noise = 0.5;
     p.record = true;
-    const char *scheme = PLAY_DEFAULT_SCHEME, *out = NULL, *series = NULL;
-    bool headless = false, csv = false;
-    int64_t laps = PLAY_DEFAULT_LAPS;
-    bool laps_given = false;
-    double seconds = 0;
+    p.scheme = PLAY_DEFAULT_SCHEME;
+    p.laps = PLAY_DEFAULT_LAPS;
     PlayConfig pc;
     memset(&pc, 0, sizeof pc);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        int64_t n;
-        int r = race_opts_flag(&p.o, argc, argv, &i, CMD);
-        if (r == RACE_FLAG_BAD)
-            return finish(&p, CLI_USAGE);
-        if (r == RACE_FLAG_TAKEN)
-            continue;
-        if (cli_flag_is(a, "--p1") || cli_flag_is(a, "--p2")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !parse_player(&p, a[3] == '2', v))
-                return finish(&p, CLI_USAGE);
-        } else if (cli_flag_is(a, "--scheme")) {
-            if (!cli_value(argc, argv, &i, CMD, &scheme))
-                return finish(&p, CLI_USAGE);
-        } else if (cli_flag_is(a, "--laps")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !cli_int(CMD, "--laps", v, 1, RACEFLOW_MAX_LAPS, &laps))
-                return finish(&p, CLI_USAGE);
-            laps_given = true;
-        } else if (cli_flag_is(a, "--seconds")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !cli_double(CMD, "--seconds", v, 1.0, 86400.0, &seconds))
-                return finish(&p, CLI_USAGE);
-        } else if (cli_flag_is(a, "--track")) {
-            if (!cli_value(argc, argv, &i, CMD, &p.track_arg))
-                return finish(&p, CLI_USAGE);
-        } else if (cli_flag_is(a, "--out")) {
-            if (!cli_value(argc, argv, &i, CMD, &out))
-                return finish(&p, CLI_USAGE);
-        } else if (cli_flag_is(a, "--skill") || cli_flag_is(a, "--noise")) {
-            double d;
-            bool sk = a[2] == 's';
-            if (!cli_value(argc, argv, &i, CMD, &v) || !cli_double(CMD, sk ? "--skill" : "--noise", v, 0.0, 1.0, &d))
-                return finish(&p, CLI_USAGE);
-            *(sk ? &p.skill : &p.noise) = d;
-        } else if (cli_flag_is(a, "--keys")) {
-            if (!cli_value(argc, argv, &i, CMD, &pc.keys_path))
-                return finish(&p, CLI_USAGE);
-        } else if (cli_flag_is(a, "--pad-mappings")) {
-            if (!cli_value(argc, argv, &i, CMD, &pc.pad_mappings))
-                return finish(&p, CLI_USAGE);
-        } else if (cli_flag_is(a, "--assets")) {
-            if (!cli_value(argc, argv, &i, CMD, &pc.assets_dir))
-                return finish(&p, CLI_USAGE);
-        } else if (cli_flag_is(a, "--shots")) {
-            if (!cli_value(argc, argv, &i, CMD, &pc.shot_dir))
-                return finish(&p, CLI_USAGE);
-        } else if (cli_flag_is(a, "--series")) {
-            if (!cli_value(argc, argv, &i, CMD, &series))
-                return finish(&p, CLI_USAGE);
-        } else if (cli_flag_is(a, "--size")) {
-            char extra;
-            if (!cli_value(argc, argv, &i, CMD, &v))
-                return finish(&p, CLI_USAGE);
-            if (sscanf(v, "%dx%d%c", &pc.width, &pc.height, &extra) != 2 || pc.width < 320 || pc.height < 200 ||
-                pc.width > 16384 || pc.height > 16384)
-                return finish(&p, cli_usage_error(CMD, "--size '%s': expected WIDTHxHEIGHT, at least 320x200", v));
-        } else if (cli_flag_is(a, "--bench-frames")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !cli_int(CMD, "--bench-frames", v, 1, 1000000, &n))
-                return finish(&p, CLI_USAGE);
-            pc.bench_frames = (int)n;
-        } else if (strcmp(a, "--headless") == 0) {
-            headless = true;
-        } else if (strcmp(a, "--csv") == 0) {
-            csv = true;
-        } else if (strcmp(a, "--watch") == 0) {
-            pc.watch = true;
-        } else if (strcmp(a, "--fullscreen") == 0) {
-            pc.fullscreen = true;
-        } else {
-            return finish(&p, cli_unknown_option(CMD, a));
-        }
-    }
-    if (laps_given && seconds > 0)
-        return finish(&p, cli_usage_error(CMD, "--laps and --seconds: a race is one or the other"));
-    bool any_human = false;
-    for (int j = 0; j < 2; j++)
-        any_human |= p.kind[j] == PLAYER_KEYS || p.kind[j] == PLAYER_PAD;
-    if ((headless || csv) && any_human)
-        return finish(&p, cli_usage_error(CMD, "--headless races bots and scripts: give --p1 and --p2 as bot or "
-                                                "script:FILE"));
-    if ((csv || series) && !headless)
-        return finish(&p, cli_usage_error(CMD, "--csv and --series go with --headless"));
-    if (pc.bench_frames > 0 && headless)
-        return finish(&p, cli_usage_error(CMD, "--bench-frames draws in the window: drop --headless"));
-    int rc = race_opts_parse(&p.o, CMD);
+    int shown = -1;
+    char rec_path[4300], in_path[4300], created[32];
+    int rc = parse_flags(&p, &pc, argc, argv);
+    if (rc == CLI_OK)
+        rc = find_shown(&p, &shown);
+    if (rc == CLI_OK)
+        rc = load_inputs(&p);
+    if (rc == CLI_OK)
+        rc = output_paths(&p, rec_path, in_path, sizeof rec_path);
+    if (rc == CLI_OK && !cli_created_text(CMD, created, sizeof created))
+        rc = CLI_USAGE;
     if (rc != CLI_OK)
         return finish(&p, rc);
-    /* the shown scheme runs even when --schemes left it out */
-    const SchemeType *shown_type = scheme_find(scheme);
-    if (!shown_type)
-        return finish(&p, cli_usage_error(CMD, "--scheme '%s' is not a scheme (netrace help replay lists them)",
-                                          scheme));
-    int shown = -1;
-    for (int k = 0; k < p.o.nschemes; k++)
-        if (p.o.schemes[k] == shown_type)
-            shown = k;
-    if (shown < 0) {
-        if (p.o.nschemes == SCHEME_MAX)
-            return finish(&p, cli_usage_error(CMD, "--scheme %s: --schemes already lists %d schemes", scheme,
-                                              SCHEME_MAX));
-        shown = p.o.nschemes;
-        p.o.schemes[p.o.nschemes++] = shown_type;
-    }
-    int64_t dmax = engine_delta_max_us((int32_t)(WORLD_SAMPLE_US / 1000), p.o.clock, 2);
-    if (p.o.params.delta_us > dmax)
-        return finish(&p, cli_usage_error(CMD, "--delta: at most %ld ms at the 33 ms period and these clocks",
-                                          (long)(dmax / NR_US_PER_MS)));
-    NrError err = {{0}};
-    if (!cli_resolve_path(p.track_arg, p.track_path, sizeof p.track_path))
-        return finish(&p, cli_fail(CMD, "%s: no such track", p.track_arg));
-    p.track = track_load(p.track_path, &err);
-    if (!p.track)
-        return finish(&p, cli_fail(CMD, "%s", err.msg));
-    if (track_grid_slots(p.track) < 2)
-        return finish(&p, cli_fail(CMD, "%s: a race needs two grid slots", p.track_path));
-    for (int j = 0; j < 2; j++) {
-        if (p.kind[j] != PLAYER_SCRIPT)
-            continue;
-        if (!inputs_load(&p.script[j], p.script_path[j], &err))
-            return finish(&p, cli_fail(CMD, "%s", err.msg));
-        if (p.script[j].first[j + 1] == p.script[j].first[j])
-            return finish(&p, cli_fail(CMD, "%s: no line for player %d (--p%d plays its player %d lines)",
-                                       p.script_path[j], j + 1, j + 1, j + 1));
-    }
-    /* where the race is recorded */
-    char rec_path[4200], in_path[4300], created[32];
-    if (out && strcmp(out, "none") == 0) {
-        p.record = false;
-    } else if (out) {
-        size_t len = strlen(out);
-        if (len >= sizeof p.out_base - 16)
-            return finish(&p, cli_usage_error(CMD, "--out: path too long"));
-        snprintf(p.out_base, sizeof p.out_base, "%.*s", (int)(len > 4 && strcmp(out + len - 4, ".csv") == 0 ? len - 4 : len),
-                 out);
-        const char *inputs[1] = {p.track_path};
-        if ((rc = cli_out_check(CMD, "--out", out, inputs, 1)) != CLI_OK)
-            return finish(&p, rc);
-    } else if (!default_out(&p)) {
-        return finish(&p, CLI_FAIL);
-    }
-    if (series) {
-        const char *inputs[2] = {p.track_path, out};
-        if ((rc = cli_out_check(CMD, "--series", series, inputs, out ? 2 : 1)) != CLI_OK)
-            return finish(&p, rc);
-    }
-    snprintf(rec_path, sizeof rec_path, "%s", out ? out : "");
-    if (p.record && !out)
-        snprintf(rec_path, sizeof rec_path, "%s.csv", p.out_base);
-    inputs_name(rec_path, in_path, sizeof in_path);
-    /* a race already recorded is never overwritten */
-    struct stat st;
-    if (p.record && (stat(rec_path, &st) == 0 || stat(in_path, &st) == 0))
-        return finish(&p, cli_usage_error(CMD, "--out %s: %s exists (not overwritten: another name, or --out none)",
-                                          out ? out : rec_path, stat(rec_path, &st) == 0 ? rec_path : in_path));
-    if (!cli_created_text(CMD, created, sizeof created))
-        return finish(&p, CLI_USAGE);
     const char *slash = strrchr(p.track_path, '/');
-
     LiveRaceConfig *lc = &pc.race;
     lc->track = p.track;
     lc->track_file = slash ? slash + 1 : p.track_path;
     race_opts_engine_config(&p.o, &lc->engine);
     lc->engine.track = p.track;
     lc->shown = shown;
-    lc->flow.laps = (int)laps;
-    lc->flow.duration_us = seconds > 0 ? (int64_t)(seconds * 1e6 + 0.5) : 0;
+    lc->flow.laps = (int)p.laps;
+    lc->flow.duration_us = p.seconds > 0 ? (int64_t)(p.seconds * 1e6 + 0.5) : 0;
     lc->rec_path = p.record ? rec_path : NULL;
     lc->inputs_path = p.record ? in_path : NULL;
-    lc->source = any_human ? "human" : "autopilot";
+    lc->source = p.any_human ? "human" : "autopilot";
     lc->created = created;
     lc->script = p.o.script.n ? &p.o.script : NULL;
-    if (headless)
-        return finish(&p, run_headless(&p, lc, csv, series));
-
+    if (p.headless)
+        return finish(&p, run_headless(&p, lc, p.csv, p.series));
     lc->engine.keep_history = true; /* the overview's strip charts */
     pc.kind[0] = p.kind[0];
     pc.kind[1] = p.kind[1];

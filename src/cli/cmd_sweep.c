@@ -150,6 +150,90 @@ static double seed_mean(const Job *j, int p, int k, bool fairness, double *half)
     return mean;
 }
 
+/* What the plot draws: per metric m (0: inconsistency %, 1: d1 - d2), jitter
+ * jt and scheme k a curve of means over the delays with its 95 % interval,
+ * and the ranges the panels share. */
+typedef struct PlotData {
+    int nd, nj, ns;       /* delays, jitters, schemes */
+    double *x;            /* the delays (ms), nd */
+    double *y;            /* per curve: mean, lo, hi, nd each */
+    PlotSeries *series;   /* [(m * nj + jt) * ns + k] */
+    double ylo[2], yhi[2]; /* per metric, over every curve and interval */
+    double maxabs[SCHEME_MAX]; /* per scheme, the largest |mean d1 - d2| */
+} PlotData;
+
+/* Curve (m, jt, k): the mean over seeds at each delay of the spec that is
+ * a point of the sweep (NAN elsewhere: a gap), the interval's ends. */
+static void fill_curve(PlotData *d, const Job *j, const RaceOpts *o, const SweepSpec *spec, int m, int jt, int k)
+{
+    int nd = d->nd;
+    size_t at = (((size_t)m * (size_t)d->nj + (size_t)jt) * (size_t)d->ns + (size_t)k) * (size_t)nd * 3;
+    double *yy = &d->y[at], *lo = yy + nd, *hi = lo + nd;
+    for (int di = 0; di < nd; di++) {
+        yy[di] = lo[di] = hi[di] = NAN;
+        for (int p = 0; p < j->npts; p++)
+            if (j->pts[p].delay_ms == spec->delays_ms[di] && j->pts[p].jitter_ms == spec->jitters_ms[jt]) {
+                double half;
+                yy[di] = seed_mean(j, p, k, m == 1, &half);
+                lo[di] = yy[di] - half;
+                hi[di] = yy[di] + half;
+                double a = isfinite(half) ? lo[di] : yy[di], b = isfinite(half) ? hi[di] : yy[di];
+                d->ylo[m] = fmin(d->ylo[m], a);
+                d->yhi[m] = fmax(d->yhi[m], b);
+                if (m == 1)
+                    d->maxabs[k] = fmax(d->maxabs[k], fabs(yy[di]));
+            }
+    }
+    d->series[((size_t)m * (size_t)d->nj + (size_t)jt) * (size_t)d->ns + (size_t)k] =
+        (PlotSeries){o->schemes[k]->name, d->x, yy, nd, true, j->runs > 1 ? lo : NULL, j->runs > 1 ? hi : NULL};
+}
+
+/* A curve that runs away: the largest scheme's |d1 - d2| more than ten
+ * times every other's. */
+static bool runs_away(const PlotData *d)
+{
+    int big = 0;
+    for (int k = 1; k < d->ns; k++)
+        if (d->maxabs[k] > d->maxabs[big])
+            big = k;
+    double rest = 0;
+    for (int k = 0; k < d->ns; k++)
+        if (k != big)
+            rest = fmax(rest, d->maxabs[k]);
+    return d->ns > 1 && rest > 0 && d->maxabs[big] > 10 * rest;
+}
+
+/* Panel of metric m at jitter jt; axes shared by every panel of a metric
+ * (xlo..xhi: the sweep's delays), symmetric-log for d1 - d2 that runs away. */
+static void layout_panel(PlotPanel *pn, char *title, size_t ntitle, const PlotData *d, const SweepSpec *spec,
+                         int m, int jt, bool runaway, double xlo, double xhi)
+{
+    snprintf(title, ntitle, "%s, jitter 1->2 %lld ms%s", m == 0 ? "inconsistency rate" : "mean d1 - d2",
+             (long long)spec->jitters_ms[jt], m == 1 && runaway ? " (log scale)" : "");
+    pn->title = title;
+    pn->xlabel = "mean delay 1->2 (ms)";
+    pn->ylabel = m == 0 ? "inconsistency (%), 95% interval" : "d1 - d2 (car widths), 95% interval";
+    pn->series = &d->series[((size_t)m * (size_t)d->nj + (size_t)jt) * (size_t)d->ns];
+    pn->nseries = d->ns;
+    pn->zero_line = m == 1;
+    /* shared axes: every panel of a metric spans all jitters' data, with
+     * 3 % of room at each end: the first and last points' error bars are
+     * not cut in half by the axes */
+    double xpad = 0.03 * (xhi > xlo ? xhi - xlo : 1);
+    pn->fixed_x = true;
+    pn->xmin = xlo - xpad;
+    pn->xmax = (xhi > xlo ? xhi : xlo + 1) + xpad;
+    pn->fixed_y = true;
+    double span = d->yhi[m] - d->ylo[m] > 0 ? d->yhi[m] - d->ylo[m] : 1;
+    pn->ymin = m == 0 ? 0 : d->ylo[m] - 0.05 * span;
+    pn->ymax = d->yhi[m] + 0.05 * span;
+    if (m == 1 && runaway) { /* half a decade to spare on a log axis */
+        pn->symlog = 0.1;
+        pn->ymin = d->ylo[m] < 0 ? d->ylo[m] * 1.5 : d->ylo[m];
+        pn->ymax = d->yhi[m] * 1.5;
+    }
+}
+
 /* The Figs. 6-7 layout: per jitter, the inconsistency rate and mean d1 - d2
  * against the mean delay 1 -> 2, one curve per scheme, with error bars of
  * the 95 % interval across seeds (--runs >= 2). Panels of the same metric
@@ -159,121 +243,107 @@ static double seed_mean(const Job *j, int p, int k, bool fairness, double *half)
  * logarithmic, and the panels say so; the CSV keeps the exact values. */
 static int write_plot(const Job *j, const RaceOpts *o, const SweepSpec *spec, const char *path)
 {
-    int nd = spec->ndelays, ns = j->nschemes, nj = spec->njitters;
-    size_t cells = (size_t)nj * (size_t)ns * (size_t)nd;
-    double *x = malloc(sizeof(double) * (size_t)nd);
-    double *y = malloc(sizeof(double) * cells * 2 * 3); /* mean, lo, hi */
-    PlotSeries *series = calloc(cells ? (size_t)nj * (size_t)ns * 2 : 1, sizeof *series);
-    PlotPanel *panels = calloc((size_t)nj * 2, sizeof *panels);
-    char(*titles)[96] = calloc((size_t)nj * 2, sizeof *titles);
+    PlotData d = {.nd = spec->ndelays, .ns = j->nschemes, .nj = spec->njitters};
+    size_t cells = (size_t)d.nj * (size_t)d.ns * (size_t)d.nd;
+    d.x = malloc(sizeof(double) * (size_t)d.nd);
+    d.y = malloc(sizeof(double) * cells * 2 * 3); /* mean, lo, hi */
+    d.series = calloc(cells ? (size_t)d.nj * (size_t)d.ns * 2 : 1, sizeof *d.series);
+    PlotPanel *panels = calloc((size_t)d.nj * 2, sizeof *panels);
+    char(*titles)[96] = calloc((size_t)d.nj * 2, sizeof *titles);
     int rc = CLI_OK;
-    if (!x || !y || !series || !panels || !titles) {
+    if (!d.x || !d.y || !d.series || !panels || !titles) {
         rc = cli_fail("sweep", "out of memory");
         goto done;
     }
-    for (int d = 0; d < nd; d++)
-        x[d] = (double)spec->delays_ms[d];
-    double ylo[2] = {0, 0}, yhi[2] = {0, 0}, maxabs[SCHEME_MAX] = {0};
-    for (int jt = 0; jt < nj; jt++)
+    for (int di = 0; di < d.nd; di++)
+        d.x[di] = (double)spec->delays_ms[di];
+    for (int jt = 0; jt < d.nj; jt++)
         for (int m = 0; m < 2; m++)
-            for (int k = 0; k < ns; k++) {
-                size_t at = (((size_t)m * (size_t)nj + (size_t)jt) * (size_t)ns + (size_t)k) * (size_t)nd * 3;
-                double *yy = &y[at], *lo = yy + nd, *hi = lo + nd;
-                for (int d = 0; d < nd; d++) {
-                    yy[d] = lo[d] = hi[d] = NAN;
-                    for (int p = 0; p < j->npts; p++)
-                        if (j->pts[p].delay_ms == spec->delays_ms[d] && j->pts[p].jitter_ms == spec->jitters_ms[jt]) {
-                            double half;
-                            yy[d] = seed_mean(j, p, k, m == 1, &half);
-                            lo[d] = yy[d] - half;
-                            hi[d] = yy[d] + half;
-                            double a = isfinite(half) ? lo[d] : yy[d], b = isfinite(half) ? hi[d] : yy[d];
-                            ylo[m] = fmin(ylo[m], a);
-                            yhi[m] = fmax(yhi[m], b);
-                            if (m == 1)
-                                maxabs[k] = fmax(maxabs[k], fabs(yy[d]));
-                        }
-                }
-                series[((size_t)m * (size_t)nj + (size_t)jt) * (size_t)ns + (size_t)k] =
-                    (PlotSeries){o->schemes[k]->name, x, yy, nd, true, j->runs > 1 ? lo : NULL, j->runs > 1 ? hi : NULL};
-            }
-    int big = 0;
-    for (int k = 1; k < ns; k++)
-        if (maxabs[k] > maxabs[big])
-            big = k;
-    double rest = 0;
-    for (int k = 0; k < ns; k++)
-        if (k != big)
-            rest = fmax(rest, maxabs[k]);
-    bool runaway = ns > 1 && rest > 0 && maxabs[big] > 10 * rest;
+            for (int k = 0; k < d.ns; k++)
+                fill_curve(&d, j, o, spec, m, jt, k);
+    bool runaway = runs_away(&d);
     double xlo = INFINITY, xhi = -INFINITY;
     for (int p = 0; p < j->npts; p++) {
         xlo = fmin(xlo, (double)j->pts[p].delay_ms);
         xhi = fmax(xhi, (double)j->pts[p].delay_ms);
     }
-    for (int jt = 0; jt < nj; jt++)
-        for (int m = 0; m < 2; m++) {
-            PlotPanel *pn = &panels[jt * 2 + m];
-            snprintf(titles[jt * 2 + m], sizeof titles[0], "%s, jitter 1->2 %lld ms%s",
-                     m == 0 ? "inconsistency rate" : "mean d1 - d2", (long long)spec->jitters_ms[jt],
-                     m == 1 && runaway ? " (log scale)" : "");
-            pn->title = titles[jt * 2 + m];
-            pn->xlabel = "mean delay 1->2 (ms)";
-            pn->ylabel = m == 0 ? "inconsistency (%), 95% interval" : "d1 - d2 (car widths), 95% interval";
-            pn->series = &series[((size_t)m * (size_t)nj + (size_t)jt) * (size_t)ns];
-            pn->nseries = ns;
-            pn->zero_line = m == 1;
-            /* shared axes: every panel of a metric spans all jitters' data */
-            /* ... with 3 % of room at each end: the first and last points'
-             * error bars are not cut in half by the axes */
-            double xpad = 0.03 * (xhi > xlo ? xhi - xlo : 1);
-            pn->fixed_x = true;
-            pn->xmin = xlo - xpad;
-            pn->xmax = (xhi > xlo ? xhi : xlo + 1) + xpad;
-            pn->fixed_y = true;
-            double span = yhi[m] - ylo[m] > 0 ? yhi[m] - ylo[m] : 1;
-            pn->ymin = m == 0 ? 0 : ylo[m] - 0.05 * span;
-            pn->ymax = yhi[m] + 0.05 * span;
-            if (m == 1 && runaway) { /* half a decade to spare on a log axis */
-                pn->symlog = 0.1;
-                pn->ymin = ylo[m] < 0 ? ylo[m] * 1.5 : ylo[m];
-                pn->ymax = yhi[m] * 1.5;
-            }
-        }
+    for (int jt = 0; jt < d.nj; jt++)
+        for (int m = 0; m < 2; m++)
+            layout_panel(&panels[jt * 2 + m], titles[jt * 2 + m], sizeof titles[0], &d, spec, m, jt, runaway, xlo,
+                         xhi);
     char ftitle[LINK_TEXT_MAX + 128];
     snprintf(ftitle, sizeof ftitle, "link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seeds",
              o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs);
-    PlotFigure fig = {.title = ftitle, .panels = panels, .npanels = nj * 2, .cols = 2,
-                      .width = 1400, .height = 500 * nj + 60};
+    PlotFigure fig = {.title = ftitle, .panels = panels, .npanels = d.nj * 2, .cols = 2,
+                      .width = 1400, .height = 500 * d.nj + 60};
     NrError err = {{0}};
     if (plot_write_png(&fig, path, &err) != 0)
         rc = cli_fail("sweep", "%s", err.msg);
     else
         cli_wrote(path);
 done:
-    free(x);
-    free(y);
-    free(series);
+    free(d.x);
+    free(d.y);
+    free(d.series);
     free(panels);
     free(titles);
     return rc;
 }
 
-static int sweep_run(int argc, char **argv)
+/* The command line of one sweep. */
+typedef struct SweepArgs {
+    RaceOpts o;
+    SweepSpec spec;
+    int64_t runs, threads; /* threads 0: one per core */
+    const char *out, *plot;
+} SweepArgs;
+
+/* One of the sweep's own flags at argv[*i]: CLI_OK, or the exit code after
+ * one line on stderr. */
+static int sweep_flag(SweepArgs *w, int argc, char **argv, int *i)
+{
+    const char *cmd = "sweep", *a = argv[*i], *v = NULL;
+    SweepSpec *spec = &w->spec;
+    bool ok = true;
+    if (cli_flag_is(a, "--runs")) {
+        ok = cli_value(argc, argv, i, cmd, &v) && cli_int(cmd, "--runs", v, 1, 100000, &w->runs);
+    } else if (cli_flag_is(a, "--threads")) {
+        ok = cli_value(argc, argv, i, cmd, &v) && cli_int(cmd, "--threads", v, 1, 256, &w->threads);
+    } else if (cli_flag_is(a, "--delays")) {
+        ok = cli_value(argc, argv, i, cmd, &v) && parse_ms_list(cmd, "--delays", v, spec->delays_ms, &spec->ndelays);
+    } else if (cli_flag_is(a, "--jitters")) {
+        ok = cli_value(argc, argv, i, cmd, &v) &&
+             parse_ms_list(cmd, "--jitters", v, spec->jitters_ms, &spec->njitters);
+    } else if (cli_flag_is(a, "--distribution")) {
+        if (!cli_value(argc, argv, i, cmd, &v))
+            return CLI_USAGE;
+        if (strlen(v) >= sizeof spec->distribution)
+            return cli_usage_error(cmd, "--distribution: name too long");
+        strcpy(spec->distribution, strcmp(v, "uniform") == 0 ? "" : v);
+    } else if (cli_flag_is(a, "--extra")) {
+        if (!cli_value(argc, argv, i, cmd, &v))
+            return CLI_USAGE;
+        if (strlen(v) >= sizeof spec->extra)
+            return cli_usage_error(cmd, "--extra: spec too long");
+        strcpy(spec->extra, v);
+    } else if (cli_flag_is(a, "--recording")) {
+        ok = cli_value(argc, argv, i, cmd, &w->o.recording);
+    } else if (cli_flag_is(a, "--out")) {
+        ok = cli_value(argc, argv, i, cmd, &w->out);
+    } else if (cli_flag_is(a, "--plot")) {
+        ok = cli_value(argc, argv, i, cmd, &w->plot);
+    } else {
+        return cli_unknown_option(cmd, a);
+    }
+    return ok ? CLI_OK : CLI_USAGE;
+}
+
+static int parse_args(SweepArgs *w, int argc, char **argv)
 {
     const char *cmd = "sweep";
-    RaceOpts o;
-    race_opts_init(&o, "racing");
-    SweepSpec spec;
-    memset(&spec, 0, sizeof spec);
-    parse_ms_list(cmd, "--delays", "0:200:25", spec.delays_ms, &spec.ndelays);
-    parse_ms_list(cmd, "--jitters", "10,30", spec.jitters_ms, &spec.njitters);
-    strcpy(spec.distribution, "paretonormal");
-    int64_t runs = 10, threads = 0;
-    const char *out = NULL, *plot = NULL;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        int r = race_opts_flag(&o, argc, argv, &i, cmd);
+        const char *a = argv[i];
+        int r = race_opts_flag(&w->o, argc, argv, &i, cmd);
         if (r == RACE_FLAG_BAD)
             return CLI_USAGE;
         if (r == RACE_FLAG_TAKEN) {
@@ -281,134 +351,134 @@ static int sweep_run(int argc, char **argv)
                 return cli_usage_error(cmd, "--link12 is what the sweep varies: use --delays, --jitters, --distribution, --extra");
             continue;
         }
-        if (cli_flag_is(a, "--runs")) {
-            if (!cli_value(argc, argv, &i, cmd, &v) || !cli_int(cmd, "--runs", v, 1, 100000, &runs))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--threads")) {
-            if (!cli_value(argc, argv, &i, cmd, &v) || !cli_int(cmd, "--threads", v, 1, 256, &threads))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--delays")) {
-            if (!cli_value(argc, argv, &i, cmd, &v) || !parse_ms_list(cmd, "--delays", v, spec.delays_ms, &spec.ndelays))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--jitters")) {
-            if (!cli_value(argc, argv, &i, cmd, &v) || !parse_ms_list(cmd, "--jitters", v, spec.jitters_ms, &spec.njitters))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--distribution")) {
-            if (!cli_value(argc, argv, &i, cmd, &v))
-                return CLI_USAGE;
-            if (strlen(v) >= sizeof spec.distribution)
-                return cli_usage_error(cmd, "--distribution: name too long");
-            strcpy(spec.distribution, strcmp(v, "uniform") == 0 ? "" : v);
-        } else if (cli_flag_is(a, "--extra")) {
-            if (!cli_value(argc, argv, &i, cmd, &v))
-                return CLI_USAGE;
-            if (strlen(v) >= sizeof spec.extra)
-                return cli_usage_error(cmd, "--extra: spec too long");
-            strcpy(spec.extra, v);
-        } else if (cli_flag_is(a, "--recording")) {
-            if (!cli_value(argc, argv, &i, cmd, &o.recording))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--out")) {
-            if (!cli_value(argc, argv, &i, cmd, &out))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--plot")) {
-            if (!cli_value(argc, argv, &i, cmd, &plot))
-                return CLI_USAGE;
-        } else {
-            return cli_unknown_option(cmd, a);
-        }
+        int rc = sweep_flag(w, argc, argv, &i);
+        if (rc != CLI_OK)
+            return rc;
     }
+    return CLI_OK;
+}
+
+/* Every point's link12, validated before any work starts; *nlinks of them
+ * parsed (to free) whatever the outcome. */
+static int parse_links(const SweepSpec *spec, const SweepPoint *pts, int npts, LinkSpec *links, int *nlinks)
+{
+    for (int p = 0; p < npts; p++) {
+        char text[LINK_TEXT_MAX];
+        NrError err = {{0}};
+        sweep_link_text(spec, &pts[p], text, sizeof text);
+        if (!linkspec_parse(&links[p], text, NULL, &err))
+            return cli_usage_error("sweep", "link12 of point %" PRId64 "ms/%" PRId64 "ms: %s", pts[p].delay_ms,
+                                   pts[p].jitter_ms, err.msg);
+        (*nlinks)++;
+    }
+    return CLI_OK;
+}
+
+/* The recording and the output files, checked before the work. */
+static int load_and_check(SweepArgs *w)
+{
+    const char *cmd = "sweep";
+    int rc = race_opts_load(&w->o, cmd);
+    if (rc == CLI_OK && w->out)
+        rc = race_opts_check_out(&w->o, cmd, "--out", w->out);
+    if (rc == CLI_OK && w->plot)
+        rc = race_opts_check_out(&w->o, cmd, "--plot", w->plot);
+    if (rc == CLI_OK)
+        rc = cli_out_distinct(cmd, "--out", w->out, "--plot", w->plot);
+    if (rc == CLI_OK && w->plot)
+        rc = cli_plot_check(cmd, w->plot);
+    return rc;
+}
+
+/* Every (point, seed) run by `threads` workers (0: one per core, never
+ * more than the runs), or here when no thread starts. */
+static int run_all(Job *j, int64_t threads)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int nt = threads > 0 ? (int)threads : (cores > 0 ? (int)cores : 1);
+    if (nt > j->npts * j->runs)
+        nt = j->npts * j->runs;
+    pthread_t th[256];
+    if (nt > 256) /* more cores than th[] holds */
+        nt = 256;
+    int started = 0;
+    for (int t = 0; t < nt; t++)
+        if (pthread_create(&th[t], NULL, worker, j) == 0)
+            started++;
+    if (started == 0)
+        worker(j);
+    for (int t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    return j->failed ? cli_fail("sweep", "%s", j->err.msg) : CLI_OK;
+}
+
+/* One row per scheme x point x seed. */
+static int write_csv(const Job *j, const RaceOpts *o, const char *out)
+{
+    int rc = CLI_OK;
+    NrPartFile csv;
+    FILE *f = cli_out_open("sweep", &csv, out, &rc);
+    if (!f)
+        return rc;
+    result_csv_header(f);
+    for (int p = 0; p < j->npts; p++)
+        for (int r = 0; r < j->runs; r++)
+            for (int k = 0; k < j->nschemes; k++) {
+                RunKey key = {
+                    .delay12_ms = (double)j->pts[p].delay_ms,
+                    .jitter12_ms = (double)j->pts[p].jitter_ms,
+                    .delay21_ms = (double)o->link[1].delay_us / 1000.0,
+                    .jitter21_ms = (double)o->link[1].jitter_us / 1000.0,
+                    .delta_ms = (double)o->params.delta_us / 1000.0,
+                    .tdr = o->params.tdr_cw,
+                    .seed = o->seed + (uint64_t)r,
+                };
+                result_csv_row(f, &key,
+                               &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k]);
+            }
+    if (cli_out_close("sweep", &csv, true, &rc))
+        cli_wrote(out);
+    return rc;
+}
+
+static int sweep_run(int argc, char **argv)
+{
+    const char *cmd = "sweep";
+    SweepArgs w = {.runs = 10};
+    race_opts_init(&w.o, "racing");
+    parse_ms_list(cmd, "--delays", "0:200:25", w.spec.delays_ms, &w.spec.ndelays);
+    parse_ms_list(cmd, "--jitters", "10,30", w.spec.jitters_ms, &w.spec.njitters);
+    strcpy(w.spec.distribution, "paretonormal");
+    int rc = parse_args(&w, argc, argv);
+    if (rc != CLI_OK)
+        return rc;
     SweepPoint pts[SWEEP_MAX_POINTS];
-    int npts = sweep_points(&spec, pts, SWEEP_MAX_POINTS);
+    int npts = sweep_points(&w.spec, pts, SWEEP_MAX_POINTS);
     if (npts == 0)
         return cli_usage_error(cmd, "no point left: every jitter exceeds every mean delay");
-    /* Validate every point's spec before any work starts. */
     LinkSpec *links = calloc((size_t)npts, sizeof *links);
     if (!links)
         return cli_fail(cmd, "out of memory");
-    int rc = CLI_OK;
     int nlinks = 0;
-    for (int p = 0; p < npts && rc == CLI_OK; p++) {
-        char text[LINK_TEXT_MAX];
-        NrError err = {{0}};
-        sweep_link_text(&spec, &pts[p], text, sizeof text);
-        if (!linkspec_parse(&links[p], text, NULL, &err))
-            rc = cli_usage_error(cmd, "link12 of point %" PRId64 "ms/%" PRId64 "ms: %s", pts[p].delay_ms,
-                                 pts[p].jitter_ms, err.msg);
-        else
-            nlinks++;
-    }
+    rc = parse_links(&w.spec, pts, npts, links, &nlinks);
     if (rc == CLI_OK)
-        rc = race_opts_load(&o, cmd);
-    if (rc == CLI_OK && out)
-        rc = race_opts_check_out(&o, cmd, "--out", out);
-    if (rc == CLI_OK && plot)
-        rc = race_opts_check_out(&o, cmd, "--plot", plot);
-    if (rc == CLI_OK)
-        rc = cli_out_distinct(cmd, "--out", out, "--plot", plot);
-    if (rc == CLI_OK && plot)
-        rc = cli_plot_check(cmd, plot);
-    Job j;
-    memset(&j, 0, sizeof j);
+        rc = load_and_check(&w);
+    Job j = {.o = &w.o, .pts = pts, .links = links, .npts = npts, .runs = (int)w.runs, .nschemes = w.o.nschemes};
     if (rc == CLI_OK) {
-        j.o = &o;
-        j.pts = pts;
-        j.links = links;
-        j.npts = npts;
-        j.runs = (int)runs;
-        j.nschemes = o.nschemes;
-        j.results = calloc((size_t)npts * (size_t)runs * (size_t)o.nschemes, sizeof(RunResult));
+        j.results = calloc((size_t)npts * (size_t)w.runs * (size_t)w.o.nschemes, sizeof(RunResult));
         j.progress = isatty(2);
         pthread_mutex_init(&j.mu, NULL);
         if (!j.results)
             rc = cli_fail(cmd, "out of memory");
     }
-    if (rc == CLI_OK) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        int nt = threads > 0 ? (int)threads : (cores > 0 ? (int)cores : 1);
-        if (nt > npts * (int)runs)
-            nt = npts * (int)runs;
-        pthread_t th[256];
-        if (nt > 256) /* more cores than th[] holds */
-            nt = 256;
-        int started = 0;
-        for (int t = 0; t < nt; t++)
-            if (pthread_create(&th[t], NULL, worker, &j) == 0)
-                started++;
-        if (started == 0)
-            worker(&j);
-        for (int t = 0; t < started; t++)
-            pthread_join(th[t], NULL);
-        if (j.failed)
-            rc = cli_fail(cmd, "%s", j.err.msg);
-    }
-    if (rc == CLI_OK && out) {
-        char tmp[4096];
-        FILE *f = cli_out_open(cmd, out, tmp, sizeof tmp, &rc);
-        if (f) {
-            result_csv_header(f);
-            for (int p = 0; p < npts; p++)
-                for (int r = 0; r < j.runs; r++)
-                    for (int k = 0; k < j.nschemes; k++) {
-                        RunKey key = {
-                            .delay12_ms = (double)pts[p].delay_ms,
-                            .jitter12_ms = (double)pts[p].jitter_ms,
-                            .delay21_ms = (double)o.link[1].delay_us / 1000.0,
-                            .jitter21_ms = (double)o.link[1].jitter_us / 1000.0,
-                            .delta_ms = (double)o.params.delta_us / 1000.0,
-                            .tdr = o.params.tdr_cw,
-                            .seed = o.seed + (uint64_t)r,
-                        };
-                        result_csv_row(f, &key, &j.results[((size_t)p * (size_t)j.runs + (size_t)r) * (size_t)j.nschemes + (size_t)k]);
-                    }
-            if (cli_out_close(cmd, f, out, tmp, true, &rc))
-                cli_wrote(out);
-        }
-    }
     if (rc == CLI_OK)
-        print_summary(&j, &o);
-    if (rc == CLI_OK && plot)
-        rc = write_plot(&j, &o, &spec, plot);
+        rc = run_all(&j, w.threads);
+    if (rc == CLI_OK && w.out)
+        rc = write_csv(&j, &w.o, w.out);
+    if (rc == CLI_OK)
+        print_summary(&j, &w.o);
+    if (rc == CLI_OK && w.plot)
+        rc = write_plot(&j, &w.o, &w.spec, w.plot);
     if (j.results) {
         pthread_mutex_destroy(&j.mu);
         free(j.results);
@@ -416,7 +486,7 @@ static int sweep_run(int argc, char **argv)
     for (int p = 0; p < nlinks; p++)
         linkspec_free(&links[p]);
     free(links);
-    race_opts_free(&o);
+    race_opts_free(&w.o);
     return rc;
 }
 

@@ -188,7 +188,9 @@ static bool parse_schemes(const char *val, Opts *o)
     return true;
 }
 
-int epp_parse_args(int argc, char **argv, Opts *o)
+/* The EPP paper's tables: every model and scheme, loss 5 % and 10 %, 10 and
+ * 15 updates/s, 10 kbit/s, its link; 100 runs of 1000 locations. */
+static void set_defaults(Opts *o)
 {
     memset(o, 0, sizeof *o);
     o->models[0] = EPP_RD;
@@ -210,79 +212,89 @@ int epp_parse_args(int argc, char **argv, Opts *o)
     o->runs = 100;
     o->samples = 1000;
     o->seed = 1;
-    const char *sweep = "5k..20k:2.5k";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        int64_t n;
-        if (cli_flag_is(a, "--models")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !parse_models(v, o))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--schemes")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !parse_schemes(v, o))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--loss")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !parse_loss_list(v, o))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--rate")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !parse_rate_list(v, o))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--bandwidth")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !parse_bw_list("--bandwidth", v, o->bw, &o->nbw))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--sweep")) {
-            if (!cli_value(argc, argv, &i, CMD, &v))
-                return CLI_USAGE;
-            sweep = v;
-        } else if (cli_flag_is(a, "--link")) {
-            if (!cli_value(argc, argv, &i, CMD, &v))
-                return CLI_USAGE;
-            o->link = v;
-        } else if (cli_flag_is(a, "--trace")) {
-            if (!cli_value(argc, argv, &i, CMD, &v))
-                return CLI_USAGE;
-            if (o->ntraces >= MAX_TRACES)
-                return cli_usage_error(CMD, "--trace: more than %d files", MAX_TRACES);
-            o->traces[o->ntraces++] = v;
-        } else if (strcmp(a, "--no-traces") == 0) {
-            o->no_traces = true;
-        } else if (cli_flag_is(a, "--raw-dr")) {
-            if (!cli_value(argc, argv, &i, CMD, &v))
-                return CLI_USAGE;
-            if (strcmp(v, "cd") == 0)
-                o->raw_dr = EPP_RD;
-            else if (strcmp(v, "cv") == 0)
-                o->raw_dr = EPP_RV;
-            else if (strcmp(v, "ca") == 0)
-                o->raw_dr = EPP_RA;
-            else
-                return cli_usage_error(CMD, "--raw-dr: unknown predictor '%s'; expected cd, cv or ca", v);
-        } else if (cli_flag_is(a, "--runs")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !cli_int(CMD, "--runs", v, 1, 100000, &n))
-                return CLI_USAGE;
-            o->runs = (int)n;
-        } else if (cli_flag_is(a, "--samples")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !cli_int(CMD, "--samples", v, 1, 1000000, &n))
-                return CLI_USAGE;
-            o->samples = (int)n;
-        } else if (cli_flag_is(a, "--seed")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !cli_u64(CMD, "--seed", v, &o->seed))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--out")) {
-            if (!cli_value(argc, argv, &i, CMD, &v))
-                return CLI_USAGE;
-            if (!*v)
-                return cli_usage_error(CMD, "--out: empty file name");
-            o->out = v;
-        } else if (cli_flag_is(a, "--plot")) {
-            if (!cli_value(argc, argv, &i, CMD, &v))
-                return CLI_USAGE;
-            if (cli_plot_check(CMD, v) != CLI_OK)
-                return CLI_USAGE;
-            o->plot = v;
-        } else {
-            return cli_unknown_option(CMD, a);
-        }
+}
+
+/* The flags of what is simulated (each takes a value). */
+static const char *const what_flags[] = {"--models", "--schemes", "--loss", "--rate", "--bandwidth",
+                                         "--sweep", "--link", "--trace", NULL};
+/* The flags of how it runs and what it writes (each takes a value). */
+static const char *const how_flags[] = {"--raw-dr", "--runs", "--samples", "--seed", "--out", "--plot", NULL};
+
+static bool flag_in(const char *a, const char *const *names)
+{
+    for (int k = 0; names[k]; k++)
+        if (cli_flag_is(a, names[k]))
+            return true;
+    return false;
+}
+
+/* One of what_flags with its value v; *sweep keeps --sweep's text for
+ * later (it is read once the rates are known). */
+static int what_flag(Opts *o, const char *a, const char *v, const char **sweep)
+{
+    bool ok = true;
+    if (cli_flag_is(a, "--models")) {
+        ok = parse_models(v, o);
+    } else if (cli_flag_is(a, "--schemes")) {
+        ok = parse_schemes(v, o);
+    } else if (cli_flag_is(a, "--loss")) {
+        ok = parse_loss_list(v, o);
+    } else if (cli_flag_is(a, "--rate")) {
+        ok = parse_rate_list(v, o);
+    } else if (cli_flag_is(a, "--bandwidth")) {
+        ok = parse_bw_list("--bandwidth", v, o->bw, &o->nbw);
+    } else if (cli_flag_is(a, "--sweep")) {
+        *sweep = v;
+    } else if (cli_flag_is(a, "--link")) {
+        o->link = v;
+    } else { /* --trace */
+        if (o->ntraces >= MAX_TRACES)
+            return cli_usage_error(CMD, "--trace: more than %d files", MAX_TRACES);
+        o->traces[o->ntraces++] = v;
     }
+    return ok ? CLI_OK : CLI_USAGE;
+}
+
+/* One of how_flags with its value v. */
+static int how_flag(Opts *o, const char *a, const char *v)
+{
+    int64_t n;
+    if (cli_flag_is(a, "--raw-dr")) {
+        if (strcmp(v, "cd") == 0)
+            o->raw_dr = EPP_RD;
+        else if (strcmp(v, "cv") == 0)
+            o->raw_dr = EPP_RV;
+        else if (strcmp(v, "ca") == 0)
+            o->raw_dr = EPP_RA;
+        else
+            return cli_usage_error(CMD, "--raw-dr: unknown predictor '%s'; expected cd, cv or ca", v);
+    } else if (cli_flag_is(a, "--runs")) {
+        if (!cli_int(CMD, "--runs", v, 1, 100000, &n))
+            return CLI_USAGE;
+        o->runs = (int)n;
+    } else if (cli_flag_is(a, "--samples")) {
+        if (!cli_int(CMD, "--samples", v, 1, 1000000, &n))
+            return CLI_USAGE;
+        o->samples = (int)n;
+    } else if (cli_flag_is(a, "--seed")) {
+        if (!cli_u64(CMD, "--seed", v, &o->seed))
+            return CLI_USAGE;
+    } else if (cli_flag_is(a, "--out")) {
+        if (!*v)
+            return cli_usage_error(CMD, "--out: empty file name");
+        o->out = v;
+    } else { /* --plot */
+        if (cli_plot_check(CMD, v) != CLI_OK)
+            return CLI_USAGE;
+        o->plot = v;
+    }
+    return CLI_OK;
+}
+
+/* What the flags leave to check together: something to simulate, the
+ * sweep's bandwidths, and no bandwidth below the update stream's rate. */
+static int check_args(Opts *o, const char *sweep)
+{
     if (o->nmodels == 0 && o->no_traces)
         return cli_usage_error(CMD, "--models none with --no-traces leaves nothing to simulate");
     if (strcmp(sweep, "none") == 0)
@@ -300,4 +312,26 @@ int epp_parse_args(int argc, char **argv, Opts *o)
                                        EPP_PAYLOAD_BYTES);
     }
     return CLI_OK;
+}
+
+int epp_parse_args(int argc, char **argv, Opts *o)
+{
+    set_defaults(o);
+    const char *sweep = "5k..20k:2.5k";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (strcmp(a, "--no-traces") == 0) {
+            o->no_traces = true;
+            continue;
+        }
+        bool what = flag_in(a, what_flags);
+        if (!what && !flag_in(a, how_flags))
+            return cli_unknown_option(CMD, a);
+        if (!cli_value(argc, argv, &i, CMD, &v))
+            return CLI_USAGE;
+        int rc = what ? what_flag(o, a, v, &sweep) : how_flag(o, a, v);
+        if (rc != CLI_OK)
+            return rc;
+    }
+    return check_args(o, sweep);
 }

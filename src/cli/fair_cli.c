@@ -156,15 +156,15 @@ bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_
 bool fcli_write_csv(const char *cmd, const char *path, bool (*write)(const void *ctx, FILE *f, NrError *err),
                     const void *ctx, int *rc)
 {
-    char tmp[4096];
-    FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, rc);
+    NrPartFile out;
+    FILE *f = cli_out_open(cmd, &out, path, rc);
     if (!f)
         return false;
     NrError err = {{0}};
     bool ok = write(ctx, f, &err);
     if (!ok)
         *rc = cli_fail(cmd, "%s: %s", path, err.msg);
-    return cli_out_close(cmd, f, path, tmp, ok, rc);
+    return cli_out_close(cmd, &out, ok, rc);
 }
 
 int fcli_next(FcliOpts *o, int argc, char **argv, int *i, const char *cmd, const char *const *own, const char **flag,

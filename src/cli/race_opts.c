@@ -211,8 +211,8 @@ void race_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n)
 
 bool race_write_series(const char *cmd, const char *path, const Engine *e, int *rc)
 {
-    char tmp[4096];
-    FILE *f = cli_out_open(cmd, path, tmp, sizeof tmp, rc);
+    NrPartFile out;
+    FILE *f = cli_out_open(cmd, &out, path, rc);
     if (!f)
         return false;
     fputs("scheme,t_ms,d1,d2,inconsistent,inconsistency_rate,mean_d1_minus_d2\n", f);
@@ -224,7 +224,7 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
                     h[i].t_us / NR_US_PER_MS, h[i].d1, h[i].d2, h[i].inconsistent ? 1 : 0, h[i].rate,
                     h[i].mean_d1_d2);
     }
-    bool ok = cli_out_close(cmd, f, path, tmp, true, rc);
+    bool ok = cli_out_close(cmd, &out, true, rc);
     if (ok)
         cli_wrote(path);
     return ok;

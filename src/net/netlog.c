@@ -1,19 +1,18 @@
 /* The terminal log of network play, written crash-safe (netlog.h,
  * docs/netlog.md). */
 #include "netlog.h"
+#include "nr_part.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 struct NetLog {
-    FILE *f;
-    char path[4096], part[4100];
+    NrPartFile pf; /* PATH.part, renamed into place by netlog_close */
+    FILE *f;       /* pf.f */
     bool failed;
     char why[128];
 };
@@ -29,25 +28,15 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
         nr_error_set(err, "%s: out of memory", path);
         return NULL;
     }
-    snprintf(g->path, sizeof g->path, "%s", path);
-    snprintf(g->part, sizeof g->part, "%s.part", path);
-    int fd = open(g->part, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
-        if (errno == EEXIST)
-            nr_error_set(err, "%s: exists (a crashed or running session?); move it away first", g->part);
+    if (nr_part_open(&g->pf, path, NR_PART_REPLACE) != NR_PART_OK) {
+        if (g->pf.status == NR_PART_EXISTS)
+            nr_error_set(err, "%s: exists (a crashed or running session?); move it away first", g->pf.part);
         else
-            nr_error_set(err, "%s: cannot create: %s", g->part, strerror(errno));
+            nr_error_set(err, "%s: cannot create: %s", g->pf.part, nr_part_reason(&g->pf));
         free(g);
         return NULL;
     }
-    g->f = fdopen(fd, "w");
-    if (!g->f) {
-        nr_error_set(err, "%s: %s", g->part, strerror(errno));
-        close(fd);
-        unlink(g->part);
-        free(g);
-        return NULL;
-    }
+    g->f = g->pf.f;
     char peer[64], created[32];
     netaddr_text(&m->peer, peer, sizeof peer);
     time_t now = time(NULL);
@@ -71,10 +60,9 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
           "# columns event: row,local_us,sync_us,what,detail\n"
           "# columns metric: row,scheme,key,value\n",
           g->f);
-    if (fflush(g->f) != 0 || ferror(g->f)) {
-        nr_error_set(err, "%s: write error: %s", g->part, strerror(errno));
-        fclose(g->f);
-        unlink(g->part);
+    if (nr_part_flush(&g->pf) != NR_PART_OK) {
+        nr_error_set(err, "%s: write error: %s", g->pf.part, nr_part_reason(&g->pf));
+        nr_part_abort(&g->pf);
         free(g);
         return NULL;
     }
@@ -192,15 +180,16 @@ bool netlog_close(NetLog *g, NrError *err)
 {
     if (!g)
         return true;
+    NrPartFile *pf = &g->pf;
     bool ok = !g->failed;
-    if (!ok)
-        nr_error_set(err, "%s: write error: %s; kept as %s", g->path, g->why, g->part);
-    if ((fflush(g->f) != 0 || ferror(g->f)) && ok)
-        ok = nr_error_set(err, "%s: write error: %s; kept as %s", g->path, strerror(errno), g->part);
-    if (fclose(g->f) != 0 && ok)
-        ok = nr_error_set(err, "%s: write error: %s; kept as %s", g->path, strerror(errno), g->part);
-    if (ok && rename(g->part, g->path) != 0)
-        ok = nr_error_set(err, "%s: cannot rename %s into place: %s", g->path, g->part, strerror(errno));
+    if (!ok) { /* the .part is kept as it is: never renamed */
+        nr_error_set(err, "%s: write error: %s; kept as %s", pf->path, g->why, pf->part);
+        fclose(pf->f);
+    } else if (nr_part_close(pf) == NR_PART_WRITE) {
+        ok = nr_error_set(err, "%s: write error: %s; kept as %s", pf->path, nr_part_reason(pf), pf->part);
+    } else if (pf->status != NR_PART_OK) {
+        ok = nr_error_set(err, "%s: cannot rename %s into place: %s", pf->path, pf->part, nr_part_reason(pf));
+    }
     free(g);
     return ok;
 }

@@ -88,11 +88,23 @@ typedef struct Parsed {
     const char *dist, *trace;
 } Parsed;
 
-static bool need(int i, int nt, const char *kw, const char *what, NrError *err)
+/* The words of a spec and the next one to read. */
+typedef struct Toks {
+    char **tok;
+    int nt, i;
+} Toks;
+
+static bool need(const Toks *t, const char *kw, const char *what, NrError *err)
 {
-    if (i < nt)
+    if (t->i < t->nt)
         return true;
     return nr_error_set(err, "'%s' at the end: expected %s after it", kw, what);
+}
+
+/* The next word when it is a number (an optional argument), else NULL. */
+static const char *next_number(const Toks *t)
+{
+    return t->i < t->nt && looks_numeric(t->tok[t->i]) ? t->tok[t->i] : NULL;
 }
 
 static bool twice(const char *kw, NrError *err)
@@ -100,158 +112,227 @@ static bool twice(const char *kw, NrError *err)
     return nr_error_set(err, "'%s' given twice: expected it at most once", kw);
 }
 
+/* delay TIME [JITTER [CORR%]] */
+static bool kw_delay(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
+{
+    if (pp->has_delay)
+        return twice(kw, err);
+    pp->has_delay = true;
+    if (!need(t, kw, "a TIME such as 75ms", err) || !parse_time(t->tok[t->i++], "delay", &s->delay_us, err))
+        return false;
+    if (next_number(t)) {
+        if (!parse_time(t->tok[t->i++], "jitter", &s->jitter_us, err))
+            return false;
+        pp->has_jitter = true;
+        if (next_number(t)) {
+            if (!parse_percent(t->tok[t->i++], "delay correlation", &s->delay_corr, err))
+                return false;
+            pp->has_dcorr = true;
+        }
+    }
+    return true;
+}
+
+/* distribution NAME|PATH */
+static bool kw_distribution(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
+{
+    (void)s;
+    if (pp->has_dist)
+        return twice(kw, err);
+    pp->has_dist = true;
+    if (!need(t, kw, "a table NAME (normal, pareto, paretonormal, experimental) or PATH", err))
+        return false;
+    pp->dist = t->tok[t->i++];
+    return true;
+}
+
+/* gamma SHAPE SCALE (the shifted gamma of the EPP experiments) */
+static bool kw_gamma(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
+{
+    if (pp->has_gamma)
+        return twice(kw, err);
+    pp->has_gamma = true;
+    if (!need(t, kw, "SHAPE SCALE such as 3 10ms", err))
+        return false;
+    const char *st = t->tok[t->i++];
+    char *end = NULL;
+    double shape = strtod(st, &end);
+    if (end == st || *end != '\0' || !looks_numeric(st) || !isfinite(shape) || shape <= 0.0 || shape > 1e6)
+        return nr_error_set(err, "gamma shape '%s': expected a number > 0 such as 3", st);
+    if (!need(t, "gamma SHAPE", "SCALE, a TIME such as 10ms", err))
+        return false;
+    int64_t scale_us = 0;
+    const char *sc = t->tok[t->i++];
+    if (!parse_time(sc, "gamma scale", &scale_us, err))
+        return false;
+    if (scale_us <= 0)
+        return nr_error_set(err, "gamma scale '%s': expected a time > 0 such as 10ms", sc);
+    s->gamma = true;
+    s->gamma_shape = shape;
+    s->gamma_scale_us = (double)scale_us;
+    return true;
+}
+
+/* loss gemodel P [R [1-H [1-K]]], after the word gemodel */
+static bool loss_gemodel(LinkSpec *s, Toks *t, NrError *err)
+{
+    if (!need(t, "loss gemodel", "P, the good-to-bad probability such as 1%", err) ||
+        !parse_percent(t->tok[t->i++], "loss gemodel p", &s->ge_p, err))
+        return false;
+    /* tc's defaults: r = 1 - p, 1-h = 100% (all lost in the bad state),
+     * 1-k = 0% (none lost in the good state). */
+    s->ge_r = 1.0 - s->ge_p;
+    s->ge_h = 1.0;
+    s->ge_k = 0.0;
+    if (next_number(t) && !parse_percent(t->tok[t->i++], "loss gemodel r", &s->ge_r, err))
+        return false;
+    if (next_number(t) && !parse_percent(t->tok[t->i++], "loss gemodel 1-h", &s->ge_h, err))
+        return false;
+    if (next_number(t) && !parse_percent(t->tok[t->i++], "loss gemodel 1-k", &s->ge_k, err))
+        return false;
+    s->loss_kind = LINK_LOSS_GEMODEL;
+    return true;
+}
+
+/* loss [random] P% [CORR%] | loss gemodel ... */
+static bool kw_loss(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
+{
+    if (pp->has_loss)
+        return twice(kw, err);
+    pp->has_loss = true;
+    if (!need(t, kw, "P% or 'random P%' or 'gemodel P'", err))
+        return false;
+    const char *m = t->tok[t->i];
+    if (strcmp(m, "gemodel") == 0) {
+        t->i++;
+        return loss_gemodel(s, t, err);
+    }
+    if (strcmp(m, "state") == 0)
+        return nr_error_set(err, "'loss state' (netem's 4-state model) is not supported: expected "
+                                 "'loss random P%%' or 'loss gemodel P [R [1-H [1-K]]]'");
+    if (strcmp(m, "random") != 0 && !looks_numeric(m))
+        return nr_error_set(err, "loss '%s': expected P%%, 'random P%%' or 'gemodel P [R [1-H [1-K]]]'", m);
+    if (strcmp(m, "random") == 0) {
+        t->i++;
+        if (!need(t, "loss random", "P% such as 2%", err))
+            return false;
+    }
+    if (!parse_percent(t->tok[t->i++], "loss", &s->loss_p, err))
+        return false;
+    if (next_number(t)) {
+        if (!parse_percent(t->tok[t->i++], "loss correlation", &s->loss_corr, err))
+            return false;
+        pp->has_lcorr = true;
+    }
+    s->loss_kind = LINK_LOSS_RANDOM;
+    return true;
+}
+
+/* duplicate P% [CORR%] */
+static bool kw_duplicate(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
+{
+    if (pp->has_dup)
+        return twice(kw, err);
+    pp->has_dup = true;
+    if (!need(t, kw, "P% such as 1%", err) || !parse_percent(t->tok[t->i++], "duplicate", &s->dup_p, err))
+        return false;
+    if (next_number(t)) {
+        if (!parse_percent(t->tok[t->i++], "duplicate correlation", &s->dup_corr, err))
+            return false;
+        pp->has_dupcorr = true;
+    }
+    return true;
+}
+
+/* order fifo|due */
+static bool kw_order(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
+{
+    if (pp->has_order)
+        return twice(kw, err);
+    pp->has_order = true;
+    if (!need(t, kw, "'fifo' or 'due'", err))
+        return false;
+    const char *o = t->tok[t->i++];
+    if (strcmp(o, "fifo") == 0)
+        s->fifo = true;
+    else if (strcmp(o, "due") == 0)
+        s->fifo = false;
+    else
+        return nr_error_set(err, "order '%s': expected 'fifo' (keep sending order) or 'due' "
+                                 "(leave by due time, netem's default)", o);
+    return true;
+}
+
+/* trace FILE */
+static bool kw_trace(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
+{
+    (void)s;
+    if (pp->has_trace)
+        return twice(kw, err);
+    pp->has_trace = true;
+    if (!need(t, kw, "a delays FILE (docs/link.md \"Trace\")", err))
+        return false;
+    pp->trace = t->tok[t->i++];
+    return true;
+}
+
+/* direction 12|21 (of a trace) */
+static bool kw_direction(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
+{
+    if (pp->has_dir)
+        return twice(kw, err);
+    pp->has_dir = true;
+    if (!need(t, kw, "12 or 21", err))
+        return false;
+    const char *d = t->tok[t->i++];
+    if (strcmp(d, "12") == 0)
+        s->trace.named = 12;
+    else if (strcmp(d, "21") == 0)
+        s->trace.named = 21;
+    else
+        return nr_error_set(err, "direction '%s': expected 12 (terminal 1 to 2) or 21", d);
+    return true;
+}
+
+typedef bool (*KeywordFn)(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err);
+
+/* Every keyword netrace reads, with netem's synonyms (latency, drop). */
+static const struct {
+    const char *name;
+    KeywordFn fn;
+} keywords[] = {
+    {"delay", kw_delay},   {"latency", kw_delay},       {"distribution", kw_distribution},
+    {"gamma", kw_gamma},   {"loss", kw_loss},           {"drop", kw_loss},
+    {"duplicate", kw_duplicate}, {"order", kw_order},   {"trace", kw_trace},
+    {"direction", kw_direction},
+};
+
+/* netem options netrace does not emulate. */
+static const char *const unsupported[] = {"corrupt", "reorder", "gap", "rate", "slot", "limit", "seed", "ecn"};
+
 static bool parse_tokens(LinkSpec *s, Parsed *pp, char **tok, int nt, NrError *err)
 {
-    for (int i = 0; i < nt;) {
-        const char *kw = tok[i++];
-        if (strcmp(kw, "delay") == 0 || strcmp(kw, "latency") == 0) {
-            if (pp->has_delay)
-                return twice(kw, err);
-            pp->has_delay = true;
-            if (!need(i, nt, kw, "a TIME such as 75ms", err) ||
-                !parse_time(tok[i++], "delay", &s->delay_us, err))
+    Toks t = {tok, nt, 0};
+    while (t.i < t.nt) {
+        const char *kw = t.tok[t.i++];
+        KeywordFn fn = NULL;
+        for (size_t k = 0; k < sizeof keywords / sizeof keywords[0] && !fn; k++)
+            if (strcmp(kw, keywords[k].name) == 0)
+                fn = keywords[k].fn;
+        if (fn) {
+            if (!fn(s, pp, &t, kw, err))
                 return false;
-            if (i < nt && looks_numeric(tok[i])) {
-                if (!parse_time(tok[i++], "jitter", &s->jitter_us, err))
-                    return false;
-                pp->has_jitter = true;
-                if (i < nt && looks_numeric(tok[i])) {
-                    if (!parse_percent(tok[i++], "delay correlation", &s->delay_corr, err))
-                        return false;
-                    pp->has_dcorr = true;
-                }
-            }
-        } else if (strcmp(kw, "distribution") == 0) {
-            if (pp->has_dist)
-                return twice(kw, err);
-            pp->has_dist = true;
-            if (!need(i, nt, kw, "a table NAME (normal, pareto, paretonormal, experimental) or PATH", err))
-                return false;
-            pp->dist = tok[i++];
-        } else if (strcmp(kw, "gamma") == 0) {
-            if (pp->has_gamma)
-                return twice(kw, err);
-            pp->has_gamma = true;
-            if (!need(i, nt, kw, "SHAPE SCALE such as 3 10ms", err))
-                return false;
-            const char *st = tok[i++];
-            char *end = NULL;
-            double shape = strtod(st, &end);
-            if (end == st || *end != '\0' || !looks_numeric(st) || !isfinite(shape) || shape <= 0.0 ||
-                shape > 1e6)
-                return nr_error_set(err, "gamma shape '%s': expected a number > 0 such as 3", st);
-            if (!need(i, nt, "gamma SHAPE", "SCALE, a TIME such as 10ms", err))
-                return false;
-            int64_t scale_us = 0;
-            const char *sc = tok[i++];
-            if (!parse_time(sc, "gamma scale", &scale_us, err))
-                return false;
-            if (scale_us <= 0)
-                return nr_error_set(err, "gamma scale '%s': expected a time > 0 such as 10ms", sc);
-            s->gamma = true;
-            s->gamma_shape = shape;
-            s->gamma_scale_us = (double)scale_us;
-        } else if (strcmp(kw, "loss") == 0 || strcmp(kw, "drop") == 0) {
-            if (pp->has_loss)
-                return twice(kw, err);
-            pp->has_loss = true;
-            if (!need(i, nt, kw, "P% or 'random P%' or 'gemodel P'", err))
-                return false;
-            const char *m = tok[i];
-            if (strcmp(m, "gemodel") == 0) {
-                i++;
-                if (!need(i, nt, "loss gemodel", "P, the good-to-bad probability such as 1%", err) ||
-                    !parse_percent(tok[i++], "loss gemodel p", &s->ge_p, err))
-                    return false;
-                /* tc's defaults: r = 1 - p, 1-h = 100% (all lost in the bad
-                 * state), 1-k = 0% (none lost in the good state). */
-                s->ge_r = 1.0 - s->ge_p;
-                s->ge_h = 1.0;
-                s->ge_k = 0.0;
-                if (i < nt && looks_numeric(tok[i]) && !parse_percent(tok[i++], "loss gemodel r", &s->ge_r, err))
-                    return false;
-                if (i < nt && looks_numeric(tok[i]) && !parse_percent(tok[i++], "loss gemodel 1-h", &s->ge_h, err))
-                    return false;
-                if (i < nt && looks_numeric(tok[i]) && !parse_percent(tok[i++], "loss gemodel 1-k", &s->ge_k, err))
-                    return false;
-                s->loss_kind = LINK_LOSS_GEMODEL;
-            } else if (strcmp(m, "random") == 0 || looks_numeric(m)) {
-                if (strcmp(m, "random") == 0) {
-                    i++;
-                    if (!need(i, nt, "loss random", "P% such as 2%", err))
-                        return false;
-                }
-                if (!parse_percent(tok[i++], "loss", &s->loss_p, err))
-                    return false;
-                if (i < nt && looks_numeric(tok[i])) {
-                    if (!parse_percent(tok[i++], "loss correlation", &s->loss_corr, err))
-                        return false;
-                    pp->has_lcorr = true;
-                }
-                s->loss_kind = LINK_LOSS_RANDOM;
-            } else if (strcmp(m, "state") == 0) {
-                return nr_error_set(err, "'loss state' (netem's 4-state model) is not supported: expected "
-                                    "'loss random P%%' or 'loss gemodel P [R [1-H [1-K]]]'");
-            } else {
-                return nr_error_set(err, "loss '%s': expected P%%, 'random P%%' or 'gemodel P [R [1-H [1-K]]]'", m);
-            }
-        } else if (strcmp(kw, "duplicate") == 0) {
-            if (pp->has_dup)
-                return twice(kw, err);
-            pp->has_dup = true;
-            if (!need(i, nt, kw, "P% such as 1%", err) || !parse_percent(tok[i++], "duplicate", &s->dup_p, err))
-                return false;
-            if (i < nt && looks_numeric(tok[i])) {
-                if (!parse_percent(tok[i++], "duplicate correlation", &s->dup_corr, err))
-                    return false;
-                pp->has_dupcorr = true;
-            }
-        } else if (strcmp(kw, "order") == 0) {
-            if (pp->has_order)
-                return twice(kw, err);
-            pp->has_order = true;
-            if (!need(i, nt, kw, "'fifo' or 'due'", err))
-                return false;
-            const char *o = tok[i++];
-            if (strcmp(o, "fifo") == 0)
-                s->fifo = true;
-            else if (strcmp(o, "due") == 0)
-                s->fifo = false;
-            else
-                return nr_error_set(err, "order '%s': expected 'fifo' (keep sending order) or 'due' "
-                                    "(leave by due time, netem's default)", o);
-        } else if (strcmp(kw, "trace") == 0) {
-            if (pp->has_trace)
-                return twice(kw, err);
-            pp->has_trace = true;
-            if (!need(i, nt, kw, "a delays FILE (docs/link.md \"Trace\")", err))
-                return false;
-            pp->trace = tok[i++];
-        } else if (strcmp(kw, "direction") == 0) {
-            if (pp->has_dir)
-                return twice(kw, err);
-            pp->has_dir = true;
-            if (!need(i, nt, kw, "12 or 21", err))
-                return false;
-            const char *d = tok[i++];
-            if (strcmp(d, "12") == 0)
-                s->trace.named = 12;
-            else if (strcmp(d, "21") == 0)
-                s->trace.named = 21;
-            else
-                return nr_error_set(err, "direction '%s': expected 12 (terminal 1 to 2) or 21", d);
-        } else if (strcmp(kw, "none") == 0) {
-            return nr_error_set(err, "'none' must be the whole spec: expected no other words with it");
-        } else if (strcmp(kw, "corrupt") == 0 || strcmp(kw, "reorder") == 0 || strcmp(kw, "gap") == 0 ||
-                   strcmp(kw, "rate") == 0 || strcmp(kw, "slot") == 0 || strcmp(kw, "limit") == 0 ||
-                   strcmp(kw, "seed") == 0 || strcmp(kw, "ecn") == 0) {
-            return nr_error_set(err, "netem option '%s' is not supported by netrace: expected one of %s",
-                                kw, KEYWORDS);
-        } else if (looks_numeric(kw)) {
-            return nr_error_set(err, "unexpected number '%s': expected a keyword (%s)", kw, KEYWORDS);
-        } else {
-            return nr_error_set(err, "unknown keyword '%s': expected one of %s", kw, KEYWORDS);
+            continue;
         }
+        if (strcmp(kw, "none") == 0)
+            return nr_error_set(err, "'none' must be the whole spec: expected no other words with it");
+        for (size_t k = 0; k < sizeof unsupported / sizeof unsupported[0]; k++)
+            if (strcmp(kw, unsupported[k]) == 0)
+                return nr_error_set(err, "netem option '%s' is not supported by netrace: expected one of %s", kw,
+                                    KEYWORDS);
+        if (looks_numeric(kw))
+            return nr_error_set(err, "unexpected number '%s': expected a keyword (%s)", kw, KEYWORDS);
+        return nr_error_set(err, "unknown keyword '%s': expected one of %s", kw, KEYWORDS);
     }
     return true;
 }

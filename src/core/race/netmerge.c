@@ -3,6 +3,7 @@
 #include "netmerge.h"
 #include "link.h"
 #include "nr_file.h"
+#include "nr_part.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -355,8 +356,7 @@ bool termlog_load(TermLog *log, const char *path, NrError *err)
         return false;
     bool ok = termlog_read(log, f, path, err);
     fclose(f);
-    size_t n = strlen(path);
-    if (ok && n >= 5 && strcmp(path + n - 5, ".part") == 0)
+    if (ok && nr_part_named(path))
         log->cut = true;
     return ok;
 }

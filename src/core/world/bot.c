@@ -137,29 +137,43 @@ static int profile_index(const Bot *b, double s)
     return i >= b->nprof ? b->nprof - 1 : i;
 }
 
-void bot_input(Bot *b, const World *w, int car, CarInput *out)
+/* What one control step of bot_input works out, handed between its parts. */
+typedef struct Step {
+    const World *w;
+    int car;
+    int other;         /* the nearest other car along the track; -1: none */
+    double dbest;      /* cw along the track to it, + ahead (INFINITY: none) */
+    double dt;         /* s: the control period */
+    double s, v;       /* own progress (cw) and speed (cw/s) */
+    double ld;         /* cw: the steering's look-ahead */
+    double brake_look; /* s: the speed target is read this far ahead */
+    double lim_pass;   /* cw: racing for position, this far off the centre */
+    double line, vt;   /* aimed offset (cw, left +) and speed target (cw/s) */
+    bool racing_close; /* side by side with the other car */
+} Step;
+
+/* The nearest other car along the track (racing, pressure); -1 when alone. */
+static int nearest_other(const World *w, int car, double s, double len, double *dbest)
 {
-    const double dt = (double)WORLD_CONTROL_US * 1e-6;
-    const Car *me = &w->car[car];
-    const Track *t = b->track;
-    double q = b->d.skill, nz = b->d.noise;
-    double len = track_length(t), half = track_width(t) / 2;
-    double s = world_progress(w, car);
-    double v = me->v;
-    /* The nearest other car along the track (racing, pressure). */
     int other = -1;
-    double dbest = INFINITY;
+    *dbest = INFINITY;
     for (int c = 0; c < w->ncars; c++) {
         if (c == car)
             continue;
         double d = remainder(world_progress(w, c) - s, len);
-        if (fabs(d) < fabs(dbest)) {
-            dbest = d;
+        if (fabs(d) < fabs(*dbest)) {
+            *dbest = d;
             other = c;
         }
     }
-    /* Noise: pace, line wander, steering; and mistakes, more of them
-     * under pressure (a car close behind). */
+    return other;
+}
+
+/* Noise: pace, line wander, steering; and mistakes, more of them under
+ * pressure (a car close behind: dbest < 0). */
+static void drift_noise(Bot *b, double dbest, double dt)
+{
+    double q = b->d.skill, nz = b->d.noise;
     double pressure = dbest < 0 && dbest > -DEFEND_RANGE ? MISTAKE_PRESSURE : 1.0;
     b->pace = ou(&b->rng, b->pace, 1.5, 0.01 + 0.05 * nz, dt);
     b->phase = ou(&b->rng, b->phase, PHASE_TAU, PHASE_SD * (0.5 + nz), dt);
@@ -174,135 +188,152 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
         else
             b->wander += (rng_uniform(&b->rng) < 0.5 ? -1 : 1) * (0.5 + 1.0 * rng_uniform(&b->rng)); /* wide */
     }
-    /* Recovery: a car pinned against the wall or another car (slow for
-     * half a second with the throttle open), or pointing far off the
-     * track's direction at low speed, backs out with opposite lock. */
+}
+
+/* Recovery: a car pinned against the wall or another car (slow for half a
+ * second with the throttle open), or pointing far off the track's direction
+ * at low speed, backs out with opposite lock. True (and *out set) while it
+ * does. */
+static bool recover(Bot *b, const Step *st, CarInput *out)
+{
+    const Car *me = &st->w->car[st->car];
     double th, tx, ty;
-    track_point(t, s, &tx, &ty, &th);
+    track_point(b->track, st->s, &tx, &ty, &th);
     double herr = nr_wrap_angle(th - me->heading);
-    b->stuck_s = v < 2.0 ? b->stuck_s + dt : 0.0;
-    if (b->recover_left_s <= 0 && (b->stuck_s > 0.5 || (v < 4.0 && fabs(herr) > 1.2))) {
+    b->stuck_s = st->v < 2.0 ? b->stuck_s + st->dt : 0.0;
+    if (b->recover_left_s <= 0 && (b->stuck_s > 0.5 || (st->v < 4.0 && fabs(herr) > 1.2))) {
         b->recover_left_s = 1.0;
         b->stuck_s = 0.0;
     }
-    if (b->recover_left_s > 0) {
-        b->recover_left_s -= dt;
-        *out = (CarInput){0.0, 1.0, herr > 0 ? -1.0 : 1.0};
-        if (fabs(herr) < 0.4 && b->recover_left_s < 0.6)
-            b->recover_left_s = 0; /* facing the right way again */
-        return;
+    if (b->recover_left_s <= 0)
+        return false;
+    b->recover_left_s -= st->dt;
+    *out = (CarInput){0.0, 1.0, herr > 0 ? -1.0 : 1.0};
+    if (fabs(herr) < 0.4 && b->recover_left_s < 0.6)
+        b->recover_left_s = 0; /* facing the right way again */
+    return true;
+}
+
+/* Side by side (d cw along, sep cw across): both hold their side of the
+ * track, a car's width apart, and race on; the one behind with no room left
+ * on its side backs out. oo, vo: the other car's offset and speed. */
+static void side_by_side(Bot *b, Step *st, double d, double oo, double vo, double sep)
+{
+    st->racing_close = true;
+    int side = sep > 0 ? 1 : -1;
+    double want = oo + side * SBS_GAP;
+    st->line = side > 0 ? fmax(st->line, want) : fmin(st->line, want);
+    if (d > 0) {
+        if (fabs(want) > st->lim_pass + 0.3) {
+            st->vt = fmin(st->vt, vo - 1.0);
+            b->pass_side = 0;
+        } else {
+            b->pass_side = side;
+        }
     }
-    double ld = 3.0 + 0.35 * fmax(v, 0.0);
-    int ia = profile_index(b, s + ld);
-    double line = b->line[ia] + b->wander;
-    /* Attacking up the inside of the next bend: brakes later. */
-    bool inside_attack = b->pass_side * mean_curvature(t, s + 15.0) > 0.002;
-    double brake_look = inside_attack ? 0.05 : 0.15;
-    double vt = b->vprof[profile_index(b, s + brake_look * fmax(v, 0.0))] * (1.0 + b->pace + b->phase);
-    if (b->mistake_left_s > 0 && b->mistake_pace > 0)
-        vt *= b->mistake_pace;
-    if (b->mistake_left_s <= 0)
-        b->mistake_pace = 0;
-    if (other < 0 || dbest > PASS_PULL + 4.0 || dbest < -CAR_LENGTH_CW - 0.5)
+}
+
+/* Behind (d cw): tow in its slipstream (its line) and attack where a pass
+ * can work: up the inside of the next bend, where a car fits, or out of the
+ * tow on a straight with a speed surplus (closing fast, it pulls out
+ * earlier, before it has to lift). An attack that would end on the outside
+ * of a bend before getting alongside is given up. */
+static void behind(Bot *b, Step *st, double d, double oo, double vo, double sep)
+{
+    double kn = mean_curvature(b->track, st->s + ATTACK_LOOK);
+    bool bend = fabs(kn) > 0.01;
+    int inside = kn > 0 ? 1 : -1;
+    if (b->pass_side == 0 && d < PASS_PULL + PULL_PER_CLOSING * fmax(0.0, st->v - vo)) {
+        int side = bend ? inside : (oo >= 0 ? -1 : 1);
+        if ((bend || st->v > vo + 0.3) && fabs(oo + side * SBS_GAP) <= st->lim_pass)
+            b->pass_side = side;
+    }
+    if (b->pass_side != 0 && bend && b->pass_side != inside && d > 1.0)
         b->pass_side = 0;
-    double lim_pass = half - PASS_EDGE; /* racing for position: to the kerb */
-    bool racing_close = false;
-    if (other >= 0) {
-        double d = dbest;
-        double oo = world_offset(w, other), om = world_offset(w, car);
-        double vo = w->car[other].v;
-        double sep = om - oo;
-        if (fabs(d) < ALONGSIDE_CW && fabs(sep) > 0.7) {
-            /* Side by side: both hold their side of the track, a car's
-             * width apart, and race on; the one behind with no room left
-             * on its side backs out. */
-            racing_close = true;
-            int side = sep > 0 ? 1 : -1;
-            double want = oo + side * SBS_GAP;
-            line = side > 0 ? fmax(line, want) : fmin(line, want);
-            if (d > 0) {
-                if (fabs(want) > lim_pass + 0.3) {
-                    vt = fmin(vt, vo - 1.0);
-                    b->pass_side = 0;
-                } else {
-                    b->pass_side = side;
-                }
-            }
-        } else if (d > 0 && d < PASS_RANGE) {
-            /* Behind: tow in its slipstream (its line) and attack where a
-             * pass can work: up the inside of the next bend, where a car
-             * fits, or out of the tow on a straight with a speed surplus
-             * (closing fast, it pulls out earlier, before it has to lift).
-             * An attack that would end on the outside of a bend before
-             * getting alongside is given up. */
-            double kn = mean_curvature(t, s + ATTACK_LOOK);
-            bool bend = fabs(kn) > 0.01;
-            int inside = kn > 0 ? 1 : -1;
-            if (b->pass_side == 0 && d < PASS_PULL + PULL_PER_CLOSING * fmax(0.0, v - vo)) {
-                int side = bend ? inside : (oo >= 0 ? -1 : 1);
-                if ((bend || v > vo + 0.3) && fabs(oo + side * SBS_GAP) <= lim_pass)
-                    b->pass_side = side;
-            }
-            if (b->pass_side != 0 && bend && b->pass_side != inside && d > 1.0)
-                b->pass_side = 0;
-            if (b->pass_side != 0) {
-                line = clampd(oo + b->pass_side * SBS_GAP, -lim_pass, lim_pass);
-            } else {
-                double wgt = clampd((PASS_RANGE - d) / (PASS_RANGE - PASS_PULL), 0.0, 1.0);
-                line = line * (1.0 - wgt) + oo * wgt;
-            }
-            /* Never drive into it: in line behind it, close to a following
-             * gap at its speed. */
-            if (fabs(sep) < BODY_GAP)
-                vt = fmin(vt, vo + FOLLOW_GAIN * (d - FOLLOW_GAP));
-        } else if (d < 0 && d > -DEFEND_RANGE && fabs(mean_curvature(t, s + ld)) < 0.01) {
-            /* Defend on the straights: lean towards the attacker's line. */
-            double wgt = 0.3 * (1.0 + d / DEFEND_RANGE);
-            line = line * (1.0 - wgt) + oo * wgt;
-        }
+    if (b->pass_side != 0) {
+        st->line = clampd(oo + b->pass_side * SBS_GAP, -st->lim_pass, st->lim_pass);
+    } else {
+        double wgt = clampd((PASS_RANGE - d) / (PASS_RANGE - PASS_PULL), 0.0, 1.0);
+        st->line = st->line * (1.0 - wgt) + oo * wgt;
     }
-    if (inside_attack)
-        vt *= ATTACK_PUSH; /* more of the grip in the bend */
-    /* Held off the racing line (side by side, attacking) a car follows the
-     * bend at its offset n, radius (1 - k n) / |k|, without the line's
-     * cut: the outside is faster, the inside slower, both within the
-     * planned grip (the physics clips the rest). */
-    if (b->pass_side != 0 || racing_close) {
-        double kv = mean_curvature(t, s + brake_look * fmax(v, 0.0) + 2.0);
-        double om = world_offset(w, car);
-        if (fabs(kv) > 1e-4) {
-            double r = fmax(2.0, (1.0 - kv * om) / fabs(kv));
-            double vmax = sqrt(b->grip_plan * r) * (1.0 + b->pace + b->phase);
-            if (b->pass_side * kv > 0)
-                vmax *= ATTACK_PUSH; /* attacking up the inside */
-            vt = fmin(vt, vmax);
-        }
+    /* Never drive into it: in line behind it, close to a following gap at
+     * its speed. */
+    if (fabs(sep) < BODY_GAP)
+        st->vt = fmin(st->vt, vo + FOLLOW_GAIN * (d - FOLLOW_GAP));
+}
+
+/* Racecraft against the nearest other car: alongside, behind it, or
+ * defending on the straights (lean towards the attacker's line). */
+static void race_other(Bot *b, Step *st)
+{
+    const World *w = st->w;
+    double d = st->dbest;
+    double oo = world_offset(w, st->other), om = world_offset(w, st->car);
+    double vo = w->car[st->other].v;
+    double sep = om - oo;
+    if (fabs(d) < ALONGSIDE_CW && fabs(sep) > 0.7) {
+        side_by_side(b, st, d, oo, vo, sep);
+    } else if (d > 0 && d < PASS_RANGE) {
+        behind(b, st, d, oo, vo, sep);
+    } else if (d < 0 && d > -DEFEND_RANGE && fabs(mean_curvature(b->track, st->s + st->ld)) < 0.01) {
+        double wgt = 0.3 * (1.0 + d / DEFEND_RANGE);
+        st->line = st->line * (1.0 - wgt) + oo * wgt;
     }
-    line = clampd(line, -lim_pass, lim_pass);
-    /* Pure pursuit towards the line point ld ahead. */
+}
+
+/* Held off the racing line (side by side, attacking) a car follows the bend
+ * at its offset n, radius (1 - k n) / |k|, without the line's cut: the
+ * outside is faster, the inside slower, both within the planned grip (the
+ * physics clips the rest). */
+static void hold_offset_speed(const Bot *b, Step *st)
+{
+    double kv = mean_curvature(b->track, st->s + st->brake_look * fmax(st->v, 0.0) + 2.0);
+    double om = world_offset(st->w, st->car);
+    if (fabs(kv) > 1e-4) {
+        double r = fmax(2.0, (1.0 - kv * om) / fabs(kv));
+        double vmax = sqrt(b->grip_plan * r) * (1.0 + b->pace + b->phase);
+        if (b->pass_side * kv > 0)
+            vmax *= ATTACK_PUSH; /* attacking up the inside */
+        st->vt = fmin(st->vt, vmax);
+    }
+}
+
+/* Pure pursuit towards the line point ld ahead; returns the wheel angle
+ * (rad) it asks, before the steering noise. */
+static double steer(const Bot *b, const Step *st, CarInput *out)
+{
+    const Car *me = &st->w->car[st->car];
     double px, py, h;
-    track_point(t, s + ld, &px, &py, &h);
-    px += -sin(h) * line;
-    py += cos(h) * line;
+    track_point(b->track, st->s + st->ld, &px, &py, &h);
+    px += -sin(h) * st->line;
+    py += cos(h) * st->line;
     double ch = cos(me->heading), sh = sin(me->heading);
     double dx = (px - me->x) * ch + (py - me->y) * sh;
     double dy = -(px - me->x) * sh + (py - me->y) * ch;
     double k = 2.0 * dy / (dx * dx + dy * dy + 1e-9);
     double delta = atan(k * b->p.wheelbase);
     out->steer = clampd(delta / b->p.steer_max + b->steer_noise, -1.0, 1.0);
-    /* Speed: throttle or brake on the error. Off the track the grip is
-     * lower: aim slower, by the square root of the grip. */
-    bool grass = world_on_grass(w, car);
+    return delta;
+}
+
+/* Speed: throttle or brake on the error from the target vt. Off the track
+ * the grip is lower: aim slower, by the square root of the grip. The
+ * lateral acceleration the turn asks (v^2 k for the path's curvature k of
+ * wheel angle delta): running out of grip (understeer), the driver slows to
+ * what the tyres hold; and leaves them that much grip, no more drive or
+ * braking than the friction circle has beside it. */
+static void pedals(const Bot *b, const Step *st, double delta, CarInput *out)
+{
+    const Track *t = b->track;
+    double v = st->v, vt = st->vt;
+    bool grass = world_on_grass(st->w, st->car);
     double grip = grass ? b->p.grip_grass : b->p.grip;
     if (grass)
         vt *= sqrt(b->p.grip_grass / b->p.grip);
-    /* The lateral acceleration the turn asks (v^2 k for the path's
-     * curvature k): running out of grip (understeer), the driver slows to
-     * what the tyres hold; and leaves them that much grip, no more drive or
-     * braking than the friction circle has beside it. */
     double kpath = fabs(tan(clampd(delta, -b->p.steer_max, b->p.steer_max))) / b->p.wheelbase;
     double lat = v * v * kpath;
-    double kloc = fabs(mean_curvature(t, s)) / fmax(0.5, 1.0 - mean_curvature(t, s) * world_offset(w, car));
+    double kloc = fabs(mean_curvature(t, st->s)) /
+                  fmax(0.5, 1.0 - mean_curvature(t, st->s) * world_offset(st->w, st->car));
     if (v * v * kloc > 0.95 * grip)
         vt = fmin(vt, sqrt(0.9 * grip / kloc)); /* too fast for the bend where it is */
     double e = vt - v;
@@ -321,6 +352,40 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
         out->throttle = 0;
         out->brake = clampd(fmin(-0.35 * e, room / b->p.a_brake), 0, 1);
     }
+}
+
+void bot_input(Bot *b, const World *w, int car, CarInput *out)
+{
+    const Track *t = b->track;
+    Step st = {.w = w, .car = car, .dt = (double)WORLD_CONTROL_US * 1e-6};
+    st.s = world_progress(w, car);
+    st.v = w->car[car].v;
+    st.other = nearest_other(w, car, st.s, track_length(t), &st.dbest);
+    drift_noise(b, st.dbest, st.dt);
+    if (recover(b, &st, out))
+        return;
+    st.ld = 3.0 + 0.35 * fmax(st.v, 0.0);
+    st.line = b->line[profile_index(b, st.s + st.ld)] + b->wander;
+    /* Attacking up the inside of the next bend: brakes later. */
+    bool inside_attack = b->pass_side * mean_curvature(t, st.s + 15.0) > 0.002;
+    st.brake_look = inside_attack ? 0.05 : 0.15;
+    st.vt = b->vprof[profile_index(b, st.s + st.brake_look * fmax(st.v, 0.0))] * (1.0 + b->pace + b->phase);
+    if (b->mistake_left_s > 0 && b->mistake_pace > 0)
+        st.vt *= b->mistake_pace;
+    if (b->mistake_left_s <= 0)
+        b->mistake_pace = 0;
+    if (st.other < 0 || st.dbest > PASS_PULL + 4.0 || st.dbest < -CAR_LENGTH_CW - 0.5)
+        b->pass_side = 0;
+    st.lim_pass = track_width(t) / 2 - PASS_EDGE; /* racing for position: to the kerb */
+    if (st.other >= 0)
+        race_other(b, &st);
+    if (inside_attack)
+        st.vt *= ATTACK_PUSH; /* more of the grip in the bend */
+    if (b->pass_side != 0 || st.racing_close)
+        hold_offset_speed(b, &st);
+    st.line = clampd(st.line, -st.lim_pass, st.lim_pass);
+    double delta = steer(b, &st, out);
+    pedals(b, &st, delta, out);
 }
 
 static void bot_controller_input(void *self, const World *w, int car, CarInput *out)

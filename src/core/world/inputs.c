@@ -2,12 +2,11 @@
  * steer` (inputs.h). */
 #include "inputs.h"
 #include "nr_file.h"
+#include "nr_part.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int by_player_time(const void *a, const void *b)
 {
@@ -202,8 +201,7 @@ Controller inputs_controller(const InputScript *s)
 /* ---- writer ---------------------------------------------------------------- */
 
 struct InputsWriter {
-    FILE *f;
-    char path[4096], part[4104];
+    NrPartFile pf; /* PATH.part, renamed into place on close */
     CarInput last[WORLD_MAX_CARS];
     bool have[WORLD_MAX_CARS];
     int32_t flushed_t;
@@ -216,29 +214,20 @@ InputsWriter *inputs_writer_open(const char *path, NrError *err)
         nr_error_set(err, "%s: out of memory", path);
         return NULL;
     }
-    if (strlen(path) >= sizeof w->path) {
-        free(w);
-        nr_error_set(err, "%s: path too long", path);
-        return NULL;
-    }
-    snprintf(w->path, sizeof w->path, "%s", path);
-    snprintf(w->part, sizeof w->part, "%s.part", path);
-    int fd = open(w->part, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0 || !(w->f = fdopen(fd, "w"))) {
-        nr_error_set(err, "%s: cannot create: %s", w->part,
-                     errno == EEXIST ? "exists (a crashed or running race?); move it away first" : strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(w->part);
-        }
+    if (nr_part_open(&w->pf, path, NR_PART_REPLACE) != NR_PART_OK) {
+        if (w->pf.status == NR_PART_TOO_LONG)
+            nr_error_set(err, "%s: path too long", path);
+        else
+            nr_error_set(err, "%s: cannot create: %s", w->pf.part,
+                         w->pf.status == NR_PART_EXISTS ? "exists (a crashed or running race?); move it away first"
+                                                        : nr_part_reason(&w->pf));
         free(w);
         return NULL;
     }
-    fprintf(w->f, "%s\n", INPUTS_COLUMNS);
-    if (fflush(w->f) != 0) {
-        nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
-        fclose(w->f);
-        unlink(w->part);
+    fprintf(w->pf.f, "%s\n", INPUTS_COLUMNS);
+    if (nr_part_flush(&w->pf) != NR_PART_OK) {
+        nr_error_set(err, "%s: write error: %s", w->pf.part, nr_part_reason(&w->pf));
+        nr_part_abort(&w->pf);
         free(w);
         return NULL;
     }
@@ -248,7 +237,7 @@ InputsWriter *inputs_writer_open(const char *path, NrError *err)
 bool inputs_writer_add(InputsWriter *w, int32_t t_ms, int player, const CarInput *in, NrError *err)
 {
     if (player < 0 || player >= WORLD_MAX_CARS)
-        return nr_error_set(err, "%s: player %d out of range", w->part, player + 1);
+        return nr_error_set(err, "%s: player %d out of range", w->pf.part, player + 1);
     CarInput c = car_input_clamp(*in);
     if (w->have[player] && memcmp(&c, &w->last[player], sizeof c) == 0)
         return true;
@@ -256,13 +245,13 @@ bool inputs_writer_add(InputsWriter *w, int32_t t_ms, int player, const CarInput
     nr_format_double(th, sizeof th, c.throttle);
     nr_format_double(br, sizeof br, c.brake);
     nr_format_double(st, sizeof st, c.steer);
-    if (fprintf(w->f, "%ld,%d,%s,%s,%s\n", (long)t_ms, player + 1, th, br, st) < 0)
-        return nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
+    if (fprintf(w->pf.f, "%ld,%d,%s,%s,%s\n", (long)t_ms, player + 1, th, br, st) < 0)
+        return nr_error_set(err, "%s: write error: %s", w->pf.part, strerror(errno));
     w->last[player] = c;
     w->have[player] = true;
     if (t_ms - w->flushed_t >= 1000) { /* at most a second lost to a crash */
-        if (fflush(w->f) != 0)
-            return nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
+        if (nr_part_flush(&w->pf) != NR_PART_OK)
+            return nr_error_set(err, "%s: write error: %s", w->pf.part, nr_part_reason(&w->pf));
         w->flushed_t = t_ms;
     }
     return true;
@@ -273,12 +262,11 @@ bool inputs_writer_close(InputsWriter *w, NrError *err)
     if (!w)
         return true;
     bool ok = true;
-    if (fflush(w->f) != 0 || ferror(w->f))
-        ok = nr_error_set(err, "%s: write error: %s; kept as %s", w->path, strerror(errno), w->part);
-    if (fclose(w->f) != 0 && ok)
-        ok = nr_error_set(err, "%s: write error: %s; kept as %s", w->path, strerror(errno), w->part);
-    if (ok && rename(w->part, w->path) != 0)
-        ok = nr_error_set(err, "%s: cannot rename %s into place: %s", w->path, w->part, strerror(errno));
+    NrPartFile *pf = &w->pf;
+    if (nr_part_close(pf) == NR_PART_WRITE)
+        ok = nr_error_set(err, "%s: write error: %s; kept as %s", pf->path, nr_part_reason(pf), pf->part);
+    else if (pf->status != NR_PART_OK)
+        ok = nr_error_set(err, "%s: cannot rename %s into place: %s", pf->path, pf->part, nr_part_reason(pf));
     free(w);
     return ok;
 }

@@ -9,15 +9,13 @@
  */
 #include "recording.h"
 #include "nr_file.h"
-#include "track.h"
+#include "nr_part.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define REC_MAGIC "netrace-recording"
 #define REC_COLUMNS "t_ms,car,x,y,heading,speed"
@@ -39,9 +37,7 @@ static bool valid_source(const char *s)
 /* ---- writer ----------------------------------------------------------------- */
 
 struct RecWriter {
-    FILE *f;
-    char path[REC_PATH_MAX];
-    char part[REC_PATH_MAX + 8];
+    NrPartFile pf; /* PATH.part, renamed into place on close */
     int ncars;
     int32_t period_ms;
     int32_t cur_t;     /* time of the sample being written */
@@ -87,37 +83,26 @@ RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err)
         nr_error_set(err, "%s: out of memory", path);
         return NULL;
     }
-    snprintf(w->path, sizeof w->path, "%s", path);
-    snprintf(w->part, sizeof w->part, "%s.part", path);
-    /* O_EXCL: a leftover PATH.part holds a crashed race; never overwrite it. */
-    int fd = open(w->part, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
-        if (errno == EEXIST)
-            nr_error_set(err, "%s: exists (a crashed or running recording?); move it away first", w->part);
+    /* A leftover PATH.part holds a crashed race: nr_part never overwrites it. */
+    if (nr_part_open(&w->pf, path, NR_PART_REPLACE) != NR_PART_OK) {
+        if (w->pf.status == NR_PART_EXISTS)
+            nr_error_set(err, "%s: exists (a crashed or running recording?); move it away first", w->pf.part);
         else
-            nr_error_set(err, "%s: cannot create: %s", w->part, strerror(errno));
+            nr_error_set(err, "%s: cannot create: %s", w->pf.part, nr_part_reason(&w->pf));
         free(w);
         return NULL;
     }
-    w->f = fdopen(fd, "w");
-    if (!w->f) {
-        nr_error_set(err, "%s: %s", w->part, strerror(errno));
-        close(fd);
-        unlink(w->part);
-        free(w);
-        return NULL;
-    }
+    FILE *f = w->pf.f;
     w->ncars = meta->ncars;
     w->period_ms = meta->period_ms;
-    fprintf(w->f, "# %s: %d\n# track: %s\n# period_ms: %ld\n# cars: %d\n# source: %s\n", REC_MAGIC,
+    fprintf(f, "# %s: %d\n# track: %s\n# period_ms: %ld\n# cars: %d\n# source: %s\n", REC_MAGIC,
             RECORDING_VERSION, meta->track, (long)meta->period_ms, meta->ncars, meta->source);
     if (meta->created[0])
-        fprintf(w->f, "# created: %s\n", meta->created);
-    fprintf(w->f, "%s\n", REC_COLUMNS);
-    if (fflush(w->f) != 0 || ferror(w->f)) {
-        nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
-        fclose(w->f);
-        unlink(w->part);
+        fprintf(f, "# created: %s\n", meta->created);
+    fprintf(f, "%s\n", REC_COLUMNS);
+    if (nr_part_flush(&w->pf) != NR_PART_OK) {
+        nr_error_set(err, "%s: write error: %s", w->pf.part, nr_part_reason(&w->pf));
+        nr_part_abort(&w->pf);
         free(w);
         return NULL;
     }
@@ -127,15 +112,15 @@ RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err)
 bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
 {
     if (car < 0 || car >= w->ncars)
-        return nr_error_set(err, "%s: car %d out of range (0..%d)", w->part, car, w->ncars - 1);
+        return nr_error_set(err, "%s: car %d out of range (0..%d)", w->pf.part, car, w->ncars - 1);
     int64_t expect_t = !w->started ? 0 : w->next_car == 0 ? (int64_t)w->cur_t + w->period_ms : w->cur_t;
     if (car != w->next_car || s->t_ms != expect_t)
         return nr_error_set(err, "%s: sample of car %d at t_ms %ld out of order (expected car %d at %ld)",
-                            w->part, car, (long)s->t_ms, w->next_car, (long)expect_t);
+                            w->pf.part, car, (long)s->t_ms, w->next_car, (long)expect_t);
     if (!isfinite(s->x) || !isfinite(s->y) || !isfinite(s->heading) || !isfinite(s->speed))
-        return nr_error_set(err, "%s: sample of car %d at t_ms %ld is not finite", w->part, car, (long)s->t_ms);
-    if (!write_row(w->f, car, s))
-        return nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
+        return nr_error_set(err, "%s: sample of car %d at t_ms %ld is not finite", w->pf.part, car, (long)s->t_ms);
+    if (!write_row(w->pf.f, car, s))
+        return nr_error_set(err, "%s: write error: %s", w->pf.part, strerror(errno));
     w->started = true;
     w->cur_t = s->t_ms;
     w->next_car = (car + 1) % w->ncars;
@@ -143,8 +128,8 @@ bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
      * would otherwise come more than one second of race time after the
      * last flush. */
     if (w->next_car == 0 && (int64_t)s->t_ms + w->period_ms - w->flushed_t > 1000) {
-        if (fflush(w->f) != 0)
-            return nr_error_set(err, "%s: write error: %s", w->part, strerror(errno));
+        if (nr_part_flush(&w->pf) != NR_PART_OK)
+            return nr_error_set(err, "%s: write error: %s", w->pf.part, nr_part_reason(&w->pf));
         w->flushed_t = s->t_ms;
     }
     return true;
@@ -155,17 +140,17 @@ bool recwriter_close(RecWriter *w, NrError *err)
     if (!w)
         return true;
     bool ok = true;
-    if (w->started && w->next_car != 0)
+    NrPartFile *pf = &w->pf;
+    if (w->started && w->next_car != 0) {
         ok = nr_error_set(err, "%s: closed in the middle of sample time %ld (car %d missing); kept as %s",
-                          w->path, (long)w->cur_t, w->next_car + 1, w->part);
-    if (fflush(w->f) != 0 || ferror(w->f)) {
-        if (ok)
-            ok = nr_error_set(err, "%s: write error: %s; kept as %s", w->path, strerror(errno), w->part);
+                          pf->path, (long)w->cur_t, w->next_car + 1, pf->part);
+        fclose(pf->f); /* the .part is kept as it is: never renamed */
+        pf->f = NULL;
+    } else if (nr_part_close(pf) == NR_PART_WRITE) {
+        ok = nr_error_set(err, "%s: write error: %s; kept as %s", pf->path, nr_part_reason(pf), pf->part);
+    } else if (pf->status != NR_PART_OK) {
+        ok = nr_error_set(err, "%s: cannot rename %s into place: %s", pf->path, pf->part, nr_part_reason(pf));
     }
-    if (fclose(w->f) != 0 && ok)
-        ok = nr_error_set(err, "%s: write error: %s; kept as %s", w->path, strerror(errno), w->part);
-    if (ok && rename(w->part, w->path) != 0)
-        ok = nr_error_set(err, "%s: cannot rename %s into place: %s", w->path, w->part, strerror(errno));
     free(w);
     return ok;
 }
@@ -178,11 +163,8 @@ bool recording_save(const Recording *rec, const char *path, NrError *err)
     for (int i = 0; i < rec->nsamples; i++) {
         for (int c = 0; c < rec->ncars; c++) {
             if (!recwriter_append(w, c, recording_at(rec, c, i), err)) {
-                NrError ignore;
-                char part[REC_PATH_MAX + 8];
-                snprintf(part, sizeof part, "%s", w->part);
-                recwriter_close(w, &ignore);
-                unlink(part); /* a partial copy of an in-memory recording is worthless */
+                nr_part_abort(&w->pf); /* a partial copy of an in-memory recording is worthless */
+                free(w);
                 return false;
             }
         }
@@ -214,7 +196,13 @@ typedef struct Reader {
     int ntimes;      /* complete + current */
     unsigned seen;   /* bit per car seen at the current time */
     int32_t cur_t;
+    int line;        /* lines read */
+    bool have_magic, in_header;
+    bool have[4];    /* the header keys of header_keys[] seen */
 } Reader;
+
+/* The header keys every recording has (Reader.have). */
+static const char *const header_keys[4] = {"track", "period_ms", "cars", "source"};
 
 static bool field_number(const Reader *r, int line, const char *field, const char *tok, double *out,
                          NrError *err)
@@ -388,131 +376,146 @@ bool recording_load(Recording *rec, const char *path, NrError *err)
     return ok;
 }
 
+/* The first line: '# netrace-recording: 1'. */
+static bool read_magic(Reader *r, const char *buf, NrError *err)
+{
+    char want[64];
+    snprintf(want, sizeof want, "# %s:", REC_MAGIC);
+    if (strncmp(buf, want, strlen(want)) != 0)
+        return nr_error_set(err, "%s:%d: expected the header '# %s: %d'", r->path, r->line, REC_MAGIC,
+                            RECORDING_VERSION);
+    const char *vs = buf + strlen(want);
+    vs += strspn(vs, " \t");
+    int64_t v;
+    if (!nr_parse_int64(vs, &v))
+        return nr_error_set(err, "%s:%d: format version is '%s', expected %d", r->path, r->line, vs,
+                            RECORDING_VERSION);
+    if (v != RECORDING_VERSION)
+        return nr_error_set(err, "%s:%d: recording format version %lld is not supported (expected %d)", r->path,
+                            r->line, (long long)v, RECORDING_VERSION);
+    r->have_magic = true;
+    r->rec->version = (int)v;
+    return true;
+}
+
+/* Every header key seen by the current line. */
+static bool header_complete(const Reader *r, NrError *err)
+{
+    for (int k = 0; k < 4; k++)
+        if (!r->have[k])
+            return nr_error_set(err, "%s:%d: the header has no '# %s: ...' line", r->path, r->line,
+                                header_keys[k]);
+    return true;
+}
+
+typedef enum ReadStep { READ_NEXT, READ_STOP, READ_FAIL } ReadStep;
+
+/* One line of got bytes (newline kept; cut: no newline, a killed writer's
+ * last line) whatever nr_line_read said of it (lr). */
+static ReadStep read_line(Reader *r, char *buf, size_t got, NrLine lr, NrError *err)
+{
+    if (lr == NR_LINE_LONG)
+        return nr_error_set(err, "%s:%d: line longer than %d bytes", r->path, r->line, NR_LINE_MAX - 1), READ_FAIL;
+    if (lr == NR_LINE_ERROR)
+        return nr_error_set(err, "%s:%d: read error", r->path, r->line), READ_FAIL;
+    bool cut = got == 0 || buf[got - 1] != '\n';
+    if (lr == NR_LINE_NUL)
+        return nr_error_set(err, "%s:%d: binary data (NUL byte) in a text file", r->path, r->line), READ_FAIL;
+    size_t len = got;
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+        buf[--len] = '\0';
+    if (!r->have_magic)
+        return read_magic(r, buf, err) ? READ_NEXT : READ_FAIL;
+    if (r->in_header) {
+        if (buf[0] == '#')
+            return header_line(r, buf, r->line, r->have, err) ? READ_NEXT : READ_FAIL;
+        if (!header_complete(r, err))
+            return READ_FAIL;
+        if (strcmp(buf, REC_COLUMNS) != 0) {
+            if (cut)
+                return READ_STOP; /* cut inside the column line: no samples */
+            return nr_error_set(err, "%s:%d: expected the column line '%s'", r->path, r->line, REC_COLUMNS),
+                   READ_FAIL;
+        }
+        r->in_header = false;
+        return READ_NEXT;
+    }
+    if (cut) {
+        /* A killed writer leaves a partial last line: drop it. */
+        r->rec->truncated = true;
+        return READ_STOP;
+    }
+    if (len == 0 || buf[0] == '#')
+        return READ_NEXT; /* blank lines and comments between rows are harmless */
+    return parse_row(r, buf, r->line, err) ? READ_NEXT : READ_FAIL;
+}
+
+/* After the last line: a file that ends in its header, or between the rows
+ * of one sample time, keeps what is whole and says truncated. */
+static bool read_end(Reader *r, NrError *err)
+{
+    Recording *rec = r->rec;
+    if (r->line == 0)
+        return nr_error_set(err, "%s:1: empty file (expected the header '# %s: %d')", r->path, REC_MAGIC,
+                            RECORDING_VERSION);
+    if (r->in_header) {
+        if (!r->have_magic)
+            return nr_error_set(err, "%s:%d: expected the header '# %s: %d'", r->path, r->line, REC_MAGIC,
+                                RECORDING_VERSION);
+        if (!header_complete(r, err))
+            return false;
+        rec->truncated = true; /* the file ends before the column line */
+    }
+    if (r->ntimes > 0 && r->seen != (1u << rec->ncars) - 1) {
+        /* The last sample time lacks some cars: the writer was killed
+         * between rows. Keep the whole sample times before it. */
+        r->ntimes--;
+        rec->truncated = true;
+    }
+    return true;
+}
+
+/* The rows read ([time][car]) into rec->samples ([car][time]). */
+static bool store_samples(Reader *r, NrError *err)
+{
+    Recording *rec = r->rec;
+    rec->nsamples = r->ntimes;
+    if (r->ntimes == 0)
+        return true;
+    rec->samples = calloc((size_t)r->ntimes * (size_t)rec->ncars, sizeof *rec->samples);
+    if (!rec->samples)
+        return nr_error_set(err, "%s: out of memory", r->path);
+    for (int i = 0; i < r->ntimes; i++)
+        for (int c = 0; c < rec->ncars; c++)
+            rec->samples[(size_t)c * (size_t)r->ntimes + (size_t)i] = r->rows[(size_t)i * (size_t)rec->ncars + (size_t)c];
+    return true;
+}
+
 bool recording_read(Recording *rec, FILE *f, const char *path, NrError *err)
 {
     memset(rec, 0, sizeof *rec);
-    Reader r = {path, rec, NULL, 0, 0, 0, 0};
+    Reader r = {.path = path, .rec = rec, .in_header = true};
     char *buf = malloc(NR_LINE_MAX);
     if (!buf)
         return nr_error_set(err, "%s: out of memory", path);
     size_t got;
     NrLine lr;
-    int line = 0;
-    bool ok = true, in_header = true, have_magic = false;
-    bool have[4] = {false, false, false, false};
-    const char *names[4] = {"track", "period_ms", "cars", "source"};
-    while (ok && (lr = nr_line_read(f, buf, NR_LINE_MAX, &got)) != NR_LINE_EOF) {
-        line++;
-        if (lr == NR_LINE_LONG) {
-            ok = nr_error_set(err, "%s:%d: line longer than %d bytes", path, line, NR_LINE_MAX - 1);
-            break;
-        }
-        if (lr == NR_LINE_ERROR) {
-            ok = nr_error_set(err, "%s:%d: read error", path, line);
-            break;
-        }
-        bool cut = got == 0 || buf[got - 1] != '\n';
-        if (lr == NR_LINE_NUL) {
-            ok = nr_error_set(err, "%s:%d: binary data (NUL byte) in a text file", path, line);
-            break;
-        }
-        size_t len = (size_t)got;
-        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-            buf[--len] = '\0';
-        if (!have_magic) {
-            char want[64];
-            snprintf(want, sizeof want, "# %s:", REC_MAGIC);
-            if (strncmp(buf, want, strlen(want)) != 0) {
-                ok = nr_error_set(err, "%s:%d: expected the header '# %s: %d'", path, line, REC_MAGIC,
-                                  RECORDING_VERSION);
-                break;
-            }
-            const char *vs = buf + strlen(want);
-            vs += strspn(vs, " \t");
-            int64_t v;
-            if (!nr_parse_int64(vs, &v)) {
-                ok = nr_error_set(err, "%s:%d: format version is '%s', expected %d", path, line, vs,
-                                  RECORDING_VERSION);
-                break;
-            }
-            if (v != RECORDING_VERSION) {
-                ok = nr_error_set(err, "%s:%d: recording format version %lld is not supported (expected %d)", path,
-                                  line, (long long)v, RECORDING_VERSION);
-                break;
-            }
-            have_magic = true;
-            rec->version = (int)v;
-            continue;
-        }
-        if (in_header) {
-            if (buf[0] == '#') {
-                ok = header_line(&r, buf, line, have, err);
-                continue;
-            }
-            for (int k = 0; k < 4 && ok; k++)
-                if (!have[k])
-                    ok = nr_error_set(err, "%s:%d: the header has no '# %s: ...' line", path, line, names[k]);
-            if (!ok)
-                break;
-            if (strcmp(buf, REC_COLUMNS) != 0) {
-                if (cut)
-                    break; /* cut inside the column line: no samples */
-                ok = nr_error_set(err, "%s:%d: expected the column line '%s'", path, line, REC_COLUMNS);
-                break;
-            }
-            in_header = false;
-            continue;
-        }
-        if (cut) {
-            /* A killed writer leaves a partial last line: drop it. */
-            rec->truncated = true;
-            break;
-        }
-        if (len == 0 || buf[0] == '#')
-            continue; /* blank lines and comments between rows are harmless */
-        ok = parse_row(&r, buf, line, err);
+    ReadStep step = READ_NEXT;
+    while (step == READ_NEXT && (lr = nr_line_read(f, buf, NR_LINE_MAX, &got)) != NR_LINE_EOF) {
+        r.line++;
+        step = read_line(&r, buf, got, lr, err);
     }
+    bool ok = step != READ_FAIL;
     if (ok && ferror(f))
         ok = nr_error_set(err, "%s: read error", path);
     free(buf);
-    if (ok && line == 0)
-        ok = nr_error_set(err, "%s:1: empty file (expected the header '# %s: %d')", path, REC_MAGIC,
-                          RECORDING_VERSION);
-    if (ok && in_header) {
-        if (!have_magic)
-            ok = nr_error_set(err, "%s:%d: expected the header '# %s: %d'", path, line, REC_MAGIC,
-                              RECORDING_VERSION);
-        for (int k = 0; k < 4 && ok; k++)
-            if (!have[k])
-                ok = nr_error_set(err, "%s:%d: the header has no '# %s: ...' line", path, line, names[k]);
-        if (ok)
-            rec->truncated = true; /* the file ends before the column line */
-    }
-    if (ok && r.ntimes > 0 && r.seen != (1u << rec->ncars) - 1) {
-        /* The last sample time lacks some cars: the writer was killed
-         * between rows. Keep the whole sample times before it. */
-        r.ntimes--;
-        rec->truncated = true;
-    }
-    if (!ok) {
-        free(r.rows);
-        memset(rec, 0, sizeof *rec);
-        return false;
-    }
-    rec->nsamples = r.ntimes;
-    if (r.ntimes > 0) {
-        rec->samples = calloc((size_t)r.ntimes * (size_t)rec->ncars, sizeof *rec->samples);
-        if (!rec->samples) {
-            free(r.rows);
-            memset(rec, 0, sizeof *rec);
-            return nr_error_set(err, "%s: out of memory", path);
-        }
-        for (int i = 0; i < r.ntimes; i++)
-            for (int c = 0; c < rec->ncars; c++)
-                rec->samples[(size_t)c * (size_t)r.ntimes + (size_t)i] = r.rows[(size_t)i * (size_t)rec->ncars + (size_t)c];
-    }
+    ok = ok && read_end(&r, err) && store_samples(&r, err);
     free(r.rows);
-    return true;
+    if (!ok) {
+        free(rec->samples);
+        memset(rec, 0, sizeof *rec);
+    }
+    return ok;
 }
 
 bool recording_in_range(const Recording *rec, const char *path, NrError *err)
@@ -530,82 +533,5 @@ bool recording_in_range(const Recording *rec, const char *path, NrError *err)
                                     bad[0] == 'x' ? s->x : bad[0] == 'y' ? s->y : s->speed, RECORDING_MAX_POS,
                                     RECORDING_MAX_SPEED);
         }
-    return true;
-}
-
-/* ---- progress along a track -------------------------------------------------- */
-
-bool recording_progress(const Recording *rec, const Track *t, int car, double *out)
-{
-    if (car < 0 || car >= rec->ncars)
-        return false;
-    double near;
-    if (car < track_grid_slots(t))
-        track_grid(t, car, NULL, NULL, NULL, &near);
-    else
-        near = 0;
-    for (int i = 0; i < rec->nsamples; i++) {
-        const RecSample *s = recording_at(rec, car, i);
-        near = track_progress(t, s->x, s->y, near);
-        out[i] = near;
-    }
-    return true;
-}
-
-int recording_lead_changes(const Recording *rec, const Track *t)
-{
-    if (rec->ncars < 2)
-        return -1;
-    if (rec->nsamples == 0)
-        return 0;
-    double *p = malloc(2 * (size_t)rec->nsamples * sizeof *p);
-    if (!p)
-        return -1;
-    double *p1 = p, *p2 = p + rec->nsamples;
-    recording_progress(rec, t, 0, p1);
-    recording_progress(rec, t, 1, p2);
-    int changes = 0, last = 0;
-    for (int i = 0; i < rec->nsamples; i++) {
-        double d = p1[i] - p2[i];
-        int sign = d > 0 ? 1 : d < 0 ? -1 : 0;
-        if (sign == 0)
-            continue; /* exact ties change nothing */
-        if (last != 0 && sign != last)
-            changes++;
-        last = sign;
-    }
-    free(p);
-    return changes;
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
-/* How close the racing is: the order of cars closer than a couple of car
- * widths is what a delay can swap (and what solid bodies must keep apart). */
-bool recording_gap_stats(const Recording *rec, int a, int b, RecGapStats *out)
-{
-    int n = rec->nsamples;
-    if (a < 0 || b < 0 || a >= rec->ncars || b >= rec->ncars || a == b || n <= 0)
-        return false;
-    double *d = malloc((size_t)n * sizeof *d);
-    if (!d)
-        return false;
-    int below1 = 0, below2 = 0;
-    for (int i = 0; i < n; i++) {
-        const RecSample *p = recording_at(rec, a, i), *q = recording_at(rec, b, i);
-        d[i] = hypot(p->x - q->x, p->y - q->y);
-        below1 += d[i] < 1.0;
-        below2 += d[i] < 2.0;
-    }
-    qsort(d, (size_t)n, sizeof *d, cmp_double);
-    out->median_cw = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
-    out->min_cw = d[0];
-    out->below1 = (double)below1 / n;
-    out->below2 = (double)below2 / n;
-    free(d);
     return true;
 }

@@ -1,5 +1,6 @@
 /* Recorded races: the CSV format with a '#' metadata header, reader and
- * crash-safe writer.
+ * crash-safe writer (recording.c, through nr_part.h); what a loaded race
+ * says (progress, lead changes, gaps: recording_stats.c).
  *
  * One row per car per sample: t_ms,car,x,y,heading,speed (car is 1-based in
  * the file, 0-based in this API). Every car has a row at every sample time;

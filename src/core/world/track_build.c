@@ -277,97 +277,118 @@ static int cl_line(const CheckLine *c, int i) /* source line of chord i's contro
     return c->t->point_line[c->t->vseg[cl_vertex(c, i)]];
 }
 
-bool track_check_geometry(const Track *t, const char *name, NrError *err)
+/* The chords of cl (every m-th vertex; m about width / 16 so that a wide
+ * track checks fewer, longer chords) and their boxes listed per grid cell
+ * (build_csr). False when memory runs out. */
+static bool index_chords(CheckLine *cl, int **start, int **items)
 {
-    CheckLine cl = {0, 1, t};
+    const Track *t = cl->t;
     int m = (int)floor(t->width / 16.0);
-    cl.m = m > 1 ? m : 1;
-    cl.n = (t->n + cl.m - 1) / cl.m;
-    if (cl.n < 3) {
-        cl.m = 1;
-        cl.n = t->n;
+    cl->m = m > 1 ? m : 1;
+    cl->n = (t->n + cl->m - 1) / cl->m;
+    if (cl->n < 3) {
+        cl->m = 1;
+        cl->n = t->n;
     }
-    /* Chord boxes listed per grid cell. */
-    double *box = malloc((size_t)cl.n * 4 * sizeof *box);
-    int *start = NULL, *items = NULL;
+    double *box = malloc((size_t)cl->n * 4 * sizeof *box);
     if (!box)
-        return nr_error_set(err, "%s: out of memory", name);
-    for (int i = 0; i < cl.n; i++) {
+        return false;
+    for (int i = 0; i < cl->n; i++) {
         double ax, ay, bx, by;
-        cl_point(&cl, i, &ax, &ay);
-        cl_point(&cl, i + 1, &bx, &by);
+        cl_point(cl, i, &ax, &ay);
+        cl_point(cl, i + 1, &bx, &by);
         box[4 * i] = fmin(ax, bx);
         box[4 * i + 1] = fmin(ay, by);
         box[4 * i + 2] = fmax(ax, bx);
         box[4 * i + 3] = fmax(ay, by);
     }
-    bool built = build_csr(t, box, cl.n, &start, &items);
+    bool built = build_csr(t, box, cl->n, start, items);
     free(box);
-    if (!built)
-        return nr_error_set(err, "%s: out of memory", name);
-    bool ok = true;
-    /* 1. The centre line must not cross itself. Two crossing chords share
-     * at least one grid cell (the one holding the crossing point). */
+    return built;
+}
+
+/* 1. The centre line must not cross itself. Two crossing chords share at
+ * least one grid cell (the one holding the crossing point). */
+static bool check_crossings(const CheckLine *cl, const int *start, const int *items, const char *name, NrError *err)
+{
+    const Track *t = cl->t;
     size_t ncell = (size_t)t->gw * (size_t)t->gh;
-    for (size_t c = 0; c < ncell && ok; c++) {
-        for (int p = start[c]; p < start[c + 1] && ok; p++) {
-            for (int q = p + 1; q < start[c + 1] && ok; q++) {
+    for (size_t c = 0; c < ncell; c++) {
+        for (int p = start[c]; p < start[c + 1]; p++) {
+            for (int q = p + 1; q < start[c + 1]; q++) {
                 int a = items[p], b = items[q];
                 int gap = abs(a - b);
-                if (gap <= 1 || gap == cl.n - 1)
+                if (gap <= 1 || gap == cl->n - 1)
                     continue; /* neighbours share a vertex */
-                if (chords_cross(&cl, a, b)) {
-                    int la = cl_line(&cl, a), lb = cl_line(&cl, b);
-                    ok = nr_error_set(err,
-                                      "%s:%d: self-intersecting centre line: the curve after this point "
-                                      "crosses the curve after the point on line %d",
-                                      name, la < lb ? la : lb, la < lb ? lb : la);
+                if (chords_cross(cl, a, b)) {
+                    int la = cl_line(cl, a), lb = cl_line(cl, b);
+                    return nr_error_set(err,
+                                        "%s:%d: self-intersecting centre line: the curve after this point "
+                                        "crosses the curve after the point on line %d",
+                                        name, la < lb ? la : lb, la < lb ? lb : la);
                 }
             }
         }
     }
-    /* 2. The track surface must not overlap itself: two centre-line parts
-     * farther apart along the track than a half turn of radius width/2
-     * (pi * width / 2) must stay at least one width apart. */
+    return true;
+}
+
+/* Check 2 for vertex k of the chords against the chords listed in cell c:
+ * one closer than the width must be near k along the track. */
+static bool check_overlap_cell(const CheckLine *cl, int k, int c, const int *start, const int *items,
+                               const char *name, NrError *err)
+{
+    const Track *t = cl->t;
     double sep_min = NR_PI * t->width / 2;
+    double kx, ky;
+    cl_point(cl, k, &kx, &ky);
+    double sk = cl_s(cl, k);
+    for (int p = start[c]; p < start[c + 1]; p++) {
+        int b = items[p];
+        double sb, d2 = cl_dist2(cl, b, kx, ky, &sb);
+        if (d2 >= t->width * t->width)
+            continue;
+        double sep = fabs(sb - sk);
+        if (sep > t->length / 2)
+            sep = t->length - sep;
+        if (sep > sep_min) {
+            int la = cl_line(cl, k), lb = cl_line(cl, b);
+            return nr_error_set(err,
+                                "%s:%d: the track surface overlaps itself: the centre line "
+                                "after this point passes %.3g from the part after line %d, "
+                                "closer than the width %.3g",
+                                name, la < lb ? la : lb, sqrt(d2), la < lb ? lb : la, t->width);
+        }
+    }
+    return true;
+}
+
+/* 2. The track surface must not overlap itself: two centre-line parts
+ * farther apart along the track than a half turn of radius width/2
+ * (pi * width / 2) must stay at least one width apart. */
+static bool check_overlap(const CheckLine *cl, const int *start, const int *items, const char *name, NrError *err)
+{
+    const Track *t = cl->t;
     int reach = (int)ceil(t->width / t->cell);
-    for (int k = 0; k < cl.n && ok; k++) {
+    for (int k = 0; k < cl->n; k++) {
         double kx, ky;
-        cl_point(&cl, k, &kx, &ky);
-        double sk = cl_s(&cl, k);
+        cl_point(cl, k, &kx, &ky);
         int cx = cell_of(t, kx, t->gx0, t->gw), cy = cell_of(t, ky, t->gy0, t->gh);
-        for (int j = cy - reach; j <= cy + reach && ok; j++) {
+        for (int j = cy - reach; j <= cy + reach; j++) {
             if (j < 0 || j >= t->gh)
                 continue;
-            for (int i = cx - reach; i <= cx + reach && ok; i++) {
-                if (i < 0 || i >= t->gw)
-                    continue;
-                int c = j * t->gw + i;
-                for (int p = start[c]; p < start[c + 1] && ok; p++) {
-                    int b = items[p];
-                    double sb, d2 = cl_dist2(&cl, b, kx, ky, &sb);
-                    if (d2 >= t->width * t->width)
-                        continue;
-                    double sep = fabs(sb - sk);
-                    if (sep > t->length / 2)
-                        sep = t->length - sep;
-                    if (sep > sep_min) {
-                        int la = cl_line(&cl, k), lb = cl_line(&cl, b);
-                        ok = nr_error_set(err,
-                                          "%s:%d: the track surface overlaps itself: the centre line "
-                                          "after this point passes %.3g from the part after line %d, "
-                                          "closer than the width %.3g",
-                                          name, la < lb ? la : lb, sqrt(d2), la < lb ? lb : la, t->width);
-                    }
-                }
+            for (int i = cx - reach; i <= cx + reach; i++) {
+                if (i >= 0 && i < t->gw && !check_overlap_cell(cl, k, j * t->gw + i, start, items, name, err))
+                    return false;
             }
         }
     }
-    free(start);
-    free(items);
-    if (!ok)
-        return false;
-    /* 3. No bend tighter than half the width: the inner edge would fold. */
+    return true;
+}
+
+/* 3. No bend tighter than half the width: the inner edge would fold. */
+static bool check_bends(const Track *t, const char *name, NrError *err)
+{
     for (int k = 0; k < t->n; k++) {
         if (fabs(t->vk[k]) * t->width / 2 > 1.0) {
             return nr_error_set(err,
@@ -377,4 +398,19 @@ bool track_check_geometry(const Track *t, const char *name, NrError *err)
         }
     }
     return true;
+}
+
+bool track_check_geometry(const Track *t, const char *name, NrError *err)
+{
+    CheckLine cl = {0, 1, t};
+    int *start = NULL, *items = NULL;
+    if (!index_chords(&cl, &start, &items)) {
+        free(start);
+        free(items);
+        return nr_error_set(err, "%s: out of memory", name);
+    }
+    bool ok = check_crossings(&cl, start, items, name, err) && check_overlap(&cl, start, items, name, err);
+    free(start);
+    free(items);
+    return ok && check_bends(t, name, err);
 }
