@@ -1,8 +1,9 @@
 /* Budget based algorithms (fairness paper Section 5): one budget of B DR
  * vectors per trigger (B = cfg->budget, N/3 by default: the rate of the
  * base-third case, 1 for the paper's three receivers), shared out by the
- * receivers' accumulated export errors as the sender believes them
- * (fair/fair_belief.h).
+ * receivers' accumulated export errors a_m as the sender believes them
+ * (fair/fair_belief.h; which accumulated error is a reading,
+ * FairReadings.accumulated, read by belief_weights).
  *
  *   budget-prob (5.1): at every trigger floor(B) receivers, plus one more
  *     with probability frac(B), are drawn without replacement with
