@@ -368,9 +368,10 @@ static bool trigger_due(const FairConfig *cfg, double threshold_cw, const DrVec 
 int64_t fair_count_triggers(const FairConfig *cfg, double threshold_cw)
 {
     int64_t period_us = (int64_t)cfg->rec->period_ms * NR_US_PER_MS, n = 0;
+    int64_t end_us = cfg->duration_us > 0 ? cfg->duration_us : INT64_MAX; /* 0: the whole path */
     DrVec cur, v;
     fair_sample_vec(cfg->rec, cfg->car, period_us, cfg->velocity, 0, &cur);
-    for (int i = 1; i < cfg->rec->nsamples && (int64_t)i * period_us <= cfg->duration_us; i++) {
+    for (int i = 1; i < cfg->rec->nsamples && (int64_t)i * period_us <= end_us; i++) {
         fair_sample_vec(cfg->rec, cfg->car, period_us, cfg->velocity, i, &v);
         if (trigger_due(cfg, threshold_cw, &cur, &v)) {
             cur = v;

@@ -32,8 +32,8 @@
  *   fairsim_free(s)     NULL-safe.
  *   fair_count_triggers(cfg, threshold_cw)  the DR vectors (after DR_0) the
  *        sender computes on cfg's path up to cfg->duration_us at that
- *        threshold, with cfg's trigger rule (heartbeat); cfg->rec and
- *        duration_us must be valid (as fairsim_new resolves them).
+ *        threshold, with cfg's trigger rule (heartbeat); cfg->rec must be
+ *        valid; duration_us 0 = the whole path (not rounded to snapshots).
  *   Queries: fairsim_now_us, fairsim_triggers (DR vectors computed after
  *   DR_0), fairsim_sent, fairsim_true_error(s, m) (cw*s, integrated up to
  *   now), fairsim_algo_state (the algorithm's own struct, for tests).

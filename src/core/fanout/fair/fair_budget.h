@@ -21,6 +21,11 @@
  *   budget_frequencies(acc, n, budget, freq)  steps 2-3; sum(freq) =
  *        min(budget, n) and every freq in [0, 1].
  *   budget_det_gap(freq, &credit)  steps 4-5; returns the gap (>= 1).
+ *   budget_prob_pick(a, chosen, n, u)  Section 5.1's draw: with the weights
+ *        a_m clipped at 0 over the receivers not yet chosen laid end to end
+ *        (m = 0 first), the receiver whose stretch holds u * sum, for a
+ *        uniform u in [0, 1); -1 when every such weight is 0 (the caller
+ *        then draws uniformly).
  */
 #ifndef NR_FAIR_BUDGET_H
 #define NR_FAIR_BUDGET_H
@@ -31,6 +36,7 @@
 
 void budget_frequencies(const double *acc, int n, double budget, double *freq);
 int64_t budget_det_gap(double freq, double *credit);
+int budget_prob_pick(const double *a, const bool *chosen, int n, double u);
 
 typedef struct BudgetState {
     FairBelief b;
