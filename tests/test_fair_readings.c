@@ -105,30 +105,41 @@ static void staircase_triggers(void **state)
     fixture_free(&fx);
 }
 
-/* budget-det's weights at trigger 4 under each reading. Trigger 1 goes to
- * all three (f = 1/3, gap 3: tagged at 4); triggers 2 and 3 send nothing;
- * trigger 4 sends DR_4 to all three, then computes f_m = a_m / sum(a) and
- * tags m at 4 + ceil(1 / f_m) with credit ceil(1/f) - 1/f. By the header:
- *   before DR_4: sqrt2 (0.2 d + 5 d^2 + 5.2 + 10) = sqrt2 {15.71, 15.44, 15.27}
- *   DR_4's estimate (exact delays): sqrt2 (10.2 d + 5 d^2) = sqrt2 {3.51, 2.24, 1.07}
+/* budget-det's weights under each reading. Trigger 1 goes to all three
+ * (f = 1/3, gap 3: tagged at 4); triggers 2 and 3 send nothing; trigger 4
+ * sends DR_4 to all three, then computes f_m = a_m / sum(a) and tags m at
+ * 4 + ceil(1 / f_m) with credit ceil(1/f) - 1/f. By the header (all in
+ * units of sqrt2 cw*s; exact delay estimates, so the belief is the truth):
+ *   before DR_4: 0.2 d + 5 d^2 + 5.2 + 10 = {15.71, 15.44, 15.27}
+ *   DR_4's estimate S: 10.2 d + 5 d^2 = {3.51, 2.24, 1.07}
+ * Trigger 4:
  *   game (estimate): a = {19.22, 17.68, 16.34}, sum 53.24:
- *     1/f = {2.770, 3.011, 3.258}: gaps {3, 4, 4}, tags {7, 8, 8},
- *     credits {0.22997, 0.98869, 0.74174}
- *   game (feedback source: DR_4 counts 0 until confirmed):
+ *     1/f = {2.770, 3.011, 3.258}: tags {7, 8, 8}, credits
+ *     {3 - 53.24/19.22, 4 - 53.24/17.68, 4 - 53.24/16.34}
+ *   game, feedback source (DR_4 counts 0 until confirmed):
  *     a = {15.71, 15.44, 15.27}, sum 46.42: 1/f = {2.955, 3.006, 3.040},
- *     tags {7, 8, 8}, credits {0.04519, 0.99352, 0.96005}
- *   since-last: what each accumulated since DR_4 was committed, DR_4's own
- *     estimate: a = {3.51, 2.24, 1.07}, sum 6.82: 1/f = {1.943, 3.045, 6.374},
- *     tags {6, 8, 11}
- *   relative: exact delay estimates make every A - S zero: uniform, 1/f = 3,
- *     tags {7, 7, 7}
- *   since-last with the feedback source: DR_4 counts 0 yet: all zero,
- *     uniform, tags {7, 7, 7} */
+ *     tags {7, 8, 8}
+ *   since-last: each was last sent DR_1 before this trigger, when its error
+ *     was 0: the same weights as game, with either source
+ *   relative: exact estimates make every A - S zero: uniform, tags {7, 7, 7}
+ * Trigger 7: receiver 1 alone is sent DR_7 (from DR_4, so S = 3.51 again)
+ * after DR_5 (5.2) and DR_6 (10) were skipped; receivers 2 and 3 add 15.2.
+ *   game: a = {37.93, 32.88, 31.54}, sum 102.35; receiver 1:
+ *     102.35/37.93 - 0.22997 = 2.46842: gap 3 (tag 10), credit 0.53158
+ *   game, feedback: a = {34.42, 32.88, 31.54} (DR_7 not counted), sum
+ *     98.84: 98.84/34.42 - 0.04519 = 2.82639: tag 10, credit 0.17361
+ *   since-last: receiver 1 since DR_4's commit (acc then 15.71), 2 and 3
+ *     since theirs (15.44, 15.27): a = {22.22, 17.44, 16.27}, sum 55.93:
+ *     55.93/22.22 - 0.22997 = 2.28713: tag 10, credit 0.71287
+ *   since-last, feedback: a = {18.71, 17.44, 16.27}, sum 52.42:
+ *     52.42/18.71 - 0.04519 = 2.75652: tag 10, credit 0.24348
+ *   relative: uniform again, all three sent at 7: tag 10, credit 0 */
 typedef struct DetCase {
     FairAccumulated acc;
     FairErrorSource src;
     int64_t tag[3];
     double credit[3]; /* < 0: not checked */
+    double credit7;   /* receiver 1's credit after trigger 7 (tag 10) */
 } DetCase;
 
 static void det_case(const DetCase *c)
@@ -154,34 +165,37 @@ static void det_case(const DetCase *c)
         if (b->tag[m] != c->tag[m])
             fail_msg("reading %d/%d: receiver %d tagged at %lld, expected %lld", (int)c->acc, (int)c->src, m + 1,
                      (long long)b->tag[m], (long long)c->tag[m]);
-        if (c->credit[m] >= 0 && fabs(b->credit[m] - c->credit[m]) > 1e-4)
-            fail_msg("reading %d/%d: receiver %d credit %.6f, expected %.5f", (int)c->acc, (int)c->src, m + 1,
+        if (c->credit[m] >= 0 && fabs(b->credit[m] - c->credit[m]) > 1e-6)
+            fail_msg("reading %d/%d: receiver %d credit %.6f, expected %.6f", (int)c->acc, (int)c->src, m + 1,
                      b->credit[m], c->credit[m]);
     }
-    /* then each receiver keeps DR_4 until its tag and gets that trigger's
-     * vector there (what follows depends on the weights at that trigger) */
-    int64_t last = 0;
-    for (int m = 0; m < 3; m++)
-        last = c->tag[m] > last ? c->tag[m] : last;
-    for (int64_t k = 5; k <= last; k++) {
+    /* each receiver keeps DR_4 until its tag and gets that trigger's vector */
+    for (int64_t k = 5; k <= 7; k++) {
         step_past_trigger(s, k);
         for (int m = 0; m < 3; m++)
             if (k <= c->tag[m])
                 assert_int_equal(b->b.placed[m], k < c->tag[m] ? 4 : k);
     }
+    assert_int_equal(b->tag[0], 10);
+    if (fabs(b->credit[0] - c->credit7) > 1e-6)
+        fail_msg("reading %d/%d: receiver 1 credit at trigger 7 %.6f, expected %.6f", (int)c->acc, (int)c->src,
+                 b->credit[0], c->credit7);
     fairsim_free(s);
     fixture_free(&fx);
 }
 
-static void det_readings_at_trigger_4(void **state)
+static void det_readings(void **state)
 {
     (void)state;
+    const double game[3] = {3 - 53.24 / 19.22, 4 - 53.24 / 17.68, 4 - 53.24 / 16.34};
+    const double fed[3] = {3 - 46.42 / 15.71, 4 - 46.42 / 15.44, 4 - 46.42 / 15.27};
+    const double c1g = game[0], c1f = fed[0];
     const DetCase cases[] = {
-        {FAIR_ACC_GAME, FAIR_ERR_ESTIMATE, {7, 8, 8}, {3 - 53.24 / 19.22, 4 - 53.24 / 17.68, 4 - 53.24 / 16.34}},
-        {FAIR_ACC_GAME, FAIR_ERR_FEEDBACK, {7, 8, 8}, {3 - 46.42 / 15.71, 4 - 46.42 / 15.44, 4 - 46.42 / 15.27}},
-        {FAIR_ACC_SINCE_LAST, FAIR_ERR_ESTIMATE, {6, 8, 11}, {2 - 6.82 / 3.51, 4 - 6.82 / 2.24, 7 - 6.82 / 1.07}},
-        {FAIR_ACC_RELATIVE, FAIR_ERR_ESTIMATE, {7, 7, 7}, {-1, -1, -1}},
-        {FAIR_ACC_SINCE_LAST, FAIR_ERR_FEEDBACK, {7, 7, 7}, {-1, -1, -1}},
+        {FAIR_ACC_GAME, FAIR_ERR_ESTIMATE, {7, 8, 8}, {game[0], game[1], game[2]}, 3 - (102.35 / 37.93 - c1g)},
+        {FAIR_ACC_GAME, FAIR_ERR_FEEDBACK, {7, 8, 8}, {fed[0], fed[1], fed[2]}, 3 - (98.84 / 34.42 - c1f)},
+        {FAIR_ACC_SINCE_LAST, FAIR_ERR_ESTIMATE, {7, 8, 8}, {game[0], game[1], game[2]}, 3 - (55.93 / 22.22 - c1g)},
+        {FAIR_ACC_SINCE_LAST, FAIR_ERR_FEEDBACK, {7, 8, 8}, {fed[0], fed[1], fed[2]}, 3 - (52.42 / 18.71 - c1f)},
+        {FAIR_ACC_RELATIVE, FAIR_ERR_ESTIMATE, {7, 7, 7}, {-1, -1, -1}, 0.0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         det_case(&cases[i]);
@@ -274,6 +288,14 @@ static void weights_and_draws(void **state)
     b.weight = FAIR_ACC_SINCE_LAST;
     belief_weights(&b, w);
     assert_true(w[0] == 4 && w[1] == 0 && w[2] == 1);
+    /* a receiver already sent at this trigger counts since the send before
+     * (acc was 1 then): 6 - 1 */
+    b.sched[0] = true;
+    b.acc_at_prev_send[0] = 1;
+    belief_weights(&b, w);
+    assert_true(w[0] == 5 && w[1] == 0 && w[2] == 1);
+    b.sched[0] = false;
+    belief_weights(&b, w);
     /* u * 5 in [0, 4) for receiver 1, [4, 5) for receiver 3; never 2 */
     assert_int_equal(budget_prob_pick(w, none, 3, 0.7), 0);
     assert_int_equal(budget_prob_pick(w, none, 3, 0.85), 2);
@@ -496,7 +518,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(staircase_triggers),
-        cmocka_unit_test(det_readings_at_trigger_4),
+        cmocka_unit_test(det_readings),
         cmocka_unit_test(relative_reading_with_wrong_estimates),
         cmocka_unit_test(weights_and_draws),
         cmocka_unit_test(third_cycle),

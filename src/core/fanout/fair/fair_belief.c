@@ -15,6 +15,7 @@ void belief_init(FairBelief *b, const FairSim *s)
         b->acc[m] = 0.0;
         b->rel[m] = 0.0;
         b->acc_at_send[m] = 0.0;
+        b->acc_at_prev_send[m] = 0.0;
         b->placed[m] = 0;
         b->dt_us[m] = linkspec_mean_ms(&cfg->fwd[m]) * (double)NR_US_PER_MS;
         if (!(b->dt_us[m] >= 0.0))
@@ -102,6 +103,7 @@ void belief_commit(FairBelief *b, FairSim *s, int m, int64_t delta_us)
     BeliefRec r = {.id = cur, .prev_id = b->placed[m], .send_us = fairsim_vec(s, cur)->t_us + delta_us,
                    .s = counted, .est = est};
     b->rec[m][b->nrec[m]++] = r;
+    b->acc_at_prev_send[m] = b->acc_at_send[m];
     b->acc_at_send[m] = b->acc[m];
     b->acc[m] += counted;
     b->placed[m] = cur;
@@ -128,8 +130,10 @@ void belief_feedback(FairBelief *b, const FairSim *s, int m, int64_t id, int64_t
 
 void belief_weights(const FairBelief *b, double *w)
 {
-    for (int m = 0; m < b->n; m++)
-        w[m] = b->weight == FAIR_ACC_RELATIVE     ? b->rel[m]
-               : b->weight == FAIR_ACC_SINCE_LAST ? b->acc[m] - b->acc_at_send[m]
-                                                  : b->acc[m];
+    for (int m = 0; m < b->n; m++) {
+        /* since-last: since the last vector sent before this trigger, so a
+         * receiver just sent the current one is weighed by its whole gap */
+        double since = b->acc[m] - (b->sched[m] ? b->acc_at_prev_send[m] : b->acc_at_send[m]);
+        w[m] = b->weight == FAIR_ACC_RELATIVE ? b->rel[m] : b->weight == FAIR_ACC_SINCE_LAST ? since : b->acc[m];
+    }
 }

@@ -18,9 +18,11 @@
  *     S) until its feedback adds A; a flushed one adds its exact error.
  *   belief_weights gives the budget algorithms' a_m: acc (FAIR_ACC_GAME),
  *     rel, the sum of A - S over the feedback received (FAIR_ACC_RELATIVE,
- *     Section 4.2's R), or acc - acc_at_send, what m accumulated since the
- *     last vector committed to it, that vector's own error included
- *     (FAIR_ACC_SINCE_LAST; DR_0 at t = 0 counts as the first).
+ *     Section 4.2's R), or what m accumulated since the last vector sent
+ *     to it before the current trigger (FAIR_ACC_SINCE_LAST: acc minus acc
+ *     just before that commit; a receiver already sent the current vector
+ *     counts its whole last gap and the new vector's estimate; DR_0 at
+ *     t = 0 counts as the first vector).
  *
  * Delay estimate: an EWMA like TCP's smoothed RTT (RFC 6298 gains):
  *   dev <- (1 - beta) dev + beta |est - da|;  est <- (1 - alpha) est + alpha da
@@ -62,6 +64,7 @@ typedef struct FairBelief {
     double acc[FAIR_MAX_RECEIVERS];      /* cw*s */
     double rel[FAIR_MAX_RECEIVERS];      /* sum of A - S over feedback received, cw*s */
     double acc_at_send[FAIR_MAX_RECEIVERS]; /* acc just before the last commit to m */
+    double acc_at_prev_send[FAIR_MAX_RECEIVERS]; /* ... and just before the one before */
     double acc_at_trigger[FAIR_MAX_RECEIVERS]; /* acc after the last begin_trigger */
     int64_t triggers;                    /* begin_trigger calls */
     int64_t placed[FAIR_MAX_RECEIVERS];  /* id the sender assumes placed at m */
