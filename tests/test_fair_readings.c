@@ -449,35 +449,38 @@ static void auto_budget_threshold(void **state)
     recording_free(&smooth);
 }
 
-/* The feedback source: when each vector's feedback is in before the next
- * trigger, the belief is the true error at every trigger, as with the
- * estimate source (the estimate is taken out when A comes in either way). */
-static void feedback_source_is_truth_when_confirmed(void **state)
+/* The error source on the staircase, budget-det, in sqrt2 cw*s: right
+ * after trigger 4 the estimate source has counted DR_4's estimate S =
+ * {3.51, 2.24, 1.07} on top of the {15.71, 15.44, 15.27} accumulated so
+ * far; the feedback source has not. Once the feedback is in (each
+ * receiver's DR_4 arrives at T_4 + d and its feedback at once), both hold
+ * the true error {19.22, 17.68, 16.34}. */
+static void error_source_counts_on_confirmation(void **state)
 {
     (void)state;
-    static const char *const names[] = {"fair-schedule", "budget-prob", "budget-det"};
-    Fixture fx;
-    fixture_init(&fx, 12.0);
-    fx.cfg.readings.error_source = FAIR_ERR_FEEDBACK;
-    for (int k = 0; k < 3; k++) {
-        FairSim *s = new_sim(&fx.cfg, names[k]);
-        const FairBelief *b = fairsim_algo_state(s);
-        int64_t seen = 0;
-        while (fairsim_step(s)) {
-            if (b->triggers == seen)
-                continue;
-            seen = b->triggers;
-            for (int m = 0; m < 3; m++) {
-                double truth = fairsim_true_error(s, m);
-                if (fabs(b->acc_at_trigger[m] - truth) > 1e-9 * (1.0 + truth))
-                    fail_msg("%s trigger %lld receiver %d: belief %.12g, true %.12g", names[k], (long long)seen,
-                             m + 1, b->acc_at_trigger[m], truth);
-            }
+    const double before[3] = {15.71, 15.44, 15.27}, after[3] = {19.22, 17.68, 16.34};
+    for (int src = 0; src < 2; src++) {
+        Fixture fx;
+        fixture_init(&fx, 6.0);
+        fx.cfg.readings.error_source = (FairErrorSource)src;
+        FairSim *s = new_sim(&fx.cfg, "budget-det");
+        const BudgetState *b = fairsim_algo_state(s);
+        step_past_trigger(s, 4);
+        for (int m = 0; m < 3; m++) {
+            double want = src == FAIR_ERR_FEEDBACK ? before[m] : after[m];
+            if (fabs(b->b.acc[m] - want * SQRT2) > 1e-9)
+                fail_msg("source %d receiver %d at trigger 4: %.12g, expected %.12g", src, m + 1, b->b.acc[m],
+                         want * SQRT2);
         }
-        assert_int_equal(seen, 11);
+        while (fairsim_now_us(s) < 4400000) /* T_4 + 300 ms has passed */
+            assert_true(fairsim_step(s));
+        for (int m = 0; m < 3; m++) {
+            assert_true(fabs(b->b.acc[m] - after[m] * SQRT2) < 1e-9);
+            assert_true(fabs(fairsim_true_error(s, m) - after[m] * SQRT2) < 1e-9);
+        }
         fairsim_free(s);
+        fixture_free(&fx);
     }
-    fixture_free(&fx);
 }
 
 /* tank-arcs: the same draws as tank, but a turn keeps the run's speed, so
@@ -525,7 +528,7 @@ int main(void)
         cmocka_unit_test(heartbeat_triggers),
         cmocka_unit_test(measure_from),
         cmocka_unit_test(auto_budget_threshold),
-        cmocka_unit_test(feedback_source_is_truth_when_confirmed),
+        cmocka_unit_test(error_source_counts_on_confirmation),
         cmocka_unit_test(tank_arcs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
