@@ -121,3 +121,5 @@ expect 2 "fairness measure-from past the run" -- "$NR" fairness --seconds 2 --me
 stderr_has "--measure-from 2 s leaves less than one snapshot" "names the measure start"
 expect 2 "fairness bad budget threshold" -- "$NR" fairness --budget-threshold automatic
 stderr_has "--budget-threshold: expected auto or a number" "names auto"
+expect 0 "fairness budget threshold auto" -- "$NR" fairness --runs 1 --seconds 5 --recording synthetic --budget-threshold auto
+stdout_has "^budget threshold auto: [0-9.e-]+ cw, [0-9]+ triggers for the [0-9]+ wanted" "fairness names the threshold found"
