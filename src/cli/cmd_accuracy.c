@@ -195,7 +195,7 @@ static int run(int argc, char **argv)
 const CliCommand cmd_accuracy = {
     .name = "accuracy",
     .summary = "local- vs global-clock DR placement at fixed delays (accuracy paper)",
-    .usage = "netrace accuracy [--delays MS,MS,...] [--seconds S] [--recording FILE|autopilot|synthetic|tank] [--car N]\n"
+    .usage = "netrace accuracy [--delays MS,MS,...] [--seconds S] [--recording FILE|autopilot|synthetic|tank|tank-arcs] [--car N]\n"
              "[--seed N] [--threshold CW] [--clock-offset MS] [--clock-drift PPM]\n"
              "[--receiver-offset MS] [--receiver-drift PPM]\n"
              "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png]",

@@ -71,6 +71,10 @@ static int run_on_path(FairExperiment *ex, const FcliOpts *o, const Recording *r
     double snapshot_ms = (double)ex->cfg.snapshot_us / 1000.0;
     if (snapshot_ms > 1000.0 * run_s)
         return cli_usage_error(CMD, "--snapshot %g ms is longer than the run (%.3f s)", snapshot_ms, run_s);
+    double from_s = (double)ex->cfg.readings.measure_from_us / 1e6;
+    if (from_s > 0 && from_s + snapshot_ms / 1000.0 > run_s + 1e-9)
+        return cli_usage_error(CMD, "--measure-from %g s leaves less than one snapshot of the run (%.3f s)", from_s,
+                               run_s);
     /* Every series is kept (FairResults): refuse what would not fit rather
      * than be killed hours later (--runs 10000 --seconds 3600 is ~100 GB). */
     double nsnap = floor(run_s * 1e6 / (double)ex->cfg.snapshot_us) + 1.0;
@@ -160,181 +164,295 @@ static int write_plot(const FairResults *res, const char *path, const char *titl
     return rc;
 }
 
-static int run(int argc, char **argv)
-{
-    double means[FAIR_MAX_RECEIVERS] = {800, 500, 200};
-    int nmeans = 3;
-    double jitter_ms = 100, budget_threshold = 0, snapshot_ms = 100, budget = 0, max_delta_ms = 2000;
-    int64_t runs = 10;
-    const char *dist = "normal";
+/* Everything the command line sets, defaults included. */
+typedef struct FairOpts {
     FcliOpts o;
-    fcli_opts_init(&o);
+    double means[FAIR_MAX_RECEIVERS];
+    int nmeans;
+    double jitter_ms, budget_threshold, snapshot_ms, budget, max_delta_ms, measure_from_s, heartbeat_ms;
+    bool budget_auto;
+    int64_t runs, third_first;
+    const char *dist, *plot;
     const char *links[FAIR_MAX_RECEIVERS + 1], *rlinks[FAIR_MAX_RECEIVERS + 1];
-    int nlinks = 0, nrlinks = 0;
+    int nlinks, nrlinks;
+    FairReadings readings;
     FairExperiment ex;
-    memset(&ex, 0, sizeof ex);
-    int rc = parse_algos("all", &ex);
-    const char *plot = NULL;
+} FairOpts;
 
+/* A word of a fixed set: its index, or -1 after the usage line. */
+static int parse_word(const char *flag, const char *val, const char *const *words)
+{
+    char list[128] = "";
+    for (int k = 0; words[k]; k++) {
+        if (strcmp(val, words[k]) == 0)
+            return k;
+        strncat(list, k ? (words[k + 1] ? ", " : " or ") : "", sizeof list - strlen(list) - 1);
+        strncat(list, words[k], sizeof list - strlen(list) - 1);
+    }
+    cli_usage_error(CMD, "%s: expected %s, got '%s'", flag, list, val);
+    return -1;
+}
+
+/* The readings of Sections 4.6 and 5 (docs/fairness.md): FCLI_TAKEN,
+ * FCLI_NOT_MINE or FCLI_BAD after the usage line. */
+static int reading_flag(FairOpts *f, const char *a, const char *v)
+{
+    static const char *const acc[] = {"game", "relative", "since-last", NULL};
+    static const char *const src[] = {"estimate", "feedback", NULL};
+    int k = 0;
+    if (cli_flag_is(a, "--accumulated")) {
+        if ((k = parse_word("--accumulated", v, acc)) < 0)
+            return FCLI_BAD;
+        f->readings.accumulated = (FairAccumulated)k;
+    } else if (cli_flag_is(a, "--error-source")) {
+        if ((k = parse_word("--error-source", v, src)) < 0)
+            return FCLI_BAD;
+        f->readings.error_source = (FairErrorSource)k;
+    } else if (cli_flag_is(a, "--third-first")) {
+        if (!cli_int(CMD, "--third-first", v, 1, 3, &f->third_first))
+            return FCLI_BAD;
+    } else if (cli_flag_is(a, "--heartbeat")) {
+        if (!cli_double(CMD, "--heartbeat", v, 0, 600000, &f->heartbeat_ms))
+            return FCLI_BAD;
+    } else if (cli_flag_is(a, "--measure-from")) {
+        if (!cli_double(CMD, "--measure-from", v, 0, 3600, &f->measure_from_s))
+            return FCLI_BAD;
+    } else if (cli_flag_is(a, "--budget-threshold")) {
+        f->budget_auto = strcmp(v, "auto") == 0;
+        if (!f->budget_auto && (!nr_parse_double(v, &f->budget_threshold) || !(f->budget_threshold >= 1e-6) ||
+                                f->budget_threshold > 1e6))
+            return cli_usage_error(CMD, "--budget-threshold: expected auto or a number of cw from 1e-06 to "
+                                        "1e+06, got '%s'", v),
+                   FCLI_BAD;
+    } else {
+        return FCLI_NOT_MINE;
+    }
+    return FCLI_TAKEN;
+}
+
+/* The command's own flags other than the readings. */
+static int own_flag(FairOpts *f, const char *a, const char *v)
+{
+    if (cli_flag_is(a, "--receivers"))
+        return fcli_ms_list(CMD, "--receivers", v, f->means, FAIR_MAX_RECEIVERS, &f->nmeans) ? CLI_OK : CLI_USAGE;
+    if (cli_flag_is(a, "--jitter"))
+        return cli_double(CMD, "--jitter", v, 0, 600000, &f->jitter_ms) ? CLI_OK : CLI_USAGE;
+    if (cli_flag_is(a, "--distribution")) {
+        f->dist = v;
+    } else if (cli_flag_is(a, "--link")) {
+        if (f->nlinks >= FAIR_MAX_RECEIVERS)
+            return cli_usage_error(CMD, "--link: more than %d receivers; expected 1 to %d", FAIR_MAX_RECEIVERS,
+                                   FAIR_MAX_RECEIVERS);
+        f->links[f->nlinks++] = v;
+    } else if (cli_flag_is(a, "--rlink")) {
+        if (f->nrlinks >= FAIR_MAX_RECEIVERS)
+            return cli_usage_error(CMD, "--rlink: more than %d receivers", FAIR_MAX_RECEIVERS);
+        f->rlinks[f->nrlinks++] = v;
+    } else if (cli_flag_is(a, "--runs")) {
+        return cli_int(CMD, "--runs", v, 1, 10000, &f->runs) ? CLI_OK : CLI_USAGE;
+    } else if (cli_flag_is(a, "--algorithms")) {
+        return parse_algos(v, &f->ex);
+    } else if (cli_flag_is(a, "--snapshot")) {
+        return cli_double(CMD, "--snapshot", v, 1, 3600000, &f->snapshot_ms) ? CLI_OK : CLI_USAGE;
+    } else if (cli_flag_is(a, "--budget")) {
+        return cli_double(CMD, "--budget", v, 1e-3, FAIR_MAX_RECEIVERS, &f->budget) ? CLI_OK : CLI_USAGE;
+    } else if (cli_flag_is(a, "--plot")) {
+        f->plot = v;
+    } else if (cli_flag_is(a, "--max-delta")) {
+        return cli_double(CMD, "--max-delta", v, 1, 600000, &f->max_delta_ms) ? CLI_OK : CLI_USAGE;
+    } else {
+        return cli_unknown_option(CMD, a);
+    }
+    return CLI_OK;
+}
+
+static int parse_args(FairOpts *f, int argc, char **argv)
+{
+    memset(f, 0, sizeof *f);
+    f->means[0] = 800, f->means[1] = 500, f->means[2] = 200;
+    f->nmeans = 3;
+    f->jitter_ms = 100, f->snapshot_ms = 100, f->max_delta_ms = 2000;
+    f->runs = 10;
+    f->third_first = 3;
+    f->dist = "normal";
+    fcli_opts_init(&f->o);
+    int rc = parse_algos("all", &f->ex);
     static const char *const own[] = {"--receivers", "--jitter", "--distribution", "--link", "--rlink", "--runs",
                                       "--algorithms", "--budget-threshold", "--snapshot", "--budget",
-                                      "--max-delta", "--plot", NULL};
-    for (int i = 1; i < argc; i++) {
+                                      "--max-delta", "--plot", "--accumulated", "--error-source",
+                                      "--third-first", "--heartbeat", "--measure-from", NULL};
+    for (int i = 1; i < argc && rc == CLI_OK; i++) {
         const char *a, *v;
-        int mine = fcli_next(&o, argc, argv, &i, CMD, own, &a, &v);
+        int mine = fcli_next(&f->o, argc, argv, &i, CMD, own, &a, &v);
+        if (mine == FCLI_NOT_MINE)
+            mine = reading_flag(f, a, v);
         if (mine == FCLI_BAD)
             return CLI_USAGE;
-        if (mine == FCLI_TAKEN)
-            continue;
-        if (cli_flag_is(a, "--receivers")) {
-            if (!fcli_ms_list(CMD, "--receivers", v, means, FAIR_MAX_RECEIVERS, &nmeans))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--jitter")) {
-            if (!cli_double(CMD, "--jitter", v, 0, 600000, &jitter_ms))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--distribution")) {
-            dist = v;
-        } else if (cli_flag_is(a, "--link")) {
-            if (nlinks >= FAIR_MAX_RECEIVERS)
-                return cli_usage_error(CMD, "--link: more than %d receivers; expected 1 to %d", FAIR_MAX_RECEIVERS,
-                                       FAIR_MAX_RECEIVERS);
-            links[nlinks++] = v;
-        } else if (cli_flag_is(a, "--rlink")) {
-            if (nrlinks >= FAIR_MAX_RECEIVERS)
-                return cli_usage_error(CMD, "--rlink: more than %d receivers", FAIR_MAX_RECEIVERS);
-            rlinks[nrlinks++] = v;
-        } else if (cli_flag_is(a, "--runs")) {
-            if (!cli_int(CMD, "--runs", v, 1, 10000, &runs))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--algorithms")) {
-            if ((rc = parse_algos(v, &ex)) != CLI_OK)
-                return rc;
-        } else if (cli_flag_is(a, "--budget-threshold")) {
-            if (!cli_double(CMD, "--budget-threshold", v, 1e-6, 1e6, &budget_threshold))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--snapshot")) {
-            if (!cli_double(CMD, "--snapshot", v, 1, 3600000, &snapshot_ms))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--budget")) {
-            if (!cli_double(CMD, "--budget", v, 1e-3, FAIR_MAX_RECEIVERS, &budget))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--plot")) {
-            plot = v;
-        } else if (cli_flag_is(a, "--max-delta")) {
-            if (!cli_double(CMD, "--max-delta", v, 1, 600000, &max_delta_ms))
-                return CLI_USAGE;
-        } else {
-            return cli_unknown_option(CMD, a);
-        }
+        if (mine == FCLI_NOT_MINE)
+            rc = own_flag(f, a, v);
     }
-
-    /* Link specs: --link replaces --receivers; --rlink pairs with them. */
+    if (rc != CLI_OK)
+        return rc;
+    /* --link replaces --receivers/--jitter; --rlink pairs with them. */
     bool had_receivers = false;
     for (int i = 1; i < argc; i++)
         had_receivers |= cli_flag_is(argv[i], "--receivers") || cli_flag_is(argv[i], "--jitter");
-    if (nlinks && had_receivers)
+    if (f->nlinks && had_receivers)
         return cli_usage_error(CMD, "--link gives full link specs: use it or --receivers/--jitter, not both");
-    int n = nlinks ? nlinks : nmeans;
-    if (nrlinks && nrlinks != n)
-        return cli_usage_error(CMD, "--rlink: %d given for %d receivers; give one per receiver or none", nrlinks, n);
-    LinkSpec *fwd = calloc((size_t)n, sizeof *fwd), *rev = calloc((size_t)n, sizeof *rev);
-    if (!fwd || !rev) {
-        free(fwd);
-        free(rev);
-        return cli_fail(CMD, "out of memory");
-    }
-    int parsed = 0;
-    rc = CLI_OK;
-    for (int m = 0; m < n && rc == CLI_OK; m++) {
+    int n = f->nlinks ? f->nlinks : f->nmeans;
+    if (f->nrlinks && f->nrlinks != n)
+        return cli_usage_error(CMD, "--rlink: %d given for %d receivers; give one per receiver or none", f->nrlinks,
+                               n);
+    f->readings.third_first = (int)f->third_first;
+    f->readings.heartbeat_us = (int64_t)(f->heartbeat_ms * 1000 + 0.5);
+    f->readings.measure_from_us = (int64_t)(f->measure_from_s * 1e6 + 0.5);
+    return CLI_OK;
+}
+
+/* Each receiver's forward and reverse link spec; *parsed pairs to free. */
+static int build_links(const FairOpts *f, int n, LinkSpec *fwd, LinkSpec *rev, int *parsed)
+{
+    *parsed = 0;
+    for (int m = 0; m < n; m++) {
         char text[LINK_TEXT_MAX];
-        if (nlinks)
-            snprintf(text, sizeof text, "%s", links[m]);
-        else if (jitter_ms > 0)
-            snprintf(text, sizeof text, "delay %gms %gms distribution %s", means[m], jitter_ms, dist);
+        if (f->nlinks)
+            snprintf(text, sizeof text, "%s", f->links[m]);
+        else if (f->jitter_ms > 0)
+            snprintf(text, sizeof text, "delay %gms %gms distribution %s", f->means[m], f->jitter_ms, f->dist);
         else
-            snprintf(text, sizeof text, "delay %gms", means[m]);
+            snprintf(text, sizeof text, "delay %gms", f->means[m]);
         NrError err = {{0}};
-        if (!linkspec_parse(&fwd[m], text, NULL, &err)) {
-            rc = cli_usage_error(CMD, "receiver %d link '%s': %s", m + 1, text, err.msg);
-            break;
-        }
-        const char *rtext = nrlinks ? rlinks[m] : text;
+        if (!linkspec_parse(&fwd[m], text, NULL, &err))
+            return cli_usage_error(CMD, "receiver %d link '%s': %s", m + 1, text, err.msg);
+        const char *rtext = f->nrlinks ? f->rlinks[m] : text;
         if (!linkspec_parse(&rev[m], rtext, NULL, &err)) {
             linkspec_free(&fwd[m]);
-            rc = cli_usage_error(CMD, "receiver %d reverse link '%s': %s", m + 1, rtext, err.msg);
-            break;
+            return cli_usage_error(CMD, "receiver %d reverse link '%s': %s", m + 1, rtext, err.msg);
         }
-        parsed++;
+        (*parsed)++;
     }
-    const char *input = o.recording ? o.recording : "recordings/default.csv";
-    if (rc == CLI_OK && o.out)
-        rc = cli_out_check(CMD, "--out", o.out, &input, 1);
-    if (rc == CLI_OK && plot)
-        rc = cli_out_check(CMD, "--plot", plot, &input, 1);
+    return CLI_OK;
+}
+
+/* The readings line, printed only when one differs from the default, so
+ * that the default output stays what it was. */
+static void print_readings(const FairOpts *f, const FairResults *res)
+{
+    static const char *const acc[] = {"game", "relative", "since-last"};
+    static const char *const src[] = {"estimate", "feedback"};
+    const FairReadings *r = &f->readings;
+    if (r->accumulated == FAIR_ACC_GAME && r->error_source == FAIR_ERR_ESTIMATE && r->third_first == 3 &&
+        r->heartbeat_us == 0 && r->measure_from_us == 0 && !f->budget_auto)
+        return;
+    printf("readings: accumulated %s, error source %s, base-third from trigger %d, heartbeat %g ms, "
+           "measured from %g s\n", acc[r->accumulated], src[r->error_source], r->third_first, f->heartbeat_ms,
+           f->measure_from_s);
+    if (f->budget_auto)
+        printf("budget threshold auto: %.6g cw, %lld triggers for the %lld wanted (n t / B)\n",
+               res->budget_threshold_cw, (long long)res->budget_triggers_got, (long long)res->budget_triggers_want);
+}
+
+static void print_summary(const FairOpts *f, const FairResults *res, const LinkSpec *fwd, const LinkSpec *rev,
+                          int n, const char *desc)
+{
+    printf("fairness: %d receiver%s, %.3f s of %s (car %lld), %lld runs from seed %llu\n", n, n == 1 ? "" : "s",
+           res->series[0].nsnap > 0 ? res->series[0].t_s[res->series[0].nsnap - 1] : 0.0, desc, (long long)f->o.car,
+           (long long)f->runs, (unsigned long long)f->o.seed);
+    for (int m = 0; m < n; m++)
+        printf("  r%d: %s%s%s\n", m + 1, fwd[m].text, f->nrlinks ? "  back: " : "", f->nrlinks ? rev[m].text : "");
+    print_readings(f, res);
+    printf("accumulated export error at the end (car-width seconds), mean over runs:\n");
+    bool per_recv = n <= 8;
+    printf("%-14s %12s %12s %10s %10s", "algorithm", "final_mean", "final_sd", "dr_sent", "triggers");
+    for (int m = 0; per_recv && m < n; m++)
+        printf(" %9s%d", "r", m + 1);
+    printf("\n");
+    FairSummary rows[FAIR_MAX_ALGOS];
+    int nr = fair_results_summary(res, rows, FAIR_MAX_ALGOS);
+    for (int k = 0; k < nr; k++) {
+        printf("%-14s %12.4f %12.4f %10.1f %10.1f", rows[k].algo, rows[k].final_mean, rows[k].final_sd,
+               rows[k].dr_sent, rows[k].triggers);
+        for (int m = 0; per_recv && m < n; m++)
+            printf(" %10.3f", rows[k].final_err[m]);
+        printf("\n");
+    }
+    if (f->o.out)
+        cli_wrote(f->o.out);
+}
+
+/* Output paths, the sender's path, the runs, the CSV, the summary, the plot. */
+static int run_with_links(FairOpts *f, int n, const LinkSpec *fwd, const LinkSpec *rev)
+{
+    FcliOpts *o = &f->o;
+    const char *input = o->recording ? o->recording : "recordings/default.csv";
+    int rc = CLI_OK;
+    if (o->out)
+        rc = cli_out_check(CMD, "--out", o->out, &input, 1);
+    if (rc == CLI_OK && f->plot)
+        rc = cli_out_check(CMD, "--plot", f->plot, &input, 1);
     if (rc == CLI_OK)
-        rc = cli_out_distinct(CMD, "--out", o.out, "--plot", plot);
-    if (rc == CLI_OK && plot)
-        rc = cli_plot_check(CMD, plot);
+        rc = cli_out_distinct(CMD, "--out", o->out, "--plot", f->plot);
+    if (rc == CLI_OK && f->plot)
+        rc = cli_plot_check(CMD, f->plot);
     Recording rec;
     memset(&rec, 0, sizeof rec);
     char desc[4200];
     bool generated = false;
     FairResults res = {0};
-    if (rc == CLI_OK &&
-        fcli_sender_path(CMD, o.recording, o.seconds > 0 ? o.seconds : 60.0, o.seed, &rec, desc, sizeof desc,
-                         &generated, &rc)) {
-        ex.cfg.nrecv = n;
-        ex.cfg.fwd = fwd;
-        ex.cfg.rev = rev;
-        ex.cfg.snapshot_us = (int64_t)(snapshot_ms * 1000 + 0.5);
-        ex.cfg.budget = budget;
-        ex.cfg.max_delta_us = (int64_t)(max_delta_ms * 1000 + 0.5);
-        ex.budget_threshold_cw = budget_threshold;
-        ex.runs = (int)runs;
-        rc = run_on_path(&ex, &o, &rec, generated, &res);
+    if (rc == CLI_OK && fcli_sender_path(CMD, o->recording, o->seconds > 0 ? o->seconds : 60.0, o->seed, &rec, desc,
+                                         sizeof desc, &generated, &rc)) {
+        FairExperiment *ex = &f->ex;
+        ex->cfg.nrecv = n;
+        ex->cfg.fwd = fwd;
+        ex->cfg.rev = rev;
+        ex->cfg.snapshot_us = (int64_t)(f->snapshot_ms * 1000 + 0.5);
+        ex->cfg.budget = f->budget;
+        ex->cfg.max_delta_us = (int64_t)(f->max_delta_ms * 1000 + 0.5);
+        ex->cfg.readings = f->readings;
+        ex->budget_threshold_cw = f->budget_threshold;
+        ex->budget_threshold_auto = f->budget_auto;
+        ex->runs = (int)f->runs;
+        rc = run_on_path(ex, o, &rec, generated, &res);
     }
-    if (rc == CLI_OK && o.out)
-        fcli_write_csv(CMD, o.out, write_results, &res, &rc);
-    if (rc == CLI_OK) {
-        printf("fairness: %d receiver%s, %.3f s of %s (car %lld), %lld runs from seed %llu\n", n, n == 1 ? "" : "s",
-               res.series[0].nsnap > 0 ? res.series[0].t_s[res.series[0].nsnap - 1] : 0.0, desc, (long long)o.car,
-               (long long)runs, (unsigned long long)o.seed);
-        for (int m = 0; m < n; m++)
-            printf("  r%d: %s%s%s\n", m + 1, fwd[m].text, nrlinks ? "  back: " : "", nrlinks ? rev[m].text : "");
-        printf("accumulated export error at the end (car-width seconds), mean over runs:\n");
-        bool per_recv = n <= 8;
-        printf("%-14s %12s %12s %10s %10s", "algorithm", "final_mean", "final_sd", "dr_sent", "triggers");
-        for (int m = 0; per_recv && m < n; m++)
-            printf(" %9s%d", "r", m + 1);
-        printf("\n");
-        FairSummary rows[FAIR_MAX_ALGOS];
-        int nr = fair_results_summary(&res, rows, FAIR_MAX_ALGOS);
-        for (int k = 0; k < nr; k++) {
-            printf("%-14s %12.4f %12.4f %10.1f %10.1f", rows[k].algo, rows[k].final_mean, rows[k].final_sd,
-                   rows[k].dr_sent, rows[k].triggers);
-            for (int m = 0; per_recv && m < n; m++)
-                printf(" %10.3f", rows[k].final_err[m]);
-            printf("\n");
-        }
-        if (o.out)
-            cli_wrote(o.out);
-    }
-    if (rc == CLI_OK && plot) {
+    if (rc == CLI_OK && o->out)
+        fcli_write_csv(CMD, o->out, write_results, &res, &rc);
+    if (rc == CLI_OK)
+        print_summary(f, &res, fwd, rev, n, desc);
+    if (rc == CLI_OK && f->plot) {
         char title[4400];
         snprintf(title, sizeof title, "netrace fairness: %s, %d receiver%s, %lld runs from seed %llu", desc, n,
-                 n == 1 ? "" : "s", (long long)runs, (unsigned long long)o.seed);
-        rc = write_plot(&res, plot, title);
+                 n == 1 ? "" : "s", (long long)f->runs, (unsigned long long)o->seed);
+        rc = write_plot(&res, f->plot, title);
         if (rc == CLI_OK)
-            cli_wrote(plot);
+            cli_wrote(f->plot);
     }
     fair_results_free(&res);
     recording_free(&rec);
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    FairOpts *f = calloc(1, sizeof *f);
+    if (!f)
+        return cli_fail(CMD, "out of memory");
+    int rc = parse_args(f, argc, argv);
+    int n = f->nlinks ? f->nlinks : f->nmeans, parsed = 0;
+    LinkSpec *fwd = NULL, *rev = NULL;
+    if (rc == CLI_OK) {
+        fwd = calloc((size_t)n, sizeof *fwd);
+        rev = calloc((size_t)n, sizeof *rev);
+        rc = fwd && rev ? build_links(f, n, fwd, rev, &parsed) : cli_fail(CMD, "out of memory");
+    }
+    if (rc == CLI_OK)
+        rc = run_with_links(f, n, fwd, rev);
     for (int m = 0; m < parsed; m++) {
         linkspec_free(&fwd[m]);
         linkspec_free(&rev[m]);
     }
     free(fwd);
     free(rev);
+    free(f);
     return rc;
 }
 
@@ -343,9 +461,11 @@ const CliCommand cmd_fairness = {
     .summary = "one sender, N receivers: export error under fair DR sending algorithms",
     .usage = "netrace fairness [--receivers MS,MS,...] [--jitter MS] [--distribution NAME]\n"
              "[--link SPEC]... [--rlink SPEC]... [--seconds S] [--runs N] [--seed N]\n"
-             "[--recording FILE|autopilot|synthetic|tank] [--car N] [--algorithms LIST|all] [--threshold CW]\n"
-             "[--budget-threshold CW] [--snapshot MS] [--budget B] [--max-delta MS]\n"
-             "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png]",
+             "[--recording FILE|autopilot|synthetic|tank|tank-arcs] [--car N] [--algorithms LIST|all]\n"
+             "[--threshold CW] [--budget-threshold CW|auto] [--snapshot MS] [--budget B] [--max-delta MS]\n"
+             "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png]\n"
+             "[--accumulated game|relative|since-last] [--error-source estimate|feedback]\n"
+             "[--third-first 1|2|3] [--heartbeat MS] [--measure-from S]",
     .help = "Replays car 1 of a recording as the sender of DR vectors to N receivers (default: mean\n"
             "delays 800, 500 and 200 ms with 100 ms normal jitter, as the fairness paper's testbed) and\n"
             "runs each algorithm (base, base-third, fair-schedule, budget-prob, budget-det) on the same\n"
@@ -354,6 +474,9 @@ const CliCommand cmd_fairness = {
             "sent. --link SPEC (repeatable, netem grammar) gives each receiver's link instead of\n"
             "--receivers; feedback travels the reverse link (--rlink, default the same spec).\n"
             "--out writes algorithm,seed,t_s,mean_error,sd_error,dr_sent,err_r1,... (long format);\n"
-            "--plot draws the mean and sd of the error and the vectors sent against time.",
+            "--plot draws the mean and sd of the error and the vectors sent against time.\n"
+            "The readings of the paper's Sections 4.6 and 5 (docs/fairness.md): --accumulated (the budget\n"
+            "algorithms' a_i), --error-source, --third-first (base-third's cycle), --budget-threshold auto\n"
+            "(t' = n t / B triggers), --heartbeat (also trigger every MS, as BZFlag), --measure-from.",
     .run = run,
 };

@@ -85,7 +85,7 @@ bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_
     NrError err = {{0}};
     char path[4096];
     bool explicit_file = file && strcmp(file, "autopilot") != 0 && strcmp(file, "synthetic") != 0 &&
-                         strcmp(file, "tank") != 0;
+                         strcmp(file, "tank") != 0 && strcmp(file, "tank-arcs") != 0;
     if (explicit_file || !file) {
         const char *want = explicit_file ? file : "recordings/default.csv";
         if (cli_resolve_path(want, path, sizeof path)) {
@@ -97,16 +97,17 @@ bool fcli_sender_path(const char *cmd, const char *file, double seconds, uint64_
             return true;
         }
         if (explicit_file) {
-            *rc = cli_fail(cmd, "%s: no such file (or give autopilot, synthetic or tank)", file);
+            *rc = cli_fail(cmd, "%s: no such file (or give autopilot, synthetic, tank or tank-arcs)", file);
             return false;
         }
     }
-    if (file && strcmp(file, "tank") == 0) { /* the papers' kind of motion (synthpath.h) */
-        if (!synthpath_tank(rec, seed, seconds + 0.1, 33, &err)) {
+    bool arcs = file && strcmp(file, "tank-arcs") == 0;
+    if (file && (strcmp(file, "tank") == 0 || arcs)) { /* the papers' kind of motion (synthpath.h) */
+        if (!(arcs ? synthpath_tank_arcs : synthpath_tank)(rec, seed, seconds + 0.1, 33, &err)) {
             *rc = cli_fail(cmd, "%s", err.msg);
             return false;
         }
-        snprintf(desc, ndesc, "tank path (seed %llu)", (unsigned long long)seed);
+        snprintf(desc, ndesc, "%s path (seed %llu)", arcs ? "tank-arcs" : "tank", (unsigned long long)seed);
         *generated = true;
         return true;
     }

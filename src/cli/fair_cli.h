@@ -6,7 +6,8 @@
  *        milliseconds >= 0, 1..max items; false after a usage error line.
  *   fcli_sender_path(cmd, file, seconds, seed, rec, desc, ndesc, &rc)
  *        FILE "autopilot": the autopilot on tracks/default.track for seconds
- *        (seed); "synthetic": synthpath_make (seed); any other FILE is loaded
+ *        (seed); "synthetic": synthpath_make (seed); "tank" / "tank-arcs":
+ *        synthpath_tank / synthpath_tank_arcs (seed); any other FILE is loaded
  *        (rc 1 on failure). Without FILE: recordings/default.csv, else the
  *        autopilot, else the synthetic path (a note on stderr says which).
  *        Paths resolve through cli_resolve_path. desc names what was used;

@@ -101,3 +101,25 @@ expect 1 "accuracy on a one-sample recording" -- "$NR" accuracy --recording "$TM
 stderr_has "one-sample.csv: the sender's path needs at least 2 samples" "accuracy names the file"
 expect 0 "fairness with one receiver" -- "$NR" fairness --receivers 200 --runs 1 --seconds 2
 stdout_has "^fairness: 1 receiver, " "one receiver, singular"
+# the readings of Sections 4.6 and 5 (docs/fairness.md): every value runs,
+# a bad one is one line and exit 2
+for r in "--accumulated relative" "--accumulated since-last" "--error-source feedback" "--third-first 1" \
+    "--budget-threshold auto" "--heartbeat 1000" "--measure-from 1"; do
+    # shellcheck disable=SC2086
+    expect 0 "fairness reading $r" -- "$NR" fairness --runs 1 --seconds 2 $r
+done
+stdout_has "^readings: accumulated game, error source estimate, base-third from trigger 3, heartbeat 0 ms, measured from 1 s" "fairness names the readings"
+expect 0 "fairness tank-arcs" -- "$NR" fairness --runs 1 --seconds 2 --recording tank-arcs
+expect 2 "fairness bad accumulated" -- "$NR" fairness --accumulated total
+stderr_has "--accumulated: expected game, relative or since-last, got 'total'" "names the accumulated readings"
+expect 2 "fairness bad error source" -- "$NR" fairness --error-source truth
+stderr_has "--error-source: expected estimate or feedback, got 'truth'" "names the error sources"
+expect 2 "fairness third-first 0" -- "$NR" fairness --third-first 0
+expect 2 "fairness third-first 4" -- "$NR" fairness --third-first 4
+expect 2 "fairness negative heartbeat" -- "$NR" fairness --heartbeat -5
+expect 2 "fairness measure-from past the run" -- "$NR" fairness --seconds 2 --measure-from 2
+stderr_has "--measure-from 2 s leaves less than one snapshot" "names the measure start"
+expect 2 "fairness bad budget threshold" -- "$NR" fairness --budget-threshold automatic
+stderr_has "--budget-threshold: expected auto or a number" "names auto"
+expect 0 "fairness budget threshold auto" -- "$NR" fairness --runs 1 --seconds 5 --recording synthetic --budget-threshold auto
+stdout_has "^budget threshold auto: [0-9.e-]+ cw, [0-9]+ triggers for the [0-9]+ wanted" "fairness names the threshold found"

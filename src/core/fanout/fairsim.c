@@ -47,6 +47,10 @@ struct FairSim {
     Rng rng;
     FairSeries *out; /* series being filled, or NULL */
     int snap;
+    /* --measure-from: the accumulated errors and vectors sent at its start,
+     * subtracted from every snapshot (cw*s, copies) */
+    double err0[FAIR_MAX_RECEIVERS];
+    int64_t sent0;
 };
 
 /* ---- min-heap of messages ordered by (arrival, id) ---- */
@@ -154,6 +158,28 @@ void fair_sample_vec(const Recording *rec, int car, int64_t period_us, FairVeloc
     }
 }
 
+/* Resolves the readings' defaults in cfg and checks them. */
+static bool fair_readings_check(FairConfig *cfg, NrError *err)
+{
+    FairReadings *r = &cfg->readings;
+    if (r->accumulated < FAIR_ACC_GAME || r->accumulated > FAIR_ACC_SINCE_LAST)
+        return nr_error_set(err, "accumulated error reading %d; expected 0 to 2", (int)r->accumulated);
+    if (r->error_source < FAIR_ERR_ESTIMATE || r->error_source > FAIR_ERR_FEEDBACK)
+        return nr_error_set(err, "error source reading %d; expected 0 or 1", (int)r->error_source);
+    if (r->third_first == 0)
+        r->third_first = 3;
+    if (r->third_first < 1 || r->third_first > 3)
+        return nr_error_set(err, "base-third's first trigger %d; expected 1, 2 or 3", r->third_first);
+    if (r->heartbeat_us < 0)
+        return nr_error_set(err, "heartbeat must be >= 0");
+    /* whole snapshots, so that the first row is the start of the measure */
+    r->measure_from_us -= r->measure_from_us % cfg->snapshot_us;
+    if (r->measure_from_us < 0 || r->measure_from_us >= cfg->duration_us)
+        return nr_error_set(err, "measuring from %.3f s; expected 0 to less than the run (%.3f s)",
+                            (double)r->measure_from_us / 1e6, (double)cfg->duration_us / 1e6);
+    return true;
+}
+
 FairSim *fairsim_new(const FairConfig *cfg_in, const FairAlgo *algo, NrError *err)
 {
     FairConfig cfg = *cfg_in;
@@ -201,6 +227,8 @@ FairSim *fairsim_new(const FairConfig *cfg_in, const FairAlgo *algo, NrError *er
         cfg.ewma_var_gain = 1.0 / 4.0;
     if (!(cfg.ewma_gain > 0.0 && cfg.ewma_gain <= 1.0 && cfg.ewma_var_gain > 0.0 && cfg.ewma_var_gain <= 1.0))
         return nr_error_set(err, "EWMA gains must be in (0, 1]"), NULL;
+    if (!fair_readings_check(&cfg, err))
+        return NULL;
 
     FairSim *s = calloc(1, sizeof *s);
     if (!s)
@@ -220,7 +248,7 @@ FairSim *fairsim_new(const FairConfig *cfg_in, const FairAlgo *algo, NrError *er
     fair_sample_vec(cfg.rec, cfg.car, s->period_us, cfg.velocity, 0, &s->vec[0]);
     s->cur = 0;
     s->sample = 1;
-    s->next_snap_us = 0;
+    s->next_snap_us = cfg.readings.measure_from_us;
     for (int m = 0; m < cfg.nrecv; m++) {
         FairRecv *r = &s->r[m];
         link_init(&r->fwd, &cfg.fwd[m], cfg.seed, 2 * (uint64_t)m + 1);
@@ -327,14 +355,38 @@ static void do_feedback(FairSim *s, int m)
         s->algo->on_feedback(s->algo_state, s, m, fb.id, fb.send_us, fb.rev_us);
 }
 
+/* Trigger (Section 3, footnote 2): the true position v has drifted more
+ * than the threshold from the path exported by the current vector cur; with
+ * a heartbeat (BZFlag's MaxUpdateTime reading) also when cur is that old. */
+static bool trigger_due(const FairConfig *cfg, double threshold_cw, const DrVec *cur, const DrVec *v)
+{
+    if (drvec_exceeds(cur, v->t_us, v->x, v->y, threshold_cw))
+        return true;
+    return cfg->readings.heartbeat_us > 0 && v->t_us - cur->t_us >= cfg->readings.heartbeat_us;
+}
+
+int64_t fair_count_triggers(const FairConfig *cfg, double threshold_cw)
+{
+    int64_t period_us = (int64_t)cfg->rec->period_ms * NR_US_PER_MS, n = 0;
+    int64_t end_us = cfg->duration_us > 0 ? cfg->duration_us : INT64_MAX; /* 0: the whole path */
+    DrVec cur, v;
+    fair_sample_vec(cfg->rec, cfg->car, period_us, cfg->velocity, 0, &cur);
+    for (int i = 1; i < cfg->rec->nsamples && (int64_t)i * period_us <= end_us; i++) {
+        fair_sample_vec(cfg->rec, cfg->car, period_us, cfg->velocity, i, &v);
+        if (trigger_due(cfg, threshold_cw, &cur, &v)) {
+            cur = v;
+            n++;
+        }
+    }
+    return n;
+}
+
 static void do_sample(FairSim *s)
 {
     DrVec v;
     fair_sample_vec(s->cfg.rec, s->cfg.car, s->period_us, s->cfg.velocity, s->sample, &v);
     s->sample++;
-    /* Trigger (Section 3, footnote 2): the true position has drifted more
-     * than the threshold from the path exported by the current vector. */
-    if (!drvec_exceeds(&s->vec[s->cur], v.t_us, v.x, v.y, s->cfg.threshold_cw))
+    if (!trigger_due(&s->cfg, s->cfg.threshold_cw, &s->vec[s->cur], &v))
         return;
     if (s->cur + 1 >= s->maxvec)
         return;
@@ -353,11 +405,17 @@ static void do_sample(FairSim *s)
 static void do_snapshot(FairSim *s)
 {
     FairSeries *o = s->out;
+    int n = s->cfg.nrecv;
+    if (s->now_us == s->cfg.readings.measure_from_us && s->now_us > 0) {
+        /* --measure-from: the errors and copies so far are not measured */
+        for (int m = 0; m < n; m++)
+            s->err0[m] = exportacc_total(&s->r[m].truth);
+        s->sent0 = s->sent;
+    }
     if (o && s->snap < o->nsnap) {
-        int n = s->cfg.nrecv;
         double sum = 0.0;
         for (int m = 0; m < n; m++) {
-            double e = exportacc_total(&s->r[m].truth);
+            double e = exportacc_total(&s->r[m].truth) - s->err0[m];
             o->err[(size_t)s->snap * (size_t)n + (size_t)m] = e;
             sum += e;
         }
@@ -369,7 +427,7 @@ static void do_snapshot(FairSim *s)
         o->t_s[s->snap] = (double)s->now_us / (double)NR_US_PER_S;
         o->mean[s->snap] = mean;
         o->sd[s->snap] = sqrt(ss / n);
-        o->dr_sent[s->snap] = s->sent;
+        o->dr_sent[s->snap] = s->sent - s->sent0;
         s->snap++;
     }
     s->next_snap_us += s->cfg.snapshot_us;
@@ -440,7 +498,8 @@ bool fairsim_step(FairSim *s)
 
 bool fairsim_run(FairSim *s, FairSeries *out, NrError *err)
 {
-    int nsnap = (int)(s->cfg.duration_us / s->cfg.snapshot_us) + 1;
+    int64_t measured_us = s->cfg.duration_us - s->cfg.readings.measure_from_us;
+    int nsnap = (int)(measured_us / s->cfg.snapshot_us) + 1;
     if (!fairseries_alloc(out, s->algo->name, s->cfg.seed, s->cfg.nrecv, nsnap))
         return nr_error_set(err, "out of memory");
     s->out = out;
@@ -455,117 +514,4 @@ bool fairsim_run(FairSim *s, FairSeries *out, NrError *err)
                                  "shorten the delays or raise the threshold", FAIR_QUEUE);
     }
     return true;
-}
-
-/* ---- registry and experiments ---- */
-
-const FairAlgo *fair_algo_find(const char *name)
-{
-    for (int i = 0; fair_algos[i]; i++)
-        if (strcmp(fair_algos[i]->name, name) == 0)
-            return fair_algos[i];
-    return NULL;
-}
-
-void fair_results_free(FairResults *r)
-{
-    if (!r)
-        return;
-    for (int i = 0; i < r->nseries; i++)
-        fairseries_free(&r->series[i]);
-    free(r->series);
-    r->series = NULL;
-    r->nseries = 0;
-}
-
-bool fair_experiment_run(const FairExperiment *ex, FairResults *out, NrError *err)
-{
-    memset(out, 0, sizeof *out);
-    if (ex->nalgos < 1 || ex->nalgos > FAIR_MAX_ALGOS || ex->runs < 1)
-        return nr_error_set(err, "need 1 to %d algorithms and at least one run", FAIR_MAX_ALGOS);
-    out->series = calloc((size_t)ex->nalgos * (size_t)ex->runs, sizeof *out->series);
-    if (!out->series)
-        return nr_error_set(err, "out of memory");
-    for (int a = 0; a < ex->nalgos; a++)
-        for (int k = 0; k < ex->runs; k++) {
-            FairConfig cfg = ex->cfg;
-            cfg.seed = ex->cfg.seed + (uint64_t)k;
-            if (ex->algos[a]->lowered_threshold && ex->budget_threshold_cw > 0.0)
-                cfg.threshold_cw = ex->budget_threshold_cw;
-            FairSim *s = fairsim_new(&cfg, ex->algos[a], err);
-            if (!s) {
-                fair_results_free(out);
-                return false;
-            }
-            bool ok = fairsim_run(s, &out->series[out->nseries], err);
-            fairsim_free(s);
-            if (!ok) {
-                fair_results_free(out);
-                return false;
-            }
-            out->nseries++;
-        }
-    return true;
-}
-
-bool fair_results_write_csv(const FairResults *r, FILE *f, NrError *err)
-{
-    int nrecv = r->nseries ? r->series[0].nrecv : 0;
-    fprintf(f, "algorithm,seed,t_s,mean_error,sd_error,dr_sent");
-    for (int m = 0; m < nrecv; m++)
-        fprintf(f, ",err_r%d", m + 1);
-    fputc('\n', f);
-    for (int i = 0; i < r->nseries; i++) {
-        const FairSeries *s = &r->series[i];
-        for (int k = 0; k < s->nsnap; k++) {
-            fprintf(f, "%s,%llu,%.3f,%.9g,%.9g,%lld", s->algo, (unsigned long long)s->seed, s->t_s[k],
-                    s->mean[k], s->sd[k], (long long)s->dr_sent[k]);
-            for (int m = 0; m < s->nrecv; m++)
-                fprintf(f, ",%.9g", s->err[(size_t)k * (size_t)s->nrecv + (size_t)m]);
-            fputc('\n', f);
-        }
-    }
-    if (ferror(f))
-        return nr_error_set(err, "writing the CSV failed");
-    return true;
-}
-
-int fair_results_summary(const FairResults *r, FairSummary *rows, int max_rows)
-{
-    int n = 0;
-    int count[FAIR_MAX_ALGOS] = {0};
-    for (int i = 0; i < r->nseries; i++) {
-        const FairSeries *s = &r->series[i];
-        int a = 0;
-        while (a < n && strcmp(rows[a].algo, s->algo) != 0)
-            a++;
-        if (a == n) {
-            if (n >= max_rows || n >= FAIR_MAX_ALGOS)
-                continue;
-            memset(&rows[n], 0, sizeof rows[n]);
-            rows[n].algo = s->algo;
-            n++;
-        }
-        if (s->nsnap < 1)
-            continue;
-        int k = s->nsnap - 1;
-        rows[a].final_mean += s->mean[k];
-        rows[a].final_sd += s->sd[k];
-        rows[a].dr_sent += (double)s->dr_sent[k];
-        rows[a].triggers += (double)s->triggers;
-        rows[a].nrecv = s->nrecv;
-        for (int m = 0; m < s->nrecv && m < FAIR_MAX_RECEIVERS; m++)
-            rows[a].final_err[m] += s->err[(size_t)k * (size_t)s->nrecv + (size_t)m];
-        count[a]++;
-    }
-    for (int a = 0; a < n; a++)
-        if (count[a]) {
-            rows[a].final_mean /= count[a];
-            rows[a].final_sd /= count[a];
-            rows[a].dr_sent /= count[a];
-            rows[a].triggers /= count[a];
-            for (int m = 0; m < rows[a].nrecv; m++)
-                rows[a].final_err[m] /= count[a];
-        }
-    return n;
 }

@@ -30,6 +30,10 @@
  *   fairsim_run(s, out, err)  step to the end and fill out (a FairSeries
  *                       owned by the caller; free with fairseries_free).
  *   fairsim_free(s)     NULL-safe.
+ *   fair_count_triggers(cfg, threshold_cw)  the DR vectors (after DR_0) the
+ *        sender computes on cfg's path up to cfg->duration_us at that
+ *        threshold, with cfg's trigger rule (heartbeat); cfg->rec must be
+ *        valid; duration_us 0 = the whole path (not rounded to snapshots).
  *   Queries: fairsim_now_us, fairsim_triggers (DR vectors computed after
  *   DR_0), fairsim_sent, fairsim_true_error(s, m) (cw*s, integrated up to
  *   now), fairsim_algo_state (the algorithm's own struct, for tests).
@@ -39,7 +43,10 @@
  *   yet sent), fairsim_cancel(s, m) (Section 4.6 flush), fairsim_rng.
  *
  * Experiments: fair_experiment_run runs every algorithm for every seed and
- * keeps every series as data (FairResults) for the CLI and the window;
+ * keeps every series as data (FairResults) for the CLI and the window; with
+ * budget_threshold_auto it first finds the lowered threshold of Section
+ * 5.1 step a) (the largest with t' >= n t / B triggers, t the triggers at
+ * cfg.threshold_cw) and reports it in FairResults.budget_threshold_cw;
  * fair_results_write_csv writes the long-format CSV; fair_results_summary
  * averages final values over seeds.
  */
@@ -62,6 +69,28 @@ typedef enum FairVelocity {
     FAIR_VEL_DIFF = 1      /* backward difference of the last two samples */
 } FairVelocity;
 
+/* The readings of the fairness paper's Sections 4.6 and 5 where the text
+ * allows more than one (docs/fairness.md lists each with the phrase it comes
+ * from). Zero is the default: the reading the text supports best. */
+typedef enum FairAccumulated {
+    FAIR_ACC_GAME = 0,      /* a_m: m's accumulated export error since the start of the game */
+    FAIR_ACC_RELATIVE = 1,  /* a_m: m's accumulated relative export error R (Section 4.2), sum of A - S */
+    FAIR_ACC_SINCE_LAST = 2 /* a_m: what m accumulated since the last vector sent to it */
+} FairAccumulated;
+
+typedef enum FairErrorSource {
+    FAIR_ERR_ESTIMATE = 0, /* a vector counts its estimate S when sent, corrected by A - S on feedback */
+    FAIR_ERR_FEEDBACK = 1  /* a vector counts nothing until its feedback brings A */
+} FairErrorSource;
+
+typedef struct FairReadings {
+    FairAccumulated accumulated; /* the budget algorithms' weights a_m (Section 5.1) */
+    FairErrorSource error_source; /* every belief user (Sections 4.6 second case, 5.1) */
+    int third_first;              /* base-third: first trigger sent (1, 2 or 3); 0 = 3 */
+    int64_t heartbeat_us;         /* also trigger when a vector is this old (BZFlag's MaxUpdateTime); 0 = never */
+    int64_t measure_from_us;      /* snapshots and accumulation start here (whole snapshots); 0 = game start */
+} FairReadings;
+
 typedef struct FairConfig {
     const Recording *rec;
     int car;                  /* 0-based car of rec that is the sender */
@@ -77,6 +106,7 @@ typedef struct FairConfig {
     int64_t max_delta_us;     /* fair-schedule: cap on delta; 0 = 2 s */
     double ewma_gain;         /* fair-schedule: delay EWMA gain; 0 = 1/8 */
     double ewma_var_gain;     /* fair-schedule: deviation EWMA gain; 0 = 1/4 */
+    FairReadings readings;    /* zero = the default readings */
 } FairConfig;
 
 typedef struct FairSim FairSim;
@@ -120,6 +150,7 @@ FairSim *fairsim_new(const FairConfig *cfg, const FairAlgo *algo, NrError *err);
 bool fairsim_step(FairSim *s);
 bool fairsim_run(FairSim *s, FairSeries *out, NrError *err);
 void fairsim_free(FairSim *s);
+int64_t fair_count_triggers(const FairConfig *cfg, double threshold_cw);
 
 int64_t fairsim_now_us(const FairSim *s);
 int64_t fairsim_triggers(const FairSim *s);
@@ -143,6 +174,10 @@ typedef struct FairExperiment {
      * (cw); 0 = cfg.threshold_cw, as in the paper's experiments, which keep
      * the threshold and compare with base-third instead. */
     double budget_threshold_cw;
+    /* Section 5.1 step a) read literally: lower the budget algorithms'
+     * threshold until they have n/B times base's triggers (n't' = nt);
+     * overrides budget_threshold_cw. */
+    bool budget_threshold_auto;
     const FairAlgo *algos[FAIR_MAX_ALGOS];
     int nalgos;
     int runs;
@@ -151,6 +186,8 @@ typedef struct FairExperiment {
 typedef struct FairResults {
     int nseries;       /* nalgos * runs, algorithm-major */
     FairSeries *series;
+    double budget_threshold_cw; /* what the budget algorithms ran at (cw) */
+    int64_t budget_triggers_want, budget_triggers_got; /* auto threshold: t' wanted and reached */
 } FairResults;
 
 typedef struct FairSummary {

@@ -60,14 +60,15 @@ bool synthpath_make(Recording *rec, uint64_t seed, double seconds, int32_t perio
 
 enum { TANK_RUN, TANK_TURN, TANK_STOP };
 
-bool synthpath_tank(Recording *rec, uint64_t seed, double seconds, int32_t period_ms, NrError *err)
+/* arcs: a turn keeps the speed of the run before it (same draws) */
+static bool tank_path(Recording *rec, uint64_t seed, double seconds, int32_t period_ms, bool arcs, NrError *err)
 {
     if (!alloc_rec(rec, seconds, period_ms, err))
         return false;
-    snprintf(rec->source, sizeof rec->source, "tank");
+    snprintf(rec->source, sizeof rec->source, "%s", arcs ? "tank-arcs" : "tank");
     Rng r;
     rng_seed(&r, seed, 0x74616e6b); /* "tank" */
-    double x = 0, y = 0, h = 0, v = 0, w = 0;
+    double x = 0, y = 0, h = 0, v = 0, w = 0, v_run = 0;
     int state = TANK_STOP;
     int64_t left_ms = 0; /* time left in the current state */
     int64_t t_ms = 0;
@@ -86,11 +87,12 @@ bool synthpath_tank(Recording *rec, uint64_t seed, double seconds, int32_t perio
                 state = next;
                 if (state == TANK_RUN) {
                     v = rng_uniform(&r) < 0.25 ? 0.5 * SYNTH_TANK_SPEED_CW : SYNTH_TANK_SPEED_CW;
+                    v_run = v;
                     w = 0;
                     left_ms = 1000 + (int64_t)(3000.0 * rng_uniform(&r));
                 } else if (state == TANK_TURN) {
                     double angle = (30.0 + 150.0 * rng_uniform(&r)) * NR_PI / 180.0;
-                    v = 0;
+                    v = arcs ? v_run : 0.0;
                     w = (rng_uniform(&r) < 0.5 ? -1.0 : 1.0) * SYNTH_TANK_TURN_RAD_S;
                     left_ms = (int64_t)llround(angle / SYNTH_TANK_TURN_RAD_S * 1000.0);
                 } else {
@@ -99,7 +101,8 @@ bool synthpath_tank(Recording *rec, uint64_t seed, double seconds, int32_t perio
                     left_ms = 300 + (int64_t)(1700.0 * rng_uniform(&r));
                 }
             }
-            /* constant v and w within the ms: straight or in place, exact */
+            /* constant v and w within the ms: straight or in place exact,
+             * an arc to first order (0.8 mrad of heading per ms) */
             x += v * cos(h) * 0.001;
             y += v * sin(h) * 0.001;
             h += w * 0.001;
@@ -107,6 +110,16 @@ bool synthpath_tank(Recording *rec, uint64_t seed, double seconds, int32_t perio
         }
     }
     return true;
+}
+
+bool synthpath_tank(Recording *rec, uint64_t seed, double seconds, int32_t period_ms, NrError *err)
+{
+    return tank_path(rec, seed, seconds, period_ms, false, err);
+}
+
+bool synthpath_tank_arcs(Recording *rec, uint64_t seed, double seconds, int32_t period_ms, NrError *err)
+{
+    return tank_path(rec, seed, seconds, period_ms, true, err);
 }
 
 bool synthpath_segments(Recording *rec, double seconds, int32_t period_ms, int32_t segment_ms,

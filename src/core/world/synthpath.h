@@ -25,6 +25,11 @@
  *        motion is integrated exactly (1 ms steps inside a sample period).
  *        Units: a tank is 1 cw wide (BZFlag's 2.8 units); 25 units/s is
  *        8.93 cw/s; pi/4 rad/s. Deterministic per seed.
+ *   synthpath_tank_arcs(...)  the same tank and the same draws, but a turn
+ *        keeps the speed of the run before it (BZFlag lets a tank drive and
+ *        turn at once): arcs of radius v / (pi/4 rad/s), 11.4 cw at full
+ *        speed, where linear dead reckoning errs all along; source
+ *        "tank-arcs".
  */
 #ifndef NR_SYNTHPATH_H
 #define NR_SYNTHPATH_H
@@ -36,6 +41,7 @@ bool synthpath_make(Recording *rec, uint64_t seed, double seconds, int32_t perio
 #define SYNTH_TANK_TURN_RAD_S (0.25 * NR_PI)
 
 bool synthpath_tank(Recording *rec, uint64_t seed, double seconds, int32_t period_ms, NrError *err);
+bool synthpath_tank_arcs(Recording *rec, uint64_t seed, double seconds, int32_t period_ms, NrError *err);
 bool synthpath_segments(Recording *rec, double seconds, int32_t period_ms, int32_t segment_ms,
                         const double *speeds, const double *headings, int nseg, NrError *err);
 

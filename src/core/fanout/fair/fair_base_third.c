@@ -1,11 +1,13 @@
 /* base-third: every third trigger to every receiver (fairness paper Section
- * 5.1, the "1/3 base case"): triggers 3, 6, 9, ... are sent. */
+ * 5.1, the "1/3 base case"): triggers 3, 6, 9, ... are sent by default;
+ * FairReadings.third_first 1 or 2 starts the cycle at trigger 1 or 2. */
 #include "fairsim.h"
 
 static void third_trigger(void *st, FairSim *s, int64_t id, int64_t t_us)
 {
     (void)st;
-    if (id % 3 != 0)
+    int64_t first = fairsim_config(s)->readings.third_first;
+    if (id < first || (id - first) % 3 != 0)
         return;
     for (int m = 0; m < fairsim_nrecv(s); m++)
         fairsim_send_at(s, m, t_us);

@@ -9,8 +9,13 @@ void belief_init(FairBelief *b, const FairSim *s)
     b->n = cfg->nrecv;
     b->gain = cfg->ewma_gain;
     b->var_gain = cfg->ewma_var_gain;
+    b->source = cfg->readings.error_source;
+    b->weight = cfg->readings.accumulated;
     for (int m = 0; m < b->n; m++) {
         b->acc[m] = 0.0;
+        b->rel[m] = 0.0;
+        b->acc_at_send[m] = 0.0;
+        b->acc_at_prev_send[m] = 0.0;
         b->placed[m] = 0;
         b->dt_us[m] = linkspec_mean_ms(&cfg->fwd[m]) * (double)NR_US_PER_MS;
         if (!(b->dt_us[m] >= 0.0))
@@ -93,9 +98,14 @@ void belief_commit(FairBelief *b, FairSim *s, int m, int64_t delta_us)
         remove_rec(b, m, old);
         b->dropped++;
     }
-    BeliefRec r = {.id = cur, .prev_id = b->placed[m], .send_us = fairsim_vec(s, cur)->t_us + delta_us, .s = est};
+    /* FAIR_ERR_FEEDBACK: nothing is counted before the receiver confirms */
+    double counted = b->source == FAIR_ERR_FEEDBACK ? 0.0 : est;
+    BeliefRec r = {.id = cur, .prev_id = b->placed[m], .send_us = fairsim_vec(s, cur)->t_us + delta_us,
+                   .s = counted, .est = est};
     b->rec[m][b->nrec[m]++] = r;
-    b->acc[m] += est;
+    b->acc_at_prev_send[m] = b->acc_at_send[m];
+    b->acc_at_send[m] = b->acc[m];
+    b->acc[m] += counted;
     b->placed[m] = cur;
     b->sched[m] = true;
     fairsim_send_at(s, m, r.send_us);
@@ -115,4 +125,15 @@ void belief_feedback(FairBelief *b, const FairSim *s, int m, int64_t id, int64_t
     /* Relative export error R = A - S (Section 4.2, Theorem 4.1's sign). */
     double actual = drvec_err(v, fairsim_vec(s, r.prev_id), v->t_us, send_us + da_us);
     b->acc[m] += actual - r.s;
+    b->rel[m] += actual - r.est;
+}
+
+void belief_weights(const FairBelief *b, double *w)
+{
+    for (int m = 0; m < b->n; m++) {
+        /* since-last: since the last vector sent before this trigger, so a
+         * receiver just sent the current one is weighed by its whole gap */
+        double since = b->acc[m] - (b->sched[m] ? b->acc_at_prev_send[m] : b->acc_at_send[m]);
+        w[m] = b->weight == FAIR_ACC_RELATIVE ? b->rel[m] : b->weight == FAIR_ACC_SINCE_LAST ? since : b->acc[m];
+    }
 }

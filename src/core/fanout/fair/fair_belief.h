@@ -13,6 +13,17 @@
  * estimate is taken back. The placed vector the sender assumes at m is the
  * last one sent to m.
  *
+ * Readings (FairReadings, docs/fairness.md):
+ *   error_source FAIR_ERR_FEEDBACK: a vector sent to m is accounted 0 (not
+ *     S) until its feedback adds A; a flushed one adds its exact error.
+ *   belief_weights gives the budget algorithms' a_m: acc (FAIR_ACC_GAME),
+ *     rel, the sum of A - S over the feedback received (FAIR_ACC_RELATIVE,
+ *     Section 4.2's R), or what m accumulated since the last vector sent
+ *     to it before the current trigger (FAIR_ACC_SINCE_LAST: acc minus acc
+ *     just before that commit; a receiver already sent the current vector
+ *     counts its whole last gap and the new vector's estimate; DR_0 at
+ *     t = 0 counts as the first vector).
+ *
  * Delay estimate: an EWMA like TCP's smoothed RTT (RFC 6298 gains):
  *   dev <- (1 - beta) dev + beta |est - da|;  est <- (1 - alpha) est + alpha da
  * with alpha = cfg->ewma_gain (1/8) and beta = cfg->ewma_var_gain (1/4).
@@ -29,6 +40,8 @@
  *   belief_commit(b, s, m, delta_us)    schedule the current vector to m at
  *        T + delta and account its estimate.
  *   belief_feedback(b, s, m, id, send_us, da_us)
+ *   belief_weights(b, s, w)  w[m] = a_m of the configured reading (cw*s,
+ *        may be negative for FAIR_ACC_RELATIVE: callers clip at 0).
  */
 #ifndef NR_FAIR_BELIEF_H
 #define NR_FAIR_BELIEF_H
@@ -39,13 +52,19 @@
 
 typedef struct BeliefRec {
     int64_t id, prev_id, send_us;
-    double s; /* the estimate S accounted when scheduled */
+    double s;   /* what was accounted when scheduled: S, or 0 with FAIR_ERR_FEEDBACK */
+    double est; /* the estimate S itself */
 } BeliefRec;
 
 typedef struct FairBelief {
     int n;
     double gain, var_gain;
+    FairErrorSource source;
+    FairAccumulated weight;
     double acc[FAIR_MAX_RECEIVERS];      /* cw*s */
+    double rel[FAIR_MAX_RECEIVERS];      /* sum of A - S over feedback received, cw*s */
+    double acc_at_send[FAIR_MAX_RECEIVERS]; /* acc just before the last commit to m */
+    double acc_at_prev_send[FAIR_MAX_RECEIVERS]; /* ... and just before the one before */
     double acc_at_trigger[FAIR_MAX_RECEIVERS]; /* acc after the last begin_trigger */
     int64_t triggers;                    /* begin_trigger calls */
     int64_t placed[FAIR_MAX_RECEIVERS];  /* id the sender assumes placed at m */
@@ -63,5 +82,6 @@ double belief_err_after(const FairBelief *b, const FairSim *s, int m, int64_t de
 double belief_estimate(const FairBelief *b, const FairSim *s, int m, int64_t delta_us);
 void belief_commit(FairBelief *b, FairSim *s, int m, int64_t delta_us);
 void belief_feedback(FairBelief *b, const FairSim *s, int m, int64_t id, int64_t send_us, int64_t da_us);
+void belief_weights(const FairBelief *b, double *w);
 
 #endif

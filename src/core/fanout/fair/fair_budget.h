@@ -1,8 +1,9 @@
 /* Budget based algorithms (fairness paper Section 5): one budget of B DR
  * vectors per trigger (B = cfg->budget, N/3 by default: the rate of the
  * base-third case, 1 for the paper's three receivers), shared out by the
- * receivers' accumulated export errors as the sender believes them
- * (fair/fair_belief.h).
+ * receivers' accumulated export errors a_m as the sender believes them
+ * (fair/fair_belief.h; which accumulated error is a reading,
+ * FairReadings.accumulated, read by belief_weights).
  *
  *   budget-prob (5.1): at every trigger floor(B) receivers, plus one more
  *     with probability frac(B), are drawn without replacement with
@@ -20,6 +21,11 @@
  *   budget_frequencies(acc, n, budget, freq)  steps 2-3; sum(freq) =
  *        min(budget, n) and every freq in [0, 1].
  *   budget_det_gap(freq, &credit)  steps 4-5; returns the gap (>= 1).
+ *   budget_prob_pick(a, chosen, n, u)  Section 5.1's draw: with the weights
+ *        a_m clipped at 0 over the receivers not yet chosen laid end to end
+ *        (m = 0 first), the receiver whose stretch holds u * sum, for a
+ *        uniform u in [0, 1); -1 when every such weight is 0 (the caller
+ *        then draws uniformly).
  */
 #ifndef NR_FAIR_BUDGET_H
 #define NR_FAIR_BUDGET_H
@@ -30,6 +36,7 @@
 
 void budget_frequencies(const double *acc, int n, double budget, double *freq);
 int64_t budget_det_gap(double freq, double *credit);
+int budget_prob_pick(const double *a, const bool *chosen, int n, double u);
 
 typedef struct BudgetState {
     FairBelief b;

@@ -22,7 +22,9 @@ static void det_trigger(void *st, FairSim *s, int64_t id, int64_t t_us)
         double even[FAIR_MAX_RECEIVERS] = {0.0};
         budget_frequencies(even, n, budget, b->freq); /* relative probability 1/n */
     } else {
-        budget_frequencies(b->b.acc, n, budget, b->freq);
+        double a[FAIR_MAX_RECEIVERS]; /* a_m of the configured reading */
+        belief_weights(&b->b, a);
+        budget_frequencies(a, n, budget, b->freq);
     }
     for (int m = 0; m < n; m++)
         if (sent[m])

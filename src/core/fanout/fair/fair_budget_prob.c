@@ -4,6 +4,27 @@
 
 #include <math.h>
 
+int budget_prob_pick(const double *a, const bool *chosen, int n, double u)
+{
+    double sum = 0.0;
+    for (int m = 0; m < n; m++)
+        if (!chosen[m])
+            sum += a[m] > 0.0 ? a[m] : 0.0;
+    if (!(sum > 0.0))
+        return -1;
+    u *= sum;
+    int pick = -1;
+    for (int m = 0; m < n; m++) {
+        if (chosen[m] || !(a[m] > 0.0))
+            continue;
+        pick = m;
+        u -= a[m];
+        if (u < 0.0)
+            break;
+    }
+    return pick;
+}
+
 static void prob_trigger(void *st, FairSim *s, int64_t id, int64_t t_us)
 {
     (void)id;
@@ -20,25 +41,19 @@ static void prob_trigger(void *st, FairSim *s, int64_t id, int64_t t_us)
     if (k > n)
         k = n;
     bool chosen[FAIR_MAX_RECEIVERS] = {false};
+    double a[FAIR_MAX_RECEIVERS]; /* a_m of the configured reading */
+    belief_weights(&b->b, a);
     for (int j = 0; j < k; j++) {
-        double sum = 0.0;
+        bool weighted = false; /* some receiver left has a weight > 0 */
         int left = 0;
         for (int m = 0; m < n; m++)
             if (!chosen[m]) {
-                sum += b->b.acc[m] > 0.0 ? b->b.acc[m] : 0.0;
+                weighted |= a[m] > 0.0;
                 left++;
             }
         int pick = -1;
-        if (sum > 0.0) {
-            double u = rng_uniform(rng) * sum;
-            for (int m = 0; m < n; m++) {
-                if (chosen[m] || !(b->b.acc[m] > 0.0))
-                    continue;
-                pick = m;
-                u -= b->b.acc[m];
-                if (u < 0.0)
-                    break;
-            }
+        if (weighted) {
+            pick = budget_prob_pick(a, chosen, n, rng_uniform(rng));
         } else {
             int r = (int)rng_below(rng, (uint64_t)left);
             for (int m = 0; m < n; m++)
