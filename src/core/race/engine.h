@@ -17,7 +17,7 @@
  * true progress then). The metrics sample of sample i is taken once every
  * terminal's view of i is known, in sample order, from those views alone;
  * so the same arithmetic gives the same numbers whether a display was
- * computed here or arrived (test_netterm checks it bit for bit). A remote
+ * computed here or arrived (test_engine_remote checks it bit for bit). A remote
  * view that never comes is given up (counted, that sample skipped) once a
  * view of that terminal ENGINE_VIEW_SKIP samples later has arrived, or
  * when the local view of the same sample would be overwritten
@@ -49,7 +49,8 @@
  * so a one-hour race runs in constant memory). The replay adapter sizes
  * the history to the file, so a whole 30 s race stays in the window and
  * --series, and gives the file's progress (cfg.progress), so its ring is
- * one entry.
+ * one entry. The views being paired: one per terminal when all are local,
+ * ENGINE_VIEWS per terminal when one is remote.
  *
  * Contracts:
  *   engine_new(cfg, err)       copies what it needs from cfg (links, params,
@@ -64,7 +65,10 @@
  *        grid, the media are cleared, the history is cleared, metrics and
  *        random streams continue. The first push is always a heat start.
  *        False (nothing pushed) when the push ring is full (step first), the
- *        race is finished, or a pose is not finite.
+ *        race is finished, or a pose is not finite. A remote terminal's car
+ *        is pushed too (any finite pose, e.g. its grid slot): it is that
+ *        car's grid in a heat's first sample and nothing else (its truth
+ *        comes with its views).
  *   engine_finish(e)           no more samples: events stop at the last
  *        pushed sample (deliveries due later are never delivered).
  *   engine_step_to(e, t)       processes every event up to and including
@@ -75,7 +79,8 @@
  *   engine_now / engine_pushed_us (time of the last pushed sample, -1 before
  *        any) / engine_done (finished and every pushed sample processed)
  *   engine_view(e, k, j, out)  displayed cars at terminal j under scheme k
- *        at the current time: poses, progress, lap, leader.
+ *        at the current time: poses, progress, lap, leader (a remote
+ *        terminal: nothing is displayed here, origins with seq -1).
  *   engine_truth(e, c, out, progress)  car c's pose at the latest processed
  *        sample.
  *   engine_metrics(e, k)       scheme k's cumulative counters and sums.

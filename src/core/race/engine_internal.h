@@ -93,10 +93,7 @@ struct Engine {
 /* Terminal j's local time of global t_us (its emulated clock). */
 static inline int64_t engine_local_time(const Engine *e, int terminal, int64_t t_us)
 {
-    const TerminalClock *c = &e->clock[terminal];
-    if (c->drift_ppm == 0.0)
-        return t_us + c->offset_us; /* terminal_clock_local's fast path, inline on the per-sample path */
-    return terminal_clock_local(c, t_us);
+    return terminal_clock_local(&e->clock[terminal], t_us);
 }
 /* engine_step.c */
 void engine_sink_send(void *ctx, int k, int to, const Mu *mu);
