@@ -193,19 +193,11 @@ static int run_headless(PlayCli *p, LiveRaceConfig *rc, bool csv, const char *se
     if (!lr)
         return cli_fail(CMD, "%s", err.msg);
     RaceFlow *rf = liverace_flow(lr);
-    raceflow_go(rf, 0);
-    raceflow_tick(rf, RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US);
-    int64_t t = 0;
-    bool write_ok = true;
-    while (!liverace_done(lr)) {
-        t += WORLD_SAMPLE_US;
-        if (!liverace_advance(lr, t, &err) && write_ok) {
-            write_ok = false;
-            fprintf(stderr, "netrace play: %s\n", err.msg);
-        }
-    }
+    bool write_ok;
+    liverace_run_headless(lr, &write_ok, &err);
+    if (!write_ok)
+        fprintf(stderr, "netrace play: %s\n", err.msg);
     Engine *e = liverace_engine(lr);
-    engine_step_to(e, t);
     RunResult res[SCHEME_MAX];
     experiment_results(e, res);
     int n = engine_scheme_count(e);
