@@ -3,13 +3,13 @@
  * player's terminal displays it; or, --headless, a race of bots / scripts
  * as fast as possible with replay's table, CSV and series. */
 #include "app.h"
-#include "bot.h"
 #include "cli.h"
 #include "cli_load.h"
 #include "experiment.h"
 #include "inputs.h"
 #include "liverace.h"
 #include "play.h"
+#include "players.h"
 #include "race_opts.h"
 
 #include <inttypes.h>
@@ -32,62 +32,16 @@ typedef struct PlayCli {
     const char *track_arg;
     char track_path[4096];
     Track *track;
-    PlayerKind kind[2];
-    const char *script_path[2];
-    InputScript script[2];
-    Bot *bot[2];
-    double skill, noise;
+    CliPlayers pl;         /* --p1, --p2, --skill, --noise */
     char out_base[4096];   /* recording path without ".csv" */
     bool record;
 } PlayCli;
 
-/* keys | pad | bot | script:FILE */
-static bool parse_player(PlayCli *p, int j, const char *v)
-{
-    const char *flag = j ? "--p2" : "--p1";
-    if (strcmp(v, "keys") == 0)
-        p->kind[j] = PLAYER_KEYS;
-    else if (strcmp(v, "pad") == 0)
-        p->kind[j] = PLAYER_PAD;
-    else if (strcmp(v, "bot") == 0)
-        p->kind[j] = PLAYER_BOT;
-    else if (strncmp(v, "script:", 7) == 0 && v[7]) {
-        p->kind[j] = PLAYER_SCRIPT;
-        p->script_path[j] = v + 7;
-    } else {
-        cli_usage_error(CMD, "%s '%s': expected keys, pad, bot or script:FILE", flag, v);
-        return false;
-    }
-    return true;
-}
-
-static void free_controllers(PlayCli *p)
-{
-    for (int j = 0; j < 2; j++) {
-        bot_free(p->bot[j]);
-        p->bot[j] = NULL;
-    }
-}
-
-/* Bots reseeded, scripts rewound (an InputScript controller keeps no state). */
+/* Bots reseeded by --seed, scripts rewound: the same players every race. */
 static bool make_controllers(void *ctx, Controller ctl[2], NrError *err)
 {
     PlayCli *p = ctx;
-    free_controllers(p);
-    CarParams params;
-    car_params_default(&params);
-    for (int j = 0; j < 2; j++) {
-        if (p->kind[j] == PLAYER_BOT) {
-            BotDriver d = {.skill = p->skill, .noise = p->noise};
-            p->bot[j] = bot_new(p->track, &params, d, p->o.seed, (uint64_t)j, err);
-            if (!p->bot[j])
-                return false;
-            ctl[j] = bot_controller(p->bot[j]);
-        } else if (p->kind[j] == PLAYER_SCRIPT) {
-            ctl[j] = inputs_controller(&p->script[j]);
-        }
-    }
-    return true;
+    return players_make(&p->pl, p->track, p->o.seed, ctl, err);
 }
 
 static void inputs_name(const char *rec, char *out, size_t n)
@@ -219,23 +173,16 @@ static int run_headless(PlayCli *p, LiveRaceConfig *rc, bool csv, const char *se
         race_print_params(stdout, &p->o);
         race_print_table(stdout, res, n);
     }
-    if (series && !race_write_series(CMD, series, e, &code)) {
-        liverace_free(lr);
-        free_controllers(p);
-        announce(rc);
-        return code;
-    }
-    liverace_free(lr);
-    free_controllers(p);
+    if (series)
+        race_write_series(CMD, series, e, &code);
+    liverace_free(lr); /* the players are freed by finish() */
     announce(rc);
     return code;
 }
 
 static int finish(PlayCli *p, int rc)
 {
-    free_controllers(p);
-    for (int j = 0; j < 2; j++)
-        inputs_free(&p->script[j]);
+    players_free(&p->pl);
     track_free(p->track);
     race_opts_free(&p->o);
     return rc;
@@ -247,9 +194,7 @@ static int play_main(int argc, char **argv)
     memset(&p, 0, sizeof p);
     race_opts_init(&p.o, "all");
     p.track_arg = PLAY_DEFAULT_TRACK;
-    p.kind[0] = p.kind[1] = PLAYER_KEYS;
-    p.skill = 0.9;
-    p.noise = 0.5;
+    players_init(&p.pl);
     p.record = true;
     const char *scheme = PLAY_DEFAULT_SCHEME, *out = NULL, *series = NULL;
     bool headless = false, csv = false;
@@ -267,7 +212,7 @@ static int play_main(int argc, char **argv)
         if (r == RACE_FLAG_TAKEN)
             continue;
         if (cli_flag_is(a, "--p1") || cli_flag_is(a, "--p2")) {
-            if (!cli_value(argc, argv, &i, CMD, &v) || !parse_player(&p, a[3] == '2', v))
+            if (!cli_value(argc, argv, &i, CMD, &v) || !players_parse(&p.pl, CMD, a[3] == '2', v))
                 return finish(&p, CLI_USAGE);
         } else if (cli_flag_is(a, "--scheme")) {
             if (!cli_value(argc, argv, &i, CMD, &scheme))
@@ -290,7 +235,7 @@ static int play_main(int argc, char **argv)
             bool sk = a[2] == 's';
             if (!cli_value(argc, argv, &i, CMD, &v) || !cli_double(CMD, sk ? "--skill" : "--noise", v, 0.0, 1.0, &d))
                 return finish(&p, CLI_USAGE);
-            *(sk ? &p.skill : &p.noise) = d;
+            *(sk ? &p.pl.skill : &p.pl.noise) = d;
         } else if (cli_flag_is(a, "--keys")) {
             if (!cli_value(argc, argv, &i, CMD, &pc.keys_path))
                 return finish(&p, CLI_USAGE);
@@ -331,9 +276,7 @@ static int play_main(int argc, char **argv)
     }
     if (laps_given && seconds > 0)
         return finish(&p, cli_usage_error(CMD, "--laps and --seconds: a race is one or the other"));
-    bool any_human = false;
-    for (int j = 0; j < 2; j++)
-        any_human |= p.kind[j] == PLAYER_KEYS || p.kind[j] == PLAYER_PAD;
+    bool any_human = players_any_human(&p.pl);
     if ((headless || csv) && any_human)
         return finish(&p, cli_usage_error(CMD, "--headless races bots and scripts: give --p1 and --p2 as bot or "
                                                 "script:FILE"));
@@ -372,15 +315,8 @@ static int play_main(int argc, char **argv)
         return finish(&p, cli_fail(CMD, "%s", err.msg));
     if (track_grid_slots(p.track) < 2)
         return finish(&p, cli_fail(CMD, "%s: a race needs two grid slots", p.track_path));
-    for (int j = 0; j < 2; j++) {
-        if (p.kind[j] != PLAYER_SCRIPT)
-            continue;
-        if (!inputs_load(&p.script[j], p.script_path[j], &err))
-            return finish(&p, cli_fail(CMD, "%s", err.msg));
-        if (p.script[j].first[j + 1] == p.script[j].first[j])
-            return finish(&p, cli_fail(CMD, "%s: no line for player %d (--p%d plays its player %d lines)",
-                                       p.script_path[j], j + 1, j + 1, j + 1));
-    }
+    if ((rc = players_load_scripts(&p.pl, CMD)) != CLI_OK)
+        return finish(&p, rc);
     /* where the race is recorded */
     char rec_path[4200], in_path[4300], created[32];
     if (out && strcmp(out, "none") == 0) {
@@ -432,8 +368,8 @@ static int play_main(int argc, char **argv)
         return finish(&p, run_headless(&p, lc, csv, series));
 
     lc->engine.keep_history = true; /* the overview's strip charts */
-    pc.kind[0] = p.kind[0];
-    pc.kind[1] = p.kind[1];
+    pc.kind[0] = p.pl.kind[0];
+    pc.kind[1] = p.pl.kind[1];
     pc.make_ctl = make_controllers;
     pc.make_ctx = &p;
     pc.next_rec_path = next_paths;

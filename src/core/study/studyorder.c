@@ -10,9 +10,9 @@ void studyorder_labels(const StudyPlan *plan, int *perm)
 {
     Rng r;
     rng_seed(&r, plan->seed, STUDYORDER_STREAM_LABELS);
-    for (int i = 0; i < plan->ncond; i++)
-        perm[i] = i;
-    for (int i = plan->ncond - 1; i > 0; i--) {
+    for (int i = 0; i < plan->nrated; i++)
+        perm[i] = plan->rated[i];
+    for (int i = plan->nrated - 1; i > 0; i--) {
         int j = (int)rng_below(&r, (uint64_t)i + 1);
         int t = perm[i];
         perm[i] = perm[j];
@@ -49,7 +49,7 @@ bool studyorder_make(const StudyPlan *plan, int pair, StudyOrder *out, NrError *
         return nr_error_set(err, "pair %d: expected a pair number from 1 to %d", pair, STUDYORDER_MAX_PAIR);
     memset(out, 0, sizeof *out);
     out->pair = pair;
-    int n = plan->ncond;
+    int n = plan->nrated;
     studyorder_labels(plan, out->perm);
     out->first_row = (pair - 1) % williams_rows(n);
     int seq[STUDY_MAX_RACES], nseq = 0, row[STUDY_MAX_CONDITIONS];

@@ -3,8 +3,8 @@
  * hidden repeat of one condition among them, and the breaks.
  *
  * How the order is drawn (docs/studies.md, "Orders"):
- *   - The plan's seed permutes the condition labels once for the whole
- *     study: Williams symbol k is condition perm[k] (Fisher-Yates on the
+ *   - The plan's seed permutes the rated conditions' labels once for the
+ *     whole study: Williams symbol k is condition perm[k] (Fisher-Yates on the
  *     seeded stream STUDYORDER_STREAM_LABELS). Every pair of a study shares
  *     the permutation, so the set of pairs stays balanced.
  *   - Pair p (1-based) drives Williams row p - 1 in its first repetition,
@@ -47,7 +47,7 @@ typedef struct StudyOrder {
     int pair;
     int nrace;
     StudyRace race[STUDY_MAX_RACES];
-    int perm[STUDY_MAX_CONDITIONS]; /* Williams symbol -> condition */
+    int perm[STUDY_MAX_CONDITIONS]; /* Williams symbol -> condition (plan->rated[0..nrated)) */
     int first_row;                  /* Williams row of the first repetition */
 } StudyOrder;
 

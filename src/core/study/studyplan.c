@@ -194,6 +194,10 @@ static char *word(char *s, char **rest)
 static bool st_condition(PlanParse *ps, char *v, NrError *err)
 {
     StudyPlan *pl = ps->plan;
+    char *rest;
+    v = word(v, &rest);
+    if (*rest && strcmp(rest, "practice") != 0)
+        return bad(ps, err, "condition", "'%s' after the label, expected nothing or 'practice'", rest);
     if (!label_ok(v, STUDY_LABEL_MAX))
         return bad(ps, err, "condition", "'%s', expected a label of letters, digits, '-', '_' or '.'", v);
     if (studyplan_find_condition(pl, v) >= 0)
@@ -208,6 +212,7 @@ static bool st_condition(PlanParse *ps, char *v, NrError *err)
     *c = ps->defaults;
     snprintf(c->label, sizeof c->label, "%s", v);
     c->line = ps->line;
+    c->practice_only = *rest != '\0';
     ps->cur = c;
     ps->set = 0;
     return true;
@@ -366,9 +371,12 @@ static bool finish_plan(PlanParse *ps, NrError *err)
     StudyPlan *pl = ps->plan;
     if (ps->cur != &ps->defaults)
         ps->cond_set[pl->ncond - 1] = ps->set;
-    if (pl->ncond < 2)
-        return nr_error_set(err, "%s: %d condition%s, expected at least 2 (a study compares conditions)", ps->name,
-                            pl->ncond, pl->ncond == 1 ? "" : "s");
+    for (int i = 0; i < pl->ncond; i++)
+        if (!pl->cond[i].practice_only)
+            pl->rated[pl->nrated++] = i;
+    if (pl->nrated < 2)
+        return nr_error_set(err, "%s: %d rated condition%s, expected at least 2 (a study compares conditions)",
+                            ps->name, pl->nrated, pl->nrated == 1 ? "" : "s");
     static const struct { unsigned bit; const char *field; } need[] = {
         {F_SCHEME, "scheme"}, {F_LINK12, "link12"}, {F_LINK21, "link21"}};
     for (int i = 0; i < pl->ncond; i++)
@@ -379,16 +387,17 @@ static bool finish_plan(PlanParse *ps, NrError *err)
                                     pl->cond[i].label);
     if (!pl->name[0])
         return nr_error_set(err, "%s: field name: missing (the study's name, e.g. 'name pilot-1')", ps->name);
-    pl->practice_cond = 0;
+    pl->practice_cond = pl->rated[0];
     if (ps->practice_label[0] && (pl->practice_cond = studyplan_find_condition(pl, ps->practice_label)) < 0)
         return nr_error_set(err, "%s:%d: field practice: '%s' is not a condition", ps->name, ps->practice_line,
                             ps->practice_label);
     pl->repeat_cond = -1;
     if (ps->repeat_label[0]) {
-        if ((pl->repeat_cond = studyplan_find_condition(pl, ps->repeat_label)) < 0)
-            return nr_error_set(err, "%s:%d: field repeat: '%s' is not a condition", ps->name, ps->repeat_line,
-                                ps->repeat_label);
-        int rated = pl->repetitions * pl->ncond + 1;
+        if ((pl->repeat_cond = studyplan_find_condition(pl, ps->repeat_label)) < 0 ||
+            pl->cond[pl->repeat_cond].practice_only)
+            return nr_error_set(err, "%s:%d: field repeat: '%s' is not a rated condition", ps->name,
+                                ps->repeat_line, ps->repeat_label);
+        int rated = pl->repetitions * pl->nrated + 1;
         if (pl->repeat_at > rated)
             return nr_error_set(err, "%s:%d: field repeat: at %d, expected a position from 1 to %d (the rated "
                                 "races with the repeat)", ps->name, ps->repeat_line, pl->repeat_at, rated);

@@ -9,7 +9,8 @@
  * Contracts:
  *   studyplan_read(plan, f, name, err)  parses the open stream (name is used
  *        in messages; f is not closed). plan is zeroed first. True with a
- *        complete plan: at least 2 conditions, each with a scheme, both links
+ *        complete plan: at least 2 rated conditions (a condition declared
+ *        `condition LABEL practice` is for practice races only), each with a scheme, both links
  *        (the study-wide defaults filled in), a track and laps or seconds;
  *        the questions (the four defaults when the plan names none).
  *        False + err otherwise.
@@ -62,6 +63,7 @@ typedef struct StudyCondition {
     int laps;                    /* laps mode when duration_us == 0 */
     int64_t duration_us;         /* a fixed-length race when > 0 */
     char topology[8];            /* "p2p": the only one so far */
+    bool practice_only;          /* `condition LABEL practice`: never rated */
     int line;                    /* where the condition starts */
 } StudyCondition;
 
@@ -77,6 +79,8 @@ typedef struct StudyPlan {
     int break_every;             /* a break after every N rated races; 0 = none */
     StudyCondition cond[STUDY_MAX_CONDITIONS];
     int ncond;
+    int rated[STUDY_MAX_CONDITIONS]; /* the conditions of the Williams square */
+    int nrated;
     StudyQuestion q[STUDY_MAX_QUESTIONS];
     int nq;
 } StudyPlan;
