@@ -30,12 +30,14 @@ static int repeat_slot(const StudyPlan *plan, int pair, const int *seq, int n)
     for (int i = 0; i < n && first == n; i++)
         if (seq[i] == c)
             first = i;
-    for (int s = first + 1; s <= n; s++) {
-        bool before_same = s > 0 && seq[s - 1] == c;
-        bool after_same = s < n && seq[s] == c;
-        if (!before_same && !after_same)
-            ok[nok++] = s;
-    }
+    /* after the first race of the condition if it can be, else anywhere */
+    for (int from = first + 1; nok == 0 && from >= 0; from = from > 0 ? 0 : -1)
+        for (int s = from; s <= n; s++) {
+            bool before_same = s > 0 && seq[s - 1] == c;
+            bool after_same = s < n && seq[s] == c;
+            if (!before_same && !after_same)
+                ok[nok++] = s;
+        }
     if (nok == 0)
         return n;
     Rng r;

@@ -13,8 +13,9 @@
  *     multiple of that many pairs is completely balanced.
  *   - The hidden repeat: at the plan's `repeat ... at K` (it becomes rated
  *     race K), or else at a position drawn on the stream (seed, pair) among
- *     those after the condition's first rated race and next to no race of
- *     the same condition (the last position when none is).
+ *     the positions next to no race of the same condition, after the
+ *     condition's first rated race when there are such positions there
+ *     (the last position when there are none at all).
  *   - Race i (1-based over the whole session) runs its links and bots on
  *     seed rng_hash(rng_hash(plan seed, pair), i).
  *
