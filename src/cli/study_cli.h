@@ -6,6 +6,8 @@
  *   study_run_session(s)  the headless session of s->pair into s->out_dir
  *        (new, or continued with s->resume); CLI_OK, CLI_FAIL or CLI_USAGE
  *        after one line. Every answer is on disk before the next is taken.
+ *   study_read_csv(dir, name, plan, d, m, err)  reads DIR/NAME: a session's
+ *        ratings.csv into *d when d is given, else its metrics.csv into *m.
  *   study_report(dirs, n, csv, plot)  the report of n session folders (one
  *        plan): table on stdout, long-format CSV and PNG when asked.
  */
@@ -14,7 +16,7 @@
 
 #include "cli.h"
 #include "players.h"
-#include "studyorder.h"
+#include "studydata.h"
 
 #define STUDY_CMD "study"
 
@@ -31,6 +33,8 @@ typedef struct StudyCli {
 
 void study_print_order(FILE *f, const StudyCli *s, const StudyOrder *ord);
 int study_run_session(StudyCli *s);
+bool study_read_csv(const char *dir, const char *name, const StudyPlan *plan, StudyData *d, StudyMetrics *m,
+                    NrError *err);
 int study_report(char **dirs, int n, const char *csv, const char *plot);
 
 #endif

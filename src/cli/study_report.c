@@ -42,8 +42,8 @@ static bool merge(Report *rp, const StudyData *d, const StudyMetrics *m)
     return true;
 }
 
-static bool read_csv(const char *dir, const char *name, const StudyPlan *plan, StudyData *d, StudyMetrics *m,
-                     NrError *err)
+bool study_read_csv(const char *dir, const char *name, const StudyPlan *plan, StudyData *d, StudyMetrics *m,
+                    NrError *err)
 {
     char path[PATH_LEN];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -71,9 +71,9 @@ static int add_dir(Report *rp, const char *dir, bool first)
     StudyData d;
     StudyMetrics m;
     memset(&m, 0, sizeof m);
-    if (!read_csv(dir, "ratings.csv", &rp->plan, &d, NULL, &err))
+    if (!study_read_csv(dir, "ratings.csv", &rp->plan, &d, NULL, &err))
         return cli_fail(CMD, "%s", err.msg);
-    if (!read_csv(dir, "metrics.csv", &rp->plan, NULL, &m, &err)) {
+    if (!study_read_csv(dir, "metrics.csv", &rp->plan, NULL, &m, &err)) {
         studydata_free(&d);
         return cli_fail(CMD, "%s", err.msg);
     }

@@ -170,25 +170,11 @@ static int load_progress(Session *ss)
     NrError err = {{0}};
     struct stat st;
     dir_path(ss, path, "ratings.csv");
-    if (stat(path, &st) == 0) {
-        FILE *f = nr_file_open(path, "ratings", &err);
-        if (!f || !studydata_read_ratings(&ss->given, &ss->s->plan, f, path, &err)) {
-            if (f)
-                fclose(f);
-            return cli_fail(CMD, "%s", err.msg);
-        }
-        fclose(f);
-    }
+    if (stat(path, &st) == 0 && !study_read_csv(ss->s->out_dir, "ratings.csv", &ss->s->plan, &ss->given, NULL, &err))
+        return cli_fail(CMD, "%s", err.msg);
     dir_path(ss, path, "metrics.csv");
-    if (stat(path, &st) == 0) {
-        FILE *f = nr_file_open(path, "metrics", &err);
-        if (!f || !studydata_read_metrics(&ss->met, &ss->s->plan, f, path, &err)) {
-            if (f)
-                fclose(f);
-            return cli_fail(CMD, "%s", err.msg);
-        }
-        fclose(f);
-    }
+    if (stat(path, &st) == 0 && !study_read_csv(ss->s->out_dir, "metrics.csv", &ss->s->plan, NULL, &ss->met, &err))
+        return cli_fail(CMD, "%s", err.msg);
     return CLI_OK;
 }
 
