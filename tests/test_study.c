@@ -365,7 +365,8 @@ static void recording_condition(void **state)
     remove(path);
     /* an old recording without them still loads */
     char old[256];
-    snprintf(old, sizeof old, "%s/recordings/default.csv", getenv("NETRACE_SOURCE_DIR") ? getenv("NETRACE_SOURCE_DIR") : ".");
+    const char *src = getenv("NETRACE_SOURCE_DIR");
+    snprintf(old, sizeof old, "%s/recordings/default.csv", src ? src : ".");
     assert_true(recording_load(&back, old, &err));
     assert_int_equal(back.nmeta, 0);
     recording_free(&back);

@@ -125,6 +125,8 @@ static int check_session_flags(const StudyCli *s, bool headless)
                                           "--headless with bots or scripts and --ratings FILE (docs/studies.md)");
     if (!s->out_dir)
         return cli_usage_error(STUDY_CMD, "--out DIR: the session's folder is missing");
+    if (!*s->out_dir || strlen(s->out_dir) > 4000)
+        return cli_usage_error(STUDY_CMD, "--out: expected a folder path of 1 to 4000 bytes");
     if (!s->ratings_path)
         return cli_usage_error(STUDY_CMD, "--ratings FILE: a headless session takes the players' answers from a "
                                           "file (lines race,player,question,score)");

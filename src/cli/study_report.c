@@ -202,11 +202,10 @@ static int write_plot(const Report *rp, const char *path)
         }
         s[q] = (PlotSeries){.label = pl->q[q].id, .x = x, .y = y[q], .n = n, .markers = true, .lo = lo[q],
                             .hi = hi[q]};
+        bool acr = pl->q[q].kind == STUDY_Q_ACR5;
         p[q] = (PlotPanel){.title = pl->q[q].id, .xlabel = "inconsistency rate of the shown scheme (%)",
-                           .ylabel = pl->q[q].kind == STUDY_Q_ACR5 ? "MOS (5 Excellent .. 1 Bad)" : "share yes",
-                           .series = &s[q], .nseries = 1, .fixed_y = true,
-                           .ymin = pl->q[q].kind == STUDY_Q_ACR5 ? 1 : 0, .ymax = pl->q[q].kind == STUDY_Q_ACR5 ? 5 : 1};
-        p[q].fixed_x = false;
+                           .ylabel = acr ? "MOS (5 Excellent .. 1 Bad)" : "share yes", .series = &s[q],
+                           .nseries = 1, .fixed_y = true, .ymin = acr ? 1 : 0, .ymax = acr ? 5 : 1};
     }
     char title[STUDY_TEXT_MAX + 64];
     snprintf(title, sizeof title, "study %s: MOS with 95 %% intervals, %d session%s", pl->name, rp->pairs,

@@ -79,6 +79,17 @@ for k in "study: example" "pair: 1" "race: 3" "condition: D" "race_kind: rated" 
     "link12: delay 200ms 30ms distribution paretonormal" "delta_ms: 100" "tdr_cw: 0.25"; do
     grep -q "^# $k$" "$TMP/s1/race-003.csv" && ok || ko "race-003.csv lacks '# $k'"
 done
+expect 0 "info on a study recording" -- "$NR" info "$TMP/s1/race-003.csv"
+stdout_has "^condition: D$" "info names the recording's condition"
+stdout_has "^scheme: causality$" "info names the scheme shown"
+# play's recordings carry their condition too
+expect 0 "play --headless records its condition" -- "$NR" play --headless --p1 bot --p2 bot --seconds 2 \
+    --scheme dr --link12 "delay 150ms 20ms" --delta 120 --tdr 0.5 --seed 9 --out "$TMP/cond.csv"
+for k in "scheme: dr" "link12: delay 150ms 20ms" "link21: delay 75ms 10ms distribution paretonormal" \
+    "delta_ms: 120" "tdr_cw: 0.5" "converge_ms: 0" "seed: 9"; do
+    grep -q "^# $k$" "$TMP/cond.csv" && ok || ko "play's recording lacks '# $k'"
+done
+if grep -q "^# study:" "$TMP/cond.csv"; then ko "play's recording claims a study"; else ok; fi
 # The live race and the replay of its recording with the header's links and
 # seed give the same metrics (one runtime): the shown scheme's inconsistency.
 seed=$(sed -n 's/^# seed: //p' "$TMP/s1/race-003.csv")

@@ -16,7 +16,6 @@
 #define PLAN_DEFAULT_TDR_CW 0.25
 #define PLAN_DEFAULT_TRACK "default.track"
 #define PLAN_DEFAULT_LAPS 2
-#define PLAN_MAX_DELTA_MS 4000 /* the engine's bound at 33 ms (engine_delta_max_us) */
 
 /* The parser's state: where it is and what the current scope has set. */
 typedef struct PlanParse {
@@ -119,7 +118,8 @@ static bool cond_field(PlanParse *ps, const char *key, char *v, NrError *err)
         return field_once(ps, F_LINK12 | F_LINK21, key, err) && set_link(ps, 0, key, v, err) &&
                set_link(ps, 1, key, v, err);
     } else if (strcmp(key, "delta") == 0) {
-        if (!field_once(ps, F_DELTA, key, err) || !int_field(ps, key, v, 0, PLAN_MAX_DELTA_MS, &n, err))
+        if (!field_once(ps, F_DELTA, key, err) ||
+            !int_field(ps, key, v, 0, SCHEME_DELTA_MAX_US / NR_US_PER_MS, &n, err))
             return false;
         c->delta_us = n * NR_US_PER_MS;
     } else if (strcmp(key, "tdr") == 0) {
