@@ -90,6 +90,16 @@ static int add_dir(Report *rp, const char *dir, bool first)
     return rc;
 }
 
+/* v with the given decimals, or NA where it does not exist (no answers, n < 2) */
+static const char *num(char *buf, size_t n, double v, int places)
+{
+    if (isfinite(v))
+        snprintf(buf, n, "%.*f", places, v);
+    else
+        snprintf(buf, n, "NA");
+    return buf;
+}
+
 static void print_table(const Report *rp)
 {
     const StudyPlan *pl = &rp->plan;
@@ -103,24 +113,29 @@ static void print_table(const Report *rp)
         int c = pl->rated[k];
         for (int q = 0; q < pl->nq; q++) {
             const MosStat *s = &r->mos[c][q];
-            char ci[40];
-            snprintf(ci, sizeof ci, "[%.2f, %.2f]", s->lo, s->hi);
-            printf("%-10s %-12s %-12s %4d %6.2f %6.2f  %-16s %14.4f %10.3f\n", pl->cond[c].label,
-                   pl->cond[c].scheme, pl->q[q].id, s->n, s->mean, s->sd, ci, r->incons[c], r->fairness[c]);
+            char ci[64], b[4][24];
+            snprintf(ci, sizeof ci, "[%s, %s]", num(b[0], 24, s->lo, 2), num(b[1], 24, s->hi, 2));
+            printf("%-10s %-12s %-12s %4d %6s %6s  %-16s %14s %10s\n", pl->cond[c].label, pl->cond[c].scheme,
+                   pl->q[q].id, s->n, num(b[0], 24, s->mean, 2), num(b[1], 24, s->sd, 2), ci,
+                   num(b[2], 24, r->incons[c], 4), num(b[3], 24, r->fairness[c], 3));
         }
     }
     if (pl->repeat_cond >= 0) {
         printf("hidden repeat of %s: answers compared with the first rated race of the condition\n",
                pl->cond[pl->repeat_cond].label);
-        for (int q = 0; q < pl->nq; q++)
-            printf("  %-12s n %3d  mean |difference| %.2f  identical %.0f %%\n", pl->q[q].id, r->rep_n[q],
-                   r->rep_mad[q], 100.0 * r->rep_same[q]);
+        for (int q = 0; q < pl->nq; q++) {
+            char b[2][24];
+            printf("  %-12s n %3d  mean |difference| %s  identical %s %%\n", pl->q[q].id, r->rep_n[q],
+                   num(b[0], 24, r->rep_mad[q], 2), num(b[1], 24, 100.0 * r->rep_same[q], 0));
+        }
     }
     printf("scores against the shown scheme's measures of the same race (Pearson r; disadvantage: the rater's "
            "own, d1 - d2 signed for player 1)\n");
-    for (int q = 0; q < pl->nq; q++)
-        printf("  %-12s n %3d  r(inconsistency) %6.3f  r(disadvantage) %6.3f\n", pl->q[q].id, r->corr_n[q],
-               r->r_incons[q], r->r_disadv[q]);
+    for (int q = 0; q < pl->nq; q++) {
+        char b[2][24];
+        printf("  %-12s n %3d  r(inconsistency) %6s  r(disadvantage) %6s\n", pl->q[q].id, r->corr_n[q],
+               num(b[0], 24, r->r_incons[q], 3), num(b[1], 24, r->r_disadv[q], 3));
+    }
 }
 
 static void csv_row(FILE *f, const char *study, const char *cond, const char *q, const char *stat, double v, int n)

@@ -175,4 +175,10 @@ expect 1 "study --report of one folder twice" -- "$NR" study --report "$TMP/s1" 
 stderr_has "pair 1 is already in another folder" "report: a pair counted twice refused"
 expect 1 "study --report of no session" -- "$NR" study --report "$TMP"
 stderr_has "plan.study" "report: not a session folder"
+# A session stopped after its first rated race (B): the other conditions have no answers yet.
+SOURCE_DATE_EPOCH=0 "$NR" study "$SP" --pair 1 --out "$TMP/r5" --headless --ratings "$TMP/ans1.csv" --stop-after 2 \
+    >/dev/null 2>&1
+expect 0 "study --report of a session just begun" -- "$NR" study --report "$TMP/r5"
+stdout_has "^A +nc +operability +0 +NA +NA +\[NA, NA\]" "report: no answers yet is NA, not nan"
+stdout_has "^B +nc +operability +2 +3\.50 +0\.71 " "report: B's two answers (4 and 3)"
 expect 2 "study --report --plot not PNG" -- "$NR" study --report "$TMP/s1" --plot "$TMP/r.jpg"
