@@ -176,9 +176,9 @@ const CliCommand cmd_study = {
     .name = "study",
     .summary = "a study with human subjects: counterbalanced orders, ratings, MOS report",
     .usage = "netrace study PLAN --pair N --order\n"
-             "  netrace study PLAN --pair N --out DIR --headless --ratings FILE [--p1 bot|script:FILE] [--p2 ...]\n"
-             "    [--skill X] [--noise X] [--resume] [--stop-after RACE]\n"
-             "  netrace study --report DIR... [--csv FILE] [--plot FILE.png]",
+             "netrace study PLAN --pair N --out DIR --headless --ratings FILE [--p1 bot|script:FILE] [--p2 ...]\n"
+             "  [--skill X] [--noise X] [--resume] [--stop-after RACE]\n"
+             "netrace study --report DIR... [--csv FILE] [--plot FILE.png]",
     .help = "A study plan (docs/studies.md; studies/example.study) lists conditions (scheme,\n"
             "links, Delta, T_dr, track, laps or seconds), practice races, a hidden repeat,\n"
             "breaks and the questions (default: ITU-T P.800 / P.910 five-grade ACR for\n"

@@ -410,6 +410,30 @@ static int open_session(Session *ss)
     return rc;
 }
 
+/* Every condition's track is found and loads before the subjects sit down
+ * (and before DIR is touched). */
+static int check_tracks(const Session *ss)
+{
+    const StudyPlan *pl = &ss->s->plan;
+    for (int c = 0; c < pl->ncond; c++) {
+        char path[PATH_LEN];
+        NrError err = {{0}};
+        if (!cli_find_track(ss->s->plan_path, pl->cond[c].track, path, sizeof path))
+            return cli_fail(CMD, "%s:%d: condition %s: track %s not found (beside the plan, in its ../tracks/ or "
+                                 "in tracks/)", ss->s->plan_path, pl->cond[c].line, pl->cond[c].label,
+                            pl->cond[c].track);
+        Track *t = track_load(path, &err);
+        if (!t)
+            return cli_fail(CMD, "%s", err.msg);
+        if (track_grid_slots(t) < 2) {
+            track_free(t);
+            return cli_fail(CMD, "%s: a race needs two grid slots", path);
+        }
+        track_free(t);
+    }
+    return CLI_OK;
+}
+
 static int run_races(Session *ss)
 {
     const StudyPlan *pl = &ss->s->plan;
@@ -465,6 +489,8 @@ int study_run_session(StudyCli *s)
         rc = cli_usage_error(CMD, "--pair: %s", err.msg);
     if (rc == CLI_OK && !cli_created_text(CMD, ss->created, sizeof ss->created))
         rc = CLI_USAGE;
+    if (rc == CLI_OK)
+        rc = check_tracks(ss);
     if (rc == CLI_OK)
         rc = load_answers(ss);
     if (rc == CLI_OK)

@@ -150,6 +150,11 @@ sed 's/^seed 7/seed 8/' "$SP" >"$TMP/changed.study"
 expect 1 "study resume with a changed plan" -- "$NR" study "$TMP/changed.study" --pair 1 --out "$TMP/s1" \
     --headless --ratings "$TMP/ans1.csv" --resume
 stderr_has "differs from the one the session began with" "resume: a changed plan refused"
+sed 's/^track default.track/track nowhere.track/' "$SP" >"$TMP/notrack.study"
+expect 1 "study with a missing track" -- "$NR" study "$TMP/notrack.study" --pair 1 --out "$TMP/r6" --headless \
+    --ratings "$TMP/ans1.csv"
+stderr_has "notrack.study:[0-9]+: condition P: track nowhere.track not found" "missing track named before racing"
+[ ! -e "$TMP/r6" ] && ok || ko "a session with a missing track created its folder"
 printf '2,1,operability,4\n1,1,operability,4\n' >"$TMP/ans-practice.csv"
 expect 1 "study answers for a practice race" -- "$NR" study "$SP" --pair 1 --out "$TMP/r4" --headless \
     --ratings "$TMP/ans-practice.csv"
