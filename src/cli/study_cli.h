@@ -31,6 +31,13 @@ typedef struct StudyCli {
     CliPlayers pl;
 } StudyCli;
 
+/* How a session takes one answer (score and response_ms into *out; the
+ * session fills in pair, race, player, question, condition and kind):
+ * CLI_OK, or an exit code after one line, which ends the session there.
+ * The headless session reads the --ratings file; the window's rating
+ * screen (not built yet) will be another. */
+typedef int (*StudyAsk)(void *ctx, const StudyRace *race, int player, int question, StudyRating *out);
+
 void study_print_order(FILE *f, const StudyCli *s, const StudyOrder *ord);
 int study_run_session(StudyCli *s);
 bool study_read_csv(const char *dir, const char *name, const StudyPlan *plan, StudyData *d, StudyMetrics *m,

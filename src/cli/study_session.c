@@ -344,9 +344,22 @@ static int drive_race(Session *ss, const StudyRace *race, const Track *track, co
     return ok ? CLI_OK : CLI_FAIL;
 }
 
+/* The headless StudyAsk: the answer the --ratings file gives. */
+static int ask_file(void *ctx, const StudyRace *race, int player, int question, StudyRating *out)
+{
+    const Session *ss = ctx;
+    const StudyRating *a = studydata_find(&ss->answers, 0, race->index, player, question);
+    if (!a)
+        return cli_fail(CMD, "%s: no answer for race %d, player %d, question %s (the session stops here; "
+                             "--resume continues)", ss->s->ratings_path, race->index, player,
+                        ss->s->plan.q[question].id);
+    *out = *a;
+    return CLI_OK;
+}
+
 /* The answers of both players to every question of a rated race, each
  * appended the moment it is taken; the first missing one ends the session. */
-static int take_ratings(Session *ss, const StudyRace *race)
+static int take_ratings(Session *ss, const StudyRace *race, StudyAsk ask, void *ask_ctx)
 {
     const StudyPlan *pl = &ss->s->plan;
     char path[PATH_LEN], row[512];
@@ -355,13 +368,14 @@ static int take_ratings(Session *ss, const StudyRace *race)
         for (int q = 0; q < pl->nq; q++) {
             if (studydata_find(&ss->given, ss->s->pair, race->index, player, q))
                 continue; /* given before a crash: kept, not asked again */
-            const StudyRating *a = studydata_find(&ss->answers, 0, race->index, player, q);
-            if (!a)
-                return cli_fail(CMD, "%s: no answer for race %d, player %d, question %s (the session stops "
-                                     "here; --resume continues)", ss->s->ratings_path, race->index, player,
-                                pl->q[q].id);
-            StudyRating r = *a;
+            StudyRating r;
+            int rc = ask(ask_ctx, race, player, q, &r);
+            if (rc != CLI_OK)
+                return rc;
             r.pair = ss->s->pair;
+            r.race = race->index;
+            r.player = player;
+            r.question = q;
             r.cond = race->cond;
             r.kind = race->kind;
             studydata_rating_row(row, sizeof row, pl, &r);
@@ -469,7 +483,7 @@ static int run_races(Session *ss)
                 rc = drive_race(ss, race, track, c->track);
         }
         if (rc == CLI_OK && race->kind != STUDY_RACE_PRACTICE)
-            rc = take_ratings(ss, race);
+            rc = take_ratings(ss, race, ask_file, ss);
         if (rc == CLI_OK && race->break_after)
             printf("break\n");
     }

@@ -159,6 +159,12 @@ printf '2,1,operability,4\n1,1,operability,4\n' >"$TMP/ans-practice.csv"
 expect 1 "study answers for a practice race" -- "$NR" study "$SP" --pair 1 --out "$TMP/r4" --headless \
     --ratings "$TMP/ans-practice.csv"
 stderr_has "race 1, a practice race" "answers for a practice race refused"
+# An input script drives player 1 (play's --p1 script:FILE): its inputs come back in every race's inputs file.
+printf 't_ms,player,throttle,brake,steer\n0,1,0.5,0,0\n' >"$TMP/study-p1.inputs"
+answers 3 >"$TMP/ans3.csv"
+expect 0 "study with a script player" -- "$NR" study "$SP" --pair 3 --out "$TMP/r7" --headless \
+    --ratings "$TMP/ans3.csv" --p1 "script:$TMP/study-p1.inputs" --stop-after 2
+grep -q '^0,1,0.5,0,0$' "$TMP/r7/race-002.inputs.csv" && ok || ko "the script's input is not in race 2's inputs"
 unset SOURCE_DATE_EPOCH
 
 # The report of both pairs against the hand computation above: each
