@@ -65,6 +65,16 @@ static int info_recording(const char *path)
     printf("track: %s\n", rec.track);
     printf("source: %s\n", rec.source);
     printf("created: %s\n", rec.created);
+    /* the condition the race was driven under (play, study), as written */
+    static const char *const own[] = {"format", "samples", "duration_s", "truncated", "complete", "track_file",
+                                      "lead_changes"};
+    for (int i = 0; i < rec.nmeta; i++) {
+        bool mine = false;
+        for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
+            mine |= strcmp(rec.meta[i].key, own[k]) == 0;
+        if (!mine)
+            printf("%s: %s\n", rec.meta[i].key, rec.meta[i].value);
+    }
     printf("cars: %d\n", rec.ncars);
     printf("period_ms: %ld\n", (long)rec.period_ms);
     printf("samples: %d\n", rec.nsamples);
@@ -156,7 +166,9 @@ const CliCommand cmd_info = {
     "FILE is a recording (recordings/*.csv) or a track (tracks/*.track); the kind is\n"
     "detected from the content. A relative FILE not found from the current directory\n"
     "is looked up in the source tree.\n\n"
-    "Recording keys: format, track, source, created, cars, period_ms, samples,\n"
+    "Recording keys: format, track, source, created, the condition of a driven race\n"
+    "(scheme, link12, link21, delta_ms, tdr_cw, converge_ms, seed; study, pair, race,\n"
+    "condition, race_kind in a study), cars, period_ms, samples,\n"
     "duration_s (time of the last sample), truncated (yes when the file was cut,\n"
     "e.g. by a killed writer), complete (no for a .part file a live race never\n"
     "finalised, or a truncated one), track_file (where the track was found) and\n"

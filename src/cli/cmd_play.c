@@ -3,13 +3,13 @@
  * player's terminal displays it; or, --headless, a race of bots / scripts
  * as fast as possible with replay's table, CSV and series. */
 #include "app.h"
-#include "bot.h"
 #include "cli.h"
 #include "cli_load.h"
 #include "experiment.h"
 #include "inputs.h"
 #include "liverace.h"
 #include "play.h"
+#include "players.h"
 #include "race_opts.h"
 
 #include <inttypes.h>
@@ -32,11 +32,7 @@ typedef struct PlayCli {
     const char *track_arg;
     char track_path[4096];
     Track *track;
-    PlayerKind kind[2];
-    const char *script_path[2];
-    InputScript script[2];
-    Bot *bot[2];
-    double skill, noise;
+    CliPlayers pl;         /* --p1, --p2, --skill, --noise */
     char out_base[4096];   /* recording path without ".csv" */
     bool record;
     /* the command line's own flags */
@@ -47,53 +43,11 @@ typedef struct PlayCli {
     bool any_human;        /* a player on keys or a pad */
 } PlayCli;
 
-/* keys | pad | bot | script:FILE */
-static bool parse_player(PlayCli *p, int j, const char *v)
-{
-    const char *flag = j ? "--p2" : "--p1";
-    if (strcmp(v, "keys") == 0)
-        p->kind[j] = PLAYER_KEYS;
-    else if (strcmp(v, "pad") == 0)
-        p->kind[j] = PLAYER_PAD;
-    else if (strcmp(v, "bot") == 0)
-        p->kind[j] = PLAYER_BOT;
-    else if (strncmp(v, "script:", 7) == 0 && v[7]) {
-        p->kind[j] = PLAYER_SCRIPT;
-        p->script_path[j] = v + 7;
-    } else {
-        cli_usage_error(CMD, "%s '%s': expected keys, pad, bot or script:FILE", flag, v);
-        return false;
-    }
-    return true;
-}
-
-static void free_controllers(PlayCli *p)
-{
-    for (int j = 0; j < 2; j++) {
-        bot_free(p->bot[j]);
-        p->bot[j] = NULL;
-    }
-}
-
-/* Bots reseeded, scripts rewound (an InputScript controller keeps no state). */
+/* Bots reseeded by --seed, scripts rewound: the same players every race. */
 static bool make_controllers(void *ctx, Controller ctl[2], NrError *err)
 {
     PlayCli *p = ctx;
-    free_controllers(p);
-    CarParams params;
-    car_params_default(&params);
-    for (int j = 0; j < 2; j++) {
-        if (p->kind[j] == PLAYER_BOT) {
-            BotDriver d = {.skill = p->skill, .noise = p->noise};
-            p->bot[j] = bot_new(p->track, &params, d, p->o.seed, (uint64_t)j, err);
-            if (!p->bot[j])
-                return false;
-            ctl[j] = bot_controller(p->bot[j]);
-        } else if (p->kind[j] == PLAYER_SCRIPT) {
-            ctl[j] = inputs_controller(&p->script[j]);
-        }
-    }
-    return true;
+    return players_make(&p->pl, p->track, p->o.seed, ctl, err);
 }
 
 static void inputs_name(const char *rec, char *out, size_t n)
@@ -199,19 +153,11 @@ static int run_headless(PlayCli *p, LiveRaceConfig *rc, bool csv, const char *se
     if (!lr)
         return cli_fail(CMD, "%s", err.msg);
     RaceFlow *rf = liverace_flow(lr);
-    raceflow_go(rf, 0);
-    raceflow_tick(rf, RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US);
-    int64_t t = 0;
-    bool write_ok = true;
-    while (!liverace_done(lr)) {
-        t += WORLD_SAMPLE_US;
-        if (!liverace_advance(lr, t, &err) && write_ok) {
-            write_ok = false;
-            fprintf(stderr, "netrace play: %s\n", err.msg);
-        }
-    }
+    bool write_ok;
+    liverace_run_headless(lr, &write_ok, &err);
+    if (!write_ok)
+        fprintf(stderr, "netrace play: %s\n", err.msg);
     Engine *e = liverace_engine(lr);
-    engine_step_to(e, t);
     RunResult res[SCHEME_MAX];
     experiment_results(e, res);
     int n = engine_scheme_count(e);
@@ -233,23 +179,16 @@ static int run_headless(PlayCli *p, LiveRaceConfig *rc, bool csv, const char *se
         race_print_params(stdout, &p->o);
         race_print_table(stdout, res, n);
     }
-    if (series && !race_write_series(CMD, series, e, &code)) {
-        liverace_free(lr);
-        free_controllers(p);
-        announce(rc);
-        return code;
-    }
-    liverace_free(lr);
-    free_controllers(p);
+    if (series)
+        race_write_series(CMD, series, e, &code);
+    liverace_free(lr); /* the players are freed by finish() */
     announce(rc);
     return code;
 }
 
 static int finish(PlayCli *p, int rc)
 {
-    free_controllers(p);
-    for (int j = 0; j < 2; j++)
-        inputs_free(&p->script[j]);
+    players_free(&p->pl);
     track_free(p->track);
     race_opts_free(&p->o);
     return rc;
@@ -263,7 +202,7 @@ static int race_flag(PlayCli *p, int argc, char **argv, int *i)
     const char *a = argv[*i], *v = NULL;
     bool ok = true;
     if (cli_flag_is(a, "--p1") || cli_flag_is(a, "--p2")) {
-        ok = cli_value(argc, argv, i, CMD, &v) && parse_player(p, a[3] == '2', v);
+        ok = cli_value(argc, argv, i, CMD, &v) && players_parse(&p->pl, CMD, a[3] == '2', v);
     } else if (cli_flag_is(a, "--scheme")) {
         ok = cli_value(argc, argv, i, CMD, &p->scheme);
     } else if (cli_flag_is(a, "--laps")) {
@@ -280,7 +219,7 @@ static int race_flag(PlayCli *p, int argc, char **argv, int *i)
         bool sk = a[2] == 's';
         ok = cli_value(argc, argv, i, CMD, &v) && cli_double(CMD, sk ? "--skill" : "--noise", v, 0.0, 1.0, &d);
         if (ok)
-            *(sk ? &p->skill : &p->noise) = d;
+            *(sk ? &p->pl.skill : &p->pl.noise) = d;
     } else if (cli_flag_is(a, "--series")) {
         ok = cli_value(argc, argv, i, CMD, &p->series);
     } else if (strcmp(a, "--headless") == 0) {
@@ -350,8 +289,7 @@ static int parse_flags(PlayCli *p, PlayConfig *pc, int argc, char **argv)
     }
     if (p->laps_given && p->seconds > 0)
         return cli_usage_error(CMD, "--laps and --seconds: a race is one or the other");
-    for (int j = 0; j < 2; j++)
-        p->any_human |= p->kind[j] == PLAYER_KEYS || p->kind[j] == PLAYER_PAD;
+    p->any_human = players_any_human(&p->pl);
     if ((p->headless || p->csv) && p->any_human)
         return cli_usage_error(CMD, "--headless races bots and scripts: give --p1 and --p2 as bot or "
                                     "script:FILE");
@@ -397,16 +335,7 @@ static int load_inputs(PlayCli *p)
         return cli_fail(CMD, "%s", err.msg);
     if (track_grid_slots(p->track) < 2)
         return cli_fail(CMD, "%s: a race needs two grid slots", p->track_path);
-    for (int j = 0; j < 2; j++) {
-        if (p->kind[j] != PLAYER_SCRIPT)
-            continue;
-        if (!inputs_load(&p->script[j], p->script_path[j], &err))
-            return cli_fail(CMD, "%s", err.msg);
-        if (p->script[j].first[j + 1] == p->script[j].first[j])
-            return cli_fail(CMD, "%s: no line for player %d (--p%d plays its player %d lines)", p->script_path[j],
-                            j + 1, j + 1, j + 1);
-    }
-    return CLI_OK;
+    return players_load_scripts(&p->pl, CMD);
 }
 
 /* Where the race is recorded (rec_path, in_path: n bytes each; both empty
@@ -452,9 +381,7 @@ static int play_main(int argc, char **argv)
     memset(&p, 0, sizeof p);
     race_opts_init(&p.o, "all");
     p.track_arg = PLAY_DEFAULT_TRACK;
-    p.kind[0] = p.kind[1] = PLAYER_KEYS;
-    p.skill = 0.9;
-    p.noise = 0.5;
+    players_init(&p.pl);
     p.record = true;
     p.scheme = PLAY_DEFAULT_SCHEME;
     p.laps = PLAY_DEFAULT_LAPS;
@@ -490,8 +417,8 @@ static int play_main(int argc, char **argv)
     if (p.headless)
         return finish(&p, run_headless(&p, lc, p.csv, p.series));
     lc->engine.keep_history = true; /* the overview's strip charts */
-    pc.kind[0] = p.kind[0];
-    pc.kind[1] = p.kind[1];
+    pc.kind[0] = p.pl.kind[0];
+    pc.kind[1] = p.pl.kind[1];
     pc.make_ctl = make_controllers;
     pc.make_ctx = &p;
     pc.next_rec_path = next_paths;

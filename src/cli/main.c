@@ -18,12 +18,14 @@ extern const CliCommand cmd_epp;
 extern const CliCommand cmd_fairness;
 extern const CliCommand cmd_accuracy;
 extern const CliCommand cmd_play;
+extern const CliCommand cmd_study;
 extern const CliCommand cmd_host;
 extern const CliCommand cmd_join;
 
 const CliCommand *const cli_commands[] = {
     &cmd_replay,
     &cmd_play,
+    &cmd_study,
     &cmd_host,
     &cmd_join,
     &cmd_sweep,

@@ -1,5 +1,5 @@
 /* Fuzz harness: the recording reader, and read -> save -> read giving back
- * the same samples bit for bit. */
+ * the same samples bit for bit and the same condition lines. */
 #include "recording.h"
 
 #include <stdint.h>
@@ -13,8 +13,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static bool same(const Recording *a, const Recording *b)
 {
     if (a->ncars != b->ncars || a->nsamples != b->nsamples || a->period_ms != b->period_ms ||
-        strcmp(a->track, b->track) != 0 || strcmp(a->source, b->source) != 0)
+        strcmp(a->track, b->track) != 0 || strcmp(a->source, b->source) != 0 || a->nmeta != b->nmeta)
         return false;
+    for (int i = 0; i < a->nmeta; i++) /* the condition's lines travel too */
+        if (strcmp(a->meta[i].key, b->meta[i].key) != 0 || strcmp(a->meta[i].value, b->meta[i].value) != 0)
+            return false;
     size_t n = (size_t)a->ncars * (size_t)a->nsamples;
     return n == 0 || memcmp(a->samples, b->samples, n * sizeof *a->samples) == 0;
 }

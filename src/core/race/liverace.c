@@ -93,6 +93,31 @@ static bool loop_control(void *ctx, const World *w, int car, int64_t t_us, CarIn
     return true; /* the race goes on unrecorded */
 }
 
+/* The condition the race is driven under, as recording header lines. */
+static bool condition_meta(const LiveRaceConfig *cfg, Recording *meta, NrError *err)
+{
+    const EngineConfig *ec = &cfg->engine;
+    char v[RECORDING_META_VALUE];
+    bool ok = recording_meta_add(meta, "scheme", ec->schemes[cfg->shown]->name);
+    for (int d = 0; d < 2; d++) {
+        const char *text = ec->medium[d] ? "medium" : ec->link[d] ? ec->link[d]->text : "none";
+        ok = recording_meta_add(meta, d ? "link21" : "link12", text[0] ? text : "none") && ok;
+    }
+    snprintf(v, sizeof v, "%lld", (long long)(ec->params.delta_us / NR_US_PER_MS));
+    ok = recording_meta_add(meta, "delta_ms", v) && ok;
+    nr_format_double(v, sizeof v, ec->params.tdr_cw);
+    ok = recording_meta_add(meta, "tdr_cw", v) && ok;
+    snprintf(v, sizeof v, "%lld", (long long)(ec->params.converge_us / NR_US_PER_MS));
+    ok = recording_meta_add(meta, "converge_ms", v) && ok;
+    snprintf(v, sizeof v, "%llu", (unsigned long long)ec->seed);
+    ok = recording_meta_add(meta, "seed", v) && ok;
+    for (int i = 0; i < cfg->nmeta && ok; i++)
+        if (!recording_meta_add(meta, cfg->meta[i].key, cfg->meta[i].value))
+            return nr_error_set(err, "%s: header line '%s' refused (key, value or count)", cfg->rec_path,
+                                cfg->meta[i].key);
+    return ok || nr_error_set(err, "%s: the condition does not fit the header", cfg->rec_path);
+}
+
 LiveRace *liverace_new(const LiveRaceConfig *cfg, NrError *err)
 {
     if (cfg->shown < 0 || cfg->shown >= cfg->engine.nschemes) {
@@ -134,6 +159,10 @@ LiveRace *liverace_new(const LiveRaceConfig *cfg, NrError *err)
         snprintf(meta.created, sizeof meta.created, "%s", cfg->created ? cfg->created : "");
         meta.period_ms = (int32_t)(WORLD_SAMPLE_US / 1000);
         meta.ncars = lr->ncars;
+        if (!condition_meta(cfg, &meta, err)) { /* no file opened yet: nothing to remove */
+            liverace_free(lr);
+            return NULL;
+        }
         lr->rec = recwriter_open(cfg->rec_path, &meta, err);
         if (!lr->rec) {
             liverace_free(lr);
@@ -263,6 +292,24 @@ bool liverace_advance(LiveRace *lr, int64_t t_us, NrError *err)
         ok = false;
     }
     return ok;
+}
+
+int64_t liverace_run_headless(LiveRace *lr, bool *write_ok, NrError *err)
+{
+    raceflow_go(&lr->flow, 0);
+    raceflow_tick(&lr->flow, RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US);
+    int64_t t = 0;
+    *write_ok = true;
+    while (!liverace_done(lr)) {
+        t += WORLD_SAMPLE_US;
+        NrError e = {{0}};
+        if (!liverace_advance(lr, t, &e) && *write_ok) {
+            *write_ok = false;
+            *err = e;
+        }
+    }
+    engine_step_to(lr->engine, t);
+    return t;
 }
 
 const LinkChange *liverace_last_change(const LiveRace *lr, int *count)

@@ -35,6 +35,17 @@
  *        quit half way is kept: renamed into place; one that never left the
  *        grid, the lights still on, is removed: it holds only the grid),
  *        frees everything.
+ *        The recording's header carries the race's condition (recording.h
+ *        meta): scheme (the shown one), link12, link21 (canonical netem
+ *        text; "medium" for a caller's own medium), delta_ms, tdr_cw,
+ *        converge_ms, seed, then cfg->meta[0..nmeta) (a study's study,
+ *        pair, race, condition); an extra key the format refuses is an
+ *        error.
+ *   liverace_run_headless(lr, err)  a race of bots / scripts to its end as
+ *        fast as possible: the countdown at once, then liverace_advance one
+ *        sample period at a time until liverace_done, the engine stepped to
+ *        the last time. Returns that race time (us); *write_ok false + err
+ *        (the first failure) when the recording could not be written.
  *   liverace_set_input(lr, car, in)  input of an external controller (held).
  *   liverace_advance(lr, t_us, err)  see above; false + err when the
  *        recording cannot be written (the race goes on unrecorded: err says
@@ -81,6 +92,8 @@ typedef struct LiveRaceConfig {
     const char *source;       /* "human" or "autopilot" */
     const char *created;      /* the recording's 'created' (the caller's clock) */
     const LinkScript *script; /* borrowed; NULL = the links never change by script */
+    const RecMeta *meta;      /* extra condition lines for the recording; borrowed */
+    int nmeta;
 } LiveRaceConfig;
 
 typedef struct LiveRace LiveRace;
@@ -89,6 +102,7 @@ LiveRace *liverace_new(const LiveRaceConfig *cfg, NrError *err);
 void liverace_free(LiveRace *lr);
 void liverace_set_input(LiveRace *lr, int car, const CarInput *in);
 bool liverace_advance(LiveRace *lr, int64_t t_us, NrError *err);
+int64_t liverace_run_headless(LiveRace *lr, bool *write_ok, NrError *err);
 bool liverace_close_recording(LiveRace *lr, NrError *err);
 RaceFlow *liverace_flow(LiveRace *lr);
 Engine *liverace_engine(LiveRace *lr);

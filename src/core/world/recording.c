@@ -99,6 +99,8 @@ RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err)
             RECORDING_VERSION, meta->track, (long)meta->period_ms, meta->ncars, meta->source);
     if (meta->created[0])
         fprintf(f, "# created: %s\n", meta->created);
+    for (int i = 0; i < meta->nmeta && i < RECORDING_MAX_META; i++)
+        fprintf(f, "# %s: %s\n", meta->meta[i].key, meta->meta[i].value);
     fprintf(f, "%s\n", REC_COLUMNS);
     if (nr_part_flush(&w->pf) != NR_PART_OK) {
         nr_error_set(err, "%s: write error: %s", w->pf.part, nr_part_reason(&w->pf));
@@ -360,8 +362,11 @@ static bool header_line(Reader *r, char *text, int line, bool *have, NrError *er
         memcpy(rec->created, val, vl + 1);
     } else if (strcmp(key, REC_MAGIC) == 0) {
         return nr_error_set(err, "%s:%d: second '%s' header line", r->path, line, REC_MAGIC);
+    } else if (recording_meta_get(rec, key) == NULL) {
+        /* The race's condition and other informative keys: kept when they
+         * fit (the first of a repeated key), ignored otherwise. */
+        recording_meta_add(rec, key, val);
     }
-    /* Other keys are informative and ignored (later versions may add some). */
     return true;
 }
 

@@ -21,6 +21,16 @@
  *                  race time; close renames PATH.part to PATH. open
  *                  refuses to overwrite an existing PATH.part (a crashed
  *                  race); append wants cars 0..ncars-1 at t = 0, period, ...
+ *   recording_meta_add(rec, key, value)  the race's condition travels as
+ *                  extra "# key: value" header lines (scheme, link12,
+ *                  link21, delta_ms, tdr_cw, seed, study, pair, race, ...):
+ *                  the writers write rec->meta after 'created', the reader
+ *                  keeps every other key it meets (up to RECORDING_MAX_META;
+ *                  recordings without them still load). False when the key
+ *                  is not [a-z0-9_]+ of at most RECORDING_META_KEY - 1
+ *                  bytes, is one of the format's own keys, the value is not
+ *                  one printable line that fits, or the list is full.
+ *   recording_meta_get(rec, key)  the value, or NULL when absent.
  *   recording_progress(rec, track, car, out)  out[i] = car's unwrapped
  *                  progress at sample i, unwrapped sample to sample from its
  *                  grid slot's progress (0 for cars beyond the grid);
@@ -53,6 +63,15 @@ typedef struct RecSample {
     double speed;   /* car widths per second */
 } RecSample;
 
+#define RECORDING_MAX_META 16
+#define RECORDING_META_KEY 24
+#define RECORDING_META_VALUE 256
+
+typedef struct RecMeta {
+    char key[RECORDING_META_KEY];
+    char value[RECORDING_META_VALUE];
+} RecMeta;
+
 typedef struct Recording {
     int version;
     char track[128];   /* track file name as written in the header */
@@ -63,6 +82,8 @@ typedef struct Recording {
     int nsamples;      /* samples per car */
     RecSample *samples; /* [car * nsamples + i] */
     bool truncated;
+    int nmeta;
+    RecMeta meta[RECORDING_MAX_META]; /* the condition (recording_meta_add) */
 } Recording;
 
 bool recording_load(Recording *rec, const char *path, NrError *err);
@@ -77,6 +98,8 @@ bool recording_read(Recording *rec, FILE *f, const char *path, NrError *err);
 #define RECORDING_MAX_SPEED 1e5
 bool recording_in_range(const Recording *rec, const char *path, NrError *err);
 void recording_free(Recording *rec);
+bool recording_meta_add(Recording *rec, const char *key, const char *value);
+const char *recording_meta_get(const Recording *rec, const char *key);
 const RecSample *recording_at(const Recording *rec, int car, int i);
 bool recording_save(const Recording *rec, const char *path, NrError *err);
 

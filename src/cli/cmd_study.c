@@ -1,0 +1,199 @@
+/* `netrace study`: a study with human subjects run from its plan: the order
+ * of a pair (--order), the headless session (--headless), the report of one
+ * or many sessions (--report). The window's rating screens come later. */
+#include "study_cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void study_print_order(FILE *f, const StudyCli *s, const StudyOrder *ord)
+{
+    const StudyPlan *pl = &s->plan;
+    int rated = 0;
+    for (int i = 0; i < ord->nrace; i++)
+        rated += ord->race[i].kind != STUDY_RACE_PRACTICE;
+    fprintf(f, "study %s, pair %d: %d races (%d practice, %d rated); Williams row %d of %d, labels permuted by "
+            "seed %llu; players %s\n", pl->name, ord->pair, ord->nrace, ord->nrace - rated, rated,
+            ord->first_row + 1, pl->nrated % 2 ? 2 * pl->nrated : pl->nrated, (unsigned long long)pl->seed,
+            pl->blind ? "blind to the condition" : "shown the condition");
+    for (int i = 0; i < ord->nrace; i++) {
+        const StudyRace *r = &ord->race[i];
+        const StudyCondition *c = &pl->cond[r->cond];
+        char len[32];
+        if (c->duration_us > 0)
+            snprintf(len, sizeof len, "%g s", (double)c->duration_us / 1e6);
+        else
+            snprintf(len, sizeof len, "%d lap%s", c->laps, c->laps == 1 ? "" : "s");
+        fprintf(f, "race %3d  %-8s  %-10s  %-12s  %s, %s; link12 %s; link21 %s; delta %lld ms; tdr %g cw\n",
+                r->index, studyorder_kind_name(r->kind), c->label, c->scheme, c->track, len, c->link[0],
+                c->link[1], (long long)(c->delta_us / NR_US_PER_MS), c->tdr_cw);
+        if (r->break_after)
+            fprintf(f, "break\n");
+    }
+}
+
+static int finish(StudyCli *s, int rc)
+{
+    players_free(&s->pl);
+    return rc;
+}
+
+/* --report DIR... [--csv FILE] [--plot FILE.png] */
+static int report_main(int argc, char **argv)
+{
+    const char *csv = NULL, *plot = NULL;
+    char *dirs[256];
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--report") == 0)
+            continue;
+        if (cli_flag_is(a, "--csv")) {
+            if (!cli_value(argc, argv, &i, STUDY_CMD, &csv))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--plot")) {
+            if (!cli_value(argc, argv, &i, STUDY_CMD, &plot))
+                return CLI_USAGE;
+        } else if (a[0] == '-') {
+            return cli_unknown_option(STUDY_CMD, a);
+        } else if (n == (int)(sizeof dirs / sizeof dirs[0])) {
+            return cli_usage_error(STUDY_CMD, "--report: at most %d folders", n);
+        } else {
+            dirs[n++] = argv[i];
+        }
+    }
+    if (n == 0)
+        return cli_usage_error(STUDY_CMD, "--report: name one or more session folders");
+    if (plot && cli_plot_check(STUDY_CMD, plot) != CLI_OK)
+        return CLI_USAGE;
+    if (csv && plot && cli_out_distinct(STUDY_CMD, "--csv", csv, "--plot", plot) != CLI_OK)
+        return CLI_USAGE;
+    return study_report(dirs, n, csv, plot);
+}
+
+/* The flags of --order and of a session; *order / *headless say which. */
+static int parse_flags(StudyCli *s, int argc, char **argv, bool *order, bool *headless)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        int64_t n;
+        double d;
+        if (cli_flag_is(a, "--pair") || cli_flag_is(a, "--stop-after")) {
+            bool pair = a[2] == 'p';
+            if (!cli_value(argc, argv, &i, STUDY_CMD, &v) ||
+                !cli_int(STUDY_CMD, pair ? "--pair" : "--stop-after", v, 1,
+                         pair ? STUDYORDER_MAX_PAIR : STUDY_MAX_RACES, &n))
+                return CLI_USAGE;
+            *(pair ? &s->pair : &s->stop_after) = (int)n;
+        } else if (cli_flag_is(a, "--p1") || cli_flag_is(a, "--p2")) {
+            if (!cli_value(argc, argv, &i, STUDY_CMD, &v) || !players_parse(&s->pl, STUDY_CMD, a[3] == '2', v))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--skill") || cli_flag_is(a, "--noise")) {
+            bool sk = a[2] == 's';
+            if (!cli_value(argc, argv, &i, STUDY_CMD, &v) ||
+                !cli_double(STUDY_CMD, sk ? "--skill" : "--noise", v, 0.0, 1.0, &d))
+                return CLI_USAGE;
+            *(sk ? &s->pl.skill : &s->pl.noise) = d;
+        } else if (cli_flag_is(a, "--out")) {
+            if (!cli_value(argc, argv, &i, STUDY_CMD, &s->out_dir))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--ratings")) {
+            if (!cli_value(argc, argv, &i, STUDY_CMD, &s->ratings_path))
+                return CLI_USAGE;
+        } else if (strcmp(a, "--order") == 0) {
+            *order = true;
+        } else if (strcmp(a, "--headless") == 0) {
+            *headless = true;
+        } else if (strcmp(a, "--resume") == 0) {
+            s->resume = true;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_unknown_option(STUDY_CMD, a);
+        } else if (s->plan_path) {
+            return cli_usage_error(STUDY_CMD, "one plan only ('%s' and '%s')", s->plan_path, a);
+        } else {
+            s->plan_path = a;
+        }
+    }
+    return CLI_OK;
+}
+
+/* A session needs its folder, headless players and their answers. */
+static int check_session_flags(const StudyCli *s, bool headless)
+{
+    if (!headless)
+        return cli_usage_error(STUDY_CMD, "the window's rating screens are not built yet: run the session "
+                                          "--headless with bots or scripts and --ratings FILE (docs/studies.md)");
+    if (!s->out_dir)
+        return cli_usage_error(STUDY_CMD, "--out DIR: the session's folder is missing");
+    if (!*s->out_dir || strlen(s->out_dir) > 4000)
+        return cli_usage_error(STUDY_CMD, "--out: expected a folder path of 1 to 4000 bytes");
+    if (!s->ratings_path)
+        return cli_usage_error(STUDY_CMD, "--ratings FILE: a headless session takes the players' answers from a "
+                                          "file (lines race,player,question,score)");
+    if (players_any_human(&s->pl))
+        return cli_usage_error(STUDY_CMD, "--headless races bots and scripts: give --p1 and --p2 as bot or "
+                                          "script:FILE");
+    return CLI_OK;
+}
+
+static int study_main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--report") == 0)
+            return report_main(argc, argv);
+    StudyCli s;
+    memset(&s, 0, sizeof s);
+    players_init(&s.pl);
+    s.pl.kind[0] = s.pl.kind[1] = PLAYER_BOT; /* the pilot's players until the window rates */
+    bool order = false, headless = false;
+    int rc = parse_flags(&s, argc, argv, &order, &headless);
+    if (rc != CLI_OK)
+        return finish(&s, rc);
+    if (!s.plan_path)
+        return finish(&s, cli_usage_error(STUDY_CMD, "name the study plan (e.g. studies/example.study)"));
+    if (s.pair == 0)
+        return finish(&s, cli_usage_error(STUDY_CMD, "--pair N: which pair of subjects (1, 2, ...)"));
+    if (order && (headless || s.out_dir || s.ratings_path || s.resume))
+        return finish(&s, cli_usage_error(STUDY_CMD, "--order prints the order only: drop the session's flags"));
+    if (!order && (rc = check_session_flags(&s, headless)) != CLI_OK)
+        return finish(&s, rc);
+    NrError err = {{0}};
+    if (!studyplan_load(&s.plan, s.plan_path, &err))
+        return finish(&s, cli_fail(STUDY_CMD, "%s", err.msg));
+    if (order) {
+        StudyOrder ord;
+        if (!studyorder_make(&s.plan, s.pair, &ord, &err))
+            return finish(&s, cli_usage_error(STUDY_CMD, "--pair: %s", err.msg));
+        study_print_order(stdout, &s, &ord);
+        return finish(&s, CLI_OK);
+    }
+    if ((rc = players_load_scripts(&s.pl, STUDY_CMD)) != CLI_OK)
+        return finish(&s, rc);
+    return finish(&s, study_run_session(&s));
+}
+
+const CliCommand cmd_study = {
+    .name = "study",
+    .summary = "a study with human subjects: counterbalanced orders, ratings, MOS report",
+    .usage = "netrace study PLAN --pair N --order\n"
+             "netrace study PLAN --pair N --out DIR --headless --ratings FILE [--p1 bot|script:FILE] [--p2 ...]\n"
+             "  [--skill X] [--noise X] [--resume] [--stop-after RACE]\n"
+             "netrace study --report DIR... [--csv FILE] [--plot FILE.png]",
+    .help = "A study plan (docs/studies.md; studies/example.study) lists conditions (scheme,\n"
+            "links, Delta, T_dr, track, laps or seconds), practice races, a hidden repeat,\n"
+            "breaks and the questions (default: ITU-T P.800 / P.910 five-grade ACR for\n"
+            "operability, fairness, overall; acceptable yes/no). Each pair of subjects drives\n"
+            "the conditions in a Williams-design order chosen by --pair.\n\n"
+            "  --order           print the pair's races (the experimenter's view) and stop\n"
+            "  --out DIR         the session's folder: plan copy, order.csv, every race's\n"
+            "                    recording and inputs, ratings.csv, metrics.csv\n"
+            "  --headless        bots or scripts drive (--p1, --p2 as in play; default bot),\n"
+            "                    --ratings FILE answers for them: race,player,question,score\n"
+            "  --resume          continue DIR at the first race without complete ratings\n"
+            "  --stop-after R    end the session after race R (continue with --resume)\n"
+            "  --report DIR...   MOS with 95 % intervals per condition and question, the hidden\n"
+            "                    repeat's agreement, scores against inconsistency and fairness;\n"
+            "                    --csv FILE (long format), --plot FILE.png\n"
+            "The window's rating screens and studies over the network are not built yet.",
+    .run = study_main,
+};
