@@ -166,7 +166,7 @@ static void check_cars(Fixture *f)
                 assert_true(px >= x.rect.x && px < x.rect.x + x.rect.w);
                 assert_true(py >= x.rect.y && py < x.rect.y + x.rect.h);
                 SDL_Color got = pixel_at(f->surf, (int)px, (int)py);
-                SDL_Color want = c == 0 ? APP_CAR1 : APP_CAR2;
+                SDL_Color want = c == 0 ? PAL_CAR1 : PAL_CAR2;
                 if (!same_rgb(got, want))
                     fail_msg("scheme %d terminal %d car %d at (%d,%d): rgb %d,%d,%d, expected %d,%d,%d", k, j, c,
                              (int)px, (int)py, got.r, got.g, got.b, want.r, want.g, want.b);
@@ -212,8 +212,8 @@ static void nothing_between_the_cars(void **state)
     float px, py;
     app_world_to_px(&x, mx, my, &px, &py);
     SDL_Color got = pixel_at(f->surf, (int)px, (int)py);
-    assert_false(same_rgb(got, APP_CAR1));
-    assert_false(same_rgb(got, APP_CAR2));
+    assert_false(same_rgb(got, PAL_CAR1));
+    assert_false(same_rgb(got, PAL_CAR2));
     f->s->follow[1] = true;
     f->s->focus = -1;
 }
@@ -240,8 +240,8 @@ static void lead_badge_in_the_leaders_colour(void **state)
             for (int y = (int)rc->y + 1; y < (int)rc->y + strip; y++)
                 for (int x = (int)(rc->x + rc->w * 0.6f); x < (int)(rc->x + rc->w) - 1; x++) {
                     SDL_Color c = pixel_at(f->surf, x, y);
-                    car1 += same_rgb(c, APP_CAR1);
-                    car2 += same_rgb(c, APP_CAR2);
+                    car1 += same_rgb(c, PAL_CAR1);
+                    car2 += same_rgb(c, PAL_CAR2);
                 }
             if (car2 < 20 || car1 != 0)
                 fail_msg("scheme %d terminal %d: badge has %d car-2 and %d car-1 pixels", k, j, car2, car1);

@@ -92,7 +92,7 @@ void app_draw_track(AppState *s, const AppXform *x)
         SDL_Vertex *a = &s->vert[2 * i], *b = &s->vert[2 * i + 1];
         app_world_to_px(x, s->lx[i], s->ly[i], &a->position.x, &a->position.y);
         app_world_to_px(x, s->rx[i], s->ry[i], &b->position.x, &b->position.y);
-        a->color = b->color = ASPHALT;
+        a->color = b->color = PAL_ASPHALT;
         a->tex_coord.x = a->tex_coord.y = b->tex_coord.x = b->tex_coord.y = 0;
     }
     int m = 0;
@@ -130,7 +130,7 @@ void app_draw_track(AppState *s, const AppXform *x)
         const double *ex = side == 0 ? s->lx : side == 1 ? s->rx : side == 2 ? s->lwx : s->rwx;
         const double *ey = side == 0 ? s->ly : side == 1 ? s->ry : side == 2 ? s->lwy : s->rwy;
         float lw = side < 2 ? ew : ww;
-        SDL_Color col = side < 2 ? EDGE : gfx_rgb(170, 50, 45);
+        SDL_Color col = side < 2 ? PAL_EDGE : PAL_WALL;
         for (int i = 0; i < n; i++) {
             int i1 = (i + 1) % n;
             float x0, y0, x1, y1;
@@ -171,7 +171,7 @@ void app_draw_track(AppState *s, const AppXform *x)
             for (int i = 0; i < 4; i++)
                 app_world_to_px(x, sx + nx * cs[i][0] + fx * cs[i][1], sy + ny * cs[i][0] + fy * cs[i][1],
                                 &p[i].x, &p[i].y);
-            gfx_poly(r, p, 4, ((q + row) & 1) ? gfx_rgb(20, 20, 20) : EDGE);
+            gfx_poly(r, p, 4, ((q + row) & 1) ? gfx_rgb(20, 20, 20) : PAL_EDGE);
         }
 }
 
@@ -196,7 +196,7 @@ SDL_Texture *app_track_texture(AppState *s, int w, int h)
         s->track_tex[i] = NULL;
         return NULL;
     }
-    SDL_SetRenderDrawColor(s->r, GRASS.r, GRASS.g, GRASS.b, 255);
+    SDL_SetRenderDrawColor(s->r, PAL_GRASS.r, PAL_GRASS.g, PAL_GRASS.b, 255);
     SDL_RenderClear(s->r);
     SDL_FRect rect = {0, 0, (float)w, (float)h};
     AppXform x;
@@ -239,7 +239,7 @@ void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double h
     SDL_FPoint nose[3] = {{cx + fx * hl, cy + fy * hl},
                           {cx + fx * hl * 0.5f + nx * hw * 0.7f, cy + fy * hl * 0.5f + ny * hw * 0.7f},
                           {cx + fx * hl * 0.5f - nx * hw * 0.7f, cy + fy * hl * 0.5f - ny * hw * 0.7f}};
-    gfx_poly(s->r, nose, 3, mix(c, gfx_rgb(255, 255, 255), 0.7f));
+    gfx_poly(s->r, nose, 3, pal_mix(c, gfx_rgb(255, 255, 255), 0.7f));
 }
 
 static void update_trails(AppState *s)
@@ -279,14 +279,14 @@ static void draw_view(AppState *s, int k, int j)
     SDL_Rect clip = {(int)rect->x, (int)rect->y, (int)rect->w, (int)rect->h};
     SDL_RenderSetClipRect(r, &clip);
     if (s->follow[s->focus >= 0]) {
-        gfx_fill(r, rect->x, rect->y, rect->w, rect->h, GRASS);
+        gfx_fill(r, rect->x, rect->y, rect->w, rect->h, PAL_GRASS);
         app_draw_track(s, &x);
     } else {
         SDL_Texture *tex = app_track_texture(s, clip.w, clip.h);
         if (tex)
             SDL_RenderCopy(r, tex, NULL, &clip);
         else {
-            gfx_fill(r, rect->x, rect->y, rect->w, rect->h, GRASS);
+            gfx_fill(r, rect->x, rect->y, rect->w, rect->h, PAL_GRASS);
             app_draw_track(s, &x);
         }
     }
@@ -299,7 +299,7 @@ static void draw_view(AppState *s, int k, int j)
     if (s->overlays & APP_OVERLAY_TRAILS) {
         for (int c = 0; c < 2; c++) {
             const AppTrail *t = &s->trail[k][j][c];
-            SDL_Color col = mix(car_colour(c), GRASS, 0.35f);
+            SDL_Color col = pal_mix(pal_car(c), PAL_GRASS, 0.35f);
             for (int i = 1; i < t->n; i++) {
                 int a = (t->head - i + APP_TRAIL) % APP_TRAIL, b = (t->head - i - 1 + APP_TRAIL) % APP_TRAIL;
                 float x0, y0, x1, y1;
@@ -313,7 +313,7 @@ static void draw_view(AppState *s, int k, int j)
         /* MUs travelling towards this terminal carry the other car */
         int dir = other; /* direction other -> j */
         int m = engine_in_flight(s->e, k, dir, s->inflight, ENGINE_QUEUE_LIMIT);
-        SDL_Color col = mix(car_colour(other), gfx_rgb(255, 255, 255), 0.55f);
+        SDL_Color col = pal_mix(pal_car(other), gfx_rgb(255, 255, 255), 0.55f);
         float rad = fmaxf(2.0f, x.scale * 0.3f);
         for (int i = 0; i < m; i++) {
             float px, py;
@@ -324,18 +324,18 @@ static void draw_view(AppState *s, int k, int j)
     if (s->overlays & APP_OVERLAY_GHOST) {
         Pose truth;
         engine_truth(s->e, other, &truth, NULL);
-        app_draw_car(s, &x, truth.x, truth.y, truth.heading, mix(car_colour(other), gfx_rgb(255, 255, 255), 0.6f),
+        app_draw_car(s, &x, truth.x, truth.y, truth.heading, pal_mix(pal_car(other), gfx_rgb(255, 255, 255), 0.6f),
                  true);
     }
     /* the other car first, this terminal's own car on top */
-    app_draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, car_colour(other), false);
-    app_draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, car_colour(j), false);
+    app_draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, pal_car(other), false);
+    app_draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, pal_car(j), false);
     SDL_RenderSetClipRect(r, NULL);
 
     /* captions: whose screen, who is ahead, laps */
     float ls = lh(s, GFX_SMALL), pad = (float)s->lay.base * 0.25f;
-    gfx_fill(r, rect->x, rect->y, rect->w, ls + pad, gfx_rgb(16, 30, 20));
-    SDL_Color lc = car_colour(v.leader);
+    gfx_fill(r, rect->x, rect->y, rect->w, ls + pad, PAL_CAPTION);
+    SDL_Color lc = pal_car(v.leader);
     char lead[32];
     snprintf(lead, sizeof lead, "car %d ahead", v.leader + 1);
     int lw, lhh, pw;
@@ -343,7 +343,7 @@ static void draw_view(AppState *s, int k, int j)
     gfx_text_size(&s->gfx, GFX_SMALL, "P1 screen", &pw, &lhh);
     bool wide = (float)(pw + lw) + 6 * pad < rect->w;
     int tw = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), (int)(rect->y + pad / 2), GFX_LEFT,
-                      car_colour(j), wide ? "P%d screen" : "P%d", j + 1);
+                      pal_car(j), wide ? "P%d screen" : "P%d", j + 1);
     float bx = rect->x + rect->w - (float)lw - 3 * pad;
     if (bx > rect->x + (float)tw + 2 * pad || tw == 0) {
         gfx_fill(r, bx, rect->y + 1, (float)lw + 2 * pad, ls + pad - 2, lc);
@@ -353,11 +353,11 @@ static void draw_view(AppState *s, int k, int j)
         gfx_fill(r, rect->x + rect->w - ls - pad, rect->y + 1, ls, ls + pad - 2, lc);
     }
     if (rect->h > 12 * (ls + pad)) {
-        gfx_fill(r, rect->x, rect->y + rect->h - ls - pad, rect->w, ls + pad, gfx_rgb(16, 30, 20));
+        gfx_fill(r, rect->x, rect->y + rect->h - ls - pad, rect->w, ls + pad, PAL_CAPTION);
         int y = (int)(rect->y + rect->h - ls - pad / 2);
-        int w1 = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), y, GFX_LEFT, APP_CAR1, "car 1 lap %d",
+        int w1 = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), y, GFX_LEFT, PAL_CAR1, "car 1 lap %d",
                           v.lap[0] + 1);
-        gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + 3 * pad) + w1, y, GFX_LEFT, APP_CAR2, "car 2 lap %d",
+        gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + 3 * pad) + w1, y, GFX_LEFT, PAL_CAR2, "car 2 lap %d",
                  v.lap[1] + 1);
     }
     gfx_frame(r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
@@ -385,21 +385,21 @@ static void draw_disagree(AppState *s, int k)
 static void draw_top(AppState *s)
 {
     const SDL_FRect *t = &s->lay.top;
-    gfx_fill(s->r, t->x, t->y, t->w, t->h, gfx_rgb(14, 15, 18));
+    gfx_fill(s->r, t->x, t->y, t->w, t->h, PAL_BAR);
     float pad = (float)s->lay.base * 0.5f, y = t->y + (t->h - lh(s, GFX_NORMAL)) / 2;
     double now = (double)engine_now(s->e) / 1e6, end = (double)app_end_us(s) / 1e6;
-    int w = gfx_text(&s->gfx, GFX_NORMAL, (int)pad, (int)y, GFX_LEFT, FG, "netrace  %s", s->cfg.title ? s->cfg.title : "");
-    w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 3) + w, (int)y, GFX_LEFT, ACCENT, "t %5.1f / %.1f s", now, end);
+    int w = gfx_text(&s->gfx, GFX_NORMAL, (int)pad, (int)y, GFX_LEFT, PAL_FG, "netrace  %s", s->cfg.title ? s->cfg.title : "");
+    w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 3) + w, (int)y, GFX_LEFT, PAL_ACCENT, "t %5.1f / %.1f s", now, end);
     const char *state = s->snapshot ? "snapshot" : s->paused ? "PAUSED"
                         : s->cfg.live ? "live" : replay_done(s->rp) && !s->loop ? "FINISHED" : "playing";
     if (s->cfg.live) /* the race runs at the drivers' pace: no speed, no loop */
-        w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, FG, "%s", state);
+        w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, PAL_FG, "%s", state);
     else
-        w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, s->paused ? WARN : FG, "%s %gx%s",
+        w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT, s->paused ? PAL_WARN : PAL_FG, "%s %gx%s",
                       state, s->speed, s->loop ? "  loop" : "");
     if (s->msg_frames > 0 && s->msg[0]) {
         gfx_text(&s->gfx, GFX_SMALL, (int)(pad * 7) + w, (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2), GFX_LEFT,
-                 ACCENT, "%s", s->msg);
+                 PAL_ACCENT, "%s", s->msg);
         s->msg_frames--;
     } else {
         int n = engine_scheme_count(s->e);
@@ -409,18 +409,18 @@ static void draw_top(AppState *s)
         else
             snprintf(hint, sizeof hint, "1-%d focus  H help", n);
         gfx_text(&s->gfx, GFX_SMALL, (int)(t->w - pad), (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
-                 DIM, "%s", s->focus >= 0 ? "Esc/0 overview  Tab next  H help" : hint);
+                 PAL_DIM, "%s", s->focus >= 0 ? "Esc/0 overview  Tab next  H help" : hint);
     }
 }
 
 static void draw_status(AppState *s)
 {
     const SDL_FRect *t = &s->lay.status;
-    gfx_fill(s->r, t->x, t->y, t->w, t->h, gfx_rgb(14, 15, 18));
+    gfx_fill(s->r, t->x, t->y, t->w, t->h, PAL_BAR);
     const SchemeParams *p = engine_params(s->e);
     const LinkSpec *a = engine_link(s->e, 0), *b = engine_link(s->e, 1);
     float pad = (float)s->lay.base * 0.5f;
-    gfx_text(&s->gfx, GFX_SMALL, (int)pad, (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2), GFX_LEFT, FG,
+    gfx_text(&s->gfx, GFX_SMALL, (int)pad, (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2), GFX_LEFT, PAL_FG,
              "1→2: %s | 2→1: %s | Δ %.0f ms  T_dr %.2f cw", a->text[0] ? a->text : "no delay",
              b->text[0] ? b->text : "no delay", (double)p->delta_us / 1000.0, p->tdr_cw);
 }
@@ -451,34 +451,34 @@ static void draw_controls(AppState *s)
 {
     SDL_Renderer *r = s->r;
     float ls = lh(s, GFX_SMALL);
-    gfx_fill(r, 0, s->lay.ctl_row[0].y, (float)s->lay.w, s->lay.ctl_row[0].h + s->lay.ctl_row[1].h, gfx_rgb(14, 15, 18));
+    gfx_fill(r, 0, s->lay.ctl_row[0].y, (float)s->lay.w, s->lay.ctl_row[0].h + s->lay.ctl_row[1].h, PAL_BAR);
     char val[64];
     for (int c = 0; c < CTL_NVALUES; c++) {
         const SDL_FRect *b = &s->lay.ctl[c];
-        gfx_fill(r, b->x, b->y, b->w, b->h, c == s->sel ? gfx_rgb(70, 64, 30) : PANEL);
+        gfx_fill(r, b->x, b->y, b->w, b->h, c == s->sel ? gfx_rgb(70, 64, 30) : PAL_PANEL);
         if (c == s->sel)
-            gfx_frame(r, b->x, b->y, b->w, b->h, ACCENT);
+            gfx_frame(r, b->x, b->y, b->w, b->h, PAL_ACCENT);
         int tw, th;
         gfx_text_size(&s->gfx, GFX_SMALL, ctl_label[c], &tw, &th);
-        gfx_text(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)b->y + 1, GFX_CENTER, DIM, "%s",
+        gfx_text(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)b->y + 1, GFX_CENTER, PAL_DIM, "%s",
                  (float)tw + 4 <= b->w ? ctl_label[c] : ctl_short[c]);
         app_ctl_value(s, c, val, sizeof val);
         const SDL_FRect *mi = &s->lay.minus[c], *pl = &s->lay.plus[c];
         gfx_fill(r, mi->x, mi->y, mi->w, mi->h, gfx_rgb(64, 68, 78));
         gfx_fill(r, pl->x, pl->y, pl->w, pl->h, gfx_rgb(64, 68, 78));
-        gfx_text(&s->gfx, GFX_SMALL, (int)(mi->x + mi->w / 2), (int)(mi->y + (mi->h - ls) / 2), GFX_CENTER, FG, "-");
-        gfx_text(&s->gfx, GFX_SMALL, (int)(pl->x + pl->w / 2), (int)(pl->y + (pl->h - ls) / 2), GFX_CENTER, FG, "+");
+        gfx_text(&s->gfx, GFX_SMALL, (int)(mi->x + mi->w / 2), (int)(mi->y + (mi->h - ls) / 2), GFX_CENTER, PAL_FG, "-");
+        gfx_text(&s->gfx, GFX_SMALL, (int)(pl->x + pl->w / 2), (int)(pl->y + (pl->h - ls) / 2), GFX_CENTER, PAL_FG, "+");
         gfx_text(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)(mi->y + (mi->h - ls) / 2), GFX_CENTER,
-                 c == s->sel ? ACCENT : FG, "%s", val);
+                 c == s->sel ? PAL_ACCENT : PAL_FG, "%s", val);
     }
     for (int c = CTL_NVALUES; c < CTL_COUNT; c++) {
         const SDL_FRect *b = &s->lay.ctl[c];
         bool on = ctl_on(s, c);
-        gfx_fill(r, b->x, b->y, b->w, b->h, on ? gfx_rgb(40, 90, 70) : PANEL);
+        gfx_fill(r, b->x, b->y, b->w, b->h, on ? gfx_rgb(40, 90, 70) : PAL_PANEL);
         int tw, th;
         gfx_text_size(&s->gfx, GFX_SMALL, ctl_label[c], &tw, &th);
         gfx_text(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)(b->y + (b->h - ls) / 2), GFX_CENTER,
-                 on ? gfx_rgb(255, 255, 255) : FG, "%s", (float)tw + 4 <= b->w ? ctl_label[c] : ctl_short[c]);
+                 on ? gfx_rgb(255, 255, 255) : PAL_FG, "%s", (float)tw + 4 <= b->w ? ctl_label[c] : ctl_short[c]);
     }
 }
 
@@ -520,7 +520,7 @@ static void draw_bars(AppState *s)
         }
         for (int i = 0; i < m; i++)
             rects[i]->y -= y0;
-        SDL_SetRenderDrawColor(s->r, BG.r, BG.g, BG.b, 255);
+        SDL_SetRenderDrawColor(s->r, PAL_BG.r, PAL_BG.g, PAL_BG.b, 255);
         SDL_RenderClear(s->r);
         draw_status(s);
         draw_controls(s);
@@ -577,9 +577,9 @@ static void draw_help(AppState *s)
     gfx_fill(r, 0, 0, (float)s->lay.w, (float)s->lay.h, gfx_rgba(0, 0, 0, 140));
     SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
     gfx_fill(r, x, y, w, h, gfx_rgb(30, 33, 40));
-    gfx_frame(r, x, y, w, h, ACCENT);
+    gfx_frame(r, x, y, w, h, PAL_ACCENT);
     for (int i = 0; i < n; i++)
-        gfx_text(&s->gfx, GFX_NORMAL, (int)(x + pad), (int)(y + pad + l * (float)i), GFX_LEFT, i == 0 ? ACCENT : FG,
+        gfx_text(&s->gfx, GFX_NORMAL, (int)(x + pad), (int)(y + pad + l * (float)i), GFX_LEFT, i == 0 ? PAL_ACCENT : PAL_FG,
                  "%s", help_lines[i]);
 }
 
@@ -589,7 +589,7 @@ static void draw_label(AppState *s, int k)
     const SDL_FRect *a = &s->lay.label[k];
     const SchemeType *st = engine_scheme(s->e, k);
     float pad = (float)s->lay.base * 0.3f;
-    int w = gfx_text(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, scheme_colour(k), "%s",
+    int w = gfx_text(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, pal_scheme(k), "%s",
                      st->title ? st->title : st->name);
     char line[GFX_TEXT_MAX];
     snprintf(line, sizeof line, "%s (%d of %d): %s", st->name, k + 1, engine_scheme_count(s->e),
@@ -599,14 +599,14 @@ static void draw_label(AppState *s, int k)
     if (a->x + (float)(w + lw) + 3 * pad > a->x + a->w) /* too long: name and place only */
         snprintf(line, sizeof line, "%s (%d of %d)", st->name, k + 1, engine_scheme_count(s->e));
     gfx_text(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
-             GFX_LEFT, DIM, "%s", line);
+             GFX_LEFT, PAL_DIM, "%s", line);
 }
 
 void app_draw(AppState *s, int w, int h)
 {
     gfx_begin_frame(&s->gfx);
     app_layout(s, w, h);
-    SDL_SetRenderDrawColor(s->r, BG.r, BG.g, BG.b, 255);
+    SDL_SetRenderDrawColor(s->r, PAL_BG.r, PAL_BG.g, PAL_BG.b, 255);
     SDL_RenderClear(s->r);
     if (s->overlays & APP_OVERLAY_TRAILS)
         update_trails(s);

@@ -56,7 +56,7 @@ void app_draw_gauges(AppState *s, int k, bool big)
     SDL_Renderer *r = s->r;
     int font = big ? GFX_NORMAL : GFX_SMALL;
     float l = lh(s, font), pad = (float)s->lay.base * 0.3f;
-    gfx_fill(r, g->x, g->y, g->w, g->h, PANEL);
+    gfx_fill(r, g->x, g->y, g->w, g->h, PAL_PANEL);
     SDL_Rect clip = {(int)g->x, (int)g->y, (int)g->w, (int)g->h};
     SDL_RenderSetClipRect(r, &clip);
     draw_gauge_lines(s, k, big, g, l, pad);
@@ -79,7 +79,7 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
     } while (0)
     if (!big) {
         const SchemeType *st = engine_scheme(s->e, k);
-        gfx_fill(r, g->x, g->y, 4, g->h, scheme_colour(k));
+        gfx_fill(r, g->x, g->y, 4, g->h, pal_scheme(k));
         /* "7 EPP-xv epp-xv": the short name goes first, then the title
          * falls back to the name, then to the number: detail is dropped,
          * never letters */
@@ -102,10 +102,10 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
             }
             nw = 1 << 20; /* the name is in the title now, or does not fit */
         }
-        tw0 = gfx_text(&s->gfx, tfont, (int)x + 4, (int)y, GFX_LEFT, scheme_colour(k), "%s", title);
+        tw0 = gfx_text(&s->gfx, tfont, (int)x + 4, (int)y, GFX_LEFT, pal_scheme(k), "%s", title);
         if ((float)(tw0 + nw) + 2 * pad <= room)
             gfx_text(&s->gfx, GFX_SMALL, (int)x + 4 + tw0 + (int)(2 * pad), (int)(y + lh(s, GFX_NORMAL) - l),
-                     GFX_LEFT, DIM, "%s", st->name);
+                     GFX_LEFT, PAL_DIM, "%s", st->name);
         y += lh(s, GFX_NORMAL) * 1.05f;
         x += 4;
         w -= 4;
@@ -117,17 +117,17 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
     double rate = metrics_inconsistency_rate(m);
     gfx_fill(r, x, y, w, l, gfx_rgb(52, 56, 64));
     gfx_fill(r, x, y, (float)(w * fmin(1.0, rate)), l, gfx_rgb(150, 60, 60));
-    int tw = gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, FG, "%s", t.rate);
+    int tw = gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, PAL_FG, "%s", t.rate);
     int rw, rh;
     gfx_text_size(&s->gfx, font, t.recent, &rw, &rh);
     if ((float)(tw + rw) + 3 * pad < w) {
-        gfx_text(&s->gfx, font, (int)(x + w - pad), (int)y, GFX_RIGHT, m->inconsistent_now ? WARN : DIM, "%s",
+        gfx_text(&s->gfx, font, (int)(x + w - pad), (int)y, GFX_RIGHT, m->inconsistent_now ? PAL_WARN : PAL_DIM, "%s",
                  t.recent);
     } else if (y + l * 1.15f + 3 * l + pad <= bottom + 1) {
         /* a line of its own only while the fairness bar and its value still
          * fit below: the recent rate is the detail to drop */
         y += l;
-        gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, m->inconsistent_now ? WARN : DIM, "%s",
+        gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, m->inconsistent_now ? PAL_WARN : PAL_DIM, "%s",
                  t.recent);
     }
     y += l * 1.15f;
@@ -139,9 +139,9 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
     gfx_fill(r, x, y, w, bh, gfx_rgb(52, 56, 64));
     float fw = (float)(fair_scale(f, R) * (w / 2));
     if (f > 0)
-        gfx_fill(r, cxm, y, fw, bh, APP_CAR1);
+        gfx_fill(r, cxm, y, fw, bh, PAL_CAR1);
     else if (f < 0)
-        gfx_fill(r, cxm - fw, y, fw, bh, APP_CAR2);
+        gfx_fill(r, cxm - fw, y, fw, bh, PAL_CAR2);
     /* ticks at 0.1, 1, 10, 100 ... cw on both sides: the log scale is read
      * by decades */
     for (double d = 0.1; d <= R * 1.0001; d *= 10) {
@@ -149,14 +149,14 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
         gfx_fill(r, cxm + tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
         gfx_fill(r, cxm - tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
     }
-    gfx_fill(r, cxm - 1, y - 2, 3, bh + 4, FG);
+    gfx_fill(r, cxm - 1, y - 2, 3, bh + 4, PAL_FG);
     gfx_text(&s->gfx, GFX_SMALL, (int)(x + pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_LEFT,
              gfx_rgb(0, 0, 0), "P2");
     gfx_text(&s->gfx, GFX_SMALL, (int)(x + w - pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
              gfx_rgb(0, 0, 0), "P1");
     y += bh + pad / 2;
     ROOM(1);
-    SDL_Color fc = f >= APP_FAIR_EVEN_CW ? APP_CAR1 : f <= -APP_FAIR_EVEN_CW ? APP_CAR2 : FG;
+    SDL_Color fc = f >= APP_FAIR_EVEN_CW ? PAL_CAR1 : f <= -APP_FAIR_EVEN_CW ? PAL_CAR2 : PAL_FG;
     /* "mean d1-d2 +0.13 cw", else "d1-d2 +0.13 cw", else "+0.13 cw": the
      * unit stays */
     const char *fair = t.fair;
@@ -181,15 +181,15 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
     y += l;
     ROOM(1);
     if (compact) {
-        int w1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, FG, "%s", t.d);
+        int w1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, PAL_FG, "%s", t.d);
         if ((float)w1 + w * 0.45f < w)
-            gfx_text(&s->gfx, font, (int)(x + w), (int)y, GFX_RIGHT, DIM, "%s", t.mus);
+            gfx_text(&s->gfx, font, (int)(x + w), (int)y, GFX_RIGHT, PAL_DIM, "%s", t.mus);
         return;
     }
-    gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, FG, "%s", t.d);
+    gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, PAL_FG, "%s", t.d);
     y += l;
     ROOM(1);
-    gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, DIM, "%s", t.mus);
+    gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, PAL_DIM, "%s", t.mus);
     y += l;
     if (big) {
         y += l * 0.5f;
@@ -201,7 +201,7 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
             "sent/discarded: 1→2 / 2→1",
         };
         for (int i = 0; i < 5 && y + l < g->y + g->h; i++, y += l)
-            gfx_text(&s->gfx, GFX_SMALL, (int)x, (int)y, GFX_LEFT, DIM, "%s", lines[i]);
+            gfx_text(&s->gfx, GFX_SMALL, (int)x, (int)y, GFX_LEFT, PAL_DIM, "%s", lines[i]);
     }
 #undef ROOM
 }
@@ -274,7 +274,7 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
     /* one scheme's excursion to +-1000 cw must not hide the others' +-1 */
     p.symlog = pass == 0 ? 0 : 0.1;
     PlotTheme th = plot_theme_dark();
-    gfx_fill(s->r, a.x, a.y, a.w, a.h, PANEL);
+    gfx_fill(s->r, a.x, a.y, a.w, a.h, PAL_PANEL);
     plot_draw_panel(&s->gfx, a, &p, &th);
 }
 

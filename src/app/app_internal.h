@@ -26,6 +26,7 @@
 
 #include "app.h"
 #include "gfx.h"
+#include "palette.h"
 #include "plot.h"
 
 #define APP_TRACK_PTS_MAX 1024
@@ -35,10 +36,6 @@
 /* |mean d1 - d2| below this (car widths) reads "even": a twentieth of a car
  * is no advantage a player could notice; the number is shown regardless. */
 #define APP_FAIR_EVEN_CW 0.05
-
-/* Car colours, the same in every view, gauge and legend. */
-#define APP_CAR1 gfx_rgb(255, 96, 48)
-#define APP_CAR2 gfx_rgb(48, 168, 255)
 
 typedef enum AppCtl {
     CTL_DELAY12, CTL_JITTER12, CTL_LOSS12,
@@ -208,9 +205,6 @@ void app_ctl_value(const AppState *s, int ctl, char *buf, size_t n);
 /* Change a value control by dir steps (+1 / -1, x5 with big). */
 void app_ctl_change(AppState *s, int ctl, int dir, bool big);
 void app_ctl_press(AppState *s, int ctl);
-/* The font to draw with: requested, else app_default_font; prints one line
- * on stderr and returns false (buf empty) when there is none. */
-bool app_pick_font(const char *requested, char *buf, size_t n);
 /* Starts SDL video for a window: the software renderer's hint, a display
  * check (no DISPLAY / WAYLAND_DISPLAY: one line, false), x11 unless told
  * otherwise; an invisible driver (offscreen, dummy) only when invisible_ok
@@ -221,8 +215,6 @@ bool app_video_start(bool invisible_ok);
  * $HOME/Pictures/netrace, else /tmp/netrace-shots, created when missing
  * (never the directory netrace was started from, often the repository). */
 void app_default_shot_dir(char *buf, size_t n);
-/* Starts SDL_ttf unless running (false + err). */
-bool app_ttf_start(NrError *err);
 /* Benchmark helpers: CPU seconds of the process, its max RSS, and the
  * report lines of n frame times in ms (sorts ms). */
 double app_cpu_seconds(void);
@@ -230,15 +222,12 @@ long app_max_rss_kb(void);
 void app_bench_report(double *ms, int n, double cpu_s, long rss0_kb);
 /* The window's renderer: software unless SDL_RENDER_DRIVER names one. */
 SDL_Renderer *app_create_renderer(SDL_Window *win);
-/* Screenshot of the current renderer output to path (PNG). */
-bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err);
 
 /* The track (asphalt strip, white edges, chequered start line) and a car in
  * plain shapes, as every view draws them; the game's screens use them too. */
 void app_draw_track(AppState *s, const AppXform *x);
 void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
                   bool outline_only);
-#define APP_GRASS gfx_rgb(38, 84, 48)
 /* The whole track fitted into rect (the overview's transform), and its
  * picture w x h drawn once into a cached texture (NULL if none). */
 void app_fit_xform(const AppState *s, const SDL_FRect *rect, AppXform *x);

@@ -397,7 +397,7 @@ void app_state_init_track(AppState *s, const Track *t, const AppConfig *cfg, SDL
 static void track_geometry(AppState *s, const Track *t, const AppConfig *cfg, SDL_Renderer *r)
 {
     char font[512];
-    app_pick_font(cfg->font_path, font, sizeof font);
+    gfx_pick_font(cfg->font_path, font, sizeof font);
     gfx_init(&s->gfx, r, font[0] ? font : NULL);
 
     s->track = t;

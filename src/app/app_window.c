@@ -11,8 +11,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
-
 AppConfig app_config_default(void)
 {
     AppConfig c;
@@ -20,65 +18,6 @@ AppConfig app_config_default(void)
     c.focus = -1;
     c.speed = 1.0;
     return c;
-}
-
-static bool readable(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    fclose(f);
-    return true;
-}
-
-bool app_default_font(char *buf, size_t n)
-{
-    const char *env = getenv("NETRACE_FONT");
-    if (env && *env) {
-        snprintf(buf, n, "%s", env);
-        return readable(buf);
-    }
-    if (readable(DEFAULT_FONT)) {
-        snprintf(buf, n, "%s", DEFAULT_FONT);
-        return true;
-    }
-    FILE *p = popen("fc-match -f '%{file}' monospace 2>/dev/null", "r");
-    if (!p)
-        return false;
-    size_t got = fread(buf, 1, n - 1, p);
-    buf[got] = '\0';
-    pclose(p);
-    return got > 0 && readable(buf);
-}
-
-bool app_pick_font(const char *requested, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    if (requested && *requested) {
-        snprintf(buf, n, "%s", requested);
-    } else if (!app_default_font(buf, n)) {
-        if (buf[0])
-            fprintf(stderr, "netrace: cannot open font %s (NETRACE_FONT); drawing without text\n", buf);
-        else
-            fprintf(stderr, "netrace: no monospace font found (install fonts-dejavu-core); drawing without text\n");
-        buf[0] = '\0';
-        return false;
-    }
-    if (!readable(buf)) {
-        fprintf(stderr, "netrace: cannot open font %s; drawing without text\n", buf);
-        buf[0] = '\0';
-        return false;
-    }
-    return true;
-}
-
-bool app_ttf_start(NrError *err)
-{
-    if (TTF_WasInit())
-        return true;
-    if (TTF_Init() != 0)
-        return nr_error_set(err, "cannot start SDL_ttf: %s", TTF_GetError());
-    return true;
 }
 
 int app_render_snapshot(Replay *rp, const AppConfig *cfg, int64_t t_us, const char *png_path, int w, int h,
@@ -109,7 +48,7 @@ int app_render_snapshot(Replay *rp, const AppConfig *cfg, int64_t t_us, const ch
         s->snapshot = true;
         app_draw(s, w, h);
         SDL_RenderPresent(o.r);
-        rc = app_save_png(o.r, w, h, png_path, err) ? 0 : 1;
+        rc = gfx_save_png(o.r, w, h, png_path, err) ? 0 : 1;
         app_state_free(s);
     }
     free(s);
@@ -230,7 +169,7 @@ static void screenshot(AppState *s, int w, int h)
         app_set_message(s, "screenshot: folder name too long");
         return;
     }
-    if (app_save_png(s->r, w, h, path, &err)) {
+    if (gfx_save_png(s->r, w, h, path, &err)) {
         app_set_message(s, "screenshot: %s", path);
         fprintf(stderr, "wrote %s\n", path);
     } else
@@ -285,7 +224,7 @@ int app_run_window(const AppConfig *cfg)
         return 1;
     NrError err = {{0}};
     bool ttf_here = !TTF_WasInit();
-    if (!app_ttf_start(&err)) {
+    if (!gfx_ttf_start(&err)) {
         fprintf(stderr, "netrace: %s\n", err.msg);
         SDL_QuitSubSystem(SDL_INIT_VIDEO);
         return 1;

@@ -10,11 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FG gfx_rgb(235, 237, 240)
-#define DIM gfx_rgb(170, 175, 185)
-#define ACCENT gfx_rgb(255, 214, 64)
-#define WARN gfx_rgb(255, 110, 110)
-#define HUD_BG gfx_rgba(10, 14, 12, 190)
 /* the same camera as `netrace play`'s screens (play_draw.c) */
 #define NETWIN_VIEW_SPAN_CW 30.0
 #define NETWIN_LOOKAHEAD_S 0.2
@@ -36,11 +31,6 @@ typedef struct NetWin {
     Gfx gfx0;       /* text before the track (and the view's fonts) exist */
     bool have_gfx0;
 } NetWin;
-
-static SDL_Color car_colour(int c)
-{
-    return c == 0 ? APP_CAR1 : APP_CAR2;
-}
 
 /* Both key sets drive the one car of this terminal (WASD or the arrows),
  * or the pad that joined; keys steer through the ramp of `netrace play`. */
@@ -107,11 +97,11 @@ static void hud(NetWin *nw, Session *s, const NetPlay *np, const SessionStatus *
     float l = (float)gfx_line_h(g, GFX_NORMAL), lb = (float)gfx_line_h(g, GFX_BIG);
     float pad = (float)nw->view.lay.base * 0.4f;
     SDL_SetRenderDrawBlendMode(nw->r, SDL_BLENDMODE_BLEND);
-    gfx_fill(nw->r, 0, 0, (float)w, lb + l + 2 * pad, HUD_BG);
+    gfx_fill(nw->r, 0, 0, (float)w, lb + l + 2 * pad, PAL_HUD_BG);
     SDL_SetRenderDrawBlendMode(nw->r, SDL_BLENDMODE_NONE);
     int x0 = (int)pad, y0 = (int)(pad / 2);
-    int tw = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, car_colour(me), "P%d", me + 1);
-    gfx_text(g, GFX_NORMAL, x0 + tw + (int)pad, y0 + (int)(lb - l), GFX_LEFT, DIM, "%s · peer %s",
+    int tw = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, pal_car(me), "P%d", me + 1);
+    gfx_text(g, GFX_NORMAL, x0 + tw + (int)pad, y0 + (int)(lb - l), GFX_LEFT, PAL_DIM, "%s · peer %s",
              nw->cfg->kind == PLAYER_PAD ? "pad" : nw->cfg->kind == PLAYER_BOT ? "bot" : nw->cfg->kind == PLAYER_SCRIPT ? "script" : "keys",
              st->peer[0] ? st->peer : "-");
     char line[128], t[32];
@@ -127,11 +117,11 @@ static void hud(NetWin *nw, Session *s, const NetPlay *np, const SessionStatus *
     } else {
         snprintf(line, sizeof line, "Lap %d/%d", lap + 1, rf->cfg.laps);
     }
-    gfx_text(g, GFX_BIG, w / 2, y0, GFX_CENTER, FG, "%s", line);
+    gfx_text(g, GFX_BIG, w / 2, y0, GFX_CENTER, PAL_FG, "%s", line);
     /* the order as this terminal displays it (the race flow is fed when
      * both terminals' views of a sample are in: one network delay late) */
     bool first = rf->progress[me][me] >= rf->progress[me][peer];
-    gfx_text(g, GFX_BIG, (int)((float)w - pad), y0, GFX_RIGHT, first ? ACCENT : FG, "%s", first ? "1st" : "2nd");
+    gfx_text(g, GFX_BIG, (int)((float)w - pad), y0, GFX_RIGHT, first ? PAL_ACCENT : PAL_FG, "%s", first ? "1st" : "2nd");
     int y1 = (int)(pad / 2 + lb);
     const SchemeType *k = session_scheme(s, netplay_shown(np));
     if (st->bound_us > 0)
@@ -139,8 +129,8 @@ static void hud(NetWin *nw, Session *s, const NetPlay *np, const SessionStatus *
                  (double)st->bound_us / 1e3, (double)st->rtt_us / 1e3);
     else
         snprintf(line, sizeof line, "clock: the synchronised one (host) · rtt %.2f ms", (double)st->rtt_us / 1e3);
-    gfx_text(g, GFX_NORMAL, x0, y1, GFX_LEFT, DIM, "%s", line);
-    gfx_text(g, GFX_NORMAL, (int)((float)w - pad), y1, GFX_RIGHT, DIM, "%s · P%d over the network",
+    gfx_text(g, GFX_NORMAL, x0, y1, GFX_LEFT, PAL_DIM, "%s", line);
+    gfx_text(g, GFX_NORMAL, (int)((float)w - pad), y1, GFX_RIGHT, PAL_DIM, "%s · P%d over the network",
              k ? k->name : "?", peer + 1);
 }
 
@@ -157,7 +147,7 @@ static void gauges(NetWin *nw, Session *s, const NetPlay *np, int w, int h)
     if (top + ph > (float)h)
         ph = (float)h - top;
     play_panel(nw->r, x, top, pw, ph, gfx_rgb(60, 60, 60));
-    gfx_text(g, GFX_SMALL, (int)(x + pad), (int)(top + pad), GFX_LEFT, DIM, "every scheme, live (both terminals' views)");
+    gfx_text(g, GFX_SMALL, (int)(x + pad), (int)(top + pad), GFX_LEFT, PAL_DIM, "every scheme, live (both terminals' views)");
     for (int k = 0; k < n; k++) {
         float y = top + pad + l + rowh * (float)k;
         if (y + 2 * l > top + ph)
@@ -168,11 +158,11 @@ static void gauges(NetWin *nw, Session *s, const NetPlay *np, int w, int h)
         bool shown = k == netplay_shown(np);
         gfx_text(g, GFX_SMALL, (int)(x + pad), (int)y, GFX_LEFT, sc, "%s%s", session_scheme(s, k)->name,
                  shown ? " (on screen)" : "");
-        gfx_text(g, GFX_SMALL, (int)(x + pw - pad), (int)y, GFX_RIGHT, FG, "inconsistent %.1f%%  last 5 s %.1f%%",
+        gfx_text(g, GFX_SMALL, (int)(x + pw - pad), (int)y, GFX_RIGHT, PAL_FG, "inconsistent %.1f%%  last 5 s %.1f%%",
                  metrics_inconsistency_rate(m) * 100.0, metrics_recent_rate(m) * 100.0);
         const DirCounters *out = &m->dir[me], *in = &m->dir[1 - me];
         double f = nr_unsigned_zero(metrics_mean_d1_minus_d2(m), 2);
-        gfx_text(g, GFX_SMALL, (int)(x + pad), (int)(y + l), GFX_LEFT, DIM,
+        gfx_text(g, GFX_SMALL, (int)(x + pad), (int)(y + l), GFX_LEFT, PAL_DIM,
                  "d1-d2 %+.2f cw  sent %lld lost %lld  received %lld", f, (long long)out->sent, (long long)out->lost,
                  (long long)in->delivered);
     }
@@ -195,7 +185,7 @@ static void results(NetWin *nw, const NetPlay *np, int w, int h)
     snprintf(l[2], sizeof l[2], "the truth (physics): car %d first", tr.order[0] + 1);
     snprintf(l[3], sizeof l[3], "%s", raceflow_orders_differ(rf) ? "the two terminals saw different orders"
                                                                   : "both terminals saw the same order");
-    play_text_box(&nw->view.gfx, w, h, lines, 6, raceflow_orders_differ(rf) ? WARN : ACCENT);
+    play_text_box(&nw->view.gfx, w, h, lines, 6, raceflow_orders_differ(rf) ? PAL_WARN : PAL_ACCENT);
 }
 
 static const char *const help_lines[] = {
@@ -223,7 +213,7 @@ static void draw(NetWin *nw, Session *s)
         app_state_init_track(v, t, &ac, nw->r);
         nw->have_view = true;
     }
-    SDL_Color grass = APP_GRASS;
+    SDL_Color grass = PAL_GRASS;
     SDL_SetRenderDrawColor(nw->r, grass.r, grass.g, grass.b, 255);
     SDL_RenderClear(nw->r);
     SessionStatus st;
@@ -238,10 +228,10 @@ static void draw(NetWin *nw, Session *s)
                 snprintf(l2, sizeof l2, "netrace join THIS-HOST:%u", (unsigned)session_port(s));
             else
                 snprintf(l2, sizeof l2, "no answer yet from the host");
-            gfx_text(&nw->gfx0, GFX_BIG, w / 2, h / 3, GFX_CENTER, ACCENT, "%s",
+            gfx_text(&nw->gfx0, GFX_BIG, w / 2, h / 3, GFX_CENTER, PAL_ACCENT, "%s",
                      session_is_host(s) ? "Waiting for a joiner" : "Joining the race");
-            gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 3 + h / 10, GFX_CENTER, FG, "%s", l2);
-            gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 3 + h / 6, GFX_CENTER, DIM, "Q / Esc: give up");
+            gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 3 + h / 10, GFX_CENTER, PAL_FG, "%s", l2);
+            gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 3 + h / 6, GFX_CENTER, PAL_DIM, "Q / Esc: give up");
         }
         SDL_RenderPresent(nw->r);
         return;
@@ -266,8 +256,8 @@ static void draw(NetWin *nw, Session *s)
             netplay_grid_pose(np, 1 - me, &other);
         if (st.phase == SESSION_COUNTDOWN)
             netplay_grid_pose(np, me, &own);
-        app_draw_car(v, &x, other.x, other.y, other.heading, car_colour(1 - me), false);
-        app_draw_car(v, &x, own.x, own.y, own.heading, car_colour(me), false);
+        app_draw_car(v, &x, other.x, other.y, other.heading, pal_car(1 - me), false);
+        app_draw_car(v, &x, own.x, own.y, own.heading, pal_car(me), false);
         hud(nw, s, np, &st, w);
         if (nw->gauges)
             gauges(nw, s, np, w, h);
@@ -282,16 +272,16 @@ static void draw(NetWin *nw, Session *s)
         snprintf(l2, sizeof l2, "clock offset %+.3f ms ±%.2f ms, round trip %.2f ms", (double)st.offset_us / 1e3,
                  (double)st.bound_us / 1e3, (double)st.rtt_us / 1e3);
         const char *lines[3] = {"Synchronising the clocks", l1, l2};
-        play_text_box(&nw->view.gfx, w, h, lines, 3, ACCENT);
+        play_text_box(&nw->view.gfx, w, h, lines, 3, PAL_ACCENT);
     } else if (st.paused) {
         snprintf(l1, sizeof l1, "the peer has been silent for %.1f s", (double)st.silent_us / 1e6);
         const char *lines[3] = {"PAUSED", l1, "the race goes on when it is heard again; 15 s of silence ends it"};
-        play_text_box(&nw->view.gfx, w, h, lines, 3, WARN);
+        play_text_box(&nw->view.gfx, w, h, lines, 3, PAL_WARN);
     } else if (np && st.phase >= SESSION_FINISHED) {
         results(nw, np, w, h);
     }
     if (nw->help)
-        play_text_box(&nw->view.gfx, w, h, help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), ACCENT);
+        play_text_box(&nw->view.gfx, w, h, help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), PAL_ACCENT);
     SDL_RenderPresent(nw->r);
 }
 
@@ -324,7 +314,7 @@ int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
     nw.cfg = cfg;
     nw.stop = stop;
     nw.gauges = cfg->watch;
-    if (!app_ttf_start(&err)) {
+    if (!gfx_ttf_start(&err)) {
         fprintf(stderr, "netrace: %s\n", err.msg);
         goto done;
     }
@@ -351,7 +341,7 @@ int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
     }
     SDL_SetWindowMinimumSize(nw.win, 640, 360);
     char font[512];
-    app_pick_font(cfg->font_path, font, sizeof font);
+    gfx_pick_font(cfg->font_path, font, sizeof font);
     gfx_init(&nw.gfx0, nw.r, font[0] ? font : NULL);
     nw.have_gfx0 = true;
     nw.key_state = SDL_GetKeyboardState(NULL);

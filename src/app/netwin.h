@@ -34,7 +34,7 @@ typedef struct NetWinConfig {
     PlayerKind kind;          /* who drives: keys and pads through the window, bots and scripts by themselves */
     const char *keys_path;    /* key map (docs/play.md); NULL = defaults */
     const char *pad_mappings; /* SDL gamecontroller mappings; NULL = none */
-    const char *font_path;    /* NULL = app_default_font */
+    const char *font_path;    /* NULL = gfx_default_font */
     const char *title;
     int width, height;        /* 0 = 1280 x 720 */
     bool fullscreen;

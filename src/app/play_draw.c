@@ -7,11 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FG gfx_rgb(235, 237, 240)
-#define DIM gfx_rgb(170, 175, 185)
-#define ACCENT gfx_rgb(255, 214, 64)
-#define WARN gfx_rgb(255, 110, 110)
-#define HUD_BG gfx_rgba(10, 14, 12, 190)
 /* Car widths across the short side of a screen: enough to see a bend and
  * the other car coming, small enough that a car is 20+ pixels long. */
 #define PLAY_VIEW_SPAN_CW 30.0
@@ -19,11 +14,6 @@
  * most PLAY_LOOKAHEAD_MAX_CW, so the road in front is on screen. */
 #define PLAY_LOOKAHEAD_S 0.2
 #define PLAY_LOOKAHEAD_MAX_CW 5.0
-
-static SDL_Color car_colour(int c)
-{
-    return c == 0 ? APP_CAR1 : APP_CAR2;
-}
 
 static SDL_FRect screen_rect(int j, int w, int h)
 {
@@ -64,7 +54,7 @@ void play_screen_xform(const PlayState *ps, int j, int w, int h, AppXform *x)
 static void draw_car(PlayState *ps, const AppXform *x, const Pose *p, int c)
 {
     if (!ps->car_tex[c]) {
-        app_draw_car(ps->view, x, p->x, p->y, p->heading, car_colour(c), false);
+        app_draw_car(ps->view, x, p->x, p->y, p->heading, pal_car(c), false);
         return;
     }
     float cx, cy;
@@ -126,12 +116,12 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     float l = (float)gfx_line_h(g, GFX_NORMAL), lb = (float)gfx_line_h(g, GFX_BIG);
     float pad = (float)ps->view->lay.base * 0.4f;
     SDL_SetRenderDrawBlendMode(ps->r, SDL_BLENDMODE_BLEND);
-    gfx_fill(ps->r, rect->x, rect->y, rect->w, lb + l + 2 * pad, HUD_BG);
+    gfx_fill(ps->r, rect->x, rect->y, rect->w, lb + l + 2 * pad, PAL_HUD_BG);
     SDL_SetRenderDrawBlendMode(ps->r, SDL_BLENDMODE_NONE);
     int x0 = (int)(rect->x + pad), y0 = (int)(rect->y + pad / 2);
     char who[96];
-    int w = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, car_colour(j), "P%d", j + 1);
-    gfx_text(g, GFX_NORMAL, x0 + w + (int)pad, y0 + (int)(lb - l), GFX_LEFT, DIM, "%s", kind_text(ps, j, who, sizeof who));
+    int w = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, pal_car(j), "P%d", j + 1);
+    gfx_text(g, GFX_NORMAL, x0 + w + (int)pad, y0 + (int)(lb - l), GFX_LEFT, PAL_DIM, "%s", kind_text(ps, j, who, sizeof who));
 
     /* laps and position as this terminal shows them */
     EngineView v;
@@ -148,9 +138,9 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     } else {
         snprintf(line, sizeof line, "Lap %d/%d", lap + 1, rf->cfg.laps);
     }
-    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w / 2), y0, GFX_CENTER, FG, "%s", line);
+    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w / 2), y0, GFX_CENTER, PAL_FG, "%s", line);
     bool first = v.leader == j;
-    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w - pad), y0, GFX_RIGHT, first ? ACCENT : FG, "%s",
+    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w - pad), y0, GFX_RIGHT, first ? PAL_ACCENT : PAL_FG, "%s",
              first ? "1st" : "2nd");
     /* second row: lap time, the scheme, the link bringing the other car */
     int64_t since = lap > 0 ? rf->cross_us[j][j][lap - 1] : 0;
@@ -162,7 +152,7 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     else
         fmt_running(t, sizeof t, rf->phase >= RF_RACING ? shown : 0);
     int y1 = (int)(rect->y + pad / 2 + lb);
-    int lw = gfx_text(g, GFX_NORMAL, x0, y1, GFX_LEFT, FG, "lap %s", t);
+    int lw = gfx_text(g, GFX_NORMAL, x0, y1, GFX_LEFT, PAL_FG, "lap %s", t);
     if (lap > 0) {
         char best[32];
         int64_t b = -1;
@@ -172,7 +162,7 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
                 b = lt;
         }
         play_fmt_time(best, sizeof best, b);
-        gfx_text(g, GFX_NORMAL, x0 + lw + (int)pad * 2, y1, GFX_LEFT, DIM, "best %s", best);
+        gfx_text(g, GFX_NORMAL, x0 + lw + (int)pad * 2, y1, GFX_LEFT, PAL_DIM, "best %s", best);
     }
     /* the link that brings the other car to this screen, in short */
     const LinkSpec *in = engine_link(e, 1 - j);
@@ -189,7 +179,7 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
         size_t u = strlen(ls);
         snprintf(ls + u, sizeof ls - u, " loss %.3g%%", in->loss_p * 100.0);
     }
-    gfx_text(g, GFX_NORMAL, (int)(rect->x + rect->w - pad), y1, GFX_RIGHT, DIM, "%s · link %d→%d %s",
+    gfx_text(g, GFX_NORMAL, (int)(rect->x + rect->w - pad), y1, GFX_RIGHT, PAL_DIM, "%s · link %d→%d %s",
              engine_scheme(e, k)->name, 2 - j, j + 1, ls);
 }
 
@@ -219,7 +209,7 @@ static void minimap(PlayState *ps, int j, const SDL_FRect *screen)
         float px, py;
         app_world_to_px(&x, p.x, p.y, &px, &py);
         gfx_disc(ps->r, px, py, fmaxf(3.0f, side * 0.03f), gfx_rgb(10, 10, 10));
-        gfx_disc(ps->r, px, py, fmaxf(2.0f, side * 0.022f), car_colour(car));
+        gfx_disc(ps->r, px, py, fmaxf(2.0f, side * 0.022f), pal_car(car));
     }
 }
 
@@ -267,11 +257,11 @@ void play_lights_draw(Gfx *g, float base, int w, int lit, bool go)
     play_panel(g->r, x0 - gap, y - rad - gap, total + 2 * gap, 2 * rad + 2 * gap, gfx_rgb(60, 60, 60));
     for (int i = 0; i < RACEFLOW_LIGHTS; i++) {
         float cx = x0 + rad + (float)i * (2 * rad + gap);
-        SDL_Color c = go ? gfx_rgb(40, 220, 80) : i < lit ? gfx_rgb(240, 30, 30) : gfx_rgb(50, 20, 20);
+        SDL_Color c = go ? PAL_GO : i < lit ? gfx_rgb(240, 30, 30) : gfx_rgb(50, 20, 20);
         gfx_disc(g->r, cx, y, rad, c);
     }
     if (go)
-        gfx_text(g, GFX_BIG, w / 2, (int)(y + rad + gap * 2), GFX_CENTER, gfx_rgb(40, 220, 80), "GO");
+        gfx_text(g, GFX_BIG, w / 2, (int)(y + rad + gap * 2), GFX_CENTER, PAL_GO, "GO");
 }
 
 static void lights(PlayState *ps, int w)
@@ -297,7 +287,7 @@ void play_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Co
     float x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
     play_panel(g->r, x, y, bw, bh, frame);
     for (int i = 0; i < n; i++)
-        gfx_text(g, GFX_NORMAL, (int)(x + pad), (int)(y + pad + l * (float)i), GFX_LEFT, i == 0 ? ACCENT : FG, "%s",
+        gfx_text(g, GFX_NORMAL, (int)(x + pad), (int)(y + pad + l * (float)i), GFX_LEFT, i == 0 ? PAL_ACCENT : PAL_FG, "%s",
                  lines[i]);
 }
 
@@ -314,7 +304,7 @@ static void grid_box(PlayState *ps, int w, int h)
             snprintf(l, 160, "P%d ready: %s", j + 1, kind_text(ps, j, who, sizeof who));
     }
     snprintf(l3, sizeof l3, "Space / Enter (or Start on a pad): start the race");
-    play_text_box(&ps->view->gfx, w, h, lines, 5, ACCENT);
+    play_text_box(&ps->view->gfx, w, h, lines, 5, PAL_ACCENT);
 }
 
 static const char *const help_lines[] = {
@@ -391,7 +381,7 @@ static void results_box(PlayState *ps, int w, int h)
     snprintf(buf[n], 160, "Enter race again · O replay this race · Tab overview · Q quit");
     lines[n] = buf[n];
     n++;
-    play_text_box(&ps->view->gfx, w, h, lines, n, differ ? WARN : ACCENT);
+    play_text_box(&ps->view->gfx, w, h, lines, n, differ ? PAL_WARN : PAL_ACCENT);
 }
 
 void play_draw(PlayState *ps, int w, int h)
@@ -399,7 +389,7 @@ void play_draw(PlayState *ps, int w, int h)
     AppState *v = ps->view;
     play_frame_scale(v, w, h);
     /* grass everywhere once; each screen draws the track over it */
-    SDL_Color grass = APP_GRASS;
+    SDL_Color grass = PAL_GRASS;
     SDL_SetRenderDrawColor(ps->r, grass.r, grass.g, grass.b, 255);
     SDL_RenderClear(ps->r);
     draw_screen(ps, 0, w, h);
@@ -414,16 +404,16 @@ void play_draw(PlayState *ps, int w, int h)
     if (ps->paused && !ps->help) {
         const char *lines[4] = {"PAUSED", ps->pause_why[0] ? ps->pause_why : "the race clock is stopped",
                                 "Esc / P resume · R restart · Q quit", "H help"};
-        play_text_box(&ps->view->gfx, w, h, lines, 4, ps->pause_why[0] ? WARN : ACCENT);
+        play_text_box(&ps->view->gfx, w, h, lines, 4, ps->pause_why[0] ? PAL_WARN : PAL_ACCENT);
     }
     if (ps->help)
-        play_text_box(&ps->view->gfx, w, h, help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), ACCENT);
+        play_text_box(&ps->view->gfx, w, h, help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), PAL_ACCENT);
     if (ps->msg_frames > 0 && ps->msg[0]) {
         Gfx *g = &v->gfx;
         float l = (float)gfx_line_h(g, GFX_NORMAL);
         int tw, th;
         gfx_text_size(g, GFX_NORMAL, ps->msg, &tw, &th);
-        play_panel(ps->r, ((float)w - (float)tw) / 2 - l / 2, (float)h - 2.2f * l, (float)tw + l, 1.6f * l, DIM);
-        gfx_text(g, GFX_NORMAL, w / 2, (int)((float)h - 1.9f * l), GFX_CENTER, FG, "%s", ps->msg);
+        play_panel(ps->r, ((float)w - (float)tw) / 2 - l / 2, (float)h - 2.2f * l, (float)tw + l, 1.6f * l, PAL_DIM);
+        gfx_text(g, GFX_NORMAL, w / 2, (int)((float)h - 1.9f * l), GFX_CENTER, PAL_FG, "%s", ps->msg);
     }
 }

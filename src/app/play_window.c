@@ -118,7 +118,7 @@ static void shot(PlayState *ps, int w, int h)
     }
     snprintf(path, sizeof path, "%s/netrace-play-%s-t%06.1f.png", dir, stamp, (double)ps->race_us / 1e6);
     NrError err = {{0}};
-    if (app_save_png(ps->r, w, h, path, &err)) {
+    if (gfx_save_png(ps->r, w, h, path, &err)) {
         play_message(ps, "screenshot: %s", path);
         fprintf(stderr, "wrote %s\n", path);
     } else
@@ -225,7 +225,7 @@ int play_run_window(const PlayConfig *cfg)
     PlayState *ps = NULL;
     Watch watch;
     memset(&watch, 0, sizeof watch);
-    if (!app_ttf_start(&err)) {
+    if (!gfx_ttf_start(&err)) {
         fprintf(stderr, "netrace: %s\n", err.msg);
         goto done;
     }

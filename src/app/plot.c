@@ -2,8 +2,6 @@
  * strip charts and the batch commands' PNG figures. */
 #include "app_internal.h"
 
-#include <SDL_image.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -450,71 +448,6 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
 #undef PY
 }
 
-/* SDL_image ignores the result of its writes and of the final close: a PNG
- * cut short by a full disk would be renamed into place as if complete. This
- * stream writes through stdio and remembers the first failure. */
-typedef struct CheckedFile {
-    FILE *f;
-    bool failed;
-    int err; /* errno of the first failure */
-} CheckedFile;
-
-static size_t checked_write(SDL_RWops *rw, const void *p, size_t size, size_t n)
-{
-    CheckedFile *c = rw->hidden.unknown.data1;
-    size_t got = fwrite(p, size, n, c->f);
-    if (got != n && !c->failed) {
-        c->failed = true;
-        c->err = errno;
-    }
-    return got;
-}
-
-static Sint64 checked_seek(SDL_RWops *rw, Sint64 off, int whence)
-{
-    CheckedFile *c = rw->hidden.unknown.data1;
-    int w = whence == RW_SEEK_SET ? SEEK_SET : whence == RW_SEEK_CUR ? SEEK_CUR : SEEK_END;
-    if (fseek(c->f, (long)off, w) != 0)
-        return -1;
-    return (Sint64)ftell(c->f);
-}
-
-static int checked_close(SDL_RWops *rw)
-{
-    SDL_FreeRW(rw); /* the FILE is closed by app_save_png, which checks it */
-    return 0;
-}
-
-/* Writes s as PNG into f; false with the reason in *why on any failed
- * write, flush or close (f is closed in every case). */
-static bool write_png_checked(SDL_Surface *s, FILE *f, const char **why)
-{
-    CheckedFile c = {f, false, 0};
-    SDL_RWops *rw = SDL_AllocRW();
-    bool ok = rw != NULL;
-    if (ok) {
-        rw->type = SDL_RWOPS_UNKNOWN;
-        rw->write = checked_write;
-        rw->seek = checked_seek;
-        rw->close = checked_close;
-        rw->hidden.unknown.data1 = &c;
-        ok = IMG_SavePNG_RW(s, rw, 1) == 0; /* frees rw */
-        if (!ok)
-            *why = IMG_GetError();
-    } else {
-        *why = SDL_GetError();
-    }
-    if (ok && (c.failed || fflush(f) != 0 || ferror(f))) {
-        ok = false;
-        *why = strerror(c.failed ? c.err : errno);
-    }
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        *why = strerror(errno);
-    }
-    return ok;
-}
-
 bool plot_path_ok(const char *path, NrError *err)
 {
     size_t n = strlen(path);
@@ -522,39 +455,6 @@ bool plot_path_ok(const char *path, NrError *err)
     if (n > 4 && (ext[0] == '.') && (ext[1] | 0x20) == 'p' && (ext[2] | 0x20) == 'n' && (ext[3] | 0x20) == 'g')
         return true;
     return nr_error_set(err, "%s: plots are written as PNG only: name the file .png", path);
-}
-
-bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err)
-{
-    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, w, h, 24, SDL_PIXELFORMAT_RGB24);
-    if (!s)
-        return nr_error_set(err, "%s: cannot allocate %dx%d image: %s", path, w, h, SDL_GetError());
-    bool ok = SDL_RenderReadPixels(r, NULL, SDL_PIXELFORMAT_RGB24, s->pixels, s->pitch) == 0;
-    if (!ok)
-        nr_error_set(err, "%s: cannot read the frame: %s", path, SDL_GetError());
-    /* Written as PATH.part (never replacing an existing one) and renamed into
-     * place when every write succeeded, like every netrace output: a failed
-     * or killed write leaves no half PNG under PATH and never truncates an
-     * older file. */
-    char tmp[4096];
-    int n = snprintf(tmp, sizeof tmp, "%s.part", path);
-    FILE *f = NULL;
-    if (ok && (n < 0 || (size_t)n >= sizeof tmp))
-        ok = nr_error_set(err, "%s: path too long", path);
-    if (ok && !(f = fopen(tmp, "wbx")))
-        ok = nr_error_set(err, "%s: cannot write %s: %s%s", path, tmp, strerror(errno),
-                          errno == EEXIST ? " (left by a killed run?); remove it or choose another name" : "");
-    if (ok) {
-        const char *why = "";
-        if (!write_png_checked(s, f, &why))
-            ok = nr_error_set(err, "%s: cannot write PNG: %s", path, why);
-        if (ok && rename(tmp, path) != 0)
-            ok = nr_error_set(err, "%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
-        if (!ok)
-            remove(tmp);
-    }
-    SDL_FreeSurface(s);
-    return ok;
 }
 
 int plot_write_png(const PlotFigure *fig, const char *path, NrError *err)
@@ -585,7 +485,7 @@ int plot_write_png(const PlotFigure *fig, const char *path, NrError *err)
         goto done;
     }
     char font[512];
-    app_pick_font(fig->font_path, font, sizeof font);
+    gfx_pick_font(fig->font_path, font, sizeof font);
     gfx_init(g, r, font[0] ? font : NULL);
     int cols = fig->cols > 0 ? fig->cols : fig->npanels;
     int rows = (fig->npanels + cols - 1) / cols;
@@ -617,7 +517,7 @@ int plot_write_png(const PlotFigure *fig, const char *path, NrError *err)
         plot_draw_panel(g, a, &fig->panels[i], &th);
     }
     SDL_RenderPresent(r);
-    rc = app_save_png(r, W, H, path, err) ? 0 : 1;
+    rc = gfx_save_png(r, W, H, path, err) ? 0 : 1;
 done:
     if (g) {
         gfx_free(g);
