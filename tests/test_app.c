@@ -347,7 +347,7 @@ static void gauge_text_is_the_engines(void **state)
     for (int k = 0; k < n; k++) {
         const Metrics *m = engine_metrics(f->e, k);
         AppGaugeText t;
-        app_gauge_text(f->e, k, &t);
+        app_gauge_text(m, &t);
         assert_true(m->samples > 100);
         assert_float_equal(number_after(t.rate, "inconsistent "), metrics_inconsistency_rate(m) * 100.0, 0.05 + 1e-9);
         assert_float_equal(number_after(t.recent, "last 5 s "), metrics_recent_rate(m) * 100.0, 0.05 + 1e-9);

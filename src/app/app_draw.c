@@ -31,8 +31,7 @@ static void xform_for(const AppState *s, const SDL_FRect *rect, int k, int j, Ap
     x->cx = rect->x + rect->w / 2;
     x->cy = rect->y + rect->h / 2;
     if (s->follow[s->focus >= 0] && k >= 0) {
-        EngineView v;
-        engine_view(s->e, k, j, &v);
+        const EngineView v = s->data.view[k][j];
         x->wx = (v.pose[0].x + v.pose[1].x) / 2;
         x->wy = (v.pose[0].y + v.pose[1].y) / 2;
         double dist = hypot(v.pose[0].x - v.pose[1].x, v.pose[0].y - v.pose[1].y);
@@ -244,7 +243,7 @@ void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double h
 
 static void update_trails(AppState *s)
 {
-    int64_t now = engine_now(s->e);
+    int64_t now = s->data.now_us;
     if (s->trail_t >= 0 && now < s->trail_t) { /* restarted or looped */
         memset(s->trail, 0, sizeof s->trail);
         s->trail_t = -1;
@@ -252,11 +251,10 @@ static void update_trails(AppState *s)
     if (s->trail_t >= 0 && now - s->trail_t < 66 * NR_US_PER_MS)
         return;
     s->trail_t = now;
-    int n = engine_scheme_count(s->e);
+    int n = s->data.n;
     for (int k = 0; k < n; k++)
         for (int j = 0; j < 2; j++) {
-            EngineView v;
-            engine_view(s->e, k, j, &v);
+            const EngineView v = s->data.view[k][j];
             for (int c = 0; c < 2; c++) {
                 AppTrail *t = &s->trail[k][j][c];
                 t->x[t->head] = (float)v.pose[c].x;
@@ -268,12 +266,35 @@ static void update_trails(AppState *s)
         }
 }
 
+/* A terminal's screen this process does not know (the peer's, in a network
+ * race): said so in its place. */
+static void draw_unknown(AppState *s, const SDL_FRect *rect, int j)
+{
+    gfx_fill(s->r, rect->x, rect->y, rect->w, rect->h, PAL_PANEL);
+    char full[48];
+    snprintf(full, sizeof full, "P%d screen: at the peer", j + 1);
+    const char *says[3] = {full, "at the peer", "peer"}; /* detail dropped, never letters */
+    int i = 0, tw, th;
+    for (; i < 2; i++) {
+        gfx_text_size(&s->gfx, GFX_SMALL, says[i], &tw, &th);
+        if ((float)tw + 4 <= rect->w)
+            break;
+    }
+    gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + rect->w / 2), (int)(rect->y + rect->h / 2 - lh(s, GFX_SMALL) / 2),
+             GFX_CENTER, PAL_DIM, "%s", says[i]);
+    gfx_frame(s->r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
+}
+
 static void draw_view(AppState *s, int k, int j)
 {
     SDL_Renderer *r = s->r;
     const SDL_FRect *rect = &s->lay.view[k][j];
     if (rect->w < 4 || rect->h < 4)
         return;
+    if (!s->data.known[k][j]) {
+        draw_unknown(s, rect, j);
+        return;
+    }
     AppXform x;
     app_view_xform(s, k, j, &x);
     SDL_Rect clip = {(int)rect->x, (int)rect->y, (int)rect->w, (int)rect->h};
@@ -290,8 +311,7 @@ static void draw_view(AppState *s, int k, int j)
             app_draw_track(s, &x);
         }
     }
-    EngineView v;
-    engine_view(s->e, k, j, &v);
+    const EngineView v = s->data.view[k][j];
     s->drawn[k].leader[j] = v.leader;
     s->drawn[k].gap[j] = v.progress[0] - v.progress[1];
     s->drawn[k].drawn = true;
@@ -309,7 +329,7 @@ static void draw_view(AppState *s, int k, int j)
             }
         }
     }
-    if (s->overlays & APP_OVERLAY_INFLIGHT) {
+    if ((s->overlays & APP_OVERLAY_INFLIGHT) && s->e) {
         /* MUs travelling towards this terminal carry the other car */
         int dir = other; /* direction other -> j */
         int m = engine_in_flight(s->e, k, dir, s->inflight, ENGINE_QUEUE_LIMIT);
@@ -321,7 +341,7 @@ static void draw_view(AppState *s, int k, int j)
             gfx_disc(r, px, py, rad, col);
         }
     }
-    if (s->overlays & APP_OVERLAY_GHOST) {
+    if ((s->overlays & APP_OVERLAY_GHOST) && s->e) {
         Pose truth;
         engine_truth(s->e, other, &truth, NULL);
         app_draw_car(s, &x, truth.x, truth.y, truth.heading, pal_mix(pal_car(other), gfx_rgb(255, 255, 255), 0.6f),
@@ -367,7 +387,7 @@ static void draw_view(AppState *s, int k, int j)
  * sample is inconsistent (the screens disagree on who is ahead). */
 static void draw_disagree(AppState *s, int k)
 {
-    s->drawn[k].frame = engine_metrics(s->e, k)->inconsistent_now;
+    s->drawn[k].frame = s->data.metrics[k]->inconsistent_now;
     if (!s->drawn[k].frame)
         return;
     const SDL_FRect *a = &s->lay.view[k][0], *b = &s->lay.view[k][1];
@@ -387,7 +407,7 @@ static void draw_top(AppState *s)
     const SDL_FRect *t = &s->lay.top;
     gfx_fill(s->r, t->x, t->y, t->w, t->h, PAL_BAR);
     float pad = (float)s->lay.base * 0.5f, y = t->y + (t->h - lh(s, GFX_NORMAL)) / 2;
-    double now = (double)engine_now(s->e) / 1e6, end = (double)app_end_us(s) / 1e6;
+    double now = (double)s->data.now_us / 1e6, end = (double)s->data.end_us / 1e6;
     int w = gfx_text(&s->gfx, GFX_NORMAL, (int)pad, (int)y, GFX_LEFT, PAL_FG, "netrace  %s", s->cfg.title ? s->cfg.title : "");
     w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 3) + w, (int)y, GFX_LEFT, PAL_ACCENT, "t %5.1f / %.1f s", now, end);
     const char *state = s->snapshot ? "snapshot" : s->paused ? "PAUSED"
@@ -402,7 +422,7 @@ static void draw_top(AppState *s)
                  PAL_ACCENT, "%s", s->msg);
         s->msg_frames--;
     } else {
-        int n = engine_scheme_count(s->e);
+        int n = s->data.n;
         char hint[64];
         if (n > 9)
             snprintf(hint, sizeof hint, "1-9, Shift 1-%d focus  H help", n - 9 > 9 ? 9 : n - 9);
@@ -487,6 +507,14 @@ static void draw_controls(AppState *s)
 static void draw_bars(AppState *s)
 {
     AppLayout *L = &s->lay;
+    if (!s->e) { /* a network race: its settings were fixed when it began */
+        const SDL_FRect *t = &L->status;
+        gfx_fill(s->r, t->x, t->y, t->w, t->h, PAL_BAR);
+        gfx_text(&s->gfx, GFX_SMALL, (int)((float)L->base * 0.5f), (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2),
+                 GFX_LEFT, PAL_FG, "network race: every scheme on the same real packets; live metrics from both "
+                 "terminals' views");
+        return;
+    }
     float y0 = L->status.y;
     int w = L->w, h = L->h - (int)y0;
     char key[sizeof s->bar_layer.text_key], val[64];
@@ -587,34 +615,36 @@ static void draw_help(AppState *s)
 static void draw_label(AppState *s, int k)
 {
     const SDL_FRect *a = &s->lay.label[k];
-    const SchemeType *st = engine_scheme(s->e, k);
+    const SchemeType *st = s->data.scheme[k];
     float pad = (float)s->lay.base * 0.3f;
     int w = gfx_text(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, pal_scheme(k), "%s",
                      st->title ? st->title : st->name);
     char line[GFX_TEXT_MAX];
-    snprintf(line, sizeof line, "%s (%d of %d): %s", st->name, k + 1, engine_scheme_count(s->e),
+    snprintf(line, sizeof line, "%s (%d of %d): %s", st->name, k + 1, s->data.n,
              st->summary ? st->summary : "");
     int lw, lhh;
     gfx_text_size(&s->gfx, GFX_NORMAL, line, &lw, &lhh);
     if (a->x + (float)(w + lw) + 3 * pad > a->x + a->w) /* too long: name and place only */
-        snprintf(line, sizeof line, "%s (%d of %d)", st->name, k + 1, engine_scheme_count(s->e));
+        snprintf(line, sizeof line, "%s (%d of %d)", st->name, k + 1, s->data.n);
     gfx_text(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
              GFX_LEFT, PAL_DIM, "%s", line);
 }
 
 void app_draw(AppState *s, int w, int h)
 {
+    if (s->e) /* else the owner filled s->data (a network race) */
+        racedata_from_engine(&s->data, s->e, app_end_us(s));
     gfx_begin_frame(&s->gfx);
     app_layout(s, w, h);
     SDL_SetRenderDrawColor(s->r, PAL_BG.r, PAL_BG.g, PAL_BG.b, 255);
     SDL_RenderClear(s->r);
     if (s->overlays & APP_OVERLAY_TRAILS)
         update_trails(s);
-    int n = engine_scheme_count(s->e);
-    int64_t now = engine_now(s->e);
+    int n = s->data.n;
+    int64_t now = s->data.now_us;
     if (s->paused || !s->gtext_valid) {
         for (int k = 0; k < n; k++) {
-            app_gauge_text(s->e, k, &s->gtext[k]);
+            app_gauge_text(s->data.metrics[k], &s->gtext[k]);
             s->gtext_t[k] = now;
         }
         s->gtext_valid = true;
@@ -631,7 +661,7 @@ void app_draw(AppState *s, int w, int h)
             }
             if (oldest < 0)
                 break;
-            app_gauge_text(s->e, oldest, &s->gtext[oldest]);
+            app_gauge_text(s->data.metrics[oldest], &s->gtext[oldest]);
             s->gtext_t[oldest] = now;
         }
     }

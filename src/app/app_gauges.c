@@ -7,9 +7,8 @@
 
 /* ---- gauges ------------------------------------------------------------ */
 
-void app_gauge_text(const Engine *e, int k, AppGaugeText *t)
+void app_gauge_text(const Metrics *m, AppGaugeText *t)
 {
-    const Metrics *m = engine_metrics(e, k);
     double f = metrics_mean_d1_minus_d2(m);
     snprintf(t->rate, sizeof t->rate, "inconsistent %.1f%%", metrics_inconsistency_rate(m) * 100.0);
     snprintf(t->recent, sizeof t->recent, "last 5 s %.1f%%", metrics_recent_rate(m) * 100.0);
@@ -36,9 +35,8 @@ static double fair_scale(double v, double range)
 static double fairness_range(const AppState *s)
 {
     double mx = 0.5;
-    int n = engine_scheme_count(s->e);
-    for (int k = 0; k < n; k++)
-        mx = fmax(mx, fabs(metrics_mean_d1_minus_d2(engine_metrics(s->e, k))));
+    for (int k = 0; k < s->data.n; k++)
+        mx = fmax(mx, fabs(metrics_mean_d1_minus_d2(s->data.metrics[k])));
     static const double steps[] = {0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
         if (mx <= steps[i])
@@ -69,7 +67,7 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
     SDL_Renderer *r = s->r;
     int font = big ? GFX_NORMAL : GFX_SMALL;
     const AppGaugeText t = s->gtext[k];
-    const Metrics *m = engine_metrics(s->e, k);
+    const Metrics *m = s->data.metrics[k];
     float bottom = g->y + g->h;
     float x = g->x + pad, y = g->y + pad / 2, w = g->w - 2 * pad;
 #define ROOM(lines)                                                                                \
@@ -78,7 +76,7 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
             return;                                                                                \
     } while (0)
     if (!big) {
-        const SchemeType *st = engine_scheme(s->e, k);
+        const SchemeType *st = s->data.scheme[k];
         gfx_fill(r, g->x, g->y, 4, g->h, pal_scheme(k));
         /* "7 EPP-xv epp-xv": the short name goes first, then the title
          * falls back to the name, then to the number: detail is dropped,
@@ -239,21 +237,21 @@ void app_layer_end(AppState *s, AppLayer *l, float x, float y)
 
 static void draw_chart(AppState *s, int pass, SDL_FRect a)
 {
-    int n = engine_scheme_count(s->e);
+    int n = s->data.n;
     PlotSeries se[SCHEME_MAX];
-    double end_s = (double)app_end_us(s) / 1e6;
+    double end_s = (double)s->data.end_us / 1e6;
     int cap = (int)a.w;
     cap = cap > APP_CHART_PTS ? APP_CHART_PTS : cap < 2 ? 2 : cap;
     for (int k = 0; k < n; k++) {
-        int hn = 0;
-        const MetricSample *h = engine_history(s->e, k, &hn);
+        int hn = s->data.nhistory[k];
+        const MetricSample *h = s->data.history[k];
         int m = (h && hn > 0) ? (hn < cap ? hn : cap) : 0;
         for (int i = 0; i < m; i++) {
             int src = m > 1 ? (int)((int64_t)i * (hn - 1) / (m - 1)) : 0;
             s->chart_x[k][i] = (double)h[src].t_us / 1e6;
             s->chart_y[k][i] = pass == 0 ? h[src].rate * 100.0 : h[src].d1 - h[src].d2;
         }
-        se[k].label = engine_scheme(s->e, k)->name;
+        se[k].label = s->data.scheme[k]->name;
         se[k].x = s->chart_x[k];
         se[k].y = s->chart_y[k];
         se[k].n = m;
@@ -282,15 +280,11 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
  * grown by about one pixel column, was reset, or the layout changed. */
 void app_draw_charts(AppState *s)
 {
-    int n = engine_scheme_count(s->e);
+    int n = s->data.n;
     int64_t total = 0;
-    for (int k = 0; k < n; k++) {
-        int hn = 0;
-        engine_history(s->e, k, &hn);
-        total += hn;
-    }
-    int64_t period = engine_params(s->e)->period_us > 0 ? engine_params(s->e)->period_us : 33000;
-    int64_t race_samples = app_end_us(s) / period + 1;
+    for (int k = 0; k < n; k++)
+        total += s->data.nhistory[k];
+    int64_t race_samples = s->data.end_us / s->data.period_us + 1;
     for (int pass = 0; pass < 2; pass++) {
         const SDL_FRect *a = &s->lay.chart[pass];
         if (a->w < 40 || a->h < 40)

@@ -23,11 +23,13 @@ void app_layout(AppState *s, int w, int h)
     L->top = frect(0, 0, fw, ln * 1.4f);
     /* value controls: the label line, 2 px, then the -/value/+ line */
     float ctl1 = ls * 1.5f, ctl0 = ls * 2.15f + 10;
+    if (!s->e) /* a network race: no live controls, only the status line */
+        ctl1 = ctl0 = 0;
     L->ctl_row[1] = frect(0, fh - ctl1, fw, ctl1);
     L->ctl_row[0] = frect(0, fh - ctl1 - ctl0, fw, ctl0);
     L->status = frect(0, L->ctl_row[0].y - ls * 1.3f, fw, ls * 1.3f);
     float mid_top = L->top.h, mid_bot = L->status.y;
-    int n = engine_scheme_count(s->e);
+    int n = s->data.n;
     double aspect = (s->bx1 - s->bx0) / (s->by1 - s->by0);
     if (s->focus >= 0) {
         /* focus: the two views large, the gauges beside, the charts below */
