@@ -32,4 +32,10 @@ void app_draw_charts(AppState *s);
 bool app_layer_begin(AppState *s, AppLayer *l, int w, int h);
 void app_layer_end(AppState *s, AppLayer *l, float x, float y);
 
+/* app_bars.c: the top bar, the status line with the control bar and
+ * buttons (a cached layer), the help overlay. */
+void app_draw_top(AppState *s);
+void app_draw_bars(AppState *s);
+void app_draw_help(AppState *s);
+
 #endif
