@@ -94,36 +94,26 @@ static void draw_unknown(AppState *s, const SDL_FRect *rect, int j)
     gfx_frame(s->r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
 }
 
-static void draw_view(AppState *s, int k, int j)
+/* The track under a view: drawn (zoomed on the cars), or the cached
+ * whole-track picture. */
+static void view_track(AppState *s, const SDL_FRect *rect, const SDL_Rect *clip, const AppXform *x)
 {
-    SDL_Renderer *r = s->r;
-    const SDL_FRect *rect = &s->lay.view[k][j];
-    if (rect->w < 4 || rect->h < 4)
-        return;
-    if (!s->data.known[k][j]) {
-        draw_unknown(s, rect, j);
-        return;
-    }
-    AppXform x;
-    app_view_xform(s, k, j, &x);
-    SDL_Rect clip = {(int)rect->x, (int)rect->y, (int)rect->w, (int)rect->h};
-    SDL_RenderSetClipRect(r, &clip);
-    if (s->follow[s->focus >= 0]) {
-        gfx_fill(r, rect->x, rect->y, rect->w, rect->h, PAL_GRASS);
-        app_draw_track(s, &x);
-    } else {
-        SDL_Texture *tex = app_track_texture(s, clip.w, clip.h);
-        if (tex)
-            SDL_RenderCopy(r, tex, NULL, &clip);
-        else {
-            gfx_fill(r, rect->x, rect->y, rect->w, rect->h, PAL_GRASS);
-            app_draw_track(s, &x);
+    if (!s->follow[s->focus >= 0]) {
+        SDL_Texture *tex = app_track_texture(s, clip->w, clip->h);
+        if (tex) {
+            SDL_RenderCopy(s->r, tex, NULL, clip);
+            return;
         }
     }
-    const EngineView v = s->data.view[k][j];
-    s->drawn[k].leader[j] = v.leader;
-    s->drawn[k].gap[j] = v.progress[0] - v.progress[1];
-    s->drawn[k].drawn = true;
+    gfx_fill(s->r, rect->x, rect->y, rect->w, rect->h, PAL_GRASS);
+    app_draw_track(s, x);
+}
+
+/* Overlays under the cars: trails of both cars; the MUs on the way to
+ * terminal j (they carry the other car); the other car's true position. */
+static void view_overlays(AppState *s, int k, int j, const AppXform *x)
+{
+    SDL_Renderer *r = s->r;
     int other = 1 - j;
     if (s->overlays & APP_OVERLAY_TRAILS) {
         for (int c = 0; c < 2; c++) {
@@ -132,47 +122,46 @@ static void draw_view(AppState *s, int k, int j)
             for (int i = 1; i < t->n; i++) {
                 int a = (t->head - i + APP_TRAIL) % APP_TRAIL, b = (t->head - i - 1 + APP_TRAIL) % APP_TRAIL;
                 float x0, y0, x1, y1;
-                app_world_to_px(&x, t->x[a], t->y[a], &x0, &y0);
-                app_world_to_px(&x, t->x[b], t->y[b], &x1, &y1);
-                gfx_thick_line(r, x0, y0, x1, y1, fmaxf(1.5f, x.scale * 0.3f), col);
+                app_world_to_px(x, t->x[a], t->y[a], &x0, &y0);
+                app_world_to_px(x, t->x[b], t->y[b], &x1, &y1);
+                gfx_thick_line(r, x0, y0, x1, y1, fmaxf(1.5f, x->scale * 0.3f), col);
             }
         }
     }
     if ((s->overlays & APP_OVERLAY_INFLIGHT) && s->e) {
-        /* MUs travelling towards this terminal carry the other car */
-        int dir = other; /* direction other -> j */
-        int m = engine_in_flight(s->e, k, dir, s->inflight, ENGINE_QUEUE_LIMIT);
+        int m = engine_in_flight(s->e, k, other, s->inflight, ENGINE_QUEUE_LIMIT); /* direction other -> j */
         SDL_Color col = pal_mix(pal_car(other), gfx_rgb(255, 255, 255), 0.55f);
-        float rad = fmaxf(2.0f, x.scale * 0.3f);
+        float rad = fmaxf(2.0f, x->scale * 0.3f);
         for (int i = 0; i < m; i++) {
             float px, py;
-            app_world_to_px(&x, s->inflight[i].mu.x, s->inflight[i].mu.y, &px, &py);
+            app_world_to_px(x, s->inflight[i].mu.x, s->inflight[i].mu.y, &px, &py);
             gfx_disc(r, px, py, rad, col);
         }
     }
     if ((s->overlays & APP_OVERLAY_GHOST) && s->e) {
         Pose truth;
         engine_truth(s->e, other, &truth, NULL);
-        app_draw_car(s, &x, truth.x, truth.y, truth.heading, pal_mix(pal_car(other), gfx_rgb(255, 255, 255), 0.6f),
-                 true);
+        app_draw_car(s, x, truth.x, truth.y, truth.heading, pal_mix(pal_car(other), gfx_rgb(255, 255, 255), 0.6f),
+                     true);
     }
-    /* the other car first, this terminal's own car on top */
-    app_draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, pal_car(other), false);
-    app_draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, pal_car(j), false);
-    SDL_RenderSetClipRect(r, NULL);
+}
 
-    /* captions: whose screen, who is ahead, laps */
+/* Captions: whose screen and who is ahead on it at the top, both cars'
+ * laps at the bottom of a tall view. */
+static void view_captions(AppState *s, const SDL_FRect *rect, int j, const EngineView *v)
+{
+    SDL_Renderer *r = s->r;
     float ls = lh(s, GFX_SMALL), pad = (float)s->lay.base * 0.25f;
     gfx_fill(r, rect->x, rect->y, rect->w, ls + pad, PAL_CAPTION);
-    SDL_Color lc = pal_car(v.leader);
+    SDL_Color lc = pal_car(v->leader);
     char lead[32];
-    snprintf(lead, sizeof lead, "car %d ahead", v.leader + 1);
+    snprintf(lead, sizeof lead, "car %d ahead", v->leader + 1);
     int lw, lhh, pw;
     gfx_text_size(&s->gfx, GFX_SMALL, lead, &lw, &lhh);
     gfx_text_size(&s->gfx, GFX_SMALL, "P1 screen", &pw, &lhh);
     bool wide = (float)(pw + lw) + 6 * pad < rect->w;
-    int tw = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), (int)(rect->y + pad / 2), GFX_LEFT,
-                      pal_car(j), wide ? "P%d screen" : "P%d", j + 1);
+    int tw = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), (int)(rect->y + pad / 2), GFX_LEFT, pal_car(j),
+                      wide ? "P%d screen" : "P%d", j + 1);
     float bx = rect->x + rect->w - (float)lw - 3 * pad;
     if (bx > rect->x + (float)tw + 2 * pad || tw == 0) {
         gfx_fill(r, bx, rect->y + 1, (float)lw + 2 * pad, ls + pad - 2, lc);
@@ -185,11 +174,39 @@ static void draw_view(AppState *s, int k, int j)
         gfx_fill(r, rect->x, rect->y + rect->h - ls - pad, rect->w, ls + pad, PAL_CAPTION);
         int y = (int)(rect->y + rect->h - ls - pad / 2);
         int w1 = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), y, GFX_LEFT, PAL_CAR1, "car 1 lap %d",
-                          v.lap[0] + 1);
+                          v->lap[0] + 1);
         gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + 3 * pad) + w1, y, GFX_LEFT, PAL_CAR2, "car 2 lap %d",
-                 v.lap[1] + 1);
+                 v->lap[1] + 1);
     }
     gfx_frame(r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
+}
+
+/* Terminal j's screen under scheme k: the track, the overlays, both cars
+ * where that terminal displays them (its own on top), the captions. */
+static void draw_view(AppState *s, int k, int j)
+{
+    const SDL_FRect *rect = &s->lay.view[k][j];
+    if (rect->w < 4 || rect->h < 4)
+        return;
+    if (!s->data.known[k][j]) {
+        draw_unknown(s, rect, j);
+        return;
+    }
+    AppXform x;
+    app_view_xform(s, k, j, &x);
+    SDL_Rect clip = {(int)rect->x, (int)rect->y, (int)rect->w, (int)rect->h};
+    SDL_RenderSetClipRect(s->r, &clip);
+    view_track(s, rect, &clip, &x);
+    const EngineView v = s->data.view[k][j];
+    s->drawn[k].leader[j] = v.leader;
+    s->drawn[k].gap[j] = v.progress[0] - v.progress[1];
+    s->drawn[k].drawn = true;
+    view_overlays(s, k, j, &x);
+    int other = 1 - j;
+    app_draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, pal_car(other), false);
+    app_draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, pal_car(j), false);
+    SDL_RenderSetClipRect(s->r, NULL);
+    view_captions(s, rect, j, &v);
 }
 
 /* A red frame around both screens of scheme k while the engine's latest

@@ -22,8 +22,8 @@ static void draw_quads(SDL_Renderer *r, const SDL_Vertex *v, int nv, const int *
     SDL_RenderGeometry(r, NULL, v, nv, order, m);
 }
 
-/* Asphalt as a triangle strip, white edges, a chequered start line. */
-void app_draw_track(AppState *s, const AppXform *x)
+/* The asphalt: one quad per segment, those wholly off the view skipped. */
+static void track_asphalt(AppState *s, const AppXform *x)
 {
     SDL_Renderer *r = s->r;
     int n = s->npts;
@@ -59,7 +59,14 @@ void app_draw_track(AppState *s, const AppXform *x)
         s->idx[m++] = i1;
     }
     draw_quads(r, s->vert, 2 * n, s->idx, m, s->tri_order);
-    /* white edge lines: one quad per segment and side, all in one batch */
+}
+
+/* White edge lines (and the walls beyond the grass, when the physics has
+ * them): one quad per segment and side, all in one batch. */
+static void track_edges(AppState *s, const AppXform *x)
+{
+    SDL_Renderer *r = s->r;
+    int n = s->npts;
     float ew = fmaxf(1.0f, x->scale * 0.25f);
     int nv = 0, ni = 0;
     /* sides 2 and 3: the walls beyond the grass, when the physics has them */
@@ -96,7 +103,11 @@ void app_draw_track(AppState *s, const AppXform *x)
         }
     }
     draw_quads(r, s->edge_vert, nv, s->edge_idx, ni, s->tri_order);
-    /* start / finish line: chequered band across the track at s = 0 */
+}
+
+/* The start / finish line: a chequered band across the track at s = 0. */
+static void track_start_line(AppState *s, const AppXform *x)
+{
     const Track *t = s->track;
     double w = track_width(t), sx, sy, sh;
     track_point(t, 0.0, &sx, &sy, &sh);
@@ -110,8 +121,16 @@ void app_draw_track(AppState *s, const AppXform *x)
             for (int i = 0; i < 4; i++)
                 app_world_to_px(x, sx + nx * cs[i][0] + fx * cs[i][1], sy + ny * cs[i][0] + fy * cs[i][1],
                                 &p[i].x, &p[i].y);
-            gfx_poly(r, p, 4, ((q + row) & 1) ? gfx_rgb(20, 20, 20) : PAL_EDGE);
+            gfx_poly(s->r, p, 4, ((q + row) & 1) ? gfx_rgb(20, 20, 20) : PAL_EDGE);
         }
+}
+
+/* Asphalt as a triangle strip, white edges, a chequered start line. */
+void app_draw_track(AppState *s, const AppXform *x)
+{
+    track_asphalt(s, x);
+    track_edges(s, x);
+    track_start_line(s, x);
 }
 
 /* The whole-track picture of a view size, drawn once into a texture. */
