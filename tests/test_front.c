@@ -1,8 +1,9 @@
 /* The front end's shared parts without a display: the one window loop drives
  * a screen's callbacks (events, advance on the wall time, draw at the
  * renderer's size, screenshots, quit, the benchmark's fixed 1/60 s steps);
- * the start lights count down by the race time; the HUD's race lines and
- * the results' lap times as a terminal saw them. SDL_VIDEODRIVER=dummy. */
+ * the start lights count down by the race time; the HUD's race lines as a
+ * terminal saw them; the network window draws a predicted car where it is
+ * predicted. SDL_VIDEODRIVER=dummy. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "netwin_race.h"
 #include "widgets.h"
 #include "winloop.h"
 
@@ -252,6 +254,25 @@ static void hud_lines_as_the_terminal_saw_them(void **state)
     assert_string_equal(h.centre, "0:30.0 left");
 }
 
+/* ---- the network window's cars --------------------------------------- */
+
+/* A dead-reckoning prediction between updates carries no sample (seq -1):
+ * the network window drew the peer's car on its grid slot for it (the
+ * countdown's rule), so under DR the peer sat behind the start line most
+ * of the race. Only the countdown shows the grid. */
+static void network_screen_draws_predictions(void **state)
+{
+    (void)state;
+    Pose predicted = {120.5, -3.25, 0.5, -1}, sample = {118.0, -3.0, 0.5, 41}, grid = {-6.0, 1.5, 0.0, -1};
+    Pose out;
+    netwin_race_pose(false, &predicted, &grid, &out);
+    assert_true(out.x == 120.5 && out.y == -3.25 && out.heading == 0.5);
+    netwin_race_pose(false, &sample, &grid, &out);
+    assert_true(out.x == 118.0 && out.seq == 41);
+    netwin_race_pose(true, &predicted, &grid, &out);
+    assert_true(out.x == -6.0 && out.y == 1.5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +280,7 @@ int main(void)
         cmocka_unit_test(bench_steps_a_sixtieth),
         cmocka_unit_test(lights_count_down_by_race_time),
         cmocka_unit_test(hud_lines_as_the_terminal_saw_them),
+        cmocka_unit_test(network_screen_draws_predictions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

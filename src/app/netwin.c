@@ -28,7 +28,8 @@ typedef struct NetWin {
     WidgetSprites sprites;
     OverWin watch;       /* every scheme's overview in a second window (Tab, --watch) */
     bool want_watch;
-    NetHistory *hist;    /* the overview's charts (heap) */
+    NetHistory *hist;    /* the overview's charts (heap), kept from the start */
+    RaceData data;       /* the overview's data of this frame */
     PlayKeys keys;
     PlayPads pads;
     const Uint8 *key_state;
@@ -286,12 +287,15 @@ static void scr_message(void *ctx, const char *text)
     nw->msg_frames = 240;
 }
 
-/* The overview beside, fed from the live network race. */
+/* The overview's data every frame (its charts span the race from the
+ * start, whenever Tab opens it), drawn beside when open. */
 static void scr_after(void *ctx)
 {
     NetWin *nw = ctx;
-    if (nw->watch.s && netwin_race_data(nw->session, nw->hist, &nw->watch.s->data))
-        overwin_draw(&nw->watch);
+    if (!netwin_race_data(nw->session, nw->hist, &nw->data) || !nw->watch.s)
+        return;
+    nw->watch.s->data = nw->data;
+    overwin_draw(&nw->watch);
 }
 
 static bool on_session_frame(void *ctx)

@@ -7,6 +7,26 @@
 #include <math.h>
 #include <string.h>
 
+void netwin_race_pose(bool countdown, const Pose *shown, const Pose *grid, Pose *out)
+{
+    /* a DR scheme's prediction between updates has no sample (seq -1): it
+     * is what the screen shows, not "nothing yet" */
+    *out = countdown ? *grid : *shown;
+}
+
+/* Car c as scheme k shows it at this terminal (the own car at its physics
+ * pose when the scheme shows the latest own sample). */
+static void shown_pose(const NetPlay *np, int k, int c, bool countdown, Pose *out)
+{
+    Pose shown, grid;
+    if (c == netplay_car(np))
+        netplay_own_shown(np, k, &shown);
+    else
+        netplay_display(np, k, c, &shown);
+    netplay_grid_pose(np, c, &grid);
+    netwin_race_pose(countdown, &shown, &grid, out);
+}
+
 void netwin_race_read(Session *s, NetRace *nr)
 {
     memset(nr, 0, sizeof *nr);
@@ -22,12 +42,9 @@ void netwin_race_read(Session *s, NetRace *nr)
     int k = netplay_shown(np), peer = 1 - nr->me;
     const SchemeType *st = session_scheme(s, k);
     nr->shown = st ? st->name : "?";
-    netplay_own_shown(np, k, &nr->pose[nr->me]);
-    netplay_display(np, k, peer, &nr->pose[peer]);
-    if (nr->pose[peer].seq < 0) /* nothing displayed yet: the grid */
-        netplay_grid_pose(np, peer, &nr->pose[peer]);
-    if (nr->st.phase == SESSION_COUNTDOWN)
-        netplay_grid_pose(np, nr->me, &nr->pose[nr->me]);
+    bool countdown = nr->st.phase == SESSION_COUNTDOWN;
+    shown_pose(np, k, nr->me, countdown, &nr->pose[nr->me]);
+    shown_pose(np, k, peer, countdown, &nr->pose[peer]);
     nr->speed = netplay_speed(np);
     nr->rf = netplay_flow(np);
 }
@@ -56,14 +73,12 @@ static void add_history(NetHistory *h, int k, const Metrics *m)
 /* This terminal's view of scheme k as the engine states one (engine.h
  * EngineView): progress projected near each car's true progress as the
  * race flow last knew it, laps from it, the leader the car further on. */
-static void own_view(const NetPlay *np, const Track *t, int k, EngineView *v)
+static void own_view(const NetPlay *np, const Track *t, int k, bool countdown, EngineView *v)
 {
     const RaceFlow *rf = netplay_flow(np);
     double len = track_length(t);
     for (int c = 0; c < 2; c++) {
-        netplay_display(np, k, c, &v->pose[c]);
-        if (v->pose[c].seq < 0)
-            netplay_grid_pose(np, c, &v->pose[c]);
+        shown_pose(np, k, c, countdown, &v->pose[c]);
         v->progress[c] = track_progress(t, v->pose[c].x, v->pose[c].y, rf->progress[RACEFLOW_TRUTH][c]);
         v->lap[c] = v->progress[c] > 0 ? (int)floor(v->progress[c] / len) : 0;
     }
@@ -86,7 +101,7 @@ bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d)
         add_history(hist, k, d->metrics[k]);
         d->history[k] = hist->s[k];
         d->nhistory[k] = hist->n[k];
-        own_view(np, t, k, &d->view[k][me]);
+        own_view(np, t, k, st.phase < SESSION_RACING, &d->view[k][me]);
         d->view[k][1 - me] = d->view[k][me];
         d->known[k][me] = true;
         d->known[k][1 - me] = false;

@@ -16,6 +16,10 @@
  *        each scheme (the peer's screens are not known here: its VIEW
  *        packets carry progress, not poses). False before the race exists.
  *   netwin_race_input(s, in)   this terminal's controls to the session.
+ *   netwin_race_pose(countdown, shown, grid, &out)  the pose a screen draws
+ *        for a car: its grid slot in the countdown (the terminal starts at
+ *        race time 0), else what the scheme shows, a prediction (seq -1)
+ *        included.
  *   netwin_race_run(s, frame, ctx, stop)  runs the session to its end with
  *        frame(ctx) called on its loop (false from it leaves the race);
  *        true when the race completed.
@@ -49,6 +53,7 @@ typedef struct NetHistory {
 } NetHistory;
 
 void netwin_race_read(Session *s, NetRace *nr);
+void netwin_race_pose(bool countdown, const Pose *shown, const Pose *grid, Pose *out);
 bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d);
 void netwin_race_input(Session *s, const CarInput *in);
 bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile sig_atomic_t *stop);
