@@ -181,8 +181,9 @@ bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer 
  * game's overview window); the charts' time axis is the race so far. */
 bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
 /* A drawing context without an engine: fonts and the track's geometry, for
- * app_draw_track / app_draw_car / app_fit_xform (network play's driving
- * window, whose race is not an Engine). */
+ * app_draw_track / app_draw_car / app_fit_xform (a driving screen), or the
+ * overview of a race that is not an Engine (network play: the owner fills
+ * s->data before each app_draw; no controls). */
 void app_state_init_track(AppState *s, const Track *t, const AppConfig *cfg, SDL_Renderer *r);
 /* The race end the charts and the top bar show: the replay's end, or now. */
 int64_t app_end_us(const AppState *s);
