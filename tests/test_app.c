@@ -166,7 +166,7 @@ static void check_cars(Fixture *f)
                 assert_true(px >= x.rect.x && px < x.rect.x + x.rect.w);
                 assert_true(py >= x.rect.y && py < x.rect.y + x.rect.h);
                 SDL_Color got = pixel_at(f->surf, (int)px, (int)py);
-                SDL_Color want = c == 0 ? APP_CAR1 : APP_CAR2;
+                SDL_Color want = c == 0 ? PAL_CAR1 : PAL_CAR2;
                 if (!same_rgb(got, want))
                     fail_msg("scheme %d terminal %d car %d at (%d,%d): rgb %d,%d,%d, expected %d,%d,%d", k, j, c,
                              (int)px, (int)py, got.r, got.g, got.b, want.r, want.g, want.b);
@@ -212,8 +212,8 @@ static void nothing_between_the_cars(void **state)
     float px, py;
     app_world_to_px(&x, mx, my, &px, &py);
     SDL_Color got = pixel_at(f->surf, (int)px, (int)py);
-    assert_false(same_rgb(got, APP_CAR1));
-    assert_false(same_rgb(got, APP_CAR2));
+    assert_false(same_rgb(got, PAL_CAR1));
+    assert_false(same_rgb(got, PAL_CAR2));
     f->s->follow[1] = true;
     f->s->focus = -1;
 }
@@ -240,8 +240,8 @@ static void lead_badge_in_the_leaders_colour(void **state)
             for (int y = (int)rc->y + 1; y < (int)rc->y + strip; y++)
                 for (int x = (int)(rc->x + rc->w * 0.6f); x < (int)(rc->x + rc->w) - 1; x++) {
                     SDL_Color c = pixel_at(f->surf, x, y);
-                    car1 += same_rgb(c, APP_CAR1);
-                    car2 += same_rgb(c, APP_CAR2);
+                    car1 += same_rgb(c, PAL_CAR1);
+                    car2 += same_rgb(c, PAL_CAR2);
                 }
             if (car2 < 20 || car1 != 0)
                 fail_msg("scheme %d terminal %d: badge has %d car-2 and %d car-1 pixels", k, j, car2, car1);
@@ -347,7 +347,7 @@ static void gauge_text_is_the_engines(void **state)
     for (int k = 0; k < n; k++) {
         const Metrics *m = engine_metrics(f->e, k);
         AppGaugeText t;
-        app_gauge_text(f->e, k, &t);
+        app_gauge_text(m, &t);
         assert_true(m->samples > 100);
         assert_float_equal(number_after(t.rate, "inconsistent "), metrics_inconsistency_rate(m) * 100.0, 0.05 + 1e-9);
         assert_float_equal(number_after(t.recent, "last 5 s "), metrics_recent_rate(m) * 100.0, 0.05 + 1e-9);
@@ -390,6 +390,64 @@ static void pump(AppState *s)
 
 /* A link that replays a measured trace keeps it: the delay, jitter and loss
  * keys would rebuild a netem spec and drop the file, so they say why not. */
+/* Pixels of colour c inside rect. */
+static int colour_pixels(SDL_Surface *surf, const SDL_FRect *r, SDL_Color c)
+{
+    int n = 0;
+    for (int y = (int)r->y; y < (int)(r->y + r->h); y++)
+        for (int x = (int)r->x; x < (int)(r->x + r->w); x++)
+            n += same_rgb(pixel_at(surf, x, y), c);
+    return n;
+}
+
+/* The overview drawn from its data alone, as for a network race that has
+ * no Engine: the badges, gaps, red frames and gauge strings are the
+ * engine's, a screen the data does not know shows no car, and the controls
+ * that would change an engine are refused with a message (no crash). */
+static void overview_from_data_alone(void **state)
+{
+    Fixture *f = *state;
+    replay_step_to(f->rp, 4 * NR_US_PER_S);
+    f->s->focus = -1;
+    f->s->follow[0] = true;
+    app_draw(f->s, 1280, 720);
+    AppState *d = calloc(1, sizeof *d);
+    assert_non_null(d);
+    AppConfig cfg = app_config_default();
+    cfg.live = true;
+    app_state_init_track(d, f->track, &cfg, f->r);
+    d->data = f->s->data;
+    int n = d->data.n;
+    assert_int_equal(n, engine_scheme_count(f->e));
+    for (int k = 0; k < n; k++)
+        d->data.known[k][1] = false; /* terminal 2's screens: at the peer */
+    app_draw(d, 1280, 720);
+    SDL_RenderPresent(f->r);
+    for (int k = 0; k < n; k++) {
+        assert_true(d->drawn[k].drawn);
+        assert_int_equal(d->drawn[k].leader[0], f->s->drawn[k].leader[0]);
+        assert_true(d->drawn[k].gap[0] == f->s->drawn[k].gap[0]);
+        assert_int_equal(d->drawn[k].frame, f->s->drawn[k].frame);
+        AppGaugeText t;
+        app_gauge_text(engine_metrics(f->e, k), &t);
+        assert_string_equal(d->gtext[k].rate, t.rate);
+        assert_string_equal(d->gtext[k].fair, t.fair);
+        assert_string_equal(d->gtext[k].d, t.d);
+        assert_string_equal(d->gtext[k].mus, t.mus);
+        assert_true(colour_pixels(f->surf, &d->lay.view[k][0], PAL_CAR1) > 0);
+        assert_true(colour_pixels(f->surf, &d->lay.view[k][0], PAL_CAR2) > 0);
+        assert_int_equal(colour_pixels(f->surf, &d->lay.view[k][1], PAL_CAR1), 0);
+        assert_int_equal(colour_pixels(f->surf, &d->lay.view[k][1], PAL_CAR2), 0);
+    }
+    app_ctl_change(d, CTL_DELAY12, +1, false);
+    assert_non_null(strstr(d->msg, "network race"));
+    d->msg[0] = '\0';
+    app_ctl_press(d, BTN_RESET);
+    assert_non_null(strstr(d->msg, "network race"));
+    app_state_free(d);
+    free(d);
+}
+
 static void trace_link_kept_by_the_controls(void **state)
 {
     Fixture *f = *state;
@@ -991,6 +1049,7 @@ int main(void)
         cmocka_unit_test(random_input_keeps_the_state_valid),
         cmocka_unit_test(short_axes_get_fewer_ticks),
         cmocka_unit_test(trace_link_kept_by_the_controls),
+        cmocka_unit_test(overview_from_data_alone),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -325,9 +325,9 @@ static void test_missing_assets(void **state)
     PlayState ps;
     NrError err;
     assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
-    assert_null(ps.car_tex[0]);
-    assert_null(ps.car_tex[1]);
-    assert_null(ps.icon);
+    assert_null(ps.sprites.car[0]);
+    assert_null(ps.sprites.car[1]);
+    assert_null(ps.sprites.icon);
     for (int i = 0; i < 5 * 60 + 30; i++)
         play_frame(&ps, 16667);
     play_draw(&ps, 640, 360);
@@ -347,8 +347,8 @@ static void test_missing_assets(void **state)
     /* with the assets, sprites */
     config(f, PLAYER_BOT, PLAYER_BOT, NULL);
     assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
-    assert_non_null(ps.car_tex[0]);
-    assert_non_null(ps.icon);
+    assert_non_null(ps.sprites.car[0]);
+    assert_non_null(ps.sprites.icon);
     play_state_free(&ps);
 }
 

@@ -172,7 +172,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *dir = argv[1];
-    /* the window's car colours (APP_CAR1, APP_CAR2 in src/app) */
+    /* the window's car colours (PAL_CAR1, PAL_CAR2 in src/app) */
     Rgba c1 = rgb(255, 96, 48), c2 = rgb(48, 168, 255);
     int rc = 0;
     rc |= save(draw(128, 64, 2.0, 1.0, paint_car, &c1), dir, "car1.png");

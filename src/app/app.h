@@ -24,8 +24,6 @@
  *        With cfg->script, e must be fresh (t = 0, its initial links): the
  *        script's changes are applied on the way to t_us.
  *        Returns 0 on success, 1 + err on failure (bad size, unwritable file).
- *   app_default_font(buf, n)  the font file used when cfg->font_path is NULL:
- *        DejaVu Sans Mono, else fontconfig's monospace; false when none.
  */
 #ifndef NR_APP_H
 #define NR_APP_H
@@ -42,7 +40,7 @@ enum {
 typedef struct AppConfig {
     Replay *replay;          /* borrowed; app_run_window steps it */
     const char *title;       /* shown in the title bar (e.g. the recording); NULL ok */
-    const char *font_path;   /* NULL: app_default_font */
+    const char *font_path;   /* NULL: gfx_default_font */
     const char *table_dir;   /* netem tables for live link changes; NULL = system */
     const char *shot_dir;    /* where F12 / P screenshots go; NULL = ~/Pictures/netrace (see docs/window.md) */
     int width, height;       /* initial window size; 0 = 1280 x 720 */
@@ -70,6 +68,5 @@ AppConfig app_config_default(void);
 int app_run_window(const AppConfig *cfg);
 int app_render_snapshot(Replay *r, const AppConfig *cfg, int64_t t_us, const char *png_path,
                         int w, int h, NrError *err);
-bool app_default_font(char *buf, size_t n);
 
 #endif

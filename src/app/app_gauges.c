@@ -7,9 +7,8 @@
 
 /* ---- gauges ------------------------------------------------------------ */
 
-void app_gauge_text(const Engine *e, int k, AppGaugeText *t)
+void app_gauge_text(const Metrics *m, AppGaugeText *t)
 {
-    const Metrics *m = engine_metrics(e, k);
     double f = metrics_mean_d1_minus_d2(m);
     snprintf(t->rate, sizeof t->rate, "inconsistent %.1f%%", metrics_inconsistency_rate(m) * 100.0);
     snprintf(t->recent, sizeof t->recent, "last 5 s %.1f%%", metrics_recent_rate(m) * 100.0);
@@ -36,9 +35,8 @@ static double fair_scale(double v, double range)
 static double fairness_range(const AppState *s)
 {
     double mx = 0.5;
-    int n = engine_scheme_count(s->e);
-    for (int k = 0; k < n; k++)
-        mx = fmax(mx, fabs(metrics_mean_d1_minus_d2(engine_metrics(s->e, k))));
+    for (int k = 0; k < s->data.n; k++)
+        mx = fmax(mx, fabs(metrics_mean_d1_minus_d2(s->data.metrics[k])));
     static const double steps[] = {0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
         if (mx <= steps[i])
@@ -46,7 +44,181 @@ static double fairness_range(const AppState *s)
     return mx;
 }
 
-static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, float l, float pad);
+/* Where the next gauge line goes: x, y its top left, w its width, l the
+ * line height, bottom the panel's (pixels). */
+typedef struct GaugePen {
+    float x, y, w, l, pad, bottom;
+    int font;
+} GaugePen;
+
+/* Room for n more lines. */
+static bool room(const GaugePen *p, float n)
+{
+    return p->y + n * p->l <= p->bottom + 1;
+}
+
+/* The overview's panel title: "7 EPP-xv epp-xv": the short name goes first,
+ * then the title falls back to the name, then to the number: detail is
+ * dropped, never letters. */
+static void gauge_title(AppState *s, int k, const SDL_FRect *g, GaugePen *p)
+{
+    const SchemeType *st = s->data.scheme[k];
+    gfx_fill(s->r, g->x, g->y, 4, g->h, pal_scheme(k));
+    char title[96], num[16];
+    snprintf(title, sizeof title, "%d %s", k + 1, st->title ? st->title : st->name);
+    snprintf(num, sizeof num, "%d", k + 1);
+    int tw0, th0, nw, nh;
+    gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
+    gfx_text_size(&s->gfx, GFX_SMALL, st->name, &nw, &nh);
+    float room_px = p->w - 4;
+    int tfont = GFX_NORMAL;
+    if ((float)tw0 > room_px) {
+        snprintf(title, sizeof title, "%d %s", k + 1, st->name);
+        gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
+        if ((float)tw0 > room_px) { /* the name in the small font, else the number */
+            tfont = GFX_SMALL;
+            gfx_text_size(&s->gfx, GFX_SMALL, title, &tw0, &th0);
+            if ((float)tw0 > room_px)
+                snprintf(title, sizeof title, "%s", num);
+        }
+        nw = 1 << 20; /* the name is in the title now, or does not fit */
+    }
+    tw0 = gfx_text(&s->gfx, tfont, (int)p->x + 4, (int)p->y, GFX_LEFT, pal_scheme(k), "%s", title);
+    if ((float)(tw0 + nw) + 2 * p->pad <= room_px)
+        gfx_text(&s->gfx, GFX_SMALL, (int)p->x + 4 + tw0 + (int)(2 * p->pad), (int)(p->y + lh(s, GFX_NORMAL) - p->l),
+                 GFX_LEFT, PAL_DIM, "%s", st->name);
+    p->y += lh(s, GFX_NORMAL) * 1.05f;
+    p->x += 4;
+    p->w -= 4;
+}
+
+/* Inconsistency: a bar filled by the rate, the text over it; the recent
+ * rate beside, or on a line of its own while the fairness bar and its
+ * value still fit below (the detail to drop). */
+static void gauge_rate(AppState *s, const Metrics *m, const AppGaugeText *t, GaugePen *p)
+{
+    float x = p->x, w = p->w, l = p->l, pad = p->pad;
+    double rate = metrics_inconsistency_rate(m);
+    gfx_fill(s->r, x, p->y, w, l, gfx_rgb(52, 56, 64));
+    gfx_fill(s->r, x, p->y, (float)(w * fmin(1.0, rate)), l, gfx_rgb(150, 60, 60));
+    int tw = gfx_text(&s->gfx, p->font, (int)(x + pad), (int)p->y, GFX_LEFT, PAL_FG, "%s", t->rate);
+    int rw, rh;
+    gfx_text_size(&s->gfx, p->font, t->recent, &rw, &rh);
+    SDL_Color rc = m->inconsistent_now ? PAL_WARN : PAL_DIM;
+    if ((float)(tw + rw) + 3 * pad < w) {
+        gfx_text(&s->gfx, p->font, (int)(x + w - pad), (int)p->y, GFX_RIGHT, rc, "%s", t->recent);
+    } else if (p->y + l * 1.15f + 3 * l + pad <= p->bottom + 1) {
+        p->y += l;
+        gfx_text(&s->gfx, p->font, (int)(x + pad), (int)p->y, GFX_LEFT, rc, "%s", t->recent);
+    }
+    p->y += l * 1.15f;
+}
+
+/* Fairness: a centred bar filled towards the disadvantaged player, on the
+ * rows' common symmetric log scale, ticks by decades. */
+static void gauge_fair_bar(AppState *s, double f, double R, GaugePen *p)
+{
+    SDL_Renderer *r = s->r;
+    float x = p->x, w = p->w, y = p->y, pad = p->pad;
+    float bh = p->l * 0.9f, cxm = x + w / 2;
+    gfx_fill(r, x, y, w, bh, gfx_rgb(52, 56, 64));
+    float fw = (float)(fair_scale(f, R) * (w / 2));
+    if (f > 0)
+        gfx_fill(r, cxm, y, fw, bh, PAL_CAR1);
+    else if (f < 0)
+        gfx_fill(r, cxm - fw, y, fw, bh, PAL_CAR2);
+    for (double d = 0.1; d <= R * 1.0001; d *= 10) {
+        float tx = (float)(fair_scale(d, R) * (w / 2));
+        gfx_fill(r, cxm + tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
+        gfx_fill(r, cxm - tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
+    }
+    gfx_fill(r, cxm - 1, y - 2, 3, bh + 4, PAL_FG);
+    gfx_text(&s->gfx, GFX_SMALL, (int)(x + pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_LEFT, gfx_rgb(0, 0, 0),
+             "P2");
+    gfx_text(&s->gfx, GFX_SMALL, (int)(x + w - pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
+             gfx_rgb(0, 0, 0), "P1");
+    p->y += bh + pad / 2;
+}
+
+/* "mean d1-d2 +0.13 cw", else "d1-d2 +0.13 cw", else "+0.13 cw": the unit
+ * stays; who is disadvantaged beside it or below. */
+static void gauge_fair_text(AppState *s, double f, const AppGaugeText *t, GaugePen *p)
+{
+    SDL_Color fc = f >= APP_FAIR_EVEN_CW ? PAL_CAR1 : f <= -APP_FAIR_EVEN_CW ? PAL_CAR2 : PAL_FG;
+    const char *fair = t->fair;
+    for (int cut = 0; cut < 2; cut++) {
+        int fw0, fh0;
+        gfx_text_size(&s->gfx, p->font, fair, &fw0, &fh0);
+        if ((float)fw0 <= p->w)
+            break;
+        const char *sp = strchr(fair, ' ');
+        if (sp)
+            fair = sp + 1;
+    }
+    int fw1 = gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, fc, "%s", fair);
+    int ww, wh;
+    gfx_text_size(&s->gfx, p->font, t->who, &ww, &wh);
+    if ((float)(fw1 + ww) + 2 * p->pad < p->w) {
+        gfx_text(&s->gfx, p->font, (int)(p->x + p->w), (int)p->y, GFX_RIGHT, fc, "%s", t->who);
+    } else if (p->y + 2 * p->l <= p->bottom + 1) {
+        p->y += p->l;
+        gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, fc, "%s", t->who);
+    }
+    p->y += p->l;
+}
+
+/* d1 / d2 and the counters (on one line when compact), and in the focus
+ * view the legend of what they mean. */
+static void gauge_counts(AppState *s, const AppGaugeText *t, bool big, bool compact, const SDL_FRect *g, GaugePen *p)
+{
+    if (compact) {
+        int w1 = gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, "%s", t->d);
+        if ((float)w1 + p->w * 0.45f < p->w)
+            gfx_text(&s->gfx, p->font, (int)(p->x + p->w), (int)p->y, GFX_RIGHT, PAL_DIM, "%s", t->mus);
+        return;
+    }
+    gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, "%s", t->d);
+    p->y += p->l;
+    if (!room(p, 1))
+        return;
+    gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_DIM, "%s", t->mus);
+    p->y += p->l;
+    if (!big)
+        return;
+    p->y += p->l * 0.5f;
+    static const char *const lines[] = {
+        "d1: car 1 at P1 minus at P2 (cw)",
+        "d2: car 2 at P2 minus at P1 (cw)",
+        "d1-d2 > 0: P1 disadvantaged",
+        "bar: log scale, ticks 0.1, 1, 10.. cw",
+        "sent/discarded: 1→2 / 2→1",
+    };
+    for (int i = 0; i < 5 && p->y + p->l < g->y + g->h; i++, p->y += p->l)
+        gfx_text(&s->gfx, GFX_SMALL, (int)p->x, (int)p->y, GFX_LEFT, PAL_DIM, "%s", lines[i]);
+}
+
+/* The gauge panel's lines, top to bottom, as many as fit. */
+static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, float l, float pad)
+{
+    const AppGaugeText t = s->gtext[k];
+    const Metrics *m = s->data.metrics[k];
+    GaugePen p = {g->x + pad, g->y + pad / 2, g->w - 2 * pad, l, pad, g->y + g->h, big ? GFX_NORMAL : GFX_SMALL};
+    if (!big)
+        gauge_title(s, k, g, &p);
+    bool compact = p.bottom - p.y < 5.3f * l;
+    if (!room(&p, 1))
+        return;
+    gauge_rate(s, m, &t, &p);
+    if (!room(&p, 1))
+        return;
+    double f = metrics_mean_d1_minus_d2(m);
+    gauge_fair_bar(s, f, fairness_range(s), &p);
+    if (!room(&p, 1))
+        return;
+    gauge_fair_text(s, f, &t, &p);
+    if (room(&p, 1))
+        gauge_counts(s, &t, big, compact, g, &p);
+}
 
 void app_draw_gauges(AppState *s, int k, bool big)
 {
@@ -56,154 +228,11 @@ void app_draw_gauges(AppState *s, int k, bool big)
     SDL_Renderer *r = s->r;
     int font = big ? GFX_NORMAL : GFX_SMALL;
     float l = lh(s, font), pad = (float)s->lay.base * 0.3f;
-    gfx_fill(r, g->x, g->y, g->w, g->h, PANEL);
+    gfx_fill(r, g->x, g->y, g->w, g->h, PAL_PANEL);
     SDL_Rect clip = {(int)g->x, (int)g->y, (int)g->w, (int)g->h};
     SDL_RenderSetClipRect(r, &clip);
     draw_gauge_lines(s, k, big, g, l, pad);
     SDL_RenderSetClipRect(r, NULL);
-}
-
-/* The gauge panel's lines, top to bottom, as many as fit. */
-static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, float l, float pad)
-{
-    SDL_Renderer *r = s->r;
-    int font = big ? GFX_NORMAL : GFX_SMALL;
-    const AppGaugeText t = s->gtext[k];
-    const Metrics *m = engine_metrics(s->e, k);
-    float bottom = g->y + g->h;
-    float x = g->x + pad, y = g->y + pad / 2, w = g->w - 2 * pad;
-#define ROOM(lines)                                                                                \
-    do {                                                                                           \
-        if (y + (lines) * l > bottom + 1)                                                          \
-            return;                                                                                \
-    } while (0)
-    if (!big) {
-        const SchemeType *st = engine_scheme(s->e, k);
-        gfx_fill(r, g->x, g->y, 4, g->h, scheme_colour(k));
-        /* "7 EPP-xv epp-xv": the short name goes first, then the title
-         * falls back to the name, then to the number: detail is dropped,
-         * never letters */
-        char title[96], num[16];
-        snprintf(title, sizeof title, "%d %s", k + 1, st->title ? st->title : st->name);
-        snprintf(num, sizeof num, "%d", k + 1);
-        int tw0, th0, nw, nh;
-        gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
-        gfx_text_size(&s->gfx, GFX_SMALL, st->name, &nw, &nh);
-        float room = w - 4;
-        int tfont = GFX_NORMAL;
-        if ((float)tw0 > room) {
-            snprintf(title, sizeof title, "%d %s", k + 1, st->name);
-            gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
-            if ((float)tw0 > room) { /* the name in the small font, else the number */
-                tfont = GFX_SMALL;
-                gfx_text_size(&s->gfx, GFX_SMALL, title, &tw0, &th0);
-                if ((float)tw0 > room)
-                    snprintf(title, sizeof title, "%s", num);
-            }
-            nw = 1 << 20; /* the name is in the title now, or does not fit */
-        }
-        tw0 = gfx_text(&s->gfx, tfont, (int)x + 4, (int)y, GFX_LEFT, scheme_colour(k), "%s", title);
-        if ((float)(tw0 + nw) + 2 * pad <= room)
-            gfx_text(&s->gfx, GFX_SMALL, (int)x + 4 + tw0 + (int)(2 * pad), (int)(y + lh(s, GFX_NORMAL) - l),
-                     GFX_LEFT, DIM, "%s", st->name);
-        y += lh(s, GFX_NORMAL) * 1.05f;
-        x += 4;
-        w -= 4;
-    }
-    bool compact = bottom - y < 5.3f * l;
-
-    ROOM(1);
-    /* inconsistency: a bar filled by the rate, the text over it */
-    double rate = metrics_inconsistency_rate(m);
-    gfx_fill(r, x, y, w, l, gfx_rgb(52, 56, 64));
-    gfx_fill(r, x, y, (float)(w * fmin(1.0, rate)), l, gfx_rgb(150, 60, 60));
-    int tw = gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, FG, "%s", t.rate);
-    int rw, rh;
-    gfx_text_size(&s->gfx, font, t.recent, &rw, &rh);
-    if ((float)(tw + rw) + 3 * pad < w) {
-        gfx_text(&s->gfx, font, (int)(x + w - pad), (int)y, GFX_RIGHT, m->inconsistent_now ? WARN : DIM, "%s",
-                 t.recent);
-    } else if (y + l * 1.15f + 3 * l + pad <= bottom + 1) {
-        /* a line of its own only while the fairness bar and its value still
-         * fit below: the recent rate is the detail to drop */
-        y += l;
-        gfx_text(&s->gfx, font, (int)(x + pad), (int)y, GFX_LEFT, m->inconsistent_now ? WARN : DIM, "%s",
-                 t.recent);
-    }
-    y += l * 1.15f;
-
-    ROOM(1);
-    /* fairness: centred bar, filled towards the disadvantaged player */
-    double R = fairness_range(s), f = metrics_mean_d1_minus_d2(m);
-    float bh = l * 0.9f, cxm = x + w / 2;
-    gfx_fill(r, x, y, w, bh, gfx_rgb(52, 56, 64));
-    float fw = (float)(fair_scale(f, R) * (w / 2));
-    if (f > 0)
-        gfx_fill(r, cxm, y, fw, bh, APP_CAR1);
-    else if (f < 0)
-        gfx_fill(r, cxm - fw, y, fw, bh, APP_CAR2);
-    /* ticks at 0.1, 1, 10, 100 ... cw on both sides: the log scale is read
-     * by decades */
-    for (double d = 0.1; d <= R * 1.0001; d *= 10) {
-        float tx = (float)(fair_scale(d, R) * (w / 2));
-        gfx_fill(r, cxm + tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
-        gfx_fill(r, cxm - tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
-    }
-    gfx_fill(r, cxm - 1, y - 2, 3, bh + 4, FG);
-    gfx_text(&s->gfx, GFX_SMALL, (int)(x + pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_LEFT,
-             gfx_rgb(0, 0, 0), "P2");
-    gfx_text(&s->gfx, GFX_SMALL, (int)(x + w - pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
-             gfx_rgb(0, 0, 0), "P1");
-    y += bh + pad / 2;
-    ROOM(1);
-    SDL_Color fc = f >= APP_FAIR_EVEN_CW ? APP_CAR1 : f <= -APP_FAIR_EVEN_CW ? APP_CAR2 : FG;
-    /* "mean d1-d2 +0.13 cw", else "d1-d2 +0.13 cw", else "+0.13 cw": the
-     * unit stays */
-    const char *fair = t.fair;
-    for (int cut = 0; cut < 2; cut++) {
-        int fw0, fh0;
-        gfx_text_size(&s->gfx, font, fair, &fw0, &fh0);
-        if ((float)fw0 <= w)
-            break;
-        const char *sp = strchr(fair, ' ');
-        if (sp)
-            fair = sp + 1;
-    }
-    int fw1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, fc, "%s", fair);
-    int ww, wh;
-    gfx_text_size(&s->gfx, font, t.who, &ww, &wh);
-    if ((float)(fw1 + ww) + 2 * pad < w) {
-        gfx_text(&s->gfx, font, (int)(x + w), (int)y, GFX_RIGHT, fc, "%s", t.who);
-    } else if (y + 2 * l <= bottom + 1) {
-        y += l;
-        gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, fc, "%s", t.who);
-    }
-    y += l;
-    ROOM(1);
-    if (compact) {
-        int w1 = gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, FG, "%s", t.d);
-        if ((float)w1 + w * 0.45f < w)
-            gfx_text(&s->gfx, font, (int)(x + w), (int)y, GFX_RIGHT, DIM, "%s", t.mus);
-        return;
-    }
-    gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, FG, "%s", t.d);
-    y += l;
-    ROOM(1);
-    gfx_text(&s->gfx, font, (int)x, (int)y, GFX_LEFT, DIM, "%s", t.mus);
-    y += l;
-    if (big) {
-        y += l * 0.5f;
-        const char *lines[] = {
-            "d1: car 1 at P1 minus at P2 (cw)",
-            "d2: car 2 at P2 minus at P1 (cw)",
-            "d1-d2 > 0: P1 disadvantaged",
-            "bar: log scale, ticks 0.1, 1, 10.. cw",
-            "sent/discarded: 1→2 / 2→1",
-        };
-        for (int i = 0; i < 5 && y + l < g->y + g->h; i++, y += l)
-            gfx_text(&s->gfx, GFX_SMALL, (int)x, (int)y, GFX_LEFT, DIM, "%s", lines[i]);
-    }
-#undef ROOM
 }
 
 /* ---- cached layers ----------------------------------------------------- */
@@ -239,21 +268,21 @@ void app_layer_end(AppState *s, AppLayer *l, float x, float y)
 
 static void draw_chart(AppState *s, int pass, SDL_FRect a)
 {
-    int n = engine_scheme_count(s->e);
+    int n = s->data.n;
     PlotSeries se[SCHEME_MAX];
-    double end_s = (double)app_end_us(s) / 1e6;
+    double end_s = (double)s->data.end_us / 1e6;
     int cap = (int)a.w;
     cap = cap > APP_CHART_PTS ? APP_CHART_PTS : cap < 2 ? 2 : cap;
     for (int k = 0; k < n; k++) {
-        int hn = 0;
-        const MetricSample *h = engine_history(s->e, k, &hn);
+        int hn = s->data.nhistory[k];
+        const MetricSample *h = s->data.history[k];
         int m = (h && hn > 0) ? (hn < cap ? hn : cap) : 0;
         for (int i = 0; i < m; i++) {
             int src = m > 1 ? (int)((int64_t)i * (hn - 1) / (m - 1)) : 0;
             s->chart_x[k][i] = (double)h[src].t_us / 1e6;
             s->chart_y[k][i] = pass == 0 ? h[src].rate * 100.0 : h[src].d1 - h[src].d2;
         }
-        se[k].label = engine_scheme(s->e, k)->name;
+        se[k].label = s->data.scheme[k]->name;
         se[k].x = s->chart_x[k];
         se[k].y = s->chart_y[k];
         se[k].n = m;
@@ -274,7 +303,7 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
     /* one scheme's excursion to +-1000 cw must not hide the others' +-1 */
     p.symlog = pass == 0 ? 0 : 0.1;
     PlotTheme th = plot_theme_dark();
-    gfx_fill(s->r, a.x, a.y, a.w, a.h, PANEL);
+    gfx_fill(s->r, a.x, a.y, a.w, a.h, PAL_PANEL);
     plot_draw_panel(&s->gfx, a, &p, &th);
 }
 
@@ -282,15 +311,11 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
  * grown by about one pixel column, was reset, or the layout changed. */
 void app_draw_charts(AppState *s)
 {
-    int n = engine_scheme_count(s->e);
+    int n = s->data.n;
     int64_t total = 0;
-    for (int k = 0; k < n; k++) {
-        int hn = 0;
-        engine_history(s->e, k, &hn);
-        total += hn;
-    }
-    int64_t period = engine_params(s->e)->period_us > 0 ? engine_params(s->e)->period_us : 33000;
-    int64_t race_samples = app_end_us(s) / period + 1;
+    for (int k = 0; k < n; k++)
+        total += s->data.nhistory[k];
+    int64_t race_samples = s->data.end_us / s->data.period_us + 1;
     for (int pass = 0; pass < 2; pass++) {
         const SDL_FRect *a = &s->lay.chart[pass];
         if (a->w < 40 || a->h < 40)

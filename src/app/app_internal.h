@@ -16,8 +16,10 @@
  *   app_draw(s, w, h)                  lays out and draws one frame.
  *   app_view_xform(s, k, j, &x)        the world-to-pixel transform of view
  *        (scheme k, terminal j) of the last layout, as drawn.
- *   app_gauge_text(e, k, &t)           the gauge strings of scheme k, formatted
- *        from the engine's own metrics.
+ *   app_gauge_text(m, &t)              the gauge strings of one scheme, formatted
+ *        from its metrics.
+ *   app_screen(s)                      the overview as a screen of the one
+ *        window loop (winloop.h); app_requests(s) its WIN_* requests.
  *   app_link_text(spec, ...)           a link spec text from a spec with the
  *        window's overrides, for linkspec_parse.
  */
@@ -26,7 +28,10 @@
 
 #include "app.h"
 #include "gfx.h"
+#include "palette.h"
 #include "plot.h"
+#include "racedata.h"
+#include "winloop.h"
 
 #define APP_TRACK_PTS_MAX 1024
 #define APP_TRAIL 48
@@ -35,10 +40,6 @@
 /* |mean d1 - d2| below this (car widths) reads "even": a twentieth of a car
  * is no advantage a player could notice; the number is shown regardless. */
 #define APP_FAIR_EVEN_CW 0.05
-
-/* Car colours, the same in every view, gauge and legend. */
-#define APP_CAR1 gfx_rgb(255, 96, 48)
-#define APP_CAR2 gfx_rgb(48, 168, 255)
 
 typedef enum AppCtl {
     CTL_DELAY12, CTL_JITTER12, CTL_LOSS12,
@@ -107,7 +108,9 @@ typedef struct AppDrawn {
 
 typedef struct AppState {
     Replay *rp; /* the race being played */
-    Engine *e;  /* replay_engine(rp); NULL for a track-only drawing context */
+    Engine *e;  /* replay_engine(rp) or the game's; NULL for a network race
+                 * (the owner fills data) or a track-only drawing context */
+    RaceData data; /* what is drawn: from e at each app_draw, else the owner's */
     const Track *track; /* what app_draw_track draws */
     AppConfig cfg;
     SDL_Renderer *r;
@@ -178,8 +181,9 @@ bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer 
  * game's overview window); the charts' time axis is the race so far. */
 bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
 /* A drawing context without an engine: fonts and the track's geometry, for
- * app_draw_track / app_draw_car / app_fit_xform (network play's driving
- * window, whose race is not an Engine). */
+ * app_draw_track / app_draw_car / app_fit_xform (a driving screen), or the
+ * overview of a race that is not an Engine (network play: the owner fills
+ * s->data before each app_draw; no controls). */
 void app_state_init_track(AppState *s, const Track *t, const AppConfig *cfg, SDL_Renderer *r);
 /* The race end the charts and the top bar show: the replay's end, or now. */
 int64_t app_end_us(const AppState *s);
@@ -197,9 +201,18 @@ void app_step_to(AppState *s, int64_t t_us);
  * the links the user set (without a script) stay as they are. */
 void app_restart(AppState *s);
 void app_draw(AppState *s, int w, int h);
+/* The race time drawn (the engine's, or the owner's data). */
+int64_t app_now_us(const AppState *s);
+/* The engine's sampling period (33 ms when it has none). */
+int64_t app_period_us(const Engine *e);
+/* The replay speed step nearest v (0.25x .. 8x). */
+double app_speed_nearest(double v);
+void app_clear_trails(AppState *s);
+unsigned app_requests(AppState *s);
+WinScreen app_screen(AppState *s);
 void app_layout(AppState *s, int w, int h);
 void app_view_xform(const AppState *s, int k, int j, AppXform *x);
-void app_gauge_text(const Engine *e, int k, AppGaugeText *t);
+void app_gauge_text(const Metrics *m, AppGaugeText *t);
 bool app_link_text(const LinkSpec *spec, int64_t delay_us, int64_t jitter_us, double loss_p,
                    const char *dist, char *buf, size_t n);
 void app_set_message(AppState *s, const char *fmt, ...) NR_PRINTF(2, 3);
@@ -208,44 +221,21 @@ void app_ctl_value(const AppState *s, int ctl, char *buf, size_t n);
 /* Change a value control by dir steps (+1 / -1, x5 with big). */
 void app_ctl_change(AppState *s, int ctl, int dir, bool big);
 void app_ctl_press(AppState *s, int ctl);
-/* The font to draw with: requested, else app_default_font; prints one line
- * on stderr and returns false (buf empty) when there is none. */
-bool app_pick_font(const char *requested, char *buf, size_t n);
-/* Starts SDL video for a window: the software renderer's hint, a display
- * check (no DISPLAY / WAYLAND_DISPLAY: one line, false), x11 unless told
- * otherwise; an invisible driver (offscreen, dummy) only when invisible_ok
- * (benchmarks). Prints one line and returns false when there is no window
- * to open. Pair with SDL_QuitSubSystem(SDL_INIT_VIDEO). */
-bool app_video_start(bool invisible_ok);
-/* Where F12 screenshots go without --shots: $XDG_PICTURES_DIR/netrace, else
- * $HOME/Pictures/netrace, else /tmp/netrace-shots, created when missing
- * (never the directory netrace was started from, often the repository). */
-void app_default_shot_dir(char *buf, size_t n);
-/* Starts SDL_ttf unless running (false + err). */
-bool app_ttf_start(NrError *err);
-/* Benchmark helpers: CPU seconds of the process, its max RSS, and the
- * report lines of n frame times in ms (sorts ms). */
-double app_cpu_seconds(void);
-long app_max_rss_kb(void);
-void app_bench_report(double *ms, int n, double cpu_s, long rss0_kb);
-/* The window's renderer: software unless SDL_RENDER_DRIVER names one. */
-SDL_Renderer *app_create_renderer(SDL_Window *win);
-/* Screenshot of the current renderer output to path (PNG). */
-bool app_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err);
-
 /* The track (asphalt strip, white edges, chequered start line) and a car in
  * plain shapes, as every view draws them; the game's screens use them too. */
 void app_draw_track(AppState *s, const AppXform *x);
 void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
                   bool outline_only);
-#define APP_GRASS gfx_rgb(38, 84, 48)
 /* The whole track fitted into rect (the overview's transform), and its
  * picture w x h drawn once into a cached texture (NULL if none). */
 void app_fit_xform(const AppState *s, const SDL_FRect *rect, AppXform *x);
 SDL_Texture *app_track_texture(AppState *s, int w, int h);
 
-/* Chart panels drawn with the plot module's code (plot_draw.c). */
+/* Chart panels (plot_draw.c), the themes, a round step of range / nticks
+ * (1, 2, 5 x 10^k) and a 0xRRGGBB colour as an SDL colour (plot.c). */
 void plot_draw_panel(Gfx *g, SDL_FRect area, const PlotPanel *p, const PlotTheme *th);
+double plot_nice_step(double range, int nticks);
+SDL_Color plot_rgb(uint32_t rgb);
 PlotTheme plot_theme_dark(void);
 PlotTheme plot_theme_light(void);
 

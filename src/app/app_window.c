@@ -1,17 +1,11 @@
-/* The window loop (the app's wall clock drives the engine), offscreen
- * snapshots, the frame-time benchmark and the default font lookup. */
+/* The replay screen on the one window loop (winloop.h): the app's wall
+ * clock drives the replay; offscreen snapshots. */
 #include "app_internal.h"
+#include "winloop.h"
 
-#include <SDL_image.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <time.h>
-
-#define DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 
 AppConfig app_config_default(void)
 {
@@ -20,65 +14,6 @@ AppConfig app_config_default(void)
     c.focus = -1;
     c.speed = 1.0;
     return c;
-}
-
-static bool readable(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    fclose(f);
-    return true;
-}
-
-bool app_default_font(char *buf, size_t n)
-{
-    const char *env = getenv("NETRACE_FONT");
-    if (env && *env) {
-        snprintf(buf, n, "%s", env);
-        return readable(buf);
-    }
-    if (readable(DEFAULT_FONT)) {
-        snprintf(buf, n, "%s", DEFAULT_FONT);
-        return true;
-    }
-    FILE *p = popen("fc-match -f '%{file}' monospace 2>/dev/null", "r");
-    if (!p)
-        return false;
-    size_t got = fread(buf, 1, n - 1, p);
-    buf[got] = '\0';
-    pclose(p);
-    return got > 0 && readable(buf);
-}
-
-bool app_pick_font(const char *requested, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    if (requested && *requested) {
-        snprintf(buf, n, "%s", requested);
-    } else if (!app_default_font(buf, n)) {
-        if (buf[0])
-            fprintf(stderr, "netrace: cannot open font %s (NETRACE_FONT); drawing without text\n", buf);
-        else
-            fprintf(stderr, "netrace: no monospace font found (install fonts-dejavu-core); drawing without text\n");
-        buf[0] = '\0';
-        return false;
-    }
-    if (!readable(buf)) {
-        fprintf(stderr, "netrace: cannot open font %s; drawing without text\n", buf);
-        buf[0] = '\0';
-        return false;
-    }
-    return true;
-}
-
-bool app_ttf_start(NrError *err)
-{
-    if (TTF_WasInit())
-        return true;
-    if (TTF_Init() != 0)
-        return nr_error_set(err, "cannot start SDL_ttf: %s", TTF_GetError());
-    return true;
 }
 
 int app_render_snapshot(Replay *rp, const AppConfig *cfg, int64_t t_us, const char *png_path, int w, int h,
@@ -109,7 +44,7 @@ int app_render_snapshot(Replay *rp, const AppConfig *cfg, int64_t t_us, const ch
         s->snapshot = true;
         app_draw(s, w, h);
         SDL_RenderPresent(o.r);
-        rc = app_save_png(o.r, w, h, png_path, err) ? 0 : 1;
+        rc = gfx_save_png(o.r, w, h, png_path, err) ? 0 : 1;
         app_state_free(s);
     }
     free(s);
@@ -117,162 +52,72 @@ int app_render_snapshot(Replay *rp, const AppConfig *cfg, int64_t t_us, const ch
     return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* ---- the replay screen's callbacks (WinScreen) ------------------------- */
+
+static void scr_event(void *ctx, const SDL_Event *ev)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    app_handle_event(ctx, ev);
 }
 
-double app_cpu_seconds(void)
+static void scr_advance(void *ctx, int64_t wall_dt_us)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    app_advance(ctx, wall_dt_us);
 }
 
-long app_max_rss_kb(void)
+static void scr_draw(void *ctx, int w, int h)
 {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
+    app_draw(ctx, w, h);
 }
 
-static void screenshot(AppState *s, int w, int h);
-
-void app_bench_report(double *ms, int n, double cpu_s, long rss0_kb)
+unsigned app_requests(AppState *s)
 {
-    double sum = 0;
-    for (int i = 0; i < n; i++)
-        sum += ms[i];
-    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
-    int p99 = (int)ceil(0.99 * n) - 1;
-    printf("bench: frame time mean %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f ms/frame\n", sum / n,
-           ms[n / 2], ms[p99 < 0 ? 0 : p99], ms[n - 1], cpu_s * 1000.0 / n);
-    printf("bench: max RSS %ld kB before, %ld kB after\n", rss0_kb, app_max_rss_kb());
+    unsigned r = (s->want_quit ? WIN_QUIT : 0) | (s->want_fullscreen ? WIN_FULLSCREEN : 0) |
+                 (s->want_shot ? WIN_SHOT : 0);
+    s->want_fullscreen = s->want_shot = false;
+    return r;
 }
 
-/* N overview frames as fast as possible, the race advancing 1/60 s per frame. */
-static void run_bench(AppState *s, SDL_Window *win, int nframes)
+static unsigned scr_requests(void *ctx)
 {
-    double *ms = malloc(sizeof(double) * (size_t)nframes);
-    if (!ms) {
-        fprintf(stderr, "netrace: out of memory for %d frame times\n", nframes);
-        return;
-    }
-    SDL_RendererInfo info;
-    SDL_GetRendererInfo(s->r, &info);
+    return app_requests(ctx);
+}
+
+static double scr_time(void *ctx)
+{
+    return (double)app_now_us(ctx) / 1e6;
+}
+
+static void scr_message(void *ctx, const char *text)
+{
+    app_set_message(ctx, "%s", text);
+}
+
+static void scr_bench_begin(void *ctx)
+{
+    AppState *s = ctx;
     s->paused = false; /* the overview unless --focus asked for one scheme */
     s->loop = true;
-    uint64_t freq = SDL_GetPerformanceFrequency();
-    double cpu0 = app_cpu_seconds();
-    long rss0 = app_max_rss_kb();
-    int w = 0, h = 0;
-    for (int i = 0; i < nframes && !s->want_quit; i++) {
-        SDL_Event ev;
-        while (SDL_PollEvent(&ev))
-            app_handle_event(s, &ev);
-        uint64_t t0 = SDL_GetPerformanceCounter();
-        app_advance(s, 16667);
-        SDL_GetRendererOutputSize(s->r, &w, &h);
-        app_draw(s, w, h);
-        SDL_RenderPresent(s->r);
-        ms[i] = (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 / (double)freq;
-    }
-    double cpu = app_cpu_seconds() - cpu0;
-    const char *fb = SDL_GetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION);
-    printf("bench: %d frames, %s of %d schemes, %dx%d, renderer %s, SDL_FRAMEBUFFER_ACCELERATION=%s, video %s\n",
-           nframes, s->focus >= 0 ? "focus" : "overview", engine_scheme_count(s->e), w, h, info.name,
-           fb ? fb : "(unset)", SDL_GetCurrentVideoDriver());
-    app_bench_report(ms, nframes, cpu, rss0);
-    free(ms);
-    if (s->cfg.shot_dir) { /* the last frame, as the window shows it */
-        app_draw(s, w, h);
-        screenshot(s, w, h);
-        printf("bench: %s\n", s->msg);
-    }
-    (void)win;
 }
 
-/* The screenshot folder when --shots is not given: $XDG_PICTURES_DIR/netrace,
- * else $HOME/Pictures/netrace, else /tmp/netrace-shots; created when missing
- * (never the directory netrace was started from, often the repository). */
-void app_default_shot_dir(char *buf, size_t n)
+static void scr_bench_title(void *ctx, int w, int h, char *buf, size_t n)
 {
-    const char *pics = getenv("XDG_PICTURES_DIR"), *home = getenv("HOME");
-    char parent[900];
-    if (pics && pics[0] == '/')
-        snprintf(parent, sizeof parent, "%s", pics);
-    else if (home && home[0] == '/')
-        snprintf(parent, sizeof parent, "%s/Pictures", home);
-    else
-        snprintf(parent, sizeof parent, "/tmp");
-    snprintf(buf, n, "%s/%s", parent, strcmp(parent, "/tmp") == 0 ? "netrace-shots" : "netrace");
-    mkdir(parent, 0777); /* EEXIST is fine; a real failure shows when the PNG is written */
-    mkdir(buf, 0777);
+    AppState *s = ctx;
+    snprintf(buf, n, "%s of %d schemes, %dx%d", s->focus >= 0 ? "focus" : "overview", s->data.n, w, h);
 }
 
-static void screenshot(AppState *s, int w, int h)
+WinScreen app_screen(AppState *s)
 {
-    char path[2048], defdir[1024];
-    const char *dir = s->cfg.shot_dir;
-    if (!dir) {
-        app_default_shot_dir(defdir, sizeof defdir);
-        dir = defdir;
-    }
-    time_t now = time(NULL);
-    struct tm tmv;
-    gmtime_r(&now, &tmv);
-    char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
-    NrError err = {{0}};
-    int len = snprintf(path, sizeof path, "%s/netrace-%s-t%06.1f.png", dir, stamp, (double)engine_now(s->e) / 1e6);
-    if (len < 0 || (size_t)len >= sizeof path) {
-        app_set_message(s, "screenshot: folder name too long");
-        return;
-    }
-    if (app_save_png(s->r, w, h, path, &err)) {
-        app_set_message(s, "screenshot: %s", path);
-        fprintf(stderr, "wrote %s\n", path);
-    } else
-        app_set_message(s, "%s", err.msg);
-}
-
-SDL_Renderer *app_create_renderer(SDL_Window *win)
-{
-    const char *drv = getenv("SDL_RENDER_DRIVER");
-    return SDL_CreateRenderer(win, -1, drv && *drv ? 0 : SDL_RENDERER_SOFTWARE);
-}
-
-bool app_video_start(bool invisible_ok)
-{
-    /* The software renderer writes straight into the window's surface; without
-     * this hint SDL would upload that surface through OpenGL every frame
-     * (measured: see docs/window.md). An environment setting still wins. */
-    SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
-    /* Without a display SDL would fall back to its invisible "offscreen"
-     * driver and run a window nobody sees: say so and let the caller go
-     * headless. An explicit SDL_VIDEODRIVER is obeyed (offscreen and dummy
-     * only for --bench-frames). */
-    const char *want = getenv("SDL_VIDEODRIVER"), *x11 = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
-    bool explicit_driver = want && *want;
-    if (!explicit_driver && !(x11 && *x11) && !(wl && *wl)) {
-        fprintf(stderr, "netrace: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): no window\n");
-        return false;
-    }
-    if (!explicit_driver && !(wl && *wl))
-        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11");
-    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
-        fprintf(stderr, "netrace: cannot open the display (%s): no window\n", SDL_GetError());
-        return false;
-    }
-    const char *drv_name = SDL_GetCurrentVideoDriver();
-    /* an invisible driver only makes sense for the benchmark */
-    if (!invisible_ok && drv_name && (strcmp(drv_name, "offscreen") == 0 || strcmp(drv_name, "dummy") == 0)) {
-        fprintf(stderr, "netrace: cannot open the display (video driver '%s' shows nothing): no window\n", drv_name);
-        SDL_QuitSubSystem(SDL_INIT_VIDEO);
-        return false;
-    }
-    return true;
+    WinScreen scr = {.ctx = s,
+                     .shot_prefix = "netrace",
+                     .event = scr_event,
+                     .advance = scr_advance,
+                     .draw = scr_draw,
+                     .requests = scr_requests,
+                     .race_time_s = scr_time,
+                     .message = scr_message,
+                     .bench_begin = scr_bench_begin,
+                     .bench_title = scr_bench_title};
+    return scr;
 }
 
 int app_run_window(const AppConfig *cfg)
@@ -281,81 +126,33 @@ int app_run_window(const AppConfig *cfg)
         fprintf(stderr, "netrace: no engine to show\n");
         return 1;
     }
-    if (!app_video_start(cfg->bench_frames > 0))
+    char title[256];
+    snprintf(title, sizeof title, "netrace%s%s", cfg->title ? " - " : "", cfg->title ? cfg->title : "");
+    WinLoopConfig wc = {.title = title, .width = cfg->width, .height = cfg->height, .min_w = 640, .min_h = 400,
+                        .fullscreen = cfg->fullscreen, .invisible_ok = cfg->bench_frames > 0,
+                        .shot_dir = cfg->shot_dir};
+    WinLoop L;
+    if (!winloop_open(&L, &wc))
         return 1;
+    AppState *s = calloc(1, sizeof *s);
     NrError err = {{0}};
-    bool ttf_here = !TTF_WasInit();
-    if (!app_ttf_start(&err)) {
-        fprintf(stderr, "netrace: %s\n", err.msg);
-        SDL_QuitSubSystem(SDL_INIT_VIDEO);
-        return 1;
-    }
-    int w = cfg->width > 0 ? cfg->width : 1280, h = cfg->height > 0 ? cfg->height : 720;
-    Uint32 wflags = SDL_WINDOW_RESIZABLE; /* no HIGHDPI: mouse and pixels share one scale */
-    if (cfg->fullscreen)
-        wflags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
-    SDL_Window *win = SDL_CreateWindow("netrace", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, wflags);
-    SDL_Renderer *r = win ? app_create_renderer(win) : NULL;
-    AppState *s = r ? calloc(1, sizeof *s) : NULL;
     int rc = 1;
-    if (!win || !r || !s) {
-        fprintf(stderr, "netrace: cannot open the window (%s): no window\n", SDL_GetError());
-        goto done;
-    }
-    SDL_SetWindowMinimumSize(win, 640, 400);
-    if (!app_state_init(s, cfg->replay, cfg, r, &err)) {
+    if (!s)
+        fprintf(stderr, "netrace: out of memory\n");
+    else if (!app_state_init(s, cfg->replay, cfg, L.r, &err))
         fprintf(stderr, "netrace: %s\n", err.msg);
-        goto done;
-    }
-    if (cfg->title) {
-        char t[256];
-        snprintf(t, sizeof t, "netrace - %s", cfg->title);
-        SDL_SetWindowTitle(win, t);
-    }
-    if (cfg->bench_frames > 0) {
-        run_bench(s, win, cfg->bench_frames);
+    else {
+        WinScreen scr = app_screen(s);
+        if (cfg->bench_frames > 0)
+            winloop_bench(&L, &scr, cfg->bench_frames);
+        else
+            winloop_run(&L, &scr);
         rc = 0;
-        goto done;
     }
-    bool fullscreen = cfg->fullscreen;
-    uint64_t freq = SDL_GetPerformanceFrequency(), last = SDL_GetPerformanceCounter();
-    while (!s->want_quit) {
-        SDL_Event ev;
-        while (SDL_PollEvent(&ev))
-            app_handle_event(s, &ev);
-        if (s->want_fullscreen) {
-            s->want_fullscreen = false;
-            fullscreen = !fullscreen;
-            SDL_SetWindowFullscreen(win, fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
-        }
-        uint64_t now = SDL_GetPerformanceCounter();
-        int64_t dt_us = (int64_t)((double)(now - last) * 1e6 / (double)freq);
-        last = now;
-        app_advance(s, dt_us);
-        SDL_GetRendererOutputSize(r, &w, &h);
-        app_draw(s, w, h);
-        if (s->want_shot) {
-            s->want_shot = false;
-            screenshot(s, w, h);
-        }
-        SDL_RenderPresent(r);
-        /* about 60 frames per second: the software renderer has no vsync */
-        double spent_ms = (double)(SDL_GetPerformanceCounter() - now) * 1000.0 / (double)freq;
-        if (spent_ms < 16.0)
-            SDL_Delay((Uint32)(16.0 - spent_ms));
-    }
-    rc = 0;
-done:
     if (s) {
         app_state_free(s);
         free(s);
     }
-    if (r)
-        SDL_DestroyRenderer(r);
-    if (win)
-        SDL_DestroyWindow(win);
-    if (ttf_here) /* a window opened from the game keeps the game's fonts */
-        TTF_Quit();
-    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    winloop_close(&L);
     return rc;
 }

@@ -1,6 +1,8 @@
-/* Drawing helpers shared by the window, the snapshots and the plots: fonts at
- * three sizes scaled with the window, a cache of text textures (a label is
- * re-rendered only when its text changes), filled polygons and thick lines.
+/* Drawing helpers shared by every screen, the snapshots and the plots: fonts
+ * at three sizes scaled with the window, a cache of text textures (a label
+ * is re-rendered only when its text changes), filled polygons and thick
+ * lines (gfx.c); the font files, SDL_ttf and PNG saving (gfx_io.c). The
+ * colours are in palette.h.
  *
  * Contracts:
  *   gfx_init(g, r, font_path)  binds a renderer; font_path NULL = no text
@@ -14,6 +16,16 @@
  *   gfx_line_h(g, font)        line height in pixels (0 without a font).
  *   gfx_fill / gfx_frame / gfx_poly / gfx_thick_line / gfx_disc  shapes.
  *   gfx_free(g)                textures and fonts; the renderer is not owned.
+ *   gfx_default_font(buf, n)   the font file used when none is asked for:
+ *        $NETRACE_FONT, else DejaVu Sans Mono, else fontconfig's monospace;
+ *        false when none is readable.
+ *   gfx_pick_font(requested, buf, n)  requested, else gfx_default_font;
+ *        prints one line on stderr and returns false (buf empty) when there
+ *        is none: the caller draws without text.
+ *   gfx_ttf_start(err)         starts SDL_ttf unless running (false + err).
+ *   gfx_save_png(r, w, h, path, err)  the renderer's current w x h frame
+ *        to path as PNG, written as path.part (never over an existing
+ *        .part) and renamed into place; false + err ("PATH: ...").
  */
 #ifndef NR_GFX_H
 #define NR_GFX_H
@@ -80,6 +92,11 @@ typedef struct GfxOffscreen {
 
 bool gfx_offscreen_open(GfxOffscreen *o, int w, int h, const char *what, NrError *err);
 void gfx_offscreen_close(GfxOffscreen *o);
+
+bool gfx_default_font(char *buf, size_t n);
+bool gfx_pick_font(const char *requested, char *buf, size_t n);
+bool gfx_ttf_start(NrError *err);
+bool gfx_save_png(SDL_Renderer *r, int w, int h, const char *path, NrError *err);
 
 void gfx_fill(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c);
 void gfx_frame(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c);

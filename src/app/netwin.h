@@ -1,20 +1,22 @@
 /* Network play's driving window (`netrace host` / `netrace join` without
- * --headless): this terminal's screen only. The camera follows the own car
- * (drawn where the physics has it this frame); the peer's car is drawn where
- * the shown scheme displays it, from what really arrived over the network.
- * Start lights on the synchronised clock, so both machines light them
- * together; the clock estimate, its error bound and the round trip on
- * screen; a pause box while the peer is silent; the standings as this
- * terminal saw them (and the peer's, with a word when they differ). Tab
- * (or --watch) shows every scheme's live gauges beside the race: the
- * inconsistency rate over the race and the last 5 s, the mean d1 - d2
- * and the MUs sent and lost, the metrics both terminals compute from each
- * other's views (netterm.h).
+ * --headless): this terminal's screen, with the game's widgets (widgets.h).
+ * The camera follows the own car (drawn where the physics has it this
+ * frame); the peer's car is drawn where the shown scheme displays it, from
+ * what really arrived over the network (late, predicted or Delta behind).
+ * Car sprites, a minimap, the HUD (race clock or lap, running and best lap,
+ * position, the clock estimate, its error bound and the round trip); start
+ * lights on the synchronised clock, so both machines light them together;
+ * a pause box while the peer is silent; the results with lap times as this
+ * terminal, the peer and the physics saw them. Tab (or --watch) opens the
+ * replay window's overview of every scheme beside it (overwin.h), fed from
+ * the live race: this terminal's screen under each scheme, the gauges and
+ * charts of the metrics both terminals compute from each other's views.
  *
- * The window rides on the session's loop (session_set_frame): each frame
- * reads the keys or the pad, hands the input to the session and draws, so
- * an input read in frame n moves the car drawn in frame n + 1 at the
- * latest, as in `netrace play`.
+ * The window is a screen of the one window loop (winloop.h) whose frames the
+ * session's loop calls (netwin_race.h, the window's only contact with the
+ * session): each frame reads the keys or the pad, hands the input to the
+ * session and draws, so an input read in frame n moves the car drawn in
+ * frame n + 1 at the latest, as in `netrace play`.
  *
  * Contracts:
  *   netwin_run(s, cfg, stop)  opens the window and runs the session to its
@@ -34,7 +36,7 @@ typedef struct NetWinConfig {
     PlayerKind kind;          /* who drives: keys and pads through the window, bots and scripts by themselves */
     const char *keys_path;    /* key map (docs/play.md); NULL = defaults */
     const char *pad_mappings; /* SDL gamecontroller mappings; NULL = none */
-    const char *font_path;    /* NULL = app_default_font */
+    const char *font_path;    /* NULL = gfx_default_font */
     const char *title;
     int width, height;        /* 0 = 1280 x 720 */
     bool fullscreen;

@@ -42,7 +42,7 @@ typedef struct PlayConfig {
     const char *keys_path;    /* key map file; NULL = defaults */
     const char *pad_mappings; /* SDL gamecontroller mappings; NULL = none */
     const char *assets_dir;   /* NULL = assets/ found like the bundled files */
-    const char *font_path;    /* NULL = app_default_font */
+    const char *font_path;    /* NULL = gfx_default_font */
     const char *shot_dir;     /* F12 screenshots; NULL = "." */
     const char *title;
     int width, height;        /* 0 = 1280 x 720 */

@@ -2,16 +2,12 @@
  * race as that terminal displays it), the start lights and the overlays
  * (grid, pause, help, results as each terminal saw them). */
 #include "play_internal.h"
+#include "widgets.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define FG gfx_rgb(235, 237, 240)
-#define DIM gfx_rgb(170, 175, 185)
-#define ACCENT gfx_rgb(255, 214, 64)
-#define WARN gfx_rgb(255, 110, 110)
-#define HUD_BG gfx_rgba(10, 14, 12, 190)
 /* Car widths across the short side of a screen: enough to see a bend and
  * the other car coming, small enough that a car is 20+ pixels long. */
 #define PLAY_VIEW_SPAN_CW 30.0
@@ -19,11 +15,6 @@
  * most PLAY_LOOKAHEAD_MAX_CW, so the road in front is on screen. */
 #define PLAY_LOOKAHEAD_S 0.2
 #define PLAY_LOOKAHEAD_MAX_CW 5.0
-
-static SDL_Color car_colour(int c)
-{
-    return c == 0 ? APP_CAR1 : APP_CAR2;
-}
 
 static SDL_FRect screen_rect(int j, int w, int h)
 {
@@ -61,40 +52,6 @@ void play_screen_xform(const PlayState *ps, int j, int w, int h, AppXform *x)
     x->scale = (float)(fmin(rect.w, rect.h) / PLAY_VIEW_SPAN_CW);
 }
 
-static void draw_car(PlayState *ps, const AppXform *x, const Pose *p, int c)
-{
-    if (!ps->car_tex[c]) {
-        app_draw_car(ps->view, x, p->x, p->y, p->heading, car_colour(c), false);
-        return;
-    }
-    float cx, cy;
-    app_world_to_px(x, p->x, p->y, &cx, &cy);
-    /* the sprite is 2:1, the car body 2 cw long and 1 cw wide */
-    float len = 2.0f * x->scale, wid = 1.0f * x->scale;
-    SDL_FRect dst = {cx - len / 2, cy - wid / 2, len, wid};
-    double deg = -p->heading * 180.0 / NR_PI; /* screen y grows downwards */
-    SDL_RenderCopyExF(ps->r, ps->car_tex[c], NULL, &dst, deg, NULL, SDL_FLIP_NONE);
-}
-
-void play_fmt_time(char *buf, size_t n, int64_t us)
-{
-    if (us < 0) {
-        snprintf(buf, n, "--:--.---");
-        return;
-    }
-    int64_t ms = us / NR_US_PER_MS;
-    snprintf(buf, n, "%d:%02d.%03d", (int)(ms / 60000), (int)(ms / 1000 % 60), (int)(ms % 1000));
-}
-
-/* A running clock in tenths: its text changes 10 times a second, not every
- * frame (each new text is a font render; digits changing 60 times a second
- * are unreadable anyway). Completed times keep their milliseconds. */
-static void fmt_running(char *buf, size_t n, int64_t us)
-{
-    int64_t ds = (us < 0 ? 0 : us) / (100 * NR_US_PER_MS);
-    snprintf(buf, n, "%d:%02d.%d", (int)(ds / 600), (int)(ds / 10 % 60), (int)(ds % 10));
-}
-
 static const char *kind_text(const PlayState *ps, int j, char *buf, size_t n)
 {
     switch (ps->cfg->kind[j]) {
@@ -117,110 +74,39 @@ static const char *kind_text(const PlayState *ps, int j, char *buf, size_t n)
     return buf;
 }
 
-static void hud(PlayState *ps, int j, const SDL_FRect *rect)
+/* The link that brings the other car to screen j, in short. */
+static void link_text(const LinkSpec *in, char *ls, size_t n)
 {
-    Gfx *g = &ps->view->gfx;
-    const Engine *e = liverace_engine(ps->lr);
-    const RaceFlow *rf = liverace_flow(ps->lr);
-    int k = ps->cfg->race.shown;
-    float l = (float)gfx_line_h(g, GFX_NORMAL), lb = (float)gfx_line_h(g, GFX_BIG);
-    float pad = (float)ps->view->lay.base * 0.4f;
-    SDL_SetRenderDrawBlendMode(ps->r, SDL_BLENDMODE_BLEND);
-    gfx_fill(ps->r, rect->x, rect->y, rect->w, lb + l + 2 * pad, HUD_BG);
-    SDL_SetRenderDrawBlendMode(ps->r, SDL_BLENDMODE_NONE);
-    int x0 = (int)(rect->x + pad), y0 = (int)(rect->y + pad / 2);
-    char who[96];
-    int w = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, car_colour(j), "P%d", j + 1);
-    gfx_text(g, GFX_NORMAL, x0 + w + (int)pad, y0 + (int)(lb - l), GFX_LEFT, DIM, "%s", kind_text(ps, j, who, sizeof who));
-
-    /* laps and position as this terminal shows them */
-    EngineView v;
-    engine_view(e, k, j, &v);
-    int lap = rf->laps[j][j];
-    char line[128], t[32];
-    if (rf->cfg.duration_us > 0) {
-        int64_t left = rf->cfg.duration_us - ps->race_us;
-        fmt_running(t, sizeof t, left < 0 ? 0 : left);
-        snprintf(line, sizeof line, "%s left", t);
-    } else if (lap >= rf->cfg.laps) {
-        play_fmt_time(t, sizeof t, rf->cross_us[j][j][rf->cfg.laps - 1]);
-        snprintf(line, sizeof line, "Finished %s", t); /* as this terminal saw its own line */
-    } else {
-        snprintf(line, sizeof line, "Lap %d/%d", lap + 1, rf->cfg.laps);
-    }
-    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w / 2), y0, GFX_CENTER, FG, "%s", line);
-    bool first = v.leader == j;
-    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w - pad), y0, GFX_RIGHT, first ? ACCENT : FG, "%s",
-             first ? "1st" : "2nd");
-    /* second row: lap time, the scheme, the link bringing the other car */
-    int64_t since = lap > 0 ? rf->cross_us[j][j][lap - 1] : 0;
-    bool done = rf->cfg.duration_us <= 0 && lap >= rf->cfg.laps;
-    /* the running lap; after the finish, the last lap's time */
-    int64_t shown = done ? since - (lap > 1 ? rf->cross_us[j][j][lap - 2] : 0) : ps->race_us - since;
-    if (done)
-        play_fmt_time(t, sizeof t, shown);
-    else
-        fmt_running(t, sizeof t, rf->phase >= RF_RACING ? shown : 0);
-    int y1 = (int)(rect->y + pad / 2 + lb);
-    int lw = gfx_text(g, GFX_NORMAL, x0, y1, GFX_LEFT, FG, "lap %s", t);
-    if (lap > 0) {
-        char best[32];
-        int64_t b = -1;
-        for (int i = 0; i < lap && i < RACEFLOW_MAX_LAPS; i++) {
-            int64_t lt = rf->cross_us[j][j][i] - (i ? rf->cross_us[j][j][i - 1] : 0);
-            if (b < 0 || lt < b)
-                b = lt;
-        }
-        play_fmt_time(best, sizeof best, b);
-        gfx_text(g, GFX_NORMAL, x0 + lw + (int)pad * 2, y1, GFX_LEFT, DIM, "best %s", best);
-    }
-    /* the link that brings the other car to this screen, in short */
-    const LinkSpec *in = engine_link(e, 1 - j);
-    char ls[64];
     int dl = (int)(in->delay_us / NR_US_PER_MS), jt = (int)(in->jitter_us / NR_US_PER_MS);
     bool random_loss = in->loss_kind == LINK_LOSS_RANDOM;
     if (random_loss && in->loss_p >= 1.0) /* an outage: say so, not "0 ms" */
-        snprintf(ls, sizeof ls, "down (loss 100%%)");
+        snprintf(ls, n, "down (loss 100%%)");
     else if (jt > 0)
-        snprintf(ls, sizeof ls, "%d±%d ms", dl, jt);
+        snprintf(ls, n, "%d±%d ms", dl, jt);
     else
-        snprintf(ls, sizeof ls, "%d ms", dl);
+        snprintf(ls, n, "%d ms", dl);
     if (random_loss && in->loss_p > 0 && in->loss_p < 1.0) {
         size_t u = strlen(ls);
-        snprintf(ls + u, sizeof ls - u, " loss %.3g%%", in->loss_p * 100.0);
+        snprintf(ls + u, n - u, " loss %.3g%%", in->loss_p * 100.0);
     }
-    gfx_text(g, GFX_NORMAL, (int)(rect->x + rect->w - pad), y1, GFX_RIGHT, DIM, "%s · link %d→%d %s",
-             engine_scheme(e, k)->name, 2 - j, j + 1, ls);
 }
 
-/* The whole track in a corner of the screen, both cars as this screen
- * shows them: where am I, where is the other one. */
-static void minimap(PlayState *ps, int j, const SDL_FRect *screen)
+static void hud(PlayState *ps, int j, const SDL_FRect *rect)
 {
-    float side = fminf(screen->w, screen->h) * 0.28f;
-    if (side < 60)
-        return;
-    float pad = (float)ps->view->lay.base * 0.5f;
-    SDL_FRect m = {screen->x + screen->w - side - pad, screen->y + screen->h - side - pad, side, side};
-    SDL_Texture *tex = app_track_texture(ps->view, (int)side, (int)side);
-    if (!tex)
-        return;
-    SDL_SetTextureAlphaMod(tex, 210);
-    SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_BLEND);
-    SDL_Rect dst = {(int)m.x, (int)m.y, (int)side, (int)side};
-    SDL_RenderCopy(ps->r, tex, NULL, &dst);
-    gfx_frame(ps->r, m.x, m.y, m.w, m.h, gfx_rgb(20, 20, 20));
-    AppXform x;
-    app_fit_xform(ps->view, &m, &x);
-    for (int c = 0; c < 2; c++) {
-        int car = c == 0 ? 1 - j : j; /* own dot on top */
-        Pose p;
-        play_shown_pose(ps, j, car, &p);
-        float px, py;
-        app_world_to_px(&x, p.x, p.y, &px, &py);
-        gfx_disc(ps->r, px, py, fmaxf(3.0f, side * 0.03f), gfx_rgb(10, 10, 10));
-        gfx_disc(ps->r, px, py, fmaxf(2.0f, side * 0.022f), car_colour(car));
-    }
+    const Engine *e = liverace_engine(ps->lr);
+    int k = ps->cfg->race.shown;
+    Hud h;
+    memset(&h, 0, sizeof h);
+    h.car = j;
+    kind_text(ps, j, h.who, sizeof h.who);
+    widget_hud_race(liverace_flow(ps->lr), j, ps->race_us, &h);
+    EngineView v; /* the position as this terminal shows it */
+    engine_view(e, k, j, &v);
+    h.first = v.leader == j;
+    char ls[64];
+    link_text(engine_link(e, 1 - j), ls, sizeof ls);
+    snprintf(h.right, sizeof h.right, "%s · link %d→%d %s", engine_scheme(e, k)->name, 2 - j, j + 1, ls);
+    widget_hud(ps->view, rect, &h);
 }
 
 static void draw_screen(PlayState *ps, int j, int w, int h)
@@ -233,9 +119,12 @@ static void draw_screen(PlayState *ps, int j, int w, int h)
     Pose own, other;
     play_shown_pose(ps, j, 1 - j, &other);
     play_shown_pose(ps, j, j, &own);
-    draw_car(ps, &x, &other, 1 - j); /* the own car on top */
-    draw_car(ps, &x, &own, j);
-    minimap(ps, j, &x.rect);
+    widget_car(ps->view, ps->sprites.car[1 - j], &x, &other, 1 - j); /* the own car on top */
+    widget_car(ps->view, ps->sprites.car[j], &x, &own, j);
+    Pose both[2];
+    both[j] = own;
+    both[1 - j] = other;
+    widget_minimap(ps->view, &x.rect, both, j);
     hud(ps, j, &x.rect);
     SDL_RenderSetClipRect(ps->r, NULL);
 }
@@ -251,54 +140,14 @@ void play_frame_scale(AppState *v, int w, int h)
     gfx_set_scale(&v->gfx, base);
 }
 
-void play_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color frame)
-{
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
-    gfx_fill(r, x, y, w, h, gfx_rgba(16, 18, 24, 230));
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
-    gfx_frame(r, x, y, w, h, frame);
-}
-
-void play_lights_draw(Gfx *g, float base, int w, int lit, bool go)
-{
-    float rad = base * 1.4f, gap = rad * 0.7f;
-    float total = RACEFLOW_LIGHTS * 2 * rad + (RACEFLOW_LIGHTS - 1) * gap;
-    float x0 = ((float)w - total) / 2, y = base * 7.0f;
-    play_panel(g->r, x0 - gap, y - rad - gap, total + 2 * gap, 2 * rad + 2 * gap, gfx_rgb(60, 60, 60));
-    for (int i = 0; i < RACEFLOW_LIGHTS; i++) {
-        float cx = x0 + rad + (float)i * (2 * rad + gap);
-        SDL_Color c = go ? gfx_rgb(40, 220, 80) : i < lit ? gfx_rgb(240, 30, 30) : gfx_rgb(50, 20, 20);
-        gfx_disc(g->r, cx, y, rad, c);
-    }
-    if (go)
-        gfx_text(g, GFX_BIG, w / 2, (int)(y + rad + gap * 2), GFX_CENTER, gfx_rgb(40, 220, 80), "GO");
-}
-
 static void lights(PlayState *ps, int w)
 {
     const RaceFlow *rf = liverace_flow(ps->lr);
-    int lit = raceflow_lights(rf, ps->flow_us);
-    bool go = rf->phase >= RF_RACING && ps->race_us < RACEFLOW_LIGHT_US;
-    if (rf->phase != RF_COUNTDOWN && !go)
-        return;
-    play_lights_draw(&ps->view->gfx, (float)ps->view->lay.base, w, lit, go);
-}
-
-void play_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame)
-{
-    float l = (float)gfx_line_h(g, GFX_NORMAL);
-    int maxw = 0;
-    for (int i = 0; i < n; i++) {
-        int tw, th;
-        gfx_text_size(g, GFX_NORMAL, lines[i], &tw, &th);
-        maxw = tw > maxw ? tw : maxw;
-    }
-    float pad = l, bw = (float)maxw + 2 * pad, bh = l * (float)n + 2 * pad;
-    float x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
-    play_panel(g->r, x, y, bw, bh, frame);
-    for (int i = 0; i < n; i++)
-        gfx_text(g, GFX_NORMAL, (int)(x + pad), (int)(y + pad + l * (float)i), GFX_LEFT, i == 0 ? ACCENT : FG, "%s",
-                 lines[i]);
+    /* race time to the lights going out: the countdown began 5 s before */
+    int64_t to_go = rf->phase == RF_COUNTDOWN ? ps->flow_us - rf->countdown_us - RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US
+                    : rf->phase >= RF_RACING ? ps->race_us
+                                             : INT64_MIN;
+    widget_lights(&ps->view->gfx, (float)ps->view->lay.base, w, to_go);
 }
 
 static void grid_box(PlayState *ps, int w, int h)
@@ -314,7 +163,7 @@ static void grid_box(PlayState *ps, int w, int h)
             snprintf(l, 160, "P%d ready: %s", j + 1, kind_text(ps, j, who, sizeof who));
     }
     snprintf(l3, sizeof l3, "Space / Enter (or Start on a pad): start the race");
-    play_text_box(&ps->view->gfx, w, h, lines, 5, ACCENT);
+    widget_text_box(&ps->view->gfx, w, h, lines, 5, PAL_ACCENT);
 }
 
 static const char *const help_lines[] = {
@@ -335,63 +184,16 @@ static const char *const help_lines[] = {
     "the chosen scheme: the other car late, predicted or Delta behind.",
 };
 
-static void result_lines(const PlayState *ps, int who, char (*lines)[160])
-{
-    const RaceFlow *rf = liverace_flow(ps->lr);
-    RaceResult r;
-    raceflow_result(rf, who, &r);
-    for (int i = 0; i < 2; i++) {
-        int c = r.order[i];
-        char t[32], laps[96] = "";
-        size_t used = 0;
-        for (int k = 0; k < r.laps_done[c] && k < 4; k++) {
-            char lt[32];
-            play_fmt_time(lt, sizeof lt, r.lap_us[c][k]);
-            int m = snprintf(laps + used, sizeof laps - used, "%s%s", k ? " " : "", lt);
-            if (m > 0 && (size_t)m < sizeof laps - used)
-                used += (size_t)m;
-        }
-        if (rf->cfg.duration_us > 0)
-            snprintf(lines[i], 160, "  %d. car %d (P%d)  %.1f cw  %s", i + 1, c + 1, c + 1, r.progress[c], laps);
-        else if (r.finished[c]) {
-            play_fmt_time(t, sizeof t, r.finish_us[c]);
-            snprintf(lines[i], 160, "  %d. car %d (P%d)  %s  laps %s", i + 1, c + 1, c + 1, t, laps);
-        } else
-            snprintf(lines[i], 160, "  %d. car %d (P%d)  not seen finishing (%d laps)", i + 1, c + 1, c + 1,
-                     r.laps_done[c]);
-    }
-}
-
 static void results_box(PlayState *ps, int w, int h)
 {
     const RaceFlow *rf = liverace_flow(ps->lr);
-    char buf[14][160];
-    const char *lines[14];
-    int n = 0;
-    snprintf(buf[n], 160, "Results (%s): %s", engine_scheme(liverace_engine(ps->lr), ps->cfg->race.shown)->name,
+    char title[160];
+    snprintf(title, sizeof title, "Results (%s): %s", engine_scheme(liverace_engine(ps->lr), ps->cfg->race.shown)->name,
              rf->cfg.duration_us > 0 ? "standings at the time limit" : "finishing order and lap times");
-    lines[n] = buf[n];
-    n++;
-    const char *who[3] = {"as P1's screen showed it:", "as P2's screen showed it:", "the truth (physics):"};
-    int order[3] = {0, 1, RACEFLOW_TRUTH};
-    for (int v = 0; v < 3; v++) {
-        snprintf(buf[n], 160, "%s", who[v]);
-        lines[n] = buf[n];
-        n++;
-        result_lines(ps, order[v], &buf[n]);
-        lines[n] = buf[n];
-        lines[n + 1] = buf[n + 1];
-        n += 2;
-    }
-    bool differ = raceflow_orders_differ(rf);
-    snprintf(buf[n], 160, "%s",
-             differ ? "THE TWO SCREENS DISAGREE on the finishing order" : "both screens agree on the order");
-    lines[n] = buf[n];
-    n++;
-    snprintf(buf[n], 160, "Enter race again · O replay this race · Tab overview · Q quit");
-    lines[n] = buf[n];
-    n++;
-    play_text_box(&ps->view->gfx, w, h, lines, n, differ ? WARN : ACCENT);
+    static const char *const who[3] = {"as P1's screen showed it:", "as P2's screen showed it:", "the truth (physics):"};
+    static const int views[3] = {0, 1, RACEFLOW_TRUTH};
+    widget_results(&ps->view->gfx, w, h, rf, title, views, who, 3,
+                   "Enter race again · O replay this race · Tab overview · Q quit");
 }
 
 void play_draw(PlayState *ps, int w, int h)
@@ -399,7 +201,7 @@ void play_draw(PlayState *ps, int w, int h)
     AppState *v = ps->view;
     play_frame_scale(v, w, h);
     /* grass everywhere once; each screen draws the track over it */
-    SDL_Color grass = APP_GRASS;
+    SDL_Color grass = PAL_GRASS;
     SDL_SetRenderDrawColor(ps->r, grass.r, grass.g, grass.b, 255);
     SDL_RenderClear(ps->r);
     draw_screen(ps, 0, w, h);
@@ -414,16 +216,16 @@ void play_draw(PlayState *ps, int w, int h)
     if (ps->paused && !ps->help) {
         const char *lines[4] = {"PAUSED", ps->pause_why[0] ? ps->pause_why : "the race clock is stopped",
                                 "Esc / P resume · R restart · Q quit", "H help"};
-        play_text_box(&ps->view->gfx, w, h, lines, 4, ps->pause_why[0] ? WARN : ACCENT);
+        widget_text_box(&ps->view->gfx, w, h, lines, 4, ps->pause_why[0] ? PAL_WARN : PAL_ACCENT);
     }
     if (ps->help)
-        play_text_box(&ps->view->gfx, w, h, help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), ACCENT);
+        widget_text_box(&ps->view->gfx, w, h, help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), PAL_ACCENT);
     if (ps->msg_frames > 0 && ps->msg[0]) {
         Gfx *g = &v->gfx;
         float l = (float)gfx_line_h(g, GFX_NORMAL);
         int tw, th;
         gfx_text_size(g, GFX_NORMAL, ps->msg, &tw, &th);
-        play_panel(ps->r, ((float)w - (float)tw) / 2 - l / 2, (float)h - 2.2f * l, (float)tw + l, 1.6f * l, DIM);
-        gfx_text(g, GFX_NORMAL, w / 2, (int)((float)h - 1.9f * l), GFX_CENTER, FG, "%s", ps->msg);
+        widget_panel(ps->r, ((float)w - (float)tw) / 2 - l / 2, (float)h - 2.2f * l, (float)tw + l, 1.6f * l, PAL_DIM);
+        gfx_text(g, GFX_NORMAL, w / 2, (int)((float)h - 1.9f * l), GFX_CENTER, PAL_FG, "%s", ps->msg);
     }
 }

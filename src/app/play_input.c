@@ -324,7 +324,7 @@ static const Pad *player_pad(const PlayPads *p, int player)
     return NULL;
 }
 
-/* The car colours of the window (APP_CAR1, APP_CAR2) on the pad's light. */
+/* The car colours of the window (PAL_CAR1, PAL_CAR2) on the pad's light. */
 static void light_up(Pad *pad, int player)
 {
     static const Uint8 rgb[PLAY_PLAYERS][3] = {{255, 96, 48}, {48, 168, 255}};

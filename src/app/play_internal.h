@@ -30,6 +30,7 @@
 #include "app_internal.h"
 #include "play.h"
 #include "play_input.h"
+#include "widgets.h"
 
 #define PLAY_MSG_FRAMES 240
 
@@ -42,8 +43,7 @@ typedef struct PlayState {
     PlayKeys keys;
     PlayPads pads;
     const Uint8 *key_state; /* SDL_GetKeyboardState, or a test's array */
-    SDL_Texture *car_tex[2]; /* sprites; NULL = plain shapes */
-    SDL_Surface *icon;
+    WidgetSprites sprites; /* the cars (NULL: plain shapes) and the window icon */
 
     int64_t flow_us;       /* app clock, pauses excluded */
     int64_t race_us;       /* race time driven */
@@ -74,18 +74,9 @@ void play_screen_xform(const PlayState *ps, int j, int w, int h, AppXform *x);
 void play_shown_pose(const PlayState *ps, int j, int car, Pose *out);
 bool play_restart(PlayState *ps, NrError *err);
 void play_message(PlayState *ps, const char *fmt, ...) NR_PRINTF(2, 3);
-/* Shared with network play's window (netwin.c): a translucent framed
- * panel; a centred box of text lines (line 0 in the accent colour); the
- * five start lights centred at the top, lit of them red, or all green
- * with "GO". base: the layout's base size in pixels. */
 /* A driving screen's frame starts: text sizes follow the window (a base of
  * 1/42 of its height or 1/72 of its width, 10 to 40 px). */
 void play_frame_scale(AppState *v, int w, int h);
-/* A completed time as m:ss.mmm ("--:--.---" when negative: not yet). */
-void play_fmt_time(char *buf, size_t n, int64_t us);
-void play_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color frame);
-void play_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame);
-void play_lights_draw(Gfx *g, float base, int w, int lit, bool go);
 /* Steering of a digital (key) control after the ramp: moves towards target
  * at PLAY_STEER_RATE per second, back to centre at PLAY_CENTRE_RATE. */
 double play_steer_ramp(double current, double target, double dt_s);

@@ -31,23 +31,6 @@ double play_steer_ramp(double current, double target, double dt_s)
     return current + (target > current ? step : -step);
 }
 
-/* assets/NAME: the configured folder, else ./assets, else the source tree's. */
-static SDL_Surface *load_asset(const PlayConfig *cfg, const char *name)
-{
-    char path[4096];
-    const char *dirs[2] = {"assets", NETRACE_SOURCE_DIR "/assets"};
-    int n = cfg->assets_dir ? 1 : 2;
-    for (int i = 0; i < n; i++) {
-        snprintf(path, sizeof path, "%s/%s", cfg->assets_dir ? cfg->assets_dir : dirs[i], name);
-        SDL_Surface *s = IMG_Load(path);
-        if (s)
-            return s;
-    }
-    fprintf(stderr, "netrace: asset %s/%s not found or unreadable: plain shapes instead\n",
-            cfg->assets_dir ? cfg->assets_dir : "assets", name);
-    return NULL;
-}
-
 static bool human(const PlayConfig *cfg, int j)
 {
     return cfg->kind[j] == PLAYER_KEYS || cfg->kind[j] == PLAYER_PAD;
@@ -141,17 +124,7 @@ bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrEr
     ac.wall_cw = CAR_GRASS_CW; /* the physics' wall beyond the grass */
     if (!app_state_init_engine(ps->view, liverace_engine(ps->lr), NULL, &ac, r, err))
         return false;
-    const char *names[2] = {"car1.png", "car2.png"};
-    for (int c = 0; c < 2; c++) {
-        SDL_Surface *s = load_asset(cfg, names[c]);
-        if (s) {
-            ps->car_tex[c] = SDL_CreateTextureFromSurface(r, s);
-            SDL_FreeSurface(s);
-            if (ps->car_tex[c])
-                SDL_SetTextureScaleMode(ps->car_tex[c], SDL_ScaleModeLinear);
-        }
-    }
-    ps->icon = load_asset(cfg, "icon.png");
+    widget_sprites_load(&ps->sprites, r, cfg->assets_dir);
     /* bots and scripts need nobody to press start */
     if (!human(cfg, 0) && !human(cfg, 1))
         raceflow_go(liverace_flow(ps->lr), 0);
@@ -170,10 +143,7 @@ void play_state_free(PlayState *ps)
         free(ps->view);
         ps->view = NULL;
     }
-    for (int c = 0; c < 2; c++)
-        if (ps->car_tex[c])
-            SDL_DestroyTexture(ps->car_tex[c]);
-    SDL_FreeSurface(ps->icon);
+    widget_sprites_free(&ps->sprites);
     pads_free(&ps->pads);
 }
 

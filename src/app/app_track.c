@@ -1,0 +1,202 @@
+/* The track and car shapes every view draws: the asphalt strip, white edges,
+ * the walls, a chequered start line, the whole-track picture cached per
+ * view size, a car with its nose. */
+#include "app_paint.h"
+
+#include <math.h>
+
+/* Quads given as two triangles each (6 indices) drawn as two runs: every
+ * quad's first triangle, then every second one. SDL 2.26's software
+ * renderer takes two consecutive triangles that look like an axis-aligned
+ * rectangle (on a partial check) for one and fills a rectangle instead:
+ * that cut a wedge out of the road where a bend meets a straight and left
+ * a one-pixel seam between the quads of every straight. */
+static void draw_quads(SDL_Renderer *r, const SDL_Vertex *v, int nv, const int *idx, int m, int *order)
+{
+    int half = m / 2;
+    for (int q = 0, t = 0; q + 6 <= m; q += 6, t += 3)
+        for (int c = 0; c < 3; c++) {
+            order[t + c] = idx[q + c];
+            order[half + t + c] = idx[q + 3 + c];
+        }
+    SDL_RenderGeometry(r, NULL, v, nv, order, m);
+}
+
+/* The asphalt: one quad per segment, those wholly off the view skipped. */
+static void track_asphalt(AppState *s, const AppXform *x)
+{
+    SDL_Renderer *r = s->r;
+    int n = s->npts;
+    for (int i = 0; i < n; i++) {
+        SDL_Vertex *a = &s->vert[2 * i], *b = &s->vert[2 * i + 1];
+        app_world_to_px(x, s->lx[i], s->ly[i], &a->position.x, &a->position.y);
+        app_world_to_px(x, s->rx[i], s->ry[i], &b->position.x, &b->position.y);
+        a->color = b->color = PAL_ASPHALT;
+        a->tex_coord.x = a->tex_coord.y = b->tex_coord.x = b->tex_coord.y = 0;
+    }
+    int m = 0;
+    float x0 = x->rect.x, x1 = x->rect.x + x->rect.w, y0 = x->rect.y, y1 = x->rect.y + x->rect.h;
+    for (int i = 0; i < n; i++) {
+        int i0 = 2 * i, i1 = 2 * ((i + 1) % n);
+        /* a quad wholly off the view costs the rasteriser its setup for
+         * nothing (a zoomed view sees a few dozen of the ~900) */
+        const SDL_FPoint *q[4] = {&s->vert[i0].position, &s->vert[i0 + 1].position, &s->vert[i1].position,
+                                  &s->vert[i1 + 1].position};
+        float qx0 = q[0]->x, qx1 = q[0]->x, qy0 = q[0]->y, qy1 = q[0]->y;
+        for (int c = 1; c < 4; c++) {
+            qx0 = fminf(qx0, q[c]->x);
+            qx1 = fmaxf(qx1, q[c]->x);
+            qy0 = fminf(qy0, q[c]->y);
+            qy1 = fmaxf(qy1, q[c]->y);
+        }
+        if (qx1 < x0 || qx0 > x1 || qy1 < y0 || qy0 > y1)
+            continue;
+        s->idx[m++] = i0;
+        s->idx[m++] = i0 + 1;
+        s->idx[m++] = i1;
+        s->idx[m++] = i0 + 1;
+        s->idx[m++] = i1 + 1;
+        s->idx[m++] = i1;
+    }
+    draw_quads(r, s->vert, 2 * n, s->idx, m, s->tri_order);
+}
+
+/* White edge lines (and the walls beyond the grass, when the physics has
+ * them): one quad per segment and side, all in one batch. */
+static void track_edges(AppState *s, const AppXform *x)
+{
+    SDL_Renderer *r = s->r;
+    int n = s->npts;
+    float ew = fmaxf(1.0f, x->scale * 0.25f);
+    int nv = 0, ni = 0;
+    /* sides 2 and 3: the walls beyond the grass, when the physics has them */
+    int nsides = s->cfg.wall_cw > 0 ? 4 : 2;
+    float ww = fmaxf(1.5f, x->scale * 0.4f);
+    for (int side = 0; side < nsides; side++) {
+        const double *ex = side == 0 ? s->lx : side == 1 ? s->rx : side == 2 ? s->lwx : s->rwx;
+        const double *ey = side == 0 ? s->ly : side == 1 ? s->ry : side == 2 ? s->lwy : s->rwy;
+        float lw = side < 2 ? ew : ww;
+        SDL_Color col = side < 2 ? PAL_EDGE : PAL_WALL;
+        for (int i = 0; i < n; i++) {
+            int i1 = (i + 1) % n;
+            float x0, y0, x1, y1;
+            app_world_to_px(x, ex[i], ey[i], &x0, &y0);
+            app_world_to_px(x, ex[i1], ey[i1], &x1, &y1);
+            /* off the view: nothing to draw (zoomed views see a few segments) */
+            if (fmaxf(x0, x1) < x->rect.x - lw || fminf(x0, x1) > x->rect.x + x->rect.w + lw ||
+                fmaxf(y0, y1) < x->rect.y - lw || fminf(y0, y1) > x->rect.y + x->rect.h + lw)
+                continue;
+            float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+            if (len < 1e-6f)
+                continue;
+            float nx = -dy / len * lw * 0.5f, ny = dx / len * lw * 0.5f;
+            SDL_FPoint q[4] = {{x0 + nx, y0 + ny}, {x1 + nx, y1 + ny}, {x1 - nx, y1 - ny}, {x0 - nx, y0 - ny}};
+            for (int c = 0; c < 4; c++) {
+                s->edge_vert[nv + c].position = q[c];
+                s->edge_vert[nv + c].color = col;
+                s->edge_vert[nv + c].tex_coord.x = s->edge_vert[nv + c].tex_coord.y = 0;
+            }
+            static const int quad[6] = {0, 1, 2, 0, 2, 3};
+            for (int c = 0; c < 6; c++)
+                s->edge_idx[ni++] = nv + quad[c];
+            nv += 4;
+        }
+    }
+    draw_quads(r, s->edge_vert, nv, s->edge_idx, ni, s->tri_order);
+}
+
+/* The start / finish line: a chequered band across the track at s = 0. */
+static void track_start_line(AppState *s, const AppXform *x)
+{
+    const Track *t = s->track;
+    double w = track_width(t), sx, sy, sh;
+    track_point(t, 0.0, &sx, &sy, &sh);
+    int squares = 8;
+    double sq = w / squares, fx = cos(sh), fy = sin(sh), nx = -fy, ny = fx;
+    for (int row = 0; row < 2; row++)
+        for (int q = 0; q < squares; q++) {
+            double o0 = -w / 2 + q * sq, a0 = row * sq * 0.6, a1 = a0 + sq * 0.6;
+            SDL_FPoint p[4];
+            double cs[4][2] = {{o0, a0}, {o0 + sq, a0}, {o0 + sq, a1}, {o0, a1}};
+            for (int i = 0; i < 4; i++)
+                app_world_to_px(x, sx + nx * cs[i][0] + fx * cs[i][1], sy + ny * cs[i][0] + fy * cs[i][1],
+                                &p[i].x, &p[i].y);
+            gfx_poly(s->r, p, 4, ((q + row) & 1) ? gfx_rgb(20, 20, 20) : PAL_EDGE);
+        }
+}
+
+/* Asphalt as a triangle strip, white edges, a chequered start line. */
+void app_draw_track(AppState *s, const AppXform *x)
+{
+    track_asphalt(s, x);
+    track_edges(s, x);
+    track_start_line(s, x);
+}
+
+/* The whole-track picture of a view size, drawn once into a texture. */
+SDL_Texture *app_track_texture(AppState *s, int w, int h)
+{
+    for (int i = 0; i < 2; i++)
+        if (s->track_tex[i] && s->track_tex_w[i] == w && s->track_tex_h[i] == h)
+            return s->track_tex[i];
+    int i = s->track_tex_next;
+    s->track_tex_next = (i + 1) % 2;
+    if (s->track_tex[i])
+        SDL_DestroyTexture(s->track_tex[i]);
+    s->track_tex[i] = SDL_CreateTexture(s->r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_TARGET, w, h);
+    s->track_tex_w[i] = w;
+    s->track_tex_h[i] = h;
+    if (!s->track_tex[i])
+        return NULL;
+    SDL_Texture *old = SDL_GetRenderTarget(s->r);
+    if (SDL_SetRenderTarget(s->r, s->track_tex[i]) != 0) {
+        SDL_DestroyTexture(s->track_tex[i]);
+        s->track_tex[i] = NULL;
+        return NULL;
+    }
+    SDL_SetRenderDrawColor(s->r, PAL_GRASS.r, PAL_GRASS.g, PAL_GRASS.b, 255);
+    SDL_RenderClear(s->r);
+    SDL_FRect rect = {0, 0, (float)w, (float)h};
+    AppXform x;
+    app_fit_xform(s, &rect, &x);
+    app_draw_track(s, &x);
+    SDL_SetRenderTarget(s->r, old);
+    return s->track_tex[i];
+}
+
+/* A car: dark outline, body in the car's colour, a pale nose. Never drawn
+ * smaller than a few pixels so the whole-track views still show it. */
+void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
+                     bool outline_only)
+{
+    float cx, cy;
+    app_world_to_px(x, wx, wy, &cx, &cy);
+    float wpx = fmaxf(x->scale * 1.0f, (float)s->lay.base * 0.45f);
+    float lpx = wpx * 2.0f;
+    float fx = (float)cos(heading), fy = -(float)sin(heading); /* screen y down */
+    float nx = -fy, ny = fx;
+    float hl = lpx / 2, hw = wpx / 2;
+    SDL_FPoint body[4] = {{cx + fx * hl + nx * hw, cy + fy * hl + ny * hw},
+                          {cx + fx * hl - nx * hw, cy + fy * hl - ny * hw},
+                          {cx - fx * hl - nx * hw, cy - fy * hl - ny * hw},
+                          {cx - fx * hl + nx * hw, cy - fy * hl + ny * hw}};
+    if (outline_only) {
+        for (int i = 0; i < 4; i++)
+            gfx_thick_line(s->r, body[i].x, body[i].y, body[(i + 1) % 4].x, body[(i + 1) % 4].y,
+                           fmaxf(1.5f, wpx * 0.18f), c);
+        return;
+    }
+    float o = fmaxf(1.0f, wpx * 0.15f);
+    SDL_FPoint out[4] = {{cx + fx * (hl + o) + nx * (hw + o), cy + fy * (hl + o) + ny * (hw + o)},
+                         {cx + fx * (hl + o) - nx * (hw + o), cy + fy * (hl + o) - ny * (hw + o)},
+                         {cx - fx * (hl + o) - nx * (hw + o), cy - fy * (hl + o) - ny * (hw + o)},
+                         {cx - fx * (hl + o) + nx * (hw + o), cy - fy * (hl + o) + ny * (hw + o)}};
+    gfx_poly(s->r, out, 4, gfx_rgb(10, 10, 12));
+    gfx_poly(s->r, body, 4, c);
+    /* nose: the front quarter, so the centre stays the car's colour */
+    SDL_FPoint nose[3] = {{cx + fx * hl, cy + fy * hl},
+                          {cx + fx * hl * 0.5f + nx * hw * 0.7f, cy + fy * hl * 0.5f + ny * hw * 0.7f},
+                          {cx + fx * hl * 0.5f - nx * hw * 0.7f, cy + fy * hl * 0.5f - ny * hw * 0.7f}};
+    gfx_poly(s->r, nose, 3, pal_mix(c, gfx_rgb(255, 255, 255), 0.7f));
+}
+

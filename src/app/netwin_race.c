@@ -1,0 +1,139 @@
+/* The network window's one contact with the session and the network
+ * terminal (netwin_race.h). */
+#include "netwin_race.h"
+
+#include "netterm.h"
+
+#include <math.h>
+#include <string.h>
+
+void netwin_race_pose(bool countdown, const Pose *shown, const Pose *grid, Pose *out)
+{
+    /* a DR scheme's prediction between updates has no sample (seq -1): it
+     * is what the screen shows, not "nothing yet" */
+    *out = countdown ? *grid : *shown;
+}
+
+/* Car c as scheme k shows it at this terminal (the own car at its physics
+ * pose when the scheme shows the latest own sample). */
+static void shown_pose(const NetTerminal *np, int k, int c, bool countdown, Pose *out)
+{
+    Pose shown, grid;
+    if (c == netterm_car(np))
+        netterm_own_shown(np, k, &shown);
+    else
+        netterm_display(np, k, c, &shown);
+    netterm_grid_pose(np, c, &grid);
+    netwin_race_pose(countdown, &shown, &grid, out);
+}
+
+void netwin_race_read(Session *s, NetRace *nr)
+{
+    memset(nr, 0, sizeof *nr);
+    session_status(s, &nr->st);
+    nr->track = session_track(s);
+    nr->host = session_is_host(s);
+    nr->port = session_port(s);
+    const NetTerminal *np = session_netterm(s);
+    if (!np || nr->st.phase < SESSION_COUNTDOWN)
+        return;
+    nr->racing = true;
+    nr->me = netterm_car(np);
+    int k = netterm_shown(np), peer = 1 - nr->me;
+    const SchemeType *st = session_scheme(s, k);
+    nr->shown = st ? st->name : "?";
+    bool countdown = nr->st.phase == SESSION_COUNTDOWN;
+    shown_pose(np, k, nr->me, countdown, &nr->pose[nr->me]);
+    shown_pose(np, k, peer, countdown, &nr->pose[peer]);
+    nr->speed = netterm_speed(np);
+    nr->rf = netterm_flow(np);
+}
+
+/* Scheme k's latest metric sample, appended when the metrics moved on. */
+static void add_history(NetHistory *h, int k, const Metrics *m)
+{
+    if (m->samples == h->seen[k])
+        return;
+    h->seen[k] = m->samples;
+    if (h->n[k] == NETWIN_HIST) { /* drop the older half: constant memory, as the engine's history */
+        int drop = NETWIN_HIST / 2;
+        memmove(h->s[k], h->s[k] + drop, sizeof h->s[k][0] * (size_t)(NETWIN_HIST - drop));
+        h->n[k] -= drop;
+    }
+    int last = (m->recent_head + METRICS_RECENT_MAX - 1) % METRICS_RECENT_MAX;
+    MetricSample *ms = &h->s[k][h->n[k]++];
+    ms->t_us = m->recent_n > 0 ? m->recent_t[last] : 0;
+    ms->d1 = m->d1;
+    ms->d2 = m->d2;
+    ms->inconsistent = m->inconsistent_now;
+    ms->rate = metrics_inconsistency_rate(m);
+    ms->mean_d1_d2 = metrics_mean_d1_minus_d2(m);
+}
+
+/* This terminal's view of scheme k as the engine states one (engine.h
+ * EngineView): progress projected near each car's true progress as the
+ * race flow last knew it, laps from it, the leader the car further on. */
+static void own_view(const NetTerminal *np, const Track *t, int k, bool countdown, EngineView *v)
+{
+    const RaceFlow *rf = netterm_flow(np);
+    double len = track_length(t);
+    for (int c = 0; c < 2; c++) {
+        shown_pose(np, k, c, countdown, &v->pose[c]);
+        v->progress[c] = track_progress(t, v->pose[c].x, v->pose[c].y, rf->progress[RACEFLOW_TRUTH][c]);
+        v->lap[c] = v->progress[c] > 0 ? (int)floor(v->progress[c] / len) : 0;
+    }
+    v->leader = v->progress[0] > v->progress[1] ? 0 : 1;
+}
+
+bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d)
+{
+    const NetTerminal *np = session_netterm(s);
+    const Track *t = session_track(s);
+    if (!np || !t)
+        return false;
+    SessionStatus st;
+    session_status(s, &st);
+    int me = netterm_car(np);
+    d->n = session_scheme_count(s);
+    for (int k = 0; k < d->n; k++) {
+        d->scheme[k] = session_scheme(s, k);
+        d->metrics[k] = netterm_metrics(np, k);
+        add_history(hist, k, d->metrics[k]);
+        d->history[k] = hist->s[k];
+        d->nhistory[k] = hist->n[k];
+        own_view(np, t, k, st.phase < SESSION_RACING, &d->view[k][me]);
+        d->view[k][1 - me] = d->view[k][me];
+        d->known[k][me] = true;
+        d->known[k][1 - me] = false;
+    }
+    d->now_us = st.race_us > 0 ? st.race_us : 0;
+    d->end_us = d->now_us; /* the charts span the race so far */
+    d->period_us = WORLD_SAMPLE_US;
+    return true;
+}
+
+void netwin_race_input(Session *s, const CarInput *in)
+{
+    session_set_input(s, in);
+}
+
+typedef struct FrameHook {
+    bool (*frame)(void *ctx);
+    void *ctx;
+} FrameHook;
+
+static bool on_frame(void *ctx, Session *s)
+{
+    (void)s;
+    FrameHook *h = ctx;
+    return h->frame(h->ctx);
+}
+
+bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile sig_atomic_t *stop)
+{
+    FrameHook h = {frame, ctx};
+    session_set_frame(s, on_frame, &h);
+    bool ok = session_run(s, stop);
+    session_set_frame(s, NULL, NULL);
+    return ok;
+}

@@ -1,0 +1,61 @@
+/* Everything the network window reads of the network race and hands to it,
+ * in one place: the only file of src/app that calls the session
+ * (src/net/session.h) and the network terminal (netterm.h). When those are
+ * renamed or replaced, this file changes and nothing else in the window.
+ *
+ * Contracts:
+ *   netwin_race_read(s, &nr)   the frame's picture of the race: the session's
+ *        status, the track (NULL until known), this terminal's car, the shown
+ *        scheme, both cars as its screen shows them (the own car at its
+ *        physics pose when the scheme shows it where it is), speeds, the race
+ *        flow; racing false until the race's settings are known and the
+ *        countdown began.
+ *   netwin_race_data(s, hist, &d)  the overview's data (racedata.h): every
+ *        scheme's live metrics, the history kept in hist (one sample added
+ *        per frame in which the metrics moved on), this terminal's view of
+ *        each scheme (the peer's screens are not known here: its VIEW
+ *        packets carry progress, not poses). False before the race exists.
+ *   netwin_race_input(s, in)   this terminal's controls to the session.
+ *   netwin_race_pose(countdown, shown, grid, &out)  the pose a screen draws
+ *        for a car: its grid slot in the countdown (the terminal starts at
+ *        race time 0), else what the scheme shows, a prediction (seq -1)
+ *        included.
+ *   netwin_race_run(s, frame, ctx, stop)  runs the session to its end with
+ *        frame(ctx) called on its loop (false from it leaves the race);
+ *        true when the race completed.
+ */
+#ifndef NR_NETWIN_RACE_H
+#define NR_NETWIN_RACE_H
+
+#include "racedata.h"
+#include "raceflow.h"
+#include "session.h"
+
+#define NETWIN_HIST 4096 /* metric samples kept per scheme (the older half dropped when full) */
+
+typedef struct NetRace {
+    SessionStatus st;
+    const Track *track;   /* NULL until the host's track is known */
+    bool host;
+    unsigned port;        /* the UDP port of this terminal */
+    bool racing;          /* the race exists and the countdown began */
+    int me;               /* this terminal's car */
+    const char *shown;    /* the scheme on the screen */
+    Pose pose[2];         /* both cars as this screen shows them */
+    double speed;         /* own speed along the heading (cw/s) */
+    const RaceFlow *rf;
+} NetRace;
+
+typedef struct NetHistory {
+    MetricSample s[SCHEME_MAX][NETWIN_HIST];
+    int n[SCHEME_MAX];
+    int64_t seen[SCHEME_MAX]; /* the metrics' sample count at the last one added */
+} NetHistory;
+
+void netwin_race_read(Session *s, NetRace *nr);
+void netwin_race_pose(bool countdown, const Pose *shown, const Pose *grid, Pose *out);
+bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d);
+void netwin_race_input(Session *s, const CarInput *in);
+bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile sig_atomic_t *stop);
+
+#endif

@@ -1,0 +1,49 @@
+/* The one palette of every screen (replay overview, game, network window,
+ * plots' window theme): named colours and the colour of each car and of
+ * each scheme, the same in views, gauges, legends and help. */
+#ifndef NR_PALETTE_H
+#define NR_PALETTE_H
+
+#include "gfx.h"
+#include "plot.h"
+
+#define PAL_BG gfx_rgb(24, 26, 30)          /* behind the overview's panels */
+#define PAL_PANEL gfx_rgb(36, 39, 45)       /* gauge panels, controls */
+#define PAL_BAR gfx_rgb(14, 15, 18)         /* top bar, status line, control rows */
+#define PAL_FG gfx_rgb(225, 228, 232)       /* text */
+#define PAL_DIM gfx_rgb(150, 156, 165)      /* secondary text */
+#define PAL_ACCENT gfx_rgb(255, 214, 64)    /* titles, the selection, "1st" */
+#define PAL_WARN gfx_rgb(255, 120, 120)     /* disagreement, pause on a fault */
+#define PAL_GRASS gfx_rgb(38, 84, 48)
+#define PAL_ASPHALT gfx_rgb(78, 80, 86)
+#define PAL_EDGE gfx_rgb(235, 235, 235)     /* track edges, start line */
+#define PAL_WALL gfx_rgb(170, 50, 45)       /* the walls beyond the grass */
+#define PAL_CAPTION gfx_rgb(16, 30, 20)     /* caption strips of the views */
+#define PAL_HUD_BG gfx_rgba(10, 14, 12, 190) /* a driving screen's HUD strip */
+#define PAL_GO gfx_rgb(40, 220, 80)         /* the start lights' green */
+
+/* Car 1 orange, car 2 blue, everywhere (tools/make_assets.c paints the
+ * sprites and play_input.c the pads' lights in them). */
+#define PAL_CAR1 gfx_rgb(255, 96, 48)
+#define PAL_CAR2 gfx_rgb(48, 168, 255)
+
+static inline SDL_Color pal_car(int c)
+{
+    return c == 0 ? PAL_CAR1 : PAL_CAR2;
+}
+
+/* Scheme k's colour: its chart series colour (plot_series_colour). */
+static inline SDL_Color pal_scheme(int k)
+{
+    uint32_t v = plot_series_colour(k);
+    return gfx_rgb((Uint8)(v >> 16), (Uint8)(v >> 8), (Uint8)v);
+}
+
+/* a + (b - a) t, opaque. */
+static inline SDL_Color pal_mix(SDL_Color a, SDL_Color b, float t)
+{
+    return gfx_rgba((Uint8)(a.r + (b.r - a.r) * t), (Uint8)(a.g + (b.g - a.g) * t),
+                    (Uint8)(a.b + (b.b - a.b) * t), 255);
+}
+
+#endif

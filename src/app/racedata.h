@@ -1,0 +1,30 @@
+/* What the overview of every scheme draws of a race, gathered once per frame
+ * from whatever runs it (DESIGN.md "one runtime"): the schemes, each one's
+ * metrics and history, and what each terminal displays of both cars. The
+ * gauges, the charts and the thumbnails read this, never an Engine, so the
+ * same overview shows a replay, a game and a network race.
+ *
+ * Contracts:
+ *   racedata_from_engine(d, e, end_us)  fills d from engine e at its current
+ *        instant (every terminal's view known); end_us is the end of the
+ *        charts' time axis (the recording's end, or now for a live race).
+ */
+#ifndef NR_RACEDATA_H
+#define NR_RACEDATA_H
+
+#include "engine.h"
+
+typedef struct RaceData {
+    int n;                                    /* schemes */
+    const SchemeType *scheme[SCHEME_MAX];
+    const Metrics *metrics[SCHEME_MAX];       /* borrowed until the race moves on */
+    const MetricSample *history[SCHEME_MAX];  /* oldest first; NULL = none */
+    int nhistory[SCHEME_MAX];
+    EngineView view[SCHEME_MAX][2];           /* [scheme][terminal] */
+    bool known[SCHEME_MAX][2];                /* false: that terminal's screen is not known here */
+    int64_t now_us, end_us, period_us;        /* race time, the charts' end, the sampling period */
+} RaceData;
+
+void racedata_from_engine(RaceData *d, const Engine *e, int64_t end_us);
+
+#endif

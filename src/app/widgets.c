@@ -1,0 +1,267 @@
+/* The driving screens' widgets (widgets.h). */
+#include "widgets.h"
+#include "netrace_config.h"
+
+#include <SDL_image.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* assets/NAME: the given folder, else ./assets, else the source tree's. */
+static SDL_Surface *load_asset(const char *assets_dir, const char *name)
+{
+    char path[4096];
+    const char *dirs[2] = {"assets", NETRACE_SOURCE_DIR "/assets"};
+    int n = assets_dir ? 1 : 2;
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", assets_dir ? assets_dir : dirs[i], name);
+        SDL_Surface *s = IMG_Load(path);
+        if (s)
+            return s;
+    }
+    fprintf(stderr, "netrace: asset %s/%s not found or unreadable: plain shapes instead\n",
+            assets_dir ? assets_dir : "assets", name);
+    return NULL;
+}
+
+void widget_sprites_load(WidgetSprites *sp, SDL_Renderer *r, const char *assets_dir)
+{
+    memset(sp, 0, sizeof *sp);
+    const char *names[2] = {"car1.png", "car2.png"};
+    for (int c = 0; c < 2; c++) {
+        SDL_Surface *s = load_asset(assets_dir, names[c]);
+        if (s) {
+            sp->car[c] = SDL_CreateTextureFromSurface(r, s);
+            SDL_FreeSurface(s);
+            if (sp->car[c])
+                SDL_SetTextureScaleMode(sp->car[c], SDL_ScaleModeLinear);
+        }
+    }
+    sp->icon = load_asset(assets_dir, "icon.png");
+}
+
+void widget_sprites_free(WidgetSprites *sp)
+{
+    for (int c = 0; c < 2; c++)
+        if (sp->car[c])
+            SDL_DestroyTexture(sp->car[c]);
+    SDL_FreeSurface(sp->icon);
+    memset(sp, 0, sizeof *sp);
+}
+
+void widget_car(AppState *v, SDL_Texture *sprite, const AppXform *x, const Pose *p, int car)
+{
+    if (!sprite) {
+        app_draw_car(v, x, p->x, p->y, p->heading, pal_car(car), false);
+        return;
+    }
+    float cx, cy;
+    app_world_to_px(x, p->x, p->y, &cx, &cy);
+    /* the sprite is 2:1, the car body 2 cw long and 1 cw wide */
+    float len = 2.0f * x->scale, wid = 1.0f * x->scale;
+    SDL_FRect dst = {cx - len / 2, cy - wid / 2, len, wid};
+    double deg = -p->heading * 180.0 / NR_PI; /* screen y grows downwards */
+    SDL_RenderCopyExF(v->r, sprite, NULL, &dst, deg, NULL, SDL_FLIP_NONE);
+}
+
+void widget_minimap(AppState *v, const SDL_FRect *screen, const Pose pose[2], int own)
+{
+    float side = fminf(screen->w, screen->h) * 0.28f;
+    if (side < 60)
+        return;
+    float pad = (float)v->lay.base * 0.5f;
+    SDL_FRect m = {screen->x + screen->w - side - pad, screen->y + screen->h - side - pad, side, side};
+    SDL_Texture *tex = app_track_texture(v, (int)side, (int)side);
+    if (!tex)
+        return;
+    SDL_SetTextureAlphaMod(tex, 210);
+    SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_BLEND);
+    SDL_Rect dst = {(int)m.x, (int)m.y, (int)side, (int)side};
+    SDL_RenderCopy(v->r, tex, NULL, &dst);
+    gfx_frame(v->r, m.x, m.y, m.w, m.h, gfx_rgb(20, 20, 20));
+    AppXform x;
+    app_fit_xform(v, &m, &x);
+    for (int i = 0; i < 2; i++) {
+        int car = i == 0 ? 1 - own : own; /* own dot on top */
+        float px, py;
+        app_world_to_px(&x, pose[car].x, pose[car].y, &px, &py);
+        gfx_disc(v->r, px, py, fmaxf(3.0f, side * 0.03f), gfx_rgb(10, 10, 10));
+        gfx_disc(v->r, px, py, fmaxf(2.0f, side * 0.022f), pal_car(car));
+    }
+}
+
+void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud)
+{
+    Gfx *g = &v->gfx;
+    float l = (float)gfx_line_h(g, GFX_NORMAL), lb = (float)gfx_line_h(g, GFX_BIG);
+    float pad = (float)v->lay.base * 0.4f;
+    SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_BLEND);
+    gfx_fill(v->r, rect->x, rect->y, rect->w, lb + l + 2 * pad, PAL_HUD_BG);
+    SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE);
+    int x0 = (int)(rect->x + pad), y0 = (int)(rect->y + pad / 2);
+    int w = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, pal_car(hud->car), "P%d", hud->car + 1);
+    gfx_text(g, GFX_NORMAL, x0 + w + (int)pad, y0 + (int)(lb - l), GFX_LEFT, PAL_DIM, "%s", hud->who);
+    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w / 2), y0, GFX_CENTER, PAL_FG, "%s", hud->centre);
+    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w - pad), y0, GFX_RIGHT, hud->first ? PAL_ACCENT : PAL_FG, "%s",
+             hud->first ? "1st" : "2nd");
+    int y1 = (int)(rect->y + pad / 2 + lb);
+    int lw = gfx_text(g, GFX_NORMAL, x0, y1, GFX_LEFT, PAL_FG, "lap %s", hud->lap);
+    if (hud->best[0])
+        gfx_text(g, GFX_NORMAL, x0 + lw + (int)pad * 2, y1, GFX_LEFT, PAL_DIM, "best %s", hud->best);
+    gfx_text(g, GFX_NORMAL, (int)(rect->x + rect->w - pad), y1, GFX_RIGHT, PAL_DIM, "%s", hud->right);
+}
+
+void widget_hud_race(const RaceFlow *rf, int j, int64_t race_us, Hud *hud)
+{
+    int lap = rf->laps[j][j];
+    char t[32];
+    if (race_us < 0)
+        race_us = 0;
+    if (rf->cfg.duration_us > 0) {
+        int64_t left = rf->cfg.duration_us - race_us;
+        widget_fmt_running(t, sizeof t, left < 0 ? 0 : left);
+        snprintf(hud->centre, sizeof hud->centre, "%s left", t);
+    } else if (lap >= rf->cfg.laps) {
+        widget_fmt_time(t, sizeof t, rf->cross_us[j][j][rf->cfg.laps - 1]);
+        snprintf(hud->centre, sizeof hud->centre, "Finished %s", t); /* as this terminal saw its own line */
+    } else {
+        snprintf(hud->centre, sizeof hud->centre, "Lap %d/%d", lap + 1, rf->cfg.laps);
+    }
+    /* the running lap; after the finish, the last lap's time */
+    int64_t since = lap > 0 ? rf->cross_us[j][j][lap - 1] : 0;
+    bool done = rf->cfg.duration_us <= 0 && lap >= rf->cfg.laps;
+    int64_t shown = done ? since - (lap > 1 ? rf->cross_us[j][j][lap - 2] : 0) : race_us - since;
+    if (done)
+        widget_fmt_time(hud->lap, sizeof hud->lap, shown);
+    else
+        widget_fmt_running(hud->lap, sizeof hud->lap, rf->phase >= RF_RACING ? shown : 0);
+    hud->best[0] = '\0';
+    int64_t b = -1;
+    for (int i = 0; i < lap && i < RACEFLOW_MAX_LAPS; i++) {
+        int64_t lt = rf->cross_us[j][j][i] - (i ? rf->cross_us[j][j][i - 1] : 0);
+        if (b < 0 || lt < b)
+            b = lt;
+    }
+    if (b >= 0)
+        widget_fmt_time(hud->best, sizeof hud->best, b);
+}
+
+void widget_fmt_time(char *buf, size_t n, int64_t us)
+{
+    if (us < 0) {
+        snprintf(buf, n, "--:--.---");
+        return;
+    }
+    int64_t ms = us / NR_US_PER_MS;
+    snprintf(buf, n, "%d:%02d.%03d", (int)(ms / 60000), (int)(ms / 1000 % 60), (int)(ms % 1000));
+}
+
+/* A running clock in tenths: its text changes 10 times a second, not every
+ * frame (each new text is a font render; digits changing 60 times a second
+ * are unreadable anyway). Completed times keep their milliseconds. */
+void widget_fmt_running(char *buf, size_t n, int64_t us)
+{
+    int64_t ds = (us < 0 ? 0 : us) / (100 * NR_US_PER_MS);
+    snprintf(buf, n, "%d:%02d.%d", (int)(ds / 600), (int)(ds / 10 % 60), (int)(ds % 10));
+}
+
+void widget_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color frame)
+{
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+    gfx_fill(r, x, y, w, h, gfx_rgba(16, 18, 24, 230));
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    gfx_frame(r, x, y, w, h, frame);
+}
+
+void widget_lights(Gfx *g, float base, int w, int64_t to_go_us)
+{
+    int64_t count_us = RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US;
+    if (to_go_us < -count_us || to_go_us >= RACEFLOW_LIGHT_US)
+        return;
+    bool go = to_go_us >= 0;
+    int lit = go ? 0 : (int)((to_go_us + count_us) / RACEFLOW_LIGHT_US) + 1;
+    float rad = base * 1.4f, gap = rad * 0.7f;
+    float total = RACEFLOW_LIGHTS * 2 * rad + (RACEFLOW_LIGHTS - 1) * gap;
+    float x0 = ((float)w - total) / 2, y = base * 7.0f;
+    widget_panel(g->r, x0 - gap, y - rad - gap, total + 2 * gap, 2 * rad + 2 * gap, gfx_rgb(60, 60, 60));
+    for (int i = 0; i < RACEFLOW_LIGHTS; i++) {
+        float cx = x0 + rad + (float)i * (2 * rad + gap);
+        SDL_Color c = go ? PAL_GO : i < lit ? gfx_rgb(240, 30, 30) : gfx_rgb(50, 20, 20);
+        gfx_disc(g->r, cx, y, rad, c);
+    }
+    if (go)
+        gfx_text(g, GFX_BIG, w / 2, (int)(y + rad + gap * 2), GFX_CENTER, PAL_GO, "GO");
+}
+
+void widget_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame)
+{
+    float l = (float)gfx_line_h(g, GFX_NORMAL);
+    int maxw = 0;
+    for (int i = 0; i < n; i++) {
+        int tw, th;
+        gfx_text_size(g, GFX_NORMAL, lines[i], &tw, &th);
+        maxw = tw > maxw ? tw : maxw;
+    }
+    float pad = l, bw = (float)maxw + 2 * pad, bh = l * (float)n + 2 * pad;
+    float x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
+    widget_panel(g->r, x, y, bw, bh, frame);
+    for (int i = 0; i < n; i++)
+        gfx_text(g, GFX_NORMAL, (int)(x + pad), (int)(y + pad + l * (float)i), GFX_LEFT, i == 0 ? PAL_ACCENT : PAL_FG,
+                 "%s", lines[i]);
+}
+
+/* The two cars in the order view `who` saw them, with their times. */
+static void result_lines(const RaceFlow *rf, int who, char (*lines)[160])
+{
+    RaceResult r;
+    raceflow_result(rf, who, &r);
+    for (int i = 0; i < 2; i++) {
+        int c = r.order[i];
+        char t[32], laps[96] = "";
+        size_t used = 0;
+        for (int k = 0; k < r.laps_done[c] && k < 4; k++) {
+            char lt[32];
+            widget_fmt_time(lt, sizeof lt, r.lap_us[c][k]);
+            int m = snprintf(laps + used, sizeof laps - used, "%s%s", k ? " " : "", lt);
+            if (m > 0 && (size_t)m < sizeof laps - used)
+                used += (size_t)m;
+        }
+        if (rf->cfg.duration_us > 0)
+            snprintf(lines[i], 160, "  %d. car %d (P%d)  %.1f cw  %s", i + 1, c + 1, c + 1, r.progress[c], laps);
+        else if (r.finished[c]) {
+            widget_fmt_time(t, sizeof t, r.finish_us[c]);
+            snprintf(lines[i], 160, "  %d. car %d (P%d)  %s  laps %s", i + 1, c + 1, c + 1, t, laps);
+        } else
+            snprintf(lines[i], 160, "  %d. car %d (P%d)  not seen finishing (%d laps)", i + 1, c + 1, c + 1,
+                     r.laps_done[c]);
+    }
+}
+
+void widget_results(Gfx *g, int w, int h, const RaceFlow *rf, const char *title, const int *views,
+                    const char *const *labels, int nviews, const char *footer)
+{
+    char buf[14][160];
+    const char *lines[14];
+    int n = 0;
+    snprintf(buf[n], 160, "%s", title);
+    lines[n] = buf[n];
+    n++;
+    for (int v = 0; v < nviews && v < 3; v++) {
+        snprintf(buf[n], 160, "%s", labels[v]);
+        lines[n] = buf[n];
+        n++;
+        result_lines(rf, views[v], &buf[n]);
+        lines[n] = buf[n];
+        lines[n + 1] = buf[n + 1];
+        n += 2;
+    }
+    bool differ = raceflow_orders_differ(rf);
+    snprintf(buf[n], 160, "%s",
+             differ ? "THE TWO SCREENS DISAGREE on the finishing order" : "both screens agree on the order");
+    lines[n] = buf[n];
+    n++;
+    snprintf(buf[n], 160, "%s", footer);
+    lines[n] = buf[n];
+    n++;
+    widget_text_box(g, w, h, lines, n, differ ? PAL_WARN : PAL_ACCENT);
+}
