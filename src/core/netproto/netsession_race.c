@@ -1,0 +1,202 @@
+/* The session's race: every call the session state machine makes into the
+ * race of one terminal (race/netplay.h) is here, plus the packets held
+ * from the peer's future (netsession.h "Pause"). */
+#include "netsession_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void out_packet(void *ctx, WirePacket *p, int64_t send_us)
+{
+    NetSession *s = ctx;
+    send_packet(s, p);
+    if (p->kind == WIRE_MU && s->log_open && s->cfg.log.tx)
+        s->cfg.log.tx(s->cfg.log.ctx, p, send_us, s->race_last);
+}
+
+static void out_sample(void *ctx, int32_t seq, const RecSample *smp)
+{
+    NetSession *s = ctx;
+    if (s->log_open && s->cfg.log.own)
+        s->cfg.log.own(s->cfg.log.ctx, seq, smp, s->race_last, s->now);
+}
+
+static NetPlayOut race_out(NetSession *s)
+{
+    return (NetPlayOut){s, out_packet, out_sample};
+}
+
+static bool log_open(NetSession *s, const NetPlayConfig *nc, int car, NrError *err)
+{
+    const WireWelcome *w = &s->welcome;
+    if (!s->cfg.log.open)
+        return true;
+    NetLogMeta m = {
+        .role = s->cfg.host ? "host" : "joiner", .car = car + 1, .peer = s->peer, .token = s->token,
+        .track_name = track_name(s->track), .track_file = s->cfg.host ? s->cfg.track_file : "",
+        .track_bytes = w->track_bytes, .period_ms = w->period_ms, .laps = w->laps,
+        .seconds = w->seconds_ms / 1000.0, .schemes = w->schemes, .shown = s->schemes[w->shown_scheme]->name,
+        .params = nc->params, .seed = w->seed, .link = s->cfg.link ? s->cfg.link->text : "none",
+        .raw_clock = s->cfg.raw_clock, .offset_true_us = s->cfg.offset_true_us,
+        .drift_true_ppm = s->cfg.drift_true_ppm,
+    };
+    if (!s->cfg.log.open(s->cfg.log.ctx, &m, err))
+        return false;
+    s->log_open = true;
+    return true;
+}
+
+/* The settings of WELCOME made real: schemes, track, controller, netplay,
+ * the log. */
+bool race_setup(NetSession *s, NrError *err)
+{
+    const WireWelcome *w = &s->welcome;
+    s->nschemes = scheme_parse_list(w->schemes, s->schemes, SCHEME_MAX, err);
+    if (s->nschemes < 1)
+        return false;
+    if (w->shown_scheme >= s->nschemes)
+        return nr_error_set(err, "the host's shown scheme %d is not in its list", (int)w->shown_scheme);
+    const char *text = s->cfg.host ? s->cfg.track_text : s->track_text;
+    s->track = track_parse(text, s->cfg.host ? s->cfg.track_file : "the host's track", err);
+    if (!s->track)
+        return false;
+    int car = s->cfg.host ? 0 : 1;
+    if (!s->cfg.external_input && !s->cfg.make_controller(s->cfg.ctx, s->track, car, w->seed, &s->ctl, err))
+        return false;
+    s->held = malloc(sizeof *s->held * HELD_KEEP);
+    if (!s->held)
+        return nr_error_set(err, "out of memory");
+    NetPlayConfig nc;
+    memset(&nc, 0, sizeof nc);
+    nc.track = s->track;
+    nc.car = car;
+    for (int k = 0; k < s->nschemes; k++)
+        nc.schemes[k] = s->schemes[k];
+    nc.nschemes = s->nschemes;
+    nc.params = scheme_default_params();
+    nc.params.delta_us = w->delta_us;
+    nc.params.tdr_cw = w->tdr_cw;
+    nc.params.converge_us = w->converge_us;
+    nc.params.period_us = (int64_t)w->period_ms * NR_US_PER_MS;
+    nc.shown = w->shown_scheme;
+    nc.flow.laps = w->laps > 0 ? w->laps : 1;
+    nc.flow.duration_us = w->seconds_ms > 0 ? (int64_t)w->seconds_ms * NR_US_PER_MS : 0;
+    nc.ctl = s->cfg.external_input ? NULL : &s->ctl;
+    nc.link = s->cfg.link;
+    nc.seed = w->seed;
+    s->np = netplay_new(&nc, err);
+    if (!s->np)
+        return false;
+    netplay_set_input(s->np, &s->input);
+    s->chk.nschemes = s->nschemes;
+    return log_open(s, &nc, car, err);
+}
+
+void race_free(NetSession *s)
+{
+    netplay_free(s->np);
+    s->np = NULL;
+    free(s->held);
+    s->held = NULL;
+}
+
+/* Race time 0: the terminal starts on the grid and takes sample 0. */
+void race_begin(NetSession *s, int64_t l)
+{
+    s->phase = PH_RACE;
+    s->last_heard = l;
+    s->race_last = 0;
+    netplay_set_skew(s->np, s->cfg.raw_clock ? l - sync_at(s, l) : 0);
+    NetPlayOut o = race_out(s);
+    netplay_start(s->np, &o);
+}
+
+static void deliver_now(NetSession *s, const WirePacket *p, int64_t arr_local, int64_t arr_race, int64_t send_race,
+                        int bytes)
+{
+    if (s->log_open && s->cfg.log.rx)
+        s->cfg.log.rx(s->cfg.log.ctx, p, arr_local, arr_race, send_race, bytes);
+    /* a delivery at the instant of a sample comes before it (netplay.h) */
+    if (arr_race - 1 > s->race_last) {
+        NetPlayOut o = race_out(s);
+        s->race_last = arr_race - 1;
+        netplay_advance(s->np, arr_race - 1, &o);
+    }
+    netplay_receive(s->np, p, arr_race > 0 ? arr_race : 0);
+}
+
+/* Physics, controls and samples up to race time `race`, with the held
+ * packets delivered at their send times on the way. */
+void race_advance(NetSession *s, int64_t race)
+{
+    while (s->nheld > 0) {
+        Held *h = &s->held[s->held_head];
+        if (h->send_race > race)
+            break;
+        deliver_now(s, &h->p, h->arr_local, h->send_race, h->send_race, h->bytes);
+        s->held_head = (s->held_head + 1) % HELD_KEEP;
+        s->nheld--;
+    }
+    if (race > s->race_last) {
+        NetPlayOut o = race_out(s);
+        s->race_last = race;
+        netplay_advance(s->np, race, &o);
+    }
+}
+
+/* A received MU or VIEW: delivered at its arrival's race time, or held
+ * until this end reaches its send time when the peer is ahead (an end
+ * walking to a pause point): race time is never received from the future,
+ * so the delay the log keeps is the one the schemes saw. */
+void race_deliver(NetSession *s, const WirePacket *p, int64_t arr_local, int bytes)
+{
+    int64_t send_race = p->kind == WIRE_MU ? (int64_t)p->u.mu.mu.seq * WORLD_SAMPLE_US : p->u.view.t_us;
+    int64_t arr_race = race_at(s, arr_local);
+    if (send_race > arr_race && (s->nheld > 0 || s->paused) && s->nheld < HELD_KEEP) {
+        Held *h = &s->held[(s->held_head + s->nheld++) % HELD_KEEP];
+        h->p = *p;
+        h->arr_local = arr_local;
+        h->send_race = send_race;
+        h->bytes = bytes;
+        return;
+    }
+    if (s->nheld > 0)
+        race_advance(s, arr_race - 1); /* the held ones sent before it first */
+    deliver_now(s, p, arr_local, arr_race, send_race, bytes);
+}
+
+void race_check(NetSession *s, int64_t l)
+{
+    netplay_check(s->np, s->have_start ? race_at(s, l) : 0, &s->chk);
+}
+
+bool race_done(const NetSession *s)
+{
+    return netplay_done(s->np);
+}
+
+/* Race time of the next own sample. */
+int64_t race_next_sample(const NetSession *s)
+{
+    return (int64_t)netplay_sample_seq(s->np) * WORLD_SAMPLE_US;
+}
+
+void race_log_metrics(NetSession *s)
+{
+    if (!s->np || !s->log_open || !s->cfg.log.metrics)
+        return;
+    for (int k = 0; k < s->nschemes; k++)
+        s->cfg.log.metrics(s->cfg.log.ctx, s->schemes[k]->name, netplay_metrics(s->np, k), s->cfg.host ? 0 : 1);
+}
+
+void netsession_set_input(NetSession *s, const CarInput *in)
+{
+    s->input = *in;
+    if (s->np)
+        netplay_set_input(s->np, in);
+}
+
+struct NetPlay *netsession_netplay(NetSession *s)
+{
+    return s->np;
+}
