@@ -204,8 +204,8 @@ void nethub_freeze(NetPort *p, bool frozen)
 int64_t nethub_next_due(const NetHub *h)
 {
     int64_t d = INT64_MAX;
-    for (int i = 0; i < h->nfl; i++)
-        if (h->fl[i].due < d && !h->ports[h->fl[i].to]->frozen)
+    for (int i = 0; i < h->nfl; i++) /* deliverable ones wait for their reader */
+        if (h->fl[i].due < d && h->fl[i].due > *h->truth && !h->ports[h->fl[i].to]->frozen)
             d = h->fl[i].due;
     return d;
 }

@@ -13,8 +13,8 @@
  *   nethub_set_link(p, link)     the link of what p sends (default: none,
  *        zero delay, nothing lost).
  *   nethub_freeze(p, frozen)     stop / resume delivering to p.
- *   nethub_next_due(h)           the true time of the next delivery
- *        (INT64_MAX when nothing is in flight).
+ *   nethub_next_due(h)           the true time of the next delivery after
+ *        now to a port not frozen (INT64_MAX when none).
  *   nethub_sent(h) / nethub_lost(h)  datagrams put on the hub / lost on it.
  */
 #ifndef NR_NETMEM_H

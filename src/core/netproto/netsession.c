@@ -12,7 +12,7 @@ void netsession_timeouts_default(NetSessionTimeouts *t)
         .hello_us = 300 * NR_US_PER_MS,  .probe_fast_us = 20 * NR_US_PER_MS, .probe_us = 100 * NR_US_PER_MS,
         .ready_probes = 16,              .retry_us = 200 * NR_US_PER_MS,     .start_lead_us = NR_US_PER_S,
         .pause_us = 3 * NR_US_PER_S,     .give_up_us = 15 * NR_US_PER_S,     .linger_us = 3 * NR_US_PER_S,
-        .stall_us = NR_US_PER_S,         .resume_sends = 10,
+        .stall_us = NR_US_PER_S,         .resume_sends = 10,                 .link_poll_us = 200,
     };
     /* zero means default, field by field (sokol's description structs) */
     t->hello_us = t->hello_us > 0 ? t->hello_us : d.hello_us;
@@ -26,6 +26,7 @@ void netsession_timeouts_default(NetSessionTimeouts *t)
     t->linger_us = t->linger_us > 0 ? t->linger_us : d.linger_us;
     t->stall_us = t->stall_us > 0 ? t->stall_us : d.stall_us;
     t->resume_sends = t->resume_sends > 0 ? t->resume_sends : d.resume_sends;
+    t->link_poll_us = t->link_poll_us > 0 ? t->link_poll_us : d.link_poll_us;
 }
 
 /* ---- time ------------------------------------------------------------------ */
@@ -483,6 +484,8 @@ int64_t netsession_next_deadline(const NetSession *s)
         d = min64(d, s->paused ? s->next_pause_say : s->last_heard + s->to.pause_us + 1);
         if (s->resume_left > 0)
             d = min64(d, s->next_resume);
+        if (s->cfg.link && !s->paused) /* the emulated link's deliveries between samples */
+            d = min64(d, s->now + s->to.link_poll_us);
         int64_t due = race_next_sample(s);
         if (!s->paused || due <= s->cap) /* the next sample, in local time */
             d = min64(d, s->now + (due - race_at(s, s->now)));

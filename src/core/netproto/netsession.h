@@ -81,6 +81,8 @@ typedef struct NetSessionTimeouts {
     int64_t linger_us;     /* after the finish, wait this long for the peer's (3 s) */
     int64_t stall_us;      /* not run this long: a stall, race time does not jump (1 s) */
     int resume_sends;      /* RESUME sent this many times, probe_us apart (10) */
+    int64_t link_poll_us;  /* racing with an emulated link: its deliveries are put on the
+                              wire this often (200 us; the latency the emulation adds) */
 } NetSessionTimeouts;
 
 /* What the terminal log's header says (docs/netlog.md). */

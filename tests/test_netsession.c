@@ -1,0 +1,415 @@
+/* The network session in simulated time: two terminals (host and joiner,
+ * each the real driver of src/net/session.h on the state machine of
+ * core/netproto/netsession.h) in one process, over the in-memory hub
+ * (netmem.h) with simulated clocks. Handshake, refusal, clock sync under
+ * offset and drift, a peer silent for 5 s, a peer killed, 10^6 hostile
+ * datagrams, duplicated and reordered traffic, a 300 ms stalled frame.
+ * Deterministic: seeded hub, simulated time; no sleep, no wall clock. */
+#include "bot.h"
+#include "netmem.h"
+#include "netplay.h"
+#include "session.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define T0 (INT64_C(1000) * NR_US_PER_S) /* true time at the start: clocks far from 0 */
+
+typedef struct Term {
+    Session *s;
+    NetPort *port;
+    NetClock clock;
+    NetAddr addr;
+    Bot *bot;
+    FILE *say;              /* its one-line messages */
+    char log[256];
+    bool done, ok;
+    bool dead;              /* killed: never runs again */
+    int64_t frozen_until;   /* stopped (SIGSTOP) until this true time */
+    int64_t stall_until;    /* its loop busy (a slow frame) until this true time */
+    int64_t stall_at_race;  /* the frame callback stalls once at this race time (0: never) */
+    int64_t stall_us;
+    struct Sim *sim;
+} Term;
+
+typedef struct Sim {
+    int64_t truth;
+    NetHub *hub;
+    Term t[2]; /* 0 host, 1 joiner */
+    char *track_text;
+    char dir[128];
+} Sim;
+
+static NetAddr addr_of(uint8_t last, uint16_t port)
+{
+    NetAddr a;
+    uint8_t *h = (uint8_t *)&a.host, *p = (uint8_t *)&a.port;
+    h[0] = 10, h[1] = 0, h[2] = 0, h[3] = last;
+    p[0] = (uint8_t)(port >> 8), p[1] = (uint8_t)port;
+    return a;
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *b = calloc(1 << 20, 1);
+    size_t n = fread(b, 1, (1 << 20) - 1, f);
+    fclose(f);
+    b[n] = '\0';
+    return b;
+}
+
+static bool make_bot(void *ctx, const Track *track, int car, uint64_t seed, Controller *out, NrError *err)
+{
+    Term *t = ctx;
+    CarParams params;
+    car_params_default(&params);
+    BotDriver d = {.skill = 0.9, .noise = 0.5};
+    t->bot = bot_new(track, &params, d, seed, (uint64_t)car, err);
+    if (!t->bot)
+        return false;
+    *out = bot_controller(t->bot);
+    return true;
+}
+
+/* A slow frame: the driver's loop is busy stall_us of true time; the port
+ * goes on stamping arrivals meanwhile (as the receive thread does). */
+static bool frame(void *ctx, Session *s)
+{
+    Term *t = ctx;
+    SessionStatus st;
+    session_status(s, &st);
+    if (t->stall_at_race > 0 && st.phase == SESSION_RACING && st.race_us >= t->stall_at_race) {
+        t->stall_until = t->sim->truth + t->stall_us;
+        t->stall_at_race = 0;
+    }
+    return true;
+}
+
+typedef struct SimOpts {
+    const char *schemes;
+    int64_t seconds_ms;
+    int64_t offset_us[2];
+    double drift_ppm[2];
+    NetMemLink link[2];   /* of what each sends */
+    bool logs;
+    bool allow_other;     /* the host allows only 10.0.0.9 */
+} SimOpts;
+
+static void sim_open(Sim *m, const SimOpts *o)
+{
+    memset(m, 0, sizeof *m);
+    m->truth = T0;
+    m->hub = nethub_new(42, &m->truth);
+    char path[4096];
+    const char *src = getenv("NETRACE_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tracks/default.track", src ? src : ".");
+    m->track_text = read_all(path);
+    snprintf(m->dir, sizeof m->dir, "/tmp/netsession-XXXXXX");
+    assert_non_null(mkdtemp(m->dir));
+    for (int i = 0; i < 2; i++) {
+        Term *t = &m->t[i];
+        t->sim = m;
+        t->addr = addr_of((uint8_t)(1 + i), (uint16_t)(41000 + i));
+        netclock_sim(&t->clock, &m->truth, o->offset_us[i], o->drift_ppm[i]);
+        t->port = nethub_port(m->hub, t->addr, &t->clock);
+        nethub_set_link(t->port, &o->link[i]);
+        t->say = tmpfile();
+        snprintf(t->log, sizeof t->log, "%s/%s.log", m->dir, i ? "j" : "h");
+    }
+    NetAddr other = addr_of(9, 1);
+    for (int i = 0; i < 2; i++) {
+        Term *t = &m->t[i];
+        SessionConfig c = {
+            .host = i == 0, .cmd = i ? "join" : "host", .track_text = m->track_text, .track_file = "default.track",
+            .schemes = o->schemes, .params = scheme_default_params(), .seconds_ms = o->seconds_ms, .seed = 7,
+            .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i], .log_path = o->logs ? t->log : NULL,
+            .make_controller = make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
+            .peer_addr = i ? &m->t[0].addr : NULL, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
+            .entropy = (uint64_t)(1234 + i), .say = t->say,
+        };
+        NrError err = {{0}};
+        t->s = session_new(&c, &err);
+        assert_non_null(t->s);
+        session_set_frame(t->s, frame, t);
+    }
+}
+
+static void sim_close(Sim *m)
+{
+    for (int i = 0; i < 2; i++) {
+        session_free(m->t[i].s);
+        bot_free(m->t[i].bot);
+        fclose(m->t[i].say);
+        remove(m->t[i].log);
+        char part[300];
+        snprintf(part, sizeof part, "%s.part", m->t[i].log);
+        remove(part);
+    }
+    rmdir(m->dir);
+    nethub_free(m->hub);
+    free(m->track_text);
+}
+
+static bool can_run(const Term *t, int64_t now)
+{
+    return !t->done && !t->dead && now >= t->frozen_until && now >= t->stall_until;
+}
+
+/* The true time at which t's clock reads local (rounded up). */
+static int64_t to_true(const Term *t, int64_t local)
+{
+    if (local == INT64_MAX)
+        return INT64_MAX;
+    double x = (double)(local - t->clock.offset_us) / (1.0 + t->clock.drift_ppm * 1e-6);
+    return (int64_t)ceil(x);
+}
+
+/* Runs both terminals until both are over or true time `end`; `each`
+ * (optional) is called once per turn before the terminals run. */
+static void sim_run(Sim *m, int64_t end, void (*each)(Sim *m, void *ctx), void *ctx)
+{
+    while (m->truth <= end) {
+        if (each)
+            each(m, ctx);
+        bool all = true;
+        for (int i = 0; i < 2; i++) {
+            Term *t = &m->t[i];
+            if (t->frozen_until > 0 && m->truth >= t->frozen_until) {
+                nethub_freeze(t->port, false);
+                t->frozen_until = 0;
+            }
+            if (can_run(t, m->truth) && !session_step(t->s)) {
+                t->done = true;
+                t->ok = session_finish(t->s);
+            }
+            all &= t->done || t->dead;
+        }
+        if (all)
+            return;
+        int64_t next = nethub_next_due(m->hub);
+        for (int i = 0; i < 2; i++) {
+            Term *t = &m->t[i];
+            if (t->done || t->dead)
+                continue;
+            int64_t w = can_run(t, m->truth) ? to_true(t, session_next_wake(t->s))
+                                             : (t->frozen_until > t->stall_until ? t->frozen_until : t->stall_until);
+            next = w < next ? w : next;
+        }
+        m->truth = next > m->truth ? next : m->truth + 1;
+    }
+}
+
+static void assert_same_metrics(Sim *m)
+{
+    NetPlay *a = session_netplay(m->t[0].s), *b = session_netplay(m->t[1].s);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int k = 0; k < session_scheme_count(m->t[0].s); k++) {
+        const Metrics *x = netplay_metrics(a, k), *y = netplay_metrics(b, k);
+        assert_true(x->samples > 0);
+        assert_int_equal(x->samples, y->samples);
+        assert_true(metrics_mean_d1_minus_d2(x) == metrics_mean_d1_minus_d2(y));
+        assert_true(metrics_inconsistency_rate(x) == metrics_inconsistency_rate(y));
+        assert_true(metrics_mean_abs_d1(x) == metrics_mean_abs_d1(y));
+    }
+}
+
+/* netrace merge of both logs and replay of the merged race over its
+ * measured delays (as tests/net/merge-live.sh): every scheme's metrics as
+ * printed equal the live ones of both terminals. */
+static void assert_replay_matches(Sim *m, const char *schemes)
+{
+    const char *bin = getenv("NETRACE_BIN");
+    assert_non_null(bin);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "'%s' merge '%s' '%s' --out '%s/race.csv' --delays '%s/d.csv' >/dev/null 2>&1 && "
+             "'%s' replay '%s/race.csv' --headless --csv --schemes %s --seed 7 --link12 'trace %s/d.csv' "
+             "--link21 'trace %s/d.csv' > '%s/replay.csv'",
+             bin, m->t[0].log, m->t[1].log, m->dir, m->dir, bin, m->dir, schemes, m->dir, m->dir, m->dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/replay.csv", m->dir);
+    char *csv = read_all(cmd), *line = strchr(csv, '\n');
+    NetPlay *np = session_netplay(m->t[0].s);
+    for (int k = 0; k < session_scheme_count(m->t[0].s); k++) {
+        assert_non_null(line);
+        line++;
+        /* scheme,delay12,jitter12,delay21,jitter21,delta,tdr,seed,incons,d1-d2,|d1|,|d2|,... */
+        char name[32];
+        double f[12];
+        assert_int_equal(sscanf(line, "%31[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", name, &f[0], &f[1], &f[2],
+                                &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10]),
+                         12);
+        const Metrics *x = netplay_metrics(np, k);
+        char live[128], rep[128];
+        snprintf(live, sizeof live, "%s %.6f %.6f %.6f %.6f", session_scheme(m->t[0].s, k)->name,
+                 metrics_inconsistency_rate(x), metrics_mean_d1_minus_d2(x), metrics_mean_abs_d1(x),
+                 metrics_mean_abs_d2(x));
+        snprintf(rep, sizeof rep, "%s %.6f %.6f %.6f %.6f", name, f[7], f[8], f[9], f[10]);
+        assert_string_equal(live, rep);
+        line = strchr(line, '\n');
+    }
+    free(csv);
+    snprintf(cmd, sizeof cmd, "rm -f '%s/race.csv' '%s/d.csv' '%s/replay.csv'", m->dir, m->dir, m->dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The whole race: handshake, sync, start, race, finish; both ends complete
+ * with the same metrics and the same number of samples. */
+static void race_completes(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc,dr", .seconds_ms = 5000, .offset_us = {0, 250000}};
+    o.link[0].delay_us = o.link[1].delay_us = 20000;
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 60 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[0].done && m.t[0].ok);
+    assert_true(m.t[1].done && m.t[1].ok);
+    assert_same_metrics(&m);
+    /* a 5 s race ends at the first sample at or after 5 s: seq 152
+     * (5.016 s), so samples 0..152 */
+    assert_int_equal(netplay_metrics(session_netplay(m.t[0].s), 0)->samples, 153);
+    assert_int_equal(session_pauses(m.t[0].s), 0);
+    assert_int_equal(netsession_rejected(session_core(m.t[0].s), NULL), 0);
+    assert_int_equal(netsession_rejected(session_core(m.t[1].s), NULL), 0);
+    sim_close(&m);
+}
+
+/* Clock sync against the known simulated truth: the joiner's clock is
+ * `off` ahead and runs `drift` ppm fast; its clock minus the host's at
+ * true time T is off + T drift 1e-6 exactly. Symmetric 15 +- 3 ms paths. */
+static void clock_sync_offset_and_drift(void **state)
+{
+    (void)state;
+    const int64_t off = -123456;
+    const double drift = 80.0;
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 20000, .offset_us = {0, off}, .drift_ppm = {0, drift}};
+    o.link[0] = o.link[1] = (NetMemLink){.delay_us = 15000, .jitter_us = 1000};
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 15 * NR_US_PER_S, NULL, NULL);
+    SessionStatus st;
+    session_status(m.t[1].s, &st);
+    double truth = (double)off + (double)m.truth * drift * 1e-6;
+    double err = (double)st.offset_us - truth;
+    printf("clock sync: estimate %lld us, truth %.1f us, error %.1f us, bound %lld us\n", (long long)st.offset_us,
+           truth, err, (long long)st.bound_us);
+    assert_true(fabs(err) <= (double)st.bound_us + 1.0);
+    assert_true(fabs(err) < 1000.0);
+    sim_close(&m);
+}
+
+/* --allow: a joiner from another host is refused (counted `address`) and
+ * gives up after 15 s without an answer, one line saying so. */
+static void refusal_allow(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 5000, .allow_other = true};
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 20 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[1].done && !m.t[1].ok);
+    assert_non_null(strstr(session_error(m.t[1].s), "no answer from 10.0.0.1:41000 within 15 s"));
+    NetSession *h = session_core(m.t[0].s);
+    assert_true(netsession_rejected(h, "address") >= 45); /* a HELLO every 300 ms for 15 s */
+    assert_int_equal(netsession_rejected(h, NULL), netsession_rejected(h, "address"));
+    SessionStatus st;
+    session_status(m.t[0].s, &st);
+    assert_int_equal(st.received, 0);
+    assert_int_equal(st.phase, SESSION_WAITING);
+    m.t[0].done = true;
+    sim_close(&m);
+}
+
+/* The joiner stops (SIGSTOP: nothing runs, what arrives waits) for 5 s in
+ * mid-race: both ends pause at one race time, neither catches up in a
+ * burst, both count the pause, both complete with the same metrics. */
+static void silent_5s(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc,dr,causality", .seconds_ms = 8000, .offset_us = {0, 3000}, .logs = true};
+    o.link[0].delay_us = o.link[1].delay_us = 10000;
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 9 * NR_US_PER_S, NULL, NULL); /* the race began about 6.5 s in */
+    SessionStatus st;
+    session_status(m.t[1].s, &st);
+    assert_int_equal(st.phase, SESSION_RACING);
+    m.t[1].frozen_until = m.truth + 5 * NR_US_PER_S;
+    nethub_freeze(m.t[1].port, true);
+    sim_run(&m, T0 + 120 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[0].ok && m.t[1].ok);
+    assert_int_equal(session_pauses(m.t[0].s), 1);
+    assert_int_equal(session_pauses(m.t[1].s), 1);
+    assert_same_metrics(&m);
+    /* no burst: own samples are taken at least 33 ms of local time apart
+     * (the pause only ever adds time between two) */
+    long long last_gap[2] = {-1, -2};
+    for (int i = 0; i < 2; i++) {
+        char *log = read_all(m.t[i].log), *line = log;
+        int64_t prev = INT64_MIN;
+        int n = 0, gaps = 0;
+        while ((line = strstr(line, "\nown,")) != NULL) {
+            line++;
+            long long seq, t, taken, local;
+            assert_int_equal(sscanf(line, "own,%lld,%lld,%lld,%lld", &seq, &t, &taken, &local), 4);
+            if (prev != INT64_MIN) {
+                assert_true(local - prev >= 33000 - 2);
+                gaps += local - prev > 1000000;
+                if (local - prev > 1000000)
+                    last_gap[i] = seq;
+            }
+            prev = local;
+            n++;
+        }
+        assert_true(n >= 240); /* 8 s of samples */
+        assert_true(gaps >= 1); /* the joiner also stood still while stopped */
+        free(log);
+    }
+    /* both stood still before the same sample: the agreed race time */
+    assert_int_equal(last_gap[0], last_gap[1]);
+    assert_replay_matches(&m, o.schemes);
+    sim_close(&m);
+}
+
+/* The joiner killed in mid-race: the host pauses after 3 s, ends after 15 s
+ * of silence with one line, its log finalised with its metrics. */
+static void peer_killed(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 60000, .logs = true};
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 9 * NR_US_PER_S, NULL, NULL);
+    m.t[1].dead = true;
+    nethub_freeze(m.t[1].port, true);
+    sim_run(&m, T0 + 60 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[0].done && !m.t[0].ok);
+    assert_string_equal(session_error(m.t[0].s), "the peer has been silent for 15 s: race ended");
+    assert_int_equal(session_pauses(m.t[0].s), 1);
+    char *log = read_all(m.t[0].log); /* renamed into place: finalised */
+    assert_non_null(strstr(log, ",silence,15 s\n"));
+    assert_non_null(strstr(log, "\nmetric,nc,samples,"));
+    free(log);
+    sim_close(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(race_completes), cmocka_unit_test(clock_sync_offset_and_drift),
+        cmocka_unit_test(refusal_allow),  cmocka_unit_test(silent_5s),
+        cmocka_unit_test(peer_killed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
