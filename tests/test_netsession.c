@@ -306,6 +306,19 @@ static void clock_sync_offset_and_drift(void **state)
            truth, err, (long long)st.bound_us);
     assert_true(fabs(err) <= (double)st.bound_us + 1.0);
     assert_true(fabs(err) < 1000.0);
+    /* the summary's drift is this terminal's against the host's, in the sign
+     * of --clock-drift */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    session_print(m.t[1].s, f);
+    fclose(f);
+    const char *d = strstr(text, "clock_drift_ppm: ");
+    assert_non_null(d);
+    double ppm = atof(d + 17);
+    printf("clock drift: %.2f ppm, truth %.1f\n", ppm, drift);
+    assert_true(fabs(ppm - drift) < 30.0);
+    free(text);
     sim_close(&m);
 }
 
