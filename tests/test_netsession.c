@@ -471,7 +471,7 @@ static int hostile(int c, uint64_t token, uint32_t i, uint8_t *buf, NetAddr *fro
     case H_SHORT: return (int)(i % WIRE_HEADER_BYTES); /* 0 .. 23 bytes, an empty datagram among them */
     case H_OVERSIZED: memset(buf + n, 0, 64); return WIRE_MAX_BYTES + 1 + (int)(i % 50);
     case H_MAGIC: buf[i % 4] ^= 0x20; break;
-    case H_VERSION: buf[4] = (uint8_t)(2 + i % 200); break;
+    case H_VERSION: buf[4] = (uint8_t)(i % 2 ? 1 : 3 + i % 200); break;
     case H_KIND: buf[5] = (uint8_t)(WIRE_KIND_END + i % 100); break;
     case H_LENGTH: buf[6] = (uint8_t)(buf[6] + 1 + i % 7); break;
     case H_RESERVED: buf[20 + i % 4] = (uint8_t)(1 + i % 255); break;
