@@ -392,7 +392,7 @@ static void start_tick(NetSession *s, int64_t l)
 
 static void finish_tick(NetSession *s, int64_t l)
 {
-    if (s->phase == PH_RACE && !s->paused) {
+    if (s->phase == PH_RACE) { /* running, or walking to a pause point */
         race_advance(s, race_at(s, l));
         if (race_done(s)) {
             s->phase = PH_FINISHED;
@@ -402,8 +402,6 @@ static void finish_tick(NetSession *s, int64_t l)
             session_event(s, "finish", "");
             session_say(s, NETSESSION_EV_FINISHED, "");
         }
-    } else if (s->phase == PH_RACE) {
-        race_advance(s, race_at(s, l)); /* walking to the pause point */
     }
     if (s->phase == PH_FINISHED && (s->peer_finished || s->peer_bye || l - s->finished_local > s->to.linger_us)) {
         for (int i = 0; i < 3; i++)
