@@ -184,7 +184,9 @@ NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError 
     s->nonce = rng_u64(&s->rng) | 1;
     s->now = now_us;
     s->cap = INT64_MAX;
+    s->resumed_from = INT64_MIN;
     s->race_last = INT64_MIN;
+    s->last_mu_arr = INT64_MIN;
     s->handshake_deadline = now_us + s->to.give_up_us;
     s->next_log_flush = now_us + LOG_FLUSH_US;
     if (!cfg->host) {
@@ -264,8 +266,11 @@ void pause_heard(NetSession *s, int64_t point)
 {
     if (s->phase != PH_RACE)
         return;
-    if (s->cfg.host && !s->paused && s->resume_left > 0 && point <= race_at(s, s->now)) {
-        s->resume_left = s->to.resume_sends; /* a RESUME was lost: say it again */
+    if (!s->paused && point <= s->resumed_from) {
+        /* a PAUSE of the pause already over: late, reordered, or the
+         * joiner missed every RESUME (the host says it again) */
+        if (s->cfg.host)
+            s->resume_left = s->to.resume_sends;
         return;
     }
     pause_at(s, point, s->cfg.host ? "the joiner paused" : "the host paused");
@@ -281,6 +286,7 @@ void resume_heard(NetSession *s, int64_t start_sync)
         return;
     s->start_sync = start_sync;
     s->shift_us = 0;
+    s->resumed_from = s->cap;
     s->cap = INT64_MAX;
     s->paused = false;
     session_say(s, NETSESSION_EV_RESUMED, "the host resumed the race");
@@ -322,6 +328,7 @@ static void pause_tick(NetSession *s, int64_t l)
         /* both stand at cap: race time cap comes start_lead_us from now */
         s->start_sync = l + s->to.start_lead_us - s->cap;
         s->shift_us = 0;
+        s->resumed_from = s->cap;
         s->cap = INT64_MAX;
         s->paused = false;
         s->resume_left = s->to.resume_sends;
@@ -403,7 +410,11 @@ static void finish_tick(NetSession *s, int64_t l)
             session_say(s, NETSESSION_EV_FINISHED, "");
         }
     }
-    if (s->phase == PH_FINISHED && (s->peer_finished || s->peer_bye || l - s->finished_local > s->to.linger_us)) {
+    /* the peer finished and every view of a sample both took has arrived
+     * (a reordered last VIEW may come after FINISH, even after BYE) */
+    bool paired = (s->peer_finished || s->peer_bye) &&
+                  race_paired(s, s->peer_finished ? s->peer_finish_race / WORLD_SAMPLE_US + 1 : 0);
+    if (s->phase == PH_FINISHED && (paired || l - s->finished_local > s->to.linger_us)) {
         for (int i = 0; i < 3; i++)
             send_control(s, WIRE_BYE, 0);
         session_event(s, "bye", "finished");

@@ -21,11 +21,13 @@
 
 typedef enum Phase { PH_HANDSHAKE, PH_SYNC, PH_COUNTDOWN, PH_RACE, PH_FINISHED, PH_OVER } Phase;
 
-/* A received MU or VIEW held until this end's race time reaches its send
- * time (the end walking to a pause point; docs/netplay.md "Pause"). */
+/* A received MU or VIEW held in a pause (docs/netplay.md "Pause";
+ * netsession_race.c race_deliver). */
 typedef struct Held {
     WirePacket p;
     int64_t arr_local, send_race;
+    int64_t arr_race;      /* the race time it is delivered at */
+    int64_t release_after; /* delivered once race time passes this */
     int bytes;
 } Held;
 
@@ -69,13 +71,16 @@ struct NetSession {
     bool paused;           /* race time capped at cap */
     int pauses;            /* times this end entered a pause */
     bool peer_at_cap;      /* host: the joiner said it stands at cap */
+    int64_t resumed_from;  /* the point of the last pause over (INT64_MIN: none) */
     int64_t next_pause_say;
     int resume_left;       /* host: RESUMEs still to send */
     int64_t next_resume;
     int64_t last_heard;
-    Held *held;            /* HELD_KEEP, allocated with the race */
-    int nheld, held_head;
+    Held *held;            /* HELD_KEEP, allocated with the race; sorted by send_race */
+    int nheld;
+    int64_t last_mu_arr;   /* race time the last MU was delivered at */
     bool peer_finished, peer_bye;
+    int64_t peer_finish_race; /* the peer's race time at its FINISH */
     int64_t finished_local;
     /* counters */
     int64_t received, rejected[REJECT_REASONS], rejected_total;
@@ -108,6 +113,7 @@ void race_advance(NetSession *s, int64_t race);
 void race_deliver(NetSession *s, const WirePacket *p, int64_t arr_local, int bytes);
 void race_check(NetSession *s, int64_t l);
 bool race_done(const NetSession *s);
+bool race_paired(const NetSession *s, int64_t peer_samples);
 int64_t race_next_sample(const NetSession *s);
 void race_log_metrics(NetSession *s);
 void race_free(NetSession *s);

@@ -114,6 +114,15 @@ void race_begin(NetSession *s, int64_t l)
 static void deliver_now(NetSession *s, const WirePacket *p, int64_t arr_local, int64_t arr_race, int64_t send_race,
                         int bytes)
 {
+    /* MUs are delivered at strictly increasing race times, 1 us apart at
+     * least: two the race clock puts at one instant (a clock correction,
+     * held packets) reach the schemes in the order the log then gives a
+     * replay, which orders equal times its own way */
+    if (p->kind == WIRE_MU) {
+        if (arr_race <= s->last_mu_arr)
+            arr_race = s->last_mu_arr + 1;
+        s->last_mu_arr = arr_race;
+    }
     if (s->log_open && s->cfg.log.rx)
         s->cfg.log.rx(s->cfg.log.ctx, p, arr_local, arr_race, send_race, bytes);
     /* a delivery at the instant of a sample comes before it (netplay.h) */
@@ -129,13 +138,14 @@ static void deliver_now(NetSession *s, const WirePacket *p, int64_t arr_local, i
  * packets delivered at their send times on the way. */
 void race_advance(NetSession *s, int64_t race)
 {
-    while (s->nheld > 0) {
-        Held *h = &s->held[s->held_head];
-        if (h->send_race > race)
-            break;
-        deliver_now(s, &h->p, h->arr_local, h->send_race, h->send_race, h->bytes);
-        s->held_head = (s->held_head + 1) % HELD_KEEP;
-        s->nheld--;
+    int done = 0;
+    while (done < s->nheld && s->held[done].release_after < race) {
+        Held *h = &s->held[done++];
+        deliver_now(s, &h->p, h->arr_local, h->arr_race, h->send_race, h->bytes);
+    }
+    if (done > 0) {
+        s->nheld -= done;
+        memmove(s->held, s->held + done, sizeof *s->held * (size_t)s->nheld);
     }
     if (race > s->race_last) {
         NetPlayOut o = race_out(s);
@@ -144,24 +154,31 @@ void race_advance(NetSession *s, int64_t race)
     }
 }
 
-/* A received MU or VIEW: delivered at its arrival's race time, or held
- * until this end reaches its send time when the peer is ahead (an end
- * walking to a pause point): race time is never received from the future,
- * so the delay the log keeps is the one the schemes saw. */
+/* A received MU or VIEW, delivered at its arrival's race time. In a pause
+ * (and until what it held is out) it is held instead (docs/netplay.md
+ * "Pause"): from the peer's future (an end walking to the pause point)
+ * until this end has taken its own sample of the send instant, then
+ * delivered 1 us after it, as a replay over a 1 us delay does; at an end
+ * standing at the point, until race time moves on, then delivered at the
+ * point. Held packets go in order of release and send time, as a replay
+ * delivers packets due at one instant, whatever order the network gave
+ * them. So the delay the log keeps is the one the schemes saw. */
 void race_deliver(NetSession *s, const WirePacket *p, int64_t arr_local, int bytes)
 {
     int64_t send_race = p->kind == WIRE_MU ? (int64_t)p->u.mu.mu.seq * WORLD_SAMPLE_US : p->u.view.t_us;
     int64_t arr_race = race_at(s, arr_local);
-    if (send_race > arr_race && (s->nheld > 0 || s->paused) && s->nheld < HELD_KEEP) {
-        Held *h = &s->held[(s->held_head + s->nheld++) % HELD_KEEP];
-        h->p = *p;
-        h->arr_local = arr_local;
-        h->send_race = send_race;
-        h->bytes = bytes;
+    if ((s->nheld > 0 || s->paused) && s->nheld < HELD_KEEP) {
+        bool future = send_race >= arr_race;
+        Held h = {*p, arr_local, send_race, future ? send_race + 1 : arr_race, future ? send_race : arr_race, bytes};
+        int at = s->nheld;
+        while (at > 0 && (s->held[at - 1].release_after > h.release_after ||
+                          (s->held[at - 1].release_after == h.release_after && s->held[at - 1].send_race > send_race)))
+            at--;
+        memmove(s->held + at + 1, s->held + at, sizeof *s->held * (size_t)(s->nheld - at));
+        s->held[at] = h;
+        s->nheld++;
         return;
     }
-    if (s->nheld > 0)
-        race_advance(s, arr_race - 1); /* the held ones sent before it first */
     deliver_now(s, p, arr_local, arr_race, send_race, bytes);
 }
 
@@ -173,6 +190,14 @@ void race_check(NetSession *s, int64_t l)
 bool race_done(const NetSession *s)
 {
     return netplay_done(s->np);
+}
+
+/* Every sample both ends took (peer_samples at the peer) is in the live
+ * metrics: the peer's views of them have all arrived. */
+bool race_paired(const NetSession *s, int64_t peer_samples)
+{
+    int64_t own = netplay_sample_seq(s->np), both = own < peer_samples ? own : peer_samples;
+    return netplay_metrics(s->np, 0)->samples >= both;
 }
 
 /* Race time of the next own sample. */

@@ -168,6 +168,7 @@ static void on_control(NetSession *s, const WireControl *c)
         break;
     case WIRE_FINISH:
         s->peer_finished = true;
+        s->peer_finish_race = c->arg_us;
         break;
     case WIRE_BYE:
         s->peer_bye = true;
