@@ -124,8 +124,8 @@ static void stall_on_loopback(void **state)
     for (int i = 0; i < PKTS; i++)
         wire[i] = INT64_MIN;
     wire_times(jl, wire, PKTS);
-    int n = 0, in_stall = 0;
-    int64_t worst = 0;
+    int n = 0, in_stall = 0, over = 0;
+    int64_t worst = 0, worst_stall = 0;
     for (const char *l = hl; (l = strstr(l, "\nrx,")) != NULL;) {
         l++;
         long long pkt, local, arr, send;
@@ -135,14 +135,23 @@ static void stall_on_loopback(void **state)
         assert_int_equal(sscanf(l, "rx,%lld,%15[^,],%lld,%lld,%lld", &pkt, kind, &local, &arr, &send), 5);
         assert_true(pkt >= 0 && pkt < PKTS && wire[pkt] != INT64_MIN);
         int64_t net = arr - wire[pkt]; /* arrival minus the joiner's wire time */
+        bool stall = send >= STALL_AT_US && send < STALL_AT_US + 300000;
         worst = llabs(net) > worst ? llabs(net) : worst;
-        in_stall += send >= STALL_AT_US && send < STALL_AT_US + 300000;
+        worst_stall = stall && llabs(net) > worst_stall ? llabs(net) : worst_stall;
+        over += llabs(net) > 1000;
+        in_stall += stall;
         n++;
     }
-    printf("loopback: %d MUs (%d sent in the stall), worst |arrival - wire time| %lld us\n", n, in_stall,
-           (long long)worst);
+    printf("loopback: %d MUs (%d sent in the stall), worst |arrival - wire time| %lld us (in the stall %lld us), "
+           "%d over 1 ms\n",
+           n, in_stall, (long long)worst, (long long)worst_stall, over);
     assert_true(n >= 80 && in_stall >= 8);
-    assert_true(worst <= 1000);
+    /* within 1 ms on a quiet machine (158 us worst measured); a loaded one
+     * delays the threads themselves now and then (1.3 ms seen with both
+     * cores busy), which the stall would not explain: stamps taken at read
+     * time put the stalled MUs 150-300 ms late */
+    assert_true(over <= n / 10);
+    assert_true(worst_stall <= 20000 && worst <= 20000);
     free(wire);
     free(hl);
     free(jl);

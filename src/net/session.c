@@ -17,7 +17,7 @@ struct Session {
     SessionConfig cfg;
     NetSession *ns;
     NetPort *port;
-    bool own_port;         /* the UDP socket (and SDL2_net) are ours to close */
+    bool own_net;          /* SDL2_net and the UDP socket are ours to close */
     NetClock real;
     const NetClock *clock;
     NetLogSink log;
@@ -63,21 +63,26 @@ static bool addresses(Session *s, NetSessionConfig *nc, NrError *err)
     return netudp_resolve(cfg->peer, cfg->peer_port, &nc->peer, err);
 }
 
+/* SDL2_net started (for the names too), then the socket: a name that does
+ * not resolve is said before a busy port is. */
+static bool start_net(Session *s, NrError *err)
+{
+    if (s->cfg.net_port)
+        return true;
+    if (!net_init(err))
+        return false;
+    s->own_net = true;
+    return true;
+}
+
 static bool open_port(Session *s, NrError *err)
 {
     if (s->cfg.net_port) {
         s->port = s->cfg.net_port;
         return true;
     }
-    if (!net_init(err))
-        return false;
     s->port = netudp_open(s->cfg.port, s->clock, err);
-    if (!s->port) {
-        net_quit();
-        return false;
-    }
-    s->own_port = true;
-    return true;
+    return s->port != NULL;
 }
 
 Session *session_new(const SessionConfig *cfg, NrError *err)
@@ -101,7 +106,7 @@ Session *session_new(const SessionConfig *cfg, NrError *err)
     s->log.path = cfg->log_path;
     if (cfg->log_path)
         nc.log = netlog_sink(&s->log);
-    if (!open_port(s, err) || !addresses(s, &nc, err)) {
+    if (!start_net(s, err) || !addresses(s, &nc, err) || !open_port(s, err)) {
         session_free(s);
         return NULL;
     }
@@ -120,7 +125,7 @@ void session_free(Session *s)
     if (s->ns && !s->finished)
         session_finish(s);
     netsession_free(s->ns);
-    if (s->own_port) {
+    if (s->own_net) {
         netport_close(s->port);
         net_quit();
     }

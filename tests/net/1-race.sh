@@ -20,7 +20,7 @@ expect 2 "host bad link" -- "$NR" host --link "delay 5 parsecs" --headless
 stderr_has "^netrace host: --link" "bad link named"
 expect 2 "host bad port" -- "$NR" host --port 70000 --headless
 expect 2 "join --allow is the host's" -- "$NR" join 127.0.0.1 --allow 127.0.0.1 --headless
-expect 1 "host --allow a name that does not resolve" -- "$NR" host --allow no-such-host.invalid --headless
+expect 1 "host --allow a name that does not resolve" -- "$NR" host --allow no-such-host.invalid --headless --port 0
 stderr_has "no-such-host.invalid" "the unresolved name is named"
 expect 2 "join bad port" -- "$NR" join 127.0.0.1:0 --headless
 expect 2 "host bad player" -- "$NR" host --player robot --headless
