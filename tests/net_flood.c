@@ -132,7 +132,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "net_flood: %s\n", err.msg);
         return 1;
     }
-    NetUdp *s = netudp_open(0, &err);
+    NetClock clock;
+    netclock_real(&clock, 0, 0.0);
+    NetPort *s = netudp_open(0, &clock, &err);
     NetAddr to;
     if (!s || !netudp_resolve("127.0.0.1", (uint16_t)port, &to, &err)) {
         fprintf(stderr, "net_flood: %s\n", err.msg);
@@ -169,7 +171,7 @@ int main(int argc, char **argv)
             len = valid_packet(&r, token, buf);
             break;
         }
-        if (netudp_send(s, &to, buf, (int)len)) {
+        if (netport_send(s, &to, buf, (int)len)) {
             count[sort]++;
             sent++;
         }
@@ -186,7 +188,7 @@ int main(int argc, char **argv)
     printf("sent: %ld\n", sent);
     for (int k = 0; k < SORTS; k++)
         printf("%s: %ld\n", sort_names[k], count[k]);
-    netudp_close(s);
+    netport_close(s);
     net_quit();
     return 0;
 }

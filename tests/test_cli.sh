@@ -6,7 +6,7 @@ NR=${1:?path to netrace}
 SRC=${NETRACE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$SRC" || exit 1
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
 pass=0
 fail=0
 

@@ -23,17 +23,18 @@
 #define OFFSET_US 250000
 #define DRIFT_PPM 30.0
 
-/* Waits (at most 1 s) for a datagram on s. */
-static int recv_wait(NetUdp *s, uint8_t *buf, NetAddr *from)
+/* Waits (at most 1 s) for a datagram on s: its size, *stamp its arrival
+ * on s's clock (taken by the port's receive thread). */
+static int recv_wait(NetPort *s, const NetClock *c, uint8_t *buf, NetAddr *from, int64_t *stamp)
 {
-    for (int i = 0; i < 100000; i++) {
-        int n = netudp_recv(s, buf, NETUDP_MAX, from);
-        if (n != 0)
-            return n;
-        struct timespec ts = {0, 10000};
-        nanosleep(&ts, NULL);
+    int64_t end = netclock_now_us(c) + NR_US_PER_S;
+    for (;;) {
+        int64_t now = netclock_now_us(c);
+        int n = netport_recv(s, now, buf, NETUDP_MAX, from, stamp);
+        if (n != NETPORT_NONE || now > end)
+            return n == NETPORT_NONE ? 0 : n;
+        netport_wait(s, end);
     }
-    return 0;
 }
 
 static void sync_on_loopback(void **state)
@@ -41,15 +42,16 @@ static void sync_on_loopback(void **state)
     (void)state;
     NrError err;
     assert_true(net_init(&err));
-    NetUdp *srv = netudp_open(0, &err), *cli = netudp_open(0, &err);
+    NetClock cc, sc;
+    netclock_real(&cc, 0, 0.0);
+    netclock_real(&sc, OFFSET_US, DRIFT_PPM);
+    NetPort *srv = netudp_open(0, &sc, &err), *cli = netudp_open(0, &cc, &err);
     assert_non_null(srv);
     assert_non_null(cli);
     NetAddr to_srv, to_cli, from;
-    assert_true(netudp_resolve("127.0.0.1", netudp_port(srv), &to_srv, &err));
-    assert_true(netudp_resolve("127.0.0.1", netudp_port(cli), &to_cli, &err));
-    NetClock cc, sc;
-    netclock_init(&cc, 0, 0.0);
-    netclock_init(&sc, OFFSET_US, DRIFT_PPM);
+    int64_t t2, t4;
+    assert_true(netudp_resolve("127.0.0.1", netport_number(srv), &to_srv, &err));
+    assert_true(netudp_resolve("127.0.0.1", netport_number(cli), &to_cli, &err));
     ClockSync cs;
     clocksync_init(&cs);
     WireCheck sck = {.token = TOKEN, .ncars = 2, .own_car = 0, .nschemes = 1};
@@ -68,20 +70,19 @@ static void sync_on_loopback(void **state)
                 for (size_t j = 0; j < n; j++)
                     out[j] = (uint8_t)rng_below(&r, 256);
             }
-            assert_true(netudp_send(cli, &to_srv, out, (int)n));
+            assert_true(netport_send(cli, &to_srv, out, (int)n));
             hostile++;
         }
         WirePacket req = {.kind = WIRE_SYNC_REQ, .token = TOKEN, .pkt_seq = id};
         req.u.sync.id = id;
         req.u.sync.t1_us = netclock_now_us(&cc);
         size_t n = wire_encode(&req, out, sizeof out);
-        assert_true(netudp_send(cli, &to_srv, out, (int)n));
+        assert_true(netport_send(cli, &to_srv, out, (int)n));
         /* The server answers the one real probe and counts the rest. */
         WirePacket in;
         for (;;) {
-            int got = recv_wait(srv, buf, &from);
+            int got = recv_wait(srv, &sc, buf, &from, &t2);
             assert_true(got > 0);
-            int64_t t2 = netclock_now_us(&sc);
             sck.now_us = t2;
             if (wire_decode(buf, (size_t)got, &sck, &in) != WIRE_OK) {
                 rejected++;
@@ -91,11 +92,10 @@ static void sync_on_loopback(void **state)
             WirePacket resp = {.kind = WIRE_SYNC_RESP, .token = TOKEN, .pkt_seq = id};
             resp.u.sync = (WireSync){in.u.sync.id, in.u.sync.t1_us, t2, netclock_now_us(&sc)};
             n = wire_encode(&resp, out, sizeof out);
-            assert_true(netudp_send(srv, &from, out, (int)n));
+            assert_true(netport_send(srv, &from, out, (int)n));
             break;
         }
-        int got = recv_wait(cli, buf, &from);
-        int64_t t4 = netclock_now_us(&cc);
+        int got = recv_wait(cli, &cc, buf, &from, &t4);
         cck.now_us = t4;
         assert_int_equal(wire_decode(buf, (size_t)got, &cck, &in), WIRE_OK);
         assert_true(in.u.sync.id == id);
@@ -110,8 +110,8 @@ static void sync_on_loopback(void **state)
            truth, est - truth, (long long)clocksync_error_bound(&cs, c1), (long long)clocksync_rtt(&cs));
     assert_true(fabs(est - truth) < 1000.0);
     assert_true(fabs(est - truth) <= (double)clocksync_error_bound(&cs, c1) + 1);
-    netudp_close(srv);
-    netudp_close(cli);
+    netport_close(srv);
+    netport_close(cli);
     net_quit();
 }
 

@@ -36,6 +36,7 @@ typedef struct NetCli {
     char *track_text;
     LinkSpec link;
     bool have_link;
+    char track_path[4096]; /* the host's track file (the session names it) */
 } NetCli;
 
 static volatile sig_atomic_t stop_flag;
@@ -118,229 +119,239 @@ static bool parse_peer(const char *cmd, const char *v, char *host, size_t hn, ui
     return true;
 }
 
-static int net_main(int argc, char **argv, bool host)
-{
-    NetCli n;
-    memset(&n, 0, sizeof n);
-    n.cmd = host ? "host" : "join";
-    race_opts_init(&n.o, "all");
-    n.player = NULL; /* keys with a window, a bot --headless */
-    n.skill = 0.9;
-    n.noise = 0.5;
-    SessionConfig sc;
-    memset(&sc, 0, sizeof sc);
-    sc.host = host;
-    sc.cmd = n.cmd;
-    sc.port = host ? SESSION_DEFAULT_PORT : 0;
-    const char *scheme = NET_DEFAULT_SCHEME, *track_arg = NET_DEFAULT_TRACK, *link_text = NULL, *peer = NULL;
-    const char *log_path = NULL, *keys_path = NULL, *pad_mappings = NULL, *size = NULL;
-    bool fullscreen = false, watch = false;
-    bool headless = false, scheme_given = false, race_given = false;
-    int64_t laps = NET_DEFAULT_LAPS;
-    bool laps_given = false;
-    double seconds = 0, offset_ms = 0, drift = 0;
+/* Everything the command line says, before it is checked. */
+typedef struct NetArgs {
+    bool host;
+    const char *scheme, *track_arg, *link_text, *peer, *log_path, *keys_path, *pad_mappings, *size;
+    bool fullscreen, watch, headless, scheme_given, race_given, laps_given;
+    int64_t laps;
+    double seconds, offset_ms, drift;
     char peer_host[256];
+} NetArgs;
+
+/* A flag whose value is a number in [lo, hi] into *out; false after a usage line. */
+static bool number_flag(NetCli *n, int argc, char **argv, int *i, const char *name, double lo, double hi, double *out)
+{
+    const char *v = NULL;
+    return cli_value(argc, argv, i, n->cmd, &v) && cli_double(n->cmd, name, v, lo, hi, out);
+}
+
+/* The race's flags (the host's to set): CLI_OK taken, CLI_USAGE after a
+ * usage line, -1 not one of them. */
+static int race_flag(NetCli *n, NetArgs *a, int argc, char **argv, int *i)
+{
+    const char *f = argv[*i], *v = NULL;
+    if (cli_flag_is(f, "--delta") || cli_flag_is(f, "--tdr") || cli_flag_is(f, "--converge") ||
+        cli_flag_is(f, "--schemes") || cli_flag_is(f, "--seed")) {
+        a->race_given = true;
+        return race_opts_flag(&n->o, argc, argv, i, n->cmd) == RACE_FLAG_TAKEN ? CLI_OK : CLI_USAGE;
+    }
+    if (cli_flag_is(f, "--scheme")) {
+        a->scheme_given = true;
+        return cli_value(argc, argv, i, n->cmd, &a->scheme) ? CLI_OK : CLI_USAGE;
+    }
+    if (cli_flag_is(f, "--laps")) {
+        a->laps_given = a->race_given = true;
+        return cli_value(argc, argv, i, n->cmd, &v) && cli_int(n->cmd, "--laps", v, 1, RACEFLOW_MAX_LAPS, &a->laps)
+                   ? CLI_OK
+                   : CLI_USAGE;
+    }
+    if (cli_flag_is(f, "--seconds")) {
+        a->race_given = true;
+        return number_flag(n, argc, argv, i, "--seconds", 1.0, 3600.0, &a->seconds) ? CLI_OK : CLI_USAGE;
+    }
+    if (cli_flag_is(f, "--track")) {
+        a->race_given = true;
+        return cli_value(argc, argv, i, n->cmd, &a->track_arg) ? CLI_OK : CLI_USAGE;
+    }
+    return -1;
+}
+
+/* This terminal's flags: as race_flag. */
+static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, char **argv, int *i)
+{
+    const char *f = argv[*i], *v = NULL;
+    int64_t k;
+    const char **text = cli_flag_is(f, "--player")         ? &n->player
+                        : cli_flag_is(f, "--link")         ? &a->link_text
+                        : cli_flag_is(f, "--log")          ? &a->log_path
+                        : cli_flag_is(f, "--keys")         ? &a->keys_path
+                        : cli_flag_is(f, "--pad-mappings") ? &a->pad_mappings
+                        : cli_flag_is(f, "--size")         ? &a->size
+                        : a->host && cli_flag_is(f, "--allow") ? &sc->allow
+                                                               : NULL;
+    if (text)
+        return cli_value(argc, argv, i, n->cmd, text) ? CLI_OK : CLI_USAGE;
+    if (cli_flag_is(f, "--port")) {
+        if (!cli_value(argc, argv, i, n->cmd, &v) || !cli_int(n->cmd, "--port", v, 0, 65535, &k))
+            return CLI_USAGE;
+        sc->port = (uint16_t)k;
+        return CLI_OK;
+    }
+    if (cli_flag_is(f, "--clock-offset"))
+        return number_flag(n, argc, argv, i, "--clock-offset", -3.6e6, 3.6e6, &a->offset_ms) ? CLI_OK : CLI_USAGE;
+    if (cli_flag_is(f, "--clock-drift"))
+        return number_flag(n, argc, argv, i, "--clock-drift", -1000.0, 1000.0, &a->drift) ? CLI_OK : CLI_USAGE;
+    if (cli_flag_is(f, "--skill") || cli_flag_is(f, "--noise")) {
+        bool sk = f[2] == 's';
+        return number_flag(n, argc, argv, i, sk ? "--skill" : "--noise", 0.0, 1.0, sk ? &n->skill : &n->noise)
+                   ? CLI_OK
+                   : CLI_USAGE;
+    }
+    bool *on = strcmp(f, "--fullscreen") == 0 ? &a->fullscreen
+               : strcmp(f, "--raw-clock") == 0 ? &sc->raw_clock
+               : strcmp(f, "--headless") == 0  ? &a->headless
+               : strcmp(f, "--watch") == 0     ? &a->watch
+                                               : NULL;
+    if (!on)
+        return -1;
+    *on = true;
+    return CLI_OK;
+}
+
+static int parse_args(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, char **argv)
+{
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        int64_t k;
-        bool shared = cli_flag_is(a, "--delta") || cli_flag_is(a, "--tdr") || cli_flag_is(a, "--converge") ||
-                      cli_flag_is(a, "--schemes") || cli_flag_is(a, "--seed");
-        if (shared) {
-            if (race_opts_flag(&n.o, argc, argv, &i, n.cmd) != RACE_FLAG_TAKEN)
-                return finish(&n, CLI_USAGE);
-            race_given = true;
-        } else if (cli_flag_is(a, "--player")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &n.player))
-                return finish(&n, CLI_USAGE);
-        } else if (cli_flag_is(a, "--scheme")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &scheme))
-                return finish(&n, CLI_USAGE);
-            scheme_given = true;
-        } else if (cli_flag_is(a, "--laps")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &v) || !cli_int(n.cmd, "--laps", v, 1, RACEFLOW_MAX_LAPS, &laps))
-                return finish(&n, CLI_USAGE);
-            laps_given = true;
-            race_given = true;
-        } else if (cli_flag_is(a, "--seconds")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &v) || !cli_double(n.cmd, "--seconds", v, 1.0, 3600.0, &seconds))
-                return finish(&n, CLI_USAGE);
-            race_given = true;
-        } else if (cli_flag_is(a, "--track")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &track_arg))
-                return finish(&n, CLI_USAGE);
-            race_given = true;
-        } else if (cli_flag_is(a, "--port")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &v) || !cli_int(n.cmd, "--port", v, 0, 65535, &k))
-                return finish(&n, CLI_USAGE);
-            sc.port = (uint16_t)k;
-        } else if (host && cli_flag_is(a, "--allow")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &sc.allow))
-                return finish(&n, CLI_USAGE);
-        } else if (cli_flag_is(a, "--link")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &link_text))
-                return finish(&n, CLI_USAGE);
-        } else if (cli_flag_is(a, "--clock-offset")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &v) || !cli_double(n.cmd, "--clock-offset", v, -3.6e6, 3.6e6, &offset_ms))
-                return finish(&n, CLI_USAGE);
-        } else if (cli_flag_is(a, "--clock-drift")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &v) || !cli_double(n.cmd, "--clock-drift", v, -1000.0, 1000.0, &drift))
-                return finish(&n, CLI_USAGE);
-        } else if (cli_flag_is(a, "--log")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &log_path))
-                return finish(&n, CLI_USAGE);
-        } else if (cli_flag_is(a, "--skill") || cli_flag_is(a, "--noise")) {
-            double d;
-            bool sk = a[2] == 's';
-            if (!cli_value(argc, argv, &i, n.cmd, &v) || !cli_double(n.cmd, sk ? "--skill" : "--noise", v, 0.0, 1.0, &d))
-                return finish(&n, CLI_USAGE);
-            *(sk ? &n.skill : &n.noise) = d;
-        } else if (cli_flag_is(a, "--keys")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &keys_path))
-                return finish(&n, CLI_USAGE);
-        } else if (cli_flag_is(a, "--pad-mappings")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &pad_mappings))
-                return finish(&n, CLI_USAGE);
-        } else if (cli_flag_is(a, "--size")) {
-            if (!cli_value(argc, argv, &i, n.cmd, &size))
-                return finish(&n, CLI_USAGE);
-        } else if (strcmp(a, "--fullscreen") == 0) {
-            fullscreen = true;
-        } else if (strcmp(a, "--raw-clock") == 0) {
-            sc.raw_clock = true;
-        } else if (strcmp(a, "--headless") == 0) {
-            headless = true;
-        } else if (strcmp(a, "--watch") == 0) {
-            watch = true;
-        } else if (a[0] == '-' && a[1]) {
-            return finish(&n, cli_unknown_option(n.cmd, a));
-        } else if (!host && !peer) {
-            peer = a;
-        } else {
-            return finish(&n, cli_usage_error(n.cmd, "unexpected argument '%s'", a));
-        }
+        const char *f = argv[i];
+        int rc = race_flag(n, a, argc, argv, &i);
+        if (rc < 0)
+            rc = terminal_flag(n, a, sc, argc, argv, &i);
+        if (rc > 0)
+            return rc;
+        if (rc == CLI_OK)
+            continue;
+        if (f[0] == '-' && f[1])
+            return cli_unknown_option(n->cmd, f);
+        if (a->host || a->peer)
+            return cli_usage_error(n->cmd, "unexpected argument '%s'", f);
+        a->peer = f;
     }
-    if (!host && !peer)
-        return finish(&n, cli_usage_error(n.cmd, "give the host: netrace join HOST[:PORT]"));
-    if (laps_given && seconds > 0)
-        return finish(&n, cli_usage_error(n.cmd, "--laps and --seconds: a race is one or the other"));
-    if (!host && (race_given || scheme_given))
-        return finish(&n, cli_usage_error(n.cmd, "the race (track, laps, schemes, Delta, seed) is the host's to set"));
-    if (!host && !parse_peer(n.cmd, peer, peer_host, sizeof peer_host, &sc.peer_port))
-        return finish(&n, CLI_USAGE);
-    if (!n.player)
-        n.player = headless ? "bot" : "keys";
-    bool script = strncmp(n.player, "script:", 7) == 0 && n.player[7];
-    bool human = strcmp(n.player, "keys") == 0 || strcmp(n.player, "pad") == 0;
-    if (strcmp(n.player, "bot") != 0 && !script && !human)
-        return finish(&n, cli_usage_error(n.cmd, "--player '%s': expected keys, pad, bot or script:FILE", n.player));
-    if (watch && headless)
-        return finish(&n, cli_usage_error(n.cmd, "--watch shows the gauges in the window: drop --headless (the "
-                                                 "summary and the log give every scheme's metrics)"));
-    if (human && headless)
-        return finish(&n, cli_usage_error(n.cmd, "--headless races a bot or a script: --player bot or script:FILE"));
-    if (!headless && (keys_path || pad_mappings) && !human)
-        return finish(&n, cli_usage_error(n.cmd, "--keys and --pad-mappings go with --player keys or pad"));
+    return CLI_OK;
+}
+
+/* The combinations of flags that make sense; the player named. */
+static int check_args(NetCli *n, NetArgs *a, SessionConfig *sc, bool *script, bool *human)
+{
+    if (!a->host && !a->peer)
+        return cli_usage_error(n->cmd, "give the host: netrace join HOST[:PORT]");
+    if (a->laps_given && a->seconds > 0)
+        return cli_usage_error(n->cmd, "--laps and --seconds: a race is one or the other");
+    if (!a->host && (a->race_given || a->scheme_given))
+        return cli_usage_error(n->cmd, "the race (track, laps, schemes, Delta, seed) is the host's to set");
+    if (!a->host && !parse_peer(n->cmd, a->peer, a->peer_host, sizeof a->peer_host, &sc->peer_port))
+        return CLI_USAGE;
+    if (!n->player)
+        n->player = a->headless ? "bot" : "keys";
+    *script = strncmp(n->player, "script:", 7) == 0 && n->player[7];
+    *human = strcmp(n->player, "keys") == 0 || strcmp(n->player, "pad") == 0;
+    if (strcmp(n->player, "bot") != 0 && !*script && !*human)
+        return cli_usage_error(n->cmd, "--player '%s': expected keys, pad, bot or script:FILE", n->player);
+    if (a->watch && a->headless)
+        return cli_usage_error(n->cmd, "--watch shows the gauges in the window: drop --headless (the "
+                                       "summary and the log give every scheme's metrics)");
+    if (*human && a->headless)
+        return cli_usage_error(n->cmd, "--headless races a bot or a script: --player bot or script:FILE");
+    if (!a->headless && (a->keys_path || a->pad_mappings) && !*human)
+        return cli_usage_error(n->cmd, "--keys and --pad-mappings go with --player keys or pad");
+    return CLI_OK;
+}
+
+/* The host's offer: the scheme list with the shown one, the track's text. */
+static int host_offer(NetCli *n, NetArgs *a, SessionConfig *sc, char *schemes, size_t cap)
+{
     NrError err = {{0}};
-    if (link_text) {
-        if (!linkspec_parse(&n.link, link_text, NULL, &err))
-            return finish(&n, cli_usage_error(n.cmd, "--link: %s", err.msg));
-        n.have_link = true;
-        sc.link = &n.link;
+    int rc = race_opts_parse(&n->o, n->cmd);
+    if (rc != CLI_OK)
+        return rc;
+    const SchemeType *shown_type = scheme_find(a->scheme);
+    if (!shown_type)
+        return cli_usage_error(n->cmd, "--scheme '%s' is not a scheme (netrace help replay lists them)", a->scheme);
+    sc->shown = -1;
+    size_t len = 0;
+    schemes[0] = '\0';
+    for (int k = 0; k < n->o.nschemes; k++) {
+        sc->shown = n->o.schemes[k] == shown_type ? k : sc->shown;
+        len += (size_t)snprintf(schemes + len, cap - len, "%s%s", k ? "," : "", n->o.schemes[k]->name);
     }
-    if (script) {
-        if (!inputs_load(&n.script, n.player + 7, &err))
-            return finish(&n, cli_fail(n.cmd, "%s", err.msg));
-        n.have_script = true;
+    if (sc->shown < 0) {
+        if (n->o.nschemes == SCHEME_MAX)
+            return cli_usage_error(n->cmd, "--scheme %s: --schemes already lists %d", a->scheme, SCHEME_MAX);
+        sc->shown = n->o.nschemes;
+        len += (size_t)snprintf(schemes + len, cap - len, "%s%s", len ? "," : "", a->scheme);
     }
-    char track_path[4096], schemes[WIRE_SCHEMES_TEXT];
-    if (host) {
-        int rc = race_opts_parse(&n.o, n.cmd);
-        if (rc != CLI_OK)
-            return finish(&n, rc);
-        const SchemeType *shown_type = scheme_find(scheme);
-        if (!shown_type)
-            return finish(&n, cli_usage_error(n.cmd, "--scheme '%s' is not a scheme (netrace help replay lists them)",
-                                              scheme));
-        sc.shown = -1;
-        size_t len = 0;
-        schemes[0] = '\0';
-        for (int k = 0; k < n.o.nschemes; k++) {
-            sc.shown = n.o.schemes[k] == shown_type ? k : sc.shown;
-            len += (size_t)snprintf(schemes + len, sizeof schemes - len, "%s%s", k ? "," : "", n.o.schemes[k]->name);
-        }
-        if (sc.shown < 0) {
-            if (n.o.nschemes == SCHEME_MAX)
-                return finish(&n, cli_usage_error(n.cmd, "--scheme %s: --schemes already lists %d", scheme, SCHEME_MAX));
-            sc.shown = n.o.nschemes;
-            len += (size_t)snprintf(schemes + len, sizeof schemes - len, "%s%s", len ? "," : "", scheme);
-        }
-        if (len >= sizeof schemes)
-            return finish(&n, cli_usage_error(n.cmd, "--schemes: the list is too long for the wire"));
-        if (!cli_resolve_path(track_arg, track_path, sizeof track_path))
-            return finish(&n, cli_fail(n.cmd, "%s: no such track", track_arg));
-        Track *t = track_load(track_path, &err);
-        if (!t)
-            return finish(&n, cli_fail(n.cmd, "%s", err.msg));
-        int slots = track_grid_slots(t);
-        track_free(t);
-        if (slots < 2)
-            return finish(&n, cli_fail(n.cmd, "%s: a race needs two grid slots", track_path));
-        n.track_text = read_text(track_path, &err);
-        if (!n.track_text)
-            return finish(&n, cli_fail(n.cmd, "%s", err.msg));
-        const char *slash = strrchr(track_path, '/');
-        sc.track_text = n.track_text;
-        sc.track_file = slash ? slash + 1 : track_path;
-        sc.schemes = schemes;
-        sc.params = n.o.params;
-        sc.laps = seconds > 0 ? 0 : (int)laps;
-        sc.seconds_ms = seconds > 0 ? (int64_t)(seconds * 1000 + 0.5) : 0;
-        sc.seed = n.o.seed;
-    } else {
-        sc.peer = peer_host;
-    }
-    if (log_path) {
-        const char *none[1] = {NULL};
-        int rc = cli_out_check(n.cmd, "--log", log_path, none, 0);
-        if (rc != CLI_OK)
-            return finish(&n, rc);
-        struct stat st;
-        if (stat(log_path, &st) == 0)
-            return finish(&n, cli_usage_error(n.cmd, "--log %s: exists (not overwritten)", log_path));
-        /* the log opens once the race is known, after the handshake: find
-         * out now that it can be written, before a joiner is let in */
-        char part[4200];
-        snprintf(part, sizeof part, "%s.part", log_path);
-        FILE *probe = fopen(part, "wx");
-        if (!probe)
-            return finish(&n, cli_fail(n.cmd, "--log %s: cannot write %s (%s)", log_path, part, strerror(errno)));
-        fclose(probe);
-        remove(part);
-    }
-    sc.log_path = log_path;
-    sc.clock_offset_us = (int64_t)(offset_ms * 1000.0 + (offset_ms < 0 ? -0.5 : 0.5));
-    sc.clock_drift_ppm = drift;
-    sc.make_controller = make_controller;
-    sc.ctx = &n;
-    sc.external_input = human;
-    NetWinConfig wc;
-    memset(&wc, 0, sizeof wc);
-    wc.kind = strcmp(n.player, "pad") == 0 ? PLAYER_PAD : script ? PLAYER_SCRIPT : !human ? PLAYER_BOT : PLAYER_KEYS;
-    wc.keys_path = keys_path;
-    wc.pad_mappings = pad_mappings;
-    wc.fullscreen = fullscreen;
-    wc.watch = watch;
-    wc.title = host ? "netrace host" : "netrace join";
-    if (size) {
+    if (len >= cap)
+        return cli_usage_error(n->cmd, "--schemes: the list is too long for the wire");
+    char *track_path = n->track_path;
+    if (!cli_resolve_path(a->track_arg, track_path, sizeof n->track_path))
+        return cli_fail(n->cmd, "%s: no such track", a->track_arg);
+    Track *t = track_load(track_path, &err);
+    if (!t)
+        return cli_fail(n->cmd, "%s", err.msg);
+    int slots = track_grid_slots(t);
+    track_free(t);
+    if (slots < 2)
+        return cli_fail(n->cmd, "%s: a race needs two grid slots", track_path);
+    n->track_text = read_text(track_path, &err);
+    if (!n->track_text)
+        return cli_fail(n->cmd, "%s", err.msg);
+    const char *slash = strrchr(track_path, '/');
+    sc->track_text = n->track_text;
+    sc->track_file = slash ? slash + 1 : track_path;
+    sc->schemes = schemes;
+    sc->params = n->o.params;
+    sc->laps = a->seconds > 0 ? 0 : (int)a->laps;
+    sc->seconds_ms = a->seconds > 0 ? (int64_t)(a->seconds * 1000 + 0.5) : 0;
+    sc->seed = n->o.seed;
+    return CLI_OK;
+}
+
+/* The log opens once the race is known, after the handshake: find out now
+ * that it can be written, before a joiner is let in. */
+static int check_log(NetCli *n, const char *log_path)
+{
+    const char *none[1] = {NULL};
+    int rc = cli_out_check(n->cmd, "--log", log_path, none, 0);
+    if (rc != CLI_OK)
+        return rc;
+    struct stat st;
+    if (stat(log_path, &st) == 0)
+        return cli_usage_error(n->cmd, "--log %s: exists (not overwritten)", log_path);
+    char part[4200];
+    snprintf(part, sizeof part, "%s.part", log_path);
+    FILE *probe = fopen(part, "wx");
+    if (!probe)
+        return cli_fail(n->cmd, "--log %s: cannot write %s (%s)", log_path, part, strerror(errno));
+    fclose(probe);
+    remove(part);
+    return CLI_OK;
+}
+
+static int window_config(NetCli *n, const NetArgs *a, bool script, bool human, NetWinConfig *wc)
+{
+    memset(wc, 0, sizeof *wc);
+    wc->kind = strcmp(n->player, "pad") == 0 ? PLAYER_PAD : script ? PLAYER_SCRIPT : !human ? PLAYER_BOT : PLAYER_KEYS;
+    wc->keys_path = a->keys_path;
+    wc->pad_mappings = a->pad_mappings;
+    wc->fullscreen = a->fullscreen;
+    wc->watch = a->watch;
+    wc->title = a->host ? "netrace host" : "netrace join";
+    if (a->size) {
         char extra;
-        if (sscanf(size, "%dx%d%c", &wc.width, &wc.height, &extra) != 2 || wc.width < 640 || wc.height < 360 ||
-            wc.width > 16384 || wc.height > 16384)
-            return finish(&n, cli_usage_error(n.cmd, "--size '%s': expected WIDTHxHEIGHT, at least 640x360", size));
+        if (sscanf(a->size, "%dx%d%c", &wc->width, &wc->height, &extra) != 2 || wc->width < 640 ||
+            wc->height < 360 || wc->width > 16384 || wc->height > 16384)
+            return cli_usage_error(n->cmd, "--size '%s': expected WIDTHxHEIGHT, at least 640x360", a->size);
     }
-    Session *s = session_new(&sc, &err);
+    return CLI_OK;
+}
+
+/* The session, run headless or in the window; the summary. */
+static int run_session(NetCli *n, const SessionConfig *sc, const NetWinConfig *wc, bool headless)
+{
+    NrError err = {{0}};
+    Session *s = session_new(sc, &err);
     if (!s)
-        return finish(&n, cli_fail(n.cmd, "%s", err.msg));
-    if (host)
+        return cli_fail(n->cmd, "%s", err.msg);
+    if (sc->host)
         fprintf(stderr, "netrace host: waiting for a joiner on UDP port %u\n", (unsigned)session_port(s));
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -351,25 +362,74 @@ static int net_main(int argc, char **argv, bool host)
     if (headless) {
         ok = session_run(s, &stop_flag);
     } else {
-        int wrc = netwin_run(s, &wc, &stop_flag);
+        int wrc = netwin_run(s, wc, &stop_flag);
         if (wrc == 3) { /* no window: nothing was sent, nothing to print */
             session_free(s);
-            return finish(&n, cli_fail(n.cmd, "no window could be opened: give --headless with --player bot or "
-                                              "script:FILE"));
+            return cli_fail(n->cmd, "no window could be opened: give --headless with --player bot or script:FILE");
         }
         ok = wrc == 0;
     }
     session_print(s, stdout);
-    if (session_pauses(s) > 0)
-        fprintf(stderr, "netrace %s: the race paused %d time%s on a silent peer: its live metrics after the "
-                        "pause are not comparable with an unbroken race, nor between the two terminals\n",
-                n.cmd, session_pauses(s), session_pauses(s) == 1 ? "" : "s");
+    int pauses = session_pauses(s);
+    if (pauses > 0) /* the metrics hold (docs/netplay.md "Pause"); the people raced a broken race */
+        fprintf(stderr, "netrace %s: the race paused %d time%s (both ends stopped at one race time)\n", n->cmd, pauses,
+                pauses == 1 ? "" : "s");
     if (!ok)
-        fprintf(stderr, "netrace %s: %s\n", n.cmd, session_error(s));
-    else if (log_path)
-        cli_wrote(log_path);
+        fprintf(stderr, "netrace %s: %s\n", n->cmd, session_error(s));
+    else if (sc->log_path)
+        cli_wrote(sc->log_path);
     session_free(s);
-    return finish(&n, ok ? CLI_OK : CLI_FAIL);
+    return ok ? CLI_OK : CLI_FAIL;
+}
+
+static int net_main(int argc, char **argv, bool host)
+{
+    NetCli n;
+    memset(&n, 0, sizeof n);
+    n.cmd = host ? "host" : "join";
+    race_opts_init(&n.o, "all");
+    n.skill = 0.9;
+    n.noise = 0.5;
+    NetArgs a = {.host = host, .scheme = NET_DEFAULT_SCHEME, .track_arg = NET_DEFAULT_TRACK, .laps = NET_DEFAULT_LAPS};
+    SessionConfig sc;
+    memset(&sc, 0, sizeof sc);
+    sc.host = host;
+    sc.cmd = n.cmd;
+    sc.port = host ? SESSION_DEFAULT_PORT : 0;
+    bool script = false, human = false;
+    int rc = parse_args(&n, &a, &sc, argc, argv);
+    if (rc == CLI_OK)
+        rc = check_args(&n, &a, &sc, &script, &human);
+    NrError err = {{0}};
+    if (rc == CLI_OK && a.link_text) {
+        if (!linkspec_parse(&n.link, a.link_text, NULL, &err))
+            return finish(&n, cli_usage_error(n.cmd, "--link: %s", err.msg));
+        n.have_link = true;
+        sc.link = &n.link;
+    }
+    if (rc == CLI_OK && script) {
+        if (!inputs_load(&n.script, n.player + 7, &err))
+            return finish(&n, cli_fail(n.cmd, "%s", err.msg));
+        n.have_script = true;
+    }
+    char schemes[WIRE_SCHEMES_TEXT];
+    if (rc == CLI_OK && host)
+        rc = host_offer(&n, &a, &sc, schemes, sizeof schemes);
+    sc.peer = a.peer_host;
+    if (rc == CLI_OK && a.log_path)
+        rc = check_log(&n, a.log_path);
+    sc.log_path = a.log_path;
+    sc.clock_offset_us = (int64_t)(a.offset_ms * 1000.0 + (a.offset_ms < 0 ? -0.5 : 0.5));
+    sc.clock_drift_ppm = a.drift;
+    sc.make_controller = make_controller;
+    sc.ctx = &n;
+    sc.external_input = human;
+    NetWinConfig wc;
+    if (rc == CLI_OK)
+        rc = window_config(&n, &a, script, human, &wc);
+    if (rc == CLI_OK)
+        rc = run_session(&n, &sc, &wc, a.headless);
+    return finish(&n, rc);
 }
 
 static int host_main(int argc, char **argv)

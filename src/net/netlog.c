@@ -193,3 +193,67 @@ bool netlog_close(NetLog *g, NrError *err)
     free(g);
     return ok;
 }
+
+/* ---- the session's log interface (netsession.h NetSessionLog) ---------------- */
+
+static bool sink_open(void *ctx, const NetLogMeta *m, NrError *err)
+{
+    NetLogSink *k = ctx;
+    k->log = netlog_open(k->path, m, err);
+    return k->log != NULL;
+}
+
+static void sink_own(void *ctx, int32_t seq, const RecSample *s, int64_t taken_race, int64_t taken_local)
+{
+    netlog_own(((NetLogSink *)ctx)->log, seq, s, taken_race, taken_local);
+}
+
+static void sink_tx(void *ctx, const WirePacket *p, int64_t send_race, int64_t wire_race)
+{
+    netlog_tx(((NetLogSink *)ctx)->log, p, send_race, wire_race);
+}
+
+static void sink_rx(void *ctx, const WirePacket *p, int64_t arr_local, int64_t arr_race, int64_t send_race, int bytes)
+{
+    netlog_rx(((NetLogSink *)ctx)->log, p, arr_local, arr_race, send_race, bytes);
+}
+
+static void sink_clock(void *ctx, int64_t local, int64_t offset, int64_t bound, int64_t rtt, double drift_ppm,
+                       int64_t sample_offset, int64_t sample_rtt)
+{
+    netlog_clock(((NetLogSink *)ctx)->log, local, offset, bound, rtt, drift_ppm, sample_offset, sample_rtt);
+}
+
+static void sink_reject(void *ctx, int64_t local, const char *reason, int64_t count)
+{
+    netlog_reject(((NetLogSink *)ctx)->log, local, reason, count);
+}
+
+static void sink_event(void *ctx, int64_t local, int64_t race, const char *what, const char *detail)
+{
+    netlog_event(((NetLogSink *)ctx)->log, local, race, what, detail);
+}
+
+static void sink_metrics(void *ctx, const char *scheme, const Metrics *m, int own_dir)
+{
+    netlog_metrics(((NetLogSink *)ctx)->log, scheme, m, own_dir);
+}
+
+static void sink_flush(void *ctx)
+{
+    netlog_flush(((NetLogSink *)ctx)->log);
+}
+
+static bool sink_close(void *ctx, NrError *err)
+{
+    NetLogSink *k = ctx;
+    bool ok = netlog_close(k->log, err);
+    k->log = NULL;
+    return ok;
+}
+
+NetSessionLog netlog_sink(NetLogSink *k)
+{
+    return (NetSessionLog){k,          sink_open,  sink_own,     sink_tx,    sink_rx,   sink_clock,
+                           sink_reject, sink_event, sink_metrics, sink_flush, sink_close};
+}

@@ -12,33 +12,15 @@
  *   netlog_flush(log)   pushes the rows to the file.
  *   netlog_close(log, err)  flushes, closes, renames into place; false +
  *        err (the .part is kept) on a write error.
+ *   netlog_sink(k)      the session's log interface (netsession.h) writing
+ *        through k: opened at k->path when the race is known, closed by
+ *        netsession_end; k->log NULL until then.
  */
 #ifndef NR_NETLOG_H
 #define NR_NETLOG_H
 
-#include "metrics.h"
-#include "netudp.h"
-#include "recording.h"
-#include "scheme.h"
-#include "wire.h"
+#include "netsession.h"
 
-typedef struct NetLogMeta {
-    const char *role;
-    int car; /* 1-based */
-    NetAddr peer;
-    uint64_t token;
-    const char *track_name, *track_file;
-    uint32_t track_bytes;
-    int32_t period_ms, laps;
-    double seconds;
-    const char *schemes, *shown;
-    SchemeParams params;
-    uint64_t seed;
-    const char *link;
-    bool raw_clock;
-    int64_t offset_true_us;
-    double drift_true_ppm;
-} NetLogMeta;
 
 typedef struct NetLog NetLog;
 
@@ -53,5 +35,12 @@ void netlog_event(NetLog *g, int64_t local, int64_t sync, const char *what, cons
 void netlog_metrics(NetLog *g, const char *scheme, const Metrics *m, int own_dir);
 void netlog_flush(NetLog *g);
 bool netlog_close(NetLog *g, NrError *err);
+
+typedef struct NetLogSink {
+    const char *path;
+    NetLog *log;
+} NetLogSink;
+
+NetSessionLog netlog_sink(NetLogSink *k);
 
 #endif

@@ -1,82 +1,59 @@
-/* One terminal's network session (DESIGN.md "Network play"; packets in
- * docs/wire.md, the log in docs/netlog.md): the UDP socket, the handshake,
- * continuous clock synchronisation, the synchronised start, the race
- * through the network terminal (core/race/netterm.h), faults, the log.
- *
- * Handshake: the joiner sends HELLO (protocol version, a random nonce) until
- * the host answers; the host takes the first HELLO's address as its peer
- * (with cfg.allow, the first from that host; others count as "address"),
- * draws a random session token and answers with WELCOME (the joiner's car,
- * 2; the race settings and scheme list) and the track text in TRACK chunks,
- * again for every repeated HELLO of the same nonce. From then on only the
- * peer's address with the token is accepted; anything else is counted by
- * reason (the decoder's, or "address" / "busy") and dropped.
- * Clock: both ends probe each other (SYNC_REQ / SYNC_RESP) every
- * SESSION_PROBE_US (every 20 ms until SESSION_READY_PROBES exchanges); the
- * joiner's synchronised clock is its local clock plus the estimated offset
- * (clocksync.h), the host's is its own. Start: once the joiner has
- * SESSION_READY_PROBES exchanges it sends READY; the host sends START with
- * the synchronised instant the countdown lights come on (SESSION_START_LEAD_US
- * ahead), repeated until the joiner's race traffic arrives. The lights go out
- * (race time 0) RACEFLOW_LIGHTS seconds later on both.
- * Faults: the peer silent SESSION_PAUSE_US: the race pauses (stderr and
- * the log say so, PAUSE is sent); the host resumes it when the peer is heard
- * again, sending RESUME with the new instant of race time 0 so both ends
- * continue together. Silent SESSION_GIVE_UP_US: the session ends, logs
- * finalised, exit status 1. BYE ends it at once. A finished race sends
- * FINISH, waits for the peer's (at most SESSION_LINGER_US) and sends BYE.
+/* One terminal's network session, driven: the session state machine
+ * (core/netproto/netsession.h: handshake, clock sync, start, race, pause,
+ * give-up, finish; the protocol in docs/netplay.md) bound to a datagram port
+ * (netport.h: UDP, or the in-memory hub of the tests), a clock (netclock.h:
+ * monotonic, or simulated), the terminal log (netlog.h) and, optionally, a
+ * driving window's frame callback. This is the only loop: read what the
+ * port stamped, feed it to the session, tick it, send what it says, draw.
  *
  * Contracts:
- *   session_new(cfg, err)   opens the socket (and SDL2_net); NULL + err.
+ *   session_new(cfg, err)   a session on cfg->port and cfg->clock, or (NULL)
+ *        on its own UDP socket (SDL2_net) and the monotonic clock; NULL + err.
  *   session_run(s, stop)    runs to the end (blocking); *stop set (to the
- *        number of the signal that asked) quits with BYE. Returns true for a completed race; false
- *        with session_error(s) saying why.
+ *        number of the signal that asked) quits with BYE. Returns true for a
+ *        completed race; false with session_error(s) saying why. Before it
+ *        returns, every datagram that had arrived is read and counted.
+ *   session_step(s)         one turn of the loop without waiting (tests on
+ *        a simulated clock): returns false once the session is over.
+ *   session_next_wake(s)    the local time the loop wants to run next.
+ *   session_finish(s)       once over: the log's last rows and its close;
+ *        the result as session_run's (session_run calls it).
  *   session_print(s, f)     the `key: value` summary (docs/netplay.md).
  *   session_port(s)         the UDP port the socket is bound to.
  *   session_free(s)         finalises the log if open; NULL-safe.
+ *   session_core(s)         the state machine (tests, counters).
  *
  * A driving window (src/app/netwin.h) rides on the same loop:
  *   session_set_frame(s, fn, ctx)  fn(ctx, s) is called every
  *        SESSION_FRAME_US of local time while session_run runs (after the
  *        race has advanced to that instant); it reads the keys or pad, sets
- *        the own car's input and draws. Returning false quits (BYE).
+ *        the own car's input and draws. Returning false quits (BYE). A slow
+ *        frame delays nothing the network measures: the port stamps arrivals.
  *   session_status(s, &st)  the phase, race time, pause and clock for the
  *        screen.
  *   session_netterm(s)      the race (NULL until the settings are known).
  *   session_track(s)        the race's track (NULL until known).
  *   session_scheme(s, k) / session_scheme_count(s)  the session's schemes.
  *   session_is_host(s)
- *   session_pauses(s)       times the race paused on a silent peer: the live
- *        metrics of a race that paused are not those of an even race (each
- *        end froze where it noticed the silence) and may differ between
- *        the two ends; the summary says so.
+ *   session_pauses(s)       times the race paused (docs/netplay.md "Pause").
  *   session_set_input(s, in)  the own car's input when cfg->external_input
  *        (keys, pad): held until the next call.
  */
 #ifndef NR_SESSION_H
 #define NR_SESSION_H
 
-#include "controller.h"
-#include "link.h"
-#include "scheme.h"
-#include "track.h"
+#include "netclock.h"
+#include "netport.h"
+#include "netsession.h"
 
 #include <signal.h>
 #include <stdio.h>
 
-#define SESSION_PROBE_US (100 * NR_US_PER_MS)
-#define SESSION_READY_PROBES 16
-#define SESSION_START_LEAD_US (1000 * NR_US_PER_MS)
-#define SESSION_PAUSE_US (3 * NR_US_PER_S)
-#define SESSION_GIVE_UP_US (15 * NR_US_PER_S)
-#define SESSION_LINGER_US (3 * NR_US_PER_S)
-#define SESSION_HELLO_US (300 * NR_US_PER_MS)
 #define SESSION_DEFAULT_PORT 41000
+#define SESSION_FRAME_US 16667 /* a driving window's frame: 60 per second */
+#define SESSION_DRAIN_MAX 4096 /* datagrams read per turn: the race goes on under a flood */
 
-/* Makes the controller of this terminal's car once the track is known (the
- * joiner learns it from the host). */
-typedef bool (*SessionMakeController)(void *ctx, const Track *track, int car, uint64_t seed, Controller *out,
-                                      NrError *err);
+typedef NetSessionMakeController SessionMakeController;
 
 typedef struct SessionConfig {
     bool host;
@@ -103,42 +80,41 @@ typedef struct SessionConfig {
     void *ctx;
     const char *cmd;        /* "host" / "join", for messages */
     bool external_input;    /* keys / pad: session_set_input, no controller */
+    NetSessionTimeouts timeouts; /* zero: the defaults */
+    /* tests: a port and clock of their own (NULL: UDP and the monotonic
+     * clock with the offset and drift above), the peer's and allowed
+     * addresses as NetAddr (then peer and allow are not resolved), and the
+     * token's entropy (0: from the clocks and the process id) */
+    NetPort *net_port;
+    const NetClock *clock;
+    const NetAddr *peer_addr, *allow_addr;
+    uint64_t entropy;
+    FILE *say;              /* where the one-line messages go (NULL: stderr) */
 } SessionConfig;
 
 typedef struct Session Session;
 
-#define SESSION_FRAME_US 16667 /* a driving window's frame: 60 per second */
-
-typedef enum SessionPhase {
-    SESSION_WAITING,   /* host: no joiner yet; joiner: no answer yet */
-    SESSION_SYNCING,   /* settings known, clocks being synchronised */
-    SESSION_COUNTDOWN, /* the lights: race time < 0 */
-    SESSION_RACING,
-    SESSION_FINISHED,  /* own race done, waiting for the peer's */
-    SESSION_OVER
-} SessionPhase;
-
-typedef struct SessionStatus {
-    SessionPhase phase;
-    bool paused;          /* the peer silent: the race waits */
-    int64_t race_us;      /* race time now (synchronised clock); < 0 in the countdown; 0 before the start is known */
-    int64_t offset_us;    /* this terminal's clock minus the synchronised one (joiner; 0 on the host) */
-    int64_t bound_us;     /* its error bound (0 on the host) */
-    int64_t rtt_us;       /* the chosen exchange's round trip */
-    int64_t silent_us;    /* time since the peer was last heard */
-    int64_t received, rejected;
-    char peer[64];        /* A.B.C.D:PORT, "" before the handshake */
-} SessionStatus;
+typedef NetSessionStatus SessionStatus;
+#define SESSION_WAITING NETSESSION_WAITING
+#define SESSION_SYNCING NETSESSION_SYNCING
+#define SESSION_COUNTDOWN NETSESSION_COUNTDOWN
+#define SESSION_RACING NETSESSION_RACING
+#define SESSION_FINISHED NETSESSION_FINISHED
+#define SESSION_OVER NETSESSION_OVER
 
 typedef bool (*SessionFrame)(void *ctx, Session *s);
 struct NetTerminal;
 
 Session *session_new(const SessionConfig *cfg, NrError *err);
 bool session_run(Session *s, volatile sig_atomic_t *stop);
+bool session_step(Session *s);
+int64_t session_next_wake(const Session *s);
+bool session_finish(Session *s);
 const char *session_error(const Session *s);
 void session_print(const Session *s, FILE *f);
 uint16_t session_port(const Session *s);
 void session_free(Session *s);
+NetSession *session_core(Session *s);
 void session_set_frame(Session *s, SessionFrame fn, void *ctx);
 void session_status(const Session *s, SessionStatus *out);
 struct NetTerminal *session_netterm(Session *s);

@@ -1,7 +1,10 @@
-# netrace host / join: usage errors, then a race of two bots between two
-# processes on loopback, the joiner's clock 250 ms ahead: both exit 0, the
-# clock estimate lands within 1 ms of 250 ms, both terminals computed the
-# same live metrics, and both logs hold what docs/netlog.md promises.
+# netrace host / join: usage errors, then one race of two bots between two
+# processes on loopback (the protocol itself is tested in simulated time by
+# tests/test_netsession.c): the joiner's clock 250 ms ahead, both exit 0,
+# the clock estimate lands within 1 ms of 250 ms, both terminals computed
+# the same live metrics, both logs hold what docs/netlog.md promises, and
+# merge + replay of the logs reproduce the live metrics; beside it, a
+# windowed host (SDL's dummy driver) against a headless joiner.
 # Sourced by tests/test_cli.sh (NETRACE_CLI_PARTS=tests/net).
 
 expect 2 "join without a host" -- "$NR" join --headless
@@ -17,7 +20,7 @@ expect 2 "host bad link" -- "$NR" host --link "delay 5 parsecs" --headless
 stderr_has "^netrace host: --link" "bad link named"
 expect 2 "host bad port" -- "$NR" host --port 70000 --headless
 expect 2 "join --allow is the host's" -- "$NR" join 127.0.0.1 --allow 127.0.0.1 --headless
-expect 1 "host --allow a name that does not resolve" -- "$NR" host --allow no-such-host.invalid --headless
+expect 1 "host --allow a name that does not resolve" -- "$NR" host --allow no-such-host.invalid --headless --port 0
 stderr_has "no-such-host.invalid" "the unresolved name is named"
 expect 2 "join bad port" -- "$NR" join 127.0.0.1:0 --headless
 expect 2 "host bad player" -- "$NR" host --player robot --headless
@@ -33,7 +36,7 @@ stderr_has "drop --headless" "--watch goes with the window"
 # host_port FILE: the port a host printed on stderr (0 until it did)
 host_port() {
     local p=""
-    for _ in $(seq 1 200); do
+    for _ in $(seq 1 400); do
         p=$(sed -n 's/.*waiting for a joiner on UDP port \([0-9]*\).*/\1/p' "$1" 2>/dev/null)
         [ -n "$p" ] && break
         sleep 0.05
@@ -43,13 +46,26 @@ host_port() {
 # key FILE NAME: the value of a key: value line
 key() { sed -n "s/^$2: //p" "$1"; }
 
-timeout 120 "$NR" host --port 0 --seconds 10 --headless --schemes nc,causality,dr,epp-xv --log "$TMP/h.log" --allow 127.0.0.1 \
-    >"$TMP/h.out" 2>"$TMP/h.err" &
+# The driving window (keys) on SDL's dummy video driver against a headless
+# bot, in the background: the window rides on the session's loop through
+# the whole race; the results stay up until the player closes them (here:
+# SIGTERM), and the window's terminal computed the same metrics.
+SDL_VIDEODRIVER=dummy timeout 120 "$NR" host --port 0 --seconds 3 --schemes nc,dr --watch >"$TMP/wh.out" \
+    2>"$TMP/wh.err" &
+WHOST=$!
+WPORT=$(host_port "$TMP/wh.err")
+timeout 120 "$NR" join "127.0.0.1:$WPORT" --headless >"$TMP/wj.out" 2>"$TMP/wj.err" &
+WJOIN=$!
+
+# Each end adds emulated delay, jitter and loss to what it sends (--link,
+# before the wire), so MUs are lost, reordered and late.
+MS=nc,causality,dr,dr-causality,dr-local,epp-xv
+timeout 120 "$NR" host --port 0 --seconds 5 --headless --schemes "$MS" --log "$TMP/h.log" --allow 127.0.0.1 \
+    --link "delay 60ms 30ms distribution paretonormal loss 10%" >"$TMP/h.out" 2>"$TMP/h.err" &
 HOST_PID=$!
 PORT=$(host_port "$TMP/h.err")
-# the joiner adds an emulated 30 ms to what it sends (--link before the wire)
 expect 0 "join a race on loopback" -- timeout 120 "$NR" join "127.0.0.1:$PORT" --clock-offset 250 --headless \
-    --log "$TMP/j.log" --link "delay 30ms"
+    --log "$TMP/j.log" --link "delay 40ms 10ms loss 5%"
 cp "$TMP/out" "$TMP/j.out"
 wait "$HOST_PID"
 hrc=$?
@@ -60,14 +76,15 @@ if awk -v o="$off" 'BEGIN { exit !(o != "" && o > 249 && o < 251) }'; then pass=
 bound=$(key "$TMP/j.out" clock_error_bound_ms)
 if awk -v o="$off" -v b="$bound" 'BEGIN { d = o - 250; if (d < 0) d = -d; exit !(d <= b) }'; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the truth 250 ms is outside $off +- $bound ms"; fi
-# both terminals computed the same live metrics, over the whole race
-grep -E '^(nc|causality|dr|epp-xv)\.' "$TMP/h.out" >"$TMP/h.metrics"
-grep -E '^(nc|causality|dr|epp-xv)\.' "$TMP/j.out" >"$TMP/j.metrics"
-if cmp -s "$TMP/h.metrics" "$TMP/j.metrics" && grep -q '^nc.samples: 30[0-9]$' "$TMP/h.metrics"; then
+# both terminals computed the same live metrics, over the whole race (a
+# 5 s race: samples 0..152, the first at or after 5 s ending it)
+grep -E '^(nc|causality|dr|dr-causality|dr-local|epp-xv)\.' "$TMP/h.out" >"$TMP/h.metrics"
+grep -E '^(nc|causality|dr|dr-causality|dr-local|epp-xv)\.' "$TMP/j.out" >"$TMP/j.metrics"
+if cmp -s "$TMP/h.metrics" "$TMP/j.metrics" && grep -q '^nc.samples: 153$' "$TMP/h.metrics"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: host and joiner metrics differ or are short";
     diff "$TMP/h.metrics" "$TMP/j.metrics" | head -5; fi
 for f in h j; do
-    for k in packets_rejected mu_lost views_skipped; do
+    for k in packets_rejected mu_lost views_skipped pauses; do
         if [ "$(key "$TMP/$f.out" $k)" = 0 ]; then pass=$((pass + 1)); else
             fail=$((fail + 1)); echo "FAIL: $f: $k is $(key "$TMP/$f.out" $k), expected 0"; fi
     done
@@ -75,15 +92,16 @@ for f in h j; do
     if [ -f "$log" ] && [ ! -e "$log.part" ] && head -1 "$log" | grep -q '^# netlog: 1$'; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log not finalised"; fi
     # own samples 0..N at t = seq * 33 ms; received MUs with send and arrival times
-    if awk -F, '$1 == "own" { if ($2 != n || $3 != n * 33000) bad = 1; n++ } END { exit !(n >= 300 && !bad) }' "$log"; then
+    if awk -F, '$1 == "own" { if ($2 != n || $3 != n * 33000) bad = 1; n++ } END { exit !(n >= 150 && !bad) }' "$log"; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log own rows"; fi
-    lo=-1000; [ "$f" = h ] && lo=29000 # the joiner's MUs come 30 ms late (its --link)
-    if awk -F, -v lo="$lo" '$1 == "rx" && $3 == "mu" { n++; d = $5 - $6; if (d < lo || d > lo + 100000) bad = 1 } END { exit !(n >= 300 && !bad) }' "$log"; then
-        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log rx rows (delays outside -1..100 ms on loopback? (the clock error may make one slightly negative))"; fi
+    # the joiner's MUs come 40 +- 10 ms late, the host's 60 +- 30 ms (pareto tails) (their --link)
+    lo=-1000; hi=400000; [ "$f" = h ] && lo=29000 && hi=80000
+    if awk -F, -v lo="$lo" -v hi="$hi" '$1 == "rx" && $3 == "mu" { n++; d = $5 - $6; if (d < lo || d > hi) bad = 1 } END { exit !(n >= 120 && !bad) }' "$log"; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log rx rows (delays outside the links' ranges)"; fi
     if grep -q '^event,.*,end,completed$' "$log" && grep -q '^metric,nc,samples,' "$log"; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log end and metrics"; fi
 done
-if grep -q '^# link: delay 30ms$' "$TMP/j.log" && grep -q '^# link: none$' "$TMP/h.log"; then pass=$((pass + 1)); else
+if grep -q '^# link: delay 40ms 10ms loss 5%$' "$TMP/j.log" && grep -q '^# link: delay 60ms 30ms' "$TMP/h.log"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: the logs' link headers"; fi
 # every MU the host put on the wire arrived at the joiner (loopback), by counter
 awk -F, '$1 == "tx" { print $2 }' "$TMP/h.log" | sort -n >"$TMP/h.tx"
@@ -91,33 +109,53 @@ awk -F, '$1 == "rx" && $3 == "mu" { print $2 }' "$TMP/j.log" | sort -n >"$TMP/j.
 if cmp -s "$TMP/h.tx" "$TMP/j.rx" && [ -s "$TMP/h.tx" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: host tx rows and joiner rx rows differ"; fi
 
-# The driving window (keys) on SDL's dummy video driver against a headless
-# bot: the window rides on the session's loop through the whole race; the
-# results stay up until the player closes them (here: SIGTERM), and the
-# window's terminal computed the same metrics as the headless one.
-SDL_VIDEODRIVER=dummy timeout 120 "$NR" host --port 0 --seconds 3 --schemes nc,dr --watch >"$TMP/wh.out" \
-    2>"$TMP/wh.err" &
-HOST_PID=$!
-PORT=$(host_port "$TMP/wh.err")
-expect 0 "join a host that drives with keys in its window" -- timeout 120 "$NR" join "127.0.0.1:$PORT" --headless
-cp "$TMP/out" "$TMP/wj.out"
+# netrace merge of the two logs, and the merged race replayed over its own
+# measured delays: every scheme's metrics equal those both terminals
+# computed live.
+expect 0 "merge the terminals' logs" -- "$NR" merge "$TMP/h.log" "$TMP/j.log" --out "$TMP/mrace.csv" \
+    --delays "$TMP/mdelays.csv"
+stdout_has "^samples: 153$" "merge: a 5 s race"
+stdout_has "^lost12: 0$" "merge: loopback lost nothing on the wire"
+# the host's emulated 10 % loss happens before the wire: those seqs have no
+# row (about 138 of 153 arrive)
+n12=$(awk -F, '$1 == "12" && $3 == "update" && !seen[$2]++ { n++ } END { print n + 0 }' "$TMP/mdelays.csv")
+if [ "$n12" -ge 110 ] && [ "$n12" -le 152 ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $n12 seqs of direction 12 in the delays, expected about 138 of 153"; fi
+if grep -q '^# source: network$' "$TMP/mrace.csv"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: the merged recording's source is not network"; fi
+hkey() { sed -n "s/^# $1: //p" "$TMP/h.log"; }
+expect 0 "replay the merged race over its measured delays" -- "$NR" replay "$TMP/mrace.csv" --headless --csv \
+    --schemes "$MS" --delta "$(hkey delta_ms)" --tdr "$(hkey tdr_cw)" --converge "$(hkey converge_ms)" \
+    --seed "$(hkey seed)" --link12 "trace $TMP/mdelays.csv" --link21 "trace $TMP/mdelays.csv"
+cp "$TMP/out" "$TMP/mreplay.csv"
+# scheme samples inconsistency mean_d1_d2 mean_abs_d1 mean_abs_d2, one line per scheme
+# (numbers as printed, six decimals, -0 as 0)
+awk -F, 'function f(x) { x += 0; return sprintf("%.6f", x == 0 ? 0 : x) }
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { print $1, $c["samples"], f($c["inconsistency_rate"]), f($c["mean_d1_minus_d2"]),
+      f($c["mean_abs_d1"]), f($c["mean_abs_d2"]) }' "$TMP/mreplay.csv" >"$TMP/mreplay.txt"
+for t in h j; do
+    awk -v list="$MS" 'function f(x) { x += 0; return sprintf("%.6f", x == 0 ? 0 : x) }
+        BEGIN { n = split(list, s, ",") }
+        { split($1, kv, "."); v[kv[1], kv[2]] = $2 }
+        END { for (i = 1; i <= n; i++) print s[i], v[s[i], "samples:"], f(v[s[i], "inconsistency:"]),
+              f(v[s[i], "mean_d1_d2:"]), f(v[s[i], "mean_abs_d1:"]), f(v[s[i], "mean_abs_d2:"]) }' \
+        "$TMP/$t.out" >"$TMP/$t.live.txt"
+    if [ "$(wc -l <"$TMP/mreplay.txt")" -eq 6 ] && cmp -s "$TMP/$t.live.txt" "$TMP/mreplay.txt"; then
+        pass=$((pass + 1)); else fail=$((fail + 1))
+        echo "FAIL: $t: live metrics differ from the replay over the measured delays"
+        diff "$TMP/$t.live.txt" "$TMP/mreplay.txt" | head -8; fi
+done
+
+wait "$WJOIN"
+wjrc=$?
 sleep 0.5
-kill -TERM "$HOST_PID" 2>/dev/null
-wait "$HOST_PID"
-hrc=$?
+kill -TERM "$WHOST" 2>/dev/null
+wait "$WHOST"
+whrc=$?
 grep -E '^(nc|dr)\.' "$TMP/wh.out" >"$TMP/wh.metrics"
 grep -E '^(nc|dr)\.' "$TMP/wj.out" >"$TMP/wj.metrics"
-if [ "$hrc" -eq 0 ] && cmp -s "$TMP/wh.metrics" "$TMP/wj.metrics" && grep -q '^nc.samples: 9[0-9]$' "$TMP/wh.metrics"; then
-    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: windowed host exit $hrc, or its metrics differ from the joiner's";
+if [ "$whrc" -eq 0 ] && [ "$wjrc" -eq 0 ] && cmp -s "$TMP/wh.metrics" "$TMP/wj.metrics" &&
+    grep -q '^nc.samples: 9[0-9]$' "$TMP/wh.metrics"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: windowed host exit $whrc (joiner $wjrc), or its metrics differ from the joiner's";
     sed 's/^/  /' "$TMP/wh.err" | head -5; fi
-
-# The drift this terminal's clock runs at, in the sign of --clock-drift (the
-# summary printed the host's against the joiner's: -99 for +100).
-timeout 120 "$NR" host --port 0 --seconds 10 --headless --schemes nc >"$TMP/dh.out" 2>"$TMP/dh.err" &
-HOST_PID=$!
-PORT=$(host_port "$TMP/dh.err")
-expect 0 "join with a clock 100 ppm fast" -- timeout 120 "$NR" join "127.0.0.1:$PORT" --headless --clock-drift 100
-wait "$HOST_PID"
-drift=$(key "$TMP/out" clock_drift_ppm)
-if awk -v d="$drift" 'BEGIN { exit !(d != "" && d > 50 && d < 150) }'; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: clock_drift_ppm '$drift' for --clock-drift 100"; fi

@@ -1,0 +1,223 @@
+/* One terminal's network session as a pure state machine (DESIGN.md
+ * "Network play"; the protocol in docs/netplay.md, packets in docs/wire.md):
+ * handshake, track transfer, clock-sync exchange, the synchronised start,
+ * the race through netterm (netterm.h), pause and resume, give-up and
+ * finish. No socket, no clock, no global: the caller passes every time
+ * (this terminal's local clock, microseconds) and every received datagram,
+ * and takes back the datagrams to send (with their destination) and the
+ * events to show, in the manner of ENet's enet_host_service. A driver
+ * (src/net/session.h) binds it to a datagram port and a clock; tests bind it
+ * to an in-memory hub and a simulated clock.
+ *
+ * Handshake: the joiner sends HELLO until the host answers; the host takes
+ * the first HELLO's address as its peer (with cfg.allow, the first from that
+ * host, any port), answers WELCOME and the track in TRACK chunks, again for
+ * every repeated HELLO of the same nonce. Then only the peer's address with
+ * the token is accepted; anything else is counted by reason and dropped.
+ * Clock: SYNC_REQ / SYNC_RESP every probe_fast_us until ready_probes
+ * exchanges, then every probe_us; the joiner's synchronised clock is its own
+ * plus the estimate (clocksync.h). Start: READY, then START with the
+ * synchronised instant the lights come on (start_lead_us ahead).
+ *
+ * Pause (docs/netplay.md "Pause"): race time is a clock of its own that
+ * never jumps. A terminal that was not run for more than stall_us (stopped,
+ * swapped out) takes up race time where it stopped. Either end that hears
+ * nothing from the peer for pause_us, or that stalled, freezes its race time
+ * and says PAUSE(its race time). Each end stops at the largest race time
+ * either has said (an end behind walks there at the normal pace, never in a
+ * burst) and repeats PAUSE(P) once it stands at P. The host, standing at P
+ * and hearing the joiner stand at P, sends RESUME(new synchronised instant of
+ * race time 0, chosen so that race time P comes start_lead_us later): both
+ * continue from P together. Packets that arrive from the peer's future (sent
+ * at a race time this end has not reached: the end walking to P) are held
+ * and delivered when this end reaches their send time. Silent give_up_us:
+ * the session ends (one line, logs intact). BYE ends it at once.
+ *
+ * Contracts:
+ *   netsession_timeouts_default(t)  today's values into every zero field.
+ *   netsession_new(cfg, now, err)   NULL + err on a bad config.
+ *   netsession_free(s)              NULL-safe; does not end the log (end).
+ *   netsession_input(s, now, from, bytes, n)  one received datagram of n
+ *        bytes (0: an empty one; n > WIRE_MAX_BYTES: oversized, bytes holds
+ *        at least the first WIRE_MAX_BYTES) that arrived at local time now.
+ *        Times passed to input and tick never go backwards.
+ *   netsession_tick(s, now)         every timed action due at now.
+ *   netsession_next_deadline(s)     the local time of the next timed action
+ *        (INT64_MAX when over): call tick then, or on the next datagram.
+ *   netsession_quit(s, now, why)    the player or a signal ends it: BYE.
+ *   netsession_end(s, now)          once over: the log's last rows (rejects,
+ *        end, metrics) and its close; false when the log could not be kept.
+ *   netsession_pop_datagram(s, out) the next datagram to send (FIFO); false
+ *        when none. out->bytes stays valid until the next call.
+ *   netsession_pop_event(s, out)    the next event (FIFO); false when none.
+ *   netsession_over(s) / netsession_failed(s) / netsession_error(s)
+ *   netsession_status(s, now, out), netsession_print(s, now, f): what a
+ *        window and the summary read; netsession_pauses(s); accessors.
+ */
+#ifndef NR_NETSESSION_H
+#define NR_NETSESSION_H
+
+#include "controller.h"
+#include "link.h"
+#include "metrics.h"
+#include "netaddr.h"
+#include "recording.h"
+#include "scheme.h"
+#include "track.h"
+#include "wire.h"
+
+#include <stdio.h>
+
+/* Every timeout of the protocol, microseconds of local time; zero = default. */
+typedef struct NetSessionTimeouts {
+    int64_t hello_us;      /* joiner: HELLO repeated (300 ms) */
+    int64_t probe_fast_us; /* clock probes until ready_probes exchanges (20 ms) */
+    int64_t probe_us;      /* clock probes after that, all race long (100 ms) */
+    int ready_probes;      /* exchanges before READY (16) */
+    int64_t retry_us;      /* READY and START repeated (200 ms) */
+    int64_t start_lead_us; /* the lights come on this far ahead; resume lead (1 s) */
+    int64_t pause_us;      /* peer silent this long: pause (3 s) */
+    int64_t give_up_us;    /* peer silent this long: the session ends (15 s) */
+    int64_t linger_us;     /* after the finish, wait this long for the peer's (3 s) */
+    int64_t stall_us;      /* not run this long: a stall, race time does not jump (1 s) */
+    int resume_sends;      /* RESUME sent this many times, probe_us apart (10) */
+    int64_t link_poll_us;  /* racing with an emulated link: its deliveries are put on the
+                              wire this often (200 us; the latency the emulation adds) */
+} NetSessionTimeouts;
+
+/* What the terminal log's header says (docs/netlog.md). */
+typedef struct NetLogMeta {
+    const char *role;
+    int car; /* 1-based */
+    NetAddr peer;
+    uint64_t token;
+    const char *track_name, *track_file;
+    uint32_t track_bytes;
+    int32_t period_ms, laps;
+    double seconds;
+    const char *schemes, *shown;
+    SchemeParams params;
+    uint64_t seed;
+    const char *link;
+    bool raw_clock;
+    int64_t offset_true_us;
+    double drift_true_ppm;
+} NetLogMeta;
+
+/* Where the log rows go (src/net/netlog.h writes them to a file); every
+ * function may be NULL; times as docs/netlog.md, INT64_MIN = empty. open is
+ * called once the race is known; false + err ends the session. */
+typedef struct NetSessionLog {
+    void *ctx;
+    bool (*open)(void *ctx, const NetLogMeta *m, NrError *err);
+    void (*own)(void *ctx, int32_t seq, const RecSample *s, int64_t taken_race, int64_t taken_local);
+    void (*tx)(void *ctx, const WirePacket *p, int64_t send_race, int64_t wire_race);
+    void (*rx)(void *ctx, const WirePacket *p, int64_t arr_local, int64_t arr_race, int64_t send_race, int bytes);
+    void (*clock)(void *ctx, int64_t local, int64_t offset, int64_t bound, int64_t rtt, double drift_ppm,
+                  int64_t sample_offset, int64_t sample_rtt);
+    void (*reject)(void *ctx, int64_t local, const char *reason, int64_t count);
+    void (*event)(void *ctx, int64_t local, int64_t race, const char *what, const char *detail);
+    void (*metrics)(void *ctx, const char *scheme, const Metrics *m, int own_dir);
+    void (*flush)(void *ctx);
+    bool (*close)(void *ctx, NrError *err);
+} NetSessionLog;
+
+/* Makes the controller of this terminal's car once the track is known. */
+typedef bool (*NetSessionMakeController)(void *ctx, const Track *track, int car, uint64_t seed, Controller *out,
+                                         NrError *err);
+
+typedef struct NetSessionConfig {
+    bool host;
+    NetAddr peer;          /* joiner: the host */
+    bool have_allow;       /* host: take a HELLO only from allow.host (any port) */
+    NetAddr allow;
+    uint64_t entropy;      /* the caller's random bits: token and nonce (never a clock read here) */
+    /* host only: the race it offers */
+    const char *track_text, *track_file;
+    const char *schemes;   /* canonical comma list */
+    int shown;
+    SchemeParams params;
+    int laps;
+    int64_t seconds_ms;
+    uint64_t seed;
+    /* this terminal */
+    const LinkSpec *link;  /* emulated link before the wire; NULL = none */
+    bool raw_clock;        /* schemes on the local clock */
+    int64_t offset_true_us; /* the artificial clock error, for the log's header */
+    double drift_true_ppm;
+    NetSessionMakeController make_controller;
+    void *ctx;
+    bool external_input;   /* keys / pad: netsession_set_input, no controller */
+    NetSessionLog log;     /* zero: no log */
+    NetSessionTimeouts timeouts;
+} NetSessionConfig;
+
+#define NETSESSION_PHASES 6
+typedef enum NetSessionPhase {
+    NETSESSION_WAITING,   /* host: no joiner yet; joiner: no answer yet */
+    NETSESSION_SYNCING,   /* settings known, clocks being synchronised */
+    NETSESSION_COUNTDOWN, /* the lights: race time < 0 */
+    NETSESSION_RACING,
+    NETSESSION_FINISHED,  /* own race done, waiting for the peer's */
+    NETSESSION_OVER
+} NetSessionPhase;
+
+typedef struct NetSessionStatus {
+    NetSessionPhase phase;
+    bool paused;         /* the race waits (pause protocol) */
+    int64_t race_us;     /* race time now; < 0 in the countdown; 0 before the start is known */
+    int64_t offset_us;   /* this terminal's clock minus the synchronised one (joiner; 0 on the host) */
+    int64_t bound_us;    /* its error bound (0 on the host) */
+    int64_t rtt_us;      /* the chosen exchange's round trip */
+    int64_t silent_us;   /* time since the peer was last heard */
+    int64_t received, rejected;
+    char peer[64];       /* A.B.C.D:PORT, "" before the handshake */
+} NetSessionStatus;
+
+typedef struct NetDatagram {
+    NetAddr to;
+    int n;
+    const uint8_t *bytes;
+} NetDatagram;
+
+typedef enum NetSessionEventKind {
+    NETSESSION_EV_JOINED,  /* host: a joiner took the seat */
+    NETSESSION_EV_PAUSED,
+    NETSESSION_EV_RESUMED,
+    NETSESSION_EV_FINISHED,
+    NETSESSION_EV_OVER     /* the session ended (netsession_failed says how) */
+} NetSessionEventKind;
+
+typedef struct NetSessionEvent {
+    NetSessionEventKind kind;
+    char text[160]; /* one line for the person at the terminal */
+} NetSessionEvent;
+
+typedef struct NetSession NetSession;
+struct NetTerminal;
+
+void netsession_timeouts_default(NetSessionTimeouts *t);
+NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError *err);
+void netsession_free(NetSession *s);
+void netsession_input(NetSession *s, int64_t now_us, const NetAddr *from, const uint8_t *bytes, int n);
+void netsession_tick(NetSession *s, int64_t now_us);
+int64_t netsession_next_deadline(const NetSession *s);
+void netsession_quit(NetSession *s, int64_t now_us, const char *why);
+bool netsession_end(NetSession *s, int64_t now_us);
+bool netsession_pop_datagram(NetSession *s, NetDatagram *out);
+bool netsession_pop_event(NetSession *s, NetSessionEvent *out);
+bool netsession_over(const NetSession *s);
+bool netsession_failed(const NetSession *s);
+const char *netsession_error(const NetSession *s);
+void netsession_status(const NetSession *s, int64_t now_us, NetSessionStatus *out);
+void netsession_print(const NetSession *s, int64_t now_us, FILE *f);
+int netsession_pauses(const NetSession *s);
+int64_t netsession_rejected(const NetSession *s, const char *reason);
+struct NetTerminal *netsession_netterm(NetSession *s);
+const Track *netsession_track(const NetSession *s);
+int netsession_scheme_count(const NetSession *s);
+const SchemeType *netsession_scheme(const NetSession *s, int k);
+bool netsession_is_host(const NetSession *s);
+void netsession_set_input(NetSession *s, const CarInput *in);
+
+#endif

@@ -1,0 +1,123 @@
+/* The session state machine's state, shared by its files: netsession.c
+ * (queues, timers, pause), netsession_rx.c (received datagrams),
+ * netsession_race.c (the race: every netterm call) and netsession_view.c
+ * (status and summary). Private to core/netproto. */
+#ifndef NR_NETSESSION_INTERNAL_H
+#define NR_NETSESSION_INTERNAL_H
+
+#include "netsession.h"
+
+#include "clocksync.h"
+#include "netterm.h"
+#include "rng.h"
+
+#define RTT_KEEP 8192 /* exchanges kept for the median round trip */
+#define REJECT_REASONS (WIRE_RESULT_COUNT + 2)
+#define REJECT_ADDRESS WIRE_RESULT_COUNT /* a datagram from another address */
+#define REJECT_BUSY (WIRE_RESULT_COUNT + 1) /* a HELLO once a joiner is in */
+#define EVENTS_KEEP 64 /* events not yet popped; older ones are dropped */
+#define HELD_KEEP 4096 /* packets from the peer's future (about 2 s of a 12-scheme race) */
+#define LOG_FLUSH_US NR_US_PER_S /* the log is flushed once a second */
+
+typedef enum Phase { PH_HANDSHAKE, PH_SYNC, PH_COUNTDOWN, PH_RACE, PH_FINISHED, PH_OVER } Phase;
+
+/* A received MU or VIEW held in a pause (docs/netplay.md "Pause";
+ * netsession_race.c race_deliver). */
+typedef struct Held {
+    WirePacket p;
+    int64_t arr_local, send_race;
+    int64_t arr_race;      /* the race time it is delivered at */
+    int64_t release_after; /* delivered once race time passes this */
+    int bytes;
+} Held;
+
+struct NetSession {
+    NetSessionConfig cfg;
+    NetSessionTimeouts to;
+    char err[NR_ERROR_MAX];
+    bool failed;
+    NetAddr peer;
+    bool have_peer;
+    uint64_t token, nonce;
+    uint32_t pkt_seq, probe_id;
+    Rng rng;
+    Phase phase;
+    int64_t now;           /* the latest local time seen (input or tick) */
+    /* race settings (the host's own, the joiner's from WELCOME) */
+    WireWelcome welcome;
+    char *track_text;
+    uint32_t track_got;
+    uint8_t *chunk_seen;   /* one flag per TRACK chunk */
+    Track *track;
+    const SchemeType *schemes[SCHEME_MAX];
+    int nschemes;
+    Controller ctl;
+    struct NetTerminal *np;
+    bool log_open;
+    /* clocks */
+    ClockSync cs;
+    int64_t rtt[RTT_KEEP];
+    int nrtt;
+    int64_t next_probe, next_hello, handshake_deadline, next_retry;
+    int64_t start_sync;    /* synchronised instant of race time 0 */
+    bool have_start;
+    bool peer_racing;      /* the joiner's race traffic arrived (host stops START) */
+    /* race time (netsession.c race_at): sync - start_sync - shift, at most
+     * cap, never below race_last */
+    int64_t shift_us;      /* stalls taken out of race time */
+    int64_t cap;           /* INT64_MAX, or the pause point */
+    int64_t race_last;     /* race time the race has been advanced to */
+    /* pause (docs/netplay.md "Pause") */
+    bool paused;           /* race time capped at cap */
+    int pauses;            /* times this end entered a pause */
+    bool peer_at_cap;      /* host: the joiner said it stands at cap */
+    int64_t resumed_from;  /* the point of the last pause over (INT64_MIN: none) */
+    int64_t next_pause_say;
+    int resume_left;       /* host: RESUMEs still to send */
+    int64_t next_resume;
+    int64_t last_heard;
+    Held *held;            /* HELD_KEEP, allocated with the race; sorted by send_race */
+    int nheld;
+    int64_t last_mu_arr;   /* race time the last MU was delivered at */
+    bool peer_finished, peer_bye;
+    int64_t peer_finish_race; /* the peer's race time at its FINISH */
+    int64_t finished_local;
+    /* counters */
+    int64_t received, rejected[REJECT_REASONS], rejected_total;
+    int64_t next_log_flush;
+    WireCheck chk;
+    CarInput input;
+    /* what goes out: datagrams (bytes in one growing buffer) and events */
+    uint8_t *out_bytes;
+    size_t out_len, out_cap, out_pos;
+    NetSessionEvent events[EVENTS_KEEP];
+    int ev_head, nev;
+};
+
+/* netsession.c */
+int64_t sync_at(const NetSession *s, int64_t local);
+int64_t race_at(const NetSession *s, int64_t local);
+void send_packet(NetSession *s, WirePacket *p);
+void send_control(NetSession *s, int code, int64_t arg);
+void session_event(NetSession *s, const char *what, const char *detail);
+void session_say(NetSession *s, NetSessionEventKind kind, const char *text);
+void session_fail(NetSession *s, const char *what, const char *detail, const char *msg);
+void pause_at(NetSession *s, int64_t point, const char *why);
+void pause_heard(NetSession *s, int64_t point);
+void resume_heard(NetSession *s, int64_t start_sync);
+const char *reject_name(int r);
+/* netsession_race.c: every netterm_* call of the session */
+bool race_setup(NetSession *s, NrError *err);
+void race_begin(NetSession *s, int64_t l);
+void race_advance(NetSession *s, int64_t race);
+void race_deliver(NetSession *s, const WirePacket *p, int64_t arr_local, int bytes);
+void race_check(NetSession *s, int64_t l);
+bool race_done(const NetSession *s);
+bool race_paired(const NetSession *s, int64_t peer_samples);
+int64_t race_next_sample(const NetSession *s);
+void race_log_metrics(NetSession *s);
+void race_free(NetSession *s);
+/* netsession_rx.c */
+void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n);
+
+#endif

@@ -1,0 +1,227 @@
+/* The session's race: every call the session state machine makes into the
+ * race of one terminal (netterm.h) is here, plus the packets held
+ * from the peer's future (netsession.h "Pause"). */
+#include "netsession_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void out_packet(void *ctx, WirePacket *p, int64_t send_us)
+{
+    NetSession *s = ctx;
+    send_packet(s, p);
+    if (p->kind == WIRE_MU && s->log_open && s->cfg.log.tx)
+        s->cfg.log.tx(s->cfg.log.ctx, p, send_us, s->race_last);
+}
+
+static void out_sample(void *ctx, int32_t seq, const RecSample *smp)
+{
+    NetSession *s = ctx;
+    if (s->log_open && s->cfg.log.own)
+        s->cfg.log.own(s->cfg.log.ctx, seq, smp, s->race_last, s->now);
+}
+
+static NetTermOut race_out(NetSession *s)
+{
+    return (NetTermOut){s, out_packet, out_sample};
+}
+
+static bool log_open(NetSession *s, const NetTermConfig *nc, int car, NrError *err)
+{
+    const WireWelcome *w = &s->welcome;
+    if (!s->cfg.log.open)
+        return true;
+    NetLogMeta m = {
+        .role = s->cfg.host ? "host" : "joiner", .car = car + 1, .peer = s->peer, .token = s->token,
+        .track_name = track_name(s->track), .track_file = s->cfg.host ? s->cfg.track_file : "",
+        .track_bytes = w->track_bytes, .period_ms = w->period_ms, .laps = w->laps,
+        .seconds = w->seconds_ms / 1000.0, .schemes = w->schemes, .shown = s->schemes[w->shown_scheme]->name,
+        .params = nc->params, .seed = w->seed, .link = s->cfg.link ? s->cfg.link->text : "none",
+        .raw_clock = s->cfg.raw_clock, .offset_true_us = s->cfg.offset_true_us,
+        .drift_true_ppm = s->cfg.drift_true_ppm,
+    };
+    if (!s->cfg.log.open(s->cfg.log.ctx, &m, err))
+        return false;
+    s->log_open = true;
+    return true;
+}
+
+/* The settings of WELCOME made real: schemes, track, controller, netterm,
+ * the log. */
+bool race_setup(NetSession *s, NrError *err)
+{
+    const WireWelcome *w = &s->welcome;
+    s->nschemes = scheme_parse_list(w->schemes, s->schemes, SCHEME_MAX, err);
+    if (s->nschemes < 1)
+        return false;
+    if (w->shown_scheme >= s->nschemes)
+        return nr_error_set(err, "the host's shown scheme %d is not in its list", (int)w->shown_scheme);
+    const char *text = s->cfg.host ? s->cfg.track_text : s->track_text;
+    s->track = track_parse(text, s->cfg.host ? s->cfg.track_file : "the host's track", err);
+    if (!s->track)
+        return false;
+    int car = s->cfg.host ? 0 : 1;
+    if (!s->cfg.external_input && !s->cfg.make_controller(s->cfg.ctx, s->track, car, w->seed, &s->ctl, err))
+        return false;
+    s->held = malloc(sizeof *s->held * HELD_KEEP);
+    if (!s->held)
+        return nr_error_set(err, "out of memory");
+    NetTermConfig nc;
+    memset(&nc, 0, sizeof nc);
+    nc.track = s->track;
+    nc.car = car;
+    for (int k = 0; k < s->nschemes; k++)
+        nc.schemes[k] = s->schemes[k];
+    nc.nschemes = s->nschemes;
+    nc.params = scheme_default_params();
+    nc.params.delta_us = w->delta_us;
+    nc.params.tdr_cw = w->tdr_cw;
+    nc.params.converge_us = w->converge_us;
+    nc.params.period_us = (int64_t)w->period_ms * NR_US_PER_MS;
+    nc.shown = w->shown_scheme;
+    nc.flow.laps = w->laps > 0 ? w->laps : 1;
+    nc.flow.duration_us = w->seconds_ms > 0 ? (int64_t)w->seconds_ms * NR_US_PER_MS : 0;
+    nc.ctl = s->cfg.external_input ? NULL : &s->ctl;
+    nc.link = s->cfg.link;
+    nc.seed = w->seed;
+    s->np = netterm_new(&nc, err);
+    if (!s->np)
+        return false;
+    netterm_set_input(s->np, &s->input);
+    s->chk.nschemes = s->nschemes;
+    return log_open(s, &nc, car, err);
+}
+
+void race_free(NetSession *s)
+{
+    netterm_free(s->np);
+    s->np = NULL;
+    free(s->held);
+    s->held = NULL;
+}
+
+/* Race time 0: the terminal starts on the grid and takes sample 0. */
+void race_begin(NetSession *s, int64_t l)
+{
+    s->phase = PH_RACE;
+    s->last_heard = l;
+    s->race_last = 0;
+    netterm_set_skew(s->np, s->cfg.raw_clock ? l - sync_at(s, l) : 0);
+    NetTermOut o = race_out(s);
+    netterm_start(s->np, &o);
+}
+
+static void deliver_now(NetSession *s, const WirePacket *p, int64_t arr_local, int64_t arr_race, int64_t send_race,
+                        int bytes)
+{
+    /* MUs are delivered at strictly increasing race times, 1 us apart at
+     * least: two the race clock puts at one instant (a clock correction,
+     * held packets) reach the schemes in the order the log then gives a
+     * replay, which orders equal times its own way */
+    if (p->kind == WIRE_MU) {
+        if (arr_race <= s->last_mu_arr)
+            arr_race = s->last_mu_arr + 1;
+        s->last_mu_arr = arr_race;
+    }
+    if (s->log_open && s->cfg.log.rx)
+        s->cfg.log.rx(s->cfg.log.ctx, p, arr_local, arr_race, send_race, bytes);
+    /* a delivery at the instant of a sample comes before it (netterm.h) */
+    if (arr_race - 1 > s->race_last) {
+        NetTermOut o = race_out(s);
+        s->race_last = arr_race - 1;
+        netterm_advance(s->np, arr_race - 1, &o);
+    }
+    netterm_receive(s->np, p, arr_race > 0 ? arr_race : 0);
+}
+
+/* Physics, controls and samples up to race time `race`, with the held
+ * packets delivered at their send times on the way. */
+void race_advance(NetSession *s, int64_t race)
+{
+    int done = 0;
+    while (done < s->nheld && s->held[done].release_after < race) {
+        Held *h = &s->held[done++];
+        deliver_now(s, &h->p, h->arr_local, h->arr_race, h->send_race, h->bytes);
+    }
+    if (done > 0) {
+        s->nheld -= done;
+        memmove(s->held, s->held + done, sizeof *s->held * (size_t)s->nheld);
+    }
+    if (race > s->race_last) {
+        NetTermOut o = race_out(s);
+        s->race_last = race;
+        netterm_advance(s->np, race, &o);
+    }
+}
+
+/* A received MU or VIEW, delivered at its arrival's race time. In a pause
+ * (and until what it held is out) it is held instead (docs/netplay.md
+ * "Pause"): from the peer's future (an end walking to the pause point)
+ * until this end has taken its own sample of the send instant, then
+ * delivered 1 us after it, as a replay over a 1 us delay does; at an end
+ * standing at the point, until race time moves on, then delivered at the
+ * point. Held packets go in order of release and send time, as a replay
+ * delivers packets due at one instant, whatever order the network gave
+ * them. So the delay the log keeps is the one the schemes saw. */
+void race_deliver(NetSession *s, const WirePacket *p, int64_t arr_local, int bytes)
+{
+    int64_t send_race = p->kind == WIRE_MU ? (int64_t)p->u.mu.mu.seq * WORLD_SAMPLE_US : p->u.view.t_us;
+    int64_t arr_race = race_at(s, arr_local);
+    if ((s->nheld > 0 || s->paused) && s->nheld < HELD_KEEP) {
+        bool future = send_race >= arr_race;
+        Held h = {*p, arr_local, send_race, future ? send_race + 1 : arr_race, future ? send_race : arr_race, bytes};
+        int at = s->nheld;
+        while (at > 0 && (s->held[at - 1].release_after > h.release_after ||
+                          (s->held[at - 1].release_after == h.release_after && s->held[at - 1].send_race > send_race)))
+            at--;
+        memmove(s->held + at + 1, s->held + at, sizeof *s->held * (size_t)(s->nheld - at));
+        s->held[at] = h;
+        s->nheld++;
+        return;
+    }
+    deliver_now(s, p, arr_local, arr_race, send_race, bytes);
+}
+
+void race_check(NetSession *s, int64_t l)
+{
+    netterm_check(s->np, s->have_start ? race_at(s, l) : 0, &s->chk);
+}
+
+bool race_done(const NetSession *s)
+{
+    return netterm_done(s->np);
+}
+
+/* Every sample both ends took (peer_samples at the peer) is in the live
+ * metrics: the peer's views of them have all arrived. */
+bool race_paired(const NetSession *s, int64_t peer_samples)
+{
+    int64_t own = netterm_sample_seq(s->np), both = own < peer_samples ? own : peer_samples;
+    return netterm_metrics(s->np, 0)->samples >= both;
+}
+
+/* Race time of the next own sample. */
+int64_t race_next_sample(const NetSession *s)
+{
+    return (int64_t)netterm_sample_seq(s->np) * WORLD_SAMPLE_US;
+}
+
+void race_log_metrics(NetSession *s)
+{
+    if (!s->np || !s->log_open || !s->cfg.log.metrics)
+        return;
+    for (int k = 0; k < s->nschemes; k++)
+        s->cfg.log.metrics(s->cfg.log.ctx, s->schemes[k]->name, netterm_metrics(s->np, k), s->cfg.host ? 0 : 1);
+}
+
+void netsession_set_input(NetSession *s, const CarInput *in)
+{
+    s->input = *in;
+    if (s->np)
+        netterm_set_input(s->np, in);
+}
+
+struct NetTerminal *netsession_netterm(NetSession *s)
+{
+    return s->np;
+}

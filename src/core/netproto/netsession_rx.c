@@ -1,0 +1,257 @@
+/* The session state machine's receiving half: one datagram decoded,
+ * checked against the handshake and the peer, and acted on (netsession.h;
+ * reject reasons in docs/wire.md). */
+#include "netsession_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *reject_name(int r)
+{
+    return r == REJECT_ADDRESS ? "address" : r == REJECT_BUSY ? "busy" : wire_result_name((WireResult)r);
+}
+
+int64_t netsession_rejected(const NetSession *s, const char *reason)
+{
+    if (!reason)
+        return s->rejected_total;
+    for (int r = 1; r < REJECT_REASONS; r++)
+        if (strcmp(reject_name(r), reason) == 0)
+            return s->rejected[r];
+    return 0;
+}
+
+static void reject(NetSession *s, int reason)
+{
+    s->rejected[reason]++;
+    s->rejected_total++;
+}
+
+static void send_welcome(NetSession *s)
+{
+    WirePacket p;
+    memset(&p, 0, sizeof p);
+    p.kind = WIRE_WELCOME;
+    p.u.welcome = s->welcome;
+    send_packet(s, &p);
+    uint32_t total = s->welcome.track_bytes;
+    for (uint32_t off = 0; off < total; off += WIRE_TRACK_CHUNK) {
+        memset(&p, 0, sizeof p);
+        p.kind = WIRE_TRACK;
+        p.u.track.offset = off;
+        p.u.track.total = total;
+        p.u.track.n = total - off < WIRE_TRACK_CHUNK ? total - off : WIRE_TRACK_CHUNK;
+        memcpy(p.u.track.data, s->cfg.track_text + off, p.u.track.n);
+        send_packet(s, &p);
+    }
+}
+
+/* 1 taken, 0 refused (counted); a race that cannot be set up ends the
+ * session. */
+static int on_hello(NetSession *s, const WirePacket *p, const NetAddr *from)
+{
+    if (s->have_peer) { /* the joiner repeating itself, or someone else */
+        if (netaddr_equal(from, &s->peer) && p->u.hello.nonce == s->welcome.nonce) {
+            send_welcome(s);
+            return 1;
+        }
+        reject(s, REJECT_BUSY);
+        return 0;
+    }
+    if (s->cfg.have_allow && from->host != s->cfg.allow.host) {
+        reject(s, REJECT_ADDRESS);
+        return 0;
+    }
+    s->peer = *from;
+    s->have_peer = true;
+    s->welcome.nonce = p->u.hello.nonce;
+    char who[64], msg[160];
+    netaddr_text(from, who, sizeof who);
+    snprintf(msg, sizeof msg, "%s (%s) joined", who, p->u.hello.name);
+    session_say(s, NETSESSION_EV_JOINED, msg);
+    NrError err = {{0}};
+    if (!race_setup(s, &err)) {
+        session_fail(s, NULL, NULL, err.msg);
+        return 1;
+    }
+    send_welcome(s);
+    s->phase = PH_SYNC;
+    return 1;
+}
+
+/* The joiner: WELCOME and TRACK chunks until the whole track is here. */
+static bool on_setup(NetSession *s, const WirePacket *p, NrError *err)
+{
+    if (p->kind == WIRE_WELCOME && !s->track_text) {
+        if (p->u.welcome.nonce != s->nonce || p->u.welcome.car != 1)
+            return true;
+        s->welcome = p->u.welcome;
+        s->track_text = calloc((size_t)s->welcome.track_bytes + 1, 1);
+        s->chunk_seen = calloc((size_t)s->welcome.track_bytes / WIRE_TRACK_CHUNK + 1, 1);
+        if (!s->track_text || !s->chunk_seen)
+            return nr_error_set(err, "out of memory for the host's track (%u bytes)", s->welcome.track_bytes);
+    } else if (p->kind == WIRE_TRACK && s->track_text) {
+        const WireTrack *t = &p->u.track;
+        if (t->total != s->welcome.track_bytes || t->offset % WIRE_TRACK_CHUNK != 0)
+            return true;
+        uint32_t i = t->offset / WIRE_TRACK_CHUNK;
+        uint32_t want = t->total - t->offset < WIRE_TRACK_CHUNK ? t->total - t->offset : WIRE_TRACK_CHUNK;
+        if (s->chunk_seen[i] || t->n != want)
+            return true;
+        memcpy(s->track_text + t->offset, t->data, t->n);
+        s->chunk_seen[i] = 1;
+        s->track_got += t->n;
+    }
+    if (s->track_text && s->track_got == s->welcome.track_bytes && s->phase == PH_HANDSHAKE) {
+        if (!race_setup(s, err))
+            return false;
+        s->phase = PH_SYNC;
+    }
+    return true;
+}
+
+static void on_sync(NetSession *s, const WirePacket *p, int64_t arr_local)
+{
+    if (p->kind == WIRE_SYNC_REQ) {
+        WirePacket r;
+        memset(&r, 0, sizeof r);
+        r.kind = WIRE_SYNC_RESP;
+        r.u.sync = p->u.sync;
+        r.u.sync.t2_us = arr_local;
+        r.u.sync.t3_us = s->now > arr_local ? s->now : arr_local;
+        send_packet(s, &r);
+        return;
+    }
+    const WireSync *y = &p->u.sync;
+    if (y->id == 0 || y->id > s->probe_id)
+        return; /* never asked */
+    if (!clocksync_add(&s->cs, y->t1_us, y->t2_us, y->t3_us, arr_local))
+        return;
+    int64_t rtt = (arr_local - y->t1_us) - (y->t3_us - y->t2_us);
+    s->rtt[s->nrtt++ % RTT_KEEP] = rtt;
+    int64_t off = ((y->t2_us - y->t1_us) + (y->t3_us - arr_local)) / 2;
+    if (s->cfg.log.clock)
+        s->cfg.log.clock(s->cfg.log.ctx, arr_local, clocksync_offset(&s->cs, arr_local),
+                         clocksync_error_bound(&s->cs, arr_local), clocksync_rtt(&s->cs), clocksync_drift_ppm(&s->cs),
+                         off, rtt);
+}
+
+/* The countdown's lights come on at synchronised instant `lights`; race
+ * time 0 is RACEFLOW_LIGHTS seconds later. */
+static void schedule_start(NetSession *s, int64_t lights)
+{
+    s->start_sync = lights + RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US;
+    s->have_start = true;
+    s->phase = PH_COUNTDOWN;
+    char d[32];
+    snprintf(d, sizeof d, "%lld", (long long)s->start_sync);
+    session_event(s, "start", d);
+}
+
+static void on_control(NetSession *s, const WireControl *c)
+{
+    switch (c->code) {
+    case WIRE_READY:
+        if (s->cfg.host && !s->have_start && s->phase == PH_SYNC)
+            schedule_start(s, s->now + s->to.start_lead_us);
+        break;
+    case WIRE_START:
+        if (!s->cfg.host && !s->have_start && s->phase == PH_SYNC)
+            schedule_start(s, c->arg_us);
+        break;
+    case WIRE_PAUSE:
+        pause_heard(s, c->arg_us);
+        break;
+    case WIRE_RESUME:
+        resume_heard(s, c->arg_us);
+        break;
+    case WIRE_FINISH:
+        s->peer_finished = true;
+        s->peer_finish_race = c->arg_us;
+        break;
+    case WIRE_BYE:
+        s->peer_bye = true;
+        break;
+    default:
+        break;
+    }
+}
+
+/* Decoded, or a reject reason. The joiner learns the token from WELCOME: it
+ * takes the one that packet carries, accepted only as the answer to its
+ * HELLO. */
+static int decode(NetSession *s, const NetAddr *from, const uint8_t *buf, int n, WirePacket *p)
+{
+    if (n <= 0)
+        return WIRE_SHORT; /* an empty datagram */
+    if (s->np)
+        race_check(s, s->now);
+    WireCheck chk = s->chk;
+    if (!s->cfg.host && s->token == 0 && n >= WIRE_HEADER_BYTES && netaddr_equal(from, &s->peer))
+        for (int i = 0; i < 8; i++)
+            chk.token |= (uint64_t)buf[8 + i] << (8 * i);
+    WireResult r = wire_decode(buf, (size_t)n, &chk, p);
+    if (r == WIRE_OK && s->token == 0 && !s->cfg.host) {
+        if (p->kind != WIRE_WELCOME || p->u.welcome.nonce != s->nonce)
+            return WIRE_BAD_TOKEN;
+        s->token = s->chk.token = p->token;
+    }
+    return r;
+}
+
+void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n)
+{
+    WirePacket p;
+    int r = decode(s, from, buf, n, &p);
+    if (r != WIRE_OK) {
+        reject(s, r);
+        return;
+    }
+    if (p.kind == WIRE_HELLO) { /* only a host accepts one */
+        if (on_hello(s, &p, from) == 1) {
+            s->received++;
+            s->last_heard = l;
+        }
+        return;
+    }
+    if (!s->have_peer || !netaddr_equal(from, &s->peer)) {
+        reject(s, REJECT_ADDRESS);
+        return;
+    }
+    s->received++;
+    s->last_heard = l;
+    if ((p.kind == WIRE_MU || p.kind == WIRE_VIEW) && s->phase == PH_COUNTDOWN)
+        race_begin(s, l); /* the peer's start came first: ours is due */
+    if ((p.kind == WIRE_MU || p.kind == WIRE_VIEW) && s->phase >= PH_RACE && s->np) {
+        s->peer_racing = true;
+        race_deliver(s, &p, l, n); /* logged there, perhaps held */
+        return;
+    }
+    if (p.kind == WIRE_MU || p.kind == WIRE_VIEW) {
+        s->peer_racing = s->peer_racing || s->cfg.host; /* the joiner is past the start */
+    }
+    if (s->cfg.log.rx && s->log_open) {
+        int64_t send_race = INT64_MIN;
+        if (p.kind == WIRE_SYNC_RESP && !s->cfg.host && s->have_start)
+            send_race = p.u.sync.t3_us - s->start_sync;
+        s->cfg.log.rx(s->cfg.log.ctx, &p, l, s->have_start ? race_at(s, l) : INT64_MIN, send_race, n);
+    }
+    NrError err = {{0}};
+    switch (p.kind) {
+    case WIRE_WELCOME:
+    case WIRE_TRACK:
+        if (!s->cfg.host && !on_setup(s, &p, &err))
+            session_fail(s, NULL, NULL, err.msg);
+        break;
+    case WIRE_SYNC_REQ:
+    case WIRE_SYNC_RESP:
+        on_sync(s, &p, l);
+        break;
+    case WIRE_CONTROL:
+        on_control(s, &p.u.control);
+        break;
+    default:
+        break;
+    }
+}

@@ -1,0 +1,590 @@
+/* The network session in simulated time: two terminals (host and joiner,
+ * each the real driver of src/net/session.h on the state machine of
+ * core/netproto/netsession.h) in one process, over the in-memory hub
+ * (netmem.h) with simulated clocks. Handshake, refusal, clock sync under
+ * offset and drift, a peer silent for 5 s, a peer killed, 10^6 hostile
+ * datagrams, duplicated and reordered traffic, a 300 ms stalled frame.
+ * Deterministic: seeded hub, simulated time; no sleep, no wall clock. */
+#include "bot.h"
+#include "netmem.h"
+#include "netterm.h"
+#include "session.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define T0 (INT64_C(1000) * NR_US_PER_S) /* true time at the start: clocks far from 0 */
+
+typedef struct Term {
+    Session *s;
+    NetPort *port;
+    NetClock clock;
+    NetAddr addr;
+    Bot *bot;
+    FILE *say;              /* its one-line messages */
+    char log[256];
+    bool done, ok;
+    bool dead;              /* killed: never runs again */
+    int64_t frozen_until;   /* stopped (SIGSTOP) until this true time */
+    int64_t stall_until;    /* its loop busy (a slow frame) until this true time */
+    int64_t stall_at_race;  /* the frame callback stalls once at this race time (0: never) */
+    int64_t stall_us;
+    struct Sim *sim;
+} Term;
+
+typedef struct Sim {
+    int64_t truth;
+    NetHub *hub;
+    Term t[2]; /* 0 host, 1 joiner */
+    char *track_text;
+    char dir[128];
+} Sim;
+
+static NetAddr addr_of(uint8_t last, uint16_t port)
+{
+    NetAddr a;
+    uint8_t *h = (uint8_t *)&a.host, *p = (uint8_t *)&a.port;
+    h[0] = 10, h[1] = 0, h[2] = 0, h[3] = last;
+    p[0] = (uint8_t)(port >> 8), p[1] = (uint8_t)port;
+    return a;
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *b = calloc(1 << 20, 1);
+    size_t n = fread(b, 1, (1 << 20) - 1, f);
+    fclose(f);
+    b[n] = '\0';
+    return b;
+}
+
+static bool make_bot(void *ctx, const Track *track, int car, uint64_t seed, Controller *out, NrError *err)
+{
+    Term *t = ctx;
+    CarParams params;
+    car_params_default(&params);
+    BotDriver d = {.skill = 0.9, .noise = 0.5};
+    t->bot = bot_new(track, &params, d, seed, (uint64_t)car, err);
+    if (!t->bot)
+        return false;
+    *out = bot_controller(t->bot);
+    return true;
+}
+
+/* A slow frame: the driver's loop is busy stall_us of true time; the port
+ * goes on stamping arrivals meanwhile (as the receive thread does). */
+static bool frame(void *ctx, Session *s)
+{
+    Term *t = ctx;
+    SessionStatus st;
+    session_status(s, &st);
+    if (t->stall_at_race > 0 && st.phase == SESSION_RACING && st.race_us >= t->stall_at_race) {
+        t->stall_until = t->sim->truth + t->stall_us;
+        t->stall_at_race = 0;
+    }
+    return true;
+}
+
+typedef struct SimOpts {
+    const char *schemes;
+    int64_t seconds_ms;
+    int64_t offset_us[2];
+    double drift_ppm[2];
+    NetMemLink link[2];   /* of what each sends */
+    bool logs;
+    bool allow_other;     /* the host allows only 10.0.0.9 */
+} SimOpts;
+
+static void sim_open(Sim *m, const SimOpts *o)
+{
+    memset(m, 0, sizeof *m);
+    m->truth = T0;
+    m->hub = nethub_new(42, &m->truth);
+    char path[4096];
+    const char *src = getenv("NETRACE_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tracks/default.track", src ? src : ".");
+    m->track_text = read_all(path);
+    snprintf(m->dir, sizeof m->dir, "/tmp/netsession-XXXXXX");
+    assert_non_null(mkdtemp(m->dir));
+    for (int i = 0; i < 2; i++) {
+        Term *t = &m->t[i];
+        t->sim = m;
+        t->addr = addr_of((uint8_t)(1 + i), (uint16_t)(41000 + i));
+        netclock_sim(&t->clock, &m->truth, o->offset_us[i], o->drift_ppm[i]);
+        t->port = nethub_port(m->hub, t->addr, &t->clock);
+        nethub_set_link(t->port, &o->link[i]);
+        t->say = tmpfile();
+        snprintf(t->log, sizeof t->log, "%s/%s.log", m->dir, i ? "j" : "h");
+    }
+    NetAddr other = addr_of(9, 1);
+    for (int i = 0; i < 2; i++) {
+        Term *t = &m->t[i];
+        SessionConfig c = {
+            .host = i == 0, .cmd = i ? "join" : "host", .track_text = m->track_text, .track_file = "default.track",
+            .schemes = o->schemes, .params = scheme_default_params(), .seconds_ms = o->seconds_ms, .seed = 7,
+            .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i], .log_path = o->logs ? t->log : NULL,
+            .make_controller = make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
+            .peer_addr = i ? &m->t[0].addr : NULL, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
+            .entropy = (uint64_t)(1234 + i), .say = t->say,
+        };
+        NrError err = {{0}};
+        t->s = session_new(&c, &err);
+        assert_non_null(t->s);
+        session_set_frame(t->s, frame, t);
+    }
+}
+
+static void sim_close(Sim *m)
+{
+    for (int i = 0; i < 2; i++) {
+        session_free(m->t[i].s);
+        bot_free(m->t[i].bot);
+        fclose(m->t[i].say);
+        remove(m->t[i].log);
+        char part[300];
+        snprintf(part, sizeof part, "%s.part", m->t[i].log);
+        remove(part);
+    }
+    rmdir(m->dir);
+    nethub_free(m->hub);
+    free(m->track_text);
+}
+
+static bool can_run(const Term *t, int64_t now)
+{
+    return !t->done && !t->dead && now >= t->frozen_until && now >= t->stall_until;
+}
+
+/* The true time at which t's clock reads local (rounded up). */
+static int64_t to_true(const Term *t, int64_t local)
+{
+    if (local == INT64_MAX)
+        return INT64_MAX;
+    double x = (double)(local - t->clock.offset_us) / (1.0 + t->clock.drift_ppm * 1e-6);
+    return (int64_t)ceil(x);
+}
+
+/* Runs both terminals until both are over or true time `end`; `each`
+ * (optional) is called once per turn before the terminals run. */
+static void sim_run(Sim *m, int64_t end, void (*each)(Sim *m, void *ctx), void *ctx)
+{
+    while (m->truth <= end) {
+        if (each)
+            each(m, ctx);
+        bool all = true;
+        for (int i = 0; i < 2; i++) {
+            Term *t = &m->t[i];
+            if (t->frozen_until > 0 && m->truth >= t->frozen_until) {
+                nethub_freeze(t->port, false);
+                t->frozen_until = 0;
+            }
+            if (can_run(t, m->truth) && !session_step(t->s)) {
+                t->done = true;
+                t->ok = session_finish(t->s);
+            }
+            all &= t->done || t->dead;
+        }
+        if (all)
+            return;
+        int64_t next = nethub_next_due(m->hub);
+        for (int i = 0; i < 2; i++) {
+            Term *t = &m->t[i];
+            if (t->done || t->dead)
+                continue;
+            int64_t w = can_run(t, m->truth) ? to_true(t, session_next_wake(t->s))
+                                             : (t->frozen_until > t->stall_until ? t->frozen_until : t->stall_until);
+            next = w < next ? w : next;
+        }
+        m->truth = next > m->truth ? next : m->truth + 1;
+    }
+}
+
+static void assert_same_metrics(Sim *m)
+{
+    NetTerminal *a = session_netterm(m->t[0].s), *b = session_netterm(m->t[1].s);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int k = 0; k < session_scheme_count(m->t[0].s); k++) {
+        const Metrics *x = netterm_metrics(a, k), *y = netterm_metrics(b, k);
+        assert_true(x->samples > 0);
+        assert_int_equal(x->samples, y->samples);
+        assert_true(metrics_mean_d1_minus_d2(x) == metrics_mean_d1_minus_d2(y));
+        assert_true(metrics_inconsistency_rate(x) == metrics_inconsistency_rate(y));
+        assert_true(metrics_mean_abs_d1(x) == metrics_mean_abs_d1(y));
+    }
+}
+
+/* netrace merge of both logs and replay of the merged race over its
+ * measured delays (as tests/net/merge-live.sh): every scheme's metrics as
+ * printed equal the live ones of both terminals. */
+static void assert_replay_matches(Sim *m, const char *schemes)
+{
+    const char *bin = getenv("NETRACE_BIN");
+    assert_non_null(bin);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "'%s' merge '%s' '%s' --out '%s/race.csv' --delays '%s/d.csv' >/dev/null 2>&1 && "
+             "'%s' replay '%s/race.csv' --headless --csv --schemes %s --seed 7 --link12 'trace %s/d.csv' "
+             "--link21 'trace %s/d.csv' > '%s/replay.csv'",
+             bin, m->t[0].log, m->t[1].log, m->dir, m->dir, bin, m->dir, schemes, m->dir, m->dir, m->dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/replay.csv", m->dir);
+    char *csv = read_all(cmd), *line = strchr(csv, '\n');
+    NetTerminal *np = session_netterm(m->t[0].s);
+    for (int k = 0; k < session_scheme_count(m->t[0].s); k++) {
+        assert_non_null(line);
+        line++;
+        /* scheme,delay12,jitter12,delay21,jitter21,delta,tdr,seed,incons,d1-d2,|d1|,|d2|,... */
+        char name[32];
+        double f[12];
+        assert_int_equal(sscanf(line, "%31[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", name, &f[0], &f[1], &f[2],
+                                &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10]),
+                         12);
+        const Metrics *x = netterm_metrics(np, k);
+        char live[128], rep[128];
+        snprintf(live, sizeof live, "%s %.6f %.6f %.6f %.6f", session_scheme(m->t[0].s, k)->name,
+                 metrics_inconsistency_rate(x), metrics_mean_d1_minus_d2(x), metrics_mean_abs_d1(x),
+                 metrics_mean_abs_d2(x));
+        snprintf(rep, sizeof rep, "%s %.6f %.6f %.6f %.6f", name, f[7], f[8], f[9], f[10]);
+        assert_string_equal(live, rep);
+        line = strchr(line, '\n');
+    }
+    free(csv);
+    snprintf(cmd, sizeof cmd, "rm -f '%s/race.csv' '%s/d.csv' '%s/replay.csv'", m->dir, m->dir, m->dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The whole race: handshake, sync, start, race, finish; both ends complete
+ * with the same metrics and the same number of samples. */
+static void race_completes(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc,dr", .seconds_ms = 5000, .offset_us = {0, 250000}};
+    o.link[0].delay_us = o.link[1].delay_us = 20000;
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 60 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[0].done && m.t[0].ok);
+    assert_true(m.t[1].done && m.t[1].ok);
+    assert_same_metrics(&m);
+    /* a 5 s race ends at the first sample at or after 5 s: seq 152
+     * (5.016 s), so samples 0..152 */
+    assert_int_equal(netterm_metrics(session_netterm(m.t[0].s), 0)->samples, 153);
+    assert_int_equal(session_pauses(m.t[0].s), 0);
+    assert_int_equal(netsession_rejected(session_core(m.t[0].s), NULL), 0);
+    assert_int_equal(netsession_rejected(session_core(m.t[1].s), NULL), 0);
+    sim_close(&m);
+}
+
+/* Clock sync against the known simulated truth: the joiner's clock is
+ * `off` ahead and runs `drift` ppm fast; its clock minus the host's at
+ * true time T is off + T drift 1e-6 exactly. Symmetric 15 +- 3 ms paths. */
+static void clock_sync_offset_and_drift(void **state)
+{
+    (void)state;
+    const int64_t off = -123456;
+    const double drift = 80.0;
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 20000, .offset_us = {0, off}, .drift_ppm = {0, drift}};
+    o.link[0] = o.link[1] = (NetMemLink){.delay_us = 15000, .jitter_us = 1000};
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 15 * NR_US_PER_S, NULL, NULL);
+    SessionStatus st;
+    session_status(m.t[1].s, &st);
+    double truth = (double)off + (double)m.truth * drift * 1e-6;
+    double err = (double)st.offset_us - truth;
+    printf("clock sync: estimate %lld us, truth %.1f us, error %.1f us, bound %lld us\n", (long long)st.offset_us,
+           truth, err, (long long)st.bound_us);
+    assert_true(fabs(err) <= (double)st.bound_us + 1.0);
+    assert_true(fabs(err) < 1000.0);
+    /* the summary's drift is this terminal's against the host's, in the sign
+     * of --clock-drift */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    session_print(m.t[1].s, f);
+    fclose(f);
+    const char *d = strstr(text, "clock_drift_ppm: ");
+    assert_non_null(d);
+    double ppm = atof(d + 17);
+    printf("clock drift: %.2f ppm, truth %.1f\n", ppm, drift);
+    assert_true(fabs(ppm - drift) < 30.0);
+    free(text);
+    sim_close(&m);
+}
+
+/* --allow: a joiner from another host is refused (counted `address`) and
+ * gives up after 15 s without an answer, one line saying so. */
+static void refusal_allow(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 5000, .allow_other = true};
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 20 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[1].done && !m.t[1].ok);
+    assert_non_null(strstr(session_error(m.t[1].s), "no answer from 10.0.0.1:41000 within 15 s"));
+    NetSession *h = session_core(m.t[0].s);
+    assert_true(netsession_rejected(h, "address") >= 45); /* a HELLO every 300 ms for 15 s */
+    assert_int_equal(netsession_rejected(h, NULL), netsession_rejected(h, "address"));
+    SessionStatus st;
+    session_status(m.t[0].s, &st);
+    assert_int_equal(st.received, 0);
+    assert_int_equal(st.phase, SESSION_WAITING);
+    m.t[0].done = true;
+    sim_close(&m);
+}
+
+/* The joiner stops (SIGSTOP: nothing runs, what arrives waits) for 5 s in
+ * mid-race: both ends pause at one race time, neither catches up in a
+ * burst, both count the pause, both complete with the same metrics. */
+static void silent_for(const NetMemLink *link)
+{
+    Sim m;
+    SimOpts o = {.schemes = "nc,dr,causality", .seconds_ms = 8000, .offset_us = {0, 3000}, .logs = true};
+    o.link[0] = o.link[1] = *link;
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 9 * NR_US_PER_S, NULL, NULL); /* the race began about 6.5 s in */
+    SessionStatus st;
+    session_status(m.t[1].s, &st);
+    assert_int_equal(st.phase, SESSION_RACING);
+    m.t[1].frozen_until = m.truth + 5 * NR_US_PER_S;
+    nethub_freeze(m.t[1].port, true);
+    sim_run(&m, T0 + 120 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[0].ok && m.t[1].ok);
+    assert_int_equal(session_pauses(m.t[0].s), 1);
+    assert_int_equal(session_pauses(m.t[1].s), 1);
+    assert_same_metrics(&m);
+    /* no burst: own samples are taken 33 ms of local time apart, give or
+     * take the joiner's clock corrections (a burst takes them at once, 0 ms
+     * apart); the pause only ever adds time between two */
+    long long last_gap[2] = {-1, -2};
+    for (int i = 0; i < 2; i++) {
+        char *log = read_all(m.t[i].log), *line = log;
+        int64_t prev = INT64_MIN;
+        int n = 0, gaps = 0;
+        while ((line = strstr(line, "\nown,")) != NULL) {
+            line++;
+            long long seq, t, taken, local;
+            assert_int_equal(sscanf(line, "own,%lld,%lld,%lld,%lld", &seq, &t, &taken, &local), 4);
+            if (prev != INT64_MIN) {
+                assert_true(local - prev >= 10000);
+                gaps += local - prev > 1000000;
+                if (local - prev > 1000000)
+                    last_gap[i] = seq;
+            }
+            prev = local;
+            n++;
+        }
+        assert_true(n >= 240); /* 8 s of samples */
+        assert_true(gaps >= 1); /* the joiner also stood still while stopped */
+        free(log);
+    }
+    /* both stood still before the same sample: the agreed race time */
+    assert_int_equal(last_gap[0], last_gap[1]);
+    assert_replay_matches(&m, o.schemes);
+    sim_close(&m);
+}
+
+static void silent_5s(void **state)
+{
+    (void)state;
+    silent_for(&(NetMemLink){.delay_us = 10000});
+}
+
+/* The same over a link that reorders and duplicates: a PAUSE overtaken by
+ * its RESUME must not pause the race again. */
+static void silent_5s_reordered(void **state)
+{
+    (void)state;
+    silent_for(&(NetMemLink){.delay_us = 10000, .jitter_us = 5000, .dup = 0.2, .reorder = 0.3, .reorder_us = 150000});
+}
+
+/* The joiner killed in mid-race: the host pauses after 3 s, ends after 15 s
+ * of silence with one line, its log finalised with its metrics. */
+static void peer_killed(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 60000, .logs = true};
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 9 * NR_US_PER_S, NULL, NULL);
+    m.t[1].dead = true;
+    nethub_freeze(m.t[1].port, true);
+    sim_run(&m, T0 + 60 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[0].done && !m.t[0].ok);
+    assert_string_equal(session_error(m.t[0].s), "the peer has been silent for 15 s: race ended");
+    assert_int_equal(session_pauses(m.t[0].s), 1);
+    char *log = read_all(m.t[0].log); /* renamed into place: finalised */
+    assert_non_null(strstr(log, ",silence,15 s\n"));
+    assert_non_null(strstr(log, "\nmetric,nc,samples,"));
+    free(log);
+    sim_close(&m);
+}
+
+/* ---- hostile traffic ------------------------------------------------------ */
+
+enum { H_SHORT, H_OVERSIZED, H_MAGIC, H_VERSION, H_KIND, H_LENGTH, H_RESERVED, H_TOKEN, H_FIELD, H_MU, H_ADDRESS,
+       H_BUSY, H_CLASSES };
+static const char *const h_names[H_CLASSES] = {"short", "oversized", "magic", "version", "kind",    "length",
+                                               "reserved", "token",  "field", "mu",      "address", "busy"};
+
+static uint64_t log_token(const char *path)
+{
+    char part[300];
+    snprintf(part, sizeof part, "%s.part", path);
+    char *log = read_all(part);
+    const char *t = strstr(log, "# token: ");
+    assert_non_null(t);
+    uint64_t token = strtoull(t + 9, NULL, 16);
+    free(log);
+    return token;
+}
+
+/* One datagram of class c (bytes in buf, its size returned; *from its
+ * source): built by hand from docs/wire.md's header layout. */
+static int hostile(int c, uint64_t token, uint32_t i, uint8_t *buf, NetAddr *from, const NetAddr *peer)
+{
+    WirePacket p;
+    memset(&p, 0, sizeof p);
+    p.kind = WIRE_SYNC_REQ;
+    p.token = token;
+    p.pkt_seq = i;
+    p.u.sync.id = 1u << 30; /* never asked: a valid probe the host would answer */
+    *from = *peer;
+    if (c == H_FIELD) { /* a CONTROL code no version defines */
+        p.kind = WIRE_CONTROL;
+        p.u.control.code = 99;
+    } else if (c == H_MU) { /* the peer's car at a position no track has */
+        p.kind = WIRE_MU;
+        p.u.mu.mu.car = 1;
+        p.u.mu.mu.x = NAN;
+        p.u.mu.schemes = 1;
+    } else if (c == H_BUSY) {
+        p.kind = WIRE_HELLO;
+        p.token = 0;
+        p.u.hello.proto = WIRE_VERSION;
+        snprintf(p.u.hello.name, sizeof p.u.hello.name, "intruder");
+    }
+    if (c == H_ADDRESS || c == H_BUSY)
+        *from = addr_of(9, (uint16_t)(1000 + i % 100));
+    if (c == H_TOKEN)
+        p.token = token ^ (1 + (uint64_t)i);
+    int n = (int)wire_encode(&p, buf, WIRE_MAX_BYTES + 64);
+    assert_true(n >= WIRE_HEADER_BYTES);
+    switch (c) {
+    case H_SHORT: return (int)(i % WIRE_HEADER_BYTES); /* 0 .. 23 bytes, an empty datagram among them */
+    case H_OVERSIZED: memset(buf + n, 0, 64); return WIRE_MAX_BYTES + 1 + (int)(i % 50);
+    case H_MAGIC: buf[i % 4] ^= 0x20; break;
+    case H_VERSION: buf[4] = (uint8_t)(i % 2 ? 1 : 3 + i % 200); break;
+    case H_KIND: buf[5] = (uint8_t)(WIRE_KIND_END + i % 100); break;
+    case H_LENGTH: buf[6] = (uint8_t)(buf[6] + 1 + i % 7); break;
+    case H_RESERVED: buf[20 + i % 4] = (uint8_t)(1 + i % 255); break;
+    default: break;
+    }
+    return n;
+}
+
+/* 10^6 hostile datagrams of every reject class at the host in mid-race:
+ * each counted once under its reason, exactly; the race goes on and both
+ * ends complete with the same metrics. */
+static void hostile_million(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc,dr,epp-xv", .seconds_ms = 6000, .logs = true};
+    o.link[0].delay_us = o.link[1].delay_us = 5000;
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 9 * NR_US_PER_S, NULL, NULL);
+    NetSession *h = session_core(m.t[0].s);
+    assert_int_equal(netsession_rejected(h, NULL), 0);
+    uint64_t token = log_token(m.t[0].log);
+    int64_t want[H_CLASSES] = {0};
+    uint8_t buf[WIRE_MAX_BYTES + 64];
+    for (uint32_t i = 0; i < 1000000; i++) {
+        NetAddr from;
+        int c = (int)(i % H_CLASSES);
+        int n = hostile(c, token, i / H_CLASSES, buf, &from, &m.t[1].addr);
+        netsession_input(h, netclock_now_us(&m.t[0].clock), &from, buf, n);
+        want[c]++;
+    }
+    for (int c = 0; c < H_CLASSES; c++) {
+        printf("rejected_%s: %lld\n", h_names[c], (long long)netsession_rejected(h, h_names[c]));
+        assert_int_equal(netsession_rejected(h, h_names[c]), want[c]);
+    }
+    assert_int_equal(netsession_rejected(h, NULL), 1000000);
+    sim_run(&m, T0 + 60 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[0].ok && m.t[1].ok);
+    assert_same_metrics(&m);
+    sim_close(&m);
+}
+
+/* Every datagram duplicated or held back now and then, with jitter, both
+ * ways: the race completes, both ends agree, merge + replay reproduce it. */
+static void duplicated_reordered(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc,dr,causality", .seconds_ms = 6000, .logs = true, .offset_us = {0, -40000}};
+    o.link[0] = o.link[1] =
+        (NetMemLink){.delay_us = 30000, .jitter_us = 8000, .dup = 0.15, .reorder = 0.15, .reorder_us = 45000};
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 60 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[0].ok && m.t[1].ok);
+    assert_same_metrics(&m);
+    assert_int_equal(session_pauses(m.t[0].s), 0);
+    assert_replay_matches(&m, o.schemes);
+    sim_close(&m);
+}
+
+/* The host's loop stalls 300 ms (a slow frame) in mid-race; the port
+ * stamps arrivals meanwhile, so every measured one-way delay of the
+ * joiner's MUs stays within 1 ms of the emulated 40 ms. */
+static void stalled_frame(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 5000, .logs = true, .offset_us = {0, 77000}};
+    o.link[0].delay_us = o.link[1].delay_us = 40000;
+    sim_open(&m, &o);
+    m.t[0].stall_at_race = 2 * NR_US_PER_S;
+    m.t[0].stall_us = 300 * NR_US_PER_MS;
+    sim_run(&m, T0 + 60 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[0].ok && m.t[1].ok);
+    assert_int_equal(m.t[0].stall_at_race, 0); /* it did stall */
+    char *log = read_all(m.t[0].log), *line = log;
+    int n = 0;
+    while ((line = strstr(line, "\nrx,")) != NULL) {
+        line++;
+        long long seq, local, arr, send;
+        char kind[16];
+        if (sscanf(line, "rx,%lld,%15[^,],", &seq, kind) != 2 || strcmp(kind, "mu") != 0)
+            continue;
+        assert_int_equal(sscanf(line, "rx,%lld,%15[^,],%lld,%lld,%lld", &seq, kind, &local, &arr, &send), 5);
+        assert_true(llabs(arr - send - 40000) <= 1000);
+        n++;
+    }
+    assert_true(n >= 150);
+    free(log);
+    sim_close(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(race_completes), cmocka_unit_test(clock_sync_offset_and_drift),
+        cmocka_unit_test(refusal_allow),  cmocka_unit_test(silent_5s), cmocka_unit_test(silent_5s_reordered),
+        cmocka_unit_test(peer_killed),    cmocka_unit_test(hostile_million),
+        cmocka_unit_test(duplicated_reordered), cmocka_unit_test(stalled_frame),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
