@@ -1,4 +1,4 @@
-/* Hostile traffic for a live `netrace host` (tests/net/hostile.sh): N
+/* Hostile traffic for a live `netrace host` (tests/net/2-hostile.sh): N
  * datagrams to 127.0.0.1:PORT, in turn random bytes, truncated packets
  * (every 50th of them empty),
  * oversized ones, spoofed ones (right magic, wrong token), packets with the

@@ -8,11 +8,9 @@
 #include "epp_experiment.h"
 #include "link.h"
 #include "netrace_config.h"
-#include "plot.h"
 #include "recording.h"
 
 #include <glob.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

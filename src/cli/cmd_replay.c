@@ -178,107 +178,136 @@ static int run_window(ViewOpts *v, const EngineConfig *cfg, const Recording *rec
     return rc;
 }
 
-static int replay_run(int argc, char **argv)
+/* The command line of `netrace replay`. */
+typedef struct ReplayArgs {
+    RaceOpts o;
+    ViewOpts view;
+    bool headless, csv;
+    const char *series;
+} ReplayArgs;
+
+static int parse_args(ReplayArgs *p, int argc, char **argv)
 {
     const char *cmd = "replay";
-    RaceOpts o;
-    race_opts_init(&o, "all");
-    bool headless = false, csv = false, have_file = false;
-    const char *series = NULL;
-    ViewOpts view;
-    memset(&view, 0, sizeof view);
-    view.app = app_config_default();
+    bool have_file = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int r = race_opts_flag(&o, argc, argv, &i, cmd);
+        int r = race_opts_flag(&p->o, argc, argv, &i, cmd);
         if (r == RACE_FLAG_BAD)
             return CLI_USAGE;
         if (r == RACE_FLAG_TAKEN)
             continue;
-        r = view_flag(&view, argc, argv, &i, cmd);
+        r = view_flag(&p->view, argc, argv, &i, cmd);
         if (r < 0)
             return CLI_USAGE;
         if (r > 0)
             continue;
         if (strcmp(a, "--headless") == 0) {
-            headless = true;
+            p->headless = true;
         } else if (strcmp(a, "--csv") == 0) {
-            csv = true;
+            p->csv = true;
         } else if (cli_flag_is(a, "--series")) {
-            if (!cli_value(argc, argv, &i, cmd, &series))
+            if (!cli_value(argc, argv, &i, cmd, &p->series))
                 return CLI_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_unknown_option(cmd, a);
         } else if (have_file) {
             return cli_usage_error(cmd, "only one recording, got '%s' too", a);
         } else {
-            o.recording = a;
+            p->o.recording = a;
             have_file = true;
         }
     }
-    if (view.app.bench_frames > 0 && (headless || csv))
+    if (p->view.app.bench_frames > 0 && (p->headless || p->csv))
         return cli_usage_error(cmd, "--bench-frames draws in the window: drop --headless / --csv");
-    int rc = race_opts_load(&o, cmd);
-    if (rc == CLI_OK && series)
-        rc = race_opts_check_out(&o, cmd, "--series", series);
-    for (int k = 0; k < view.nsnap && rc == CLI_OK; k++)
-        rc = race_opts_check_out(&o, cmd, "--snapshot", view.snap_path[k]);
-    if (rc != CLI_OK) {
-        race_opts_free(&o);
+    return CLI_OK;
+}
+
+/* The recording and links loaded, the outputs checked, the engine's
+ * configuration and the window's focus set. */
+static int prepare(ReplayArgs *p, EngineConfig *cfg)
+{
+    const char *cmd = "replay";
+    ViewOpts *view = &p->view;
+    int rc = race_opts_load(&p->o, cmd);
+    if (rc == CLI_OK && p->series)
+        rc = race_opts_check_out(&p->o, cmd, "--series", p->series);
+    for (int k = 0; k < view->nsnap && rc == CLI_OK; k++)
+        rc = race_opts_check_out(&p->o, cmd, "--snapshot", view->snap_path[k]);
+    if (rc != CLI_OK)
         return rc;
+    race_opts_engine_config(&p->o, cfg);
+    view->app.script = p->o.script.n ? &p->o.script : NULL;
+    if (view->focus) {
+        view->app.focus = -1;
+        for (int k = 0; k < cfg->nschemes; k++)
+            if (strcmp(cfg->schemes[k]->name, view->focus) == 0)
+                view->app.focus = k;
+        if (view->app.focus < 0)
+            return cli_usage_error(cmd, "--focus '%s' is not one of the selected schemes", view->focus);
     }
-    EngineConfig cfg;
-    race_opts_engine_config(&o, &cfg);
-    view.app.script = o.script.n ? &o.script : NULL;
-    if (view.focus) {
-        view.app.focus = -1;
-        for (int k = 0; k < cfg.nschemes; k++)
-            if (strcmp(cfg.schemes[k]->name, view.focus) == 0)
-                view.app.focus = k;
-        if (view.app.focus < 0) {
-            race_opts_free(&o);
-            return cli_usage_error(cmd, "--focus '%s' is not one of the selected schemes", view.focus);
-        }
-    }
-    view.app.title = o.recording ? o.recording : RACE_DEFAULT_RECORDING;
-    if (view.nsnap > 0) {
-        rc = write_snapshots(&view, &cfg, &o.rec, cmd);
-        if (rc != CLI_OK) {
-            race_opts_free(&o);
-            return rc;
-        }
-    }
-    /* The window, unless told otherwise or there is nothing to show it on;
-     * snapshots alone are a batch job. */
-    bool want_window = !headless && !csv && (view.nsnap == 0 || view.app.bench_frames > 0);
-    if (want_window) {
-        rc = run_window(&view, &cfg, &o.rec, cmd, view.app.title);
-        if (rc == CLI_OK || view.app.bench_frames > 0) {
-            race_opts_free(&o);
-            return rc;
-        }
-        /* app_run_window said why in one line; the table follows */
-    }
+    view->app.title = p->o.recording ? p->o.recording : RACE_DEFAULT_RECORDING;
+    return CLI_OK;
+}
+
+/* The batch replay: the table (or CSV) and --series. */
+static int print_results(ReplayArgs *p, const EngineConfig *cfg)
+{
+    const char *cmd = "replay";
+    RaceOpts *o = &p->o;
     RunResult res[SCHEME_MAX];
     NrError err = {{0}};
-    if (!experiment_run_scripted(&cfg, &o.rec, o.script.n ? &o.script : NULL, res, &err)) {
-        race_opts_free(&o);
+    if (!experiment_run_scripted(cfg, &o->rec, o->script.n ? &o->script : NULL, res, &err))
         return cli_fail(cmd, "%s", err.msg);
-    }
-    if (csv) {
-        race_print_csv(stdout, &o, res, cfg.nschemes);
+    if (p->csv) {
+        race_print_csv(stdout, o, res, cfg->nschemes);
     } else {
-        printf("race:   %s (%.1f s, track %s)\n", o.recording,
-               (double)(o.rec.nsamples - 1) * o.rec.period_ms / 1000.0, track_name(o.track));
-        race_print_params(stdout, &o);
-        race_print_table(stdout, res, cfg.nschemes);
+        printf("race:   %s (%.1f s, track %s)\n", o->recording,
+               (double)(o->rec.nsamples - 1) * o->rec.period_ms / 1000.0, track_name(o->track));
+        race_print_params(stdout, o);
+        race_print_table(stdout, res, cfg->nschemes);
     }
-    if (series && !write_series(cmd, series, &cfg, &o.rec, o.script.n ? &o.script : NULL, &rc)) {
-        race_opts_free(&o);
+    int rc = CLI_OK;
+    if (p->series && !write_series(cmd, p->series, cfg, &o->rec, o->script.n ? &o->script : NULL, &rc))
         return rc;
-    }
-    race_opts_free(&o);
     return CLI_OK;
+}
+
+/* Snapshots, then the window unless told otherwise or there is nothing to
+ * show it on (snapshots alone are a batch job), else the table. */
+static int show(ReplayArgs *p, const EngineConfig *cfg)
+{
+    ViewOpts *view = &p->view;
+    if (view->nsnap > 0) {
+        int rc = write_snapshots(view, cfg, &p->o.rec, "replay");
+        if (rc != CLI_OK)
+            return rc;
+    }
+    bool want_window = !p->headless && !p->csv && (view->nsnap == 0 || view->app.bench_frames > 0);
+    if (want_window) {
+        int rc = run_window(view, cfg, &p->o.rec, "replay", view->app.title);
+        if (rc == CLI_OK || view->app.bench_frames > 0)
+            return rc;
+        /* app_run_window said why in one line; the table follows */
+    }
+    return print_results(p, cfg);
+}
+
+static int replay_run(int argc, char **argv)
+{
+    ReplayArgs p;
+    memset(&p, 0, sizeof p);
+    race_opts_init(&p.o, "all");
+    p.view.app = app_config_default();
+    int rc = parse_args(&p, argc, argv);
+    if (rc != CLI_OK)
+        return rc;
+    EngineConfig cfg;
+    rc = prepare(&p, &cfg);
+    if (rc == CLI_OK)
+        rc = show(&p, &cfg);
+    race_opts_free(&p.o);
+    return rc;
 }
 
 const CliCommand cmd_replay = {

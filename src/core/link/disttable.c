@@ -61,6 +61,49 @@ bool disttable_load(DistTable *t, const char *path, NrError *err)
     return ok;
 }
 
+/* The integers of one line (a '#' ends it) appended to v[*n]; false with
+ * the line's error. */
+static bool read_numbers(char *line, int16_t *v, int *n, const char *path, long lineno, NrError *err)
+{
+    char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' || *p == '\v' || *p == '\f')
+            p++;
+        if (*p == '\0' || *p == '#')
+            return true;
+        char *end = NULL;
+        errno = 0;
+        long x = strtol(p, &end, 0);
+        bool sep = end != p && (*end == '\0' || *end == ' ' || *end == '\t' || *end == '\r' || *end == '\n' ||
+                                *end == '#');
+        if (end == p || !sep) {
+            char tok[32];
+            size_t k = strcspn(p, " \t\r\n");
+            snprintf(tok, sizeof tok, "%.*s", (int)(k < 24 ? k : 24), p);
+            return nr_error_set(err, "%s:%ld: expected integers from -32768 to 32767, got '%s'", path, lineno, tok);
+        }
+        if (errno == ERANGE || x < INT16_MIN || x > INT16_MAX)
+            return nr_error_set(err, "%s:%ld: value %.*s out of range: expected -32768 to 32767", path, lineno,
+                                (int)(end - p < 24 ? end - p : 24), p);
+        if (*n >= LINK_DIST_MAX)
+            return nr_error_set(err, "%s:%ld: more than %d entries: expected at most %d", path, lineno,
+                                LINK_DIST_MAX, LINK_DIST_MAX);
+        v[(*n)++] = (int16_t)x;
+        p = end;
+    }
+}
+
+/* The table's name: the file name without its directory and ".dist". */
+static void table_name(DistTable *t, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t bl = strlen(base);
+    if (bl > 5 && strcmp(base + bl - 5, ".dist") == 0)
+        bl -= 5;
+    snprintf(t->name, sizeof t->name, "%.*s", (int)(bl < 63 ? bl : 63), base);
+}
+
 bool disttable_read(DistTable *t, FILE *f, const char *path, NrError *err)
 {
     *t = (DistTable){0};
@@ -79,59 +122,20 @@ bool disttable_read(DistTable *t, FILE *f, const char *path, NrError *err)
     NrLine lr;
     while (ok && (lr = nr_line_read(f, line, DIST_LINE_MAX, &got)) != NR_LINE_EOF) {
         lineno++;
-        if (lr == NR_LINE_LONG) {
+        if (lr == NR_LINE_LONG)
             ok = nr_error_set(err, "%s:%ld: line longer than %d bytes", path, lineno, DIST_LINE_MAX - 1);
-            break;
-        }
-        if (lr == NR_LINE_ERROR)
+        else if (lr == NR_LINE_ERROR)
             break; /* reported below */
-        if (lr == NR_LINE_NUL) {
-            /* strtol would stop at the NUL and drop the rest of the line. */
+        else if (lr == NR_LINE_NUL) /* strtol would stop at the NUL and drop the rest of the line */
             ok = nr_error_set(err, "%s:%ld: binary data (NUL byte): expected lines of integers", path, lineno);
-            break;
-        }
-        if (line[0] == '#')
-            continue;
-        char *p = line;
-        for (;;) {
-            while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' || *p == '\v' || *p == '\f')
-                p++;
-            if (*p == '\0' || *p == '#')
-                break;
-            char *end = NULL;
-            errno = 0;
-            long x = strtol(p, &end, 0);
-            bool sep = end != p && (*end == '\0' || *end == ' ' || *end == '\t' || *end == '\r' ||
-                                    *end == '\n' || *end == '#');
-            if (end == p || !sep) {
-                char tok[32];
-                size_t k = strcspn(p, " \t\r\n");
-                snprintf(tok, sizeof tok, "%.*s", (int)(k < 24 ? k : 24), p);
-                ok = nr_error_set(err, "%s:%ld: expected integers from -32768 to 32767, got '%s'",
-                                  path, lineno, tok);
-                break;
-            }
-            if (errno == ERANGE || x < INT16_MIN || x > INT16_MAX) {
-                ok = nr_error_set(err, "%s:%ld: value %.*s out of range: expected -32768 to 32767",
-                                  path, lineno, (int)(end - p < 24 ? end - p : 24), p);
-                break;
-            }
-            if (n >= LINK_DIST_MAX) {
-                ok = nr_error_set(err, "%s:%ld: more than %d entries: expected at most %d", path,
-                                  lineno, LINK_DIST_MAX, LINK_DIST_MAX);
-                break;
-            }
-            v[n++] = (int16_t)x;
-            p = end;
-        }
+        else if (line[0] != '#')
+            ok = read_numbers(line, v, &n, path, lineno, err);
     }
     if (ok && ferror(f))
-        ok = nr_error_set(err, "%s:%ld: cannot read: %s", path, lineno + 1,
-                          errno ? strerror(errno) : "read error");
+        ok = nr_error_set(err, "%s:%ld: cannot read: %s", path, lineno + 1, errno ? strerror(errno) : "read error");
     free(line);
     if (ok && n == 0)
-        ok = nr_error_set(err, "%s:%ld: no table entries: expected lines of integers", path,
-                          lineno > 0 ? lineno : 1);
+        ok = nr_error_set(err, "%s:%ld: no table entries: expected lines of integers", path, lineno > 0 ? lineno : 1);
     if (!ok) {
         free(v);
         return false;
@@ -139,12 +143,7 @@ bool disttable_read(DistTable *t, FILE *f, const char *path, NrError *err)
     int16_t *shrunk = realloc(v, (size_t)n * sizeof *v);
     t->v = shrunk ? shrunk : v;
     t->n = n;
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t bl = strlen(base);
-    if (bl > 5 && strcmp(base + bl - 5, ".dist") == 0)
-        bl -= 5;
-    snprintf(t->name, sizeof t->name, "%.*s", (int)(bl < 63 ? bl : 63), base);
+    table_name(t, path);
     return true;
 }
 

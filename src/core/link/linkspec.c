@@ -107,18 +107,21 @@ static const char *next_number(const Toks *t)
     return t->i < t->nt && looks_numeric(t->tok[t->i]) ? t->tok[t->i] : NULL;
 }
 
-static bool twice(const char *kw, NrError *err)
+/* The start of every keyword: given at most once (*seen) and followed by
+ * its argument (what, in the message when it is missing). */
+static bool first_use(bool *seen, const Toks *t, const char *kw, const char *what, NrError *err)
 {
-    return nr_error_set(err, "'%s' given twice: expected it at most once", kw);
+    if (*seen)
+        return nr_error_set(err, "'%s' given twice: expected it at most once", kw);
+    *seen = true;
+    return need(t, kw, what, err);
 }
 
 /* delay TIME [JITTER [CORR%]] */
 static bool kw_delay(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
 {
-    if (pp->has_delay)
-        return twice(kw, err);
-    pp->has_delay = true;
-    if (!need(t, kw, "a TIME such as 75ms", err) || !parse_time(t->tok[t->i++], "delay", &s->delay_us, err))
+    if (!first_use(&pp->has_delay, t, kw, "a TIME such as 75ms", err) ||
+        !parse_time(t->tok[t->i++], "delay", &s->delay_us, err))
         return false;
     if (next_number(t)) {
         if (!parse_time(t->tok[t->i++], "jitter", &s->jitter_us, err))
@@ -137,10 +140,8 @@ static bool kw_delay(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *
 static bool kw_distribution(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
 {
     (void)s;
-    if (pp->has_dist)
-        return twice(kw, err);
-    pp->has_dist = true;
-    if (!need(t, kw, "a table NAME (normal, pareto, paretonormal, experimental) or PATH", err))
+    if (!first_use(&pp->has_dist, t, kw, "a table NAME (normal, pareto, paretonormal, experimental) or PATH",
+                   err))
         return false;
     pp->dist = t->tok[t->i++];
     return true;
@@ -149,10 +150,7 @@ static bool kw_distribution(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, Nr
 /* gamma SHAPE SCALE (the shifted gamma of the EPP experiments) */
 static bool kw_gamma(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
 {
-    if (pp->has_gamma)
-        return twice(kw, err);
-    pp->has_gamma = true;
-    if (!need(t, kw, "SHAPE SCALE such as 3 10ms", err))
+    if (!first_use(&pp->has_gamma, t, kw, "SHAPE SCALE such as 3 10ms", err))
         return false;
     const char *st = t->tok[t->i++];
     char *end = NULL;
@@ -197,10 +195,7 @@ static bool loss_gemodel(LinkSpec *s, Toks *t, NrError *err)
 /* loss [random] P% [CORR%] | loss gemodel ... */
 static bool kw_loss(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
 {
-    if (pp->has_loss)
-        return twice(kw, err);
-    pp->has_loss = true;
-    if (!need(t, kw, "P% or 'random P%' or 'gemodel P'", err))
+    if (!first_use(&pp->has_loss, t, kw, "P% or 'random P%' or 'gemodel P'", err))
         return false;
     const char *m = t->tok[t->i];
     if (strcmp(m, "gemodel") == 0) {
@@ -231,10 +226,8 @@ static bool kw_loss(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *e
 /* duplicate P% [CORR%] */
 static bool kw_duplicate(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
 {
-    if (pp->has_dup)
-        return twice(kw, err);
-    pp->has_dup = true;
-    if (!need(t, kw, "P% such as 1%", err) || !parse_percent(t->tok[t->i++], "duplicate", &s->dup_p, err))
+    if (!first_use(&pp->has_dup, t, kw, "P% such as 1%", err) ||
+        !parse_percent(t->tok[t->i++], "duplicate", &s->dup_p, err))
         return false;
     if (next_number(t)) {
         if (!parse_percent(t->tok[t->i++], "duplicate correlation", &s->dup_corr, err))
@@ -247,10 +240,7 @@ static bool kw_duplicate(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrErr
 /* order fifo|due */
 static bool kw_order(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
 {
-    if (pp->has_order)
-        return twice(kw, err);
-    pp->has_order = true;
-    if (!need(t, kw, "'fifo' or 'due'", err))
+    if (!first_use(&pp->has_order, t, kw, "'fifo' or 'due'", err))
         return false;
     const char *o = t->tok[t->i++];
     if (strcmp(o, "fifo") == 0)
@@ -267,10 +257,7 @@ static bool kw_order(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *
 static bool kw_trace(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
 {
     (void)s;
-    if (pp->has_trace)
-        return twice(kw, err);
-    pp->has_trace = true;
-    if (!need(t, kw, "a delays FILE (docs/link.md \"Trace\")", err))
+    if (!first_use(&pp->has_trace, t, kw, "a delays FILE (docs/link.md \"Trace\")", err))
         return false;
     pp->trace = t->tok[t->i++];
     return true;
@@ -279,10 +266,7 @@ static bool kw_trace(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *
 /* direction 12|21 (of a trace) */
 static bool kw_direction(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrError *err)
 {
-    if (pp->has_dir)
-        return twice(kw, err);
-    pp->has_dir = true;
-    if (!need(t, kw, "12 or 21", err))
+    if (!first_use(&pp->has_dir, t, kw, "12 or 21", err))
         return false;
     const char *d = t->tok[t->i++];
     if (strcmp(d, "12") == 0)

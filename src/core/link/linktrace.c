@@ -322,96 +322,116 @@ void linktrace_fate_scheme(const LinkTrace *t, int dir, int32_t seq, int kind, i
     }
 }
 
+/* A trace file being read: its rows so far and where the columns are. */
+typedef struct TraceReader {
+    LinkTrace *t;
+    const char *path;
+    RawRow *rows;
+    int64_t cap, n;
+    int col[COL_KNOWN], ncols;
+    int64_t lineno;
+    bool header;
+} TraceReader;
+
+typedef enum TraceStep { TRACE_NEXT, TRACE_STOP, TRACE_FAIL } TraceStep;
+
+/* Room for one more row (doubling up to LINK_TRACE_ROWS_MAX). */
+static bool grow_rows(TraceReader *r, NrError *err)
+{
+    if (r->n == LINK_TRACE_ROWS_MAX)
+        return nr_error_set(err, "%s:%lld: more than %d rows: expected at most %d", r->path, (long long)r->lineno,
+                            LINK_TRACE_ROWS_MAX, LINK_TRACE_ROWS_MAX);
+    if (r->n < r->cap)
+        return true;
+    int64_t ncap = r->cap * 2 > LINK_TRACE_ROWS_MAX ? LINK_TRACE_ROWS_MAX : r->cap * 2;
+    RawRow *g = realloc(r->rows, (size_t)ncap * sizeof *r->rows);
+    if (!g)
+        return nr_error_set(err, "%s:%lld: out of memory", r->path, (long long)r->lineno);
+    r->rows = g;
+    r->cap = ncap;
+    return true;
+}
+
+/* One line (lr: what nr_line_read said of it): '# schemes:' before the
+ * header, comments and blank lines, the header, or a row. */
+static TraceStep trace_line(TraceReader *r, char *line, NrLine lr, NrError *err)
+{
+    if (lr == NR_LINE_LONG)
+        return nr_error_set(err, "%s:%lld: line longer than %d bytes", r->path, (long long)r->lineno,
+                            NR_LINE_MAX - 1), TRACE_FAIL;
+    if (lr == NR_LINE_ERROR)
+        return TRACE_STOP; /* reported by the caller */
+    if (lr == NR_LINE_NUL)
+        return nr_error_set(err, "%s:%lld: binary data (NUL byte): expected CSV text", r->path,
+                            (long long)r->lineno), TRACE_FAIL;
+    char *p = line;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (strncmp(p, "# schemes:", 10) == 0 && !r->header) {
+        /* the names of the mask bits (netrace merge writes the session's list) */
+        char *v = nr_trim(p + 10);
+        if (strlen(v) >= sizeof r->t->schemes || !nr_text_is_printable(v))
+            return nr_error_set(err, "%s:%lld: schemes: expected at most %zu printable characters", r->path,
+                                (long long)r->lineno, sizeof r->t->schemes - 1), TRACE_FAIL;
+        memcpy(r->t->schemes, v, strlen(v) + 1);
+        return TRACE_NEXT;
+    }
+    if (*p == '#' || *p == '\0' || *p == '\n' || (*p == '\r' && (p[1] == '\n' || p[1] == '\0')))
+        return TRACE_NEXT;
+    char *field[TRACE_COLS_MAX];
+    int nf = nr_csv_split(p, field, TRACE_COLS_MAX);
+    if (nf < 0)
+        return nr_error_set(err, "%s:%lld: more than %d fields", r->path, (long long)r->lineno, TRACE_COLS_MAX),
+               TRACE_FAIL;
+    if (!r->header) {
+        bool ok = read_header(field, nf, r->col, r->path, r->lineno, err);
+        r->ncols = nf;
+        r->header = true;
+        return ok ? TRACE_NEXT : TRACE_FAIL;
+    }
+    if (!grow_rows(r, err))
+        return TRACE_FAIL;
+    if (!read_row(field, nf, r->col, r->ncols, &r->rows[r->n], r->path, r->lineno, err))
+        return TRACE_FAIL;
+    r->n++;
+    return TRACE_NEXT;
+}
+
 bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err)
 {
     *t = (LinkTrace){0};
     char *line = malloc(NR_LINE_MAX);
-    int64_t cap = TRACE_ROWS_START, n = 0;
-    RawRow *rows = malloc((size_t)cap * sizeof *rows);
-    if (!line || !rows) {
+    TraceReader r = {.t = t, .path = path, .cap = TRACE_ROWS_START};
+    r.rows = malloc((size_t)r.cap * sizeof *r.rows);
+    if (!line || !r.rows) {
         free(line);
-        free(rows);
+        free(r.rows);
         return nr_error_set(err, "%s: out of memory", path);
     }
-    char *field[TRACE_COLS_MAX];
-    int col[COL_KNOWN], ncols = 0;
-    int64_t lineno = 0;
-    bool ok = true, header = false;
     size_t got;
     NrLine lr;
+    TraceStep step = TRACE_NEXT;
     errno = 0;
-    while (ok && (lr = nr_line_read(f, line, NR_LINE_MAX, &got)) != NR_LINE_EOF) {
-        lineno++;
-        if (lr == NR_LINE_LONG) {
-            ok = nr_error_set(err, "%s:%lld: line longer than %d bytes", path, (long long)lineno, NR_LINE_MAX - 1);
-            break;
-        }
-        if (lr == NR_LINE_ERROR)
-            break; /* reported below */
-        if (lr == NR_LINE_NUL) {
-            ok = nr_error_set(err, "%s:%lld: binary data (NUL byte): expected CSV text", path, (long long)lineno);
-            break;
-        }
-        char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (strncmp(p, "# schemes:", 10) == 0 && !header) {
-            /* the names of the mask bits (netrace merge writes the session's list) */
-            char *v = nr_trim(p + 10);
-            if (strlen(v) >= sizeof t->schemes || !nr_text_is_printable(v)) {
-                ok = nr_error_set(err, "%s:%lld: schemes: expected at most %zu printable characters", path,
-                                  (long long)lineno, sizeof t->schemes - 1);
-                break;
-            }
-            memcpy(t->schemes, v, strlen(v) + 1);
-            continue;
-        }
-        if (*p == '#' || *p == '\0' || *p == '\n' || (*p == '\r' && (p[1] == '\n' || p[1] == '\0')))
-            continue;
-        int nf = nr_csv_split(p, field, TRACE_COLS_MAX);
-        if (nf < 0) {
-            ok = nr_error_set(err, "%s:%lld: more than %d fields", path, (long long)lineno, TRACE_COLS_MAX);
-            break;
-        }
-        if (!header) {
-            ok = read_header(field, nf, col, path, lineno, err);
-            ncols = nf;
-            header = true;
-            continue;
-        }
-        if (n == LINK_TRACE_ROWS_MAX) {
-            ok = nr_error_set(err, "%s:%lld: more than %d rows: expected at most %d", path, (long long)lineno,
-                              LINK_TRACE_ROWS_MAX, LINK_TRACE_ROWS_MAX);
-            break;
-        }
-        if (n == cap) {
-            int64_t ncap = cap * 2 > LINK_TRACE_ROWS_MAX ? LINK_TRACE_ROWS_MAX : cap * 2;
-            RawRow *g = realloc(rows, (size_t)ncap * sizeof *rows);
-            if (!g) {
-                ok = nr_error_set(err, "%s:%lld: out of memory", path, (long long)lineno);
-                break;
-            }
-            rows = g;
-            cap = ncap;
-        }
-        ok = read_row(field, nf, col, ncols, &rows[n], path, lineno, err);
-        n += ok;
+    while (step == TRACE_NEXT && (lr = nr_line_read(f, line, NR_LINE_MAX, &got)) != NR_LINE_EOF) {
+        r.lineno++;
+        step = trace_line(&r, line, lr, err);
     }
+    bool ok = step != TRACE_FAIL;
     if (ok && ferror(f))
-        ok = nr_error_set(err, "%s:%lld: cannot read: %s", path, (long long)lineno + 1,
+        ok = nr_error_set(err, "%s:%lld: cannot read: %s", path, (long long)r.lineno + 1,
                           errno ? strerror(errno) : "read error");
-    if (ok && !header)
+    if (ok && !r.header)
         ok = nr_error_set(err, "%s:%lld: no header row: expected 'direction,seq,kind,sent_us,arrival_us,delay_us'",
-                          path, (long long)(lineno > 0 ? lineno : 1));
+                          path, (long long)(r.lineno > 0 ? r.lineno : 1));
     free(line);
     if (ok) {
-        qsort(rows, (size_t)n, sizeof *rows, cmp_raw);
+        qsort(r.rows, (size_t)r.n, sizeof *r.rows, cmp_raw);
         t->on = true;
-        t->rows = n;
-        if (!build_slots(t, rows, n) || (col[COL_SCHEMES] >= 0 && !build_packets(t, rows, n)))
+        t->rows = r.n;
+        if (!build_slots(t, r.rows, r.n) || (r.col[COL_SCHEMES] >= 0 && !build_packets(t, r.rows, r.n)))
             ok = nr_error_set(err, "%s: out of memory", path);
     }
-    free(rows);
+    free(r.rows);
     if (!ok)
         linktrace_free(t);
     return ok;

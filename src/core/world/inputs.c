@@ -56,6 +56,38 @@ static bool parse_line(char *buf, const char *name, int line, InputLine *l, NrEr
     return true;
 }
 
+/* l appended to s (*cap lines allocated; doubled from 256, at most 5e7
+ * lines). */
+static bool append_line(InputScript *s, int *cap, const InputLine *l, const char *name, int line, NrError *err)
+{
+    if (s->n == *cap) {
+        if (*cap >= 50000000)
+            return nr_error_set(err, "%s:%d: more than %d lines", name, line, *cap);
+        int ncap = *cap ? 2 * *cap : 256;
+        InputLine *nl = realloc(s->lines, sizeof *nl * (size_t)ncap);
+        if (!nl)
+            return nr_error_set(err, "%s: out of memory", name);
+        s->lines = nl;
+        *cap = ncap;
+    }
+    s->lines[s->n++] = *l;
+    return true;
+}
+
+/* The lines by player, then time (the keys are unique: a player's times
+ * strictly increase, checked on reading), and where each player's start. */
+static void index_players(InputScript *s)
+{
+    if (s->n > 1) /* qsort of a NULL array of 0 lines is undefined (found by the fuzzer) */
+        qsort(s->lines, (size_t)s->n, sizeof *s->lines, by_player_time);
+    int k = 0;
+    for (int p = 0; p <= WORLD_MAX_CARS; p++) {
+        while (k < s->n && s->lines[k].player < p)
+            k++;
+        s->first[p] = k;
+    }
+}
+
 bool inputs_read(InputScript *s, FILE *f, const char *name, NrError *err)
 {
     memset(s, 0, sizeof *s);
@@ -105,36 +137,13 @@ bool inputs_read(InputScript *s, FILE *f, const char *name, NrError *err)
             break;
         }
         last_t[l.player] = l.t_ms;
-        if (s->n == cap) {
-            if (cap >= 50000000) {
-                ok = nr_error_set(err, "%s:%d: more than %d lines", name, line, cap);
-                break;
-            }
-            int ncap = cap ? 2 * cap : 256;
-            InputLine *nl = realloc(s->lines, sizeof *nl * (size_t)ncap);
-            if (!nl) {
-                ok = nr_error_set(err, "%s: out of memory", name);
-                break;
-            }
-            s->lines = nl;
-            cap = ncap;
-        }
-        s->lines[s->n++] = l;
+        ok = append_line(s, &cap, &l, name, line, err);
     }
     if (!ok) {
         inputs_free(s);
         return false;
     }
-    /* By player, then time: the keys are unique (a player's times strictly
-     * increase, checked above). */
-    if (s->n > 1) /* qsort of a NULL array of 0 lines is undefined (found by the fuzzer) */
-        qsort(s->lines, (size_t)s->n, sizeof *s->lines, by_player_time);
-    int k = 0;
-    for (int p = 0; p <= WORLD_MAX_CARS; p++) {
-        while (k < s->n && s->lines[k].player < p)
-            k++;
-        s->first[p] = k;
-    }
+    index_players(s);
     return true;
 }
 
