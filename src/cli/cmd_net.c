@@ -3,6 +3,7 @@
  * settings); the joiner needs no files. Each drives its own car. */
 #include "bot.h"
 #include "cli.h"
+#include "nr_part.h"
 #include "cli_load.h"
 #include "inputs.h"
 #include "netwin.h"
@@ -12,7 +13,6 @@
 #include "session.h"
 #include "wire.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,13 +316,10 @@ static int check_log(NetCli *n, const char *log_path)
     struct stat st;
     if (stat(log_path, &st) == 0)
         return cli_usage_error(n->cmd, "--log %s: exists (not overwritten)", log_path);
-    char part[4200];
-    snprintf(part, sizeof part, "%s.part", log_path);
-    FILE *probe = fopen(part, "wx");
-    if (!probe)
-        return cli_fail(n->cmd, "--log %s: cannot write %s (%s)", log_path, part, strerror(errno));
-    fclose(probe);
-    remove(part);
+    NrPartFile probe; /* the writer the log will use, opened and removed */
+    if (nr_part_open(&probe, log_path, 0) != NR_PART_OK)
+        return cli_fail(n->cmd, "--log %s: cannot write %s (%s)", log_path, probe.part, nr_part_reason(&probe));
+    nr_part_abort(&probe);
     return CLI_OK;
 }
 
