@@ -106,7 +106,7 @@ void terminal_start(Terminal *t, const Mu *grid, int64_t local_us)
     for (int k = 0; k < t->n; k++) {
         if (t->started)
             memset(t->inst[k], 0, t->type[k]->state_size);
-        t->type[k]->init(t->inst[k], &t->params, t->car, g);
+        t->type[k]->init(t->inst[k], &t->params, t->car, t->ncars, g);
     }
     t->started = true;
 }
