@@ -191,8 +191,12 @@ static int replay_run(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int r = race_opts_flag(&o, argc, argv, &i, cmd);
-        if (r == RACE_FLAG_BAD)
+        if (r == RACE_FLAG_NOT_MINE)
+            r = race_topo_flag(&o, argc, argv, &i, cmd);
+        if (r == RACE_FLAG_BAD) {
+            race_opts_free(&o);
             return CLI_USAGE;
+        }
         if (r == RACE_FLAG_TAKEN)
             continue;
         r = view_flag(&view, argc, argv, &i, cmd);
@@ -219,6 +223,13 @@ static int replay_run(int argc, char **argv)
     if (view.app.bench_frames > 0 && (headless || csv))
         return cli_usage_error(cmd, "--bench-frames draws in the window: drop --headless / --csv");
     int rc = race_opts_load(&o, cmd);
+    if (rc == CLI_OK)
+        rc = race_topo_resolve(&o, cmd);
+    /* The window and snapshots draw two-car races (docs/nplayers.md). */
+    bool wide = rc == CLI_OK && race_topo_wide(&o);
+    if (rc == CLI_OK && wide && (view.nsnap > 0 || view.app.bench_frames > 0))
+        rc = cli_usage_error(cmd, "--snapshot / --bench-frames draw two-car races: this race has %d cars (%s)",
+                             o.ncars, o.topology == ROUTE_CS ? "cs" : "p2p");
     if (rc == CLI_OK && series)
         rc = race_opts_check_out(&o, cmd, "--series", series);
     for (int k = 0; k < view.nsnap && rc == CLI_OK; k++)
@@ -250,7 +261,7 @@ static int replay_run(int argc, char **argv)
     }
     /* The window, unless told otherwise or there is nothing to show it on;
      * snapshots alone are a batch job. */
-    bool want_window = !headless && !csv && (view.nsnap == 0 || view.app.bench_frames > 0);
+    bool want_window = !headless && !csv && !wide && (view.nsnap == 0 || view.app.bench_frames > 0);
     if (want_window) {
         rc = run_window(&view, &cfg, &o.rec, cmd, view.app.title);
         if (rc == CLI_OK || view.app.bench_frames > 0) {
@@ -270,8 +281,13 @@ static int replay_run(int argc, char **argv)
     } else {
         printf("race:   %s (%.1f s, track %s)\n", o.recording,
                (double)(o.rec.nsamples - 1) * o.rec.period_ms / 1000.0, track_name(o.track));
-        race_print_params(stdout, &o);
-        race_print_table(stdout, res, cfg.nschemes);
+        if (wide) {
+            race_topo_print_params(stdout, &o);
+            race_topo_print_table(stdout, res, cfg.nschemes, o.ncars);
+        } else {
+            race_print_params(stdout, &o);
+            race_print_table(stdout, res, cfg.nschemes);
+        }
     }
     if (series && !write_series(cmd, series, &cfg, &o.rec, o.script.n ? &o.script : NULL, &rc)) {
         race_opts_free(&o);
@@ -288,7 +304,8 @@ const CliCommand cmd_replay = {
              "  [--link21 SPEC] [--link-script FILE] [--delta MS] [--tdr W] [--converge MS]\n"
              "  [--schemes LIST] [--seed S] [--clock1 OFF[,PPM]] [--clock2 OFF[,PPM]]\n"
              "  [--snapshot T FILE.png]... [--size WxH] [--speed X] [--focus SCHEME] [--loop]\n"
-             "  [--paused] [--fullscreen] [--shots DIR] [--bench-frames N]",
+             "  [--paused] [--fullscreen] [--shots DIR] [--bench-frames N] [--cars N]\n"
+             "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC]... [--links FILE]",
     .help = "FILE defaults to recordings/default.csv; --schemes defaults to all of them.\n"
             "Without --headless the window opens\n"
             "when a display is available; otherwise one row per scheme is printed:\n"
@@ -307,6 +324,9 @@ const CliCommand cmd_replay = {
             "  --fullscreen      start fullscreen (F toggles)\n"
             "  --shots DIR       where P / F12 screenshots go (default ~/Pictures/netrace)\n"
             "  --bench-frames N  render N overview frames, print frame times, exit\n"
-            "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP,
+            "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP
+            "N cars and topologies (docs/nplayers.md; the window shows two-car races, so\n"
+            "these print the N-car table: pairwise rate, spread, each player's disadvantage):\n"
+            RACE_TOPO_HELP,
     .run = replay_run,
 };

@@ -185,6 +185,7 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
     e->track = cfg->track;
     e->n = cfg->nschemes;
     e->ncars = cfg->ncars ? cfg->ncars : 2;
+    e->topology = cfg->topology;
     memcpy(e->types, cfg->schemes, sizeof e->types);
     e->params = cfg->params;
     e->hooks = cfg->hooks;
@@ -290,6 +291,16 @@ bool engine_done(const Engine *e)
 int engine_scheme_count(const Engine *e)
 {
     return e->n;
+}
+
+int engine_car_count(const Engine *e)
+{
+    return e->ncars;
+}
+
+RouteTopology engine_topology(const Engine *e)
+{
+    return e->topology;
 }
 
 const SchemeType *engine_scheme(const Engine *e, int k)

@@ -78,6 +78,7 @@
  *        engine_finish deliveries due after the last pushed sample wait for
  *        the next push. now becomes t when t is within the pushed samples
  *        (or, after finish, up to the last sample); t < now is ignored.
+ *   engine_car_count / engine_topology   the race's cars and topology.
  *   engine_now / engine_pushed_us (time of the last pushed sample, -1 before
  *        any) / engine_done (finished and every pushed sample processed)
  *   engine_view(e, k, j, out)  displayed cars at terminal j under scheme k
@@ -262,6 +263,8 @@ int64_t engine_now(const Engine *e);
 int64_t engine_pushed_us(const Engine *e);
 bool engine_done(const Engine *e);
 int engine_scheme_count(const Engine *e);
+int engine_car_count(const Engine *e);
+RouteTopology engine_topology(const Engine *e);
 const SchemeType *engine_scheme(const Engine *e, int k);
 void engine_view(const Engine *e, int k, int terminal, EngineView *out);
 void engine_truth(const Engine *e, int car, Pose *out, double *progress);

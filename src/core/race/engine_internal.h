@@ -37,6 +37,7 @@ typedef struct SinkCtx {
 struct Engine {
     const Track *track;
     int n, ncars;
+    RouteTopology topology;
     const SchemeType *types[SCHEME_MAX];
     SchemeParams params;
     EngineHooks hooks;
