@@ -239,8 +239,7 @@ static int dl_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now
 
 static int64_t dl_next_due(const void *ctx)
 {
-    const DelayLine *d = ctx;
-    return d->n > 0 ? d->heap[0].due_us : INT64_MAX;
+    return delayline_next_due(ctx);
 }
 
 static bool dl_pop_due(void *ctx, int64_t t_us, MediumDelivery *out)

@@ -101,6 +101,12 @@ const LinkSpec *delayline_spec(const DelayLine *d);
 void delayline_reset(DelayLine *d);
 void delayline_set_schemes(DelayLine *d, const char *const *names, int n);
 int delayline_send_at(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t sent_us, int64_t enter_us);
+
+/* The medium's next_due without the indirection (composing media). */
+static inline int64_t delayline_next_due(const DelayLine *d)
+{
+    return d->n > 0 ? d->heap[0].due_us : INT64_MAX;
+}
 bool delayline_draw_fate(DelayLine *d, int k, const Mu *mu, int64_t *delay_us);
 
 #endif

@@ -9,6 +9,15 @@ int route_line_index(int ncars, int from, int to)
     return from * (ncars - 1) + (to < from ? to : to - 1);
 }
 
+/* Nothing queued on any line. */
+static void forget_dues(RouteMedium *r)
+{
+    for (int j = 0; j < ROUTE_MAX_CARS; j++)
+        r->due[j] = INT64_MAX;
+    r->min_due = INT64_MAX;
+    r->min_line = -1;
+}
+
 static bool add_line(DelayLine *d, const LinkSpec *spec, const RouteConfig *cfg, int dir, NrError *err)
 {
     if (!delayline_init(d, spec, cfg->seed, dir, cfg->nschemes, cfg->need_aux))
@@ -33,6 +42,7 @@ bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err)
     r->ncars = n;
     r->hold_us = cfg->hold_us;
     r->first_peer = cfg->from == 0 ? 1 : 0;
+    forget_dues(r);
     if (!linkspec_parse(&r->none, "", NULL, err))
         return false;
     if (r->topology == ROUTE_CS) {
@@ -69,6 +79,7 @@ void route_free(RouteMedium *r)
 
 void route_reset(RouteMedium *r)
 {
+    forget_dues(r);
     if (r->has_up)
         delayline_reset(&r->up);
     for (int j = 0; j < r->ncars; j++)
@@ -91,6 +102,28 @@ static void rt_slot(void *ctx, int from, int32_t seq, int64_t now_us)
         }
 }
 
+/* Recomputes the earliest line (ties: the lower destination). */
+static void find_first(RouteMedium *r)
+{
+    r->min_due = INT64_MAX;
+    r->min_line = -1;
+    for (int j = 0; j < r->ncars; j++)
+        if (r->has_line[j] && r->due[j] < r->min_due) {
+            r->min_due = r->due[j];
+            r->min_line = j;
+        }
+}
+
+/* Line j's head may have moved earlier (a send): O(1). */
+static void line_sent(RouteMedium *r, int j)
+{
+    r->due[j] = delayline_next_due(&r->line[j]);
+    if (r->due[j] < r->min_due || (r->due[j] == r->min_due && j < r->min_line)) {
+        r->min_due = r->due[j];
+        r->min_line = j;
+    }
+}
+
 /* cs: the time the server puts mu on the downlinks, given its arrival. */
 static int64_t server_output(const RouteMedium *r, const Mu *mu, int64_t arrive_us)
 {
@@ -104,50 +137,38 @@ static int rt_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now
     RouteMedium *r = ctx;
     if (to < 0 || to >= r->ncars || !r->has_line[to])
         return MEDIUM_LOST; /* nobody there: nothing is queued */
-    if (r->topology == ROUTE_P2P)
-        return delayline_send_at(&r->line[to], k, from, to, mu, now_us, now_us);
-    if (to == r->first_peer) /* a new MU: one uplink packet for every destination */
-        r->up_ok[k] = delayline_draw_fate(&r->up, k, mu, &r->up_delay_us[k]);
-    if (!r->up_ok[k])
-        return MEDIUM_LOST;
-    int64_t out_us = server_output(r, mu, now_us + r->up_delay_us[k]);
-    return delayline_send_at(&r->line[to], k, from, to, mu, now_us, out_us);
-}
-
-/* The line whose head is due first (ties: the lower destination), or -1. */
-static int first_line(const RouteMedium *r, int64_t *due)
-{
-    int best = -1;
-    *due = INT64_MAX;
-    for (int j = 0; j < r->ncars; j++) {
-        if (!r->has_line[j])
-            continue;
-        Medium m = delayline_medium((DelayLine *)&r->line[j]);
-        int64_t t = medium_next_due(&m);
-        if (t < *due) {
-            *due = t;
-            best = j;
-        }
+    int fate;
+    if (r->topology == ROUTE_P2P) {
+        fate = delayline_send_at(&r->line[to], k, from, to, mu, now_us, now_us);
+    } else {
+        if (to == r->first_peer) /* a new MU: one uplink packet for every destination */
+            r->up_ok[k] = delayline_draw_fate(&r->up, k, mu, &r->up_delay_us[k]);
+        if (!r->up_ok[k])
+            return MEDIUM_LOST;
+        int64_t out_us = server_output(r, mu, now_us + r->up_delay_us[k]);
+        fate = delayline_send_at(&r->line[to], k, from, to, mu, now_us, out_us);
     }
-    return best;
+    line_sent(r, to);
+    return fate;
 }
 
 static int64_t rt_next_due(const void *ctx)
 {
-    int64_t due;
-    first_line(ctx, &due);
-    return due;
+    const RouteMedium *r = ctx;
+    return r->min_due;
 }
 
 static bool rt_pop_due(void *ctx, int64_t t_us, MediumDelivery *out)
 {
     RouteMedium *r = ctx;
-    int64_t due;
-    int j = first_line(r, &due);
-    if (j < 0 || due > t_us)
+    int j = r->min_line;
+    if (j < 0 || r->min_due > t_us)
         return false;
     Medium m = delayline_medium(&r->line[j]);
-    return medium_pop_due(&m, t_us, out);
+    bool ok = medium_pop_due(&m, t_us, out);
+    r->due[j] = delayline_next_due(&r->line[j]);
+    find_first(r);
+    return ok;
 }
 
 static int rt_in_flight(const void *ctx, int k, InFlight *out, int max)
@@ -170,6 +191,7 @@ static void rt_clear(void *ctx)
             Medium m = delayline_medium(&r->line[j]);
             medium_clear(&m);
         }
+    forget_dues(r);
 }
 
 static const MediumType route_type = {

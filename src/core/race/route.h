@@ -68,6 +68,11 @@ typedef struct RouteMedium {
     DelayLine up;
     DelayLine line[ROUTE_MAX_CARS]; /* [j], j != from */
     bool has_up, has_line[ROUTE_MAX_CARS];
+    /* each line's next due time, and the earliest of them (line first_due,
+     * -1: none); kept as lines change, so next_due is O(1) */
+    int64_t due[ROUTE_MAX_CARS];
+    int64_t min_due;
+    int min_line;
     /* cs: the uplink fate of each scheme's MU being fanned out */
     bool up_ok[SCHEME_MAX];
     int64_t up_delay_us[SCHEME_MAX];
