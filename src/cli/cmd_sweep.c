@@ -54,6 +54,7 @@ static void *worker(void *arg)
         EngineConfig cfg;
         race_opts_engine_config(j->o, &cfg);
         cfg.link[0] = &j->links[p];
+        race_topo_sweep_line(j->o, &cfg, &j->links[p]);
         cfg.seed = j->o->seed + (uint64_t)r;
         NrError err = {{0}};
         bool ok = experiment_run_scripted(&cfg, &j->o->rec, j->o->script.n ? &j->o->script : NULL,
@@ -144,7 +145,8 @@ static double seed_mean(const Job *j, int p, int k, bool fairness, double *half)
     int n = j->runs < 1024 ? j->runs : 1024;
     for (int r = 0; r < n; r++) {
         const RunResult *x = &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k];
-        v[r] = fairness ? x->mean_d1_minus_d2 : 100.0 * x->inconsistency_rate;
+        /* fairness: mean d1 - d2, or with N cars / cs the fairness spread */
+        v[r] = !fairness ? 100.0 * x->inconsistency_rate : race_topo_wide(j->o) ? x->spread : x->mean_d1_minus_d2;
     }
     stats_mean_ci95(v, n, 1, &mean, half);
     return mean;
@@ -206,13 +208,15 @@ static bool runs_away(const PlotData *d)
 /* Panel of metric m at jitter jt; axes shared by every panel of a metric
  * (xlo..xhi: the sweep's delays), symmetric-log for d1 - d2 that runs away. */
 static void layout_panel(PlotPanel *pn, char *title, size_t ntitle, const PlotData *d, const SweepSpec *spec,
-                         int m, int jt, bool runaway, double xlo, double xhi)
+                         int m, int jt, bool runaway, double xlo, double xhi, bool wide)
 {
-    snprintf(title, ntitle, "%s, jitter 1->2 %lld ms%s", m == 0 ? "inconsistency rate" : "mean d1 - d2",
+    snprintf(title, ntitle, wide ? "%s, jitter out of 1 %lld ms%s" : "%s, jitter 1->2 %lld ms%s",
+             m == 0 ? "inconsistency rate" : wide ? "fairness spread" : "mean d1 - d2",
              (long long)spec->jitters_ms[jt], m == 1 && runaway ? " (log scale)" : "");
     pn->title = title;
-    pn->xlabel = "mean delay 1->2 (ms)";
-    pn->ylabel = m == 0 ? "inconsistency (%), 95% interval" : "d1 - d2 (car widths), 95% interval";
+    pn->xlabel = wide ? "mean delay of every line out of terminal 1 (ms)" : "mean delay 1->2 (ms)";
+    pn->ylabel = m == 0 ? "inconsistency (%), 95% interval"
+                 : wide ? "spread of d_i (car widths), 95% interval" : "d1 - d2 (car widths), 95% interval";
     pn->series = &d->series[((size_t)m * (size_t)d->nj + (size_t)jt) * (size_t)d->ns];
     pn->nseries = d->ns;
     pn->zero_line = m == 1;
@@ -270,10 +274,15 @@ static int write_plot(const Job *j, const RaceOpts *o, const SweepSpec *spec, co
     for (int jt = 0; jt < d.nj; jt++)
         for (int m = 0; m < 2; m++)
             layout_panel(&panels[jt * 2 + m], titles[jt * 2 + m], sizeof titles[0], &d, spec, m, jt, runaway, xlo,
-                         xhi);
-    char ftitle[LINK_TEXT_MAX + 128];
-    snprintf(ftitle, sizeof ftitle, "link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seeds",
-             o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs);
+                         xhi, race_topo_wide(o));
+    char ftitle[LINK_TEXT_MAX + 160];
+    if (race_topo_wide(o))
+        snprintf(ftitle, sizeof ftitle, "%d players, %s | other lines %s | delta %.0f ms | %d seeds", o->ncars,
+                 o->topology == ROUTE_P2P ? "p2p" : o->server == ROUTE_SYNC ? "cs sync" : "cs relay",
+                 o->link_default.text, (double)o->params.delta_us / 1000.0, j->runs);
+    else
+        snprintf(ftitle, sizeof ftitle, "link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seeds",
+                 o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs);
     PlotFigure fig = {.title = ftitle, .panels = panels, .npanels = d.nj * 2, .cols = 2,
                       .width = 1400, .height = 500 * d.nj + 60};
     NrError err = {{0}};
@@ -344,6 +353,8 @@ static int parse_args(SweepArgs *w, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int r = race_opts_flag(&w->o, argc, argv, &i, cmd);
+        if (r == RACE_FLAG_NOT_MINE)
+            r = race_topo_flag(&w->o, argc, argv, &i, cmd);
         if (r == RACE_FLAG_BAD)
             return CLI_USAGE;
         if (r == RACE_FLAG_TAKEN) {
@@ -379,6 +390,8 @@ static int load_and_check(SweepArgs *w)
 {
     const char *cmd = "sweep";
     int rc = race_opts_load(&w->o, cmd);
+    if (rc == CLI_OK)
+        rc = race_topo_resolve(&w->o, cmd);
     if (rc == CLI_OK && w->out)
         rc = race_opts_check_out(&w->o, cmd, "--out", w->out);
     if (rc == CLI_OK && w->plot)
@@ -420,7 +433,11 @@ static int write_csv(const Job *j, const RaceOpts *o, const char *out)
     FILE *f = cli_out_open("sweep", &csv, out, &rc);
     if (!f)
         return rc;
-    result_csv_header(f);
+    bool wide = race_topo_wide(o);
+    result_csv_header_fields(f);
+    if (wide)
+        race_topo_csv_extra_header(f, o->ncars);
+    fputc('\n', f);
     for (int p = 0; p < j->npts; p++)
         for (int r = 0; r < j->runs; r++)
             for (int k = 0; k < j->nschemes; k++) {
@@ -433,8 +450,12 @@ static int write_csv(const Job *j, const RaceOpts *o, const char *out)
                     .tdr = o->params.tdr_cw,
                     .seed = o->seed + (uint64_t)r,
                 };
-                result_csv_row(f, &key,
-                               &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k]);
+                const RunResult *x =
+                    &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k];
+                result_csv_row_fields(f, &key, x);
+                if (wide)
+                    race_topo_csv_extra(f, o, x);
+                fputc('\n', f);
             }
     if (cli_out_close("sweep", &csv, true, &rc))
         cli_wrote(out);
@@ -508,6 +529,10 @@ const CliCommand cmd_sweep = {
             "  --runs R                 seeds per point (default 10)\n"
             "  --threads N              worker threads (default: number of cores)\n"
             "  --out FILE.csv           one row per scheme x point x seed\n"
-            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n" RACE_OPTS_HELP_NO_LINK12,
+            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n" RACE_OPTS_HELP_NO_LINK12
+            "With more cars (--recording recordings/four.csv) or --topology cs, the swept line is\n"
+            "every line out of terminal 1 (p2p 1-J, cs 1-s), the others keep their links, the CSV\n"
+            "gets the N-car columns and the plot's second panel is the fairness spread\n"
+            "(docs/nplayers.md):\n" RACE_TOPO_HELP,
     .run = sweep_run,
 };

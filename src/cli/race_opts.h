@@ -103,6 +103,9 @@ void race_topo_print_table(FILE *f, const RunResult *r, int n, int ncars);
 void race_topo_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n);
 void race_topo_csv_extra_header(FILE *f, int ncars);
 void race_topo_csv_extra(FILE *f, const RaceOpts *o, const RunResult *r);
+/* The sweep's varied link: every line out of terminal 1 (p2p 1-J, cs 1-s)
+ * of an N-car or cs race; nothing for two cars p2p (link[0] is it). */
+void race_topo_sweep_line(const RaceOpts *o, EngineConfig *cfg, const LinkSpec *spec);
 
 /* Shared usage text of these flags, for the commands' help. */
 /* RACE_OPTS_HELP: every race flag; RACE_OPTS_HELP_NO_LINK12: the same without

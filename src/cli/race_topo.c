@@ -222,3 +222,12 @@ void race_topo_csv_extra(FILE *f, const RaceOpts *o, const RunResult *r)
     for (int c = 0; c < o->ncars; c++)
         fprintf(f, ",%.6f", r->disadvantage[c]);
 }
+
+void race_topo_sweep_line(const RaceOpts *o, EngineConfig *cfg, const LinkSpec *spec)
+{
+    if (!race_topo_wide(o) && !o->lines)
+        return; /* the two-player link12 the sweep already set */
+    for (int j = 1; j < o->ncars; j++)
+        cfg->pair_link[0][j] = spec;
+    cfg->up_link[0] = spec;
+}
