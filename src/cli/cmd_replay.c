@@ -178,123 +178,145 @@ static int run_window(ViewOpts *v, const EngineConfig *cfg, const Recording *rec
     return rc;
 }
 
-static int replay_run(int argc, char **argv)
-{
-    const char *cmd = "replay";
+/* The command line of one replay. */
+typedef struct ReplayArgs {
     RaceOpts o;
-    race_opts_init(&o, "all");
-    bool headless = false, csv = false, have_file = false;
-    const char *series = NULL;
+    bool headless, csv, have_file;
+    const char *series;
     ViewOpts view;
-    memset(&view, 0, sizeof view);
-    view.app = app_config_default();
+} ReplayArgs;
+
+/* Every flag and the recording; CLI_OK or the exit code after one line. */
+static int replay_args(ReplayArgs *w, int argc, char **argv, const char *cmd)
+{
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int r = race_opts_flag(&o, argc, argv, &i, cmd);
+        int r = race_opts_flag(&w->o, argc, argv, &i, cmd);
         if (r == RACE_FLAG_NOT_MINE)
-            r = race_topo_flag(&o, argc, argv, &i, cmd);
-        if (r == RACE_FLAG_BAD) {
-            race_opts_free(&o);
+            r = race_topo_flag(&w->o, argc, argv, &i, cmd);
+        if (r == RACE_FLAG_BAD)
             return CLI_USAGE;
-        }
         if (r == RACE_FLAG_TAKEN)
             continue;
-        r = view_flag(&view, argc, argv, &i, cmd);
+        r = view_flag(&w->view, argc, argv, &i, cmd);
         if (r < 0)
             return CLI_USAGE;
         if (r > 0)
             continue;
         if (strcmp(a, "--headless") == 0) {
-            headless = true;
+            w->headless = true;
         } else if (strcmp(a, "--csv") == 0) {
-            csv = true;
+            w->csv = true;
         } else if (cli_flag_is(a, "--series")) {
-            if (!cli_value(argc, argv, &i, cmd, &series))
+            if (!cli_value(argc, argv, &i, cmd, &w->series))
                 return CLI_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_unknown_option(cmd, a);
-        } else if (have_file) {
+        } else if (w->have_file) {
             return cli_usage_error(cmd, "only one recording, got '%s' too", a);
         } else {
-            o.recording = a;
-            have_file = true;
+            w->o.recording = a;
+            w->have_file = true;
         }
     }
-    if (view.app.bench_frames > 0 && (headless || csv))
+    if (w->view.app.bench_frames > 0 && (w->headless || w->csv))
         return cli_usage_error(cmd, "--bench-frames draws in the window: drop --headless / --csv");
-    int rc = race_opts_load(&o, cmd);
+    return CLI_OK;
+}
+
+/* The recording, the N-car options and every output path, checked. */
+static int replay_load(ReplayArgs *w, const char *cmd)
+{
+    RaceOpts *o = &w->o;
+    int rc = race_opts_load(o, cmd);
     if (rc == CLI_OK)
-        rc = race_topo_resolve(&o, cmd);
+        rc = race_topo_resolve(o, cmd);
     /* The window and snapshots draw two-car races (docs/nplayers.md). */
-    bool wide = rc == CLI_OK && race_topo_wide(&o);
-    if (rc == CLI_OK && wide && (view.nsnap > 0 || view.app.bench_frames > 0))
+    if (rc == CLI_OK && race_topo_wide(o) && (w->view.nsnap > 0 || w->view.app.bench_frames > 0))
         rc = cli_usage_error(cmd, "--snapshot / --bench-frames draw two-car races: this race has %d cars (%s)",
-                             o.ncars, o.topology == ROUTE_CS ? "cs" : "p2p");
-    if (rc == CLI_OK && series)
-        rc = race_opts_check_out(&o, cmd, "--series", series);
-    for (int k = 0; k < view.nsnap && rc == CLI_OK; k++)
-        rc = race_opts_check_out(&o, cmd, "--snapshot", view.snap_path[k]);
-    if (rc != CLI_OK) {
-        race_opts_free(&o);
-        return rc;
-    }
-    EngineConfig cfg;
-    race_opts_engine_config(&o, &cfg);
-    view.app.script = o.script.n ? &o.script : NULL;
-    if (view.focus) {
-        view.app.focus = -1;
-        for (int k = 0; k < cfg.nschemes; k++)
-            if (strcmp(cfg.schemes[k]->name, view.focus) == 0)
-                view.app.focus = k;
-        if (view.app.focus < 0) {
-            race_opts_free(&o);
-            return cli_usage_error(cmd, "--focus '%s' is not one of the selected schemes", view.focus);
-        }
-    }
-    view.app.title = o.recording ? o.recording : RACE_DEFAULT_RECORDING;
-    if (view.nsnap > 0) {
-        rc = write_snapshots(&view, &cfg, &o.rec, cmd);
-        if (rc != CLI_OK) {
-            race_opts_free(&o);
-            return rc;
-        }
-    }
-    /* The window, unless told otherwise or there is nothing to show it on;
-     * snapshots alone are a batch job. */
-    bool want_window = !headless && !csv && !wide && (view.nsnap == 0 || view.app.bench_frames > 0);
-    if (want_window) {
-        rc = run_window(&view, &cfg, &o.rec, cmd, view.app.title);
-        if (rc == CLI_OK || view.app.bench_frames > 0) {
-            race_opts_free(&o);
-            return rc;
-        }
-        /* app_run_window said why in one line; the table follows */
-    }
+                             o->ncars, o->topology == ROUTE_CS ? "cs" : "p2p");
+    if (rc == CLI_OK && w->series)
+        rc = race_opts_check_out(o, cmd, "--series", w->series);
+    for (int k = 0; k < w->view.nsnap && rc == CLI_OK; k++)
+        rc = race_opts_check_out(o, cmd, "--snapshot", w->view.snap_path[k]);
+    return rc;
+}
+
+/* The table (or CSV) of every scheme, then the series file. */
+static int replay_results(ReplayArgs *w, const EngineConfig *cfg, const char *cmd)
+{
+    RaceOpts *o = &w->o;
     RunResult res[SCHEME_MAX];
     NrError err = {{0}};
-    if (!experiment_run_scripted(&cfg, &o.rec, o.script.n ? &o.script : NULL, res, &err)) {
-        race_opts_free(&o);
+    if (!experiment_run_scripted(cfg, &o->rec, o->script.n ? &o->script : NULL, res, &err))
         return cli_fail(cmd, "%s", err.msg);
-    }
-    if (csv) {
-        race_print_csv(stdout, &o, res, cfg.nschemes);
+    if (w->csv) {
+        race_print_csv(stdout, o, res, cfg->nschemes);
     } else {
-        printf("race:   %s (%.1f s, track %s)\n", o.recording,
-               (double)(o.rec.nsamples - 1) * o.rec.period_ms / 1000.0, track_name(o.track));
-        if (wide) {
-            race_topo_print_params(stdout, &o);
-            race_topo_print_table(stdout, res, cfg.nschemes, o.ncars);
+        printf("race:   %s (%.1f s, track %s)\n", o->recording,
+               (double)(o->rec.nsamples - 1) * o->rec.period_ms / 1000.0, track_name(o->track));
+        if (race_topo_wide(o)) {
+            race_topo_print_params(stdout, o);
+            race_topo_print_table(stdout, res, cfg->nschemes, o->ncars);
         } else {
-            race_print_params(stdout, &o);
-            race_print_table(stdout, res, cfg.nschemes);
+            race_print_params(stdout, o);
+            race_print_table(stdout, res, cfg->nschemes);
         }
     }
-    if (series && !write_series(cmd, series, &cfg, &o.rec, o.script.n ? &o.script : NULL, &rc)) {
-        race_opts_free(&o);
+    int rc = CLI_OK;
+    if (w->series && !write_series(cmd, w->series, cfg, &o->rec, o->script.n ? &o->script : NULL, &rc))
         return rc;
-    }
-    race_opts_free(&o);
     return CLI_OK;
+}
+
+/* The window (or snapshots), else the table. */
+static int replay_go(ReplayArgs *w, const char *cmd)
+{
+    EngineConfig cfg;
+    race_opts_engine_config(&w->o, &cfg);
+    ViewOpts *view = &w->view;
+    view->app.script = w->o.script.n ? &w->o.script : NULL;
+    if (view->focus) {
+        view->app.focus = -1;
+        for (int k = 0; k < cfg.nschemes; k++)
+            if (strcmp(cfg.schemes[k]->name, view->focus) == 0)
+                view->app.focus = k;
+        if (view->app.focus < 0)
+            return cli_usage_error(cmd, "--focus '%s' is not one of the selected schemes", view->focus);
+    }
+    view->app.title = w->o.recording ? w->o.recording : RACE_DEFAULT_RECORDING;
+    if (view->nsnap > 0) {
+        int rc = write_snapshots(view, &cfg, &w->o.rec, cmd);
+        if (rc != CLI_OK)
+            return rc;
+    }
+    /* The window, unless told otherwise or there is nothing to show it on;
+     * snapshots alone are a batch job; it draws two-car races. */
+    bool want_window = !w->headless && !w->csv && !race_topo_wide(&w->o) &&
+                       (view->nsnap == 0 || view->app.bench_frames > 0);
+    if (want_window) {
+        int rc = run_window(view, &cfg, &w->o.rec, cmd, view->app.title);
+        if (rc == CLI_OK || view->app.bench_frames > 0)
+            return rc;
+        /* app_run_window said why in one line; the table follows */
+    }
+    return replay_results(w, &cfg, cmd);
+}
+
+static int replay_run(int argc, char **argv)
+{
+    const char *cmd = "replay";
+    ReplayArgs w;
+    memset(&w, 0, sizeof w);
+    race_opts_init(&w.o, "all");
+    w.view.app = app_config_default();
+    int rc = replay_args(&w, argc, argv, cmd);
+    if (rc == CLI_OK)
+        rc = replay_load(&w, cmd);
+    if (rc == CLI_OK)
+        rc = replay_go(&w, cmd);
+    race_opts_free(&w.o);
+    return rc;
 }
 
 const CliCommand cmd_replay = {

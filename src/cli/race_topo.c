@@ -109,6 +109,9 @@ int race_topo_resolve(RaceOpts *o, const char *cmd)
         return cli_usage_error(cmd, "--link12 / --link21 name p2p links: with --topology cs give --link I-s / s-J");
     if (o->topology != ROUTE_CS && o->server_given)
         return cli_usage_error(cmd, "--server applies to --topology cs");
+    if (o->script_path && (o->ncars > 2 || o->topology == ROUTE_CS || o->lines))
+        return cli_usage_error(cmd, "--link-script changes the links 1-2 / 2-1 of two-car p2p races, not this one "
+                                    "(%d cars, %s)", o->ncars, o->topology == ROUTE_CS ? "cs" : "p2p");
     NrError err = {{0}};
     if (!linkspec_parse(&o->link_default, RACE_DEFAULT_LINK, NULL, &err))
         return cli_fail(cmd, "%s", err.msg);

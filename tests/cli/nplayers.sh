@@ -31,3 +31,6 @@ expect 2 "link12 in cs" -- "$NR" replay "$F" --headless --topology cs --link12 '
 expect 2 "server without cs" -- "$NR" replay "$F" --headless --server sync
 expect 2 "unknown topology" -- "$NR" replay "$F" --headless --topology mesh
 stderr_has "--topology: expected p2p or cs" "names the topology"
+printf '1 12 delay 10ms\n' >"$TMP/script.txt"
+expect 2 "a link script on four cars" -- "$NR" replay "$F" --headless --link-script "$TMP/script.txt"
+stderr_has "two-car p2p races, not this one \(4 cars, p2p\)" "link scripts are two-player"

@@ -332,8 +332,8 @@ const MetricSample *engine_history(const Engine *e, int k, int *n)
 bool engine_set_link(Engine *e, int dir, const LinkSpec *spec, NrError *err)
 {
     if (dir < 0 || dir >= e->ncars || !e->own_dl[dir])
-        return nr_error_set(err, "engine: direction %d runs over the caller's medium or the network, not a link spec",
-                            dir);
+        return nr_error_set(err, "engine: direction %d runs over the caller's medium, the network or an N-car route, "
+                                 "not a link spec", dir);
     return delayline_set_spec(&e->dl[dir], spec, err);
 }
 
