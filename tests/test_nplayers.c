@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "scheme_util.h"
 
 #define MS NR_US_PER_MS
 #define P 33  /* sampling period, ms */
@@ -344,6 +345,23 @@ static void bad_car_counts_refused(void **state)
     track_free(t);
 }
 
+/* A two-car race keeps its two-car footprint (car_size): the causality
+ * schemes' per-car buffers of cars 3..8 are not allocated, so a two-player
+ * sweep does not pay 8 cars' pages on every run. */
+static void two_cars_keep_two_car_state(void **state)
+{
+    (void)state;
+    for (const SchemeType *const *t = scheme_registry(); *t; t++) {
+        size_t two = scheme_state_size(*t, 2), eight = scheme_state_size(*t, 8);
+        assert_true(eight == (*t)->state_size && two <= eight);
+        assert_true(two == eight - 6 * (*t)->car_size);
+    }
+    /* causality: two MU rings (one per car), not eight */
+    assert_true(scheme_state_size(scheme_find("causality"), 2) < 3 * sizeof(MuRing));
+    /* dr-causality: its own ring and one peer's held MUs */
+    assert_true(scheme_state_size(scheme_find("dr-causality"), 2) < 3 * sizeof(MuRing));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +370,7 @@ int main(void)
         cmocka_unit_test(cs_sync_common_output_time),
         cmocka_unit_test(eight_cars_every_scheme),
         cmocka_unit_test(bad_car_counts_refused),
+        cmocka_unit_test(two_cars_keep_two_car_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@
  *        at now (mu->car in 0..ncars-1, never own_car: mu.h checked it); returns how it was taken (used, late but used, discarded).
  *   display(self, car, now, out)        where car is shown at now; pure (no
  *        state change), defined for any now >= the last event time.
+ *   scheme_state_size(t, ncars)         an instance's bytes with ncars cars.
  *   scheme_find(name)                   registry lookup, NULL when unknown.
  *   scheme_registry()                   NULL-terminated table of every scheme.
  *   scheme_parse_list(list, out, max, err)  comma-separated names (or "all",
@@ -95,12 +96,24 @@ typedef struct SchemeType {
      * independent parity packets): the engine then draws the link's second
      * stream for every sample slot. */
     bool extra_packets;
+    /* 0, or the size of one record when the state ends with an array of
+     * per-car (or per-peer) records of which a race of ncars cars never
+     * uses the last SCHEME_MAX_CARS - ncars (e.g. a causality buffer per
+     * car): a terminal then allocates scheme_state_size(t, ncars), so a
+     * two-car race keeps its two-car footprint. */
+    size_t car_size;
     void (*init)(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid);
     void (*set_params)(void *self, const SchemeParams *p);
     void (*on_local)(void *self, const Mu *mu, int64_t now_us, Transport *tx);
     RxResult (*on_receive)(void *self, const Mu *mu, int64_t now_us);
     void (*display)(const void *self, int car, int64_t now_us, Pose *out);
 } SchemeType;
+
+/* Bytes of one instance at a terminal of ncars cars (see car_size). */
+static inline size_t scheme_state_size(const SchemeType *t, int ncars)
+{
+    return t->state_size - (size_t)(SCHEME_MAX_CARS - ncars) * t->car_size;
+}
 
 const SchemeType *const *scheme_registry(void);
 const SchemeType *scheme_find(const char *name);

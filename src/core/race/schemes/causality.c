@@ -6,7 +6,7 @@
 typedef struct Causality {
     int own;
     int64_t delta_us;
-    MuRing ring[SCHEME_MAX_CARS]; /* by car */
+    MuRing ring[SCHEME_MAX_CARS]; /* by car; last: car_size */
 } Causality;
 
 static void ca_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)
@@ -52,6 +52,7 @@ const SchemeType scheme_causality = {
     .title = "Causality",
     .summary = "Delta-causality: output at generation + Delta, late MUs discarded",
     .state_size = sizeof(Causality),
+    .car_size = sizeof(MuRing),
     .init = ca_init,
     .set_params = ca_set_params,
     .on_local = ca_on_local,

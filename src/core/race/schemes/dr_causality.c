@@ -29,8 +29,14 @@ typedef struct DrCausality {
     int64_t delta_us;
     DrSender snd;
     MuRing own_ring;
-    DrcCar car[SCHEME_MAX_CARS]; /* by car; [own] unused */
+    /* by peer: car c at [c < own ? c : c - 1]; last: car_size */
+    DrcCar car[SCHEME_MAX_CARS - 1];
 } DrCausality;
+
+static DrcCar *peer_of(DrCausality *s, int car)
+{
+    return &s->car[car < s->own ? car : car - 1];
+}
 
 static void dc_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)
 {
@@ -41,8 +47,10 @@ static void dc_init(void *self, const SchemeParams *p, int own_car, int ncars, c
     drsender_init(&s->snd, &grid[own_car], p->tdr_cw);
     muring_clear(&s->own_ring, &grid[own_car]);
     for (int c = 0; c < ncars; c++) {
-        drpred_reset(&s->car[c].rx, &grid[c]);
-        s->car[c].npending = 0;
+        if (c == own_car)
+            continue;
+        drpred_reset(&peer_of(s, c)->rx, &grid[c]);
+        peer_of(s, c)->npending = 0;
     }
 }
 
@@ -76,9 +84,8 @@ static void dc_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
 {
     DrCausality *s = self;
     Mu out;
-    for (int c = 0; c < s->ncars; c++)
-        if (c != s->own)
-            dc_release(&s->car[c], now_us, true);
+    for (int p = 0; p < s->ncars - 1; p++)
+        dc_release(&s->car[p], now_us, true);
     muring_insert(&s->own_ring, mu);
     if (drsender_sample(&s->snd, mu, &out))
         transport_send(tx, &out);
@@ -88,7 +95,7 @@ static RxResult dc_on_receive(void *self, const Mu *mu, int64_t now_us)
 {
     DrCausality *d = self;
     int64_t limit = mu->gen_us + d->delta_us;
-    DrcCar *s = &d->car[mu->car];
+    DrcCar *s = peer_of(d, mu->car);
     dc_release(s, now_us, false);
     RxResult r = RX_USED;
     int64_t release = limit;
@@ -127,7 +134,7 @@ static void dc_display(const void *self, int car, int64_t now_us, Pose *out)
         pose_from_mu(own, out);
         return;
     }
-    const DrcCar *h = &s->car[car];
+    const DrcCar *h = &s->car[car < s->own ? car : car - 1];
     const DrPred *use = &h->rx;
     DrPred d;
     if (h->npending > 0 && h->pending[0].release_us <= now_us) { /* due, not yet applied */
@@ -145,6 +152,7 @@ const SchemeType scheme_dr_causality = {
     .title = "DR+Causality",
     .summary = "DR sender rule, received MUs held until generation + Delta",
     .state_size = sizeof(DrCausality),
+    .car_size = sizeof(DrcCar),
     .init = dc_init,
     .set_params = dc_set_params,
     .on_local = dc_on_local,

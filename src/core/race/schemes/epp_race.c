@@ -62,7 +62,7 @@ typedef struct EppRace {
     double delay_us;
     bool has_delay;
     /* receiver: one per other car */
-    EprRx rx[SCHEME_MAX_CARS]; /* by car; [own] unused */
+    EprRx rx[SCHEME_MAX_CARS]; /* by car; [own] unused; last: car_size */
 } EppRace;
 
 static int tx_horizon(const EppRace *s)
@@ -99,7 +99,8 @@ static void epr_init(void *self, const SchemeParams *p, int own_car, int ncars, 
                      EppPack pack)
 {
     EppRace *s = self;
-    memset(s, 0, sizeof *s);
+    /* what a terminal of ncars cars allocated (scheme_state_size) */
+    memset(s, 0, offsetof(EppRace, rx) + (size_t)ncars * sizeof(EprRx));
     s->m = m;
     s->pack = pack;
     s->own = own_car;
@@ -366,6 +367,7 @@ static void epr_display(const void *self, int car, int64_t now_us, Pose *out)
         .title = TITLE,                                                                                            \
         .summary = SUMMARY,                                                                                        \
         .state_size = sizeof(EppRace),                                                                             \
+        .car_size = sizeof(EprRx),                                                                                 \
         .extra_packets = PACK == EPP_PACK_INDEPENDENT,                                                             \
         .init = ID##_init,                                                                                         \
         .set_params = epr_set_params,                                                                              \
