@@ -90,9 +90,9 @@ static bool make_route(Engine *e, const EngineConfig *cfg, int d, bool need_aux,
             rc.link[j] = cfg->down_link[j];
     }
     rc.up = cfg->up_link[d] ? cfg->up_link[d] : cfg->link[d];
+    e->own_route[d] = true; /* route_init leaves it safe to free, even on failure */
     if (!route_init(&e->route[d], &rc, err))
         return false;
-    e->own_route[d] = true;
     e->med[d] = route_medium(&e->route[d]);
     return true;
 }
