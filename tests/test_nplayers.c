@@ -322,6 +322,58 @@ static void eight_cars_every_scheme(void **state)
     track_free(t);
 }
 
+/* Common random numbers on both topologies: nc and causality send every MU,
+ * so over jittery, lossy lines they lose the same MUs and see the same
+ * number delivered; in cs an MU lost on the uplink is lost for both its
+ * receivers alike (lost counts a multiple of 2 per sender). */
+static void same_mu_same_fate(void **state)
+{
+    (void)state;
+    Track *t = circle_track();
+    LinkSpec l;
+    NrError err;
+    memset(&l, 0, sizeof l);
+    assert_true(linkspec_parse(&l, "delay 50ms 20ms loss 20%", NULL, &err));
+    for (int topo = 0; topo < 2; topo++) {
+        EngineConfig cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.track = t;
+        cfg.period_ms = P;
+        cfg.ncars = NC;
+        cfg.seed = 11;
+        cfg.topology = topo ? ROUTE_CS : ROUTE_P2P;
+        cfg.params = scheme_default_params();
+        cfg.nschemes = scheme_parse_list("nc,causality", cfg.schemes, SCHEME_MAX, &err);
+        for (int c = 0; c < NC; c++)
+            cfg.link[c] = &l; /* p2p every line, cs every uplink; downlinks none */
+        Engine *e = engine_new(&cfg, &err);
+        assert_non_null(e);
+        for (int k = 0; k < NS; k++) {
+            CarPose pose[NC];
+            for (int c = 0; c < NC; c++) {
+                track_point(t, truth(c, k * P), &pose[c].x, &pose[c].y, &pose[c].heading);
+                pose[c].speed = v[c];
+            }
+            assert_true(engine_push(e, pose, NC, 0));
+            engine_step_to(e, (int64_t)k * P * MS);
+        }
+        engine_finish(e);
+        engine_step_to(e, (int64_t)NS * P * MS);
+        const Metrics *a = engine_metrics(e, 0), *b = engine_metrics(e, 1);
+        for (int c = 0; c < NC; c++) {
+            assert_int_equal(a->dir[c].sent, 2 * NS);
+            assert_int_equal(a->dir[c].lost, b->dir[c].lost);
+            assert_int_equal(a->dir[c].delivered, b->dir[c].delivered);
+            assert_true(a->dir[c].lost > 0 && a->dir[c].lost < NS);
+            if (topo)
+                assert_int_equal(a->dir[c].lost % 2, 0);
+        }
+        engine_free(e);
+    }
+    linkspec_free(&l);
+    track_free(t);
+}
+
 static void bad_car_counts_refused(void **state)
 {
     (void)state;
@@ -369,6 +421,7 @@ int main(void)
         cmocka_unit_test(cs_relay_adds_both_hops),
         cmocka_unit_test(cs_sync_common_output_time),
         cmocka_unit_test(eight_cars_every_scheme),
+        cmocka_unit_test(same_mu_same_fate),
         cmocka_unit_test(bad_car_counts_refused),
         cmocka_unit_test(two_cars_keep_two_car_state),
     };
