@@ -45,10 +45,11 @@ bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err)
     forget_dues(r);
     if (!linkspec_parse(&r->none, "", NULL, err))
         return false;
+    /* each line is marked before its init: a failed one is still freed */
     if (r->topology == ROUTE_CS) {
+        r->has_up = true;
         if (!add_line(&r->up, cfg->up ? cfg->up : &r->none, cfg, n * (n - 1) + cfg->from, err))
             return false;
-        r->has_up = true;
     }
     for (int j = 0; j < n; j++) {
         if (j == cfg->from)
@@ -56,9 +57,9 @@ bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err)
         int dir = route_line_index(n, cfg->from, j);
         if (r->topology == ROUTE_CS)
             dir += n * n;
+        r->has_line[j] = true;
         if (!add_line(&r->line[j], cfg->link[j] ? cfg->link[j] : &r->none, cfg, dir, err))
             return false;
-        r->has_line[j] = true;
     }
     return true;
 }
