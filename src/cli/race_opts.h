@@ -60,9 +60,14 @@ typedef struct RaceOpts {
     /* N cars and topologies (race_topo.c; replay and sweep only) */
     int cars;                 /* --cars N; 0 = the recording's count */
     int ncars;                /* resolved: the race's car count (2 before) */
-    RouteTopology topology;   /* --topology */
-    RouteServer server;       /* --server */
+    RouteTopology topology;   /* --topology (the first of a list) */
+    RouteServer server;       /* --server (the first of a list) */
     bool server_given;
+    /* --topology / --server lists (masks by RouteTopology / RouteServer;
+     * 0: not given): more than one race configuration is a comparison,
+     * which only the sweep runs (allow_compare). */
+    unsigned topo_set, server_set;
+    bool allow_compare, compare;
     const char *links_path;   /* --links FILE */
     LinkMatrix *lines;        /* --link I-J / --links entries; NULL: none */
     LinkSpec link_default;    /* every line no flag names */
@@ -92,12 +97,19 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *   race_topo_config(o, cfg)    after race_opts_engine_config: the car
  *        count, topology and every line's spec.
  *   race_topo_wide(o)           the race needs the N-car outputs (more than
- *        two cars or client-server); two-player outputs stay as they were.
+ *        two cars, client-server or a comparison); two-player outputs stay
+ *        as they were.
+ *   race_topo_configs(o, out, max)  the configurations a comparison runs
+ *        (p2p, then cs relay, then cs sync, as the lists name them): copies
+ *        of o with topology and server set; returns the count (1 without a
+ *        comparison).
  *   race_topo_print_params / _table / _csv  the wide forms of the outputs. */
 int race_topo_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd);
 int race_topo_resolve(RaceOpts *o, const char *cmd);
 void race_topo_config(const RaceOpts *o, EngineConfig *cfg);
 bool race_topo_wide(const RaceOpts *o);
+int race_topo_configs(const RaceOpts *o, RaceOpts *out, int max);
+const char *race_topo_name(const RaceOpts *o);
 void race_topo_print_params(FILE *f, const RaceOpts *o);
 void race_topo_print_table(FILE *f, const RunResult *r, int n, int ncars);
 void race_topo_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n);

@@ -16,18 +16,37 @@ static LinkMatrix *lines_of(RaceOpts *o)
     return o->lines;
 }
 
+/* --topology p2p|cs[,...] or --server relay|sync[,...]: a mask of the
+ * values named; the first one is the race's. */
 static int topo_value(RaceOpts *o, const char *flag, const char *v, const char *cmd)
 {
-    if (strcmp(flag, "--topology") == 0) {
-        if (strcmp(v, "p2p") != 0 && strcmp(v, "cs") != 0)
-            return cli_usage_error(cmd, "--topology: expected p2p or cs, got '%s'", v), RACE_FLAG_BAD;
-        o->topology = v[0] == 'c' ? ROUTE_CS : ROUTE_P2P;
-        return RACE_FLAG_TAKEN;
+    bool topo = strcmp(flag, "--topology") == 0;
+    const char *name[2] = {topo ? "p2p" : "relay", topo ? "cs" : "sync"};
+    unsigned set = 0;
+    int first = -1;
+    for (const char *p = v;;) {
+        size_t n = strcspn(p, ",");
+        int x = n == strlen(name[0]) && strncmp(p, name[0], n) == 0   ? 0
+                : n == strlen(name[1]) && strncmp(p, name[1], n) == 0 ? 1
+                                                                       : -1;
+        if (x < 0)
+            return cli_usage_error(cmd, "%s: expected %s or %s (or a comma list of them), got '%s'", flag, name[0],
+                                   name[1], v),
+                   RACE_FLAG_BAD;
+        first = first < 0 ? x : first;
+        set |= 1u << x;
+        if (p[n] == '\0')
+            break;
+        p += n + 1;
     }
-    if (strcmp(v, "relay") != 0 && strcmp(v, "sync") != 0)
-        return cli_usage_error(cmd, "--server: expected relay or sync, got '%s'", v), RACE_FLAG_BAD;
-    o->server = v[0] == 's' ? ROUTE_SYNC : ROUTE_RELAY;
-    o->server_given = true;
+    if (topo) {
+        o->topo_set = set;
+        o->topology = (RouteTopology)first;
+    } else {
+        o->server_set = set;
+        o->server = (RouteServer)first;
+        o->server_given = true;
+    }
     return RACE_FLAG_TAKEN;
 }
 
@@ -64,6 +83,12 @@ int race_topo_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
     return RACE_FLAG_TAKEN;
 }
 
+/* The topologies of the race (or of the comparison). */
+static unsigned topo_mask(const RaceOpts *o)
+{
+    return o->topo_set ? o->topo_set : 1u << o->topology;
+}
+
 /* The link matrix: the file's lines (every line of the topology), then the
  * --link flags over them. */
 static int resolve_lines(RaceOpts *o, const char *cmd)
@@ -73,7 +98,7 @@ static int resolve_lines(RaceOpts *o, const char *cmd)
         LinkMatrix file;
         linkmatrix_init(&file);
         bool ok = linkmatrix_load(&file, o->links_path, &err) &&
-                  linkmatrix_check(&file, o->ncars, o->topology, true, &err);
+                  linkmatrix_check(&file, o->ncars, topo_mask(o), true, &err);
         if (!ok) {
             linkmatrix_free(&file);
             return cli_fail(cmd, "%s%s%s", strncmp(err.msg, o->links_path, strlen(o->links_path)) ? o->links_path : "",
@@ -92,7 +117,7 @@ static int resolve_lines(RaceOpts *o, const char *cmd)
         if (!m)
             return cli_fail(cmd, "out of memory");
     }
-    if (o->lines && !linkmatrix_check(o->lines, o->ncars, o->topology, false, &err))
+    if (o->lines && !linkmatrix_check(o->lines, o->ncars, topo_mask(o), false, &err))
         return strncmp(err.msg, "--link", 6) == 0 ? cli_usage_error(cmd, "%s", err.msg) : cli_fail(cmd, "%s", err.msg);
     return CLI_OK;
 }
@@ -105,10 +130,14 @@ int race_topo_resolve(RaceOpts *o, const char *cmd)
     if (o->ncars > ENGINE_MAX_CARS)
         return cli_usage_error(cmd, "%s has %d cars: race at most %d of them with --cars", o->recording,
                                o->rec.ncars, ENGINE_MAX_CARS);
-    if (o->topology == ROUTE_CS && (o->link_given[0] || o->link_given[1]))
+    if (!(topo_mask(o) & LINKMATRIX_P2P) && (o->link_given[0] || o->link_given[1]))
         return cli_usage_error(cmd, "--link12 / --link21 name p2p links: with --topology cs give --link I-s / s-J");
-    if (o->topology != ROUTE_CS && o->server_given)
+    if (!(topo_mask(o) & LINKMATRIX_CS) && o->server_given)
         return cli_usage_error(cmd, "--server applies to --topology cs");
+    RaceOpts cfgs[3];
+    o->compare = race_topo_configs(o, cfgs, 3) > 1;
+    if (o->compare && !o->allow_compare)
+        return cli_usage_error(cmd, "--topology / --server name one race here (lists compare them in netrace sweep)");
     if (o->script_path && (o->ncars > 2 || o->topology == ROUTE_CS || o->lines))
         return cli_usage_error(cmd, "--link-script changes the links 1-2 / 2-1 of two-car p2p races, not this one "
                                     "(%d cars, %s)", o->ncars, o->topology == ROUTE_CS ? "cs" : "p2p");
@@ -129,7 +158,28 @@ int race_topo_resolve(RaceOpts *o, const char *cmd)
 
 bool race_topo_wide(const RaceOpts *o)
 {
-    return o->ncars > 2 || o->topology == ROUTE_CS;
+    return o->ncars > 2 || o->topology == ROUTE_CS || o->compare;
+}
+
+int race_topo_configs(const RaceOpts *o, RaceOpts *out, int max)
+{
+    unsigned servers = o->server_set ? o->server_set : 1u << o->server;
+    int n = 0;
+    for (int t = 0; t < 2; t++)
+        for (int s = 0; s < 2; s++) {
+            if (!(topo_mask(o) & (1u << t)) || (t == ROUTE_CS ? !(servers & (1u << s)) : s > 0) || n >= max)
+                continue;
+            out[n] = *o;
+            out[n].topology = (RouteTopology)t;
+            out[n].server = (RouteServer)(t == ROUTE_CS ? s : 0);
+            n++;
+        }
+    return n;
+}
+
+const char *race_topo_name(const RaceOpts *o)
+{
+    return o->topology == ROUTE_P2P ? "p2p" : o->server == ROUTE_SYNC ? "cs sync" : "cs relay";
 }
 
 /* The spec of line from -> to: a flag or the matrix, else --link12 /

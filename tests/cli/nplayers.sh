@@ -34,3 +34,12 @@ stderr_has "--topology: expected p2p or cs" "names the topology"
 printf '1 12 delay 10ms\n' >"$TMP/script.txt"
 expect 2 "a link script on four cars" -- "$NR" replay "$F" --headless --link-script "$TMP/script.txt"
 stderr_has "two-car p2p races, not this one \(4 cars, p2p\)" "link scripts are two-player"
+# sweep: topologies compared on the same seeds, one CSV
+expect 0 "sweep compares topologies" -- "$NR" sweep --recording "$F" --delays 50,100 --jitters 10 --runs 1 \
+    --schemes nc --topology p2p,cs --server relay,sync --out "$TMP/cmp.csv"
+stdout_has "^== cs sync$" "sweep: a summary per topology"
+expect 0 "sweep: 2 points x 3 topologies + header" -- test "$(wc -l <"$TMP/cmp.csv")" -eq 7
+expect 0 "sweep: cs sync rows" -- grep -q ",4,cs,sync," "$TMP/cmp.csv"
+expect 2 "replay takes one topology" -- "$NR" replay "$F" --headless --topology p2p,cs
+stderr_has "lists compare them in netrace sweep" "replay names the sweep"
+expect 2 "a bad topology list" -- "$NR" sweep --recording "$F" --topology p2p,mesh

@@ -99,12 +99,18 @@ bool linkmatrix_load(LinkMatrix *m, const char *path, NrError *err)
     return ok;
 }
 
-static bool is_line(int i, int j, int ncars, RouteTopology t)
+static bool is_line(int i, int j, int ncars, unsigned topologies)
 {
     bool ci = i < ncars, cj = j < ncars;
-    if (t == ROUTE_P2P)
-        return ci && cj && i != j;
-    return (ci && j == LINKMATRIX_SERVER) || (i == LINKMATRIX_SERVER && cj);
+    if ((topologies & LINKMATRIX_P2P) && ci && cj && i != j)
+        return true;
+    return (topologies & LINKMATRIX_CS) && ((ci && j == LINKMATRIX_SERVER) || (i == LINKMATRIX_SERVER && cj));
+}
+
+static const char *lines_of_name(unsigned topologies)
+{
+    return topologies == LINKMATRIX_P2P ? "p2p: I-J" : topologies == LINKMATRIX_CS ? "cs: I-s and s-J"
+                                                                                   : "p2p I-J and cs I-s, s-J";
 }
 
 static void node_name(int i, char *buf)
@@ -115,19 +121,19 @@ static void node_name(int i, char *buf)
         snprintf(buf, 4, "%d", i + 1);
 }
 
-bool linkmatrix_check(const LinkMatrix *m, int ncars, RouteTopology topology, bool complete, NrError *err)
+bool linkmatrix_check(const LinkMatrix *m, int ncars, unsigned topologies, bool complete, NrError *err)
 {
     char a[4], b[4];
     for (int i = 0; i < LINKMATRIX_NODES; i++)
         for (int j = 0; j < LINKMATRIX_NODES; j++) {
             node_name(i, a);
             node_name(j, b);
-            if (m->set[i][j] && !is_line(i, j, ncars, topology))
+            if (m->set[i][j] && !is_line(i, j, ncars, topologies))
                 return nr_error_set(err, "%s: link %s-%s is not a line of this race (%d terminals, %s)", m->where[i][j],
-                                    a, b, ncars, topology == ROUTE_P2P ? "p2p: I-J" : "cs: I-s and s-J");
-            if (complete && !m->set[i][j] && is_line(i, j, ncars, topology))
+                                    a, b, ncars, lines_of_name(topologies));
+            if (complete && !m->set[i][j] && is_line(i, j, ncars, topologies))
                 return nr_error_set(err, "link %s-%s is missing (the matrix gives every line of %d terminals, %s)", a,
-                                    b, ncars, topology == ROUTE_P2P ? "p2p: every I-J" : "cs: every I-s and s-J");
+                                    b, ncars, lines_of_name(topologies));
         }
     return true;
 }

@@ -12,9 +12,10 @@
  *        on a bad pair or spec.
  *   linkmatrix_load(m, path, err)   every line of a file; a pair given twice
  *        in the file is an error. False + err "PATH:LINE: ...".
- *   linkmatrix_check(m, ncars, topology, complete, err)  every entry names
- *        terminals 1..ncars and lines the topology has (p2p I-J with I != J;
- *        cs I-s or s-J); with complete, every such line is given. False +
+ *   linkmatrix_check(m, ncars, topologies, complete, err)  every entry
+ *        names terminals 1..ncars and lines one of the topologies has
+ *        (LINKMATRIX_P2P: I-J with I != J; LINKMATRIX_CS: I-s or s-J; a
+ *        mask of them); with complete, every such line is given. False +
  *        err naming the entry (its source) or the first missing line.
  *   linkmatrix_get(m, from, to)     the spec of a line (0-based terminals,
  *        LINKMATRIX_SERVER for the server) or NULL when not given.
@@ -26,6 +27,8 @@
 
 #define LINKMATRIX_SERVER ROUTE_MAX_CARS /* node index of the server */
 #define LINKMATRIX_NODES (ROUTE_MAX_CARS + 1)
+#define LINKMATRIX_P2P (1u << ROUTE_P2P) /* topology masks of linkmatrix_check */
+#define LINKMATRIX_CS (1u << ROUTE_CS)
 
 typedef struct LinkMatrix {
     LinkSpec spec[LINKMATRIX_NODES][LINKMATRIX_NODES];
@@ -37,7 +40,7 @@ void linkmatrix_init(LinkMatrix *m);
 void linkmatrix_free(LinkMatrix *m);
 bool linkmatrix_set(LinkMatrix *m, const char *pair, const char *spec, const char *where, NrError *err);
 bool linkmatrix_load(LinkMatrix *m, const char *path, NrError *err);
-bool linkmatrix_check(const LinkMatrix *m, int ncars, RouteTopology topology, bool complete, NrError *err);
+bool linkmatrix_check(const LinkMatrix *m, int ncars, unsigned topologies, bool complete, NrError *err);
 const LinkSpec *linkmatrix_get(const LinkMatrix *m, int from, int to);
 
 #endif
