@@ -136,7 +136,6 @@ static void print_summary(const Job *j, const RaceOpts *o)
     }
 }
 
-/* Mean over seeds of one metric at point p for scheme k. */
 /* Mean over the seeds of point p for scheme k, and the half-width of its
  * 95 % interval (NAN with one seed). */
 static double seed_mean(const Job *j, int p, int k, bool fairness, double *half)
@@ -245,6 +244,32 @@ static void layout_panel(PlotPanel *pn, char *title, size_t ntitle, const PlotDa
  * (e.g. Causality once every MU is late and the car stays on the grid)
  * would flatten all others: the d1 - d2 axes are then symmetric
  * logarithmic, and the panels say so; the CSV keeps the exact values. */
+/* Every configuration's curves; the compared panels share their axes.
+ * True when a curve runs away. */
+static bool fill_all(PlotData *d, const Job *jobs, int nt, const SweepSpec *spec)
+{
+    bool runaway = false;
+    for (int t = 0; t < nt; t++) {
+        for (int di = 0; di < d[t].nd; di++)
+            d[t].x[di] = (double)spec->delays_ms[di];
+        for (int jt = 0; jt < d[t].nj; jt++)
+            for (int m = 0; m < 2; m++)
+                for (int k = 0; k < d[t].ns; k++)
+                    fill_curve(&d[t], &jobs[t], jobs[t].o, spec, m, jt, k);
+        runaway |= runs_away(&d[t]);
+    }
+    for (int t = 1; t < nt; t++)
+        for (int m = 0; m < 2; m++) {
+            d[0].ylo[m] = fmin(d[0].ylo[m], d[t].ylo[m]);
+            d[0].yhi[m] = fmax(d[0].yhi[m], d[t].yhi[m]);
+        }
+    for (int t = 1; t < nt; t++) {
+        memcpy(d[t].ylo, d[0].ylo, sizeof d[t].ylo);
+        memcpy(d[t].yhi, d[0].yhi, sizeof d[t].yhi);
+    }
+    return runaway;
+}
+
 static int write_plot(const Job *jobs, int nt, const SweepSpec *spec, const char *path)
 {
     const Job *j = &jobs[0];
@@ -266,31 +291,13 @@ static int write_plot(const Job *jobs, int nt, const SweepSpec *spec, const char
         rc = cli_fail("sweep", "out of memory");
         goto done;
     }
-    bool runaway = false;
-    for (int t = 0; t < nt; t++) {
-        for (int di = 0; di < d[t].nd; di++)
-            d[t].x[di] = (double)spec->delays_ms[di];
-        for (int jt = 0; jt < d[t].nj; jt++)
-            for (int m = 0; m < 2; m++)
-                for (int k = 0; k < d[t].ns; k++)
-                    fill_curve(&d[t], &jobs[t], jobs[t].o, spec, m, jt, k);
-        runaway |= runs_away(&d[t]);
-    }
-    for (int t = 1; t < nt; t++) /* compared panels share their axes */
-        for (int m = 0; m < 2; m++) {
-            d[0].ylo[m] = fmin(d[0].ylo[m], d[t].ylo[m]);
-            d[0].yhi[m] = fmax(d[0].yhi[m], d[t].yhi[m]);
-        }
+    bool runaway = fill_all(d, jobs, nt, spec);
     double xlo = INFINITY, xhi = -INFINITY;
     for (int p = 0; p < j->npts; p++) {
         xlo = fmin(xlo, (double)j->pts[p].delay_ms);
         xhi = fmax(xhi, (double)j->pts[p].delay_ms);
     }
     for (int t = 0; t < nt; t++) {
-        if (t > 0) {
-            memcpy(d[t].ylo, d[0].ylo, sizeof d[t].ylo);
-            memcpy(d[t].yhi, d[0].yhi, sizeof d[t].yhi);
-        }
         for (int jt = 0; jt < d[t].nj; jt++)
             for (int m = 0; m < 2; m++) {
                 size_t at = ((size_t)jt * 2 + (size_t)m) * (size_t)nt + (size_t)t;
@@ -540,20 +547,14 @@ static int sweep_run(int argc, char **argv)
     parse_ms_list(cmd, "--delays", "0:200:25", w.spec.delays_ms, &w.spec.ndelays);
     parse_ms_list(cmd, "--jitters", "10,30", w.spec.jitters_ms, &w.spec.njitters);
     strcpy(w.spec.distribution, "paretonormal");
-    int rc = parse_args(&w, argc, argv);
-    if (rc != CLI_OK) {
-        race_opts_free(&w.o);
-        return rc;
-    }
+    int rc = parse_args(&w, argc, argv), nlinks = 0;
     SweepPoint pts[SWEEP_MAX_POINTS];
-    int npts = sweep_points(&w.spec, pts, SWEEP_MAX_POINTS);
-    if (npts == 0) {
-        race_opts_free(&w.o);
-        return cli_usage_error(cmd, "no point left: every jitter exceeds every mean delay");
-    }
-    LinkSpec *links = calloc((size_t)npts, sizeof *links);
-    int nlinks = 0;
-    rc = links ? parse_links(&w.spec, pts, npts, links, &nlinks) : cli_fail(cmd, "out of memory");
+    int npts = rc == CLI_OK ? sweep_points(&w.spec, pts, SWEEP_MAX_POINTS) : 0;
+    if (rc == CLI_OK && npts == 0)
+        rc = cli_usage_error(cmd, "no point left: every jitter exceeds every mean delay");
+    LinkSpec *links = rc == CLI_OK ? calloc((size_t)npts, sizeof *links) : NULL;
+    if (rc == CLI_OK)
+        rc = links ? parse_links(&w.spec, pts, npts, links, &nlinks) : cli_fail(cmd, "out of memory");
     if (rc == CLI_OK)
         rc = load_and_check(&w);
     if (rc == CLI_OK)
