@@ -251,7 +251,7 @@ static void bad_config(void **state)
     autopilot_config_default(&cfg);
     Recording r;
     NrError err;
-    cfg.ncars = 3; /* the default track has 2 grid slots */
+    cfg.ncars = 9; /* the default track has 8 grid slots */
     assert_false(autopilot_race(t, &cfg, &r, &err));
     assert_non_null(strstr(err.msg, "grid slots"));
     autopilot_config_default(&cfg);
@@ -301,6 +301,44 @@ static void shipped_races(void **state)
     track_free(t);
 }
 
+/* The bundled four-car race (docs/nplayers.md): 30 s, solid cars (every
+ * pair's centres at least 1 cw apart at every sample) and overtaking: the
+ * order of some pair changes several times (sign changes of the progress
+ * difference, as recording_lead_changes counts for two cars). */
+static void shipped_four_car_race(void **state)
+{
+    (void)state;
+    const char *src = getenv("NETRACE_SOURCE_DIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/recordings/four.csv", src ? src : ".");
+    Recording r;
+    NrError err;
+    assert_true(recording_load(&r, path, &err));
+    assert_int_equal(r.ncars, 4);
+    assert_true((r.nsamples - 1) * r.period_ms >= 29900 && (r.nsamples - 1) * r.period_ms <= 30000);
+    Track *t = load_default_track();
+    double *p[4];
+    for (int c = 0; c < 4; c++) {
+        p[c] = malloc(sizeof(double) * (size_t)r.nsamples);
+        assert_true(recording_progress(&r, t, c, p[c]));
+    }
+    int overtakes = 0;
+    for (int i = 0; i < r.nsamples; i++)
+        for (int a = 0; a < 4; a++)
+            for (int b = a + 1; b < 4; b++) {
+                const RecSample *x = recording_at(&r, a, i), *y = recording_at(&r, b, i);
+                assert_true(hypot(x->x - y->x, x->y - y->y) >= 1.0 - 2e-4);
+                if (i > 0 && (p[a][i] > p[b][i]) != (p[a][i - 1] > p[b][i - 1]))
+                    overtakes++;
+            }
+    printf("four.csv: %d pairwise overtakes\n", overtakes);
+    assert_true(overtakes >= 3);
+    for (int c = 0; c < 4; c++)
+        free(p[c]);
+    recording_free(&r);
+    track_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,6 +348,7 @@ int main(void)
         cmocka_unit_test(default_lap_time),
         cmocka_unit_test(bad_config),
         cmocka_unit_test(shipped_races),
+        cmocka_unit_test(shipped_four_car_race),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

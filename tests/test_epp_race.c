@@ -45,7 +45,7 @@ static Inst inst_new(const char *name, int own, const Mu grid[2])
     in.self = calloc(1, in.t->state_size);
     assert_non_null(in.self);
     SchemeParams p = scheme_default_params();
-    in.t->init(in.self, &p, own, grid);
+    in.t->init(in.self, &p, own, 2, grid);
     return in;
 }
 

@@ -49,7 +49,7 @@ static Inst make(const char *name, int own, const SchemeParams *p, const Mu grid
     Inst i = {scheme_find(name), NULL};
     assert_non_null(i.t);
     i.st = calloc(1, i.t->state_size);
-    i.t->init(i.st, p, own, grid);
+    i.t->init(i.st, p, own, 2, grid);
     return i;
 }
 

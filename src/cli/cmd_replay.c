@@ -178,135 +178,144 @@ static int run_window(ViewOpts *v, const EngineConfig *cfg, const Recording *rec
     return rc;
 }
 
-/* The command line of `netrace replay`. */
+/* The command line of one replay. */
 typedef struct ReplayArgs {
     RaceOpts o;
-    ViewOpts view;
-    bool headless, csv;
+    bool headless, csv, have_file;
     const char *series;
+    ViewOpts view;
 } ReplayArgs;
 
-static int parse_args(ReplayArgs *p, int argc, char **argv)
+/* Every flag and the recording; CLI_OK or the exit code after one line. */
+static int replay_args(ReplayArgs *w, int argc, char **argv, const char *cmd)
 {
-    const char *cmd = "replay";
-    bool have_file = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int r = race_opts_flag(&p->o, argc, argv, &i, cmd);
+        int r = race_opts_flag(&w->o, argc, argv, &i, cmd);
+        if (r == RACE_FLAG_NOT_MINE)
+            r = race_topo_flag(&w->o, argc, argv, &i, cmd);
         if (r == RACE_FLAG_BAD)
             return CLI_USAGE;
         if (r == RACE_FLAG_TAKEN)
             continue;
-        r = view_flag(&p->view, argc, argv, &i, cmd);
+        r = view_flag(&w->view, argc, argv, &i, cmd);
         if (r < 0)
             return CLI_USAGE;
         if (r > 0)
             continue;
         if (strcmp(a, "--headless") == 0) {
-            p->headless = true;
+            w->headless = true;
         } else if (strcmp(a, "--csv") == 0) {
-            p->csv = true;
+            w->csv = true;
         } else if (cli_flag_is(a, "--series")) {
-            if (!cli_value(argc, argv, &i, cmd, &p->series))
+            if (!cli_value(argc, argv, &i, cmd, &w->series))
                 return CLI_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_unknown_option(cmd, a);
-        } else if (have_file) {
+        } else if (w->have_file) {
             return cli_usage_error(cmd, "only one recording, got '%s' too", a);
         } else {
-            p->o.recording = a;
-            have_file = true;
+            w->o.recording = a;
+            w->have_file = true;
         }
     }
-    if (p->view.app.bench_frames > 0 && (p->headless || p->csv))
+    if (w->view.app.bench_frames > 0 && (w->headless || w->csv))
         return cli_usage_error(cmd, "--bench-frames draws in the window: drop --headless / --csv");
     return CLI_OK;
 }
 
-/* The recording and links loaded, the outputs checked, the engine's
- * configuration and the window's focus set. */
-static int prepare(ReplayArgs *p, EngineConfig *cfg)
+/* The recording, the N-car options and every output path, checked. */
+static int replay_load(ReplayArgs *w, const char *cmd)
 {
-    const char *cmd = "replay";
-    ViewOpts *view = &p->view;
-    int rc = race_opts_load(&p->o, cmd);
-    if (rc == CLI_OK && p->series)
-        rc = race_opts_check_out(&p->o, cmd, "--series", p->series);
-    for (int k = 0; k < view->nsnap && rc == CLI_OK; k++)
-        rc = race_opts_check_out(&p->o, cmd, "--snapshot", view->snap_path[k]);
-    if (rc != CLI_OK)
-        return rc;
-    race_opts_engine_config(&p->o, cfg);
-    view->app.script = p->o.script.n ? &p->o.script : NULL;
-    if (view->focus) {
-        view->app.focus = -1;
-        for (int k = 0; k < cfg->nschemes; k++)
-            if (strcmp(cfg->schemes[k]->name, view->focus) == 0)
-                view->app.focus = k;
-        if (view->app.focus < 0)
-            return cli_usage_error(cmd, "--focus '%s' is not one of the selected schemes", view->focus);
-    }
-    view->app.title = p->o.recording ? p->o.recording : RACE_DEFAULT_RECORDING;
-    return CLI_OK;
+    RaceOpts *o = &w->o;
+    int rc = race_opts_load(o, cmd);
+    if (rc == CLI_OK)
+        rc = race_topo_resolve(o, cmd);
+    /* The window and snapshots draw two-car races (docs/nplayers.md). */
+    if (rc == CLI_OK && race_topo_wide(o) && (w->view.nsnap > 0 || w->view.app.bench_frames > 0))
+        rc = cli_usage_error(cmd, "--snapshot / --bench-frames draw two-car races: this race has %d cars (%s)",
+                             o->ncars, o->topology == ROUTE_CS ? "cs" : "p2p");
+    if (rc == CLI_OK && w->series)
+        rc = race_opts_check_out(o, cmd, "--series", w->series);
+    for (int k = 0; k < w->view.nsnap && rc == CLI_OK; k++)
+        rc = race_opts_check_out(o, cmd, "--snapshot", w->view.snap_path[k]);
+    return rc;
 }
 
-/* The batch replay: the table (or CSV) and --series. */
-static int print_results(ReplayArgs *p, const EngineConfig *cfg)
+/* The table (or CSV) of every scheme, then the series file. */
+static int replay_results(ReplayArgs *w, const EngineConfig *cfg, const char *cmd)
 {
-    const char *cmd = "replay";
-    RaceOpts *o = &p->o;
+    RaceOpts *o = &w->o;
     RunResult res[SCHEME_MAX];
     NrError err = {{0}};
     if (!experiment_run_scripted(cfg, &o->rec, o->script.n ? &o->script : NULL, res, &err))
         return cli_fail(cmd, "%s", err.msg);
-    if (p->csv) {
+    if (w->csv) {
         race_print_csv(stdout, o, res, cfg->nschemes);
     } else {
         printf("race:   %s (%.1f s, track %s)\n", o->recording,
                (double)(o->rec.nsamples - 1) * o->rec.period_ms / 1000.0, track_name(o->track));
-        race_print_params(stdout, o);
-        race_print_table(stdout, res, cfg->nschemes);
+        if (race_topo_wide(o)) {
+            race_topo_print_params(stdout, o);
+            race_topo_print_table(stdout, res, cfg->nschemes, o->ncars);
+        } else {
+            race_print_params(stdout, o);
+            race_print_table(stdout, res, cfg->nschemes);
+        }
     }
     int rc = CLI_OK;
-    if (p->series && !write_series(cmd, p->series, cfg, &o->rec, o->script.n ? &o->script : NULL, &rc))
+    if (w->series && !write_series(cmd, w->series, cfg, &o->rec, o->script.n ? &o->script : NULL, &rc))
         return rc;
     return CLI_OK;
 }
 
-/* Snapshots, then the window unless told otherwise or there is nothing to
- * show it on (snapshots alone are a batch job), else the table. */
-static int show(ReplayArgs *p, const EngineConfig *cfg)
+/* The window (or snapshots), else the table. */
+static int replay_go(ReplayArgs *w, const char *cmd)
 {
-    ViewOpts *view = &p->view;
+    EngineConfig cfg;
+    race_opts_engine_config(&w->o, &cfg);
+    ViewOpts *view = &w->view;
+    view->app.script = w->o.script.n ? &w->o.script : NULL;
+    if (view->focus) {
+        view->app.focus = -1;
+        for (int k = 0; k < cfg.nschemes; k++)
+            if (strcmp(cfg.schemes[k]->name, view->focus) == 0)
+                view->app.focus = k;
+        if (view->app.focus < 0)
+            return cli_usage_error(cmd, "--focus '%s' is not one of the selected schemes", view->focus);
+    }
+    view->app.title = w->o.recording ? w->o.recording : RACE_DEFAULT_RECORDING;
     if (view->nsnap > 0) {
-        int rc = write_snapshots(view, cfg, &p->o.rec, "replay");
+        int rc = write_snapshots(view, &cfg, &w->o.rec, cmd);
         if (rc != CLI_OK)
             return rc;
     }
-    bool want_window = !p->headless && !p->csv && (view->nsnap == 0 || view->app.bench_frames > 0);
+    /* The window, unless told otherwise or there is nothing to show it on;
+     * snapshots alone are a batch job; it draws two-car races. */
+    bool want_window = !w->headless && !w->csv && !race_topo_wide(&w->o) &&
+                       (view->nsnap == 0 || view->app.bench_frames > 0);
     if (want_window) {
-        int rc = run_window(view, cfg, &p->o.rec, "replay", view->app.title);
+        int rc = run_window(view, &cfg, &w->o.rec, cmd, view->app.title);
         if (rc == CLI_OK || view->app.bench_frames > 0)
             return rc;
         /* app_run_window said why in one line; the table follows */
     }
-    return print_results(p, cfg);
+    return replay_results(w, &cfg, cmd);
 }
 
 static int replay_run(int argc, char **argv)
 {
-    ReplayArgs p;
-    memset(&p, 0, sizeof p);
-    race_opts_init(&p.o, "all");
-    p.view.app = app_config_default();
-    int rc = parse_args(&p, argc, argv);
-    if (rc != CLI_OK)
-        return rc;
-    EngineConfig cfg;
-    rc = prepare(&p, &cfg);
+    const char *cmd = "replay";
+    ReplayArgs w;
+    memset(&w, 0, sizeof w);
+    race_opts_init(&w.o, "all");
+    w.view.app = app_config_default();
+    int rc = replay_args(&w, argc, argv, cmd);
     if (rc == CLI_OK)
-        rc = show(&p, &cfg);
-    race_opts_free(&p.o);
+        rc = replay_load(&w, cmd);
+    if (rc == CLI_OK)
+        rc = replay_go(&w, cmd);
+    race_opts_free(&w.o);
     return rc;
 }
 
@@ -317,7 +326,8 @@ const CliCommand cmd_replay = {
              "  [--link21 SPEC] [--link-script FILE] [--delta MS] [--tdr W] [--converge MS]\n"
              "  [--schemes LIST] [--seed S] [--clock1 OFF[,PPM]] [--clock2 OFF[,PPM]]\n"
              "  [--snapshot T FILE.png]... [--size WxH] [--speed X] [--focus SCHEME] [--loop]\n"
-             "  [--paused] [--fullscreen] [--shots DIR] [--bench-frames N]",
+             "  [--paused] [--fullscreen] [--shots DIR] [--bench-frames N] [--cars N]\n"
+             "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC]... [--links FILE]",
     .help = "FILE defaults to recordings/default.csv; --schemes defaults to all of them.\n"
             "Without --headless the window opens\n"
             "when a display is available; otherwise one row per scheme is printed:\n"
@@ -336,6 +346,9 @@ const CliCommand cmd_replay = {
             "  --fullscreen      start fullscreen (F toggles)\n"
             "  --shots DIR       where P / F12 screenshots go (default ~/Pictures/netrace)\n"
             "  --bench-frames N  render N overview frames, print frame times, exit\n"
-            "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP,
+            "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP
+            "N cars and topologies (docs/nplayers.md; the window shows two-car races, so\n"
+            "these print the N-car table: pairwise rate, spread, each player's disadvantage):\n"
+            RACE_TOPO_HELP,
     .run = replay_run,
 };

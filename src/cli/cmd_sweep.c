@@ -54,6 +54,7 @@ static void *worker(void *arg)
         EngineConfig cfg;
         race_opts_engine_config(j->o, &cfg);
         cfg.link[0] = &j->links[p];
+        race_topo_sweep_line(j->o, &cfg, &j->links[p]);
         cfg.seed = j->o->seed + (uint64_t)r;
         NrError err = {{0}};
         bool ok = experiment_run_scripted(&cfg, &j->o->rec, j->o->script.n ? &j->o->script : NULL,
@@ -135,7 +136,6 @@ static void print_summary(const Job *j, const RaceOpts *o)
     }
 }
 
-/* Mean over seeds of one metric at point p for scheme k. */
 /* Mean over the seeds of point p for scheme k, and the half-width of its
  * 95 % interval (NAN with one seed). */
 static double seed_mean(const Job *j, int p, int k, bool fairness, double *half)
@@ -144,7 +144,8 @@ static double seed_mean(const Job *j, int p, int k, bool fairness, double *half)
     int n = j->runs < 1024 ? j->runs : 1024;
     for (int r = 0; r < n; r++) {
         const RunResult *x = &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k];
-        v[r] = fairness ? x->mean_d1_minus_d2 : 100.0 * x->inconsistency_rate;
+        /* fairness: mean d1 - d2, or with N cars / cs the fairness spread */
+        v[r] = !fairness ? 100.0 * x->inconsistency_rate : race_topo_wide(j->o) ? x->spread : x->mean_d1_minus_d2;
     }
     stats_mean_ci95(v, n, 1, &mean, half);
     return mean;
@@ -206,13 +207,15 @@ static bool runs_away(const PlotData *d)
 /* Panel of metric m at jitter jt; axes shared by every panel of a metric
  * (xlo..xhi: the sweep's delays), symmetric-log for d1 - d2 that runs away. */
 static void layout_panel(PlotPanel *pn, char *title, size_t ntitle, const PlotData *d, const SweepSpec *spec,
-                         int m, int jt, bool runaway, double xlo, double xhi)
+                         int m, int jt, bool runaway, double xlo, double xhi, bool wide)
 {
-    snprintf(title, ntitle, "%s, jitter 1->2 %lld ms%s", m == 0 ? "inconsistency rate" : "mean d1 - d2",
+    snprintf(title, ntitle, wide ? "%s, jitter out of 1 %lld ms%s" : "%s, jitter 1->2 %lld ms%s",
+             m == 0 ? "inconsistency rate" : wide ? "fairness spread" : "mean d1 - d2",
              (long long)spec->jitters_ms[jt], m == 1 && runaway ? " (log scale)" : "");
     pn->title = title;
-    pn->xlabel = "mean delay 1->2 (ms)";
-    pn->ylabel = m == 0 ? "inconsistency (%), 95% interval" : "d1 - d2 (car widths), 95% interval";
+    pn->xlabel = wide ? "mean delay of every line out of terminal 1 (ms)" : "mean delay 1->2 (ms)";
+    pn->ylabel = m == 0 ? "inconsistency (%), 95% interval"
+                 : wide ? "spread of d_i (car widths), 95% interval" : "d1 - d2 (car widths), 95% interval";
     pn->series = &d->series[((size_t)m * (size_t)d->nj + (size_t)jt) * (size_t)d->ns];
     pn->nseries = d->ns;
     pn->zero_line = m == 1;
@@ -241,50 +244,96 @@ static void layout_panel(PlotPanel *pn, char *title, size_t ntitle, const PlotDa
  * (e.g. Causality once every MU is late and the car stays on the grid)
  * would flatten all others: the d1 - d2 axes are then symmetric
  * logarithmic, and the panels say so; the CSV keeps the exact values. */
-static int write_plot(const Job *j, const RaceOpts *o, const SweepSpec *spec, const char *path)
+/* Every configuration's curves; the compared panels share their axes.
+ * True when a curve runs away. */
+static bool fill_all(PlotData *d, const Job *jobs, int nt, const SweepSpec *spec)
 {
-    PlotData d = {.nd = spec->ndelays, .ns = j->nschemes, .nj = spec->njitters};
-    size_t cells = (size_t)d.nj * (size_t)d.ns * (size_t)d.nd;
-    d.x = malloc(sizeof(double) * (size_t)d.nd);
-    d.y = malloc(sizeof(double) * cells * 2 * 3); /* mean, lo, hi */
-    d.series = calloc(cells ? (size_t)d.nj * (size_t)d.ns * 2 : 1, sizeof *d.series);
-    PlotPanel *panels = calloc((size_t)d.nj * 2, sizeof *panels);
-    char(*titles)[96] = calloc((size_t)d.nj * 2, sizeof *titles);
-    int rc = CLI_OK;
-    if (!d.x || !d.y || !d.series || !panels || !titles) {
+    bool runaway = false;
+    for (int t = 0; t < nt; t++) {
+        for (int di = 0; di < d[t].nd; di++)
+            d[t].x[di] = (double)spec->delays_ms[di];
+        for (int jt = 0; jt < d[t].nj; jt++)
+            for (int m = 0; m < 2; m++)
+                for (int k = 0; k < d[t].ns; k++)
+                    fill_curve(&d[t], &jobs[t], jobs[t].o, spec, m, jt, k);
+        runaway |= runs_away(&d[t]);
+    }
+    for (int t = 1; t < nt; t++)
+        for (int m = 0; m < 2; m++) {
+            d[0].ylo[m] = fmin(d[0].ylo[m], d[t].ylo[m]);
+            d[0].yhi[m] = fmax(d[0].yhi[m], d[t].yhi[m]);
+        }
+    for (int t = 1; t < nt; t++) {
+        memcpy(d[t].ylo, d[0].ylo, sizeof d[t].ylo);
+        memcpy(d[t].yhi, d[0].yhi, sizeof d[t].yhi);
+    }
+    return runaway;
+}
+
+static int write_plot(const Job *jobs, int nt, const SweepSpec *spec, const char *path)
+{
+    const Job *j = &jobs[0];
+    const RaceOpts *o = j->o;
+    PlotData d[3] = {{0}};
+    size_t cells = (size_t)spec->njitters * (size_t)j->nschemes * (size_t)spec->ndelays;
+    size_t npanels = (size_t)spec->njitters * 2 * (size_t)nt;
+    PlotPanel *panels = calloc(npanels, sizeof *panels);
+    char(*titles)[128] = calloc(npanels, sizeof *titles);
+    int rc = panels && titles ? CLI_OK : CLI_FAIL;
+    for (int t = 0; t < nt; t++) {
+        d[t] = (PlotData){.nd = spec->ndelays, .ns = j->nschemes, .nj = spec->njitters};
+        d[t].x = malloc(sizeof(double) * (size_t)d[t].nd);
+        d[t].y = malloc(sizeof(double) * cells * 2 * 3); /* mean, lo, hi */
+        d[t].series = calloc(cells ? (size_t)d[t].nj * (size_t)d[t].ns * 2 : 1, sizeof *d[t].series);
+        rc = d[t].x && d[t].y && d[t].series ? rc : CLI_FAIL;
+    }
+    if (rc != CLI_OK) {
         rc = cli_fail("sweep", "out of memory");
         goto done;
     }
-    for (int di = 0; di < d.nd; di++)
-        d.x[di] = (double)spec->delays_ms[di];
-    for (int jt = 0; jt < d.nj; jt++)
-        for (int m = 0; m < 2; m++)
-            for (int k = 0; k < d.ns; k++)
-                fill_curve(&d, j, o, spec, m, jt, k);
-    bool runaway = runs_away(&d);
+    bool runaway = fill_all(d, jobs, nt, spec);
     double xlo = INFINITY, xhi = -INFINITY;
     for (int p = 0; p < j->npts; p++) {
         xlo = fmin(xlo, (double)j->pts[p].delay_ms);
         xhi = fmax(xhi, (double)j->pts[p].delay_ms);
     }
-    for (int jt = 0; jt < d.nj; jt++)
-        for (int m = 0; m < 2; m++)
-            layout_panel(&panels[jt * 2 + m], titles[jt * 2 + m], sizeof titles[0], &d, spec, m, jt, runaway, xlo,
-                         xhi);
-    char ftitle[LINK_TEXT_MAX + 128];
-    snprintf(ftitle, sizeof ftitle, "link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seeds",
-             o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs);
-    PlotFigure fig = {.title = ftitle, .panels = panels, .npanels = d.nj * 2, .cols = 2,
-                      .width = 1400, .height = 500 * d.nj + 60};
+    for (int t = 0; t < nt; t++) {
+        for (int jt = 0; jt < d[t].nj; jt++)
+            for (int m = 0; m < 2; m++) {
+                size_t at = ((size_t)jt * 2 + (size_t)m) * (size_t)nt + (size_t)t;
+                layout_panel(&panels[at], titles[at], sizeof titles[0], &d[t], spec, m, jt, runaway, xlo, xhi,
+                             race_topo_wide(o));
+                if (nt > 1) { /* side by side: each panel names its topology */
+                    char tmp[128];
+                    snprintf(tmp, sizeof tmp, "%s: %s", race_topo_name(jobs[t].o), titles[at]);
+                    memcpy(titles[at], tmp, sizeof tmp);
+                }
+            }
+    }
+    char ftitle[LINK_TEXT_MAX + 160];
+    if (race_topo_wide(o))
+        snprintf(ftitle, sizeof ftitle, "%d players, %s | other lines %s | delta %.0f ms | %d seeds", o->ncars,
+                 nt > 1 ? "topologies side by side" : race_topo_name(o), o->link_default.text,
+                 (double)o->params.delta_us / 1000.0, j->runs);
+    else
+        snprintf(ftitle, sizeof ftitle, "link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seeds",
+                 o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs);
+    /* one topology: a row per jitter (inconsistency, fairness); several: a
+     * row per (jitter, metric), a column per topology */
+    PlotFigure fig = {.title = ftitle, .panels = panels, .npanels = (int)npanels, .cols = nt > 1 ? nt : 2,
+                      .width = nt > 1 ? 600 * nt : 1400,
+                      .height = nt > 1 ? 450 * 2 * spec->njitters + 60 : 500 * spec->njitters + 60};
     NrError err = {{0}};
     if (plot_write_png(&fig, path, &err) != 0)
         rc = cli_fail("sweep", "%s", err.msg);
     else
         cli_wrote(path);
 done:
-    free(d.x);
-    free(d.y);
-    free(d.series);
+    for (int t = 0; t < nt; t++) {
+        free(d[t].x);
+        free(d[t].y);
+        free(d[t].series);
+    }
     free(panels);
     free(titles);
     return rc;
@@ -344,6 +393,8 @@ static int parse_args(SweepArgs *w, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int r = race_opts_flag(&w->o, argc, argv, &i, cmd);
+        if (r == RACE_FLAG_NOT_MINE)
+            r = race_topo_flag(&w->o, argc, argv, &i, cmd);
         if (r == RACE_FLAG_BAD)
             return CLI_USAGE;
         if (r == RACE_FLAG_TAKEN) {
@@ -379,6 +430,8 @@ static int load_and_check(SweepArgs *w)
 {
     const char *cmd = "sweep";
     int rc = race_opts_load(&w->o, cmd);
+    if (rc == CLI_OK)
+        rc = race_topo_resolve(&w->o, cmd);
     if (rc == CLI_OK && w->out)
         rc = race_opts_check_out(&w->o, cmd, "--out", w->out);
     if (rc == CLI_OK && w->plot)
@@ -412,32 +465,76 @@ static int run_all(Job *j, int64_t threads)
     return j->failed ? cli_fail("sweep", "%s", j->err.msg) : CLI_OK;
 }
 
-/* One row per scheme x point x seed. */
-static int write_csv(const Job *j, const RaceOpts *o, const char *out)
+/* One row per configuration x scheme x point x seed. */
+static int write_csv(const Job *jobs, int nt, const char *out)
 {
     int rc = CLI_OK;
     NrPartFile csv;
     FILE *f = cli_out_open("sweep", &csv, out, &rc);
     if (!f)
         return rc;
-    result_csv_header(f);
-    for (int p = 0; p < j->npts; p++)
-        for (int r = 0; r < j->runs; r++)
-            for (int k = 0; k < j->nschemes; k++) {
-                RunKey key = {
-                    .delay12_ms = (double)j->pts[p].delay_ms,
-                    .jitter12_ms = (double)j->pts[p].jitter_ms,
-                    .delay21_ms = (double)o->link[1].delay_us / 1000.0,
-                    .jitter21_ms = (double)o->link[1].jitter_us / 1000.0,
-                    .delta_ms = (double)o->params.delta_us / 1000.0,
-                    .tdr = o->params.tdr_cw,
-                    .seed = o->seed + (uint64_t)r,
-                };
-                result_csv_row(f, &key,
-                               &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k]);
-            }
+    bool wide = race_topo_wide(jobs[0].o);
+    result_csv_header_fields(f);
+    if (wide)
+        race_topo_csv_extra_header(f, jobs[0].o->ncars);
+    fputc('\n', f);
+    for (int t = 0; t < nt; t++) {
+        const Job *j = &jobs[t];
+        const RaceOpts *o = j->o;
+        for (int p = 0; p < j->npts; p++)
+            for (int r = 0; r < j->runs; r++)
+                for (int k = 0; k < j->nschemes; k++) {
+                    RunKey key = {
+                        .delay12_ms = (double)j->pts[p].delay_ms,
+                        .jitter12_ms = (double)j->pts[p].jitter_ms,
+                        .delay21_ms = (double)o->link[1].delay_us / 1000.0,
+                        .jitter21_ms = (double)o->link[1].jitter_us / 1000.0,
+                        .delta_ms = (double)o->params.delta_us / 1000.0,
+                        .tdr = o->params.tdr_cw,
+                        .seed = o->seed + (uint64_t)r,
+                    };
+                    const RunResult *x =
+                        &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k];
+                    result_csv_row_fields(f, &key, x);
+                    if (wide)
+                        race_topo_csv_extra(f, o, x);
+                    fputc('\n', f);
+                }
+    }
     if (cli_out_close("sweep", &csv, true, &rc))
         cli_wrote(out);
+    return rc;
+}
+
+/* Every configuration's runs (one without a comparison), then the CSV,
+ * the summaries and the plot. */
+static int run_configs(SweepArgs *w, const SweepPoint *pts, int npts, const LinkSpec *links)
+{
+    RaceOpts cfg_o[3];
+    Job jobs[3];
+    int nt = race_topo_configs(&w->o, cfg_o, 3), made = 0, rc = CLI_OK;
+    for (int t = 0; t < nt && rc == CLI_OK; t++) {
+        jobs[t] = (Job){.o = &cfg_o[t], .pts = pts, .links = links, .npts = npts, .runs = (int)w->runs,
+                        .nschemes = w->o.nschemes};
+        jobs[t].results = calloc((size_t)npts * (size_t)w->runs * (size_t)w->o.nschemes, sizeof(RunResult));
+        jobs[t].progress = isatty(2);
+        pthread_mutex_init(&jobs[t].mu, NULL);
+        made++;
+        rc = jobs[t].results ? run_all(&jobs[t], w->threads) : cli_fail("sweep", "out of memory");
+    }
+    if (rc == CLI_OK && w->out)
+        rc = write_csv(jobs, nt, w->out);
+    for (int t = 0; t < nt && rc == CLI_OK; t++) {
+        if (nt > 1)
+            printf("%s== %s\n", t ? "\n" : "", race_topo_name(jobs[t].o));
+        print_summary(&jobs[t], jobs[t].o);
+    }
+    if (rc == CLI_OK && w->plot)
+        rc = write_plot(jobs, nt, &w->spec, w->plot);
+    for (int t = 0; t < made; t++) {
+        pthread_mutex_destroy(&jobs[t].mu);
+        free(jobs[t].results);
+    }
     return rc;
 }
 
@@ -446,43 +543,22 @@ static int sweep_run(int argc, char **argv)
     const char *cmd = "sweep";
     SweepArgs w = {.runs = 10};
     race_opts_init(&w.o, "racing");
+    w.o.allow_compare = true;
     parse_ms_list(cmd, "--delays", "0:200:25", w.spec.delays_ms, &w.spec.ndelays);
     parse_ms_list(cmd, "--jitters", "10,30", w.spec.jitters_ms, &w.spec.njitters);
     strcpy(w.spec.distribution, "paretonormal");
-    int rc = parse_args(&w, argc, argv);
-    if (rc != CLI_OK)
-        return rc;
+    int rc = parse_args(&w, argc, argv), nlinks = 0;
     SweepPoint pts[SWEEP_MAX_POINTS];
-    int npts = sweep_points(&w.spec, pts, SWEEP_MAX_POINTS);
-    if (npts == 0)
-        return cli_usage_error(cmd, "no point left: every jitter exceeds every mean delay");
-    LinkSpec *links = calloc((size_t)npts, sizeof *links);
-    if (!links)
-        return cli_fail(cmd, "out of memory");
-    int nlinks = 0;
-    rc = parse_links(&w.spec, pts, npts, links, &nlinks);
+    int npts = rc == CLI_OK ? sweep_points(&w.spec, pts, SWEEP_MAX_POINTS) : 0;
+    if (rc == CLI_OK && npts == 0)
+        rc = cli_usage_error(cmd, "no point left: every jitter exceeds every mean delay");
+    LinkSpec *links = rc == CLI_OK ? calloc((size_t)npts, sizeof *links) : NULL;
+    if (rc == CLI_OK)
+        rc = links ? parse_links(&w.spec, pts, npts, links, &nlinks) : cli_fail(cmd, "out of memory");
     if (rc == CLI_OK)
         rc = load_and_check(&w);
-    Job j = {.o = &w.o, .pts = pts, .links = links, .npts = npts, .runs = (int)w.runs, .nschemes = w.o.nschemes};
-    if (rc == CLI_OK) {
-        j.results = calloc((size_t)npts * (size_t)w.runs * (size_t)w.o.nschemes, sizeof(RunResult));
-        j.progress = isatty(2);
-        pthread_mutex_init(&j.mu, NULL);
-        if (!j.results)
-            rc = cli_fail(cmd, "out of memory");
-    }
     if (rc == CLI_OK)
-        rc = run_all(&j, w.threads);
-    if (rc == CLI_OK && w.out)
-        rc = write_csv(&j, &w.o, w.out);
-    if (rc == CLI_OK)
-        print_summary(&j, &w.o);
-    if (rc == CLI_OK && w.plot)
-        rc = write_plot(&j, &w.o, &w.spec, w.plot);
-    if (j.results) {
-        pthread_mutex_destroy(&j.mu);
-        free(j.results);
-    }
+        rc = run_configs(&w, pts, npts, links);
     for (int p = 0; p < nlinks; p++)
         linkspec_free(&links[p]);
     free(links);
@@ -508,6 +584,12 @@ const CliCommand cmd_sweep = {
             "  --runs R                 seeds per point (default 10)\n"
             "  --threads N              worker threads (default: number of cores)\n"
             "  --out FILE.csv           one row per scheme x point x seed\n"
-            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n" RACE_OPTS_HELP_NO_LINK12,
+            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n" RACE_OPTS_HELP_NO_LINK12
+            "With more cars (--recording recordings/four.csv) or --topology cs, the swept line is\n"
+            "every line out of terminal 1 (p2p 1-J, cs 1-s), the others keep their links, the CSV\n"
+            "gets the N-car columns and the plot's second panel is the fairness spread\n"
+            "(docs/nplayers.md). Lists compare topologies side by side: --topology p2p,cs\n"
+            "--server relay,sync runs p2p, cs relay and cs sync on the same seeds (CSV rows of\n"
+            "each, the plot's panels side by side):\n" RACE_TOPO_HELP,
     .run = sweep_run,
 };

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void race_opts_engine_config_2(const RaceOpts *o, EngineConfig *cfg);
+
 void race_opts_init(RaceOpts *o, const char *schemes)
 {
     memset(o, 0, sizeof *o);
@@ -16,6 +18,7 @@ void race_opts_init(RaceOpts *o, const char *schemes)
     o->schemes_text = schemes;
     o->seed = 1;
     o->params = scheme_default_params();
+    o->ncars = 2;
 }
 
 static bool parse_clock(const char *cmd, const char *flag, const char *val, TerminalClock *c)
@@ -47,6 +50,7 @@ int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
         if (!cli_value(argc, argv, i, cmd, &v))
             return RACE_FLAG_BAD;
         o->link_text[a[6] == '1' ? 0 : 1] = v;
+        o->link_given[a[6] == '1' ? 0 : 1] = true;
     } else if (cli_flag_is(a, "--link-script")) {
         if (!cli_value(argc, argv, i, cmd, &v))
             return RACE_FLAG_BAD;
@@ -128,6 +132,13 @@ int race_opts_load(RaceOpts *o, const char *cmd)
 
 void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg)
 {
+    race_opts_engine_config_2(o, cfg);
+    race_topo_config(o, cfg);
+}
+
+/* The two-player part: links 1-2 and 2-1, clocks, the first two cars. */
+static void race_opts_engine_config_2(const RaceOpts *o, EngineConfig *cfg)
+{
     memset(cfg, 0, sizeof *cfg);
     cfg->track = o->track;
     cfg->period_ms = o->rec.period_ms;
@@ -152,9 +163,16 @@ void race_opts_free(RaceOpts *o)
     for (int d = 0; d < 2; d++)
         if (o->link_parsed[d])
             linkspec_free(&o->link[d]);
-    free(o->progress[0]);
-    free(o->progress[1]);
-    o->progress[0] = o->progress[1] = NULL;
+    for (int c = 0; c < ENGINE_MAX_CARS; c++) {
+        free(o->progress[c]);
+        o->progress[c] = NULL;
+    }
+    linkmatrix_free(o->lines);
+    free(o->lines);
+    o->lines = NULL;
+    if (o->link_default_parsed)
+        linkspec_free(&o->link_default);
+    o->link_default_parsed = false;
     recording_free(&o->rec);
     track_free(o->track);
     o->track = NULL;
@@ -204,9 +222,17 @@ void race_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n)
         .tdr = o->params.tdr_cw,
         .seed = o->seed,
     };
-    result_csv_header(f);
-    for (int k = 0; k < n; k++)
-        result_csv_row(f, &key, &r[k]);
+    bool wide = race_topo_wide(o);
+    result_csv_header_fields(f);
+    if (wide)
+        race_topo_csv_extra_header(f, o->ncars);
+    fputc('\n', f);
+    for (int k = 0; k < n; k++) {
+        result_csv_row_fields(f, &key, &r[k]);
+        if (wide)
+            race_topo_csv_extra(f, o, &r[k]);
+        fputc('\n', f);
+    }
 }
 
 bool race_write_series(const char *cmd, const char *path, const Engine *e, int *rc)
@@ -215,14 +241,21 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
     FILE *f = cli_out_open(cmd, &out, path, rc);
     if (!f)
         return false;
-    fputs("scheme,t_ms,d1,d2,inconsistent,inconsistency_rate,mean_d1_minus_d2\n", f);
+    /* More than two cars or client-server: the N-car columns too. */
+    bool wide = engine_car_count(e) > 2 || engine_topology(e) == ROUTE_CS;
+    fputs(wide ? "scheme,t_ms,d1,d2,inconsistent,inconsistency_rate,mean_d1_minus_d2,pair_rate,spread\n"
+               : "scheme,t_ms,d1,d2,inconsistent,inconsistency_rate,mean_d1_minus_d2\n",
+          f);
     for (int k = 0; k < engine_scheme_count(e); k++) {
         int n;
         const MetricSample *h = engine_history(e, k, &n);
-        for (int i = 0; i < n; i++)
-            fprintf(f, "%s,%" PRId64 ",%.6f,%.6f,%d,%.6f,%.6f\n", engine_scheme(e, k)->name,
-                    h[i].t_us / NR_US_PER_MS, h[i].d1, h[i].d2, h[i].inconsistent ? 1 : 0, h[i].rate,
-                    h[i].mean_d1_d2);
+        for (int i = 0; i < n; i++) {
+            fprintf(f, "%s,%" PRId64 ",%.6f,%.6f,%d,%.6f,%.6f", engine_scheme(e, k)->name, h[i].t_us / NR_US_PER_MS,
+                    h[i].d1, h[i].d2, h[i].inconsistent ? 1 : 0, h[i].rate, h[i].mean_d1_d2);
+            if (wide)
+                fprintf(f, ",%.6f,%.6f", h[i].pair_rate, h[i].spread);
+            fputc('\n', f);
+        }
     }
     bool ok = cli_out_close(cmd, &out, true, rc);
     if (ok)

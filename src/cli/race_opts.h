@@ -31,6 +31,7 @@
 #include "experiment.h"
 #include "replay.h"
 #include "linkscript.h"
+#include "linkmatrix.h"
 
 #define RACE_DEFAULT_RECORDING "recordings/default.csv"
 #define RACE_DEFAULT_LINK "delay 75ms 10ms distribution paretonormal"
@@ -53,8 +54,24 @@ typedef struct RaceOpts {
     bool link_parsed[2];
     const SchemeType *schemes[SCHEME_MAX];
     int nschemes;
-    double *progress[2]; /* true progress per sample, shared by every engine */
+    double *progress[ENGINE_MAX_CARS]; /* true progress per sample, shared by every engine */
     LinkScript script;   /* empty without --link-script */
+    bool link_given[2];  /* --link12 / --link21 on the command line */
+    /* N cars and topologies (race_topo.c; replay and sweep only) */
+    int cars;                 /* --cars N; 0 = the recording's count */
+    int ncars;                /* resolved: the race's car count (2 before) */
+    RouteTopology topology;   /* --topology (the first of a list) */
+    RouteServer server;       /* --server (the first of a list) */
+    bool server_given;
+    /* --topology / --server lists (masks by RouteTopology / RouteServer;
+     * 0: not given): more than one race configuration is a comparison,
+     * which only the sweep runs (allow_compare). */
+    unsigned topo_set, server_set;
+    bool allow_compare, compare;
+    const char *links_path;   /* --links FILE */
+    LinkMatrix *lines;        /* --link I-J / --links entries; NULL: none */
+    LinkSpec link_default;    /* every line no flag names */
+    bool link_default_parsed;
 } RaceOpts;
 
 void race_opts_init(RaceOpts *o, const char *schemes);
@@ -70,6 +87,37 @@ void race_print_params(FILE *f, const RaceOpts *o);
 void race_print_table(FILE *f, const RunResult *r, int n);
 void race_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n);
 bool race_write_series(const char *cmd, const char *path, const Engine *e, int *rc);
+/* N cars and topologies (race_topo.c), for replay and sweep:
+ *   race_topo_flag(o, argc, argv, &i, cmd)  --cars, --topology, --server,
+ *        --link I-J SPEC, --links FILE; RACE_FLAG_* as race_opts_flag.
+ *   race_topo_resolve(o, cmd)   after race_opts_load: the car count (from
+ *        the recording unless --cars; more than it has is an error), the
+ *        link matrix checked against it, every car's progress. CLI_OK or
+ *        the exit code after one line.
+ *   race_topo_config(o, cfg)    after race_opts_engine_config: the car
+ *        count, topology and every line's spec.
+ *   race_topo_wide(o)           the race needs the N-car outputs (more than
+ *        two cars, client-server or a comparison); two-player outputs stay
+ *        as they were.
+ *   race_topo_configs(o, out, max)  the configurations a comparison runs
+ *        (p2p, then cs relay, then cs sync, as the lists name them): copies
+ *        of o with topology and server set; returns the count (1 without a
+ *        comparison).
+ *   race_topo_print_params / _table / _csv  the wide forms of the outputs. */
+int race_topo_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd);
+int race_topo_resolve(RaceOpts *o, const char *cmd);
+void race_topo_config(const RaceOpts *o, EngineConfig *cfg);
+bool race_topo_wide(const RaceOpts *o);
+int race_topo_configs(const RaceOpts *o, RaceOpts *out, int max);
+const char *race_topo_name(const RaceOpts *o);
+void race_topo_print_params(FILE *f, const RaceOpts *o);
+void race_topo_print_table(FILE *f, const RunResult *r, int n, int ncars);
+void race_topo_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n);
+void race_topo_csv_extra_header(FILE *f, int ncars);
+void race_topo_csv_extra(FILE *f, const RaceOpts *o, const RunResult *r);
+/* The sweep's varied link: every line out of terminal 1 (p2p 1-J, cs 1-s)
+ * of an N-car or cs race; nothing for two cars p2p (link[0] is it). */
+void race_topo_sweep_line(const RaceOpts *o, EngineConfig *cfg, const LinkSpec *spec);
 
 /* Shared usage text of these flags, for the commands' help. */
 /* RACE_OPTS_HELP: every race flag; RACE_OPTS_HELP_NO_LINK12: the same without
@@ -88,5 +136,14 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
     "  --seed S          seed of the link emulator (default 1)\n"                               \
     "  --clock1 OFF[,PPM]  terminal 1's clock offset in ms and drift in ppm (default 0)\n"     \
     "  --clock2 OFF[,PPM]  terminal 2's clock\n"
+#define RACE_TOPO_HELP                                                                          \
+    "  --cars N          race the recording's first N cars (2 to 8; default all of them)\n"   \
+    "  --topology T      p2p (a link per ordered pair, default) or cs (through a server)\n"   \
+    "  --server B        cs server: relay (forward on arrival, default) or sync (forward\n"    \
+    "                    every MU to every client at generation + Delta)\n"                   \
+    "  --link I-J SPEC   the line from I to J (terminals 1..N, s = the server: I-s, s-J);\n"  \
+    "                    repeatable; lines not named take the default link\n"                \
+    "  --links FILE      a link matrix: lines 'I-J SPEC', every line of the topology\n"       \
+    "                    (docs/nplayers.md)\n"
 
 #endif

@@ -14,6 +14,7 @@ regen default -- --seed 168
 regen close -- --seed 26
 regen pullaway -- --seed 7 --skill 0.8,1 --noise 0.3
 regen typical -- --seed 17
+regen four -- --seed 10 --cars 4
 # --inputs: the inputs of every car, an input script (header, players 1 and 2 from t = 0)
 expect 0 "autopilot writes the inputs" -- env SOURCE_DATE_EPOCH=0 "$NR" autopilot --seconds 1 --seed 5 --out "$TMP/in-rec.csv" --inputs "$TMP/in.csv"
 stderr_has "^wrote .*/in.csv$" "autopilot announces the inputs file too"
@@ -38,8 +39,8 @@ stderr_has "--seconds: expected a number" "autopilot names the bad flag"
 expect 2 "autopilot bad seed" -- "$NR" autopilot --seconds 1 --seed -1 --out "$TMP/x.csv"
 expect 2 "autopilot skill out of range" -- "$NR" autopilot --seconds 1 --seed 1 --skill 2 --out "$TMP/x.csv"
 stderr_has "--skill: expected a number from 0 to 1" "autopilot skill range"
-expect 2 "autopilot too many cars" -- "$NR" autopilot --seconds 1 --seed 1 --cars 3 --out "$TMP/x.csv"
-stderr_has "grid slots" "autopilot cars vs grid"
+expect 2 "autopilot too many cars" -- "$NR" autopilot --seconds 1 --seed 1 --cars 9 --out "$TMP/x.csv"
+stderr_has "--cars: expected a whole number from 1 to 8" "autopilot cars beyond 8"
 expect 2 "autopilot unknown flag" -- "$NR" autopilot --seconds 1 --seed 1 --out "$TMP/x.csv" --turbo
 expect 2 "autopilot bad SOURCE_DATE_EPOCH" -- env SOURCE_DATE_EPOCH=yesterday "$NR" autopilot --seconds 1 --seed 1 --out "$TMP/x.csv"
 stderr_has "SOURCE_DATE_EPOCH" "autopilot names SOURCE_DATE_EPOCH"

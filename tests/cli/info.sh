@@ -8,7 +8,7 @@ stdout_has "^name: Default Circuit$" "track info: name"
 stdout_has "^length: [0-9]+\.[0-9]{2}$" "track info: length"
 stdout_has "^width: 8$" "track info: width"
 stdout_has "^points: [0-9]+$" "track info: points"
-stdout_has "^grid_slots: 2$" "track info: grid slots"
+stdout_has "^grid_slots: 8$" "track info: grid slots"
 
 expect 0 "info on the default race" -- "$NR" info recordings/default.csv
 stdout_has "^format: netrace-recording 1$" "recording info: format"

@@ -295,7 +295,8 @@ static WireResult decode_payload(Cur *c, const WireCheck *chk, WirePacket *out)
         w->converge_us = (int64_t)get(c, 8);
         w->seed = get(c, 8);
         bool ok = get_text(c, w->schemes, WIRE_SCHEMES_TEXT) && w->schemes[0] != '\0';
-        ok &= w->ncars >= 2 && w->ncars <= TERMINAL_MAX_CARS && w->car >= 0 && w->car < w->ncars;
+        /* Network play races two cars until N-car sessions land (issue 19). */
+        ok &= w->ncars == 2 && w->car >= 0 && w->car < w->ncars;
         ok &= w->period_ms >= 1 && w->period_ms <= 1000;
         ok &= w->laps >= 0 && w->laps <= 1000 && w->seconds_ms >= 0 && w->seconds_ms <= 3600 * 1000;
         ok &= w->laps > 0 || w->seconds_ms > 0;

@@ -168,15 +168,15 @@ static void dl_slot(void *ctx, int from, int32_t seq, int64_t now_us)
 }
 
 /* Queues one copy; returns the overflow flag when netem's limit drops it. */
-static int enqueue(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t now_us, int64_t delay_us,
-                   int overflow_flag)
+static int enqueue(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t sent_us, int64_t now_us,
+                   int64_t delay_us, int overflow_flag)
 {
     DlQueue *q = &d->q[k];
     if (q->n == DELAYLINE_QUEUE_LIMIT)
         return overflow_flag;
     int slot = d->nfree > 0 ? d->free[--d->nfree] : d->fresh++; /* n < cap: each scheme is below its limit */
     DlPacket *p = &d->pool[slot];
-    p->sent_us = now_us;
+    p->sent_us = sent_us;
     p->k = k;
     p->from = from;
     p->to = to;
@@ -188,41 +188,58 @@ static int enqueue(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t 
     return 0;
 }
 
-static int dl_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now_us)
+/* The fate of scheme k's mu in the current slot. Common random numbers:
+ * the first update MU a scheme sends in a sample slot takes that slot's
+ * draw, shared by every scheme; anything more takes the slot's auxiliary
+ * draw. */
+static const LinkDraw *slot_fate(DelayLine *d, int k, const Mu *mu, LinkDraw *own)
 {
-    DelayLine *d = ctx;
     DlQueue *q = &d->q[k];
-    /* Common random numbers: the first update MU a scheme sends in a sample
-     * slot takes that slot's draw, shared by every scheme; anything more
-     * takes the slot's auxiliary draw. */
-    const LinkDraw *dr;
-    LinkDraw own;
     if (d->trace_bit[k] >= 0) {
         /* A measured trace that knows which packet carried this scheme. */
-        linktrace_fate_scheme(&d->spec.trace, d->dir, d->cur_seq, mu->kind == MU_PARITY, d->trace_bit[k], &own);
-        dr = &own;
-    } else if (mu->kind == MU_UPDATE && q->primary_slot != d->slot) {
-        dr = &d->draw;
-        q->primary_slot = d->slot;
-    } else {
-        if (!d->aux_drawn) { /* a scheme that did not declare extra packets */
-            link_draw_slot(&d->aux, d->dir, d->cur_seq, true, &d->auxdraw);
-            d->aux_drawn = true;
-        }
-        dr = &d->auxdraw;
+        linktrace_fate_scheme(&d->spec.trace, d->dir, d->cur_seq, mu->kind == MU_PARITY, d->trace_bit[k], own);
+        return own;
     }
+    if (mu->kind == MU_UPDATE && q->primary_slot != d->slot) {
+        q->primary_slot = d->slot;
+        return &d->draw;
+    }
+    if (!d->aux_drawn) { /* a scheme that did not declare extra packets */
+        link_draw_slot(&d->aux, d->dir, d->cur_seq, true, &d->auxdraw);
+        d->aux_drawn = true;
+    }
+    return &d->auxdraw;
+}
+
+int delayline_send_at(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t sent_us, int64_t enter_us)
+{
+    LinkDraw own;
+    const LinkDraw *dr = slot_fate(d, k, mu, &own);
     if (dr->lost)
         return MEDIUM_LOST;
-    int fate = enqueue(d, k, from, to, mu, now_us, dr->delay_us, MEDIUM_OVERFLOW);
+    int fate = enqueue(d, k, from, to, mu, sent_us, enter_us, dr->delay_us, MEDIUM_OVERFLOW);
     if (dr->dup)
-        fate |= MEDIUM_DUPLICATED | enqueue(d, k, from, to, mu, now_us, dr->dup_delay_us, MEDIUM_DUP_OVERFLOW);
+        fate |= MEDIUM_DUPLICATED |
+                enqueue(d, k, from, to, mu, sent_us, enter_us, dr->dup_delay_us, MEDIUM_DUP_OVERFLOW);
     return fate;
+}
+
+bool delayline_draw_fate(DelayLine *d, int k, const Mu *mu, int64_t *delay_us)
+{
+    LinkDraw own;
+    const LinkDraw *dr = slot_fate(d, k, mu, &own);
+    *delay_us = dr->delay_us > 0 ? dr->delay_us : 0;
+    return !dr->lost;
+}
+
+static int dl_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now_us)
+{
+    return delayline_send_at(ctx, k, from, to, mu, now_us, now_us);
 }
 
 static int64_t dl_next_due(const void *ctx)
 {
-    const DelayLine *d = ctx;
-    return d->n > 0 ? d->heap[0].due_us : INT64_MAX;
+    return delayline_next_due(ctx);
 }
 
 static bool dl_pop_due(void *ctx, int64_t t_us, MediumDelivery *out)

@@ -32,6 +32,13 @@
  *        (linktrace_fate_scheme), as in the live race the trace measured;
  *        other schemes (and every scheme without that) the slot's shared
  *        fate. Kept across delayline_set_spec.
+ *   delayline_send_at(d, k, from, to, mu, sent_us, enter_us)  the medium's
+ *        send of an MU sent at sent_us that enters this line at enter_us
+ *        >= sent_us (after a first hop, topology.h): the current slot's fate,
+ *        due at enter_us + its delay. Returns MEDIUM_* flags.
+ *   delayline_draw_fate(d, k, mu, &delay_us)  takes the fate scheme k's mu
+ *        would take in the current slot without queueing anything: false
+ *        when lost, else its delay (>= 0). A first hop of a route.
  */
 #ifndef NR_DELAYLINE_H
 #define NR_DELAYLINE_H
@@ -93,5 +100,13 @@ bool delayline_set_spec(DelayLine *d, const LinkSpec *spec, NrError *err);
 const LinkSpec *delayline_spec(const DelayLine *d);
 void delayline_reset(DelayLine *d);
 void delayline_set_schemes(DelayLine *d, const char *const *names, int n);
+int delayline_send_at(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t sent_us, int64_t enter_us);
+
+/* The medium's next_due without the indirection (composing media). */
+static inline int64_t delayline_next_due(const DelayLine *d)
+{
+    return d->n > 0 ? d->heap[0].due_us : INT64_MAX;
+}
+bool delayline_draw_fate(DelayLine *d, int k, const Mu *mu, int64_t *delay_us);
 
 #endif

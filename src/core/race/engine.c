@@ -37,10 +37,12 @@ static bool check_config(const EngineConfig *cfg, NrError *err)
 {
     if (!cfg->track)
         return nr_error_set(err, "engine: a track is required");
-    /* The metrics are the racing paper's two-player ones (d1, d2): races of
-     * more cars need their N-car measures first. */
-    if (cfg->ncars != 0 && cfg->ncars != 2)
-        return nr_error_set(err, "engine: %d cars (the two-player metrics take 2)", cfg->ncars);
+    if (cfg->ncars != 0 && (cfg->ncars < 2 || cfg->ncars > ENGINE_MAX_CARS))
+        return nr_error_set(err, "engine: %d cars (expected 2 to %d)", cfg->ncars, ENGINE_MAX_CARS);
+    if (cfg->topology != ROUTE_P2P && cfg->topology != ROUTE_CS)
+        return nr_error_set(err, "engine: unknown topology %d", (int)cfg->topology);
+    if (cfg->server != ROUTE_RELAY && cfg->server != ROUTE_SYNC)
+        return nr_error_set(err, "engine: unknown server behaviour %d", (int)cfg->server);
     if (cfg->period_ms <= 0)
         return nr_error_set(err, "engine: the sampling period must be positive");
     if (cfg->nschemes < 1 || cfg->nschemes > SCHEME_MAX)
@@ -55,6 +57,8 @@ static bool check_config(const EngineConfig *cfg, NrError *err)
         return nr_error_set(err, "engine: every terminal is remote");
     if (local < ncars && !cfg->hooks.forward)
         return nr_error_set(err, "engine: a remote terminal needs the forward hook");
+    if (local < ncars && (ncars != 2 || cfg->topology != ROUTE_P2P))
+        return nr_error_set(err, "engine: remote terminals race two cars peer to peer");
     int64_t period_us = (int64_t)cfg->period_ms * NR_US_PER_MS;
     int64_t dmax = delta_max_us(period_us, cfg->clock, ncars);
     if (cfg->params.delta_us < 0 || cfg->params.delta_us > dmax)
@@ -64,8 +68,37 @@ static bool check_config(const EngineConfig *cfg, NrError *err)
     return true;
 }
 
-/* One medium per local sending terminal: the caller's, or a DelayLine of
- * link[d] drawing stream d of the seed. */
+/* Two cars peer to peer without pair links: the two-player DelayLines. */
+static bool uses_routes(const EngineConfig *cfg, int ncars)
+{
+    if (ncars > 2 || cfg->topology != ROUTE_P2P)
+        return true;
+    return cfg->pair_link[0][1] || cfg->pair_link[1][0];
+}
+
+/* Terminal d's RouteMedium: its lines' specs from the config (route.h). */
+static bool make_route(Engine *e, const EngineConfig *cfg, int d, bool need_aux, const char *const *names,
+                       NrError *err)
+{
+    RouteConfig rc = {.topology = cfg->topology, .server = cfg->server, .from = d, .ncars = e->ncars,
+                      .hold_us = cfg->params.delta_us, .seed = cfg->seed, .nschemes = e->n,
+                      .need_aux = need_aux, .names = names};
+    for (int j = 0; j < e->ncars; j++) {
+        if (cfg->topology == ROUTE_P2P)
+            rc.link[j] = cfg->pair_link[d][j] ? cfg->pair_link[d][j] : cfg->link[d];
+        else
+            rc.link[j] = cfg->down_link[j];
+    }
+    rc.up = cfg->up_link[d] ? cfg->up_link[d] : cfg->link[d];
+    e->own_route[d] = true; /* route_init leaves it safe to free, even on failure */
+    if (!route_init(&e->route[d], &rc, err))
+        return false;
+    e->med[d] = route_medium(&e->route[d]);
+    return true;
+}
+
+/* One medium per local sending terminal: the caller's, a DelayLine of
+ * link[d] drawing stream d of the seed, or a RouteMedium (route.h). */
 static bool make_media(Engine *e, const EngineConfig *cfg, NrError *err)
 {
     bool need_aux = false;
@@ -74,7 +107,8 @@ static bool make_media(Engine *e, const EngineConfig *cfg, NrError *err)
     if (!linkspec_parse(&e->none, "", NULL, err))
         return false;
     e->dl = calloc((size_t)e->ncars, sizeof *e->dl);
-    if (!e->dl)
+    e->route = calloc((size_t)e->ncars, sizeof *e->route);
+    if (!e->dl || !e->route)
         return nr_error_set(err, "engine: out of memory");
     const char *names[SCHEME_MAX];
     for (int k = 0; k < e->n; k++)
@@ -89,6 +123,11 @@ static bool make_media(Engine *e, const EngineConfig *cfg, NrError *err)
             e->ahead[d] &= to == d || e->remote[to];
         if (cfg->medium[d]) {
             e->med[d] = *cfg->medium[d];
+            continue;
+        }
+        if (uses_routes(cfg, e->ncars)) {
+            if (!make_route(e, cfg, d, need_aux, names, err))
+                return false;
             continue;
         }
         const LinkSpec *spec = cfg->link[d] ? cfg->link[d] : &e->none;
@@ -146,6 +185,7 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
     e->track = cfg->track;
     e->n = cfg->nschemes;
     e->ncars = cfg->ncars ? cfg->ncars : 2;
+    e->topology = cfg->topology;
     memcpy(e->types, cfg->schemes, sizeof e->types);
     e->params = cfg->params;
     e->hooks = cfg->hooks;
@@ -188,8 +228,11 @@ void engine_free(Engine *e)
         free(e->ptag[j]);
         if (e->own_dl[j])
             delayline_free(&e->dl[j]);
+        if (e->own_route[j])
+            route_free(&e->route[j]);
     }
     free(e->dl);
+    free(e->route);
     free(e->ring_pose);
     engine_free_views(e);
     linkspec_free(&e->none);
@@ -250,6 +293,16 @@ int engine_scheme_count(const Engine *e)
     return e->n;
 }
 
+int engine_car_count(const Engine *e)
+{
+    return e->ncars;
+}
+
+RouteTopology engine_topology(const Engine *e)
+{
+    return e->topology;
+}
+
 const SchemeType *engine_scheme(const Engine *e, int k)
 {
     return e->types[k];
@@ -279,8 +332,8 @@ const MetricSample *engine_history(const Engine *e, int k, int *n)
 bool engine_set_link(Engine *e, int dir, const LinkSpec *spec, NrError *err)
 {
     if (dir < 0 || dir >= e->ncars || !e->own_dl[dir])
-        return nr_error_set(err, "engine: direction %d runs over the caller's medium or the network, not a link spec",
-                            dir);
+        return nr_error_set(err, "engine: direction %d runs over the caller's medium, the network or an N-car route, "
+                                 "not a link spec", dir);
     return delayline_set_spec(&e->dl[dir], spec, err);
 }
 
@@ -330,6 +383,8 @@ void engine_restart(Engine *e)
     for (int d = 0; d < e->ncars; d++) {
         if (e->own_dl[d])
             delayline_reset(&e->dl[d]);
+        else if (e->own_route[d])
+            route_reset(&e->route[d]);
         else if (e->has_med[d])
             medium_clear(&e->med[d]);
     }

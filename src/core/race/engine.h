@@ -27,9 +27,11 @@
  * Global time is integer microseconds from the race start; sample i is at
  * i * period. Terminal j (0-based) owns car j; direction d is what terminal
  * d sends (direction 0 carries terminal 0 -> 1, "link12"; 1 carries 1 -> 0,
- * "link21"); per-car and per-terminal state is sized by the car count (at
- * most ENGINE_MAX_CARS; the metrics are the racing paper's two-player ones,
- * so engine_new takes 2 cars until races of N cars land).
+ * "link21"); per-car and per-terminal state is sized by the car count (2 to
+ * ENGINE_MAX_CARS; metrics.h gives the N-car measures). With more than two
+ * cars, pair links or the client-server topology, terminal d's medium is a
+ * RouteMedium (route.h) reaching every other terminal; remote terminals
+ * take two cars.
  *
  * Event order at one instant: deliveries due at or before t (in due order),
  * then the samples generated at t (car 0 then car 1; each scheme's sender
@@ -76,6 +78,7 @@
  *        engine_finish deliveries due after the last pushed sample wait for
  *        the next push. now becomes t when t is within the pushed samples
  *        (or, after finish, up to the last sample); t < now is ignored.
+ *   engine_car_count / engine_topology   the race's cars and topology.
  *   engine_now / engine_pushed_us (time of the last pushed sample, -1 before
  *        any) / engine_done (finished and every pushed sample processed)
  *   engine_view(e, k, j, out)  displayed cars at terminal j under scheme k
@@ -135,6 +138,7 @@
 #define NR_ENGINE_H
 
 #include "delayline.h"
+#include "route.h"
 #include "metrics.h"
 #include "raceflow.h"
 #include "terminal.h"
@@ -199,10 +203,22 @@ typedef struct EngineHooks {
 typedef struct EngineConfig {
     const Track *track;      /* borrowed */
     int32_t period_ms;       /* sampling period (33) */
-    int ncars;               /* 2 (0 = 2) */
+    int ncars;               /* 2 to ENGINE_MAX_CARS (0 = 2) */
     /* What terminal d sends crosses link[d] ([0] = 1->2, [1] = 2->1); NULL =
-     * no delay. */
+     * no delay. With more cars or another topology, link[d] is the default
+     * of every line out of terminal d (route.h). */
     const LinkSpec *link[ENGINE_MAX_CARS];
+    /* Topology (route.h): ROUTE_P2P (default) or ROUTE_CS with its server
+     * behaviour; cs holds sync MUs until gen + Delta (params.delta_us). */
+    RouteTopology topology;
+    RouteServer server;
+    /* p2p: pair_link[i][j] for the line i->j (NULL: link[i]); cs:
+     * up_link[i] client i -> server (NULL: link[i]), down_link[j] server ->
+     * client j (NULL: no delay). Two cars p2p without pair links run on the
+     * two-player DelayLines, bit for bit as before. */
+    const LinkSpec *pair_link[ENGINE_MAX_CARS][ENGINE_MAX_CARS];
+    const LinkSpec *up_link[ENGINE_MAX_CARS];
+    const LinkSpec *down_link[ENGINE_MAX_CARS];
     /* Optional: the caller's own media (borrowed); when medium[d] is set,
      * link[d] is ignored. */
     const Medium *medium[ENGINE_MAX_CARS];
@@ -247,6 +263,8 @@ int64_t engine_now(const Engine *e);
 int64_t engine_pushed_us(const Engine *e);
 bool engine_done(const Engine *e);
 int engine_scheme_count(const Engine *e);
+int engine_car_count(const Engine *e);
+RouteTopology engine_topology(const Engine *e);
 const SchemeType *engine_scheme(const Engine *e, int k);
 void engine_view(const Engine *e, int k, int terminal, EngineView *out);
 void engine_truth(const Engine *e, int car, Pose *out, double *progress);

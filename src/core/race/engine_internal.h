@@ -37,6 +37,7 @@ typedef struct SinkCtx {
 struct Engine {
     const Track *track;
     int n, ncars;
+    RouteTopology topology;
     const SchemeType *types[SCHEME_MAX];
     SchemeParams params;
     EngineHooks hooks;
@@ -47,6 +48,8 @@ struct Engine {
     TerminalSink sink[ENGINE_MAX_CARS];
     /* media, by sending terminal (none for a remote one) */
     DelayLine *dl;                       /* ncars of them; own_dl[d]: in use */
+    RouteMedium *route;                  /* ncars of them; own_route[d]: in use */
+    bool own_route[ENGINE_MAX_CARS];
     bool own_dl[ENGINE_MAX_CARS];
     bool has_med[ENGINE_MAX_CARS];
     int nmed, med_dir[ENGINE_MAX_CARS];  /* the directions that have a medium, ascending */

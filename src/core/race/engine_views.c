@@ -137,7 +137,7 @@ static void pair_views(Engine *e, int64_t idx)
                 p[j * nc + c] = engine_displayed_progress(e, c, sc[c].x, sc[c].y, sc[c].seq, truth[c]);
         }
         Slot *s = &e->s[k];
-        MetricSample ms = metrics_add_sample(&s->m, t, p, p + nc);
+        MetricSample ms = metrics_add_sample(&s->m, t, p, nc);
         if (!s->hist)
             continue;
         if (s->hist_n == e->hist_cap) { /* drop the older half: constant memory */

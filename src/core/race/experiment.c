@@ -17,8 +17,12 @@ void experiment_results(const Engine *e, RunResult *out)
         r->mean_d2 = metrics_mean_d2(m);
         r->mean_abs_d1 = metrics_mean_abs_d1(m);
         r->mean_abs_d2 = metrics_mean_abs_d2(m);
-        r->dir[0] = m->dir[0];
-        r->dir[1] = m->dir[1];
+        memcpy(r->dir, m->dir, sizeof r->dir);
+        r->ncars = m->ncars;
+        r->pair_rate = metrics_pair_rate(m);
+        r->spread = metrics_fairness_spread(m);
+        for (int c = 0; c < ENGINE_MAX_CARS; c++)
+            r->disadvantage[c] = c < m->ncars ? metrics_disadvantage(m, c) : 0.0;
     }
 }
 
@@ -70,22 +74,34 @@ void sweep_link_text(const SweepSpec *spec, const SweepPoint *pt, char *buf, siz
         snprintf(buf + w, n - (size_t)w, " %s", spec->extra);
 }
 
-void result_csv_header(FILE *f)
+void result_csv_header_fields(FILE *f)
 {
     fputs("scheme,delay12_ms,jitter12_ms,delay21_ms,jitter21_ms,delta_ms,tdr,seed,"
           "inconsistency_rate,mean_d1_minus_d2,mean_abs_d1,mean_abs_d2,mean_d1,mean_d2,"
           "sent12,sent21,delivered12,delivered21,lost12,lost21,late12,late21,"
-          "discarded12,discarded21,bytes12,bytes21,samples\n",
+          "discarded12,discarded21,bytes12,bytes21,samples",
           f);
 }
 
+void result_csv_header(FILE *f)
+{
+    result_csv_header_fields(f);
+    fputc('\n', f);
+}
+
 void result_csv_row(FILE *f, const RunKey *key, const RunResult *r)
+{
+    result_csv_row_fields(f, key, r);
+    fputc('\n', f);
+}
+
+void result_csv_row_fields(FILE *f, const RunKey *key, const RunResult *r)
 {
     const DirCounters *a = &r->dir[0], *b = &r->dir[1];
     fprintf(f,
             "%s,%g,%g,%g,%g,%g,%g,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
             "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
-            ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
+            ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64,
             r->scheme->name, key->delay12_ms, key->jitter12_ms, key->delay21_ms, key->jitter21_ms,
             key->delta_ms, key->tdr, key->seed, r->inconsistency_rate, r->mean_d1_minus_d2,
             r->mean_abs_d1, r->mean_abs_d2, r->mean_d1, r->mean_d2, a->sent, b->sent, a->delivered,

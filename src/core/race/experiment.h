@@ -13,6 +13,8 @@
  *        the mean are skipped. Returns the count (<= max).
  *   sweep_link_text(spec, pt, buf, n)  link12 spec text of a point.
  *   result_csv_header(f) / result_csv_row(f, ...)  the sweep/replay CSV.
+ *   result_csv_header_fields / result_csv_row_fields  the same without the
+ *        newline, for callers that append columns (N-car races).
  */
 #ifndef NR_EXPERIMENT_H
 #define NR_EXPERIMENT_H
@@ -27,7 +29,11 @@ typedef struct RunResult {
     int64_t samples;
     double inconsistency_rate;
     double mean_d1_minus_d2, mean_d1, mean_d2, mean_abs_d1, mean_abs_d2;
-    DirCounters dir[2];
+    DirCounters dir[ENGINE_MAX_CARS]; /* by sending terminal */
+    /* N-car measures (metrics.h; equal to the two-player ones for N = 2) */
+    int ncars;
+    double pair_rate, spread;
+    double disadvantage[ENGINE_MAX_CARS];
 } RunResult;
 
 bool experiment_run(const EngineConfig *cfg, const Recording *rec, RunResult *out, NrError *err);
@@ -63,5 +69,7 @@ typedef struct RunKey {
 
 void result_csv_header(FILE *f);
 void result_csv_row(FILE *f, const RunKey *key, const RunResult *r);
+void result_csv_header_fields(FILE *f);
+void result_csv_row_fields(FILE *f, const RunKey *key, const RunResult *r);
 
 #endif

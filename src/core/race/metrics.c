@@ -1,5 +1,6 @@
 /* Consistency and fairness metrics (racing paper Section 2: positional
- * errors d1, d2, inconsistency rate of the positional relation, d1 - d2). */
+ * errors d1, d2, inconsistency rate of the positional relation, d1 - d2;
+ * their N-car extension of metrics.h). */
 #include "metrics.h"
 
 #include <math.h>
@@ -10,21 +11,49 @@ void metrics_reset(Metrics *m)
     memset(m, 0, sizeof *m);
 }
 
-/* Car 0 ("car 1") is shown ahead at a terminal when its progress is strictly
- * greater; an exact tie counts as car 2 ahead at both terminals alike. */
-static bool car1_ahead(const double p[2])
+/* One sample's order checks. Car a is shown ahead of car b at a terminal
+ * when its progress is strictly greater; an exact tie counts as b ahead at
+ * every terminal alike (with two cars: car 2). Returns the pairs on whose
+ * order the terminals disagree. */
+static int pairs_disagreeing(const double *seen, int nc)
 {
-    return p[0] > p[1];
+    int bad = 0;
+    for (int a = 0; a < nc; a++)
+        for (int b = a + 1; b < nc; b++) {
+            bool first = seen[a] > seen[b];
+            for (int j = 1; j < nc; j++)
+                if ((seen[j * nc + a] > seen[j * nc + b]) != first) {
+                    bad++;
+                    break;
+                }
+        }
+    return bad;
 }
 
-MetricSample metrics_add_sample(Metrics *m, int64_t t_us, const double at1[2], const double at2[2])
+MetricSample metrics_add_sample(Metrics *m, int64_t t_us, const double *seen, int ncars)
 {
-    double d1 = at1[0] - at2[0];
-    double d2 = at2[1] - at1[1];
-    bool bad = car1_ahead(at1) != car1_ahead(at2);
+    const int nc = ncars < 2 ? 2 : ncars > METRICS_MAX_CARS ? METRICS_MAX_CARS : ncars;
+    /* d_i: car i at its own terminal minus car i at each other terminal,
+     * averaged over those (two cars: d_0 = d1, d_1 = d2, divided by 1). */
+    for (int i = 0; i < nc; i++) {
+        double sum = 0.0;
+        for (int j = 0; j < nc; j++)
+            if (j != i)
+                sum += seen[i * nc + i] - seen[j * nc + i];
+        double d = sum / (double)(nc - 1);
+        m->sum_d[i] += d;
+        m->sum_abs_d[i] += fabs(d);
+    }
+    double d1 = seen[0] - seen[nc];
+    double d2 = seen[nc + 1] - seen[1];
+    int bad_pairs = pairs_disagreeing(seen, nc);
+    bool bad = bad_pairs > 0;
 
+    m->ncars = nc;
     m->samples++;
     m->inconsistent += bad;
+    m->pair_samples += nc * (nc - 1) / 2;
+    m->pair_inconsistent += bad_pairs;
     m->sum_d1 += d1;
     m->sum_d2 += d2;
     m->sum_abs_d1 += fabs(d1);
@@ -54,6 +83,8 @@ MetricSample metrics_add_sample(Metrics *m, int64_t t_us, const double at1[2], c
         .inconsistent = bad,
         .rate = metrics_inconsistency_rate(m),
         .mean_d1_d2 = metrics_mean_d1_minus_d2(m),
+        .pair_rate = metrics_pair_rate(m),
+        .spread = metrics_fairness_spread(m),
     };
     return s;
 }
@@ -96,4 +127,40 @@ double metrics_mean_abs_d1(const Metrics *m)
 double metrics_mean_abs_d2(const Metrics *m)
 {
     return mean_of(m, m->sum_abs_d2);
+}
+
+double metrics_pair_rate(const Metrics *m)
+{
+    return m->pair_samples ? (double)m->pair_inconsistent / (double)m->pair_samples : 0.0;
+}
+
+double metrics_mean_d(const Metrics *m, int car)
+{
+    return car >= 0 && car < METRICS_MAX_CARS ? mean_of(m, m->sum_d[car]) : 0.0;
+}
+
+static double mean_of_means(const Metrics *m)
+{
+    double sum = 0.0;
+    for (int k = 0; k < m->ncars; k++)
+        sum += metrics_mean_d(m, k);
+    return m->ncars ? sum / m->ncars : 0.0;
+}
+
+double metrics_disadvantage(const Metrics *m, int car)
+{
+    return metrics_mean_d(m, car) - mean_of_means(m);
+}
+
+/* Population sd, as the fairness paper's spread across receivers. */
+double metrics_fairness_spread(const Metrics *m)
+{
+    if (!m->ncars)
+        return 0.0;
+    double mu = mean_of_means(m), ss = 0.0;
+    for (int k = 0; k < m->ncars; k++) {
+        double v = metrics_mean_d(m, k) - mu;
+        ss += v * v;
+    }
+    return sqrt(ss / m->ncars);
 }

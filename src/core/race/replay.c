@@ -9,14 +9,20 @@ struct Replay {
     const Recording *rec;
     bool loop;
     int next;         /* file index of the next sample to push */
+    int ncars;        /* the race's: the file's first ncars cars */
     int64_t heat_us;  /* n * period: one heat of the file */
-    double *prog[2];  /* the file's true progress, per car */
+    double *prog[ENGINE_MAX_CARS]; /* the file's true progress, per car */
 };
 
 Replay *replay_new(const EngineConfig *cfg, const Recording *rec, bool loop, NrError *err)
 {
+    int ncars = cfg->ncars ? cfg->ncars : 2;
     if (!rec || rec->ncars < 2 || rec->nsamples < 1) {
         nr_error_set(err, "replay: the recording needs two cars and at least one sample");
+        return NULL;
+    }
+    if (ncars > rec->ncars) {
+        nr_error_set(err, "replay: a race of %d cars, the recording has %d", ncars, rec->ncars);
         return NULL;
     }
     if (rec->period_ms <= 0) {
@@ -34,16 +40,17 @@ Replay *replay_new(const EngineConfig *cfg, const Recording *rec, bool loop, NrE
     }
     r->rec = rec;
     r->loop = loop;
+    r->ncars = ncars;
     r->heat_us = (int64_t)rec->nsamples * rec->period_ms * NR_US_PER_MS;
     EngineConfig c = *cfg;
     c.period_ms = rec->period_ms;
-    c.ncars = 2;
+    c.ncars = ncars;
     /* The whole file stays in the history; the progress ring is not needed:
      * the file's progress is given for every sample of a heat. */
     c.history_cap = rec->nsamples;
     c.ring_samples = 1; /* every seq of a heat has its progress given */
     c.progress_n = rec->nsamples;
-    for (int car = 0; car < 2; car++) {
+    for (int car = 0; car < ncars; car++) {
         if (cfg->progress[car] && cfg->progress_n == rec->nsamples)
             continue;
         r->prog[car] = malloc(sizeof(double) * (size_t)rec->nsamples);
@@ -68,8 +75,8 @@ void replay_free(Replay *r)
     if (!r)
         return;
     engine_free(r->e);
-    free(r->prog[0]);
-    free(r->prog[1]);
+    for (int c = 0; c < ENGINE_MAX_CARS; c++)
+        free(r->prog[c]);
     free(r);
 }
 
@@ -87,12 +94,12 @@ static bool push_next(Replay *r)
         r->next = 0;
         flags = ENGINE_PUSH_NEW_HEAT;
     }
-    CarPose p[2];
-    for (int c = 0; c < 2; c++) {
+    CarPose p[ENGINE_MAX_CARS];
+    for (int c = 0; c < r->ncars; c++) {
         const RecSample *s = recording_at(r->rec, c, r->next);
         p[c] = (CarPose){s->x, s->y, s->heading, s->speed};
     }
-    if (!engine_push(r->e, p, 2, flags)) {
+    if (!engine_push(r->e, p, r->ncars, flags)) {
         if (flags)
             r->next = r->rec->nsamples; /* retry the new heat next time */
         return false;

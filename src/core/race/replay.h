@@ -10,11 +10,12 @@
  * ring is not needed (one entry).
  *
  * Contracts:
- *   replay_new(cfg, rec, loop, err)  an engine for cfg with the period, car
- *        count, ring sizes and progress taken from rec (borrowed, must
- *        outlive the replay; cfg's own values for those are ignored), at
- *        t = 0 with sample 0 processed. NULL + err when rec has fewer than
- *        two cars or no sample, a bad period, or the engine refuses cfg.
+ *   replay_new(cfg, rec, loop, err)  an engine for cfg with the period, ring
+ *        sizes and progress taken from rec (borrowed, must outlive the
+ *        replay; cfg's own values for those are ignored), racing the file's
+ *        first cfg->ncars cars (0 = 2), at t = 0 with sample 0 processed.
+ *        NULL + err when rec has fewer than two cars or than cfg->ncars, no
+ *        sample, a bad period, or the engine refuses cfg.
  *   replay_free(r)                NULL-safe; frees the engine.
  *   replay_step_to(r, t_us)       pushes the file's samples up to the first
  *        one after t_us (or finishes the race at the file's end unless

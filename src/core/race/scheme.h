@@ -3,8 +3,8 @@
  *
  * A scheme instance lives at one terminal. Terminal j owns car j: it samples
  * its own car every period (scheme_type->on_local), may send MUs through a
- * Transport, receives the other terminal's MUs (on_receive) and says where it
- * displays each car (display). The two halves of a scheme talk only through
+ * Transport (which carries them to every other terminal), receives the other
+ * terminals' MUs (on_receive) and says where it displays each car (display). The two halves of a scheme talk only through
  * the Transport, so the same code runs over the emulated link (engine.c) and
  * over a real network.
  *
@@ -13,15 +13,19 @@
  * by default, offset / drift optional).
  *
  * Contracts:
- *   init(self, params, own_car, grid)   self is state_size zeroed bytes; grid[c]
- *        is car c's start-grid MU at t = 0, known to every terminal.
+ *   init(self, params, own_car, ncars, grid)  self is state_size zeroed bytes;
+ *        ncars in 2..SCHEME_MAX_CARS cars race, own_car among them; grid[c]
+ *        (ncars entries) is car c's start-grid MU at t = 0, known to every
+ *        terminal. Per-car state is an array of SCHEME_MAX_CARS indexed by
+ *        car, of which the first ncars are live.
  *   set_params(self, params)            live change (Delta, T_dr, ...).
  *   on_local(self, mu, now, tx)         own car sampled at now (== mu->gen_us);
  *        the scheme sends zero or more MUs with transport_send().
- *   on_receive(self, mu, now)           an MU from the other terminal arrived
- *        at now; returns how it was taken (used, late but used, discarded).
+ *   on_receive(self, mu, now)           an MU from another terminal arrived
+ *        at now (mu->car in 0..ncars-1, never own_car: mu.h checked it); returns how it was taken (used, late but used, discarded).
  *   display(self, car, now, out)        where car is shown at now; pure (no
  *        state change), defined for any now >= the last event time.
+ *   scheme_state_size(t, ncars)         an instance's bytes with ncars cars.
  *   scheme_find(name)                   registry lookup, NULL when unknown.
  *   scheme_registry()                   NULL-terminated table of every scheme.
  *   scheme_parse_list(list, out, max, err)  comma-separated names (or "all",
@@ -33,6 +37,8 @@
 #include "nr_common.h"
 
 #define SCHEME_MAX 24
+/* Cars a scheme instance holds (DESIGN.md: races of 2 to 8 cars). */
+#define SCHEME_MAX_CARS 8
 /* Largest Delta the schemes' buffers hold (their rings keep 128 samples of
  * 33 ms); the command line and the window refuse larger values. */
 #define SCHEME_DELTA_MAX_US (4000 * NR_US_PER_MS)
@@ -90,12 +96,24 @@ typedef struct SchemeType {
      * independent parity packets): the engine then draws the link's second
      * stream for every sample slot. */
     bool extra_packets;
-    void (*init)(void *self, const SchemeParams *p, int own_car, const Mu grid[2]);
+    /* 0, or the size of one record when the state ends with an array of
+     * per-car (or per-peer) records of which a race of ncars cars never
+     * uses the last SCHEME_MAX_CARS - ncars (e.g. a causality buffer per
+     * car): a terminal then allocates scheme_state_size(t, ncars), so a
+     * two-car race keeps its two-car footprint. */
+    size_t car_size;
+    void (*init)(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid);
     void (*set_params)(void *self, const SchemeParams *p);
     void (*on_local)(void *self, const Mu *mu, int64_t now_us, Transport *tx);
     RxResult (*on_receive)(void *self, const Mu *mu, int64_t now_us);
     void (*display)(const void *self, int car, int64_t now_us, Pose *out);
 } SchemeType;
+
+/* Bytes of one instance at a terminal of ncars cars (see car_size). */
+static inline size_t scheme_state_size(const SchemeType *t, int ncars)
+{
+    return t->state_size - (size_t)(SCHEME_MAX_CARS - ncars) * t->car_size;
+}
 
 const SchemeType *const *scheme_registry(void);
 const SchemeType *scheme_find(const char *name);

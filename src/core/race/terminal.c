@@ -73,7 +73,7 @@ Terminal *terminal_new(const TerminalConfig *cfg, NrError *err)
     t->window_us = cfg->rx_window_us > 0 ? cfg->rx_window_us : MU_WINDOW_DEFAULT_US;
     for (int k = 0; k < t->n; k++) {
         t->type[k] = cfg->schemes[k];
-        t->inst[k] = calloc(1, t->type[k]->state_size);
+        t->inst[k] = calloc(1, scheme_state_size(t->type[k], t->ncars));
         if (!t->inst[k]) {
             terminal_free(t);
             nr_error_set(err, "terminal: out of memory");
@@ -105,8 +105,8 @@ void terminal_start(Terminal *t, const Mu *grid, int64_t local_us)
     }
     for (int k = 0; k < t->n; k++) {
         if (t->started)
-            memset(t->inst[k], 0, t->type[k]->state_size);
-        t->type[k]->init(t->inst[k], &t->params, t->car, g);
+            memset(t->inst[k], 0, scheme_state_size(t->type[k], t->ncars));
+        t->type[k]->init(t->inst[k], &t->params, t->car, t->ncars, g);
     }
     t->started = true;
 }

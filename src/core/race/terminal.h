@@ -52,11 +52,8 @@
 
 #include "mu.h"
 
-/* The schemes hold two cars (SchemeType.init takes grid[2], their states
- * index cars 0 and 1): a terminal of more cars would hand them cars they
- * cannot hold. Races of N cars raise this with the schemes; the engine's
- * arrays are already ENGINE_MAX_CARS (8). */
-#define TERMINAL_MAX_CARS 2
+/* As many cars as a scheme instance holds (scheme.h). */
+#define TERMINAL_MAX_CARS SCHEME_MAX_CARS
 
 typedef struct TerminalClock {
     int64_t offset_us; /* local = global + offset + drift */

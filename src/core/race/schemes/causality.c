@@ -6,16 +6,16 @@
 typedef struct Causality {
     int own;
     int64_t delta_us;
-    MuRing ring[2];
+    MuRing ring[SCHEME_MAX_CARS]; /* by car; last: car_size */
 } Causality;
 
-static void ca_init(void *self, const SchemeParams *p, int own_car, const Mu grid[2])
+static void ca_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)
 {
     Causality *s = self;
     s->own = own_car;
     s->delta_us = p->delta_us;
-    muring_clear(&s->ring[0], &grid[0]);
-    muring_clear(&s->ring[1], &grid[1]);
+    for (int c = 0; c < ncars; c++)
+        muring_clear(&s->ring[c], &grid[c]);
 }
 
 static void ca_set_params(void *self, const SchemeParams *p)
@@ -52,6 +52,7 @@ const SchemeType scheme_causality = {
     .title = "Causality",
     .summary = "Delta-causality: output at generation + Delta, late MUs discarded",
     .state_size = sizeof(Causality),
+    .car_size = sizeof(MuRing),
     .init = ca_init,
     .set_params = ca_set_params,
     .on_local = ca_on_local,

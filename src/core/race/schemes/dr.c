@@ -10,19 +10,21 @@ typedef struct Dr {
     int own;
     DrSender snd;
     Mu own_now;
-    DrPred rx;
     int64_t converge_us;
-    int64_t conv_start_us; /* receiver clock */
-    double conv_dx, conv_dy;
+    DrPred rx[SCHEME_MAX_CARS];            /* by car; [own] unused */
+    int64_t conv_start_us[SCHEME_MAX_CARS]; /* receiver clock */
+    double conv_dx[SCHEME_MAX_CARS], conv_dy[SCHEME_MAX_CARS];
 } Dr;
 
-static void dr_init(void *self, const SchemeParams *p, int own_car, const Mu grid[2])
+static void dr_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)
 {
     Dr *s = self;
     s->own = own_car;
     drsender_init(&s->snd, &grid[own_car], p->tdr_cw);
     s->own_now = grid[own_car];
-    drpred_reset(&s->rx, &grid[1 - own_car]);
+    for (int c = 0; c < ncars; c++)
+        if (c != own_car)
+            drpred_reset(&s->rx[c], &grid[c]);
     s->converge_us = p->converge_us;
 }
 
@@ -43,31 +45,33 @@ static void dr_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
         transport_send(tx, &out);
 }
 
-/* Remaining convergence offset at t: the jump a new MU caused, fading out. */
-static void dr_offset(const Dr *s, int64_t t_us, double *dx, double *dy)
+/* Remaining convergence offset of car c at t: the jump a new MU caused,
+ * fading out. */
+static void dr_offset(const Dr *s, int c, int64_t t_us, double *dx, double *dy)
 {
     *dx = *dy = 0.0;
-    if (s->converge_us <= 0 || t_us >= s->conv_start_us + s->converge_us)
+    if (s->converge_us <= 0 || t_us >= s->conv_start_us[c] + s->converge_us)
         return;
-    double f = 1.0 - (double)(t_us - s->conv_start_us) / (double)s->converge_us;
+    double f = 1.0 - (double)(t_us - s->conv_start_us[c]) / (double)s->converge_us;
     if (f > 1.0)
         f = 1.0;
-    *dx = s->conv_dx * f;
-    *dy = s->conv_dy * f;
+    *dx = s->conv_dx[c] * f;
+    *dy = s->conv_dy[c] * f;
 }
 
 static RxResult dr_on_receive(void *self, const Mu *mu, int64_t now_us)
 {
     Dr *s = self;
+    int c = mu->car;
     double ox, oy, odx, ody, nx, ny;
-    drpred_at(&s->rx, now_us, &ox, &oy, NULL);
-    dr_offset(s, now_us, &odx, &ody);
-    if (!drpred_push(&s->rx, mu))
+    drpred_at(&s->rx[c], now_us, &ox, &oy, NULL);
+    dr_offset(s, c, now_us, &odx, &ody);
+    if (!drpred_push(&s->rx[c], mu))
         return RX_DISCARDED; /* older than what the receiver already has */
-    drpred_at(&s->rx, now_us, &nx, &ny, NULL);
-    s->conv_start_us = now_us;
-    s->conv_dx = ox + odx - nx;
-    s->conv_dy = oy + ody - ny;
+    drpred_at(&s->rx[c], now_us, &nx, &ny, NULL);
+    s->conv_start_us[c] = now_us;
+    s->conv_dx[c] = ox + odx - nx;
+    s->conv_dy[c] = oy + ody - ny;
     return RX_USED;
 }
 
@@ -79,11 +83,12 @@ static void dr_display(const void *self, int car, int64_t now_us, Pose *out)
         return;
     }
     double dx, dy;
-    drpred_at(&s->rx, now_us, &out->x, &out->y, &out->heading);
-    dr_offset(s, now_us, &dx, &dy);
+    const DrPred *rx = &s->rx[car];
+    drpred_at(rx, now_us, &out->x, &out->y, &out->heading);
+    dr_offset(s, car, now_us, &dx, &dy);
     out->x += dx;
     out->y += dy;
-    out->seq = (now_us == s->rx.last.gen_us && dx == 0.0 && dy == 0.0) ? s->rx.last.seq : -1;
+    out->seq = (now_us == rx->last.gen_us && dx == 0.0 && dy == 0.0) ? rx->last.seq : -1;
 }
 
 const SchemeType scheme_dr = {

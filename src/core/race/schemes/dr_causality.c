@@ -15,25 +15,43 @@ typedef struct Held {
     int64_t release_us;
 } Held;
 
+/* What this terminal holds of one other car: the predictor built from its
+ * released MUs and its MUs waiting for their release, sorted by release time
+ * (DRC_PENDING_MAX per car). */
+typedef struct DrcCar {
+    DrPred rx;
+    Held pending[DRC_PENDING_MAX];
+    int npending;
+} DrcCar;
+
 typedef struct DrCausality {
-    int own;
+    int own, ncars;
     int64_t delta_us;
     DrSender snd;
     MuRing own_ring;
-    DrPred rx;                       /* built from released MUs */
-    Held pending[DRC_PENDING_MAX];   /* sorted by release time */
-    int npending;
+    /* by peer: car c at [c < own ? c : c - 1]; last: car_size */
+    DrcCar car[SCHEME_MAX_CARS - 1];
 } DrCausality;
 
-static void dc_init(void *self, const SchemeParams *p, int own_car, const Mu grid[2])
+static DrcCar *peer_of(DrCausality *s, int car)
+{
+    return &s->car[car < s->own ? car : car - 1];
+}
+
+static void dc_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)
 {
     DrCausality *s = self;
     s->own = own_car;
+    s->ncars = ncars;
     s->delta_us = p->delta_us;
     drsender_init(&s->snd, &grid[own_car], p->tdr_cw);
     muring_clear(&s->own_ring, &grid[own_car]);
-    drpred_reset(&s->rx, &grid[1 - own_car]);
-    s->npending = 0;
+    for (int c = 0; c < ncars; c++) {
+        if (c == own_car)
+            continue;
+        drpred_reset(&peer_of(s, c)->rx, &grid[c]);
+        peer_of(s, c)->npending = 0;
+    }
 }
 
 static void dc_set_params(void *self, const SchemeParams *p)
@@ -43,9 +61,10 @@ static void dc_set_params(void *self, const SchemeParams *p)
     s->snd.tdr_cw = p->tdr_cw;
 }
 
-/* Use every held MU whose release time has come, in release order; at an
- * output instant, i.e. an own sample, also the late ones waiting for it. */
-static void dc_release(DrCausality *s, int64_t now_us, bool at_output)
+/* Use every held MU of one car whose release time has come, in release
+ * order; at an output instant, i.e. an own sample, also the late ones
+ * waiting for it. */
+static void dc_release(DrcCar *s, int64_t now_us, bool at_output)
 {
     int i = 0, end = s->npending;
     while (i < end && s->pending[i].release_us <= now_us)
@@ -65,7 +84,8 @@ static void dc_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
 {
     DrCausality *s = self;
     Mu out;
-    dc_release(s, now_us, true);
+    for (int p = 0; p < s->ncars - 1; p++)
+        dc_release(&s->car[p], now_us, true);
     muring_insert(&s->own_ring, mu);
     if (drsender_sample(&s->snd, mu, &out))
         transport_send(tx, &out);
@@ -73,9 +93,10 @@ static void dc_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
 
 static RxResult dc_on_receive(void *self, const Mu *mu, int64_t now_us)
 {
-    DrCausality *s = self;
+    DrCausality *d = self;
+    int64_t limit = mu->gen_us + d->delta_us;
+    DrcCar *s = peer_of(d, mu->car);
     dc_release(s, now_us, false);
-    int64_t limit = mu->gen_us + s->delta_us;
     RxResult r = RX_USED;
     int64_t release = limit;
     if (now_us > limit) {
@@ -113,12 +134,13 @@ static void dc_display(const void *self, int car, int64_t now_us, Pose *out)
         pose_from_mu(own, out);
         return;
     }
-    const DrPred *use = &s->rx;
+    const DrcCar *h = &s->car[car < s->own ? car : car - 1];
+    const DrPred *use = &h->rx;
     DrPred d;
-    if (s->npending > 0 && s->pending[0].release_us <= now_us) { /* due, not yet applied */
-        d = s->rx;
-        for (int i = 0; i < s->npending && s->pending[i].release_us <= now_us; i++)
-            drpred_push(&d, &s->pending[i].mu);
+    if (h->npending > 0 && h->pending[0].release_us <= now_us) { /* due, not yet applied */
+        d = h->rx;
+        for (int i = 0; i < h->npending && h->pending[i].release_us <= now_us; i++)
+            drpred_push(&d, &h->pending[i].mu);
         use = &d;
     }
     drpred_at(use, shown_us, &out->x, &out->y, &out->heading);
@@ -130,6 +152,7 @@ const SchemeType scheme_dr_causality = {
     .title = "DR+Causality",
     .summary = "DR sender rule, received MUs held until generation + Delta",
     .state_size = sizeof(DrCausality),
+    .car_size = sizeof(DrcCar),
     .init = dc_init,
     .set_params = dc_set_params,
     .on_local = dc_on_local,

@@ -10,19 +10,21 @@ typedef struct DrLocal {
     int own;
     DrSender snd;
     Mu own_now;
-    Mu last;          /* last received DR vector */
-    int64_t recv_us;  /* its receipt time, receiver clock */
+    Mu last[SCHEME_MAX_CARS];         /* by car: last received DR vector */
+    int64_t recv_us[SCHEME_MAX_CARS]; /* its receipt time, receiver clock */
 } DrLocal;
 
-static void dl_init(void *self, const SchemeParams *p, int own_car, const Mu grid[2])
+static void dl_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)
 {
     DrLocal *s = self;
     s->own = own_car;
     drsender_init(&s->snd, &grid[own_car], p->tdr_cw);
     s->own_now = grid[own_car];
-    s->last = grid[1 - own_car];
-    s->last.vx = s->last.vy = 0.0;
-    s->recv_us = grid[1 - own_car].gen_us;
+    for (int c = 0; c < ncars; c++) {
+        s->last[c] = grid[c];
+        s->last[c].vx = s->last[c].vy = 0.0;
+        s->recv_us[c] = grid[c].gen_us;
+    }
 }
 
 static void dl_set_params(void *self, const SchemeParams *p)
@@ -44,10 +46,10 @@ static void dl_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
 static RxResult dl_on_receive(void *self, const Mu *mu, int64_t now_us)
 {
     DrLocal *s = self;
-    if (mu->seq <= s->last.seq)
+    if (mu->seq <= s->last[mu->car].seq)
         return RX_DISCARDED; /* sequence numbers say it is stale */
-    s->last = *mu;
-    s->recv_us = now_us;
+    s->last[mu->car] = *mu;
+    s->recv_us[mu->car] = now_us;
     return RX_USED;
 }
 
@@ -58,11 +60,11 @@ static void dl_display(const void *self, int car, int64_t now_us, Pose *out)
         pose_from_mu(&s->own_now, out);
         return;
     }
-    double dt = (double)(now_us - s->recv_us) / (double)NR_US_PER_S;
-    out->x = s->last.x + s->last.vx * dt;
-    out->y = s->last.y + s->last.vy * dt;
-    out->heading = (s->last.vx != 0.0 || s->last.vy != 0.0) ? atan2(s->last.vy, s->last.vx)
-                                                            : s->last.heading;
+    const Mu *last = &s->last[car];
+    double dt = (double)(now_us - s->recv_us[car]) / (double)NR_US_PER_S;
+    out->x = last->x + last->vx * dt;
+    out->y = last->y + last->vy * dt;
+    out->heading = (last->vx != 0.0 || last->vy != 0.0) ? atan2(last->vy, last->vx) : last->heading;
     out->seq = -1;
 }
 

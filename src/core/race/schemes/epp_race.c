@@ -35,6 +35,18 @@ typedef struct EprUpd {
 
 typedef EppEp EprEp; /* seq = base update index; -1: empty */
 
+/* What the receiver knows of one other car's stream. */
+typedef struct EprRx {
+    Mu grid;
+    EprUpd upd[EPR_RING];
+    EprEp ep[EPR_RING];
+    int32_t newest; /* newest seq heard of (update or EP base) */
+    /* newest complete window: ends at best_seq, values newest first */
+    int32_t best_seq;
+    int64_t best_gen_us;
+    double bx[EPP_MAX_ORDER], by[EPP_MAX_ORDER];
+} EprRx;
+
 typedef struct EppRace {
     EppModel m;
     EppPack pack;
@@ -49,15 +61,8 @@ typedef struct EppRace {
     /* delay estimate of incoming MUs (for this terminal's D) */
     double delay_us;
     bool has_delay;
-    /* receiver */
-    Mu grid_other;
-    EprUpd upd[EPR_RING];
-    EprEp ep[EPR_RING];
-    int32_t newest; /* newest seq heard of (update or EP base) */
-    /* newest complete window: ends at best_seq, values newest first */
-    int32_t best_seq;
-    int64_t best_gen_us;
-    double bx[EPP_MAX_ORDER], by[EPP_MAX_ORDER];
+    /* receiver: one per other car */
+    EprRx rx[SCHEME_MAX_CARS]; /* by car; [own] unused; last: car_size */
 } EppRace;
 
 static int tx_horizon(const EppRace *s)
@@ -72,29 +77,38 @@ static int tx_horizon(const EppRace *s)
     return d;
 }
 
-static void epr_init(void *self, const SchemeParams *p, int own_car, const Mu grid[2], EppModel m, EppPack pack)
+/* Before any MU: car c stands on its grid slot (seq 0, and the car at rest
+ * before it). */
+static void eprx_init(EprRx *r, const Mu *grid)
+{
+    r->grid = *grid;
+    for (int i = 0; i < EPR_RING; i++) {
+        r->upd[i].seq = -1;
+        r->ep[i].seq = -1;
+    }
+    r->newest = -1;
+    r->best_seq = 0;
+    r->best_gen_us = grid->gen_us;
+    for (int i = 0; i < EPP_MAX_ORDER; i++) {
+        r->bx[i] = grid->x;
+        r->by[i] = grid->y;
+    }
+}
+
+static void epr_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid, EppModel m,
+                     EppPack pack)
 {
     EppRace *s = self;
-    memset(s, 0, sizeof *s);
+    /* what a terminal of ncars cars allocated (scheme_state_size) */
+    memset(s, 0, offsetof(EppRace, rx) + (size_t)ncars * sizeof(EprRx));
     s->m = m;
     s->pack = pack;
     s->own = own_car;
     s->period_us = p->period_us > 0 ? p->period_us : 33 * NR_US_PER_MS;
     s->own_now = grid[own_car];
-    s->grid_other = grid[1 - own_car];
-    for (int i = 0; i < EPR_RING; i++) {
-        s->upd[i].seq = -1;
-        s->ep[i].seq = -1;
-    }
-    s->newest = -1;
-    /* Before any MU: the other car stands on its grid slot (seq 0, and the
-     * car at rest before it). */
-    s->best_seq = 0;
-    s->best_gen_us = grid[1 - own_car].gen_us;
-    for (int i = 0; i < EPP_MAX_ORDER; i++) {
-        s->bx[i] = grid[1 - own_car].x;
-        s->by[i] = grid[1 - own_car].y;
-    }
+    for (int c = 0; c < ncars; c++)
+        if (c != own_car)
+            eprx_init(&s->rx[c], &grid[c]);
 }
 
 static void epr_set_params(void *self, const SchemeParams *p)
@@ -165,11 +179,11 @@ static void epr_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx
 
 /* Update j as the receiver knows it; seq < 0 is the car at rest on its grid
  * slot (seq 0 is the grid MU itself). */
-static bool upd_get(const EppRace *s, int32_t j, double *x, double *y)
+static bool upd_get(const EprRx *s, int32_t j, double *x, double *y)
 {
     if (j <= 0) {
-        *x = s->grid_other.x;
-        *y = s->grid_other.y;
+        *x = s->grid.x;
+        *y = s->grid.y;
         return true;
     }
     const EprUpd *u = &s->upd[j % EPR_RING];
@@ -180,7 +194,7 @@ static bool upd_get(const EppRace *s, int32_t j, double *x, double *y)
     return true;
 }
 
-static void upd_set(EppRace *s, int32_t j, double x, double y)
+static void upd_set(EprRx *s, int32_t j, double x, double y)
 {
     if (j <= 0)
         return;
@@ -193,9 +207,9 @@ static void upd_set(EppRace *s, int32_t j, double x, double y)
 
 /* Eqs. 9-13 over every EP in the ring (epp_recover_all, the receiver's one
  * recovery), then the newest complete window. */
-static void epr_rebuild(EppRace *s)
+static void epr_rebuild(EprRx *s, EppModel m, int64_t period_us)
 {
-    const int o = epp_order(s->m);
+    const int o = epp_order(m);
     int32_t lo = s->newest - EPR_RING + o;
     /* An EP whose window is complete can restore nothing (what is known
      * stays known): only the others go to the recovery. */
@@ -230,7 +244,7 @@ static void epr_rebuild(EppRace *s)
         EppUpdates u = {first, known, ux, uy};
         for (int i = 0; i < span; i++)
             known[i] = upd_get(s, first + i, &ux[i], &uy[i]);
-        if (epp_recover_all(s->m, eps, n, &u) > 0)
+        if (epp_recover_all(m, eps, n, &u) > 0)
             for (int i = 0; i < span; i++) {
                 double x, y;
                 if (known[i] && !upd_get(s, first + i, &x, &y))
@@ -245,7 +259,7 @@ static void epr_rebuild(EppRace *s)
         if (!all)
             continue;
         s->best_seq = j;
-        s->best_gen_us = s->grid_other.gen_us + (int64_t)j * s->period_us;
+        s->best_gen_us = s->grid.gen_us + (int64_t)j * period_us;
         for (int k = 0; k < o; k++) {
             s->bx[k] = wx[k];
             s->by[k] = wy[k];
@@ -256,18 +270,20 @@ static void epr_rebuild(EppRace *s)
 
 static RxResult epr_on_receive(void *self, const Mu *mu, int64_t now_us)
 {
-    EppRace *s = self;
-    if (mu->car == s->own || mu->seq < 0)
+    EppRace *t = self;
+    if (mu->car == t->own || mu->seq < 0)
         return RX_DISCARDED;
     double dl = (double)(now_us - mu->gen_us);
     if (dl < 0)
         dl = 0;
-    if (!s->has_delay) {
-        s->delay_us = dl;
-        s->has_delay = true;
+    /* One estimate over every incoming stream: D is the terminal's. */
+    if (!t->has_delay) {
+        t->delay_us = dl;
+        t->has_delay = true;
     } else {
-        s->delay_us += (dl - s->delay_us) / 8.0;
+        t->delay_us += (dl - t->delay_us) / 8.0;
     }
+    EprRx *s = &t->rx[mu->car];
     if (mu->seq > s->newest)
         s->newest = mu->seq;
     if (mu->kind == MU_UPDATE)
@@ -281,7 +297,7 @@ static RxResult epr_on_receive(void *self, const Mu *mu, int64_t now_us)
         e->x = mu->aux[0];
         e->y = mu->aux[1];
     }
-    epr_rebuild(s);
+    epr_rebuild(s, t->m, t->period_us);
     return RX_USED;
 }
 
@@ -303,13 +319,15 @@ static double predict_real(EppModel m, double h, const double *w)
 
 static void epr_display(const void *self, int car, int64_t now_us, Pose *out)
 {
-    const EppRace *s = self;
-    if (car == s->own) {
-        pose_from_mu(&s->own_now, out);
+    const EppRace *t = self;
+    if (car == t->own) {
+        pose_from_mu(&t->own_now, out);
         return;
     }
+    const EprRx *s = &t->rx[car];
+    const int64_t period_us = t->period_us;
     out->seq = -1;
-    out->heading = s->grid_other.heading;
+    out->heading = s->grid.heading;
     /* An EP built from newer updates than the newest complete window, whose
      * target time is the nearest to now, is the prediction (Section 5). */
     const EprEp *best_ep = NULL;
@@ -317,38 +335,39 @@ static void epr_display(const void *self, int car, int64_t now_us, Pose *out)
         const EprEp *e = &s->ep[i];
         if (e->seq <= s->best_seq)
             continue;
-        int64_t target = s->grid_other.gen_us + ((int64_t)e->seq + e->d) * s->period_us;
+        int64_t target = s->grid.gen_us + ((int64_t)e->seq + e->d) * period_us;
         int64_t off = now_us - target;
         if (off < 0)
             off = -off;
-        if (2 * off <= s->period_us && (!best_ep || e->seq > best_ep->seq))
+        if (2 * off <= period_us && (!best_ep || e->seq > best_ep->seq))
             best_ep = e;
     }
     if (best_ep) {
         out->x = best_ep->x;
         out->y = best_ep->y;
     } else {
-        double h = (double)(now_us - s->best_gen_us) / (double)s->period_us;
+        double h = (double)(now_us - s->best_gen_us) / (double)period_us;
         if (h < 0)
             h = 0;
-        out->x = predict_real(s->m, h, s->bx);
-        out->y = predict_real(s->m, h, s->by);
+        out->x = predict_real(t->m, h, s->bx);
+        out->y = predict_real(t->m, h, s->by);
     }
-    double vx = predict_real(s->m, 1.0, s->bx) - s->bx[0], vy = predict_real(s->m, 1.0, s->by) - s->by[0];
+    double vx = predict_real(t->m, 1.0, s->bx) - s->bx[0], vy = predict_real(t->m, 1.0, s->by) - s->by[0];
     if (vx != 0.0 || vy != 0.0)
         out->heading = atan2(vy, vx);
 }
 
 #define EPR_TYPE(ID, NAME, TITLE, MODEL, PACK, SUMMARY)                                                           \
-    static void ID##_init(void *self, const SchemeParams *p, int own_car, const Mu grid[2])                      \
+    static void ID##_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)             \
     {                                                                                                              \
-        epr_init(self, p, own_car, grid, MODEL, PACK);                                                             \
+        epr_init(self, p, own_car, ncars, grid, MODEL, PACK);                                                      \
     }                                                                                                              \
     const SchemeType scheme_##ID = {                                                                               \
         .name = NAME,                                                                                              \
         .title = TITLE,                                                                                            \
         .summary = SUMMARY,                                                                                        \
         .state_size = sizeof(EppRace),                                                                             \
+        .car_size = sizeof(EprRx),                                                                                 \
         .extra_packets = PACK == EPP_PACK_INDEPENDENT,                                                             \
         .init = ID##_init,                                                                                         \
         .set_params = epr_set_params,                                                                              \

@@ -4,16 +4,16 @@
 
 typedef struct Nc {
     int own;
-    Mu shown[2]; /* [own] = latest own sample, [other] = latest arrival */
+    Mu shown[SCHEME_MAX_CARS]; /* [own] = latest own sample, [other c] = c's latest arrival */
 } Nc;
 
-static void nc_init(void *self, const SchemeParams *p, int own_car, const Mu grid[2])
+static void nc_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)
 {
     (void)p;
     Nc *s = self;
     s->own = own_car;
-    s->shown[0] = grid[0];
-    s->shown[1] = grid[1];
+    for (int c = 0; c < ncars; c++)
+        s->shown[c] = grid[c];
 }
 
 static void nc_set_params(void *self, const SchemeParams *p)

@@ -1,0 +1,45 @@
+# Races of N cars and the topologies in replay (docs/nplayers.md): the
+# four-car bundled race, the N-car table and CSV columns, and bad input.
+# Sourced by tests/test_cli.sh (uses expect, stderr_has, stdout_has, $NR, $TMP).
+
+F=recordings/four.csv
+expect 0 "replay of four cars" -- "$NR" replay "$F" --headless --schemes nc
+stdout_has "^topology: p2p, 4 terminals$" "four cars: the topology line"
+stdout_has "^link 4-3: delay 75ms 10ms distribution paretonormal$" "four cars: every ordered pair"
+stdout_has "dis4" "four cars: each player's disadvantage"
+# 4 terminals x 3 peers x 910 samples
+stdout_has "^nc .* 10920 " "four cars: nc sends every MU to the 3 others"
+expect 0 "replay cs sync" -- "$NR" replay "$F" --headless --schemes nc --topology cs --server sync
+stdout_has "^topology: cs, 4 terminals, server sync$" "cs: the server named"
+stdout_has "^link 2-s: " "cs: the uplinks"
+expect 0 "replay four cars csv" -- "$NR" replay "$F" --csv --schemes nc --cars 3
+stdout_has ",ncars,topology,server,pair_rate,spread,disadvantage_1,disadvantage_2,disadvantage_3$" "csv: the N-car columns"
+stdout_has ",3,p2p,none," "csv: three cars p2p"
+expect 2 "more cars than the recording" -- "$NR" replay "$F" --headless --cars 5
+stderr_has "--cars 5: recordings/four.csv has 4 cars" "names the recording's car count"
+expect 2 "a link beyond N" -- "$NR" replay "$F" --headless --link 1-5 'delay 1ms'
+stderr_has "link 1-5 is not a line of this race \(4 terminals" "names the terminal beyond N"
+expect 2 "a bad link pair" -- "$NR" replay "$F" --headless --link 1-1 'delay 1ms'
+stderr_has "expected I-J, two different terminals" "names the pair grammar"
+printf '1-2 delay 10ms\n1-3 delay 10ms\n' >"$TMP/matrix.txt"
+expect 1 "a link matrix with a missing pair" -- "$NR" replay "$F" --headless --links "$TMP/matrix.txt"
+stderr_has "link 1-4 is missing" "names the missing pair"
+printf '1-2 delay 10ms\n1-2 delay 20ms\n' >"$TMP/twice.txt"
+expect 1 "a link matrix with a pair twice" -- "$NR" replay "$F" --headless --links "$TMP/twice.txt"
+stderr_has "twice.txt:2: link 1-2 given twice" "names the line"
+expect 2 "link12 in cs" -- "$NR" replay "$F" --headless --topology cs --link12 'delay 1ms'
+expect 2 "server without cs" -- "$NR" replay "$F" --headless --server sync
+expect 2 "unknown topology" -- "$NR" replay "$F" --headless --topology mesh
+stderr_has "--topology: expected p2p or cs" "names the topology"
+printf '1 12 delay 10ms\n' >"$TMP/script.txt"
+expect 2 "a link script on four cars" -- "$NR" replay "$F" --headless --link-script "$TMP/script.txt"
+stderr_has "two-car p2p races, not this one \(4 cars, p2p\)" "link scripts are two-player"
+# sweep: topologies compared on the same seeds, one CSV
+expect 0 "sweep compares topologies" -- "$NR" sweep --recording "$F" --delays 50,100 --jitters 10 --runs 1 \
+    --schemes nc --topology p2p,cs --server relay,sync --out "$TMP/cmp.csv"
+stdout_has "^== cs sync$" "sweep: a summary per topology"
+expect 0 "sweep: 2 points x 3 topologies + header" -- test "$(wc -l <"$TMP/cmp.csv")" -eq 7
+expect 0 "sweep: cs sync rows" -- grep -q ",4,cs,sync," "$TMP/cmp.csv"
+expect 2 "replay takes one topology" -- "$NR" replay "$F" --headless --topology p2p,cs
+stderr_has "lists compare them in netrace sweep" "replay names the sweep"
+expect 2 "a bad topology list" -- "$NR" sweep --recording "$F" --topology p2p,mesh
