@@ -25,112 +25,135 @@ static int parse_list(const char *flag, const char *val, double *out, int n)
     return k;
 }
 
-static int run(int argc, char **argv)
-{
+/* The command line of `netrace autopilot`. */
+typedef struct AutoArgs {
     AutopilotConfig cfg;
-    autopilot_config_default(&cfg);
-    const char *out = NULL, *inputs = NULL, *track_arg = "tracks/default.track";
-    double skill[RECORDING_MAX_CARS], noise[RECORDING_MAX_CARS];
-    bool have_skill = false, have_noise = false, have_seconds = false, have_seed = false;
-    const char *skill_val = NULL, *noise_val = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (cli_flag_is(a, "--seconds")) {
-            double s;
-            if (!cli_value(argc, argv, &i, "autopilot", &v) || !cli_double("autopilot", "--seconds", v, 0.033, 3600, &s))
-                return CLI_USAGE;
-            cfg.duration_ms = (int32_t)(s * 1000.0 + 0.5);
-            have_seconds = true;
-        } else if (cli_flag_is(a, "--seed")) {
-            if (!cli_value(argc, argv, &i, "autopilot", &v) || !cli_u64("autopilot", "--seed", v, &cfg.seed))
-                return CLI_USAGE;
-            have_seed = true;
-        } else if (cli_flag_is(a, "--out")) {
-            if (!cli_value(argc, argv, &i, "autopilot", &out))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--inputs")) {
-            if (!cli_value(argc, argv, &i, "autopilot", &inputs))
-                return CLI_USAGE;
-            if (!*inputs)
-                return cli_usage_error("autopilot", "--inputs: expected a file name");
-        } else if (cli_flag_is(a, "--track")) {
-            if (!cli_value(argc, argv, &i, "autopilot", &track_arg))
-                return CLI_USAGE;
-        } else if (cli_flag_is(a, "--cars")) {
-            int64_t n;
-            if (!cli_value(argc, argv, &i, "autopilot", &v) || !cli_int("autopilot", "--cars", v, 1, RECORDING_MAX_CARS, &n))
-                return CLI_USAGE;
-            cfg.ncars = (int)n;
-        } else if (cli_flag_is(a, "--skill")) {
-            if (!cli_value(argc, argv, &i, "autopilot", &skill_val))
-                return CLI_USAGE;
-            have_skill = true;
-        } else if (cli_flag_is(a, "--noise")) {
-            if (!cli_value(argc, argv, &i, "autopilot", &noise_val))
-                return CLI_USAGE;
-            have_noise = true;
-        } else {
-            return cli_unknown_option("autopilot", a);
-        }
-    }
-    if (!have_seconds || !have_seed || !out)
-        return cli_usage_error("autopilot", "--seconds, --seed and --out are required");
-    if (!*out)
-        return cli_usage_error("autopilot", "--out: expected a file name");
-    int orc = cli_out_check("autopilot", "--out", out, &track_arg, 1);
-    if (orc == CLI_OK && inputs)
-        orc = cli_out_check("autopilot", "--inputs", inputs, &track_arg, 1);
-    if (orc == CLI_OK)
-        orc = cli_out_distinct("autopilot", "--out", out, "--inputs", inputs);
-    if (orc != CLI_OK)
-        return orc;
-    cfg.inputs_path = inputs;
-    if (have_skill) {
-        if (parse_list("--skill", skill_val, skill, RECORDING_MAX_CARS) < 0)
-            return CLI_USAGE;
-        for (int i = 0; i < RECORDING_MAX_CARS; i++)
-            cfg.driver[i].skill = skill[i];
-    }
-    if (have_noise) {
-        if (parse_list("--noise", noise_val, noise, RECORDING_MAX_CARS) < 0)
-            return CLI_USAGE;
-        for (int i = 0; i < RECORDING_MAX_CARS; i++)
-            cfg.driver[i].noise = noise[i];
-    }
-    char created[32];
-    if (!cli_created_text("autopilot", created, sizeof created))
-        return CLI_USAGE;
-    cfg.created = created;
+    const char *out, *inputs, *track_arg;
+    const char *skill_val, *noise_val; /* NULL: not given */
+    bool have_seconds, have_seed;
+} AutoArgs;
 
+/* One flag at argv[*i]; CLI_OK or the exit code after one line. */
+static int auto_flag(AutoArgs *a, int argc, char **argv, int *i)
+{
+    const char *f = argv[*i], *v = NULL;
+    if (cli_flag_is(f, "--seconds")) {
+        double s;
+        if (!cli_value(argc, argv, i, "autopilot", &v) || !cli_double("autopilot", "--seconds", v, 0.033, 3600, &s))
+            return CLI_USAGE;
+        a->cfg.duration_ms = (int32_t)(s * 1000.0 + 0.5);
+        a->have_seconds = true;
+    } else if (cli_flag_is(f, "--seed")) {
+        if (!cli_value(argc, argv, i, "autopilot", &v) || !cli_u64("autopilot", "--seed", v, &a->cfg.seed))
+            return CLI_USAGE;
+        a->have_seed = true;
+    } else if (cli_flag_is(f, "--out")) {
+        if (!cli_value(argc, argv, i, "autopilot", &a->out))
+            return CLI_USAGE;
+    } else if (cli_flag_is(f, "--inputs")) {
+        if (!cli_value(argc, argv, i, "autopilot", &a->inputs))
+            return CLI_USAGE;
+        if (!*a->inputs)
+            return cli_usage_error("autopilot", "--inputs: expected a file name");
+    } else if (cli_flag_is(f, "--track")) {
+        if (!cli_value(argc, argv, i, "autopilot", &a->track_arg))
+            return CLI_USAGE;
+    } else if (cli_flag_is(f, "--cars")) {
+        int64_t n;
+        if (!cli_value(argc, argv, i, "autopilot", &v) || !cli_int("autopilot", "--cars", v, 1, RECORDING_MAX_CARS, &n))
+            return CLI_USAGE;
+        a->cfg.ncars = (int)n;
+    } else if (cli_flag_is(f, "--skill") || cli_flag_is(f, "--noise")) {
+        if (!cli_value(argc, argv, i, "autopilot", f[2] == 's' ? &a->skill_val : &a->noise_val))
+            return CLI_USAGE;
+    } else {
+        return cli_unknown_option("autopilot", f);
+    }
+    return CLI_OK;
+}
+
+/* The required flags, the outputs against the inputs, the drivers' lists. */
+static int auto_check(AutoArgs *a)
+{
+    if (!a->have_seconds || !a->have_seed || !a->out)
+        return cli_usage_error("autopilot", "--seconds, --seed and --out are required");
+    if (!*a->out)
+        return cli_usage_error("autopilot", "--out: expected a file name");
+    int rc = cli_out_check("autopilot", "--out", a->out, &a->track_arg, 1);
+    if (rc == CLI_OK && a->inputs)
+        rc = cli_out_check("autopilot", "--inputs", a->inputs, &a->track_arg, 1);
+    if (rc == CLI_OK)
+        rc = cli_out_distinct("autopilot", "--out", a->out, "--inputs", a->inputs);
+    if (rc != CLI_OK)
+        return rc;
+    a->cfg.inputs_path = a->inputs;
+    double list[RECORDING_MAX_CARS];
+    if (a->skill_val) {
+        if (parse_list("--skill", a->skill_val, list, RECORDING_MAX_CARS) < 0)
+            return CLI_USAGE;
+        for (int i = 0; i < RECORDING_MAX_CARS; i++)
+            a->cfg.driver[i].skill = list[i];
+    }
+    if (a->noise_val) {
+        if (parse_list("--noise", a->noise_val, list, RECORDING_MAX_CARS) < 0)
+            return CLI_USAGE;
+        for (int i = 0; i < RECORDING_MAX_CARS; i++)
+            a->cfg.driver[i].noise = list[i];
+    }
+    return CLI_OK;
+}
+
+/* The track loaded, the race driven and written. */
+static int auto_race(AutoArgs *a)
+{
     char tpath[4096];
-    if (!cli_resolve_path(track_arg, tpath, sizeof tpath))
-        return cli_fail("autopilot", "%s: no such file", track_arg);
+    if (!cli_resolve_path(a->track_arg, tpath, sizeof tpath))
+        return cli_fail("autopilot", "%s: no such file", a->track_arg);
     NrError err;
     Track *t = track_load(tpath, &err);
     if (!t)
         return cli_fail("autopilot", "%s", err.msg);
-    if (cfg.ncars > track_grid_slots(t)) {
+    if (a->cfg.ncars > track_grid_slots(t)) {
         int slots = track_grid_slots(t);
         track_free(t);
-        return cli_usage_error("autopilot", "--cars %d: the track %s has %d grid slots", cfg.ncars, tpath, slots);
+        return cli_usage_error("autopilot", "--cars %d: the track %s has %d grid slots", a->cfg.ncars, tpath, slots);
     }
     /* The header names the track by its file name; readers look for it beside
      * the recording, in ../tracks/, ./tracks/ and the source tree. */
     const char *base = strrchr(tpath, '/');
-    cfg.track_file = base ? base + 1 : tpath;
+    a->cfg.track_file = base ? base + 1 : tpath;
     Recording rec;
-    bool ok = autopilot_race(t, &cfg, &rec, &err);
+    bool ok = autopilot_race(t, &a->cfg, &rec, &err);
     track_free(t);
     if (!ok)
         return cli_fail("autopilot", "%s", err.msg);
-    ok = recording_save(&rec, out, &err);
+    ok = recording_save(&rec, a->out, &err);
     recording_free(&rec);
     if (!ok)
         return cli_fail("autopilot", "%s", err.msg);
-    cli_wrote(out);
-    if (inputs)
-        cli_wrote(inputs);
+    cli_wrote(a->out);
+    if (a->inputs)
+        cli_wrote(a->inputs);
     return CLI_OK;
+}
+
+static int run(int argc, char **argv)
+{
+    AutoArgs a = {.track_arg = "tracks/default.track"};
+    autopilot_config_default(&a.cfg);
+    for (int i = 1; i < argc; i++) {
+        int rc = auto_flag(&a, argc, argv, &i);
+        if (rc != CLI_OK)
+            return rc;
+    }
+    int rc = auto_check(&a);
+    if (rc != CLI_OK)
+        return rc;
+    char created[32];
+    if (!cli_created_text("autopilot", created, sizeof created))
+        return CLI_USAGE;
+    a.cfg.created = created;
+    return auto_race(&a);
 }
 
 const CliCommand cmd_autopilot = {
