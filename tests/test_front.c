@@ -4,7 +4,8 @@
  * the start lights count down by the race time; the HUD's race lines as a
  * terminal saw them; the network window draws a predicted car where it is
  * predicted, and its overview draws the peer's screens from the peer's
- * latest VIEW, captioned with its age. SDL_VIDEODRIVER=dummy. */
+ * latest VIEW, captioned with its age; the pause box says which end
+ * stopped. SDL_VIDEODRIVER=dummy. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -354,6 +355,27 @@ static void overview_shows_the_peer(void **state)
     track_free(t);
 }
 
+/* The pause box said "the peer has been silent for X s" even when this
+ * terminal itself had stalled: it says which end stopped. */
+static void pause_box_says_which_end(void **state)
+{
+    (void)state;
+    char why[160];
+    SessionStatus st = {.phase = SESSION_RACING, .paused = true, .silent_us = 4200 * NR_US_PER_MS};
+    st.pause_cause = NETSESSION_PAUSE_PEER_SILENT;
+    const char *next = netwin_race_pause_text(&st, why, sizeof why);
+    assert_string_equal(why, "the peer has been silent for 4.2 s");
+    assert_non_null(strstr(next, "heard again"));
+    st.pause_cause = NETSESSION_PAUSE_STALLED;
+    st.stalled_us = 5030 * NR_US_PER_MS;
+    next = netwin_race_pause_text(&st, why, sizeof why);
+    assert_string_equal(why, "this terminal stalled: it was not run for 5.0 s");
+    assert_non_null(strstr(next, "one race time"));
+    st.pause_cause = NETSESSION_PAUSE_PEER;
+    netwin_race_pause_text(&st, why, sizeof why);
+    assert_non_null(strstr(why, "the peer paused"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -363,6 +385,7 @@ int main(void)
         cmocka_unit_test(hud_lines_as_the_terminal_saw_them),
         cmocka_unit_test(network_screen_draws_predictions),
         cmocka_unit_test(overview_shows_the_peer),
+        cmocka_unit_test(pause_box_says_which_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include "netterm.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void netwin_race_pose(bool countdown, const Pose *shown, const Pose *grid, Pose *out)
@@ -121,6 +122,21 @@ bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d)
     d->end_us = d->now_us; /* the charts span the race so far */
     d->period_us = WORLD_SAMPLE_US;
     return true;
+}
+
+const char *netwin_race_pause_text(const SessionStatus *st, char *why, size_t n)
+{
+    switch (st->pause_cause) {
+    case NETSESSION_PAUSE_STALLED: /* the peer heard nothing from here meanwhile */
+        snprintf(why, n, "this terminal stalled: it was not run for %.1f s", (double)st->stalled_us / 1e6);
+        return "both ends stop at one race time, then go on together";
+    case NETSESSION_PAUSE_PEER:
+        snprintf(why, n, "the peer paused: it stalled, or heard nothing from here");
+        return "both ends stop at one race time, then go on together";
+    default:
+        snprintf(why, n, "the peer has been silent for %.1f s", (double)st->silent_us / 1e6);
+        return "the race goes on when it is heard again; 15 s of silence ends it";
+    }
 }
 
 void netwin_race_input(Session *s, const CarInput *in)
