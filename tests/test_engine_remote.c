@@ -6,7 +6,9 @@
  * DelayLine of direction d draws stream d of the seed in both), the same
  * displays, the same arithmetic. Also: views arriving out of order are
  * paired in sample order, and a sample whose remote view never comes is
- * skipped once a later view of that terminal has arrived. */
+ * skipped once a later view of that terminal has arrived; the latest
+ * remote view, as the network window draws the peer's screens, is the
+ * local engine's display of the same sample. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -192,6 +194,40 @@ static void assert_same_metrics(const Metrics *m, const Metrics *a, int j, int n
     assert_int_equal(in->discarded, ain->discarded);
 }
 
+/* Each engine's latest view of its remote terminal (the peer's screen in
+ * the network window) is what the all-local engine displays at that
+ * terminal at the same sample: the same positions and samples shown, the
+ * same progress, laps and leader, bit for bit; the heading (a VIEW carries
+ * none) is the track's at the displayed progress. A local terminal has no
+ * remote view. */
+static void assert_remote_view_is_local(Pair *p, const Engine *all, const EngineConfig *base, int32_t last)
+{
+    const Track *t = base->track;
+    int predicted = 0;
+    for (int j = 0; j < 2; j++) {
+        int r = 1 - j;
+        EngineView v, want;
+        assert_int_equal(engine_remote_view(p->e[j], 0, j, &v), -1);
+        assert_int_equal(engine_remote_view(p->e[j], base->nschemes, r, &v), -1);
+        for (int k = 0; k < base->nschemes; k++) {
+            assert_int_equal(engine_remote_view(p->e[j], k, r, &v), last);
+            engine_view(all, k, r, &want);
+            for (int c = 0; c < 2; c++) {
+                assert_true(v.pose[c].x == want.pose[c].x && v.pose[c].y == want.pose[c].y);
+                assert_int_equal(v.pose[c].seq, want.pose[c].seq);
+                assert_true(v.progress[c] == want.progress[c]);
+                assert_int_equal(v.lap[c], want.lap[c]);
+                double heading;
+                track_point(t, v.progress[c], NULL, NULL, &heading);
+                assert_true(v.pose[c].heading == heading);
+                predicted += v.pose[c].seq < 0;
+            }
+            assert_int_equal(v.leader, want.leader);
+        }
+    }
+    assert_true(predicted > 0); /* a DR scheme's prediction was among them */
+}
+
 static void remote_equals_local(void **state)
 {
     (void)state;
@@ -221,6 +257,7 @@ static void remote_equals_local(void **state)
     /* the links did something: losses one way, duplicates the other */
     assert_true(engine_metrics(all, 0)->dir[0].lost > 0);
     assert_true(engine_metrics(all, 0)->dir[1].duplicated > 0);
+    assert_remote_view_is_local(p, all, &base, rec.nsamples - 1);
     for (int j = 0; j < 2; j++)
         engine_free(p->e[j]);
 
@@ -239,10 +276,18 @@ static void remote_equals_local(void **state)
     TerminalView late = {.seq = 100, .nschemes = base.nschemes, .ncars = 2, .car = none};
     assert_false(engine_put_view(p->e[1], 0, &late));
     assert_false(engine_put_view(p->e[1], 1, &late));
+    /* the lost view leaves the newest kept one as engine 1's remote view;
+     * before any view arrives there is none */
+    EngineView ev;
+    assert_int_equal(engine_remote_view(p->e[1], 0, 0, &ev), rec.nsamples - 1);
     TerminalView v;
     assert_false(engine_local_view(p->e[1], 0, rec.nsamples - 1, &v));
     assert_true(engine_local_view(p->e[1], 1, rec.nsamples - 1, &v));
     assert_int_equal(engine_metrics(p->e[1], 0)->samples, rec.nsamples - 1);
+    for (int j = 0; j < 2; j++)
+        engine_free(p->e[j]);
+    open_pair(p, side, &base);
+    assert_int_equal(engine_remote_view(p->e[0], 0, 1, &ev), -1);
     for (int j = 0; j < 2; j++)
         engine_free(p->e[j]);
     free(p);

@@ -3,7 +3,9 @@
  * renderer's size, screenshots, quit, the benchmark's fixed 1/60 s steps);
  * the start lights count down by the race time; the HUD's race lines as a
  * terminal saw them; the network window draws a predicted car where it is
- * predicted. SDL_VIDEODRIVER=dummy. */
+ * predicted, and its overview draws the peer's screens from the peer's
+ * latest VIEW, captioned with its age; the pause box says which end
+ * stopped. SDL_VIDEODRIVER=dummy. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,13 +13,17 @@
 #include <cmocka.h>
 
 #include <SDL_image.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "app_internal.h"
 #include "netwin_race.h"
 #include "widgets.h"
+
+#include "netrace_config.h"
 #include "winloop.h"
 
 /* ---- a screen that counts what the loop asks of it ------------------- */
@@ -273,6 +279,103 @@ static void network_screen_draws_predictions(void **state)
     assert_true(out.x == -6.0 && out.y == 1.5);
 }
 
+static void drop_forward(void *ctx, const MediumDelivery *d)
+{
+    (void)ctx;
+    (void)d; /* what would go to the peer: not needed here */
+}
+
+/* The overview of a network race said "at the peer" for every screen of
+ * the peer, though its VIEW packets carry them: the peer's screen under
+ * each scheme is its latest view (the cars where it showed them, the
+ * progress of the samples shown), captioned with how old it is. */
+static void overview_shows_the_peer(void **state)
+{
+    (void)state;
+    NrError err;
+    Track *t = track_load(NETRACE_SOURCE_DIR "/tracks/default.track", &err);
+    assert_non_null(t);
+    EngineConfig cfg = {.track = t, .period_ms = 33, .params = scheme_default_params(), .remote = {false, true},
+                        .hooks = {.forward = drop_forward}};
+    cfg.nschemes = scheme_parse_list("nc,dr", cfg.schemes, SCHEME_MAX, &err);
+    assert_int_equal(cfg.nschemes, 2);
+    Engine *e = engine_new(&cfg, &err);
+    if (!e)
+        fail_msg("%s", err.msg);
+    RaceData d;
+    memset(&d, 0, sizeof d);
+    assert_false(netwin_race_peer(e, 0, 1, 0, &d)); /* no VIEW yet: the screen is not known */
+    assert_false(d.known[0][1]);
+    double gx[2], gy[2], gh, gs[2];
+    CarPose grid[2];
+    for (int c = 0; c < 2; c++) {
+        track_grid(t, c, &gx[c], &gy[c], &gh, &gs[c]);
+        grid[c] = (CarPose){gx[c], gy[c], gh, 0.0};
+    }
+    for (int i = 0; i < 2; i++) {
+        assert_true(engine_push(e, grid, 2, 0));
+        engine_step_to(e, i * 33000);
+    }
+    /* the peer's view of sample 1: under nc both cars at their sample 1
+     * (the grid); under dr car 0 predicted 3 cw ahead of its grid slot */
+    double ahead = gs[0] + 3.0, px, py;
+    track_point(t, ahead, &px, &py, NULL);
+    ShownCar shown[4] = {{gx[0], gy[0], 1}, {gx[1], gy[1], 1}, {px, py, -1}, {gx[1], gy[1], 1}};
+    TerminalView v = {.seq = 1, .nschemes = 2, .ncars = 2, .progress = gs[1], .car = shown};
+    assert_true(engine_put_view(e, 1, &v));
+    int64_t now = 100 * NR_US_PER_MS; /* the view of sample 1 (33 ms) is 67 ms old */
+    for (int k = 0; k < 2; k++) {
+        assert_true(netwin_race_peer(e, k, 1, now, &d));
+        assert_true(d.known[k][1]);
+        assert_int_equal(d.late_us[1], 67 * NR_US_PER_MS);
+        const EngineView *ev = &d.view[k][1];
+        for (int c = 0; c < 2; c++) {
+            assert_true(ev->pose[c].x == shown[2 * k + c].x && ev->pose[c].y == shown[2 * k + c].y);
+            assert_int_equal(ev->pose[c].seq, shown[2 * k + c].seq);
+        }
+        assert_true(ev->progress[1] == gs[1]); /* the progress the view carried */
+        assert_int_equal(ev->lap[0], 0);
+    }
+    assert_true(fabs(d.view[0][1].progress[0] - gs[0]) < 1e-6); /* the grid sample shown */
+    assert_true(fabs(d.view[1][1].progress[0] - ahead) < 1e-6);  /* projected near the truth */
+    /* car 0's slot is ahead of car 1's; the prediction only more so */
+    assert_true(gs[0] > gs[1]);
+    assert_int_equal(d.view[0][1].leader, 0);
+    assert_int_equal(d.view[1][1].leader, 0);
+    char cap[48];
+    app_view_caption(1, d.late_us[1], true, cap, sizeof cap);
+    assert_string_equal(cap, "P2 screen 67 ms ago");
+    app_view_caption(1, d.late_us[1], false, cap, sizeof cap);
+    assert_string_equal(cap, "P2 67ms ago");
+    app_view_caption(0, 0, true, cap, sizeof cap);
+    assert_string_equal(cap, "P1 screen");
+    app_view_caption(0, 0, false, cap, sizeof cap);
+    assert_string_equal(cap, "P1");
+    engine_free(e);
+    track_free(t);
+}
+
+/* The pause box said "the peer has been silent for X s" even when this
+ * terminal itself had stalled: it says which end stopped. */
+static void pause_box_says_which_end(void **state)
+{
+    (void)state;
+    char why[160];
+    SessionStatus st = {.phase = SESSION_RACING, .paused = true, .silent_us = 4200 * NR_US_PER_MS};
+    st.pause_cause = NETSESSION_PAUSE_PEER_SILENT;
+    const char *next = netwin_race_pause_text(&st, why, sizeof why);
+    assert_string_equal(why, "the peer has been silent for 4.2 s");
+    assert_non_null(strstr(next, "heard again"));
+    st.pause_cause = NETSESSION_PAUSE_STALLED;
+    st.stalled_us = 5030 * NR_US_PER_MS;
+    next = netwin_race_pause_text(&st, why, sizeof why);
+    assert_string_equal(why, "this terminal stalled: it was not run for 5.0 s");
+    assert_non_null(strstr(next, "one race time"));
+    st.pause_cause = NETSESSION_PAUSE_PEER;
+    netwin_race_pause_text(&st, why, sizeof why);
+    assert_non_null(strstr(why, "the peer paused"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +384,8 @@ int main(void)
         cmocka_unit_test(lights_count_down_by_race_time),
         cmocka_unit_test(hud_lines_as_the_terminal_saw_them),
         cmocka_unit_test(network_screen_draws_predictions),
+        cmocka_unit_test(overview_shows_the_peer),
+        cmocka_unit_test(pause_box_says_which_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,13 +76,13 @@ static void update_trails(AppState *s)
 }
 
 /* A terminal's screen this process does not know (the peer's, in a network
- * race): said so in its place. */
+ * race, before its first VIEW packet): said so in its place. */
 static void draw_unknown(AppState *s, const SDL_FRect *rect, int j)
 {
     gfx_fill(s->r, rect->x, rect->y, rect->w, rect->h, PAL_PANEL);
     char full[48];
-    snprintf(full, sizeof full, "P%d screen: at the peer", j + 1);
-    const char *says[3] = {full, "at the peer", "peer"}; /* detail dropped, never letters */
+    snprintf(full, sizeof full, "P%d screen: no view from the peer yet", j + 1);
+    const char *says[3] = {full, "no view yet", "peer"}; /* detail dropped, never letters */
     int i = 0, tw, th;
     for (; i < 2; i++) {
         gfx_text_size(&s->gfx, GFX_SMALL, says[i], &tw, &th);
@@ -146,22 +146,34 @@ static void view_overlays(AppState *s, int k, int j, const AppXform *x)
     }
 }
 
-/* Captions: whose screen and who is ahead on it at the top, both cars'
- * laps at the bottom of a tall view. */
+void app_view_caption(int j, int64_t late_us, bool wide, char *buf, size_t n)
+{
+    int ms = (int)((late_us + NR_US_PER_MS / 2) / NR_US_PER_MS);
+    if (late_us <= 0)
+        snprintf(buf, n, wide ? "P%d screen" : "P%d", j + 1);
+    else /* the peer's screen as its VIEW said it: one network delay ago */
+        snprintf(buf, n, wide ? "P%d screen %d ms ago" : "P%d %dms ago", j + 1, ms);
+}
+
+/* Captions: whose screen (and how old, when it arrived as a VIEW) and who
+ * is ahead on it at the top, both cars' laps at the bottom of a tall view. */
 static void view_captions(AppState *s, const SDL_FRect *rect, int j, const EngineView *v)
 {
     SDL_Renderer *r = s->r;
     float ls = lh(s, GFX_SMALL), pad = (float)s->lay.base * 0.25f;
     gfx_fill(r, rect->x, rect->y, rect->w, ls + pad, PAL_CAPTION);
     SDL_Color lc = pal_car(v->leader);
-    char lead[32];
+    char lead[32], who[48];
     snprintf(lead, sizeof lead, "car %d ahead", v->leader + 1);
     int lw, lhh, pw;
     gfx_text_size(&s->gfx, GFX_SMALL, lead, &lw, &lhh);
-    gfx_text_size(&s->gfx, GFX_SMALL, "P1 screen", &pw, &lhh);
+    app_view_caption(j, s->data.late_us[j], true, who, sizeof who);
+    gfx_text_size(&s->gfx, GFX_SMALL, who, &pw, &lhh);
     bool wide = (float)(pw + lw) + 6 * pad < rect->w;
+    if (!wide)
+        app_view_caption(j, s->data.late_us[j], false, who, sizeof who);
     int tw = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), (int)(rect->y + pad / 2), GFX_LEFT, pal_car(j),
-                      wide ? "P%d screen" : "P%d", j + 1);
+                      "%s", who);
     float bx = rect->x + rect->w - (float)lw - 3 * pad;
     if (bx > rect->x + (float)tw + 2 * pad || tw == 0) {
         gfx_fill(r, bx, rect->y + 1, (float)lw + 2 * pad, ls + pad - 2, lc);

@@ -16,6 +16,10 @@
  *   app_draw(s, w, h)                  lays out and draws one frame.
  *   app_view_xform(s, k, j, &x)        the world-to-pixel transform of view
  *        (scheme k, terminal j) of the last layout, as drawn.
+ *   app_view_caption(j, late_us, wide, buf, n)  the caption naming
+ *        terminal j's screen: "P2 screen" (short "P2"), or with late_us > 0
+ *        (a peer's screen from its VIEW) "P2 screen 42 ms ago" (short
+ *        "P2 42ms ago"), late_us rounded to the millisecond.
  *   app_gauge_text(m, &t)              the gauge strings of one scheme, formatted
  *        from its metrics.
  *   app_screen(s)                      the overview as a screen of the one
@@ -212,6 +216,7 @@ unsigned app_requests(AppState *s);
 WinScreen app_screen(AppState *s);
 void app_layout(AppState *s, int w, int h);
 void app_view_xform(const AppState *s, int k, int j, AppXform *x);
+void app_view_caption(int j, int64_t late_us, bool wide, char *buf, size_t n);
 void app_gauge_text(const Metrics *m, AppGaugeText *t);
 bool app_link_text(const LinkSpec *spec, int64_t delay_us, int64_t jitter_us, double loss_p,
                    const char *dist, char *buf, size_t n);

@@ -194,8 +194,8 @@ static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)
         const char *lines[3] = {"Synchronising the clocks", l1, l2};
         widget_text_box(g, w, h, lines, 3, PAL_ACCENT);
     } else if (nr->st.paused) {
-        snprintf(l1, sizeof l1, "the peer has been silent for %.1f s", (double)nr->st.silent_us / 1e6);
-        const char *lines[3] = {"PAUSED", l1, "the race goes on when it is heard again; 15 s of silence ends it"};
+        const char *l3 = netwin_race_pause_text(&nr->st, l1, sizeof l1);
+        const char *lines[3] = {"PAUSED", l1, l3};
         widget_text_box(g, w, h, lines, 3, PAL_WARN);
     } else if (nr->racing && nr->st.phase >= SESSION_FINISHED) {
         char title[160], here[64];

@@ -5,6 +5,7 @@
 #include "netterm.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void netwin_race_pose(bool countdown, const Pose *shown, const Pose *grid, Pose *out)
@@ -85,6 +86,16 @@ static void own_view(const NetTerminal *np, const Track *t, int k, bool countdow
     v->leader = v->progress[0] > v->progress[1] ? 0 : 1;
 }
 
+bool netwin_race_peer(const Engine *e, int k, int peer, int64_t now_us, RaceData *d)
+{
+    int32_t seq = engine_remote_view(e, k, peer, &d->view[k][peer]);
+    d->known[k][peer] = seq >= 0;
+    /* sample seq is at race time seq * WORLD_SAMPLE_US (netterm.h) */
+    int64_t late = seq >= 0 ? now_us - (int64_t)seq * WORLD_SAMPLE_US : 0;
+    d->late_us[peer] = late > 0 ? late : 0;
+    return seq >= 0;
+}
+
 bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d)
 {
     const NetTerminal *np = session_netterm(s);
@@ -95,6 +106,8 @@ bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d)
     session_status(s, &st);
     int me = netterm_car(np);
     d->n = session_scheme_count(s);
+    d->now_us = st.race_us > 0 ? st.race_us : 0;
+    d->late_us[me] = 0;
     for (int k = 0; k < d->n; k++) {
         d->scheme[k] = session_scheme(s, k);
         d->metrics[k] = netterm_metrics(np, k);
@@ -102,14 +115,28 @@ bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d)
         d->history[k] = hist->s[k];
         d->nhistory[k] = hist->n[k];
         own_view(np, t, k, st.phase < SESSION_RACING, &d->view[k][me]);
-        d->view[k][1 - me] = d->view[k][me];
         d->known[k][me] = true;
-        d->known[k][1 - me] = false;
+        if (!netwin_race_peer(netterm_engine(np), k, 1 - me, d->now_us, d))
+            d->view[k][1 - me] = d->view[k][me]; /* not drawn (unknown), but the trails read it */
     }
-    d->now_us = st.race_us > 0 ? st.race_us : 0;
     d->end_us = d->now_us; /* the charts span the race so far */
     d->period_us = WORLD_SAMPLE_US;
     return true;
+}
+
+const char *netwin_race_pause_text(const SessionStatus *st, char *why, size_t n)
+{
+    switch (st->pause_cause) {
+    case NETSESSION_PAUSE_STALLED: /* the peer heard nothing from here meanwhile */
+        snprintf(why, n, "this terminal stalled: it was not run for %.1f s", (double)st->stalled_us / 1e6);
+        return "both ends stop at one race time, then go on together";
+    case NETSESSION_PAUSE_PEER:
+        snprintf(why, n, "the peer paused: it stalled, or heard nothing from here");
+        return "both ends stop at one race time, then go on together";
+    default:
+        snprintf(why, n, "the peer has been silent for %.1f s", (double)st->silent_us / 1e6);
+        return "the race goes on when it is heard again; 15 s of silence ends it";
+    }
 }
 
 void netwin_race_input(Session *s, const CarInput *in)

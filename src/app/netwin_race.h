@@ -13,8 +13,18 @@
  *   netwin_race_data(s, hist, &d)  the overview's data (racedata.h): every
  *        scheme's live metrics, the history kept in hist (one sample added
  *        per frame in which the metrics moved on), this terminal's view of
- *        each scheme (the peer's screens are not known here: its VIEW
- *        packets carry progress, not poses). False before the race exists.
+ *        each scheme, and the peer's as its latest VIEW packet said
+ *        (netwin_race_peer). False before the race exists.
+ *   netwin_race_peer(e, k, peer, now_us, d)  the peer's screen under scheme
+ *        k from engine e's latest view of remote terminal peer
+ *        (engine_remote_view) into d->view[k][peer], d->known[k][peer] and
+ *        d->late_us[peer] (race time now_us minus that view's sample time:
+ *        one network delay and up to a sample period). False, known false,
+ *        when no view of the peer has arrived yet.
+ *   netwin_race_pause_text(st, why, n)  the pause box's reason into why
+ *        (which end stopped: this terminal stalled for X s, the peer
+ *        silent for X s, or the peer asked) and returns its last line (how
+ *        the race goes on).
  *   netwin_race_input(s, in)   this terminal's controls to the session.
  *   netwin_race_pose(countdown, shown, grid, &out)  the pose a screen draws
  *        for a car: its grid slot in the countdown (the terminal starts at
@@ -55,6 +65,8 @@ typedef struct NetHistory {
 void netwin_race_read(Session *s, NetRace *nr);
 void netwin_race_pose(bool countdown, const Pose *shown, const Pose *grid, Pose *out);
 bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d);
+bool netwin_race_peer(const Engine *e, int k, int peer, int64_t now_us, RaceData *d);
+const char *netwin_race_pause_text(const SessionStatus *st, char *why, size_t n);
 void netwin_race_input(Session *s, const CarInput *in);
 bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile sig_atomic_t *stop);
 

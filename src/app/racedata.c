@@ -15,6 +15,8 @@ void racedata_from_engine(RaceData *d, const Engine *e, int64_t end_us)
             d->known[k][j] = true;
         }
     }
+    for (int j = 0; j < 2; j++)
+        d->late_us[j] = 0;
     d->now_us = engine_now(e);
     d->end_us = end_us;
     int64_t period = engine_params(e)->period_us;

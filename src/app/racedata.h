@@ -2,7 +2,8 @@
  * from whatever runs it (DESIGN.md "one runtime"): the schemes, each one's
  * metrics and history, and what each terminal displays of both cars. The
  * gauges, the charts and the thumbnails read this, never an Engine, so the
- * same overview shows a replay, a game and a network race.
+ * same overview shows a replay, a game and a network race (where the peer's
+ * screens are what its latest VIEW packet said, late_us old).
  *
  * Contracts:
  *   racedata_from_engine(d, e, end_us)  fills d from engine e at its current
@@ -22,6 +23,8 @@ typedef struct RaceData {
     int nhistory[SCHEME_MAX];
     EngineView view[SCHEME_MAX][2];           /* [scheme][terminal] */
     bool known[SCHEME_MAX][2];                /* false: that terminal's screen is not known here */
+    int64_t late_us[2];                       /* how old each terminal's screens are (us): 0 when
+                                               * computed here, a network delay for the peer's */
     int64_t now_us, end_us, period_us;        /* race time, the charts' end, the sampling period */
 } RaceData;
 

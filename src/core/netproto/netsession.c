@@ -234,8 +234,8 @@ const char *netsession_error(const NetSession *s)
 /* ---- pause and resume (docs/netplay.md "Pause") ------------------------------ */
 
 /* This end stops its race time at `point` at the latest (the largest point
- * either end has said); counted once per pause. */
-void pause_at(NetSession *s, int64_t point, const char *why)
+ * either end has said); counted once per pause, whose cause is the first. */
+void pause_at(NetSession *s, int64_t point, NetPauseCause cause, const char *why)
 {
     if (s->phase != PH_RACE)
         return;
@@ -245,6 +245,7 @@ void pause_at(NetSession *s, int64_t point, const char *why)
     if (!s->paused) {
         s->paused = true;
         s->pauses++;
+        s->pause_cause = cause;
         s->cap = point;
         s->peer_at_cap = false;
         s->resume_left = 0;
@@ -273,7 +274,7 @@ void pause_heard(NetSession *s, int64_t point)
             s->resume_left = s->to.resume_sends;
         return;
     }
-    pause_at(s, point, s->cfg.host ? "the joiner paused" : "the host paused");
+    pause_at(s, point, NETSESSION_PAUSE_PEER, s->cfg.host ? "the joiner paused" : "the host paused");
     if (s->cfg.host && point == s->cap)
         s->peer_at_cap = true;
 }
@@ -301,8 +302,9 @@ static void stall_check(NetSession *s, int64_t l)
     if (s->phase == PH_RACE && l - s->now > s->to.stall_us) {
         int64_t here = race_at(s, s->now);
         s->shift_us = sync_at(s, l) - s->start_sync - here;
+        s->stalled_us = l - s->now;
         s->now = l;
-        pause_at(s, here, "this terminal stalled");
+        pause_at(s, here, NETSESSION_PAUSE_STALLED, "this terminal stalled");
     }
     if (l > s->now)
         s->now = l;
@@ -317,7 +319,7 @@ static void pause_tick(NetSession *s, int64_t l)
     {
         char why[64];
         snprintf(why, sizeof why, "the peer has been silent for %lld s", (long long)(s->to.pause_us / NR_US_PER_S));
-        pause_at(s, race_at(s, l), why);
+        pause_at(s, race_at(s, l), NETSESSION_PAUSE_PEER_SILENT, why);
     }
     bool standing = s->paused && race_at(s, l) == s->cap;
     if (standing && l >= s->next_pause_say) { /* "I stand at cap" */

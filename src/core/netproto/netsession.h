@@ -162,9 +162,20 @@ typedef enum NetSessionPhase {
     NETSESSION_OVER
 } NetSessionPhase;
 
+/* Why this end paused (docs/netplay.md "Pause"): the first cause of the
+ * pause under way. */
+typedef enum NetPauseCause {
+    NETSESSION_PAUSE_NONE,        /* not paused */
+    NETSESSION_PAUSE_PEER_SILENT, /* nothing heard from the peer for pause_us */
+    NETSESSION_PAUSE_STALLED,     /* this terminal was not run for more than stall_us */
+    NETSESSION_PAUSE_PEER         /* the peer said PAUSE (it stalled, or heard nothing from here) */
+} NetPauseCause;
+
 typedef struct NetSessionStatus {
     NetSessionPhase phase;
     bool paused;         /* the race waits (pause protocol) */
+    NetPauseCause pause_cause;
+    int64_t stalled_us;  /* PAUSE_STALLED: how long this terminal was not run */
     int64_t race_us;     /* race time now; < 0 in the countdown; 0 before the start is known */
     int64_t offset_us;   /* this terminal's clock minus the synchronised one (joiner; 0 on the host) */
     int64_t bound_us;    /* its error bound (0 on the host) */

@@ -70,6 +70,8 @@ struct NetSession {
     /* pause (docs/netplay.md "Pause") */
     bool paused;           /* race time capped at cap */
     int pauses;            /* times this end entered a pause */
+    NetPauseCause pause_cause; /* why the pause under way began */
+    int64_t stalled_us;    /* the last stall's length (local us) */
     bool peer_at_cap;      /* host: the joiner said it stands at cap */
     int64_t resumed_from;  /* the point of the last pause over (INT64_MIN: none) */
     int64_t next_pause_say;
@@ -102,7 +104,7 @@ void send_control(NetSession *s, int code, int64_t arg);
 void session_event(NetSession *s, const char *what, const char *detail);
 void session_say(NetSession *s, NetSessionEventKind kind, const char *text);
 void session_fail(NetSession *s, const char *what, const char *detail, const char *msg);
-void pause_at(NetSession *s, int64_t point, const char *why);
+void pause_at(NetSession *s, int64_t point, NetPauseCause cause, const char *why);
 void pause_heard(NetSession *s, int64_t point);
 void resume_heard(NetSession *s, int64_t start_sync);
 const char *reject_name(int r);

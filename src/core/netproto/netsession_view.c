@@ -13,6 +13,8 @@ void netsession_status(const NetSession *s, int64_t l, NetSessionStatus *out)
     memset(out, 0, sizeof *out);
     out->phase = phases[s->phase];
     out->paused = s->paused;
+    out->pause_cause = s->paused ? s->pause_cause : NETSESSION_PAUSE_NONE;
+    out->stalled_us = s->paused && s->pause_cause == NETSESSION_PAUSE_STALLED ? s->stalled_us : 0;
     if (s->have_start) /* race time runs on the synchronised clock; frozen in a pause */
         out->race_us = s->phase >= PH_RACE ? race_at(s, l) : sync_at(s, l) - s->start_sync;
     bool est = !s->cfg.host && clocksync_count(&s->cs) > 0;

@@ -21,21 +21,6 @@ enum {
 
 #define TRACK_MAX_BYTES (64u << 20) /* the track loader's own limit */
 
-size_t wire_size(WireKind kind)
-{
-    switch (kind) {
-    case WIRE_HELLO: return WIRE_HEADER_BYTES + HELLO_BYTES;
-    case WIRE_WELCOME: return WIRE_HEADER_BYTES + WELCOME_BYTES;
-    case WIRE_TRACK: return WIRE_HEADER_BYTES + TRACK_BYTES;
-    case WIRE_MU: return WIRE_HEADER_BYTES + MU_BYTES;
-    case WIRE_SYNC_REQ: return WIRE_HEADER_BYTES + SYNC_REQ_BYTES;
-    case WIRE_SYNC_RESP: return WIRE_HEADER_BYTES + SYNC_RESP_BYTES;
-    case WIRE_CONTROL: return WIRE_HEADER_BYTES + CONTROL_BYTES;
-    case WIRE_VIEW: return WIRE_HEADER_BYTES + VIEW_BYTES;
-    default: return 0;
-    }
-}
-
 /* ---- little-endian cursor ------------------------------------------------ */
 
 typedef struct Cur {
@@ -103,131 +88,257 @@ static bool finite_in(double v, double lo, double hi)
     return v >= lo && v <= hi; /* false for NaN */
 }
 
-/* ---- encode -------------------------------------------------------------- */
+/* ---- one encoder and one decoder per kind ------------------------------- */
 
-size_t wire_encode(const WirePacket *p, uint8_t *buf, size_t cap)
+/* Each writes or reads its kind's payload after the header (docs/wire.md),
+ * field by field in wire order. An encoder returns false when a field
+ * cannot be encoded; a decoder stops at the first failure, which it
+ * returns (wire.h), so reserved bytes are checked before the fields that
+ * follow them, as the table of docs/wire.md "Validation" orders them. */
+
+static bool encode_hello(Cur *c, const WirePacket *p)
 {
-    size_t size = wire_size(p->kind);
-    if (size == 0 || cap < size)
-        return 0;
-    Cur c = {buf, NULL, 0};
-    memcpy(buf, WIRE_MAGIC, 4);
-    c.pos = 4;
-    put(&c, WIRE_VERSION, 1);
-    put(&c, (uint64_t)p->kind, 1);
-    put(&c, size, 2);
-    put(&c, p->token, 8);
-    put(&c, p->pkt_seq, 4);
-    put(&c, 0, 4);
-    switch (p->kind) {
-    case WIRE_HELLO: {
-        const WireHello *h = &p->u.hello;
-        if (strnlen(h->name, WIRE_TEXT) >= WIRE_TEXT)
-            return 0;
-        put(&c, h->proto, 4);
-        put(&c, 0, 4);
-        put(&c, h->nonce, 8);
-        put_text(&c, h->name, WIRE_TEXT);
-        break;
-    }
-    case WIRE_WELCOME: {
-        const WireWelcome *w = &p->u.welcome;
-        if (strnlen(w->schemes, WIRE_SCHEMES_TEXT) >= WIRE_SCHEMES_TEXT)
-            return 0;
-        put(&c, w->nonce, 8);
-        put(&c, (uint32_t)w->car, 4);
-        put(&c, (uint32_t)w->ncars, 4);
-        put(&c, (uint32_t)w->period_ms, 4);
-        put(&c, (uint32_t)w->laps, 4);
-        put(&c, (uint32_t)w->seconds_ms, 4);
-        put(&c, (uint32_t)w->shown_scheme, 4);
-        put(&c, w->track_bytes, 4);
-        put(&c, 0, 4);
-        put(&c, (uint64_t)w->delta_us, 8);
-        put_f64(&c, w->tdr_cw);
-        put(&c, (uint64_t)w->converge_us, 8);
-        put(&c, w->seed, 8);
-        put_text(&c, w->schemes, WIRE_SCHEMES_TEXT);
-        break;
-    }
-    case WIRE_TRACK: {
-        const WireTrack *t = &p->u.track;
-        if (t->n > WIRE_TRACK_CHUNK)
-            return 0;
-        put(&c, t->offset, 4);
-        put(&c, t->total, 4);
-        put(&c, t->n, 4);
-        put(&c, 0, 4);
-        memcpy(buf + c.pos, t->data, t->n);
-        memset(buf + c.pos + t->n, 0, WIRE_TRACK_CHUNK - t->n);
-        c.pos += WIRE_TRACK_CHUNK;
-        break;
-    }
-    case WIRE_MU: {
-        const Mu *m = &p->u.mu.mu;
-        put(&c, (uint32_t)m->car, 4);
-        put(&c, (uint32_t)m->seq, 4);
-        put(&c, (uint32_t)m->kind, 4);
-        put(&c, (uint32_t)m->nbytes, 4);
-        put(&c, p->u.mu.schemes, 4);
-        put(&c, 0, 4);
-        put(&c, (uint64_t)m->gen_us, 8);
-        const double v[6] = {m->x, m->y, m->heading, m->speed, m->vx, m->vy};
-        for (int i = 0; i < 6; i++)
-            put_f64(&c, v[i]);
-        for (int i = 0; i < 6; i++)
-            put_f64(&c, m->aux[i]);
-        break;
-    }
-    case WIRE_SYNC_REQ:
-    case WIRE_SYNC_RESP:
-        put(&c, p->u.sync.id, 4);
-        put(&c, 0, 4);
-        put(&c, (uint64_t)p->u.sync.t1_us, 8);
-        if (p->kind == WIRE_SYNC_RESP) {
-            put(&c, (uint64_t)p->u.sync.t2_us, 8);
-            put(&c, (uint64_t)p->u.sync.t3_us, 8);
-        }
-        break;
-    case WIRE_CONTROL:
-        put(&c, (uint32_t)p->u.control.code, 4);
-        put(&c, 0, 4);
-        put(&c, (uint64_t)p->u.control.arg_us, 8);
-        break;
-    case WIRE_VIEW: {
-        const WireView *v = &p->u.view;
-        if (v->nschemes < 1 || v->nschemes > SCHEME_MAX)
-            return 0;
-        put(&c, (uint32_t)v->seq, 4);
-        put(&c, (uint32_t)v->nschemes, 4);
-        put(&c, (uint64_t)v->t_us, 8);
-        put_f64(&c, v->progress);
-        put(&c, v->mu_sent, 4);
-        put(&c, 0, 4);
-        for (int k = 0; k < SCHEME_MAX; k++)
-            for (int car = 0; car < 2; car++) {
-                bool used = k < v->nschemes;
-                put_f64(&c, used ? v->car[k][car].x : 0.0);
-                put_f64(&c, used ? v->car[k][car].y : 0.0);
-                put(&c, used ? (uint32_t)v->car[k][car].seq : 0, 4);
-                put(&c, 0, 4);
-            }
-        break;
-    }
-    default:
-        return 0;
-    }
-    return c.pos;
+    const WireHello *h = &p->u.hello;
+    if (strnlen(h->name, WIRE_TEXT) >= WIRE_TEXT)
+        return false;
+    put(c, h->proto, 4);
+    put(c, 0, 4);
+    put(c, h->nonce, 8);
+    put_text(c, h->name, WIRE_TEXT);
+    return true;
 }
 
-/* ---- decode -------------------------------------------------------------- */
+static WireResult decode_hello(Cur *c, const WireCheck *chk, WirePacket *out)
+{
+    (void)chk;
+    WireHello *h = &out->u.hello;
+    h->proto = (uint32_t)get(c, 4);
+    if (get(c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    h->nonce = get(c, 8);
+    if (!get_text(c, h->name, WIRE_TEXT) || h->proto != WIRE_VERSION)
+        return WIRE_BAD_FIELD;
+    return WIRE_OK;
+}
+
+static bool encode_welcome(Cur *c, const WirePacket *p)
+{
+    const WireWelcome *w = &p->u.welcome;
+    if (strnlen(w->schemes, WIRE_SCHEMES_TEXT) >= WIRE_SCHEMES_TEXT)
+        return false;
+    put(c, w->nonce, 8);
+    put(c, (uint32_t)w->car, 4);
+    put(c, (uint32_t)w->ncars, 4);
+    put(c, (uint32_t)w->period_ms, 4);
+    put(c, (uint32_t)w->laps, 4);
+    put(c, (uint32_t)w->seconds_ms, 4);
+    put(c, (uint32_t)w->shown_scheme, 4);
+    put(c, w->track_bytes, 4);
+    put(c, 0, 4);
+    put(c, (uint64_t)w->delta_us, 8);
+    put_f64(c, w->tdr_cw);
+    put(c, (uint64_t)w->converge_us, 8);
+    put(c, w->seed, 8);
+    put_text(c, w->schemes, WIRE_SCHEMES_TEXT);
+    return true;
+}
+
+static WireResult decode_welcome(Cur *c, const WireCheck *chk, WirePacket *out)
+{
+    (void)chk;
+    WireWelcome *w = &out->u.welcome;
+    w->nonce = get(c, 8);
+    w->car = (int32_t)get(c, 4);
+    w->ncars = (int32_t)get(c, 4);
+    w->period_ms = (int32_t)get(c, 4);
+    w->laps = (int32_t)get(c, 4);
+    w->seconds_ms = (int32_t)get(c, 4);
+    w->shown_scheme = (int32_t)get(c, 4);
+    w->track_bytes = (uint32_t)get(c, 4);
+    if (get(c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    w->delta_us = (int64_t)get(c, 8);
+    w->tdr_cw = get_f64(c);
+    w->converge_us = (int64_t)get(c, 8);
+    w->seed = get(c, 8);
+    bool ok = get_text(c, w->schemes, WIRE_SCHEMES_TEXT) && w->schemes[0] != '\0';
+    /* Network play races two cars until N-car sessions land (issue 19). */
+    ok &= w->ncars == 2 && w->car >= 0 && w->car < w->ncars;
+    ok &= w->period_ms >= 1 && w->period_ms <= 1000;
+    ok &= w->laps >= 0 && w->laps <= 1000 && w->seconds_ms >= 0 && w->seconds_ms <= 3600 * 1000;
+    ok &= w->laps > 0 || w->seconds_ms > 0;
+    ok &= w->shown_scheme >= 0 && w->shown_scheme < SCHEME_MAX;
+    ok &= w->track_bytes >= 1 && w->track_bytes <= TRACK_MAX_BYTES;
+    ok &= w->delta_us >= 0 && w->delta_us <= SCHEME_DELTA_MAX_US;
+    ok &= finite_in(w->tdr_cw, 0.0, 1000.0);
+    ok &= w->converge_us >= 0 && w->converge_us <= 10 * NR_US_PER_S;
+    return ok ? WIRE_OK : WIRE_BAD_FIELD;
+}
+
+static bool encode_track(Cur *c, const WirePacket *p)
+{
+    const WireTrack *t = &p->u.track;
+    if (t->n > WIRE_TRACK_CHUNK)
+        return false;
+    put(c, t->offset, 4);
+    put(c, t->total, 4);
+    put(c, t->n, 4);
+    put(c, 0, 4);
+    memcpy(c->w + c->pos, t->data, t->n);
+    memset(c->w + c->pos + t->n, 0, WIRE_TRACK_CHUNK - t->n);
+    c->pos += WIRE_TRACK_CHUNK;
+    return true;
+}
+
+static WireResult decode_track(Cur *c, const WireCheck *chk, WirePacket *out)
+{
+    (void)chk;
+    WireTrack *t = &out->u.track;
+    t->offset = (uint32_t)get(c, 4);
+    t->total = (uint32_t)get(c, 4);
+    t->n = (uint32_t)get(c, 4);
+    if (get(c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    const uint8_t *d = c->r + c->pos;
+    c->pos += WIRE_TRACK_CHUNK;
+    if (t->n < 1 || t->n > WIRE_TRACK_CHUNK || t->total < 1 || t->total > TRACK_MAX_BYTES ||
+        t->offset > t->total - t->n || memchr(d, 0, t->n))
+        return WIRE_BAD_FIELD;
+    for (size_t i = t->n; i < WIRE_TRACK_CHUNK; i++)
+        if (d[i] != 0)
+            return WIRE_BAD_RESERVED;
+    memcpy(t->data, d, t->n);
+    return WIRE_OK;
+}
+
+static bool encode_mu(Cur *c, const WirePacket *p)
+{
+    const Mu *m = &p->u.mu.mu;
+    put(c, (uint32_t)m->car, 4);
+    put(c, (uint32_t)m->seq, 4);
+    put(c, (uint32_t)m->kind, 4);
+    put(c, (uint32_t)m->nbytes, 4);
+    put(c, p->u.mu.schemes, 4);
+    put(c, 0, 4);
+    put(c, (uint64_t)m->gen_us, 8);
+    const double v[6] = {m->x, m->y, m->heading, m->speed, m->vx, m->vy};
+    for (int i = 0; i < 6; i++)
+        put_f64(c, v[i]);
+    for (int i = 0; i < 6; i++)
+        put_f64(c, m->aux[i]);
+    return true;
+}
+
+static WireResult decode_mu(Cur *c, const WireCheck *chk, WirePacket *out)
+{
+    Mu *m = &out->u.mu.mu;
+    m->car = (int32_t)get(c, 4);
+    m->seq = (int32_t)get(c, 4);
+    m->kind = (int32_t)get(c, 4);
+    m->nbytes = (int32_t)get(c, 4);
+    out->u.mu.schemes = (uint32_t)get(c, 4);
+    if (get(c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    m->gen_us = (int64_t)get(c, 8);
+    m->x = get_f64(c);
+    m->y = get_f64(c);
+    m->heading = get_f64(c);
+    m->speed = get_f64(c);
+    m->vx = get_f64(c);
+    m->vy = get_f64(c);
+    for (int i = 0; i < 6; i++)
+        m->aux[i] = get_f64(c);
+    uint32_t all = chk->nschemes >= 32 ? UINT32_MAX : (UINT32_C(1) << chk->nschemes) - 1;
+    if (out->u.mu.schemes == 0 || (out->u.mu.schemes & ~all) != 0)
+        return WIRE_BAD_FIELD;
+    int64_t window = chk->window_us > 0 ? chk->window_us : MU_WINDOW_DEFAULT_US;
+    out->mu_check = mu_validate(m, chk->ncars, chk->own_car, chk->now_us, window);
+    return out->mu_check == MU_OK ? WIRE_OK : WIRE_BAD_MU;
+}
+
+/* SYNC_REQ and SYNC_RESP: the response adds the server's two stamps. */
+static bool encode_sync(Cur *c, const WirePacket *p)
+{
+    put(c, p->u.sync.id, 4);
+    put(c, 0, 4);
+    put(c, (uint64_t)p->u.sync.t1_us, 8);
+    if (p->kind == WIRE_SYNC_RESP) {
+        put(c, (uint64_t)p->u.sync.t2_us, 8);
+        put(c, (uint64_t)p->u.sync.t3_us, 8);
+    }
+    return true;
+}
+
+static WireResult decode_sync(Cur *c, const WireCheck *chk, WirePacket *out)
+{
+    (void)chk;
+    WireSync *s = &out->u.sync;
+    s->id = (uint32_t)get(c, 4);
+    if (get(c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    s->t1_us = (int64_t)get(c, 8);
+    s->t2_us = s->t3_us = 0;
+    if (out->kind == WIRE_SYNC_RESP) {
+        s->t2_us = (int64_t)get(c, 8);
+        s->t3_us = (int64_t)get(c, 8);
+        /* The server's turnaround: not negative, under ten seconds
+         * (the difference taken unsigned: t3 - t2 of far-apart stamps
+         * overflowed int64, found by the fuzzer). */
+        if (s->t3_us < s->t2_us || (uint64_t)s->t3_us - (uint64_t)s->t2_us > (uint64_t)(10 * NR_US_PER_S))
+            return WIRE_BAD_FIELD;
+    }
+    return WIRE_OK;
+}
+
+static bool encode_control(Cur *c, const WirePacket *p)
+{
+    put(c, (uint32_t)p->u.control.code, 4);
+    put(c, 0, 4);
+    put(c, (uint64_t)p->u.control.arg_us, 8);
+    return true;
+}
+
+static WireResult decode_control(Cur *c, const WireCheck *chk, WirePacket *out)
+{
+    (void)chk;
+    WireControl *k = &out->u.control;
+    k->code = (int32_t)get(c, 4);
+    if (get(c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    k->arg_us = (int64_t)get(c, 8);
+    return k->code >= 1 && k->code < WIRE_CONTROL_END ? WIRE_OK : WIRE_BAD_FIELD;
+}
+
+/* VIEW: the entries of schemes beyond the count are all zero. */
+static bool encode_view(Cur *c, const WirePacket *p)
+{
+    const WireView *v = &p->u.view;
+    if (v->nschemes < 1 || v->nschemes > SCHEME_MAX)
+        return false;
+    put(c, (uint32_t)v->seq, 4);
+    put(c, (uint32_t)v->nschemes, 4);
+    put(c, (uint64_t)v->t_us, 8);
+    put_f64(c, v->progress);
+    put(c, v->mu_sent, 4);
+    put(c, 0, 4);
+    for (int k = 0; k < SCHEME_MAX; k++)
+        for (int car = 0; car < 2; car++) {
+            bool used = k < v->nschemes;
+            put_f64(c, used ? v->car[k][car].x : 0.0);
+            put_f64(c, used ? v->car[k][car].y : 0.0);
+            put(c, used ? (uint32_t)v->car[k][car].seq : 0, 4);
+            put(c, 0, 4);
+        }
+    return true;
+}
 
 /* VIEW: the scheme count is the session's, the instant within the MU
  * window of the receiver's clock, positions as mu_validate bounds them, a
  * shown sample not after the view's own; entries beyond the scheme count
  * are zero. */
-static WireResult decode_view(Cur *c, const WireCheck *chk, WireView *v)
+static WireResult decode_view(Cur *c, const WireCheck *chk, WirePacket *out)
 {
+    WireView *v = &out->u.view;
     v->seq = (int32_t)get(c, 4);
     v->nschemes = (int32_t)get(c, 4);
     v->t_us = (int64_t)get(c, 8);
@@ -265,123 +376,57 @@ static WireResult decode_view(Cur *c, const WireCheck *chk, WireView *v)
     return zero ? WIRE_OK : WIRE_BAD_RESERVED;
 }
 
-static WireResult decode_payload(Cur *c, const WireCheck *chk, WirePacket *out)
+
+/* The kinds, indexed by WireKind: payload size, encoder, decoder. */
+typedef struct KindCodec {
+    size_t payload; /* bytes after the header */
+    bool (*encode)(Cur *c, const WirePacket *p);
+    WireResult (*decode)(Cur *c, const WireCheck *chk, WirePacket *out);
+} KindCodec;
+
+static const KindCodec codecs[WIRE_KIND_END] = {
+    [WIRE_HELLO] = {HELLO_BYTES, encode_hello, decode_hello},
+    [WIRE_WELCOME] = {WELCOME_BYTES, encode_welcome, decode_welcome},
+    [WIRE_TRACK] = {TRACK_BYTES, encode_track, decode_track},
+    [WIRE_MU] = {MU_BYTES, encode_mu, decode_mu},
+    [WIRE_SYNC_REQ] = {SYNC_REQ_BYTES, encode_sync, decode_sync},
+    [WIRE_SYNC_RESP] = {SYNC_RESP_BYTES, encode_sync, decode_sync},
+    [WIRE_CONTROL] = {CONTROL_BYTES, encode_control, decode_control},
+    [WIRE_VIEW] = {VIEW_BYTES, encode_view, decode_view},
+};
+
+/* The kind's codec; NULL for a value that is not a kind. */
+static const KindCodec *codec_of(WireKind kind)
 {
-    switch (out->kind) {
-    case WIRE_HELLO: {
-        WireHello *h = &out->u.hello;
-        h->proto = (uint32_t)get(c, 4);
-        if (get(c, 4) != 0)
-            return WIRE_BAD_RESERVED;
-        h->nonce = get(c, 8);
-        if (!get_text(c, h->name, WIRE_TEXT) || h->proto != WIRE_VERSION)
-            return WIRE_BAD_FIELD;
-        return WIRE_OK;
-    }
-    case WIRE_WELCOME: {
-        WireWelcome *w = &out->u.welcome;
-        w->nonce = get(c, 8);
-        w->car = (int32_t)get(c, 4);
-        w->ncars = (int32_t)get(c, 4);
-        w->period_ms = (int32_t)get(c, 4);
-        w->laps = (int32_t)get(c, 4);
-        w->seconds_ms = (int32_t)get(c, 4);
-        w->shown_scheme = (int32_t)get(c, 4);
-        w->track_bytes = (uint32_t)get(c, 4);
-        if (get(c, 4) != 0)
-            return WIRE_BAD_RESERVED;
-        w->delta_us = (int64_t)get(c, 8);
-        w->tdr_cw = get_f64(c);
-        w->converge_us = (int64_t)get(c, 8);
-        w->seed = get(c, 8);
-        bool ok = get_text(c, w->schemes, WIRE_SCHEMES_TEXT) && w->schemes[0] != '\0';
-        /* Network play races two cars until N-car sessions land (issue 19). */
-        ok &= w->ncars == 2 && w->car >= 0 && w->car < w->ncars;
-        ok &= w->period_ms >= 1 && w->period_ms <= 1000;
-        ok &= w->laps >= 0 && w->laps <= 1000 && w->seconds_ms >= 0 && w->seconds_ms <= 3600 * 1000;
-        ok &= w->laps > 0 || w->seconds_ms > 0;
-        ok &= w->shown_scheme >= 0 && w->shown_scheme < SCHEME_MAX;
-        ok &= w->track_bytes >= 1 && w->track_bytes <= TRACK_MAX_BYTES;
-        ok &= w->delta_us >= 0 && w->delta_us <= SCHEME_DELTA_MAX_US;
-        ok &= finite_in(w->tdr_cw, 0.0, 1000.0);
-        ok &= w->converge_us >= 0 && w->converge_us <= 10 * NR_US_PER_S;
-        return ok ? WIRE_OK : WIRE_BAD_FIELD;
-    }
-    case WIRE_TRACK: {
-        WireTrack *t = &out->u.track;
-        t->offset = (uint32_t)get(c, 4);
-        t->total = (uint32_t)get(c, 4);
-        t->n = (uint32_t)get(c, 4);
-        if (get(c, 4) != 0)
-            return WIRE_BAD_RESERVED;
-        const uint8_t *d = c->r + c->pos;
-        c->pos += WIRE_TRACK_CHUNK;
-        if (t->n < 1 || t->n > WIRE_TRACK_CHUNK || t->total < 1 || t->total > TRACK_MAX_BYTES ||
-            t->offset > t->total - t->n || memchr(d, 0, t->n))
-            return WIRE_BAD_FIELD;
-        for (size_t i = t->n; i < WIRE_TRACK_CHUNK; i++)
-            if (d[i] != 0)
-                return WIRE_BAD_RESERVED;
-        memcpy(t->data, d, t->n);
-        return WIRE_OK;
-    }
-    case WIRE_MU: {
-        Mu *m = &out->u.mu.mu;
-        m->car = (int32_t)get(c, 4);
-        m->seq = (int32_t)get(c, 4);
-        m->kind = (int32_t)get(c, 4);
-        m->nbytes = (int32_t)get(c, 4);
-        out->u.mu.schemes = (uint32_t)get(c, 4);
-        if (get(c, 4) != 0)
-            return WIRE_BAD_RESERVED;
-        m->gen_us = (int64_t)get(c, 8);
-        m->x = get_f64(c);
-        m->y = get_f64(c);
-        m->heading = get_f64(c);
-        m->speed = get_f64(c);
-        m->vx = get_f64(c);
-        m->vy = get_f64(c);
-        for (int i = 0; i < 6; i++)
-            m->aux[i] = get_f64(c);
-        uint32_t all = chk->nschemes >= 32 ? UINT32_MAX : (UINT32_C(1) << chk->nschemes) - 1;
-        if (out->u.mu.schemes == 0 || (out->u.mu.schemes & ~all) != 0)
-            return WIRE_BAD_FIELD;
-        int64_t window = chk->window_us > 0 ? chk->window_us : MU_WINDOW_DEFAULT_US;
-        out->mu_check = mu_validate(m, chk->ncars, chk->own_car, chk->now_us, window);
-        return out->mu_check == MU_OK ? WIRE_OK : WIRE_BAD_MU;
-    }
-    case WIRE_SYNC_REQ:
-    case WIRE_SYNC_RESP: {
-        WireSync *s = &out->u.sync;
-        s->id = (uint32_t)get(c, 4);
-        if (get(c, 4) != 0)
-            return WIRE_BAD_RESERVED;
-        s->t1_us = (int64_t)get(c, 8);
-        s->t2_us = s->t3_us = 0;
-        if (out->kind == WIRE_SYNC_RESP) {
-            s->t2_us = (int64_t)get(c, 8);
-            s->t3_us = (int64_t)get(c, 8);
-            /* The server's turnaround: not negative, under ten seconds
-             * (the difference taken unsigned: t3 - t2 of far-apart stamps
-             * overflowed int64, found by the fuzzer). */
-            if (s->t3_us < s->t2_us || (uint64_t)s->t3_us - (uint64_t)s->t2_us > (uint64_t)(10 * NR_US_PER_S))
-                return WIRE_BAD_FIELD;
-        }
-        return WIRE_OK;
-    }
-    case WIRE_CONTROL: {
-        WireControl *k = &out->u.control;
-        k->code = (int32_t)get(c, 4);
-        if (get(c, 4) != 0)
-            return WIRE_BAD_RESERVED;
-        k->arg_us = (int64_t)get(c, 8);
-        return k->code >= 1 && k->code < WIRE_CONTROL_END ? WIRE_OK : WIRE_BAD_FIELD;
-    }
-    case WIRE_VIEW:
-        return decode_view(c, chk, &out->u.view);
-    default:
-        return WIRE_BAD_KIND;
-    }
+    if (kind < 1 || kind >= WIRE_KIND_END)
+        return NULL;
+    return &codecs[kind];
+}
+
+size_t wire_size(WireKind kind)
+{
+    const KindCodec *k = codec_of(kind);
+    return k ? WIRE_HEADER_BYTES + k->payload : 0;
+}
+
+/* ---- the packet ---------------------------------------------------------- */
+
+size_t wire_encode(const WirePacket *p, uint8_t *buf, size_t cap)
+{
+    const KindCodec *k = codec_of(p->kind);
+    size_t size = wire_size(p->kind);
+    if (!k || cap < size)
+        return 0;
+    Cur c = {buf, NULL, 0};
+    memcpy(buf, WIRE_MAGIC, 4);
+    c.pos = 4;
+    put(&c, WIRE_VERSION, 1);
+    put(&c, (uint64_t)p->kind, 1);
+    put(&c, size, 2);
+    put(&c, p->token, 8);
+    put(&c, p->pkt_seq, 4);
+    put(&c, 0, 4);
+    return k->encode(&c, p) ? c.pos : 0;
 }
 
 WireResult wire_decode(const uint8_t *buf, size_t n, const WireCheck *chk, WirePacket *out)
@@ -411,7 +456,7 @@ WireResult wire_decode(const uint8_t *buf, size_t n, const WireCheck *chk, WireP
                                             : (chk->token != 0 && out->token == chk->token);
     if (!token_ok)
         return WIRE_BAD_TOKEN;
-    return decode_payload(&c, chk, out);
+    return codec_of(out->kind)->decode(&c, chk, out);
 }
 
 const char *wire_result_name(WireResult r)

@@ -121,6 +121,16 @@
  *        sample whose views are complete is taken. False (ignored, though
  *        it still counts as j's newest) when j is not remote, the scheme
  *        count differs, or the sample was given up or is too far ahead.
+ *   engine_remote_view(e, k, j, out)  remote terminal j's newest view that
+ *        arrived and was kept (engine_put_view), as an EngineView of scheme
+ *        k: each car where j displayed it, its progress as a paired view's
+ *        (the true progress of the sample shown, else projected near the
+ *        car's truth at that sample), laps and leader as engine_view's;
+ *        a VIEW carries no heading, so each car's is the track's direction
+ *        at its displayed progress. Returns that view's sample (of the
+ *        current heat; it arrived one network delay after the sample's
+ *        instant), -1 (out untouched) when j is local, k is not a scheme
+ *        or no view of this heat was kept yet.
  *   engine_local_view(e, j, seq, out)  local terminal j's view of sample
  *        seq (what a VIEW packet carries); false when no longer kept.
  *   engine_views_skipped(e)    samples given up for a missing remote view.
@@ -283,6 +293,7 @@ void engine_display(const Engine *e, int k, int j, int car, Pose *out);
 void engine_set_clock(Engine *e, int j, const TerminalClock *clock);
 RxResult engine_receive(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us);
 bool engine_put_view(Engine *e, int j, const TerminalView *v);
+int32_t engine_remote_view(const Engine *e, int k, int j, EngineView *out);
 bool engine_local_view(const Engine *e, int j, int32_t seq, TerminalView *out);
 int64_t engine_views_skipped(const Engine *e);
 

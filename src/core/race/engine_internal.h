@@ -89,6 +89,7 @@ struct Engine {
     ShownCar *shown;                     /* the views' storage */
     int64_t next_metric;                 /* next sample index to take */
     int64_t newest[ENGINE_MAX_CARS];     /* newest view index of a remote terminal, -1 */
+    int64_t kept[ENGINE_MAX_CARS];       /* newest view index of a remote terminal stored in the ring, -1 */
     int64_t skipped;
     double *seen;                        /* n * ncars * ncars: one sample's displayed progress */
 };

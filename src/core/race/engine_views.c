@@ -45,6 +45,7 @@ void engine_reset_views(Engine *e)
         for (int i = 0; i < e->nviews && e->views[j]; i++)
             e->views[j][i].idx = -1;
         e->newest[j] = -1;
+        e->kept[j] = -1;
     }
     e->next_metric = 0;
     e->skipped = 0;
@@ -195,6 +196,8 @@ bool engine_put_view(Engine *e, int j, const TerminalView *v)
     s->progress = v->progress;
     memcpy(s->car, v->car, sizeof *s->car * (size_t)e->n * (size_t)e->ncars);
     engine_store_progress(e, j, idx, v->progress);
+    if (idx > e->kept[j])
+        e->kept[j] = idx;
     engine_take_metrics(e);
     return true;
 }
@@ -217,13 +220,12 @@ int64_t engine_views_skipped(const Engine *e)
     return e->skipped;
 }
 
-void engine_view(const Engine *e, int k, int terminal, EngineView *out)
+/* Laps and leader of a view whose poses and progress are filled (one rule
+ * for a local and a remote terminal's screen). */
+static void view_standing(const Engine *e, EngineView *out)
 {
     double len = track_length(e->track);
     for (int c = 0; c < e->ncars; c++) {
-        engine_display(e, k, terminal, c, &out->pose[c]);
-        out->progress[c] = engine_displayed_progress(e, c, out->pose[c].x, out->pose[c].y, out->pose[c].seq,
-                                                     e->cur_prog[c]);
         out->lap[c] = (int)floor(out->progress[c] / len);
         if (out->lap[c] < 0)
             out->lap[c] = 0;
@@ -232,6 +234,42 @@ void engine_view(const Engine *e, int k, int terminal, EngineView *out)
     for (int c = 1; c < e->ncars; c++)
         if (out->progress[c] >= out->progress[out->leader])
             out->leader = c;
+}
+
+void engine_view(const Engine *e, int k, int terminal, EngineView *out)
+{
+    for (int c = 0; c < e->ncars; c++) {
+        engine_display(e, k, terminal, c, &out->pose[c]);
+        out->progress[c] = engine_displayed_progress(e, c, out->pose[c].x, out->pose[c].y, out->pose[c].seq,
+                                                     e->cur_prog[c]);
+    }
+    view_standing(e, out);
+}
+
+int32_t engine_remote_view(const Engine *e, int k, int j, EngineView *out)
+{
+    if (j < 0 || j >= e->ncars || !e->remote[j] || k < 0 || k >= e->n || e->kept[j] < e->heat_first)
+        return -1;
+    const ViewSlot *s = slot_of(e, j, e->kept[j]);
+    if (s->idx != e->kept[j])
+        return -1;
+    int32_t seq = (int32_t)(s->idx - e->heat_first);
+    const ShownCar *sc = s->car + k * e->ncars;
+    for (int c = 0; c < e->ncars; c++) {
+        /* a predicted pose is projected near the car's truth at that
+         * sample, as when the view is paired (pair_views) */
+        double hint = e->cur_prog[c];
+        if (c == j)
+            hint = s->progress;
+        else
+            (void)known_progress(e, c, seq, &hint);
+        out->progress[c] = engine_displayed_progress(e, c, sc[c].x, sc[c].y, sc[c].seq, hint);
+        double heading;
+        track_point(e->track, out->progress[c], NULL, NULL, &heading); /* a VIEW carries no heading */
+        out->pose[c] = (Pose){sc[c].x, sc[c].y, heading, sc[c].seq};
+    }
+    view_standing(e, out);
+    return seq;
 }
 
 void engine_display(const Engine *e, int k, int j, int car, Pose *out)
