@@ -84,7 +84,14 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
     "  --delta MS        Delta of causality control in ms (default 100)\n"                      \
     "  --tdr W           DR threshold in car widths (default 0.25)\n"                           \
     "  --converge MS     DR convergence time in ms, 0 = at once (default 0)\n"                  \
-    "  --schemes LIST    comma-separated scheme names, 'racing' (the paper's four) or 'all'\n"                     \
+    "  --schemes LIST    comma-separated scheme names or groups: 'all' (the papers' twelve),\n"     \
+    "                    'racing' (the racing paper's four), 'after' (adaptive-causality,\n"    \
+    "                    local-lag, group-sync, equalize), 'every' (all sixteen)\n"             \
+    "  --adapt-quantile Q  the 'after' schemes' delay statistic: quantile 0..1 (default 0.95)\n" \
+    "  --adapt-window N  ... of the last N arrived MUs' delays, 1..256 (default 64)\n"          \
+    "  --adapt-margin MS added to the statistic (default 10)\n"                                \
+    "  --adapt-min MS, --adapt-max MS  bounds of the adapted lag (default 0, 1000)\n"          \
+    "  --adapt-slew X    how fast the lag moves, ms per ms, 0..1 (default 0.5)\n"              \
     "  --seed S          seed of the link emulator (default 1)\n"                               \
     "  --clock1 OFF[,PPM]  terminal 1's clock offset in ms and drift in ppm (default 0)\n"     \
     "  --clock2 OFF[,PPM]  terminal 2's clock\n"
