@@ -4,71 +4,16 @@
 #include "cli.h"
 #include "experiment.h"
 #include "plot.h"
-#include "stats.h"
 #include "race_opts.h"
+#include "sweep_job.h"
+#include "sweep_vary.h"
 
 #include <math.h>
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-typedef struct Job {
-    const RaceOpts *o;
-    const SweepPoint *pts;
-    const LinkSpec *links; /* link12 per point */
-    int npts, runs, nschemes;
-    RunResult *results; /* [(point * runs + run) * nschemes + k] */
-    int next;           /* next work item */
-    int done;
-    bool failed;
-    NrError err;
-    pthread_mutex_t mu;
-    bool progress;
-} Job;
-
-static void show_progress(Job *j)
-{
-    int total = j->npts * j->runs;
-    int width = 40, fill = total ? j->done * width / total : width;
-    fprintf(stderr, "\rsweep [%.*s%*s] %d/%d runs", fill, "########################################",
-            width - fill, "", j->done, total);
-    if (j->done == total)
-        fputc('\n', stderr);
-    fflush(stderr);
-}
-
-static void *worker(void *arg)
-{
-    Job *j = arg;
-    for (;;) {
-        pthread_mutex_lock(&j->mu);
-        int item = j->next++;
-        bool stop = j->failed;
-        pthread_mutex_unlock(&j->mu);
-        if (stop || item >= j->npts * j->runs)
-            return NULL;
-        int p = item / j->runs, r = item % j->runs;
-        EngineConfig cfg;
-        race_opts_engine_config(j->o, &cfg);
-        cfg.link[0] = &j->links[p];
-        cfg.seed = j->o->seed + (uint64_t)r;
-        NrError err = {{0}};
-        bool ok = experiment_run_scripted(&cfg, &j->o->rec, j->o->script.n ? &j->o->script : NULL,
-                                          &j->results[(size_t)item * (size_t)j->nschemes], &err);
-        pthread_mutex_lock(&j->mu);
-        if (!ok && !j->failed) {
-            j->failed = true;
-            j->err = err;
-        }
-        j->done++;
-        if (j->progress)
-            show_progress(j);
-        pthread_mutex_unlock(&j->mu);
-    }
-}
 
 /* "A:B:STEP" (inclusive) or "a,b,c" of whole milliseconds >= 0. */
 static bool parse_ms_list(const char *cmd, const char *flag, const char *val, int64_t *out, int *n)
@@ -108,7 +53,7 @@ static bool parse_ms_list(const char *cmd, const char *flag, const char *val, in
     return true;
 }
 
-static void print_summary(const Job *j, const RaceOpts *o)
+static void print_summary(const SweepJob *j, const SweepPoint *pts, const RaceOpts *o)
 {
     printf("sweep of link12 mean delay; link21: %s; delta %.0f ms, T_dr %.3g cw; %d seeds per point\n",
            o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs);
@@ -121,11 +66,11 @@ static void print_summary(const Job *j, const RaceOpts *o)
         printf(" %10s %10s", "incons", "d1-d2");
     printf("\n");
     for (int p = 0; p < j->npts; p++) {
-        printf("%7" PRId64 "ms %7" PRId64 "ms", j->pts[p].delay_ms, j->pts[p].jitter_ms);
+        printf("%7" PRId64 "ms %7" PRId64 "ms", pts[p].delay_ms, pts[p].jitter_ms);
         for (int k = 0; k < j->nschemes; k++) {
             double inc = 0, fair = 0;
             for (int r = 0; r < j->runs; r++) {
-                const RunResult *x = &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k];
+                const RunResult *x = sweep_job_result(j, p, r, k);
                 inc += x->inconsistency_rate;
                 fair += x->mean_d1_minus_d2;
             }
@@ -133,21 +78,6 @@ static void print_summary(const Job *j, const RaceOpts *o)
         }
         printf("\n");
     }
-}
-
-/* Mean over seeds of one metric at point p for scheme k. */
-/* Mean over the seeds of point p for scheme k, and the half-width of its
- * 95 % interval (NAN with one seed). */
-static double seed_mean(const Job *j, int p, int k, bool fairness, double *half)
-{
-    double v[1024], mean;
-    int n = j->runs < 1024 ? j->runs : 1024;
-    for (int r = 0; r < n; r++) {
-        const RunResult *x = &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k];
-        v[r] = fairness ? x->mean_d1_minus_d2 : 100.0 * x->inconsistency_rate;
-    }
-    stats_mean_ci95(v, n, 1, &mean, half);
-    return mean;
 }
 
 /* What the plot draws: per metric m (0: inconsistency %, 1: d1 - d2), jitter
@@ -164,7 +94,7 @@ typedef struct PlotData {
 
 /* Curve (m, jt, k): the mean over seeds at each delay of the spec that is
  * a point of the sweep (NAN elsewhere: a gap), the interval's ends. */
-static void fill_curve(PlotData *d, const Job *j, const RaceOpts *o, const SweepSpec *spec, int m, int jt, int k)
+static void fill_curve(PlotData *d, const SweepJob *j, const SweepPoint *pts, const RaceOpts *o, const SweepSpec *spec, int m, int jt, int k)
 {
     int nd = d->nd;
     size_t at = (((size_t)m * (size_t)d->nj + (size_t)jt) * (size_t)d->ns + (size_t)k) * (size_t)nd * 3;
@@ -172,9 +102,9 @@ static void fill_curve(PlotData *d, const Job *j, const RaceOpts *o, const Sweep
     for (int di = 0; di < nd; di++) {
         yy[di] = lo[di] = hi[di] = NAN;
         for (int p = 0; p < j->npts; p++)
-            if (j->pts[p].delay_ms == spec->delays_ms[di] && j->pts[p].jitter_ms == spec->jitters_ms[jt]) {
+            if (pts[p].delay_ms == spec->delays_ms[di] && pts[p].jitter_ms == spec->jitters_ms[jt]) {
                 double half;
-                yy[di] = seed_mean(j, p, k, m == 1, &half);
+                yy[di] = sweep_seed_mean(j, p, k, m == 1, &half);
                 lo[di] = yy[di] - half;
                 hi[di] = yy[di] + half;
                 double a = isfinite(half) ? lo[di] : yy[di], b = isfinite(half) ? hi[di] : yy[di];
@@ -241,7 +171,7 @@ static void layout_panel(PlotPanel *pn, char *title, size_t ntitle, const PlotDa
  * (e.g. Causality once every MU is late and the car stays on the grid)
  * would flatten all others: the d1 - d2 axes are then symmetric
  * logarithmic, and the panels say so; the CSV keeps the exact values. */
-static int write_plot(const Job *j, const RaceOpts *o, const SweepSpec *spec, const char *path)
+static int write_plot(const SweepJob *j, const SweepPoint *pts, const RaceOpts *o, const SweepSpec *spec, const char *path)
 {
     PlotData d = {.nd = spec->ndelays, .ns = j->nschemes, .nj = spec->njitters};
     size_t cells = (size_t)d.nj * (size_t)d.ns * (size_t)d.nd;
@@ -260,12 +190,12 @@ static int write_plot(const Job *j, const RaceOpts *o, const SweepSpec *spec, co
     for (int jt = 0; jt < d.nj; jt++)
         for (int m = 0; m < 2; m++)
             for (int k = 0; k < d.ns; k++)
-                fill_curve(&d, j, o, spec, m, jt, k);
+                fill_curve(&d, j, pts, o, spec, m, jt, k);
     bool runaway = runs_away(&d);
     double xlo = INFINITY, xhi = -INFINITY;
     for (int p = 0; p < j->npts; p++) {
-        xlo = fmin(xlo, (double)j->pts[p].delay_ms);
-        xhi = fmax(xhi, (double)j->pts[p].delay_ms);
+        xlo = fmin(xlo, (double)pts[p].delay_ms);
+        xhi = fmax(xhi, (double)pts[p].delay_ms);
     }
     for (int jt = 0; jt < d.nj; jt++)
         for (int m = 0; m < 2; m++)
@@ -294,9 +224,39 @@ done:
 typedef struct SweepArgs {
     RaceOpts o;
     SweepSpec spec;
-    int64_t runs, threads; /* threads 0: one per core */
-    const char *out, *plot;
+    SweepCommon c;
+    VaryAxis axes[VARY_MAX_AXES]; /* --vary, in order */
+    int naxes;
+    const char *delay_flag; /* a flag of the delay sweep, refused with --vary */
+    bool link12;            /* --link12: the base link12 of --vary */
 } SweepArgs;
+
+/* --vary NAME=LIST: one more axis, or the exit code after one line. */
+static int vary_flag(SweepArgs *w, const char *v)
+{
+    NrError err = {{0}};
+    if (w->naxes == VARY_MAX_AXES)
+        return cli_usage_error("sweep", "--vary: at most %d parameters", VARY_MAX_AXES);
+    if (!vary_parse(v, &w->axes[w->naxes], &err)) {
+        const char *names[64];
+        int n = 0;
+        for (const VaryParam *p = vary_params(); p->name && n < 63; p++)
+            names[n++] = p->name;
+        names[n] = NULL;
+        char name[64];
+        size_t len = strcspn(v, "=");
+        snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), v);
+        const char *near = !vary_find(name) ? cli_suggest_word(name, names) : NULL;
+        if (near)
+            return cli_usage_error("sweep", "%s (did you mean %s?)", err.msg, near);
+        return cli_usage_error("sweep", "%s", err.msg);
+    }
+    for (int k = 0; k < w->naxes; k++)
+        if (w->axes[k].param == w->axes[w->naxes].param)
+            return cli_usage_error("sweep", "--vary %s: given twice", w->axes[k].param->name);
+    w->naxes++;
+    return CLI_OK;
+}
 
 /* One of the sweep's own flags at argv[*i]: CLI_OK, or the exit code after
  * one line on stderr. */
@@ -305,10 +265,19 @@ static int sweep_flag(SweepArgs *w, int argc, char **argv, int *i)
     const char *cmd = "sweep", *a = argv[*i], *v = NULL;
     SweepSpec *spec = &w->spec;
     bool ok = true;
+    if (cli_flag_is(a, "--delays") || cli_flag_is(a, "--jitters") || cli_flag_is(a, "--distribution") ||
+        cli_flag_is(a, "--extra"))
+        w->delay_flag = a;
     if (cli_flag_is(a, "--runs")) {
-        ok = cli_value(argc, argv, i, cmd, &v) && cli_int(cmd, "--runs", v, 1, 100000, &w->runs);
+        ok = cli_value(argc, argv, i, cmd, &v) && cli_int(cmd, "--runs", v, 1, 100000, &w->c.runs);
     } else if (cli_flag_is(a, "--threads")) {
-        ok = cli_value(argc, argv, i, cmd, &v) && cli_int(cmd, "--threads", v, 1, 256, &w->threads);
+        ok = cli_value(argc, argv, i, cmd, &v) && cli_int(cmd, "--threads", v, 1, 256, &w->c.threads);
+    } else if (cli_flag_is(a, "--vary")) {
+        if (!cli_value(argc, argv, i, cmd, &v))
+            return CLI_USAGE;
+        return vary_flag(w, v);
+    } else if (cli_flag_is(a, "--shard")) {
+        ok = cli_value(argc, argv, i, cmd, &v) && shard_parse(cmd, v, &w->c.shard);
     } else if (cli_flag_is(a, "--delays")) {
         ok = cli_value(argc, argv, i, cmd, &v) && parse_ms_list(cmd, "--delays", v, spec->delays_ms, &spec->ndelays);
     } else if (cli_flag_is(a, "--jitters")) {
@@ -329,9 +298,9 @@ static int sweep_flag(SweepArgs *w, int argc, char **argv, int *i)
     } else if (cli_flag_is(a, "--recording")) {
         ok = cli_value(argc, argv, i, cmd, &w->o.recording);
     } else if (cli_flag_is(a, "--out")) {
-        ok = cli_value(argc, argv, i, cmd, &w->out);
+        ok = cli_value(argc, argv, i, cmd, &w->c.out);
     } else if (cli_flag_is(a, "--plot")) {
-        ok = cli_value(argc, argv, i, cmd, &w->plot);
+        ok = cli_value(argc, argv, i, cmd, &w->c.plot);
     } else {
         return cli_unknown_option(cmd, a);
     }
@@ -347,14 +316,23 @@ static int parse_args(SweepArgs *w, int argc, char **argv)
         if (r == RACE_FLAG_BAD)
             return CLI_USAGE;
         if (r == RACE_FLAG_TAKEN) {
-            if (cli_flag_is(a, "--link12"))
-                return cli_usage_error(cmd, "--link12 is what the sweep varies: use --delays, --jitters, --distribution, --extra");
+            w->link12 |= cli_flag_is(a, "--link12");
             continue;
         }
         int rc = sweep_flag(w, argc, argv, &i);
         if (rc != CLI_OK)
             return rc;
     }
+    if (w->link12 && w->naxes == 0)
+        return cli_usage_error(cmd, "--link12 is what the sweep varies: use --delays, --jitters, --distribution, --extra "
+                                    "(or --vary, which starts from --link12)");
+    if (w->delay_flag && w->naxes > 0)
+        return cli_usage_error(cmd, "%s belongs to the delay sweep: with --vary, vary delay12 / jitter12 and give "
+                                    "--link12 for the rest", w->delay_flag);
+    if (w->c.shard.n && w->c.plot)
+        return cli_usage_error(cmd, "--plot draws the whole sweep: run it without --shard (join-shards joins the CSVs)");
+    if (w->c.shard.n && !w->c.out)
+        return cli_usage_error(cmd, "--shard needs --out: a shard's rows are joined with 'netrace join-shards'");
     return CLI_OK;
 }
 
@@ -374,118 +352,91 @@ static int parse_links(const SweepSpec *spec, const SweepPoint *pts, int npts, L
     return CLI_OK;
 }
 
-/* The recording and the output files, checked before the work. */
-static int load_and_check(SweepArgs *w)
-{
-    const char *cmd = "sweep";
-    int rc = race_opts_load(&w->o, cmd);
-    if (rc == CLI_OK && w->out)
-        rc = race_opts_check_out(&w->o, cmd, "--out", w->out);
-    if (rc == CLI_OK && w->plot)
-        rc = race_opts_check_out(&w->o, cmd, "--plot", w->plot);
-    if (rc == CLI_OK)
-        rc = cli_out_distinct(cmd, "--out", w->out, "--plot", w->plot);
-    if (rc == CLI_OK && w->plot)
-        rc = cli_plot_check(cmd, w->plot);
-    return rc;
-}
-
-/* Every (point, seed) run by `threads` workers (0: one per core, never
- * more than the runs), or here when no thread starts. */
-static int run_all(Job *j, int64_t threads)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = threads > 0 ? (int)threads : (cores > 0 ? (int)cores : 1);
-    if (nt > j->npts * j->runs)
-        nt = j->npts * j->runs;
-    pthread_t th[256];
-    if (nt > 256) /* more cores than th[] holds */
-        nt = 256;
-    int started = 0;
-    for (int t = 0; t < nt; t++)
-        if (pthread_create(&th[t], NULL, worker, j) == 0)
-            started++;
-    if (started == 0)
-        worker(j);
-    for (int t = 0; t < started; t++)
-        pthread_join(th[t], NULL);
-    return j->failed ? cli_fail("sweep", "%s", j->err.msg) : CLI_OK;
-}
-
-/* One row per scheme x point x seed. */
-static int write_csv(const Job *j, const RaceOpts *o, const char *out)
+/* One row per scheme x point x seed, of the job's items (a shard's CSV
+ * opens with its mark line). */
+static int write_csv(const SweepJob *j, const SweepPoint *pts, const RaceOpts *o, const Shard *shard, const char *out)
 {
     int rc = CLI_OK;
     NrPartFile csv;
     FILE *f = cli_out_open("sweep", &csv, out, &rc);
     if (!f)
         return rc;
+    if (shard->n)
+        shard_mark(f, shard);
     result_csv_header(f);
-    for (int p = 0; p < j->npts; p++)
-        for (int r = 0; r < j->runs; r++)
-            for (int k = 0; k < j->nschemes; k++) {
-                RunKey key = {
-                    .delay12_ms = (double)j->pts[p].delay_ms,
-                    .jitter12_ms = (double)j->pts[p].jitter_ms,
-                    .delay21_ms = (double)o->link[1].delay_us / 1000.0,
-                    .jitter21_ms = (double)o->link[1].jitter_us / 1000.0,
-                    .delta_ms = (double)o->params.delta_us / 1000.0,
-                    .tdr = o->params.tdr_cw,
-                    .seed = o->seed + (uint64_t)r,
-                };
-                result_csv_row(f, &key,
-                               &j->results[((size_t)p * (size_t)j->runs + (size_t)r) * (size_t)j->nschemes + (size_t)k]);
-            }
+    for (int64_t item = j->first; item < j->end; item++) {
+        int p = (int)(item / j->runs), r = (int)(item % j->runs);
+        for (int k = 0; k < j->nschemes; k++) {
+            RunKey key = {
+                .delay12_ms = (double)pts[p].delay_ms,
+                .jitter12_ms = (double)pts[p].jitter_ms,
+                .delay21_ms = (double)o->link[1].delay_us / 1000.0,
+                .jitter21_ms = (double)o->link[1].jitter_us / 1000.0,
+                .delta_ms = (double)o->params.delta_us / 1000.0,
+                .tdr = o->params.tdr_cw,
+                .seed = o->seed + (uint64_t)r,
+            };
+            result_csv_row(f, &key, sweep_job_result(j, p, r, k));
+        }
+    }
     if (cli_out_close("sweep", &csv, true, &rc))
         cli_wrote(out);
     return rc;
 }
 
-static int sweep_run(int argc, char **argv)
+/* The paper's delay sweep: link12 per (delay, jitter) point. */
+static int delay_sweep(SweepArgs *w)
 {
     const char *cmd = "sweep";
-    SweepArgs w = {.runs = 10};
-    race_opts_init(&w.o, "racing");
-    parse_ms_list(cmd, "--delays", "0:200:25", w.spec.delays_ms, &w.spec.ndelays);
-    parse_ms_list(cmd, "--jitters", "10,30", w.spec.jitters_ms, &w.spec.njitters);
-    strcpy(w.spec.distribution, "paretonormal");
-    int rc = parse_args(&w, argc, argv);
-    if (rc != CLI_OK)
-        return rc;
     SweepPoint pts[SWEEP_MAX_POINTS];
-    int npts = sweep_points(&w.spec, pts, SWEEP_MAX_POINTS);
+    int npts = sweep_points(&w->spec, pts, SWEEP_MAX_POINTS);
     if (npts == 0)
         return cli_usage_error(cmd, "no point left: every jitter exceeds every mean delay");
     LinkSpec *links = calloc((size_t)npts, sizeof *links);
     if (!links)
         return cli_fail(cmd, "out of memory");
     int nlinks = 0;
-    rc = parse_links(&w.spec, pts, npts, links, &nlinks);
+    int rc = parse_links(&w->spec, pts, npts, links, &nlinks);
     if (rc == CLI_OK)
-        rc = load_and_check(&w);
-    Job j = {.o = &w.o, .pts = pts, .links = links, .npts = npts, .runs = (int)w.runs, .nschemes = w.o.nschemes};
+        rc = sweep_load_and_check(&w->o, &w->c);
+    SweepJob j = {.o = &w->o, .link12 = links, .npts = npts, .runs = (int)w->c.runs, .nschemes = w->o.nschemes};
+    shard_range(&w->c.shard, (int64_t)npts * w->c.runs, &j.first, &j.end);
     if (rc == CLI_OK) {
-        j.results = calloc((size_t)npts * (size_t)w.runs * (size_t)w.o.nschemes, sizeof(RunResult));
+        j.results = calloc((size_t)npts * (size_t)w->c.runs * (size_t)w->o.nschemes, sizeof(RunResult));
         j.progress = isatty(2);
-        pthread_mutex_init(&j.mu, NULL);
         if (!j.results)
             rc = cli_fail(cmd, "out of memory");
     }
     if (rc == CLI_OK)
-        rc = run_all(&j, w.threads);
-    if (rc == CLI_OK && w.out)
-        rc = write_csv(&j, &w.o, w.out);
-    if (rc == CLI_OK)
-        print_summary(&j, &w.o);
-    if (rc == CLI_OK && w.plot)
-        rc = write_plot(&j, &w.o, &w.spec, w.plot);
-    if (j.results) {
-        pthread_mutex_destroy(&j.mu);
-        free(j.results);
-    }
+        rc = sweep_job_run(&j, w->c.threads);
+    if (rc == CLI_OK && w->c.out)
+        rc = write_csv(&j, pts, &w->o, &w->c.shard, w->c.out);
+    if (rc == CLI_OK && w->c.shard.n)
+        sweep_shard_summary(&w->c.shard, j.first, j.end, (int64_t)npts * w->c.runs);
+    else if (rc == CLI_OK)
+        print_summary(&j, pts, &w->o);
+    if (rc == CLI_OK && w->c.plot)
+        rc = write_plot(&j, pts, &w->o, &w->spec, w->c.plot);
+    free(j.results);
     for (int p = 0; p < nlinks; p++)
         linkspec_free(&links[p]);
     free(links);
+    return rc;
+}
+
+static int sweep_run(int argc, char **argv)
+{
+    const char *cmd = "sweep";
+    SweepArgs w = {.c.runs = 10};
+    race_opts_init(&w.o, "racing");
+    parse_ms_list(cmd, "--delays", "0:200:25", w.spec.delays_ms, &w.spec.ndelays);
+    parse_ms_list(cmd, "--jitters", "10,30", w.spec.jitters_ms, &w.spec.njitters);
+    strcpy(w.spec.distribution, "paretonormal");
+    int rc = parse_args(&w, argc, argv);
+    if (rc == CLI_OK && w.naxes > 0)
+        rc = sweep_vary_run(&w.o, w.axes, w.naxes, &w.c);
+    else if (rc == CLI_OK)
+        rc = delay_sweep(&w);
     race_opts_free(&w.o);
     return rc;
 }
@@ -494,7 +445,8 @@ const CliCommand cmd_sweep = {
     .name = "sweep",
     .summary = "sweep the link 1->2 delay: inconsistency and fairness per scheme (Figs. 6-7)",
     .usage = "netrace sweep [--delays A:B:STEP|LIST] [--jitters LIST] [--distribution NAME]\n"
-             "  [--runs R] [--out FILE.csv] [--plot FILE.png] [--link21 SPEC] [--schemes LIST] ...",
+             "  [--runs R] [--out FILE.csv] [--plot FILE.png] [--link21 SPEC] [--schemes LIST] ...\n"
+             "netrace sweep --vary NAME=A:B:STEP|LIST [--vary ...] [--link12 SPEC] ... [--shard I/N]",
     .help = "For each jitter J of --jitters (default 10,30 ms) and each mean delay D of --delays\n"
             "(default 0:200:25 ms) with J <= D, link12 is 'delay Dms Jms distribution NAME'\n"
             "(default paretonormal) and every scheme runs R seeds (seed S..S+R-1). Points whose\n"
@@ -508,6 +460,17 @@ const CliCommand cmd_sweep = {
             "  --runs R                 seeds per point (default 10)\n"
             "  --threads N              worker threads (default: number of cores)\n"
             "  --out FILE.csv           one row per scheme x point x seed\n"
-            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n" RACE_OPTS_HELP_NO_LINK12,
+            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n"
+            "  --vary NAME=LIST         instead of the delay sweep: vary NAME over LIST (A:B:STEP or\n"
+            "                           a,b,c), repeatable, full factorial, from --link12/--link21;\n"
+            "                           NAME: delay12 jitter12 loss12 delay21 jitter21 loss21 (ms, %),\n"
+            "                           loss (both links, %), burst (mean loss burst, packets:\n"
+            "                           1 random, > 1 Gilbert-Elliott of the same rate), delta (ms),\n"
+            "                           tdr (cw), converge (ms); the CSV starts with one column\n"
+            "                           each; --plot: the first on x, a row of panels per value of\n"
+            "                           the others (docs/sweeps.md)\n"
+            "  --shard I/N              run the I-th of N parts (needs --out; join the parts with\n"
+            "                           'netrace join-shards': the bytes of the whole run)\n"
+            "  --link12 SPEC            with --vary: the base link 1->2\n" RACE_OPTS_HELP_NO_LINK12,
     .run = sweep_run,
 };

@@ -8,6 +8,7 @@
 
 extern const CliCommand cmd_replay;
 extern const CliCommand cmd_sweep;
+extern const CliCommand cmd_join_shards;
 extern const CliCommand cmd_delays;
 extern const CliCommand cmd_merge;
 extern const CliCommand cmd_autopilot;
@@ -27,6 +28,7 @@ const CliCommand *const cli_commands[] = {
     &cmd_host,
     &cmd_join,
     &cmd_sweep,
+    &cmd_join_shards,
     &cmd_delays,
     &cmd_merge,
     &cmd_autopilot,

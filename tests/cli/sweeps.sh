@@ -1,0 +1,55 @@
+# sweep --vary, --shard and join-shards (docs/sweeps.md); sourced by test_cli.sh.
+
+# --vary: the issue's example runs, one CSV column per varied parameter, a plot.
+expect 0 "sweep --vary loss12 x delta" -- "$NR" sweep --vary loss12=0:20:5 --vary delta=50,100,150 --runs 1 \
+    --threads 1 --out "$TMP/vary.csv" --plot "$TMP/vary.png"
+is_png "$TMP/vary.png" "sweep --vary plot"
+if [ "$(head -1 "$TMP/vary.csv" | cut -d, -f1-3)" = "loss12,delta,scheme" ] &&
+   [ "$(($(wc -l < "$TMP/vary.csv") - 1))" -eq $((5 * 3 * 1 * 4)) ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: sweep --vary CSV: expected columns loss12,delta,scheme and 5 x 3 x 1 seed x 4 schemes rows"
+fi
+# the loss column sets the link: at loss12 0 nothing is lost on 1->2 (lost12 is column 21)
+if awk -F, 'NR > 1 && $1 == 0 && $21 != 0 { bad = 1 } END { exit bad }' "$TMP/vary.csv"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: sweep --vary loss12=0 lost packets"
+fi
+
+# Three shards joined (given out of order) are the unsharded run, byte for byte.
+for i in 1 2 3; do
+    expect 0 "sweep --vary shard $i/3" -- "$NR" sweep --vary loss12=0:20:5 --vary delta=50,100,150 --runs 1 \
+        --threads 1 --shard "$i/3" --out "$TMP/vary$i.csv"
+done
+expect 0 "join-shards" -- "$NR" join-shards --out "$TMP/joined.csv" "$TMP/vary3.csv" "$TMP/vary1.csv" "$TMP/vary2.csv"
+if cmp -s "$TMP/joined.csv" "$TMP/vary.csv"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: joined shards differ from the full --vary run"; fi
+# the same for the paper's delay sweep
+expect 0 "sweep full" -- "$NR" sweep --delays 0,50,100 --jitters 10 --runs 2 --threads 1 --out "$TMP/d.csv"
+for i in 1 2 3; do
+    expect 0 "sweep shard $i/3" -- "$NR" sweep --delays 0,50,100 --jitters 10 --runs 2 --threads 1 --shard "$i/3" --out "$TMP/d$i.csv"
+done
+expect 0 "join-shards delay sweep" -- "$NR" join-shards --out "$TMP/dj.csv" "$TMP/d1.csv" "$TMP/d2.csv" "$TMP/d3.csv"
+if cmp -s "$TMP/dj.csv" "$TMP/d.csv"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: joined delay-sweep shards differ"; fi
+
+# Bad input: one line, exit 2 (usage) or 1 (files).
+expect 2 "vary unknown parameter" -- "$NR" sweep --vary los12=0:5:1
+stderr_has "unknown parameter 'los12' \(did you mean loss12\?\)" "vary suggestion"
+expect 2 "vary empty list" -- "$NR" sweep --vary loss12=
+stderr_has "empty list" "vary empty list named"
+expect 2 "vary bad range" -- "$NR" sweep --vary delta=100:50:10
+expect 2 "vary zero step" -- "$NR" sweep --vary delta=0:100:0
+expect 2 "vary out of range" -- "$NR" sweep --vary loss=0:200:50
+expect 2 "vary not a number" -- "$NR" sweep --vary tdr=0.1,x
+expect 2 "vary twice" -- "$NR" sweep --vary tdr=0.1 --vary tdr=0.2
+expect 2 "vary with --delays" -- "$NR" sweep --vary tdr=0.1 --delays 10
+expect 2 "shard 4/3" -- "$NR" sweep --shard 4/3 --out "$TMP/x.csv"
+stderr_has "--shard: expected I/N" "shard 4/3 named"
+expect 2 "shard 0/3" -- "$NR" sweep --shard 0/3 --out "$TMP/x.csv"
+expect 2 "shard text" -- "$NR" sweep --shard one/3 --out "$TMP/x.csv"
+expect 2 "shard without --out" -- "$NR" sweep --shard 1/3
+expect 1 "join a missing part" -- "$NR" join-shards --out "$TMP/j2.csv" "$TMP/d1.csv" "$TMP/d3.csv"
+expect 1 "join a part twice" -- "$NR" join-shards --out "$TMP/j2.csv" "$TMP/d1.csv" "$TMP/d1.csv" "$TMP/d3.csv"
+expect 1 "join an unsharded CSV" -- "$NR" join-shards --out "$TMP/j2.csv" "$TMP/d.csv"
+expect 1 "join different headers" -- "$NR" join-shards --out "$TMP/j2.csv" "$TMP/d1.csv" "$TMP/vary2.csv" "$TMP/d3.csv"
+expect 2 "join without --out" -- "$NR" join-shards "$TMP/d1.csv"
