@@ -6,6 +6,7 @@
 #include "stats.h"
 #include "fair_cli.h"
 #include "fairsim.h"
+#include "shard.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,9 +15,18 @@
 #define CMD "fairness"
 #define FAIR_CLI_MAX_BYTES 2e9 /* series kept in memory */
 
+/* The CSV of a run, a shard's opening with its mark (shard.h). */
+typedef struct FairCsv {
+    const FairResults *res;
+    const Shard *shard;
+} FairCsv;
+
 static bool write_results(const void *ctx, FILE *f, NrError *err)
 {
-    return fair_results_write_csv(ctx, f, err);
+    const FairCsv *c = ctx;
+    if (c->shard->n)
+        shard_mark(f, c->shard);
+    return fair_results_write_csv(c->res, f, err);
 }
 
 static int parse_algos(const char *val, FairExperiment *ex)
@@ -177,6 +187,7 @@ typedef struct FairOpts {
     int nlinks, nrlinks;
     FairReadings readings;
     FairExperiment ex;
+    Shard shard; /* --shard I/N */
 } FairOpts;
 
 /* A word of a fixed set: its index, or -1 after the usage line. */
@@ -258,6 +269,8 @@ static int own_flag(FairOpts *f, const char *a, const char *v)
         return cli_double(CMD, "--budget", v, 1e-3, FAIR_MAX_RECEIVERS, &f->budget) ? CLI_OK : CLI_USAGE;
     } else if (cli_flag_is(a, "--plot")) {
         f->plot = v;
+    } else if (cli_flag_is(a, "--shard")) {
+        return shard_parse(CMD, v, &f->shard) ? CLI_OK : CLI_USAGE;
     } else if (cli_flag_is(a, "--max-delta")) {
         return cli_double(CMD, "--max-delta", v, 1, 600000, &f->max_delta_ms) ? CLI_OK : CLI_USAGE;
     } else {
@@ -280,7 +293,7 @@ static int parse_args(FairOpts *f, int argc, char **argv)
     static const char *const own[] = {"--receivers", "--jitter", "--distribution", "--link", "--rlink", "--runs",
                                       "--algorithms", "--budget-threshold", "--snapshot", "--budget",
                                       "--max-delta", "--plot", "--accumulated", "--error-source",
-                                      "--third-first", "--heartbeat", "--measure-from", NULL};
+                                      "--third-first", "--heartbeat", "--measure-from", "--shard", NULL};
     for (int i = 1; i < argc && rc == CLI_OK; i++) {
         const char *a, *v;
         int mine = fcli_next(&f->o, argc, argv, &i, CMD, own, &a, &v);
@@ -303,6 +316,9 @@ static int parse_args(FairOpts *f, int argc, char **argv)
     if (f->nrlinks && f->nrlinks != n)
         return cli_usage_error(CMD, "--rlink: %d given for %d receivers; give one per receiver or none", f->nrlinks,
                                n);
+    if (f->shard.n && (f->plot || !f->o.out))
+        return cli_usage_error(CMD, "--shard needs --out and no --plot: join the parts' CSVs with 'netrace "
+                                    "join-shards', plot an unsharded run");
     f->readings.third_first = (int)f->third_first;
     f->readings.heartbeat_us = (int64_t)(f->heartbeat_ms * 1000 + 0.5);
     f->readings.measure_from_us = (int64_t)(f->measure_from_s * 1e6 + 0.5);
@@ -412,11 +428,16 @@ static int run_with_links(FairOpts *f, int n, const LinkSpec *fwd, const LinkSpe
         ex->budget_threshold_cw = f->budget_threshold;
         ex->budget_threshold_auto = f->budget_auto;
         ex->runs = (int)f->runs;
+        ex->item_range = f->shard.n > 0;
+        shard_range(&f->shard, (int64_t)ex->nalgos * ex->runs, &ex->item_first, &ex->item_end);
         rc = run_on_path(ex, o, &rec, generated, &res);
     }
+    FairCsv csv = {&res, &f->shard};
     if (rc == CLI_OK && o->out)
-        fcli_write_csv(CMD, o->out, write_results, &res, &rc);
-    if (rc == CLI_OK)
+        fcli_write_csv(CMD, o->out, write_results, &csv, &rc);
+    if (rc == CLI_OK && f->shard.n)
+        shard_summary(&f->shard, f->ex.item_first, f->ex.item_end, (int64_t)f->ex.nalgos * f->ex.runs);
+    else if (rc == CLI_OK)
         print_summary(f, &res, fwd, rev, n, desc);
     if (rc == CLI_OK && f->plot) {
         char title[4400];
@@ -463,7 +484,7 @@ const CliCommand cmd_fairness = {
              "[--link SPEC]... [--rlink SPEC]... [--seconds S] [--runs N] [--seed N]\n"
              "[--recording FILE|autopilot|synthetic|tank|tank-arcs] [--car N] [--algorithms LIST|all]\n"
              "[--threshold CW] [--budget-threshold CW|auto] [--snapshot MS] [--budget B] [--max-delta MS]\n"
-             "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png]\n"
+             "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png] [--shard I/N]\n"
              "[--accumulated game|relative|since-last] [--error-source estimate|feedback]\n"
              "[--third-first 1|2|3] [--heartbeat MS] [--measure-from S]",
     .help = "Replays car 1 of a recording as the sender of DR vectors to N receivers (default: mean\n"
@@ -475,6 +496,8 @@ const CliCommand cmd_fairness = {
             "--receivers; feedback travels the reverse link (--rlink, default the same spec).\n"
             "--out writes algorithm,seed,t_s,mean_error,sd_error,dr_sent,err_r1,... (long format);\n"
             "--plot draws the mean and sd of the error and the vectors sent against time.\n"
+            "--shard I/N runs the I-th of N parts of the algorithm x run items (needs --out;\n"
+            "'netrace join-shards' joins the parts into the whole run's CSV; docs/sweeps.md).\n"
             "The readings of the paper's Sections 4.6 and 5 (docs/fairness.md): --accumulated (the budget\n"
             "algorithms' a_i), --error-source, --third-first (base-third's cycle), --budget-threshold auto\n"
             "(t' = n t / B triggers), --heartbeat (also trigger every MS, as BZFlag), --measure-from.",

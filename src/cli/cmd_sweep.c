@@ -412,7 +412,7 @@ static int delay_sweep(SweepArgs *w)
     if (rc == CLI_OK && w->c.out)
         rc = write_csv(&j, pts, &w->o, &w->c.shard, w->c.out);
     if (rc == CLI_OK && w->c.shard.n)
-        sweep_shard_summary(&w->c.shard, j.first, j.end, (int64_t)npts * w->c.runs);
+        shard_summary(&w->c.shard, j.first, j.end, (int64_t)npts * w->c.runs);
     else if (rc == CLI_OK)
         print_summary(&j, pts, &w->o);
     if (rc == CLI_OK && w->c.plot)

@@ -240,7 +240,7 @@ int sweep_vary_run(RaceOpts *o, const VaryAxis *axes, int naxes, const SweepComm
     if (rc == CLI_OK && c->out)
         rc = write_csv(&j, &g, c);
     if (rc == CLI_OK && c->shard.n)
-        sweep_shard_summary(&c->shard, j.first, j.end, npts * c->runs);
+        shard_summary(&c->shard, j.first, j.end, npts * c->runs);
     else if (rc == CLI_OK)
         print_summary(&j, &g);
     if (rc == CLI_OK && c->plot)

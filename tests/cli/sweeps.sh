@@ -53,3 +53,13 @@ expect 1 "join a part twice" -- "$NR" join-shards --out "$TMP/j2.csv" "$TMP/d1.c
 expect 1 "join an unsharded CSV" -- "$NR" join-shards --out "$TMP/j2.csv" "$TMP/d.csv"
 expect 1 "join different headers" -- "$NR" join-shards --out "$TMP/j2.csv" "$TMP/d1.csv" "$TMP/vary2.csv" "$TMP/d3.csv"
 expect 2 "join without --out" -- "$NR" join-shards "$TMP/d1.csv"
+
+# fairness --shard: three parts joined are the unsharded CSV.
+expect 0 "fairness full" -- "$NR" fairness --runs 2 --seconds 10 --out "$TMP/f.csv"
+for i in 1 2 3; do
+    expect 0 "fairness shard $i/3" -- "$NR" fairness --runs 2 --seconds 10 --shard "$i/3" --out "$TMP/f$i.csv"
+done
+expect 0 "join-shards fairness" -- "$NR" join-shards --out "$TMP/fj.csv" "$TMP/f2.csv" "$TMP/f3.csv" "$TMP/f1.csv"
+if cmp -s "$TMP/fj.csv" "$TMP/f.csv"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: joined fairness shards differ"; fi
+expect 2 "fairness shard 4/3" -- "$NR" fairness --shard 4/3 --out "$TMP/x.csv"
+expect 2 "fairness shard with --plot" -- "$NR" fairness --shard 1/3 --out "$TMP/x.csv" --plot "$TMP/x.png"

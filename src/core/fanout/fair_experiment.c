@@ -77,8 +77,12 @@ bool fair_experiment_run(const FairExperiment *ex, FairResults *out, NrError *er
     out->series = calloc((size_t)ex->nalgos * (size_t)ex->runs, sizeof *out->series);
     if (!out->series)
         return nr_error_set(err, "out of memory");
+    out->nrecv = ex->cfg.nrecv;
     for (int a = 0; a < ex->nalgos; a++)
         for (int k = 0; k < ex->runs; k++) {
+            int64_t item = (int64_t)a * ex->runs + k;
+            if (ex->item_range && (item < ex->item_first || item >= ex->item_end))
+                continue;
             FairConfig cfg = ex->cfg;
             cfg.seed = ex->cfg.seed + (uint64_t)k;
             if (ex->algos[a]->lowered_threshold && budget_thr > 0.0)
@@ -101,7 +105,7 @@ bool fair_experiment_run(const FairExperiment *ex, FairResults *out, NrError *er
 
 bool fair_results_write_csv(const FairResults *r, FILE *f, NrError *err)
 {
-    int nrecv = r->nseries ? r->series[0].nrecv : 0;
+    int nrecv = r->nseries ? r->series[0].nrecv : r->nrecv;
     fprintf(f, "algorithm,seed,t_s,mean_error,sd_error,dr_sent");
     for (int m = 0; m < nrecv; m++)
         fprintf(f, ",err_r%d", m + 1);

@@ -181,10 +181,16 @@ typedef struct FairExperiment {
     const FairAlgo *algos[FAIR_MAX_ALGOS];
     int nalgos;
     int runs;
+    /* With item_range, only items [item_first, item_end) of the nalgos x
+     * runs (item = algo * runs + run, algorithm-major as the series): one
+     * shard's part (`--shard I/N`); without, all of them. */
+    bool item_range;
+    int64_t item_first, item_end;
 } FairExperiment;
 
 typedef struct FairResults {
-    int nseries;       /* nalgos * runs, algorithm-major */
+    int nseries;       /* nalgos * runs (or the items run), algorithm-major */
+    int nrecv;         /* receivers, for the CSV header of no series */
     FairSeries *series;
     double budget_threshold_cw; /* what the budget algorithms ran at (cw) */
     int64_t budget_triggers_want, budget_triggers_got; /* auto threshold: t' wanted and reached */
