@@ -42,7 +42,7 @@ void shard_mark(FILE *f, const Shard *s)
 
 void shard_summary(const Shard *s, int64_t first, int64_t end, int64_t total)
 {
-    printf("shard %" PRId64 "/%" PRId64 ": runs %" PRId64 " to %" PRId64 " of %" PRId64
+    printf("shard %" PRId64 "/%" PRId64 ": items %" PRId64 " to %" PRId64 " of %" PRId64
            " (join the parts' CSVs with 'netrace join-shards')\n",
            s->i, s->n, first, end, total);
 }

@@ -63,3 +63,13 @@ expect 0 "join-shards fairness" -- "$NR" join-shards --out "$TMP/fj.csv" "$TMP/f
 if cmp -s "$TMP/fj.csv" "$TMP/f.csv"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: joined fairness shards differ"; fi
 expect 2 "fairness shard 4/3" -- "$NR" fairness --shard 4/3 --out "$TMP/x.csv"
 expect 2 "fairness shard with --plot" -- "$NR" fairness --shard 1/3 --out "$TMP/x.csv" --plot "$TMP/x.png"
+
+# epp --shard: parts of the (source, rate) items, joined == the whole CSV.
+expect 0 "epp full" -- "$NR" epp --runs 2 --samples 150 --sweep none --out "$TMP/e.csv"
+for i in 1 2 3; do
+    expect 0 "epp shard $i/3" -- "$NR" epp --runs 2 --samples 150 --sweep none --shard "$i/3" --out "$TMP/e$i.csv"
+done
+expect 0 "join-shards epp" -- "$NR" join-shards --out "$TMP/ej.csv" "$TMP/e1.csv" "$TMP/e2.csv" "$TMP/e3.csv"
+if cmp -s "$TMP/ej.csv" "$TMP/e.csv"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: joined epp shards differ"; fi
+expect 2 "epp shard 0/3" -- "$NR" epp --shard 0/3 --out "$TMP/x.csv"
+expect 2 "epp shard without --out" -- "$NR" epp --shard 1/3
