@@ -21,40 +21,7 @@
 
 #include "experiment.h"
 #include "linkscript.h"
-
-static Track *circle(void)
-{
-    char text[8192];
-    int w = snprintf(text, sizeof text, "netrace-track 1\nname circle\nwidth 10\n");
-    for (int i = 0; i < 64; i++) {
-        double a = 2.0 * NR_PI * i / 64;
-        w += snprintf(text + w, sizeof text - (size_t)w, "point %.9f %.9f\n", 200 * cos(a), 200 * sin(a));
-    }
-    NrError err;
-    Track *t = track_parse(text, "circle", &err);
-    assert_non_null(t);
-    return t;
-}
-
-/* Both cars at 20 cw/s, car 2 10 cw ahead: 607 samples, 0 .. 19.998 s. */
-static void race(Recording *rec, const Track *t, int n)
-{
-    memset(rec, 0, sizeof *rec);
-    rec->version = RECORDING_VERSION;
-    strcpy(rec->track, "circle");
-    strcpy(rec->source, "autopilot");
-    rec->period_ms = 33;
-    rec->ncars = 2;
-    rec->nsamples = n;
-    rec->samples = calloc((size_t)(2 * n), sizeof(RecSample));
-    for (int c = 0; c < 2; c++)
-        for (int i = 0; i < n; i++) {
-            RecSample *s = &rec->samples[c * n + i];
-            s->t_ms = i * 33;
-            track_point(t, 10.0 * c + 20.0 * i * 0.033, &s->x, &s->y, &s->heading);
-            s->speed = 20.0;
-        }
-}
+#include "race_fixture.h"
 
 /* Expected per direction:
  * - adaptive-causality: lag 60 ms until 10231, then 60 + 0.5 (t - 10231):
@@ -76,7 +43,7 @@ static void the_four_follow_a_scripted_step(void **state)
     } want[] = {{"adaptive-causality", 6, 6}, {"local-lag", 6, 0}, {"group-sync", 6, 0}, {"equalize", 11, 0}};
     Track *t = circle();
     Recording rec;
-    race(&rec, t, 607);
+    race(&rec, t, 607); /* both cars at 20 cw/s, car 2 10 cw ahead, 0 .. 19.998 s */
     NrError err = {{0}};
     LinkSpec l0;
     memset(&l0, 0, sizeof l0);

@@ -73,3 +73,24 @@ expect 0 "join-shards epp" -- "$NR" join-shards --out "$TMP/ej.csv" "$TMP/e1.csv
 if cmp -s "$TMP/ej.csv" "$TMP/e.csv"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: joined epp shards differ"; fi
 expect 2 "epp shard 0/3" -- "$NR" epp --shard 0/3 --out "$TMP/x.csv"
 expect 2 "epp shard without --out" -- "$NR" epp --shard 1/3
+
+# fairness --vary: the receivers' delays; one column per varied parameter.
+expect 0 "fairness --vary" -- "$NR" fairness --vary r3=100:300:100 --vary jitter=50,100 --runs 2 --seconds 10 \
+    --out "$TMP/fv.csv"
+if [ "$(head -1 "$TMP/fv.csv" | cut -d, -f1-3)" = "r3,jitter,algorithm" ] &&
+   [ "$(($(wc -l < "$TMP/fv.csv") - 1))" -eq $((3 * 2 * 5 * 2 * 101)) ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: fairness --vary CSV: expected r3,jitter,algorithm and 3 x 2 points x 5 algorithms x 2 runs x 101 snapshots"
+fi
+# a point of the grid is the plain run with those receivers
+expect 0 "fairness one point" -- "$NR" fairness --receivers 800,500,200 --jitter 100 --runs 2 --seconds 10 --out "$TMP/fp.csv"
+if [ "$(grep '^200,100,' "$TMP/fv.csv" | cut -d, -f3- | md5sum)" = "$(tail -n +2 "$TMP/fp.csv" | md5sum)" ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: fairness --vary point r3=200 jitter=100 differs from the plain run"
+fi
+expect 2 "fairness vary unknown" -- "$NR" fairness --vary r9=100
+stderr_has "unknown parameter 'r9'" "fairness vary unknown named"
+expect 2 "fairness vary empty" -- "$NR" fairness --vary jitter=
+expect 2 "fairness vary with --link" -- "$NR" fairness --vary jitter=10 --link "delay 10ms"

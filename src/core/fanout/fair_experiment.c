@@ -105,15 +105,23 @@ bool fair_experiment_run(const FairExperiment *ex, FairResults *out, NrError *er
 
 bool fair_results_write_csv(const FairResults *r, FILE *f, NrError *err)
 {
+    return fair_results_write_csv_prefixed(r, f, "", "", true, err);
+}
+
+bool fair_results_write_csv_prefixed(const FairResults *r, FILE *f, const char *names, const char *values,
+                                     bool header, NrError *err)
+{
     int nrecv = r->nseries ? r->series[0].nrecv : r->nrecv;
-    fprintf(f, "algorithm,seed,t_s,mean_error,sd_error,dr_sent");
-    for (int m = 0; m < nrecv; m++)
-        fprintf(f, ",err_r%d", m + 1);
-    fputc('\n', f);
+    if (header) {
+        fprintf(f, "%salgorithm,seed,t_s,mean_error,sd_error,dr_sent", names);
+        for (int m = 0; m < nrecv; m++)
+            fprintf(f, ",err_r%d", m + 1);
+        fputc('\n', f);
+    }
     for (int i = 0; i < r->nseries; i++) {
         const FairSeries *s = &r->series[i];
         for (int k = 0; k < s->nsnap; k++) {
-            fprintf(f, "%s,%llu,%.3f,%.9g,%.9g,%lld", s->algo, (unsigned long long)s->seed, s->t_s[k],
+            fprintf(f, "%s%s,%llu,%.3f,%.9g,%.9g,%lld", values, s->algo, (unsigned long long)s->seed, s->t_s[k],
                     s->mean[k], s->sd[k], (long long)s->dr_sent[k]);
             for (int m = 0; m < s->nrecv; m++)
                 fprintf(f, ",%.9g", s->err[(size_t)k * (size_t)s->nrecv + (size_t)m]);

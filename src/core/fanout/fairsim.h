@@ -209,6 +209,11 @@ typedef struct FairSummary {
 bool fair_experiment_run(const FairExperiment *ex, FairResults *out, NrError *err);
 void fair_results_free(FairResults *r);
 bool fair_results_write_csv(const FairResults *r, FILE *f, NrError *err);
+/* The same rows, each after the text `values` (e.g. "300,100,"), and the
+ * header (after `names`, e.g. "r1,jitter,") only when header is set: the
+ * CSV of several experiments, one column per varied parameter. */
+bool fair_results_write_csv_prefixed(const FairResults *r, FILE *f, const char *names, const char *values,
+                                     bool header, NrError *err);
 /* rows[nalgos]; series are grouped by algorithm name in order of appearance. */
 int fair_results_summary(const FairResults *r, FairSummary *rows, int max_rows);
 

@@ -30,12 +30,17 @@ const VaryParam *vary_params(void)
     return params;
 }
 
-const VaryParam *vary_find(const char *name)
+const VaryParam *vary_find_in(const VaryParam *table, const char *name)
 {
-    for (const VaryParam *p = params; p->name; p++)
+    for (const VaryParam *p = table; p->name; p++)
         if (strcmp(p->name, name) == 0)
             return p;
     return NULL;
+}
+
+const VaryParam *vary_find(const char *name)
+{
+    return vary_find_in(params, name);
 }
 
 static bool parse_num(const char *s, double *out)
@@ -80,6 +85,11 @@ static bool parse_range(VaryAxis *a, char *list, NrError *err)
 
 bool vary_parse(const char *text, VaryAxis *axis, NrError *err)
 {
+    return vary_parse_in(params, text, axis, err);
+}
+
+bool vary_parse_in(const VaryParam *table, const char *text, VaryAxis *axis, NrError *err)
+{
     char buf[1024], *eq;
     memset(axis, 0, sizeof *axis);
     if (strlen(text) >= sizeof buf)
@@ -88,7 +98,7 @@ bool vary_parse(const char *text, VaryAxis *axis, NrError *err)
     if (!(eq = strchr(buf, '=')))
         return nr_error_set(err, "--vary: expected NAME=LIST, got '%s'", text);
     *eq = '\0';
-    if (!(axis->param = vary_find(buf)))
+    if (!(axis->param = vary_find_in(table, buf)))
         return nr_error_set(err, "--vary: unknown parameter '%s'", buf);
     char *list = eq + 1;
     if (!*list)

@@ -16,6 +16,9 @@
  *        STEP > 0, A <= B) or "a,b,c"; every value within the parameter's
  *        range, at most VARY_MAX_VALUES; false + err (unknown name: err names
  *        it; the caller adds a suggestion).
+ *   vary_find_in(table, name) / vary_parse_in(table, text, axis, err)  the
+ *        same over another command's table of the same shape (fairness's
+ *        receivers' delays), whose rows' field and dirs that command reads.
  *   vary_grid_size(axes, n)    product of the axes' counts (0 when none, or
  *        beyond VARY_MAX_POINTS: the caller refuses).
  *   vary_point(axes, n, index, values)  the values of grid point index, the
@@ -64,6 +67,8 @@ typedef struct VaryTarget {
 const VaryParam *vary_params(void);
 const VaryParam *vary_find(const char *name);
 bool vary_parse(const char *text, VaryAxis *axis, NrError *err);
+const VaryParam *vary_find_in(const VaryParam *table, const char *name);
+bool vary_parse_in(const VaryParam *table, const char *text, VaryAxis *axis, NrError *err);
 int64_t vary_grid_size(const VaryAxis *axes, int n);
 void vary_point(const VaryAxis *axes, int n, int64_t index, double *values);
 bool vary_apply(VaryTarget *t, const VaryParam *p, double value, NrError *err);
