@@ -53,6 +53,10 @@ static int check_parts(Part *parts, int n, int *order, char *header, size_t cap)
         if (parts[k].n != parts[0].n)
             return cli_fail("join-shards", "%s: shard %" PRId64 "/%" PRId64 ", but %s is of %" PRId64, parts[k].path,
                             parts[k].i, parts[k].n, parts[0].path, parts[0].n);
+        /* before order[] is indexed by the part's I <= N: N must be n */
+        if (parts[k].n != n)
+            return cli_fail("join-shards", "%d parts given, the shards are %" PRId64 ": every part is needed", n,
+                            parts[k].n);
         if (k > 0 && strcmp(other, header) != 0)
             return cli_fail("join-shards", "%s:2: its CSV header differs from %s's", parts[k].path, parts[0].path);
         if (order[parts[k].i - 1] >= 0)
@@ -60,8 +64,6 @@ static int check_parts(Part *parts, int n, int *order, char *header, size_t cap)
                             parts[order[parts[k].i - 1]].path);
         order[parts[k].i - 1] = k;
     }
-    if (parts[0].n != n)
-        return cli_fail("join-shards", "%d parts given, the shards are %" PRId64 ": every part is needed", n, parts[0].n);
     return CLI_OK;
 }
 

@@ -94,3 +94,7 @@ expect 2 "fairness vary unknown" -- "$NR" fairness --vary r9=100
 stderr_has "unknown parameter 'r9'" "fairness vary unknown named"
 expect 2 "fairness vary empty" -- "$NR" fairness --vary jitter=
 expect 2 "fairness vary with --link" -- "$NR" fairness --vary jitter=10 --link "delay 10ms"
+# a part claiming more shards than are given is refused before it is placed
+printf '# netrace-shard: 50/100\nscheme\n' >"$TMP/big.csv"
+expect 1 "join a part of 100 shards alone" -- "$NR" join-shards --out "$TMP/j3.csv" "$TMP/big.csv"
+stderr_has "1 parts given, the shards are 100" "join names the missing parts"
