@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     }
     double race_s = (double)(rec.nsamples - 1) * rec.period_ms / 1000.0;
     printf("race %.1f s, %d samples per car, %d runs per scheme (best of 10 blocks)\n", race_s, rec.nsamples, repeats);
-    printf("%-14s %14s %14s\n", "scheme", "us per run", "x real time");
+    printf("%-18s %14s %14s\n", "scheme", "us per run", "x real time");
     const char *only = argc > 4 ? argv[4] : NULL;
     for (const SchemeType *const *t = scheme_registry(); *t; t++) {
         if (only && strcmp(only, (*t)->name) != 0)
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
             best = per < best ? per : best;
         }
         double cpu = best * repeats;
-        printf("%-14s %14.1f %14.0f\n", (*t)->name, cpu / repeats * 1e6, race_s * repeats / cpu);
+        printf("%-18s %14.1f %14.0f\n", (*t)->name, cpu / repeats * 1e6, race_s * repeats / cpu);
     }
     free(prog[0]);
     free(prog[1]);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "linkscript.h"
+#include "race_fixture.h"
 
 #define MS NR_US_PER_MS
 
@@ -100,40 +101,6 @@ static void load_refuses_what_is_not_a_script(void **state)
     assert_false(linkscript_load(&ls, "/tmp", NULL, &err));
     assert_non_null(strstr(err.msg, "directory"));
     assert_false(linkscript_load(&ls, "/nonexistent/netrace/script", NULL, &err));
-}
-
-/* A straight-ahead race on a circle: 2 cars, 4 s. */
-static Track *circle(void)
-{
-    char text[8192];
-    int w = snprintf(text, sizeof text, "netrace-track 1\nname circle\nwidth 10\n");
-    for (int i = 0; i < 64; i++) {
-        double a = 2.0 * NR_PI * i / 64;
-        w += snprintf(text + w, sizeof text - (size_t)w, "point %.9f %.9f\n", 200 * cos(a), 200 * sin(a));
-    }
-    NrError err;
-    Track *t = track_parse(text, "circle", &err);
-    assert_non_null(t);
-    return t;
-}
-
-static void race(Recording *rec, const Track *t, int n)
-{
-    memset(rec, 0, sizeof *rec);
-    rec->version = RECORDING_VERSION;
-    strcpy(rec->track, "circle");
-    strcpy(rec->source, "autopilot");
-    rec->period_ms = 33;
-    rec->ncars = 2;
-    rec->nsamples = n;
-    rec->samples = calloc((size_t)(2 * n), sizeof(RecSample));
-    for (int c = 0; c < 2; c++)
-        for (int i = 0; i < n; i++) {
-            RecSample *s = &rec->samples[c * n + i];
-            s->t_ms = i * 33;
-            track_point(t, 10.0 * c + 20.0 * i * 0.033, &s->x, &s->y, &s->heading);
-            s->speed = 20.0;
-        }
 }
 
 /* Delay 50 ms, from 1 s (not a sample instant: 1 s = sample 30.3) 200 ms on

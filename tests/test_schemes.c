@@ -73,7 +73,7 @@ static void registry_lists_and_finds(void **state)
     assert_non_null(strstr(err.msg, "unknown scheme 'bogus'"));
     assert_int_equal(scheme_parse_list("nc,,dr", out, SCHEME_MAX, &err), -1);
     assert_int_equal(scheme_parse_list("nc,", out, SCHEME_MAX, &err), -1); /* empty last name */
-    int all = scheme_parse_list("all", out, SCHEME_MAX, &err);
+    int all = scheme_parse_list("every", out, SCHEME_MAX, &err);
     int count = 0;
     for (const SchemeType *const *r = scheme_registry(); *r; r++)
         count++;

@@ -100,13 +100,13 @@ static bool near_miss(int d, size_t na, size_t nb)
     return d <= lim;
 }
 
-const char *cli_suggest_command(const char *word)
+const char *cli_suggest_word(const char *word, const char *const *names)
 {
     const char *best = NULL;
     int bd = 0;
     size_t nw = strlen(word);
-    for (int i = 0; cli_commands[i]; i++) {
-        const char *name = cli_commands[i]->name;
+    for (int i = 0; names[i]; i++) {
+        const char *name = names[i];
         int d = edit_distance(word, nw, name, strlen(name));
         if (near_miss(d, nw, strlen(name)) && (!best || d < bd)) {
             best = name;
@@ -114,6 +114,16 @@ const char *cli_suggest_command(const char *word)
         }
     }
     return best;
+}
+
+const char *cli_suggest_command(const char *word)
+{
+    const char *names[64];
+    int n = 0;
+    for (int i = 0; cli_commands[i] && n < 63; i++)
+        names[n++] = cli_commands[i]->name;
+    names[n] = NULL;
+    return cli_suggest_word(word, names);
 }
 
 /* The flag of cmd's usage and help text nearest to arg (the part before '='

@@ -58,6 +58,9 @@ int cli_png_check(const char *cmd, const char *flag, const char *path);
 /* "wrote PATH" on stderr: every command that writes a file says so. */
 void cli_wrote(const char *path);
 const char *cli_suggest_command(const char *word);
+/* The name of the NULL-terminated names nearest to word, NULL when none is
+ * near enough to be a typo. */
+const char *cli_suggest_word(const char *word, const char *const *names);
 int cli_unknown_option(const char *cmd, const char *arg);
 int cli_usage_error(const char *cmd, const char *fmt, ...) NR_PRINTF(2, 3);
 int cli_fail(const char *cmd, const char *fmt, ...) NR_PRINTF(2, 3);

@@ -187,7 +187,9 @@ static int run_experiment(EppRun *run)
         .runs = o->runs,
         .samples = o->samples,
         .seed = o->seed,
+        .item_range = o->shard.n > 0,
     };
+    shard_range(&o->shard, (int64_t)run->nsrc * o->nrate, &ex.item_first, &ex.item_end);
     memcpy(ex.scheme_on, o->scheme_on, sizeof ex.scheme_on);
     NrError err = {{0}};
     if (!epp_experiment_run(&ex, &run->plan.res, &err))
@@ -226,8 +228,15 @@ static int run_epp(int argc, char **argv)
     if (rc == CLI_OK)
         rc = run_experiment(&run);
     if (rc == CLI_OK) {
-        epp_print_report(&run);
+        int64_t first, end, total = (int64_t)run.nsrc * run.o.nrate;
+        shard_range(&run.o.shard, total, &first, &end);
+        if (run.o.shard.n)
+            shard_summary(&run.o.shard, first, end, total);
+        else
+            epp_print_report(&run);
         if (csv) {
+            if (run.o.shard.n)
+                shard_mark(csv, &run.o.shard);
             epp_write_csv(&run, csv);
             if (cli_out_close(CMD, &csv_out, true, &rc)) /* renamed, or removed */
                 cli_wrote(run.o.out);
@@ -245,7 +254,7 @@ const CliCommand cmd_epp = {
     .summary = "Extrapolated Parity Packets: Tables 1-3 and Fig. 5 of Cheung & Sakamoto",
     .usage = "netrace epp [--models LIST] [--schemes LIST] [--loss LIST] [--rate LIST] [--bandwidth LIST]\n"
              "    [--sweep LIST|none] [--link SPEC] [--trace FILE]... [--no-traces] [--raw-dr cd|cv|ca]\n"
-             "    [--runs N] [--samples N] [--seed N] [--out FILE.csv] [--plot FILE.png]",
+             "    [--runs N] [--samples N] [--seed N] [--out FILE.csv] [--plot FILE.png] [--shard I/N]",
     .help = "Simulates dead reckoning over a lossy shifted-gamma link with and without\n"
             "Extrapolated Parity Packets and prints the mean Euclidean prediction error.\n"
             "  --models LIST     motion models rd,rv,ra (default all; 'none' for traces only)\n"
@@ -263,6 +272,8 @@ const CliCommand cmd_epp = {
             "  --samples N       locations per run (default 1000)\n"
             "  --seed N          seed (default 1)\n"
             "  --out FILE.csv    long format: source,loss,rate_hz,bandwidth_bps,scheme,mean_error,runs\n"
+            "  --shard I/N       run the I-th of N parts of the (source, rate) items (needs --out;\n"
+            "                    'netrace join-shards' joins the parts into the whole CSV)\n"
             "  --plot FILE.png   Fig. 5: EP-i's error against the --sweep bandwidths, a panel per rate\n"
             "See docs/epp.md.",
     .run = run_epp,

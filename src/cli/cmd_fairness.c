@@ -6,6 +6,8 @@
 #include "stats.h"
 #include "fair_cli.h"
 #include "fairsim.h"
+#include "shard.h"
+#include "vary.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,9 +16,18 @@
 #define CMD "fairness"
 #define FAIR_CLI_MAX_BYTES 2e9 /* series kept in memory */
 
+/* The CSV of a run, a shard's opening with its mark (shard.h). */
+typedef struct FairCsv {
+    const FairResults *res;
+    const Shard *shard;
+} FairCsv;
+
 static bool write_results(const void *ctx, FILE *f, NrError *err)
 {
-    return fair_results_write_csv(ctx, f, err);
+    const FairCsv *c = ctx;
+    if (c->shard->n)
+        shard_mark(f, c->shard);
+    return fair_results_write_csv(c->res, f, err);
 }
 
 static int parse_algos(const char *val, FairExperiment *ex)
@@ -177,7 +188,24 @@ typedef struct FairOpts {
     int nlinks, nrlinks;
     FairReadings readings;
     FairExperiment ex;
+    Shard shard; /* --shard I/N */
+    VaryAxis axes[2]; /* --vary over the table below */
+    int naxes;
+    FILE *vcsv;             /* with --vary: the one CSV of every point */
+    char vnames[64], vvalues[64]; /* its first columns' names, this point's values */
+    bool vheader;                 /* its header is written */
 } FairOpts;
+
+/* --vary NAME=LIST of fairness: receiver N's mean delay (dirs = N) or the
+ * jitter of every receiver (dirs = 0), from --receivers / --jitter. */
+static const VaryParam fair_vary[] = {
+    {"r1", "ms", VARY_DELAY, 1, 0, 600000, "receiver 1's mean delay"},
+    {"r2", "ms", VARY_DELAY, 2, 0, 600000, "receiver 2's mean delay"},
+    {"r3", "ms", VARY_DELAY, 3, 0, 600000, "receiver 3's mean delay"},
+    {"r4", "ms", VARY_DELAY, 4, 0, 600000, "receiver 4's mean delay"},
+    {"jitter", "ms", VARY_JITTER, 0, 0, 600000, "every receiver's jitter"},
+    {NULL, NULL, 0, 0, 0, 0, NULL},
+};
 
 /* A word of a fixed set: its index, or -1 after the usage line. */
 static int parse_word(const char *flag, const char *val, const char *const *words)
@@ -258,6 +286,13 @@ static int own_flag(FairOpts *f, const char *a, const char *v)
         return cli_double(CMD, "--budget", v, 1e-3, FAIR_MAX_RECEIVERS, &f->budget) ? CLI_OK : CLI_USAGE;
     } else if (cli_flag_is(a, "--plot")) {
         f->plot = v;
+    } else if (cli_flag_is(a, "--shard")) {
+        return shard_parse(CMD, v, &f->shard) ? CLI_OK : CLI_USAGE;
+    } else if (cli_flag_is(a, "--vary")) {
+        NrError err = {{0}};
+        if (f->naxes == 2 || !vary_parse_in(fair_vary, v, &f->axes[f->naxes], &err))
+            return cli_usage_error(CMD, "%s", f->naxes == 2 ? "--vary: at most 2 parameters" : err.msg);
+        f->naxes++;
     } else if (cli_flag_is(a, "--max-delta")) {
         return cli_double(CMD, "--max-delta", v, 1, 600000, &f->max_delta_ms) ? CLI_OK : CLI_USAGE;
     } else {
@@ -280,7 +315,7 @@ static int parse_args(FairOpts *f, int argc, char **argv)
     static const char *const own[] = {"--receivers", "--jitter", "--distribution", "--link", "--rlink", "--runs",
                                       "--algorithms", "--budget-threshold", "--snapshot", "--budget",
                                       "--max-delta", "--plot", "--accumulated", "--error-source",
-                                      "--third-first", "--heartbeat", "--measure-from", NULL};
+                                      "--third-first", "--heartbeat", "--measure-from", "--shard", "--vary", NULL};
     for (int i = 1; i < argc && rc == CLI_OK; i++) {
         const char *a, *v;
         int mine = fcli_next(&f->o, argc, argv, &i, CMD, own, &a, &v);
@@ -303,6 +338,13 @@ static int parse_args(FairOpts *f, int argc, char **argv)
     if (f->nrlinks && f->nrlinks != n)
         return cli_usage_error(CMD, "--rlink: %d given for %d receivers; give one per receiver or none", f->nrlinks,
                                n);
+    if (f->shard.n && (f->plot || !f->o.out))
+        return cli_usage_error(CMD, "--shard needs --out and no --plot: join the parts' CSVs with 'netrace "
+                                    "join-shards', plot an unsharded run");
+    for (int a = 0; a < f->naxes; a++)
+        if (f->nlinks || f->shard.n || f->plot || f->axes[a].param->dirs > f->nmeans)
+            return cli_usage_error(CMD, "--vary %s: needs --receivers (as many as it names) and no --link, --shard "
+                                        "or --plot", f->axes[a].param->name);
     f->readings.third_first = (int)f->third_first;
     f->readings.heartbeat_us = (int64_t)(f->heartbeat_ms * 1000 + 0.5);
     f->readings.measure_from_us = (int64_t)(f->measure_from_s * 1e6 + 0.5);
@@ -376,7 +418,7 @@ static void print_summary(const FairOpts *f, const FairResults *res, const LinkS
             printf(" %10.3f", rows[k].final_err[m]);
         printf("\n");
     }
-    if (f->o.out)
+    if (f->o.out && !f->naxes)
         cli_wrote(f->o.out);
 }
 
@@ -412,11 +454,21 @@ static int run_with_links(FairOpts *f, int n, const LinkSpec *fwd, const LinkSpe
         ex->budget_threshold_cw = f->budget_threshold;
         ex->budget_threshold_auto = f->budget_auto;
         ex->runs = (int)f->runs;
+        ex->item_range = f->shard.n > 0;
+        shard_range(&f->shard, (int64_t)ex->nalgos * ex->runs, &ex->item_first, &ex->item_end);
         rc = run_on_path(ex, o, &rec, generated, &res);
     }
-    if (rc == CLI_OK && o->out)
-        fcli_write_csv(CMD, o->out, write_results, &res, &rc);
-    if (rc == CLI_OK)
+    FairCsv csv = {&res, &f->shard};
+    NrError err = {{0}};
+    if (rc == CLI_OK && f->vcsv && !fair_results_write_csv_prefixed(&res, f->vcsv, f->vnames, f->vvalues,
+                                                                   !f->vheader, &err))
+        rc = cli_fail(CMD, "%s", err.msg);
+    f->vheader |= f->vcsv != NULL;
+    if (rc == CLI_OK && o->out && !f->naxes)
+        fcli_write_csv(CMD, o->out, write_results, &csv, &rc);
+    if (rc == CLI_OK && f->shard.n)
+        shard_summary(&f->shard, f->ex.item_first, f->ex.item_end, (int64_t)f->ex.nalgos * f->ex.runs);
+    else if (rc == CLI_OK)
         print_summary(f, &res, fwd, rev, n, desc);
     if (rc == CLI_OK && f->plot) {
         char title[4400];
@@ -431,19 +483,12 @@ static int run_with_links(FairOpts *f, int n, const LinkSpec *fwd, const LinkSpe
     return rc;
 }
 
-static int run(int argc, char **argv)
+/* One experiment on the receivers' links of f. */
+static int run_point(FairOpts *f)
 {
-    FairOpts *f = calloc(1, sizeof *f);
-    if (!f)
-        return cli_fail(CMD, "out of memory");
-    int rc = parse_args(f, argc, argv);
     int n = f->nlinks ? f->nlinks : f->nmeans, parsed = 0;
-    LinkSpec *fwd = NULL, *rev = NULL;
-    if (rc == CLI_OK) {
-        fwd = calloc((size_t)n, sizeof *fwd);
-        rev = calloc((size_t)n, sizeof *rev);
-        rc = fwd && rev ? build_links(f, n, fwd, rev, &parsed) : cli_fail(CMD, "out of memory");
-    }
+    LinkSpec *fwd = calloc((size_t)n, sizeof *fwd), *rev = calloc((size_t)n, sizeof *rev);
+    int rc = fwd && rev ? build_links(f, n, fwd, rev, &parsed) : cli_fail(CMD, "out of memory");
     if (rc == CLI_OK)
         rc = run_with_links(f, n, fwd, rev);
     for (int m = 0; m < parsed; m++) {
@@ -452,6 +497,52 @@ static int run(int argc, char **argv)
     }
     free(fwd);
     free(rev);
+    return rc;
+}
+
+/* --vary: every point of the grid, one summary each, one CSV with a column
+ * per varied parameter before the usual ones. */
+static int run_grid(FairOpts *f)
+{
+    NrPartFile part;
+    int rc = CLI_OK;
+    const char *input = f->o.recording ? f->o.recording : "recordings/default.csv";
+    if (f->o.out && (rc = cli_out_check(CMD, "--out", f->o.out, &input, 1)) == CLI_OK)
+        f->vcsv = cli_out_open(CMD, &part, f->o.out, &rc);
+    int w = 0;
+    for (int a = 0; a < f->naxes; a++)
+        w += snprintf(f->vnames + w, sizeof f->vnames - (size_t)w, "%s,", f->axes[a].param->name);
+    const char *out = f->o.out;
+    f->o.out = NULL; /* run_with_links checks no second output */
+    int64_t npts = vary_grid_size(f->axes, f->naxes);
+    for (int64_t p = 0; p < npts && rc == CLI_OK; p++) {
+        double v[2];
+        vary_point(f->axes, f->naxes, p, v);
+        w = 0;
+        printf("%s== point", p ? "\n" : "");
+        for (int a = 0; a < f->naxes; a++) {
+            const VaryParam *q = f->axes[a].param;
+            *(q->dirs ? &f->means[q->dirs - 1] : &f->jitter_ms) = v[a];
+            w += snprintf(f->vvalues + w, sizeof f->vvalues - (size_t)w, "%g,", v[a]);
+            printf(" %s %g %s", q->name, v[a], q->unit);
+        }
+        printf("\n");
+        rc = run_point(f);
+    }
+    f->o.out = out;
+    if (f->vcsv && cli_out_close(CMD, &part, rc == CLI_OK, &rc))
+        cli_wrote(out);
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    FairOpts *f = calloc(1, sizeof *f);
+    if (!f)
+        return cli_fail(CMD, "out of memory");
+    int rc = parse_args(f, argc, argv);
+    if (rc == CLI_OK)
+        rc = f->naxes ? run_grid(f) : run_point(f);
     free(f);
     return rc;
 }
@@ -463,7 +554,7 @@ const CliCommand cmd_fairness = {
              "[--link SPEC]... [--rlink SPEC]... [--seconds S] [--runs N] [--seed N]\n"
              "[--recording FILE|autopilot|synthetic|tank|tank-arcs] [--car N] [--algorithms LIST|all]\n"
              "[--threshold CW] [--budget-threshold CW|auto] [--snapshot MS] [--budget B] [--max-delta MS]\n"
-             "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png]\n"
+             "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png] [--shard I/N] [--vary NAME=LIST]\n"
              "[--accumulated game|relative|since-last] [--error-source estimate|feedback]\n"
              "[--third-first 1|2|3] [--heartbeat MS] [--measure-from S]",
     .help = "Replays car 1 of a recording as the sender of DR vectors to N receivers (default: mean\n"
@@ -475,6 +566,11 @@ const CliCommand cmd_fairness = {
             "--receivers; feedback travels the reverse link (--rlink, default the same spec).\n"
             "--out writes algorithm,seed,t_s,mean_error,sd_error,dr_sent,err_r1,... (long format);\n"
             "--plot draws the mean and sd of the error and the vectors sent against time.\n"
+            "--vary NAME=LIST (A:B:STEP or a,b,c; at most two, full factorial): NAME r1..r4 (a\n"
+            "receiver's mean delay, ms) or jitter (every receiver's, ms), from --receivers/--jitter;\n"
+            "a summary per point, one CSV with a column per varied parameter first.\n"
+            "--shard I/N runs the I-th of N parts of the algorithm x run items (needs --out;\n"
+            "'netrace join-shards' joins the parts into the whole run's CSV; docs/sweeps.md).\n"
             "The readings of the paper's Sections 4.6 and 5 (docs/fairness.md): --accumulated (the budget\n"
             "algorithms' a_i), --error-source, --third-first (base-third's cycle), --budget-threshold auto\n"
             "(t' = n t / B triggers), --heartbeat (also trigger every MS, as BZFlag), --measure-from.",

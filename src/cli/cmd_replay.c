@@ -328,7 +328,8 @@ const CliCommand cmd_replay = {
              "  [--snapshot T FILE.png]... [--size WxH] [--speed X] [--focus SCHEME] [--loop]\n"
              "  [--paused] [--fullscreen] [--shots DIR] [--bench-frames N] [--cars N]\n"
              "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC]... [--links FILE]",
-    .help = "FILE defaults to recordings/default.csv; --schemes defaults to all of them.\n"
+    .help = "FILE defaults to recordings/default.csv; --schemes defaults to all (the papers' twelve;\n"
+            "every: all sixteen).\n"
             "Without --headless the window opens\n"
             "when a display is available; otherwise one row per scheme is printed:\n"
             "inconsistency rate, mean d1-d2, mean |d1|, mean |d2| (car widths) and the MU\n"

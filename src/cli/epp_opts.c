@@ -218,7 +218,7 @@ static void set_defaults(Opts *o)
 static const char *const what_flags[] = {"--models", "--schemes", "--loss", "--rate", "--bandwidth",
                                          "--sweep", "--link", "--trace", NULL};
 /* The flags of how it runs and what it writes (each takes a value). */
-static const char *const how_flags[] = {"--raw-dr", "--runs", "--samples", "--seed", "--out", "--plot", NULL};
+static const char *const how_flags[] = {"--raw-dr", "--runs", "--samples", "--seed", "--out", "--plot", "--shard", NULL};
 
 static bool flag_in(const char *a, const char *const *names)
 {
@@ -283,6 +283,9 @@ static int how_flag(Opts *o, const char *a, const char *v)
         if (!*v)
             return cli_usage_error(CMD, "--out: empty file name");
         o->out = v;
+    } else if (cli_flag_is(a, "--shard")) {
+        if (!shard_parse(CMD, v, &o->shard))
+            return CLI_USAGE;
     } else { /* --plot */
         if (cli_plot_check(CMD, v) != CLI_OK)
             return CLI_USAGE;
@@ -297,6 +300,9 @@ static int check_args(Opts *o, const char *sweep)
 {
     if (o->nmodels == 0 && o->no_traces)
         return cli_usage_error(CMD, "--models none with --no-traces leaves nothing to simulate");
+    if (o->shard.n && (o->plot || !o->out))
+        return cli_usage_error(CMD, "--shard needs --out and no --plot: join the parts' CSVs with 'netrace "
+                                    "join-shards', plot an unsharded run");
     if (strcmp(sweep, "none") == 0)
         o->nsweep = 0;
     else if (!parse_bw_list("--sweep", sweep, o->sweep, &o->nsweep))

@@ -5,6 +5,7 @@ parsing of every flag (epp_opts.c); cmd_epp.c runs and prints. */
 
 #include "cli.h"
 #include "epp_experiment.h"
+#include "shard.h"
 
 #define CMD "epp"
 #define MAX_LIST 64
@@ -33,6 +34,7 @@ typedef struct Opts {
     uint64_t seed;
     const char *out;
     const char *plot;
+    Shard shard; /* --shard I/N: the (source, rate) items of part I */
 } Opts;
 
 /* Fills *o from the command line: CLI_OK, or the exit code after one line

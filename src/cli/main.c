@@ -8,7 +8,9 @@
 
 extern const CliCommand cmd_replay;
 extern const CliCommand cmd_sweep;
+extern const CliCommand cmd_join_shards;
 extern const CliCommand cmd_delays;
+extern const CliCommand cmd_fit;
 extern const CliCommand cmd_merge;
 extern const CliCommand cmd_autopilot;
 extern const CliCommand cmd_info;
@@ -29,7 +31,9 @@ const CliCommand *const cli_commands[] = {
     &cmd_host,
     &cmd_join,
     &cmd_sweep,
+    &cmd_join_shards,
     &cmd_delays,
+    &cmd_fit,
     &cmd_merge,
     &cmd_autopilot,
     &cmd_info,

@@ -85,6 +85,8 @@ void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg);
 void race_opts_free(RaceOpts *o);
 void race_print_params(FILE *f, const RaceOpts *o);
 void race_print_table(FILE *f, const RunResult *r, int n);
+/* The gauge tables' scheme column: 14 characters, or the longest name. */
+int race_name_width(const RunResult *r, int n);
 void race_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n);
 bool race_write_series(const char *cmd, const char *path, const Engine *e, int *rc);
 /* N cars and topologies (race_topo.c), for replay and sweep:
@@ -132,7 +134,14 @@ void race_topo_sweep_line(const RaceOpts *o, EngineConfig *cfg, const LinkSpec *
     "  --delta MS        Delta of causality control in ms (default 100)\n"                      \
     "  --tdr W           DR threshold in car widths (default 0.25)\n"                           \
     "  --converge MS     DR convergence time in ms, 0 = at once (default 0)\n"                  \
-    "  --schemes LIST    comma-separated scheme names, 'racing' (the paper's four) or 'all'\n"                     \
+    "  --schemes LIST    comma-separated scheme names or groups: 'all' (the papers' twelve),\n"     \
+    "                    'racing' (the racing paper's four), 'after' (adaptive-causality,\n"    \
+    "                    local-lag, group-sync, equalize), 'every' (all sixteen)\n"             \
+    "  --adapt-quantile Q  the 'after' schemes' delay statistic: quantile 0..1 (default 0.95)\n" \
+    "  --adapt-window N  ... of the last N arrived MUs' delays, 1..256 (default 64)\n"          \
+    "  --adapt-margin MS added to the statistic (default 10)\n"                                \
+    "  --adapt-min MS, --adapt-max MS  bounds of the adapted lag (default 0, 1000)\n"          \
+    "  --adapt-slew X    how fast the lag moves, ms per ms, 0..1 (default 0.5)\n"              \
     "  --seed S          seed of the link emulator (default 1)\n"                               \
     "  --clock1 OFF[,PPM]  terminal 1's clock offset in ms and drift in ppm (default 0)\n"     \
     "  --clock2 OFF[,PPM]  terminal 2's clock\n"

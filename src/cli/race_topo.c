@@ -247,12 +247,13 @@ static DirCounters total(const RunResult *r)
 
 void race_topo_print_table(FILE *f, const RunResult *r, int n, int ncars)
 {
-    fprintf(f, "%-14s %8s %8s %7s", "scheme", "incons", "pairs", "spread");
+    int w = race_name_width(r, n);
+    fprintf(f, "%-*s %8s %8s %7s", w, "scheme", "incons", "pairs", "spread");
     for (int c = 0; c < ncars; c++)
         fprintf(f, "  dis%-4d", c + 1);
     fprintf(f, " %7s %7s %7s %7s\n", "sent", "lost", "late", "disc");
     for (int k = 0; k < n; k++) {
-        fprintf(f, "%-14s %8.4f %8.4f %7.3f", r[k].scheme->name, r[k].inconsistency_rate, r[k].pair_rate,
+        fprintf(f, "%-*s %8.4f %8.4f %7.3f", w, r[k].scheme->name, r[k].inconsistency_rate, r[k].pair_rate,
                 r[k].spread);
         for (int c = 0; c < ncars; c++)
             fprintf(f, " %7.3f", nr_unsigned_zero(r[k].disadvantage[c], 3));

@@ -179,6 +179,9 @@ bool epp_experiment_run(const EppExperiment *ex, EppResults *out, NrError *err)
             int avail = S->is_model ? maxn : epp_trace_len(S->rec, rate);
             int n = avail < maxn ? avail : maxn;
             out->avail[s * ex->nrate + r] = -1;
+            int64_t item = (int64_t)s * ex->nrate + r;
+            if (ex->item_range && (item < ex->item_first || item >= ex->item_end))
+                continue;
             if (n < EPP_EXP_WARMUP + 10) {
                 out->avail[s * ex->nrate + r] = avail;
                 continue;

@@ -75,6 +75,12 @@ typedef struct EppExperiment {
     EppModel raw_dr;          /* raw's DR on traces */
     int runs, samples;
     uint64_t seed;
+    /* With item_range, only the (source, rate) items [item_first, item_end)
+     * (item = source * nrate + rate index) run: one shard's part (`--shard
+     * I/N`); their random streams depend on names and values, not on which
+     * others run, so the parts' cells are the whole run's. */
+    bool item_range;
+    int64_t item_first, item_end;
 } EppExperiment;
 
 typedef struct EppCell {

@@ -77,8 +77,12 @@ bool fair_experiment_run(const FairExperiment *ex, FairResults *out, NrError *er
     out->series = calloc((size_t)ex->nalgos * (size_t)ex->runs, sizeof *out->series);
     if (!out->series)
         return nr_error_set(err, "out of memory");
+    out->nrecv = ex->cfg.nrecv;
     for (int a = 0; a < ex->nalgos; a++)
         for (int k = 0; k < ex->runs; k++) {
+            int64_t item = (int64_t)a * ex->runs + k;
+            if (ex->item_range && (item < ex->item_first || item >= ex->item_end))
+                continue;
             FairConfig cfg = ex->cfg;
             cfg.seed = ex->cfg.seed + (uint64_t)k;
             if (ex->algos[a]->lowered_threshold && budget_thr > 0.0)
@@ -101,15 +105,23 @@ bool fair_experiment_run(const FairExperiment *ex, FairResults *out, NrError *er
 
 bool fair_results_write_csv(const FairResults *r, FILE *f, NrError *err)
 {
-    int nrecv = r->nseries ? r->series[0].nrecv : 0;
-    fprintf(f, "algorithm,seed,t_s,mean_error,sd_error,dr_sent");
-    for (int m = 0; m < nrecv; m++)
-        fprintf(f, ",err_r%d", m + 1);
-    fputc('\n', f);
+    return fair_results_write_csv_prefixed(r, f, "", "", true, err);
+}
+
+bool fair_results_write_csv_prefixed(const FairResults *r, FILE *f, const char *names, const char *values,
+                                     bool header, NrError *err)
+{
+    int nrecv = r->nseries ? r->series[0].nrecv : r->nrecv;
+    if (header) {
+        fprintf(f, "%salgorithm,seed,t_s,mean_error,sd_error,dr_sent", names);
+        for (int m = 0; m < nrecv; m++)
+            fprintf(f, ",err_r%d", m + 1);
+        fputc('\n', f);
+    }
     for (int i = 0; i < r->nseries; i++) {
         const FairSeries *s = &r->series[i];
         for (int k = 0; k < s->nsnap; k++) {
-            fprintf(f, "%s,%llu,%.3f,%.9g,%.9g,%lld", s->algo, (unsigned long long)s->seed, s->t_s[k],
+            fprintf(f, "%s%s,%llu,%.3f,%.9g,%.9g,%lld", values, s->algo, (unsigned long long)s->seed, s->t_s[k],
                     s->mean[k], s->sd[k], (long long)s->dr_sent[k]);
             for (int m = 0; m < s->nrecv; m++)
                 fprintf(f, ",%.9g", s->err[(size_t)k * (size_t)s->nrecv + (size_t)m]);

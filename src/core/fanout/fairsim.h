@@ -181,10 +181,16 @@ typedef struct FairExperiment {
     const FairAlgo *algos[FAIR_MAX_ALGOS];
     int nalgos;
     int runs;
+    /* With item_range, only items [item_first, item_end) of the nalgos x
+     * runs (item = algo * runs + run, algorithm-major as the series): one
+     * shard's part (`--shard I/N`); without, all of them. */
+    bool item_range;
+    int64_t item_first, item_end;
 } FairExperiment;
 
 typedef struct FairResults {
-    int nseries;       /* nalgos * runs, algorithm-major */
+    int nseries;       /* nalgos * runs (or the items run), algorithm-major */
+    int nrecv;         /* receivers, for the CSV header of no series */
     FairSeries *series;
     double budget_threshold_cw; /* what the budget algorithms ran at (cw) */
     int64_t budget_triggers_want, budget_triggers_got; /* auto threshold: t' wanted and reached */
@@ -203,6 +209,11 @@ typedef struct FairSummary {
 bool fair_experiment_run(const FairExperiment *ex, FairResults *out, NrError *err);
 void fair_results_free(FairResults *r);
 bool fair_results_write_csv(const FairResults *r, FILE *f, NrError *err);
+/* The same rows, each after the text `values` (e.g. "300,100,"), and the
+ * header (after `names`, e.g. "r1,jitter,") only when header is set: the
+ * CSV of several experiments, one column per varied parameter. */
+bool fair_results_write_csv_prefixed(const FairResults *r, FILE *f, const char *names, const char *values,
+                                     bool header, NrError *err);
 /* rows[nalgos]; series are grouped by algorithm name in order of appearance. */
 int fair_results_summary(const FairResults *r, FairSummary *rows, int max_rows);
 

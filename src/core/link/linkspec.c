@@ -2,6 +2,7 @@
  * reference) and our trace form, into a LinkSpec with its canonical text.
  * The draws are link.c's. docs/link.md lists what differs from netem. */
 #include "link.h"
+#include "linkpreset.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -426,6 +427,15 @@ bool linkspec_parse(LinkSpec *out, const char *text, const char *table_dir, NrEr
     size_t len = strlen(text);
     if (len >= SPEC_MAX)
         return nr_error_set(err, "link spec has %zu characters: expected at most %d", len, SPEC_MAX - 1);
+    /* preset:NAME [MORE] is the preset's spec followed by MORE (linkpreset.h). */
+    char expanded[SPEC_MAX];
+    const char *start = text + strspn(text, " \t\r\n");
+    if (strncmp(start, "preset:", 7) == 0) {
+        if (!linkpreset_expand(start, expanded, sizeof expanded, err))
+            return false;
+        text = expanded;
+        len = strlen(text);
+    }
     char work[SPEC_MAX];
     memcpy(work, text, len + 1);
     char *tok[TOKENS_MAX];

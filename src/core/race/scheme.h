@@ -28,8 +28,12 @@
  *   scheme_state_size(t, ncars)         an instance's bytes with ncars cars.
  *   scheme_find(name)                   registry lookup, NULL when unknown.
  *   scheme_registry()                   NULL-terminated table of every scheme.
- *   scheme_parse_list(list, out, max, err)  comma-separated names (or "all",
- *        or "racing" for the racing paper's four) -> count, or -1 + err.
+ *   scheme_parse_list(list, out, max, err)  comma-separated names or groups
+ *        ("all": the papers' twelve, "racing": the racing paper's four,
+ *        "after": the four schemes after the papers, "every": all of them)
+ *        -> count, or -1 + err.
+ *   scheme_params_check(p, err)         false + err when an adapt_* setting
+ *        is out of its range (scheme.h's comments give them).
  */
 #ifndef NR_SCHEME_H
 #define NR_SCHEME_H
@@ -42,6 +46,8 @@
 /* Largest Delta the schemes' buffers hold (their rings keep 128 samples of
  * 33 ms); the command line and the window refuse larger values. */
 #define SCHEME_DELTA_MAX_US (4000 * NR_US_PER_MS)
+/* Most observed delays the adaptive schemes' window keeps (adapt_window). */
+#define LAGEST_WINDOW_MAX 256
 
 typedef enum MuKind { MU_UPDATE = 0, MU_PARITY = 1 } MuKind;
 
@@ -71,6 +77,16 @@ typedef struct SchemeParams {
     double tdr_cw;        /* DR threshold, car widths (0.25) */
     int64_t converge_us;  /* DR convergence time; 0 = at once */
     int64_t period_us;    /* sampling period (33 ms) */
+    /* The schemes after the papers (adaptive-causality, local-lag,
+     * group-sync, equalize; lagest.h): a lag that follows a statistic of the
+     * one-way delays the terminal observed (arrival - generation time of the
+     * MUs that arrived). docs/schemes.md gives each scheme's rule. */
+    double adapt_quantile;   /* the statistic: this quantile of the window, 0..1 (0.95) */
+    int32_t adapt_window;    /* the window: the last this many arrived MUs, 1..LAGEST_WINDOW_MAX (64) */
+    int64_t adapt_margin_us; /* added to the statistic (10 ms) */
+    int64_t adapt_min_us;    /* the lag's bounds (0 .. 1000 ms); a lag starts at Delta, clamped */
+    int64_t adapt_max_us;
+    double adapt_slew;       /* how fast the lag moves: ms of lag per ms of time (0.5) */
 } SchemeParams;
 
 typedef struct Transport {
@@ -119,5 +135,6 @@ const SchemeType *const *scheme_registry(void);
 const SchemeType *scheme_find(const char *name);
 int scheme_parse_list(const char *list, const SchemeType **out, int max, NrError *err);
 SchemeParams scheme_default_params(void);
+bool scheme_params_check(const SchemeParams *p, NrError *err);
 
 #endif

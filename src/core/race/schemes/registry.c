@@ -1,6 +1,7 @@
 /* The scheme registry: every scheme netrace knows, found by name. */
 #include "scheme.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,10 @@ extern const SchemeType scheme_epp_raw_cv;
 extern const SchemeType scheme_epp_raw_ca;
 extern const SchemeType scheme_epp_xv_p;
 extern const SchemeType scheme_epp_xa_p;
+extern const SchemeType scheme_adaptive_causality;
+extern const SchemeType scheme_local_lag;
+extern const SchemeType scheme_group_sync;
+extern const SchemeType scheme_equalize;
 
 static const SchemeType *const registry[] = {
     &scheme_nc,
@@ -30,11 +35,31 @@ static const SchemeType *const registry[] = {
     &scheme_epp_raw_ca,
     &scheme_epp_xv_p,
     &scheme_epp_xa_p,
+    &scheme_adaptive_causality,
+    &scheme_local_lag,
+    &scheme_group_sync,
+    &scheme_equalize,
     NULL,
 };
 
-/* The racing paper's four schemes, the default set of replay and sweep. */
+/* The papers' twelve ("all": replay's and play's default set, kept as it was
+ * so that their outputs stay the same), the racing paper's four ("racing",
+ * sweep's default), the four schemes after the papers ("after") and every
+ * scheme ("every"). */
+static const char *const papers[] = {"nc", "causality", "dr", "dr-causality", "dr-local", "epp-xd",
+                                     "epp-xv", "epp-xa", "epp-raw-cv", "epp-raw-ca", "epp-xv-p", "epp-xa-p",
+                                     NULL};
 static const char *const racing[] = {"nc", "causality", "dr", "dr-causality", NULL};
+static const char *const after[] = {"adaptive-causality", "local-lag", "group-sync", "equalize", NULL};
+
+typedef struct SchemeGroup {
+    const char *name;
+    const char *const *members; /* NULL: the whole registry */
+} SchemeGroup;
+
+static const SchemeGroup groups[] = {
+    {"all", papers}, {"racing", racing}, {"after", after}, {"every", NULL}, {NULL, NULL},
+};
 
 const SchemeType *const *scheme_registry(void)
 {
@@ -56,8 +81,32 @@ SchemeParams scheme_default_params(void)
         .tdr_cw = 0.25,
         .converge_us = 0,
         .period_us = 33 * NR_US_PER_MS,
+        .adapt_quantile = 0.95,
+        .adapt_window = 64,
+        .adapt_margin_us = 10 * NR_US_PER_MS,
+        .adapt_min_us = 0,
+        .adapt_max_us = 1000 * NR_US_PER_MS,
+        .adapt_slew = 0.5,
     };
     return p;
+}
+
+bool scheme_params_check(const SchemeParams *p, NrError *err)
+{
+    if (!(p->adapt_quantile >= 0.0 && p->adapt_quantile <= 1.0))
+        return nr_error_set(err, "adapt quantile %g is outside 0 to 1", p->adapt_quantile);
+    if (p->adapt_window < 1 || p->adapt_window > LAGEST_WINDOW_MAX)
+        return nr_error_set(err, "adapt window %d is outside 1 to %d MUs", (int)p->adapt_window, LAGEST_WINDOW_MAX);
+    if (p->adapt_margin_us < 0 || p->adapt_margin_us > SCHEME_DELTA_MAX_US)
+        return nr_error_set(err, "adapt margin %" PRId64 " ms is outside 0 to %" PRId64 " ms",
+                            p->adapt_margin_us / NR_US_PER_MS, SCHEME_DELTA_MAX_US / NR_US_PER_MS);
+    if (p->adapt_min_us < 0 || p->adapt_max_us > SCHEME_DELTA_MAX_US || p->adapt_min_us > p->adapt_max_us)
+        return nr_error_set(err, "adapt bounds %" PRId64 "..%" PRId64 " ms: expected 0 <= min <= max <= %" PRId64 " ms",
+                            p->adapt_min_us / NR_US_PER_MS, p->adapt_max_us / NR_US_PER_MS,
+                            SCHEME_DELTA_MAX_US / NR_US_PER_MS);
+    if (!(p->adapt_slew > 0.0 && p->adapt_slew <= 1.0))
+        return nr_error_set(err, "adapt slew %g is outside (0, 1] ms per ms", p->adapt_slew);
+    return true;
 }
 
 static int add_unique(const SchemeType *t, const SchemeType **out, int n, int max, NrError *err)
@@ -91,16 +140,19 @@ int scheme_parse_list(const char *list, const SchemeType **out, int max, NrError
         }
         memcpy(name, p, len);
         name[len] = '\0';
-        if (strcmp(name, "all") == 0) {
+        const SchemeGroup *g = groups;
+        while (g->name && strcmp(g->name, name) != 0)
+            g++;
+        if (g->name && g->members) {
+            for (int i = 0; g->members[i] && n >= 0; i++)
+                n = add_unique(scheme_find(g->members[i]), out, n, max, err);
+        } else if (g->name) {
             for (int i = 0; registry[i] && n >= 0; i++)
                 n = add_unique(registry[i], out, n, max, err);
-        } else if (strcmp(name, "racing") == 0) {
-            for (int i = 0; racing[i] && n >= 0; i++)
-                n = add_unique(scheme_find(racing[i]), out, n, max, err);
         } else {
             const SchemeType *t = scheme_find(name);
             if (!t) {
-                char known[512] = "";
+                char known[1024] = "";
                 size_t used = 0;
                 for (int i = 0; registry[i]; i++) {
                     int w = snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
@@ -109,7 +161,7 @@ int scheme_parse_list(const char *list, const SchemeType **out, int max, NrError
                         break;
                     used += (size_t)w;
                 }
-                nr_error_set(err, "unknown scheme '%s' (known: %s, all, racing)", name, known);
+                nr_error_set(err, "unknown scheme '%s' (known: %s, all, racing, after, every)", name, known);
                 return -1;
             }
             n = add_unique(t, out, n, max, err);

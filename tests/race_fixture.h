@@ -1,0 +1,51 @@
+/* A constant-speed race for tests: a circle track (radius 200 cw, width
+ * 10) and two cars at 20 cw/s, car 2 10 cw ahead, sampled every 33 ms.
+ * Header-only: static helpers for the test programs that include it (after
+ * cmocka.h). */
+#ifndef NR_RACE_FIXTURE_H
+#define NR_RACE_FIXTURE_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recording.h"
+#include "track.h"
+
+/* The circle track (asserts it parses). */
+static Track *circle(void)
+{
+    char text[8192];
+    int w = snprintf(text, sizeof text, "netrace-track 1\nname circle\nwidth 10\n");
+    for (int i = 0; i < 64; i++) {
+        double a = 2.0 * NR_PI * i / 64;
+        w += snprintf(text + w, sizeof text - (size_t)w, "point %.9f %.9f\n", 200 * cos(a), 200 * sin(a));
+    }
+    NrError err;
+    Track *t = track_parse(text, "circle", &err);
+    assert_non_null(t);
+    return t;
+}
+
+/* n samples per car (0 .. 33 (n - 1) ms); free with recording_free. */
+static void race(Recording *rec, const Track *t, int n)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->version = RECORDING_VERSION;
+    strcpy(rec->track, "circle");
+    strcpy(rec->source, "autopilot");
+    rec->period_ms = 33;
+    rec->ncars = 2;
+    rec->nsamples = n;
+    rec->samples = calloc((size_t)(2 * n), sizeof(RecSample));
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < n; i++) {
+            RecSample *s = &rec->samples[c * n + i];
+            s->t_ms = i * 33;
+            track_point(t, 10.0 * c + 20.0 * i * 0.033, &s->x, &s->y, &s->heading);
+            s->speed = 20.0;
+        }
+}
+
+#endif
