@@ -29,7 +29,7 @@
 #include "app.h"
 #include "gfx.h"
 #include "palette.h"
-#include "plot.h"
+#include "plot_layout.h"
 #include "racedata.h"
 #include "winloop.h"
 
@@ -231,12 +231,9 @@ void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double h
 void app_fit_xform(const AppState *s, const SDL_FRect *rect, AppXform *x);
 SDL_Texture *app_track_texture(AppState *s, int w, int h);
 
-/* Chart panels (plot_draw.c), the themes, a round step of range / nticks
- * (1, 2, 5 x 10^k) and a 0xRRGGBB colour as an SDL colour (plot.c). */
+/* Chart panels in the window (plot_draw.c) and a 0xRRGGBB colour as an
+ * SDL colour (plot.c). */
 void plot_draw_panel(Gfx *g, SDL_FRect area, const PlotPanel *p, const PlotTheme *th);
-double plot_nice_step(double range, int nticks);
 SDL_Color plot_rgb(uint32_t rgb);
-PlotTheme plot_theme_dark(void);
-PlotTheme plot_theme_light(void);
 
 #endif

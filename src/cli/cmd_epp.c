@@ -245,7 +245,7 @@ const CliCommand cmd_epp = {
     .summary = "Extrapolated Parity Packets: Tables 1-3 and Fig. 5 of Cheung & Sakamoto",
     .usage = "netrace epp [--models LIST] [--schemes LIST] [--loss LIST] [--rate LIST] [--bandwidth LIST]\n"
              "    [--sweep LIST|none] [--link SPEC] [--trace FILE]... [--no-traces] [--raw-dr cd|cv|ca]\n"
-             "    [--runs N] [--samples N] [--seed N] [--out FILE.csv] [--plot FILE.png]",
+             "    [--runs N] [--samples N] [--seed N] [--out FILE.csv] [--plot FIG.png|svg|pdf]",
     .help = "Simulates dead reckoning over a lossy shifted-gamma link with and without\n"
             "Extrapolated Parity Packets and prints the mean Euclidean prediction error.\n"
             "  --models LIST     motion models rd,rv,ra (default all; 'none' for traces only)\n"
@@ -263,7 +263,7 @@ const CliCommand cmd_epp = {
             "  --samples N       locations per run (default 1000)\n"
             "  --seed N          seed (default 1)\n"
             "  --out FILE.csv    long format: source,loss,rate_hz,bandwidth_bps,scheme,mean_error,runs\n"
-            "  --plot FILE.png   Fig. 5: EP-i's error against the --sweep bandwidths, a panel per rate\n"
+            "  --plot FIGURE     Fig. 5: EP-i's error against the --sweep bandwidths, a panel per rate\n"
             "See docs/epp.md.",
     .run = run_epp,
 };

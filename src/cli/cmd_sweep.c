@@ -310,21 +310,22 @@ static int write_plot(const Job *jobs, int nt, const SweepSpec *spec, const char
                 }
             }
     }
-    char ftitle[LINK_TEXT_MAX + 160];
+    char ftitle[LINK_TEXT_MAX + 160], name[LINK_TEXT_MAX + 160];
     if (race_topo_wide(o))
-        snprintf(ftitle, sizeof ftitle, "%d players, %s | other lines %s | delta %.0f ms | %d seeds", o->ncars,
-                 nt > 1 ? "topologies side by side" : race_topo_name(o), o->link_default.text,
+        snprintf(name, sizeof name, "%s | %d players, %s | other lines %s | delta %.0f ms | %d seeds", o->recording,
+                 o->ncars, nt > 1 ? "topologies side by side" : race_topo_name(o), o->link_default.text,
                  (double)o->params.delta_us / 1000.0, j->runs);
     else
-        snprintf(ftitle, sizeof ftitle, "link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seeds",
+        snprintf(name, sizeof name, "%s | link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seeds", o->recording,
                  o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs);
+    cli_strip_dirs(name, ftitle, sizeof ftitle); /* the race and trace files, not their local paths */
     /* one topology: a row per jitter (inconsistency, fairness); several: a
      * row per (jitter, metric), a column per topology */
     PlotFigure fig = {.title = ftitle, .panels = panels, .npanels = (int)npanels, .cols = nt > 1 ? nt : 2,
                       .width = nt > 1 ? 600 * nt : 1400,
                       .height = nt > 1 ? 450 * 2 * spec->njitters + 60 : 500 * spec->njitters + 60};
     NrError err = {{0}};
-    if (plot_write_png(&fig, path, &err) != 0)
+    if (plot_write(&fig, path, &err) != 0)
         rc = cli_fail("sweep", "%s", err.msg);
     else
         cli_wrote(path);
@@ -570,7 +571,7 @@ const CliCommand cmd_sweep = {
     .name = "sweep",
     .summary = "sweep the link 1->2 delay: inconsistency and fairness per scheme (Figs. 6-7)",
     .usage = "netrace sweep [--delays A:B:STEP|LIST] [--jitters LIST] [--distribution NAME]\n"
-             "  [--runs R] [--out FILE.csv] [--plot FILE.png] [--link21 SPEC] [--schemes LIST] ...",
+             "  [--runs R] [--out FILE.csv] [--plot FIG.png|svg|pdf] [--link21 SPEC] [--schemes LIST] ...",
     .help = "For each jitter J of --jitters (default 10,30 ms) and each mean delay D of --delays\n"
             "(default 0:200:25 ms) with J <= D, link12 is 'delay Dms Jms distribution NAME'\n"
             "(default paretonormal) and every scheme runs R seeds (seed S..S+R-1). Points whose\n"
@@ -584,7 +585,7 @@ const CliCommand cmd_sweep = {
             "  --runs R                 seeds per point (default 10)\n"
             "  --threads N              worker threads (default: number of cores)\n"
             "  --out FILE.csv           one row per scheme x point x seed\n"
-            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n" RACE_OPTS_HELP_NO_LINK12
+            "  --plot FIGURE            the two panels (inconsistency, d1-d2) per jitter\n" RACE_OPTS_HELP_NO_LINK12
             "With more cars (--recording recordings/four.csv) or --topology cs, the swept line is\n"
             "every line out of terminal 1 (p2p 1-J, cs 1-s), the others keep their links, the CSV\n"
             "gets the N-car columns and the plot's second panel is the fairness spread\n"

@@ -103,5 +103,5 @@ expect 0 "wide track clear of itself" -- "$NR" info tests/data/wide-ok.track
 
 # --snapshot, like --plot, writes PNG only: a .jpg name got PNG bytes before.
 expect 2 "--snapshot to a .jpg name" -- "$NR" replay --snapshot 5 "$R/snap.jpg" --size 320x200
-stderr_has "snapshot .*snap.jpg: plots are written as PNG only" "--snapshot .jpg: message"
+stderr_has "snapshot .*snap.jpg: written as PNG only" "--snapshot .jpg: message"
 [ ! -e "$R/snap.jpg" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --snapshot .jpg wrote a file"; }
