@@ -339,6 +339,30 @@ static double number_after(const char *text, const char *key)
     return strtod(p + strlen(key), NULL);
 }
 
+/* Issue 22: "even" stood beside a fairness bar 29-40 % filled. The bar is
+ * empty exactly when the word is "even", a visible stub beyond, full at the
+ * scale's end; a larger |d1 - d2| never fills less. */
+static void fairness_bar_matches_the_word(void **state)
+{
+    (void)state;
+    assert_true(app_fair_fill(0.0, 0.5) == 0.0);
+    assert_true(app_fair_fill(0.049, 0.5) == 0.0);
+    assert_true(app_fair_fill(-0.049, 20.0) == 0.0);
+    assert_true(app_fair_fill(0.05, 0.5) >= APP_FAIR_STUB);
+    assert_true(app_fair_fill(-0.05, 1000.0) >= APP_FAIR_STUB);
+    assert_true(fabs(app_fair_fill(0.5, 0.5) - 1.0) < 1e-12);
+    assert_true(fabs(app_fair_fill(-7.0, 5.0) - 1.0) < 1e-12);
+    /* log scale from 0.05: 0.5 is half way to 5 (one decade of two) */
+    assert_true(fabs(app_fair_fill(0.5, 5.0) - (APP_FAIR_STUB + (1 - APP_FAIR_STUB) / 2)) < 1e-12);
+    double last = 0;
+    for (double v = 0; v < 10; v += 0.01) {
+        double f = app_fair_fill(v, 10.0);
+        assert_true(f >= last);
+        assert_true((f == 0.0) == (v < APP_FAIR_EVEN_CW));
+        last = f;
+    }
+}
+
 static void gauge_text_is_the_engines(void **state)
 {
     Fixture *f = *state;
@@ -1033,6 +1057,7 @@ int main(void)
         cmocka_unit_test(cars_where_the_engine_places_them),
         cmocka_unit_test(nothing_between_the_cars),
         cmocka_unit_test(lead_badge_in_the_leaders_colour),
+        cmocka_unit_test(fairness_bar_matches_the_word),
         cmocka_unit_test(gauge_text_is_the_engines),
         cmocka_unit_test(frames_between_samples_show_what_the_metrics_measure),
         cmocka_unit_test(labels_rendered_once),

@@ -18,6 +18,10 @@
  *        (scheme k, terminal j) of the last layout, as drawn.
  *   app_gauge_text(m, &t)              the gauge strings of one scheme, formatted
  *        from its metrics.
+ *   app_fair_fill(v, range)            how much of a half fairness bar a mean
+ *        d1 - d2 of v car widths fills (0..1) on a scale up to range: 0
+ *        exactly when the gauge says "even" (|v| < APP_FAIR_EVEN_CW), at
+ *        least APP_FAIR_STUB otherwise, then logarithmic up to 1 at range.
  *   app_screen(s)                      the overview as a screen of the one
  *        window loop (winloop.h); app_requests(s) its WIN_* requests.
  *   app_link_text(spec, ...)           a link spec text from a spec with the
@@ -40,6 +44,8 @@
 /* |mean d1 - d2| below this (car widths) reads "even": a twentieth of a car
  * is no advantage a player could notice; the number is shown regardless. */
 #define APP_FAIR_EVEN_CW 0.05
+/* the least fill of a bar that is not "even" (of a half bar): visible */
+#define APP_FAIR_STUB 0.08
 
 typedef enum AppCtl {
     CTL_DELAY12, CTL_JITTER12, CTL_LOSS12,
@@ -213,6 +219,7 @@ WinScreen app_screen(AppState *s);
 void app_layout(AppState *s, int w, int h);
 void app_view_xform(const AppState *s, int k, int j, AppXform *x);
 void app_gauge_text(const Metrics *m, AppGaugeText *t);
+double app_fair_fill(double v, double range);
 bool app_link_text(const LinkSpec *spec, int64_t delay_us, int64_t jitter_us, double loss_p,
                    const char *dist, char *buf, size_t n);
 void app_set_message(AppState *s, const char *fmt, ...) NR_PRINTF(2, 3);

@@ -244,7 +244,7 @@ static int window_flag(PlayConfig *pc, int argc, char **argv, int *i)
     } else if (cli_flag_is(a, "--assets")) {
         ok = cli_value(argc, argv, i, CMD, &pc->assets_dir);
     } else if (cli_flag_is(a, "--shots")) {
-        ok = cli_value(argc, argv, i, CMD, &pc->shot_dir);
+        ok = cli_value(argc, argv, i, CMD, &pc->shot_dir) && cli_dir_check(CMD, "--shots", pc->shot_dir) == CLI_OK;
     } else if (cli_flag_is(a, "--size")) {
         char extra;
         if (!cli_value(argc, argv, i, CMD, &v))

@@ -106,7 +106,7 @@ static int view_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd
         return 1;
     }
     if (cli_flag_is(a, "--shots")) {
-        if (!cli_value(argc, argv, i, cmd, &val))
+        if (!cli_value(argc, argv, i, cmd, &val) || cli_dir_check(cmd, "--shots", val) != CLI_OK)
             return -1;
         v->app.shot_dir = val;
         return 1;

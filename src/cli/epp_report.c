@@ -128,21 +128,21 @@ static void trace_cell_text(const EppRun *run, int s, int r, int q, int b, int k
     }
 }
 
-/* Table 3 of one bandwidth and rate: a column per trace car and loss. */
-static void print_trace_table(const EppRun *run, int b, int r, int table_no)
+/* Trace columns per block of Table 3: 8 + 4 x 23 = 100 characters a line
+ * (all the columns on one line made 376 or more with a few recordings). */
+#define TRACE_COLS_PER_BLOCK 4
+
+/* Columns [c0, c1) of Table 3 (column c: trace car c / nloss, loss c %
+ * nloss), under their header. */
+static void print_trace_block(const EppRun *run, int b, int r, int c0, int c1)
 {
     const Opts *o = &run->o;
-    char bws[32];
-    fmt_bps(o->bw[b], bws, sizeof bws);
-    printf("\nTable %d: recorded traces, %d updates/s, bandwidth %s bps (raw uses %s)\n", table_no, o->rate[r], bws,
-           epp_dr_name(o->raw_dr));
     printf("%-8s", "scheme");
-    for (int s = o->nmodels; s < run->nsrc; s++)
-        for (int q = 0; q < o->nloss; q++) {
-            char h[200];
-            source_label(h, sizeof h, run->src[s].name, " q=", o->loss[q], "");
-            printf(" %22s", h);
-        }
+    for (int c = c0; c < c1; c++) {
+        char h[200];
+        source_label(h, sizeof h, run->src[o->nmodels + c / o->nloss].name, " q=", o->loss[c % o->nloss], "");
+        printf(" %22s", h);
+    }
     printf("\n");
     const int rows[4] = {SC_RAW, SC_XD, SC_XV, SC_XA};
     for (int i = 0; i < 4; i++) {
@@ -150,13 +150,29 @@ static void print_trace_table(const EppRun *run, int b, int r, int table_no)
         if (!o->scheme_on[k])
             continue;
         printf("%-8s", epp_exp_scheme_name(k));
-        for (int s = o->nmodels; s < run->nsrc; s++)
-            for (int q = 0; q < o->nloss; q++) {
-                char v[40];
-                trace_cell_text(run, s, r, q, b, k, v, sizeof v);
-                printf(" %22s", v);
-            }
+        for (int c = c0; c < c1; c++) {
+            char v[40];
+            trace_cell_text(run, o->nmodels + c / o->nloss, r, c % o->nloss, b, k, v, sizeof v);
+            printf(" %22s", v);
+        }
         printf("\n");
+    }
+}
+
+/* Table 3 of one bandwidth and rate: a column per trace car and loss, in
+ * blocks of TRACE_COLS_PER_BLOCK columns a blank line apart. */
+static void print_trace_table(const EppRun *run, int b, int r, int table_no)
+{
+    const Opts *o = &run->o;
+    char bws[32];
+    fmt_bps(o->bw[b], bws, sizeof bws);
+    printf("\nTable %d: recorded traces, %d updates/s, bandwidth %s bps (raw uses %s)\n", table_no, o->rate[r], bws,
+           epp_dr_name(o->raw_dr));
+    int ncols = (run->nsrc - o->nmodels) * o->nloss;
+    for (int c0 = 0; c0 < ncols; c0 += TRACE_COLS_PER_BLOCK) {
+        if (c0 > 0)
+            printf("\n");
+        print_trace_block(run, b, r, c0, c0 + TRACE_COLS_PER_BLOCK < ncols ? c0 + TRACE_COLS_PER_BLOCK : ncols);
     }
 }
 
