@@ -321,6 +321,7 @@ static int find_shown(PlayCli *p, int *shown)
     if (p->o.params.delta_us > dmax)
         return cli_usage_error(CMD, "--delta: at most %ld ms at the 33 ms period and these clocks",
                                (long)(dmax / NR_US_PER_MS));
+    race_warn_delta(&p->o, CMD, NULL, 0); /* the shown scheme counts too */
     return CLI_OK;
 }
 

@@ -235,6 +235,8 @@ static int replay_load(ReplayArgs *w, const char *cmd)
     if (rc == CLI_OK && race_topo_wide(o) && (w->view.nsnap > 0 || w->view.app.bench_frames > 0))
         rc = cli_usage_error(cmd, "--snapshot / --bench-frames draw two-car races: this race has %d cars (%s)",
                              o->ncars, o->topology == ROUTE_CS ? "cs" : "p2p");
+    if (rc == CLI_OK)
+        race_warn_delta(o, cmd, NULL, 0);
     if (rc == CLI_OK && w->series)
         rc = race_opts_check_out(o, cmd, "--series", w->series);
     for (int k = 0; k < w->view.nsnap && rc == CLI_OK; k++)

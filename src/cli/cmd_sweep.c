@@ -559,6 +559,8 @@ static int sweep_run(int argc, char **argv)
     if (rc == CLI_OK)
         rc = load_and_check(&w);
     if (rc == CLI_OK)
+        race_warn_delta(&w.o, cmd, links, npts);
+    if (rc == CLI_OK)
         rc = run_configs(&w, pts, npts, links);
     for (int p = 0; p < nlinks; p++)
         linkspec_free(&links[p]);
