@@ -12,6 +12,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <errno.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -329,5 +330,9 @@ int plot_write(const PlotFigure *fig, const char *path, NrError *err)
             ok = nr_error_set(err, "%s: cannot rename %s into place: %s", path, out.part, nr_part_reason(&out));
     }
     nr_part_abort(&out); /* removes the .part unless it was renamed */
+    /* cairo's font caches and fontconfig's hold the font until exit: a
+     * batch command draws one figure, and a leak checker must see none */
+    cairo_debug_reset_static_data();
+    FcFini();
     return ok ? 0 : 1;
 }
