@@ -51,16 +51,51 @@ static void set_rgb(cairo_t *cr, uint32_t rgb, double alpha)
                           (double)(rgb & 255) / 255.0, alpha);
 }
 
+/* The length of the valid UTF-8 sequence at s (1..4), 0 when invalid
+ * (overlong forms, surrogates and code points past U+10FFFF included). */
+static int utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    int n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80, hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    for (int i = 1; i < n; i++)
+        if (s[i] < (i == 1 ? lo : 0x80) || s[i] > (i == 1 ? hi : 0xBF))
+            return 0;
+    return n;
+}
+
+/* s as cairo takes it: every byte of an invalid UTF-8 sequence (a file
+ * name in Latin-1 in a title) becomes '?', else cairo refuses the figure. */
+static const char *utf8_clean(const char *s, char *buf, size_t n)
+{
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && o + 5 < n;) {
+        int len = utf8_len(p);
+        if (len == 0) {
+            buf[o++] = '?';
+            p++;
+            continue;
+        }
+        for (int i = 0; i < len; i++)
+            buf[o++] = (char)*p++;
+    }
+    buf[o] = 0;
+    return buf;
+}
+
 static int cairo_text_w(void *ctx, const char *s)
 {
+    char buf[1024];
     cairo_text_extents_t te;
-    cairo_text_extents((cairo_t *)ctx, s, &te);
+    cairo_text_extents((cairo_t *)ctx, utf8_clean(s, buf, sizeof buf), &te);
     return (int)ceil(te.x_advance);
 }
 
 /* Text with its top at y, anchored left (-1), centred (0) or right (1) on x. */
-static void text_at(cairo_t *cr, double x, double y, int align, uint32_t rgb, const char *s)
+static void text_at(cairo_t *cr, double x, double y, int align, uint32_t rgb, const char *text)
 {
+    char buf[1024];
+    const char *s = utf8_clean(text, buf, sizeof buf);
     cairo_font_extents_t fe;
     cairo_text_extents_t te;
     cairo_font_extents(cr, &fe);
@@ -248,9 +283,10 @@ static void draw_figure(cairo_t *cr, const PlotFigure *fig, int W, int H)
     if (fig->title) {
         double fs = base * 1.5; /* the window's big font */
         cairo_text_extents_t te;
+        char buf[1024];
         for (;; fs -= 1) {
             cairo_set_font_size(cr, fs);
-            cairo_text_extents(cr, fig->title, &te);
+            cairo_text_extents(cr, utf8_clean(fig->title, buf, sizeof buf), &te);
             if (te.x_advance < W - 16 || fs <= 8)
                 break;
         }
@@ -292,8 +328,9 @@ static cairo_status_t render(const PlotFigure *fig, int W, int H, PlotFormat f, 
     cairo_surface_t *s = f == FMT_SVG   ? cairo_svg_surface_create_for_stream(part_write, out, W, H)
                          : f == FMT_PDF ? cairo_pdf_surface_create_for_stream(part_write, out, W, H)
                                         : cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+    char title[1024];
     if (f == FMT_PDF && fig->title) /* the document's title: what a paper's figure list shows */
-        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, fig->title);
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, utf8_clean(fig->title, title, sizeof title));
     cairo_t *cr = cairo_create(s);
     draw_figure(cr, fig, W, H);
     cairo_status_t st = cairo_status(cr);

@@ -159,6 +159,13 @@ cp recordings/default.csv "$TMP/races/in.csv"
 expect 0 "fairness --plot names the race" -- "$NR" fairness --runs 1 --seconds 2 --recording "$TMP/races/in.csv" --plot "$TMP/named.pdf"
 if grep -aq "/Title (netrace fairness: in.csv," "$TMP/named.pdf" && ! grep -aqF "$TMP/races" "$TMP/named.pdf"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the plot's title is not 'netrace fairness: in.csv, ...'"; fi
+# A file name that is not UTF-8 (Latin-1 0xFF) made cairo refuse the whole
+# figure ("input string not valid UTF-8"): the byte is drawn as '?'.
+cp recordings/default.csv "$TMP/races/r$(printf '\377').csv"
+expect 0 "plot titled with a non-UTF-8 file name" -- "$NR" fairness --runs 1 --seconds 1 \
+    --recording "$TMP/races/r$(printf '\377').csv" --plot "$TMP/latin1.pdf"
+grep -aq "/Title (netrace fairness: r?.csv," "$TMP/latin1.pdf" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: the non-UTF-8 byte is not '?' in the title"; }
 expect 0 "accuracy --plot" -- "$NR" accuracy --seconds 2 --plot "$TMP/acc.png"
 is_png "$TMP/acc.png" "accuracy --plot"
 stderr_has "^wrote .*acc.png$" "accuracy says what it plotted"
