@@ -339,6 +339,30 @@ static double number_after(const char *text, const char *key)
     return strtod(p + strlen(key), NULL);
 }
 
+/* Issue 22: "even" stood beside a fairness bar 29-40 % filled. The bar is
+ * empty exactly when the word is "even", a visible stub beyond, full at the
+ * scale's end; a larger |d1 - d2| never fills less. */
+static void fairness_bar_matches_the_word(void **state)
+{
+    (void)state;
+    assert_true(app_fair_fill(0.0, 0.5) == 0.0);
+    assert_true(app_fair_fill(0.049, 0.5) == 0.0);
+    assert_true(app_fair_fill(-0.049, 20.0) == 0.0);
+    assert_true(app_fair_fill(0.05, 0.5) >= APP_FAIR_STUB);
+    assert_true(app_fair_fill(-0.05, 1000.0) >= APP_FAIR_STUB);
+    assert_true(fabs(app_fair_fill(0.5, 0.5) - 1.0) < 1e-12);
+    assert_true(fabs(app_fair_fill(-7.0, 5.0) - 1.0) < 1e-12);
+    /* log scale from 0.05: 0.5 is half way to 5 (one decade of two) */
+    assert_true(fabs(app_fair_fill(0.5, 5.0) - (APP_FAIR_STUB + (1 - APP_FAIR_STUB) / 2)) < 1e-12);
+    double last = 0;
+    for (double v = 0; v < 10; v += 0.01) {
+        double f = app_fair_fill(v, 10.0);
+        assert_true(f >= last);
+        assert_true((f == 0.0) == (v < APP_FAIR_EVEN_CW));
+        last = f;
+    }
+}
+
 static void gauge_text_is_the_engines(void **state)
 {
     Fixture *f = *state;
@@ -751,17 +775,21 @@ static void snapshot_has_the_requested_size(void **state)
     unlink(path);
 }
 
-/* Issue 13 item 7: --plot x.jpg must not get PNG bytes under a JPEG name. */
-static void plots_are_png_only(void **state)
+/* Issue 13 item 7, issue 22: the format follows the extension (PNG, SVG,
+ * PDF); --plot x.jpg must not get PNG bytes under a JPEG name. */
+static void plots_are_png_svg_or_pdf(void **state)
 {
     (void)state;
     NrError err = {{0}};
     assert_true(plot_path_ok("out/sweep.png", &err));
     assert_true(plot_path_ok("SWEEP.PNG", &err));
+    assert_true(plot_path_ok("fig.svg", &err));
+    assert_true(plot_path_ok("out/Fig.PdF", &err));
     assert_false(plot_path_ok("sweep.jpg", &err));
-    assert_non_null(strstr(err.msg, "sweep.jpg: plots are written as PNG only"));
+    assert_non_null(strstr(err.msg, "sweep.jpg: unknown plot format: name the file .png, .svg or .pdf"));
     assert_false(plot_path_ok("sweep.png.jpeg", &err));
     assert_false(plot_path_ok(".png", &err));
+    assert_false(plot_path_ok("out/.svg", &err));
     assert_false(plot_path_ok("png", &err));
     assert_false(plot_path_ok("", &err));
 }
@@ -783,23 +811,21 @@ static void plot_png_has_the_requested_size(void **state)
     p[0].nseries = 2;
     p[1] = p[0];
     p[1].zero_line = true;
-    PlotFigure fig = {"test figure", p, 2, 2, 640, 360, NULL};
-    char path[] = "/tmp/netrace-test-plot-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
+    PlotFigure fig = {"test figure", p, 2, 2, 640, 360};
+    char path[64]; /* the format follows the extension */
+    snprintf(path, sizeof path, "/tmp/netrace-test-plot-%ld.png", (long)getpid());
     NrError err = {{0}};
-    assert_int_equal(plot_write_png(&fig, path, &err), 0);
+    assert_int_equal(plot_write(&fig, path, &err), 0);
     SDL_Surface *img = IMG_Load(path);
     assert_non_null(img);
     assert_int_equal(img->w, 640);
     assert_int_equal(img->h, 360);
     SDL_FreeSurface(img);
     fig.npanels = 0;
-    assert_int_equal(plot_write_png(&fig, path, &err), 1);
+    assert_int_equal(plot_write(&fig, path, &err), 1);
     fig.npanels = 2;
     fig.width = 5;
-    assert_int_equal(plot_write_png(&fig, path, &err), 1);
+    assert_int_equal(plot_write(&fig, path, &err), 1);
     unlink(path);
 }
 
@@ -831,13 +857,11 @@ static void plot_grid_stays_within_the_axis(void **state)
     p.nseries = 1;
     p.fixed_x = true;
     p.xmax = 30;
-    PlotFigure fig = {NULL, &p, 1, 1, 640, 110, NULL};
-    char path[] = "/tmp/netrace-test-grid-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
+    PlotFigure fig = {NULL, &p, 1, 1, 640, 110};
+    char path[64]; /* the format follows the extension */
+    snprintf(path, sizeof path, "/tmp/netrace-test-grid-%ld.png", (long)getpid());
     NrError err = {{0}};
-    assert_int_equal(plot_write_png(&fig, path, &err), 0);
+    assert_int_equal(plot_write(&fig, path, &err), 0);
     SDL_Surface *img = IMG_Load(path);
     unlink(path);
     assert_non_null(img);
@@ -1033,6 +1057,7 @@ int main(void)
         cmocka_unit_test(cars_where_the_engine_places_them),
         cmocka_unit_test(nothing_between_the_cars),
         cmocka_unit_test(lead_badge_in_the_leaders_colour),
+        cmocka_unit_test(fairness_bar_matches_the_word),
         cmocka_unit_test(gauge_text_is_the_engines),
         cmocka_unit_test(frames_between_samples_show_what_the_metrics_measure),
         cmocka_unit_test(labels_rendered_once),
@@ -1044,7 +1069,7 @@ int main(void)
         cmocka_unit_test(plot_png_has_the_requested_size),
         cmocka_unit_test(plot_grid_stays_within_the_axis),
         cmocka_unit_test(road_has_no_holes),
-        cmocka_unit_test(plots_are_png_only),
+        cmocka_unit_test(plots_are_png_svg_or_pdf),
         cmocka_unit_test(link_text_round_trip),
         cmocka_unit_test(random_input_keeps_the_state_valid),
         cmocka_unit_test(short_axes_get_fewer_ticks),

@@ -260,6 +260,34 @@ static void hud_lines_as_the_terminal_saw_them(void **state)
     assert_string_equal(h.centre, "0:30.0 left");
 }
 
+/* Issue 22: "1 laps". A 3-lap race where terminal 1 saw car 1 finish its
+ * first lap only, and a 1-lap race it finished: one lap, singular. */
+static void results_say_one_lap(void **state)
+{
+    (void)state;
+    RaceFlow rf;
+    RaceFlowConfig c = {.laps = 3, .lap_cw = 100};
+    raceflow_init(&rf, &c);
+    rf.phase = RF_RACING;
+    rf.laps[0][0] = 1;
+    rf.cross_us[0][0][0] = 30000000;
+    char lines[2][160];
+    widget_result_lines(&rf, 0, lines);
+    bool seen = false;
+    for (int i = 0; i < 2; i++) {
+        assert_null(strstr(lines[i], "1 laps"));
+        seen = seen || strstr(lines[i], "not seen finishing (1 lap)") != NULL;
+    }
+    assert_true(seen);
+    RaceFlowConfig one = {.laps = 1, .lap_cw = 100};
+    raceflow_init(&rf, &one);
+    rf.phase = RF_RACING;
+    rf.laps[0][0] = 1;
+    rf.cross_us[0][0][0] = 30000000;
+    widget_result_lines(&rf, 0, lines);
+    assert_non_null(strstr(lines[0], "0:30.000  lap 0:30.000"));
+}
+
 /* ---- the network window's cars --------------------------------------- */
 
 /* A dead-reckoning prediction between updates carries no sample (seq -1):
@@ -383,6 +411,7 @@ int main(void)
         cmocka_unit_test(bench_steps_a_sixtieth),
         cmocka_unit_test(lights_count_down_by_race_time),
         cmocka_unit_test(hud_lines_as_the_terminal_saw_them),
+        cmocka_unit_test(results_say_one_lap),
         cmocka_unit_test(network_screen_draws_predictions),
         cmocka_unit_test(overview_shows_the_peer),
         cmocka_unit_test(pause_box_says_which_end),

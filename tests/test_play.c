@@ -473,10 +473,24 @@ static void test_steer_ramp(void **state)
     assert_true(play_steer_ramp(0.3, 0.3, 0.0) == 0.3);
 }
 
+/* Issue 22: reversing (hold the brake at a standstill, docs/driving.md)
+ * was only in the docs, not in the game's H help. */
+static void test_help_says_how_to_reverse(void **state)
+{
+    (void)state;
+    int n = 0;
+    const char *const *lines = play_help_lines(&n);
+    bool found = false;
+    for (int i = 0; i < n; i++)
+        found = found || (strstr(lines[i], "Reverse") && strstr(lines[i], "brake") && strstr(lines[i], "standstill"));
+    assert_true(found);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_steer_ramp),
+        cmocka_unit_test(test_help_says_how_to_reverse),
         cmocka_unit_test(test_input_to_photon),
         cmocka_unit_test(test_pad_unplugged_mid_race),
         cmocka_unit_test(test_window_closed_mid_race),

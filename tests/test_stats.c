@@ -60,6 +60,22 @@ static void intervals(void **state)
 
 /* A mean that prints as zero prints without a sign; anything that prints
  * as a digit keeps it (half a unit of the 4th place is 0.00005). */
+/* From running sums (epp's cells keep no values): 1, 2, 3 have sum 6 and
+ * sum of squares 14, sample variance (14 - 36 / 3) / 2 = 1, so the half
+ * width is t975(2) / sqrt(3) = 4.303 / 1.7321 = 2.4843, as from the values. */
+static void intervals_from_sums(void **state)
+{
+    (void)state;
+    assert_true(fabs(stats_ci95_sums(3, 6.0, 14.0) - 4.303 / sqrt(3.0)) < 1e-9);
+    double v[3] = {1, 2, 3}, mean, half;
+    stats_mean_ci95(v, 3, 1, &mean, &half);
+    assert_true(fabs(stats_ci95_sums(3, 6.0, 14.0) - half) < 1e-9);
+    assert_true(isnan(stats_ci95_sums(1, 5.0, 25.0)));
+    /* equal values: rounding may make the variance a hair negative, never NaN */
+    assert_true(stats_ci95_sums(3, 0.3, 0.03) >= 0);
+    assert_true(stats_ci95_sums(3, 0.3, 0.03) < 1e-6);
+}
+
 static void unsigned_zero(void **state)
 {
     (void)state;
@@ -80,6 +96,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_quantiles),
         cmocka_unit_test(intervals),
+        cmocka_unit_test(intervals_from_sums),
         cmocka_unit_test(unsigned_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

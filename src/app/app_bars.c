@@ -203,7 +203,7 @@ static const char *const help_lines[] = {
     "the rate counts the samples at which the two screens disagree on the leader.",
     "d1 = car 1's progress on P1's screen minus on P2's screen; d2 likewise for car 2.",
     "Mean d1 - d2 > 0 means player 1 is disadvantaged (bar to the right, orange);",
-    "within 0.05 car widths of 0 the gauge says 'even'. Bars and the d1-d2 chart",
+    "within 0.05 car widths of 0: 'even' and an empty bar. Bars and the d1-d2 chart",
     "use a log scale (ticks 0.1, 1, 10 cw); the picture is each 33 ms sample.",
 };
 

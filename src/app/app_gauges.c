@@ -23,12 +23,19 @@ void app_gauge_text(const Metrics *m, AppGaugeText *t)
 }
 
 /* Where |v| (car widths) falls on the fairness bars' scale, 0..1 of a half
- * bar: symmetric logarithmic, linear below APP_FAIR_EVEN_CW, so that one
- * scheme's +184 cw does not flatten another's +4.9 cw to nothing. */
-static double fair_scale(double v, double range)
+ * bar: logarithmic from APP_FAIR_EVEN_CW, so that one scheme's +184 cw
+ * does not flatten another's +4.9 cw to nothing. Below it the bar is empty,
+ * as the word beside it says "even" (the old symmetric log scale, linear
+ * below 0.05 cw, filled 29 % of a half bar for 0.049 cw, "even"); above
+ * it a stub at least, as the word names who is disadvantaged. */
+double app_fair_fill(double v, double range)
 {
-    double c = APP_FAIR_EVEN_CW;
-    return fmin(1.0, log1p(fabs(v) / c) / log1p(range / c));
+    double c = APP_FAIR_EVEN_CW, a = fabs(v);
+    if (!(a >= c))
+        return 0.0;
+    if (!(range > c))
+        return 1.0;
+    return fmin(1.0, APP_FAIR_STUB + (1.0 - APP_FAIR_STUB) * log(a / c) / log(range / c));
 }
 
 /* Common scale of the fairness bars: the largest |mean d1 - d2|, rounded up. */
@@ -122,13 +129,13 @@ static void gauge_fair_bar(AppState *s, double f, double R, GaugePen *p)
     float x = p->x, w = p->w, y = p->y, pad = p->pad;
     float bh = p->l * 0.9f, cxm = x + w / 2;
     gfx_fill(r, x, y, w, bh, gfx_rgb(52, 56, 64));
-    float fw = (float)(fair_scale(f, R) * (w / 2));
+    float fw = (float)(app_fair_fill(f, R) * (w / 2));
     if (f > 0)
         gfx_fill(r, cxm, y, fw, bh, PAL_CAR1);
     else if (f < 0)
         gfx_fill(r, cxm - fw, y, fw, bh, PAL_CAR2);
     for (double d = 0.1; d <= R * 1.0001; d *= 10) {
-        float tx = (float)(fair_scale(d, R) * (w / 2));
+        float tx = (float)(app_fair_fill(d, R) * (w / 2));
         gfx_fill(r, cxm + tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
         gfx_fill(r, cxm - tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
     }

@@ -22,6 +22,10 @@
  *        "P2 42ms ago"), late_us rounded to the millisecond.
  *   app_gauge_text(m, &t)              the gauge strings of one scheme, formatted
  *        from its metrics.
+ *   app_fair_fill(v, range)            how much of a half fairness bar a mean
+ *        d1 - d2 of v car widths fills (0..1) on a scale up to range: 0
+ *        exactly when the gauge says "even" (|v| < APP_FAIR_EVEN_CW), at
+ *        least APP_FAIR_STUB otherwise, then logarithmic up to 1 at range.
  *   app_screen(s)                      the overview as a screen of the one
  *        window loop (winloop.h); app_requests(s) its WIN_* requests.
  *   app_link_text(spec, ...)           a link spec text from a spec with the
@@ -33,7 +37,7 @@
 #include "app.h"
 #include "gfx.h"
 #include "palette.h"
-#include "plot.h"
+#include "plot_layout.h"
 #include "racedata.h"
 #include "winloop.h"
 
@@ -44,6 +48,8 @@
 /* |mean d1 - d2| below this (car widths) reads "even": a twentieth of a car
  * is no advantage a player could notice; the number is shown regardless. */
 #define APP_FAIR_EVEN_CW 0.05
+/* the least fill of a bar that is not "even" (of a half bar): visible */
+#define APP_FAIR_STUB 0.08
 
 typedef enum AppCtl {
     CTL_DELAY12, CTL_JITTER12, CTL_LOSS12,
@@ -218,6 +224,7 @@ void app_layout(AppState *s, int w, int h);
 void app_view_xform(const AppState *s, int k, int j, AppXform *x);
 void app_view_caption(int j, int64_t late_us, bool wide, char *buf, size_t n);
 void app_gauge_text(const Metrics *m, AppGaugeText *t);
+double app_fair_fill(double v, double range);
 bool app_link_text(const LinkSpec *spec, int64_t delay_us, int64_t jitter_us, double loss_p,
                    const char *dist, char *buf, size_t n);
 void app_set_message(AppState *s, const char *fmt, ...) NR_PRINTF(2, 3);
@@ -236,12 +243,9 @@ void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double h
 void app_fit_xform(const AppState *s, const SDL_FRect *rect, AppXform *x);
 SDL_Texture *app_track_texture(AppState *s, int w, int h);
 
-/* Chart panels (plot_draw.c), the themes, a round step of range / nticks
- * (1, 2, 5 x 10^k) and a 0xRRGGBB colour as an SDL colour (plot.c). */
+/* Chart panels in the window (plot_draw.c) and a 0xRRGGBB colour as an
+ * SDL colour (plot.c). */
 void plot_draw_panel(Gfx *g, SDL_FRect area, const PlotPanel *p, const PlotTheme *th);
-double plot_nice_step(double range, int nticks);
 SDL_Color plot_rgb(uint32_t rgb);
-PlotTheme plot_theme_dark(void);
-PlotTheme plot_theme_light(void);
 
 #endif

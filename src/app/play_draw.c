@@ -172,6 +172,7 @@ static const char *const help_lines[] = {
     "Player 2: Up throttle, Down brake, Left / Right steer",
     "Gamepad: right trigger or A throttle, left trigger or B / X brake,",
     "         left stick or d-pad steer, Start pause",
+    "Reverse: hold the brake at a standstill (slow, up to 5 cw/s)",
     "Space / Enter  start the race on the grid; race again after the finish",
     "Esc / P        pause / resume",
     "R              restart (when paused or finished)",
@@ -183,6 +184,12 @@ static const char *const help_lines[] = {
     "Each screen shows the race as that player's terminal displays it under",
     "the chosen scheme: the other car late, predicted or Delta behind.",
 };
+
+const char *const *play_help_lines(int *n)
+{
+    *n = (int)(sizeof help_lines / sizeof help_lines[0]);
+    return help_lines;
+}
 
 static void results_box(PlayState *ps, int w, int h)
 {
@@ -218,8 +225,11 @@ void play_draw(PlayState *ps, int w, int h)
                                 "Esc / P resume · R restart · Q quit", "H help"};
         widget_text_box(&ps->view->gfx, w, h, lines, 4, ps->pause_why[0] ? PAL_WARN : PAL_ACCENT);
     }
-    if (ps->help)
-        widget_text_box(&ps->view->gfx, w, h, help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), PAL_ACCENT);
+    if (ps->help) {
+        int n;
+        const char *const *lines = play_help_lines(&n);
+        widget_text_box(&ps->view->gfx, w, h, lines, n, PAL_ACCENT);
+    }
     if (ps->msg_frames > 0 && ps->msg[0]) {
         Gfx *g = &v->gfx;
         float l = (float)gfx_line_h(g, GFX_NORMAL);

@@ -80,6 +80,8 @@ void play_frame_scale(AppState *v, int w, int h);
 /* Steering of a digital (key) control after the ramp: moves towards target
  * at PLAY_STEER_RATE per second, back to centre at PLAY_CENTRE_RATE. */
 double play_steer_ramp(double current, double target, double dt_s);
+/* The H overlay's lines (n of them): keys, pads, reversing, the scheme. */
+const char *const *play_help_lines(int *n);
 #define PLAY_STEER_RATE 6.0   /* full lock in about 0.17 s */
 #define PLAY_CENTRE_RATE 10.0 /* centred in 0.1 s */
 

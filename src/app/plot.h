@@ -1,5 +1,6 @@
-/* Line charts to PNG for the batch commands (sweep, fairness), drawn offscreen
- * with the same code as the window's strip charts. Needs no display.
+/* Line charts for the batch commands (sweep, fairness, accuracy, epp,
+ * study) as PNG, SVG or PDF through cairo, laid out by the same code as the
+ * window's strip charts (plot_layout.h). Needs no display.
  *
  * A figure is a grid of panels; a panel has a title, axis labels (put the
  * unit in the label: "delay 1->2 (ms)"), and one curve per series. Series
@@ -8,15 +9,18 @@
  * the legend of each panel lists its series.
  *
  * Contracts:
- *   plot_path_ok(path, err)   true when path names a PNG (ends in .png, any
- *        case): plots are PNG only, never PNG bytes under a .jpg name;
- *        false + err "PATH: ..." otherwise. Check before computing.
- *   plot_write_png(fig, path, err)  renders fig->width x fig->height pixels
- *        (0 = 1200 x 800) and writes a PNG; the arrays are only read. Axis
- *        ranges come from the data (with a margin and round ticks) unless
- *        the panel's fixed_x / fixed_y is set. A missing font prints one
- *        line on stderr and draws the curves without text. Returns 0, or
- *        1 + err (bad size, no series, unwritable file).
+ *   plot_path_ok(path, err)   true when path ends in .png, .svg or .pdf (any
+ *        case, a name before it): the format follows the extension, never
+ *        PNG bytes under a .jpg name; false + err "PATH: unknown plot
+ *        format: ..." otherwise. Check before computing.
+ *   plot_write(fig, path, err)  renders fig->width x fig->height pixels
+ *        (points in SVG and PDF; 0 = 1200 x 800) in the format of path's
+ *        extension, written through the atomic .part writer (nr_part.h);
+ *        the arrays are only read. Axis ranges come from the data (with a
+ *        margin and round ticks) unless the panel's fixed_x / fixed_y is
+ *        set. The y label runs up along the axis. Text is DejaVu Sans
+ *        through fontconfig (vector glyphs in SVG and PDF). Returns 0, or
+ *        1 + err (bad extension or size, no panels, unwritable file).
  *   plot_tick_step(range, pixels, min_gap_px)  a round step (1, 2, 5 x 10^k,
  *        or twice one) with at most pixels / min_gap_px steps over range, so
  *        tick labels on a short axis never overlap.
@@ -30,7 +34,7 @@
  *   PlotPanel p[2] = {{.title = "Inconsistency", .xlabel = "delay 1->2 (ms)",
  *                      .ylabel = "rate (%)", .series = s, .nseries = 2}, ...};
  *   PlotFigure f = {.title = "jitter 10 ms", .panels = p, .npanels = 2, .cols = 2};
- *   if (plot_write_png(&f, "sweep.png", &err)) ...
+ *   if (plot_write(&f, "sweep.svg", &err)) ...
  */
 #ifndef NR_PLOT_H
 #define NR_PLOT_H
@@ -72,17 +76,15 @@ typedef struct PlotFigure {
     const PlotPanel *panels;
     int npanels;
     int cols;              /* panels per row; 0 = all in one row */
-    int width, height;     /* pixels; 0 = 1200 x 800 */
-    const char *font_path; /* NULL = the app's default font */
+    int width, height;     /* pixels (points in SVG, PDF); 0 = 1200 x 800 */
 } PlotFigure;
 
 typedef struct PlotTheme {
     uint32_t bg, fg, grid, axis; /* 0xRRGGBB */
-    bool fast_lines; /* 1-pixel polylines drawn offset (window) instead of quads (PNG) */
 } PlotTheme;
 
 bool plot_path_ok(const char *path, NrError *err);
-int plot_write_png(const PlotFigure *fig, const char *path, NrError *err);
+int plot_write(const PlotFigure *fig, const char *path, NrError *err);
 uint32_t plot_series_colour(int i);
 bool plot_series_dashed(int i);
 double plot_tick_step(double range, double pixels, double min_gap_px);

@@ -210,8 +210,7 @@ void widget_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_
                  "%s", lines[i]);
 }
 
-/* The two cars in the order view `who` saw them, with their times. */
-static void result_lines(const RaceFlow *rf, int who, char (*lines)[160])
+void widget_result_lines(const RaceFlow *rf, int who, char (*lines)[160])
 {
     RaceResult r;
     raceflow_result(rf, who, &r);
@@ -230,10 +229,11 @@ static void result_lines(const RaceFlow *rf, int who, char (*lines)[160])
             snprintf(lines[i], 160, "  %d. car %d (P%d)  %.1f cw  %s", i + 1, c + 1, c + 1, r.progress[c], laps);
         else if (r.finished[c]) {
             widget_fmt_time(t, sizeof t, r.finish_us[c]);
-            snprintf(lines[i], 160, "  %d. car %d (P%d)  %s  laps %s", i + 1, c + 1, c + 1, t, laps);
+            snprintf(lines[i], 160, "  %d. car %d (P%d)  %s  lap%s %s", i + 1, c + 1, c + 1, t,
+                     r.laps_done[c] == 1 ? "" : "s", laps);
         } else
-            snprintf(lines[i], 160, "  %d. car %d (P%d)  not seen finishing (%d laps)", i + 1, c + 1, c + 1,
-                     r.laps_done[c]);
+            snprintf(lines[i], 160, "  %d. car %d (P%d)  not seen finishing (%d lap%s)", i + 1, c + 1, c + 1,
+                     r.laps_done[c], r.laps_done[c] == 1 ? "" : "s");
     }
 }
 
@@ -250,7 +250,7 @@ void widget_results(Gfx *g, int w, int h, const RaceFlow *rf, const char *title,
         snprintf(buf[n], 160, "%s", labels[v]);
         lines[n] = buf[n];
         n++;
-        result_lines(rf, views[v], &buf[n]);
+        widget_result_lines(rf, views[v], &buf[n]);
         lines[n] = buf[n];
         lines[n + 1] = buf[n + 1];
         n += 2;

@@ -29,6 +29,9 @@
  *        results box: for each view (a terminal or RACEFLOW_TRUTH) the
  *        finishing order with finish and lap times (or progress at the time
  *        limit), a line saying whether the terminals agree, the footer.
+ *   widget_result_lines(rf, who, lines)  the results box's two car lines as
+ *        view `who` saw the race: "1. car 2 (P2)  1:05.000  laps 0:33.0 ...",
+ *        "lap" / "laps" by the count.
  *   widget_fmt_time(buf, n, us)  m:ss.mmm ("--:--.---" when negative).
  *   widget_fmt_running(buf, n, us)  m:ss.t (a running clock in tenths).
  */
@@ -64,6 +67,7 @@ void widget_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color
 void widget_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame);
 void widget_results(Gfx *g, int w, int h, const RaceFlow *rf, const char *title, const int *views,
                     const char *const *labels, int nviews, const char *footer);
+void widget_result_lines(const RaceFlow *rf, int who, char (*lines)[160]);
 void widget_fmt_time(char *buf, size_t n, int64_t us);
 void widget_fmt_running(char *buf, size_t n, int64_t us);
 

@@ -147,9 +147,11 @@ static void shot_said(WinLoop *L, const WinScreen *scr, int w, int h, char *said
     } else if (gfx_save_png(L->r, w, h, path, &err)) {
         snprintf(said, n, "screenshot: %s", path);
         fprintf(stderr, "wrote %s\n", path);
+        return;
     } else {
         snprintf(said, n, "%s", err.msg);
     }
+    fprintf(stderr, "netrace: %s\n", said); /* the failure in full: the screen may cut a long line */
 }
 
 void winloop_shot(WinLoop *L, const WinScreen *scr, int w, int h)

@@ -32,7 +32,8 @@
  *        folder, a screenshot of the last frame.
  *   winloop_shot(L, scr, w, h)  the renderer's frame to
  *        DIR/PREFIX-YYYYMMDD-HHMMSS-tTTTT.T.png; the path (or why not) goes
- *        to scr->message and "wrote PATH" to stderr.
+ *        to scr->message, and "wrote PATH" (or "netrace: " and why not)
+ *        to stderr.
  *   winloop_default_shot_dir(buf, n)  $XDG_PICTURES_DIR/netrace, else
  *        $HOME/Pictures/netrace, else /tmp/netrace-shots, created when
  *        missing (never the directory netrace was started from).

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const CliCommand *cli_find_command(const char *name)
 {
@@ -160,17 +161,53 @@ int cli_unknown_option(const char *cmd, const char *arg)
     return cli_usage_error(cmd, "unknown option '%s'", arg);
 }
 
+/* true when path is a name followed by ext (".png"), in any case */
+static bool has_ext(const char *path, const char *ext)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base), e = strlen(ext);
+    if (n <= e)
+        return false;
+    for (size_t i = 0; i < e; i++)
+        if (tolower((unsigned char)base[n - e + i]) != ext[i])
+            return false;
+    return true;
+}
+
 int cli_png_check(const char *cmd, const char *flag, const char *path)
 {
-    NrError err = {{0}};
-    if (!plot_path_ok(path, &err))
-        return cli_usage_error(cmd, "%s %s", flag, err.msg);
+    if (!has_ext(path, ".png"))
+        return cli_usage_error(cmd, "%s %s: written as PNG only: name the file .png", flag, path);
     return CLI_OK;
 }
 
 int cli_plot_check(const char *cmd, const char *path)
 {
-    return cli_png_check(cmd, "--plot", path);
+    NrError err = {{0}};
+    if (!plot_path_ok(path, &err))
+        return cli_usage_error(cmd, "--plot %s", err.msg);
+    return CLI_OK;
+}
+
+void cli_strip_dirs(const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    for (const char *p = in; *p && o + 1 < n;) {
+        /* a word: up to the next space, kept from after its last '/' */
+        size_t len = strcspn(p, " ");
+        const char *w = p, *end = p + len;
+        for (const char *q = p; q < end; q++)
+            if (*q == '/' && q + 1 < end)
+                w = q + 1;
+        while (w < end && o + 1 < n)
+            out[o++] = *w++;
+        p = end;
+        while (*p == ' ' && o + 1 < n)
+            out[o++] = *p++;
+    }
+    if (n > 0)
+        out[o] = 0;
 }
 
 void cli_wrote(const char *path)
@@ -256,6 +293,18 @@ int cli_out_distinct(const char *cmd, const char *flag_a, const char *path_a, co
         return CLI_OK;
     if (strcmp(path_a, path_b) == 0 || cli_same_file(path_a, path_b))
         return cli_usage_error(cmd, "%s and %s both name %s: give two different files", flag_a, flag_b, path_b);
+    return CLI_OK;
+}
+
+int cli_dir_check(const char *cmd, const char *flag, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return cli_usage_error(cmd, "%s %s: %s", flag, dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return cli_usage_error(cmd, "%s %s: is not a directory", flag, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return cli_usage_error(cmd, "%s %s: cannot write there: %s", flag, dir, strerror(errno));
     return CLI_OK;
 }
 

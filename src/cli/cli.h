@@ -49,12 +49,21 @@ typedef struct CliCommand {
 extern const CliCommand *const cli_commands[];
 
 const CliCommand *cli_find_command(const char *name);
-/* --plot PATH must name a PNG (plot_path_ok): a usage error (2) otherwise,
- * before anything is computed; CLI_OK when it does. */
+/* --plot PATH must end in .png, .svg or .pdf (plot_path_ok): a usage error
+ * (2) otherwise, before anything is computed; CLI_OK when it does. */
 int cli_plot_check(const char *cmd, const char *path);
-/* The same for any flag that writes a PNG (--snapshot): a usage error naming
- * FLAG unless PATH ends in .png. */
+/* A flag that writes a PNG only (--snapshot): a usage error naming FLAG
+ * unless PATH ends in .png (any case). */
 int cli_png_check(const char *cmd, const char *flag, const char *path);
+/* in with every space-separated word that holds a '/' cut to what follows
+ * its last '/' (out, n bytes, always terminated): a plot title names the
+ * race file "default.csv", never "/tmp/x/recordings/default.csv". */
+void cli_strip_dirs(const char *in, char *out, size_t n);
+/* A folder the window writes into later (--shots DIR): checked at start,
+ * so that F12 in the middle of a race does not find it missing. A usage
+ * error (2) naming FLAG and DIR when DIR does not exist, is not a
+ * directory or is not writable; CLI_OK otherwise. */
+int cli_dir_check(const char *cmd, const char *flag, const char *dir);
 /* "wrote PATH" on stderr: every command that writes a file says so. */
 void cli_wrote(const char *path);
 const char *cli_suggest_command(const char *word);

@@ -47,7 +47,7 @@ static int write_plot(const AccuracyResult *res, const char *path, const char *t
     }
     PlotFigure fig = {.title = title, .panels = panels, .npanels = 2, .cols = 2, .width = 1600, .height = 640};
     NrError err = {{0}};
-    if (plot_write_png(&fig, path, &err) != 0)
+    if (plot_write(&fig, path, &err) != 0)
         return cli_fail(CMD, "%s", err.msg);
     cli_wrote(path);
     return CLI_OK;
@@ -158,8 +158,9 @@ static int run_path(AccArgs *g, const Recording *rec, const char *desc)
             cli_wrote(g->o.out);
     }
     if (rc == CLI_OK && g->plot) {
-        char title[4400];
-        snprintf(title, sizeof title, "netrace accuracy: %s, car %lld", desc, (long long)g->o.car);
+        char title[4400], name[4096];
+        cli_strip_dirs(desc, name, sizeof name); /* the race file, not its local path */
+        snprintf(title, sizeof title, "netrace accuracy: %s, car %lld", name, (long long)g->o.car);
         rc = write_plot(&res, g->plot, title);
     }
     accuracy_result_free(&res);
@@ -198,7 +199,7 @@ const CliCommand cmd_accuracy = {
     .usage = "netrace accuracy [--delays MS,MS,...] [--seconds S] [--recording FILE|autopilot|synthetic|tank|tank-arcs] [--car N]\n"
              "[--seed N] [--threshold CW] [--clock-offset MS] [--clock-drift PPM]\n"
              "[--receiver-offset MS] [--receiver-drift PPM]\n"
-             "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png]",
+             "[--velocity recorded|diff] [--out FILE.csv] [--plot FIG.png|svg|pdf]",
     .help = "Replays car 1 of a recording as a DR sender to receivers at fixed delays (default 100,\n"
             "300 and 800 ms). Each receiver places every vector twice: with its local clock\n"
             "(extrapolating from the receipt time, no timestamps) and with the global clock\n"

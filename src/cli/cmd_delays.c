@@ -74,13 +74,30 @@ static int parse_args(DelaysArgs *d, int argc, char **argv)
     return CLI_OK;
 }
 
-/* One line per slot: the delay in ms, 'lost', and 'dup MS' after a
- * duplicated one. */
+/* A trace that ran out before the n slots: one line on stderr saying so
+ * (the slots past its last seq are "past end", not losses). */
+static void note_past_end(const Link *link, int64_t n, int64_t past)
+{
+    if (past > 0)
+        fprintf(stderr,
+                "netrace delays: the trace's last seq is %ld: %lld of the %lld slots are past its end "
+                "(reported as past end, not as lost)\n",
+                (long)linktrace_last_seq(&link->spec.trace, 0), (long long)past, (long long)n);
+}
+
+/* One line per slot: the delay in ms, 'lost', 'past end' after a trace's
+ * last seq, and 'dup MS' after a duplicated one. */
 static void print_draws(Link *link, int64_t n)
 {
+    int64_t past = 0;
     for (int64_t k = 0; k < n; k++) {
         LinkDraw d;
         link_draw(link, &d);
+        if (d.past_end) {
+            fputs("past end\n", stdout);
+            past++;
+            continue;
+        }
         if (d.lost) {
             fputs("lost\n", stdout);
             continue;
@@ -93,6 +110,7 @@ static void print_draws(Link *link, int64_t n)
             fputc('\n', stdout);
         }
     }
+    note_past_end(link, n, past);
 }
 
 /* Mean, sample sd and the nearest-rank percentiles of the m delays in v
@@ -123,16 +141,21 @@ static void print_spread(int64_t *v, int64_t m)
 }
 
 /* --stats: n slots drawn, then 'key: value' lines over the delivered
- * copies (a duplicate counts as one more). */
+ * copies (a duplicate counts as one more). Slots past a trace's end are
+ * counted apart (past_end, a trace's line only) and left out of the rates:
+ * the trace has nothing to say about them. */
 static int print_stats(Link *link, int64_t n)
 {
     int64_t *v = malloc((size_t)n * 2 * sizeof *v);
     if (!v)
         return cli_fail("delays", "out of memory for %lld samples", (long long)n);
-    int64_t m = 0, lost = 0, dups = 0;
+    int64_t m = 0, lost = 0, dups = 0, past = 0;
     for (int64_t k = 0; k < n; k++) {
         LinkDraw d;
         link_draw(link, &d);
+        past += d.past_end;
+        if (d.past_end)
+            continue;
         if (d.lost) {
             lost++;
             continue;
@@ -146,11 +169,15 @@ static int print_stats(Link *link, int64_t n)
     printf("count: %lld\n", (long long)n);
     printf("delivered: %lld\n", (long long)m);
     print_spread(v, m);
-    printf("loss_rate: %.6f\n", (double)lost / (double)n);
-    printf("dup_rate: %.6f\n", (double)dups / (double)n);
+    double in = (double)(n - past); /* slots the trace speaks of; none: nan */
+    printf("loss_rate: %.6f\n", in > 0 ? (double)lost / in : NAN);
+    printf("dup_rate: %.6f\n", in > 0 ? (double)dups / in : NAN);
+    if (link->spec.trace.on)
+        printf("past_end: %lld\n", (long long)past);
     printf("expected_mean: %.3f\n", linkspec_mean_ms(&link->spec));
     printf("expected_loss_rate: %.6f\n", linkspec_loss_rate(&link->spec));
     printf("spec: %s\n", link->spec.text);
+    note_past_end(link, n, past);
     free(v);
     return CLI_OK;
 }
@@ -186,7 +213,8 @@ const CliCommand cmd_delays = {
         "Draws N packet slots from the delay emulator with the given netem-style spec\n"
         "(default '" DELAYS_DEFAULT_LINK "') and prints one line per slot: the\n"
         "one-way delay in ms (3 decimals), 'lost' for a lost packet, and a second line\n"
-        "'dup MS' when the packet is duplicated (the copy's own delay).\n"
+        "'dup MS' when the packet is duplicated (the copy's own delay). A trace's slots\n"
+        "after its last seq print 'past end' (not a loss; a line on stderr says so).\n"
         "\n"
         "  --link SPEC   delay TIME [JITTER [CORR%]] [distribution NAME|PATH]\n"
         "                [gamma SHAPE SCALE] [loss [random] P% [CORR%] |\n"
@@ -196,7 +224,9 @@ const CliCommand cmd_delays = {
         "  --seed S      random seed (default 1); the same seed gives the same output\n"
         "  --stats       print count, delivered, mean, sd, min, p1, p50, p99, max (ms,\n"
         "                over delivered copies), loss_rate, dup_rate (per slot) and the\n"
-        "                spec's expected mean and loss rate as 'key: value' lines\n"
+        "                spec's expected mean and loss rate as 'key: value' lines; for a\n"
+        "                trace also past_end, the slots after its last seq (left out of\n"
+        "                the rates)\n"
         "  --tables DIR  look up distribution NAME as DIR/NAME.dist (default: $TC_LIB_DIR,\n"
         "                else the system's iproute2 tc directories, else built-in tables)",
     .run = run_delays,

@@ -254,7 +254,7 @@ const CliCommand cmd_epp = {
     .summary = "Extrapolated Parity Packets: Tables 1-3 and Fig. 5 of Cheung & Sakamoto",
     .usage = "netrace epp [--models LIST] [--schemes LIST] [--loss LIST] [--rate LIST] [--bandwidth LIST]\n"
              "    [--sweep LIST|none] [--link SPEC] [--trace FILE]... [--no-traces] [--raw-dr cd|cv|ca]\n"
-             "    [--runs N] [--samples N] [--seed N] [--out FILE.csv] [--plot FILE.png] [--shard I/N]",
+             "    [--runs N] [--samples N] [--seed N] [--out FILE.csv] [--plot FIG.png|svg|pdf] [--shard I/N]",
     .help = "Simulates dead reckoning over a lossy shifted-gamma link with and without\n"
             "Extrapolated Parity Packets and prints the mean Euclidean prediction error.\n"
             "  --models LIST     motion models rd,rv,ra (default all; 'none' for traces only)\n"
@@ -274,7 +274,7 @@ const CliCommand cmd_epp = {
             "  --out FILE.csv    long format: source,loss,rate_hz,bandwidth_bps,scheme,mean_error,runs\n"
             "  --shard I/N       run the I-th of N parts of the (source, rate) items (needs --out;\n"
             "                    'netrace join-shards' joins the parts into the whole CSV)\n"
-            "  --plot FILE.png   Fig. 5: EP-i's error against the --sweep bandwidths, a panel per rate\n"
+            "  --plot FIGURE     Fig. 5: EP-i's error against the --sweep bandwidths, a panel per rate\n"
             "See docs/epp.md.",
     .run = run_epp,
 };

@@ -169,7 +169,7 @@ static int write_plot(const FairResults *res, const char *path, const char *titl
     };
     PlotFigure fig = {.title = title, .panels = panels, .npanels = 3, .cols = 3, .width = 1800, .height = 640};
     NrError err = {{0}};
-    int rc = plot_write_png(&fig, path, &err) == 0 ? CLI_OK : cli_fail(CMD, "%s", err.msg);
+    int rc = plot_write(&fig, path, &err) == 0 ? CLI_OK : cli_fail(CMD, "%s", err.msg);
     free(y);
     free(ser);
     return rc;
@@ -471,8 +471,9 @@ static int run_with_links(FairOpts *f, int n, const LinkSpec *fwd, const LinkSpe
     else if (rc == CLI_OK)
         print_summary(f, &res, fwd, rev, n, desc);
     if (rc == CLI_OK && f->plot) {
-        char title[4400];
-        snprintf(title, sizeof title, "netrace fairness: %s, %d receiver%s, %lld runs from seed %llu", desc, n,
+        char title[4400], name[4096];
+        cli_strip_dirs(desc, name, sizeof name); /* the race file, not its local path */
+        snprintf(title, sizeof title, "netrace fairness: %s, %d receiver%s, %lld runs from seed %llu", name, n,
                  n == 1 ? "" : "s", (long long)f->runs, (unsigned long long)o->seed);
         rc = write_plot(&res, f->plot, title);
         if (rc == CLI_OK)
@@ -554,7 +555,7 @@ const CliCommand cmd_fairness = {
              "[--link SPEC]... [--rlink SPEC]... [--seconds S] [--runs N] [--seed N]\n"
              "[--recording FILE|autopilot|synthetic|tank|tank-arcs] [--car N] [--algorithms LIST|all]\n"
              "[--threshold CW] [--budget-threshold CW|auto] [--snapshot MS] [--budget B] [--max-delta MS]\n"
-             "[--velocity recorded|diff] [--out FILE.csv] [--plot FILE.png] [--shard I/N] [--vary NAME=LIST]\n"
+             "[--velocity recorded|diff] [--out FILE.csv] [--plot FIG.png|svg|pdf] [--shard I/N] [--vary NAME=LIST]\n"
              "[--accumulated game|relative|since-last] [--error-source estimate|feedback]\n"
              "[--third-first 1|2|3] [--heartbeat MS] [--measure-from S]",
     .help = "Replays car 1 of a recording as the sender of DR vectors to N receivers (default: mean\n"

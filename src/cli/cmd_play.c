@@ -244,7 +244,7 @@ static int window_flag(PlayConfig *pc, int argc, char **argv, int *i)
     } else if (cli_flag_is(a, "--assets")) {
         ok = cli_value(argc, argv, i, CMD, &pc->assets_dir);
     } else if (cli_flag_is(a, "--shots")) {
-        ok = cli_value(argc, argv, i, CMD, &pc->shot_dir);
+        ok = cli_value(argc, argv, i, CMD, &pc->shot_dir) && cli_dir_check(CMD, "--shots", pc->shot_dir) == CLI_OK;
     } else if (cli_flag_is(a, "--size")) {
         char extra;
         if (!cli_value(argc, argv, i, CMD, &v))
@@ -321,6 +321,7 @@ static int find_shown(PlayCli *p, int *shown)
     if (p->o.params.delta_us > dmax)
         return cli_usage_error(CMD, "--delta: at most %ld ms at the 33 ms period and these clocks",
                                (long)(dmax / NR_US_PER_MS));
+    race_warn_delta(&p->o, CMD, NULL, 0); /* the shown scheme counts too */
     return CLI_OK;
 }
 

@@ -106,7 +106,7 @@ static int view_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd
         return 1;
     }
     if (cli_flag_is(a, "--shots")) {
-        if (!cli_value(argc, argv, i, cmd, &val))
+        if (!cli_value(argc, argv, i, cmd, &val) || cli_dir_check(cmd, "--shots", val) != CLI_OK)
             return -1;
         v->app.shot_dir = val;
         return 1;
@@ -235,6 +235,8 @@ static int replay_load(ReplayArgs *w, const char *cmd)
     if (rc == CLI_OK && race_topo_wide(o) && (w->view.nsnap > 0 || w->view.app.bench_frames > 0))
         rc = cli_usage_error(cmd, "--snapshot / --bench-frames draw two-car races: this race has %d cars (%s)",
                              o->ncars, o->topology == ROUTE_CS ? "cs" : "p2p");
+    if (rc == CLI_OK)
+        race_warn_delta(o, cmd, NULL, 0);
     if (rc == CLI_OK && w->series)
         rc = race_opts_check_out(o, cmd, "--series", w->series);
     for (int k = 0; k < w->view.nsnap && rc == CLI_OK; k++)

@@ -38,7 +38,7 @@ static int finish(StudyCli *s, int rc)
     return rc;
 }
 
-/* --report DIR... [--csv FILE] [--plot FILE.png] */
+/* --report DIR... [--csv FILE] [--plot FIG.png|svg|pdf] */
 static int report_main(int argc, char **argv)
 {
     const char *csv = NULL, *plot = NULL;
@@ -178,7 +178,7 @@ const CliCommand cmd_study = {
     .usage = "netrace study PLAN --pair N --order\n"
              "netrace study PLAN --pair N --out DIR --headless --ratings FILE [--p1 bot|script:FILE] [--p2 ...]\n"
              "  [--skill X] [--noise X] [--resume] [--stop-after RACE]\n"
-             "netrace study --report DIR... [--csv FILE] [--plot FILE.png]",
+             "netrace study --report DIR... [--csv FILE] [--plot FIG.png|svg|pdf]",
     .help = "A study plan (docs/studies.md; studies/example.study) lists conditions (scheme,\n"
             "links, Delta, T_dr, track, laps or seconds), practice races, a hidden repeat,\n"
             "breaks and the questions (default: ITU-T P.800 / P.910 five-grade ACR for\n"
@@ -193,7 +193,7 @@ const CliCommand cmd_study = {
             "  --stop-after R    end the session after race R (continue with --resume)\n"
             "  --report DIR...   MOS with 95 % intervals per condition and question, the hidden\n"
             "                    repeat's agreement, scores against inconsistency and fairness;\n"
-            "                    --csv FILE (long format), --plot FILE.png\n"
+            "                    --csv FILE (long format), --plot FIG.png|svg|pdf\n"
             "The window's rating screens and studies over the network are not built yet.",
     .run = study_main,
 };

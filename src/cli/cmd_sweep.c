@@ -309,6 +309,8 @@ static int delay_sweep(SweepArgs *w)
     if (rc == CLI_OK)
         rc = sweep_load_and_check(&w->o, &w->c);
     if (rc == CLI_OK)
+        race_warn_delta(&w->o, cmd, links, npts);
+    if (rc == CLI_OK)
         rc = run_configs(w, pts, npts, links);
     for (int p = 0; p < nlinks; p++)
         linkspec_free(&links[p]);
@@ -338,7 +340,7 @@ const CliCommand cmd_sweep = {
     .name = "sweep",
     .summary = "sweep the link 1->2 delay: inconsistency and fairness per scheme (Figs. 6-7)",
     .usage = "netrace sweep [--delays A:B:STEP|LIST] [--jitters LIST] [--distribution NAME]\n"
-             "  [--runs R] [--out FILE.csv] [--plot FILE.png] [--link21 SPEC] [--schemes LIST] ...\n"
+             "  [--runs R] [--out FILE.csv] [--plot FIG.png|svg|pdf] [--link21 SPEC] [--schemes LIST] ...\n"
              "netrace sweep --vary NAME=A:B:STEP|LIST [--vary ...] [--link12 SPEC] ... [--shard I/N]",
     .help = "For each jitter J of --jitters (default 10,30 ms) and each mean delay D of --delays\n"
             "(default 0:200:25 ms) with J <= D, link12 is 'delay Dms Jms distribution NAME'\n"
@@ -353,7 +355,7 @@ const CliCommand cmd_sweep = {
             "  --runs R                 seeds per point (default 10)\n"
             "  --threads N              worker threads (default: number of cores)\n"
             "  --out FILE.csv           one row per scheme x point x seed\n"
-            "  --plot FILE.png          the two panels (inconsistency, d1-d2) per jitter\n"
+            "  --plot FIGURE            the two panels (inconsistency, d1-d2) per jitter\n"
             "  --vary NAME=LIST         instead of the delay sweep: vary NAME over LIST (A:B:STEP or\n"
             "                           a,b,c), repeatable, full factorial, from --link12/--link21;\n"
             "                           NAME: delay12 jitter12 loss12 delay21 jitter21 loss21 (ms, %),\n"

@@ -3,6 +3,7 @@
 #include "epp_report.h"
 #include "epp.h"
 #include "plot.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -127,21 +128,21 @@ static void trace_cell_text(const EppRun *run, int s, int r, int q, int b, int k
     }
 }
 
-/* Table 3 of one bandwidth and rate: a column per trace car and loss. */
-static void print_trace_table(const EppRun *run, int b, int r, int table_no)
+/* Trace columns per block of Table 3: 8 + 4 x 23 = 100 characters a line
+ * (all the columns on one line made 376 or more with a few recordings). */
+#define TRACE_COLS_PER_BLOCK 4
+
+/* Columns [c0, c1) of Table 3 (column c: trace car c / nloss, loss c %
+ * nloss), under their header. */
+static void print_trace_block(const EppRun *run, int b, int r, int c0, int c1)
 {
     const Opts *o = &run->o;
-    char bws[32];
-    fmt_bps(o->bw[b], bws, sizeof bws);
-    printf("\nTable %d: recorded traces, %d updates/s, bandwidth %s bps (raw uses %s)\n", table_no, o->rate[r], bws,
-           epp_dr_name(o->raw_dr));
     printf("%-8s", "scheme");
-    for (int s = o->nmodels; s < run->nsrc; s++)
-        for (int q = 0; q < o->nloss; q++) {
-            char h[200];
-            source_label(h, sizeof h, run->src[s].name, " q=", o->loss[q], "");
-            printf(" %22s", h);
-        }
+    for (int c = c0; c < c1; c++) {
+        char h[200];
+        source_label(h, sizeof h, run->src[o->nmodels + c / o->nloss].name, " q=", o->loss[c % o->nloss], "");
+        printf(" %22s", h);
+    }
     printf("\n");
     const int rows[4] = {SC_RAW, SC_XD, SC_XV, SC_XA};
     for (int i = 0; i < 4; i++) {
@@ -149,13 +150,29 @@ static void print_trace_table(const EppRun *run, int b, int r, int table_no)
         if (!o->scheme_on[k])
             continue;
         printf("%-8s", epp_exp_scheme_name(k));
-        for (int s = o->nmodels; s < run->nsrc; s++)
-            for (int q = 0; q < o->nloss; q++) {
-                char v[40];
-                trace_cell_text(run, s, r, q, b, k, v, sizeof v);
-                printf(" %22s", v);
-            }
+        for (int c = c0; c < c1; c++) {
+            char v[40];
+            trace_cell_text(run, o->nmodels + c / o->nloss, r, c % o->nloss, b, k, v, sizeof v);
+            printf(" %22s", v);
+        }
         printf("\n");
+    }
+}
+
+/* Table 3 of one bandwidth and rate: a column per trace car and loss, in
+ * blocks of TRACE_COLS_PER_BLOCK columns a blank line apart. */
+static void print_trace_table(const EppRun *run, int b, int r, int table_no)
+{
+    const Opts *o = &run->o;
+    char bws[32];
+    fmt_bps(o->bw[b], bws, sizeof bws);
+    printf("\nTable %d: recorded traces, %d updates/s, bandwidth %s bps (raw uses %s)\n", table_no, o->rate[r], bws,
+           epp_dr_name(o->raw_dr));
+    int ncols = (run->nsrc - o->nmodels) * o->nloss;
+    for (int c0 = 0; c0 < ncols; c0 += TRACE_COLS_PER_BLOCK) {
+        if (c0 > 0)
+            printf("\n");
+        print_trace_block(run, b, r, c0, c0 + TRACE_COLS_PER_BLOCK < ncols ? c0 + TRACE_COLS_PER_BLOCK : ncols);
     }
 }
 
@@ -281,9 +298,27 @@ static void share_ranges(PlotPanel *pn, int npanels, const double *x, int nx, do
     }
 }
 
-/* Fig. 5: EP-i's mean error against the bandwidth, one panel per update
- * rate on one y axis, one curve per motion model and loss rate; points
- * below the stream's own rate R are gaps. */
+/* One curve's points: the mean error over the runs at each bandwidth and
+ * its 95 % interval (yy[0..n), lo, hi after it); returns the largest top. */
+static double curve_points(const EppRun *run, int s, int r, int q, double *yy)
+{
+    const Opts *o = &run->o;
+    double top = 0, *lo = yy + o->nsweep, *hi = lo + o->nsweep;
+    for (int b = 0; b < o->nsweep; b++) {
+        const EppCell *cl = cell(&run->plan, s, r, q, bw_index(&run->plan, o->sweep[b]), SC_EPI);
+        yy[b] = cl->valid && cl->runs > 0 ? cl->sum / cl->runs : NAN;
+        double h = cl->valid ? stats_ci95_sums(cl->runs, cl->sum, cl->sum2) : NAN;
+        lo[b] = yy[b] - h;
+        hi[b] = yy[b] + h;
+        top = isfinite(hi[b]) ? fmax(top, hi[b]) : isfinite(yy[b]) ? fmax(top, yy[b]) : top;
+    }
+    return top;
+}
+
+/* Fig. 5: EP-i's mean error against the bandwidth with its 95 % interval
+ * over the runs, one panel per update rate on one y axis, one curve per
+ * motion model and loss rate; points below the stream's own rate R are
+ * gaps. */
 int epp_write_plot(const EppRun *run)
 {
     const Opts *o = &run->o;
@@ -291,7 +326,7 @@ int epp_write_plot(const EppRun *run)
     if (o->nsweep < 1 || ncurves < 1 || ncurves > PLOT_MAX_SERIES)
         return cli_fail(CMD, "--plot: Fig. 5 needs --sweep bandwidths and 1 to %d model x loss curves", PLOT_MAX_SERIES);
     double *x = calloc((size_t)o->nsweep, sizeof *x);
-    double *y = calloc((size_t)o->nrate * (size_t)ncurves * (size_t)o->nsweep, sizeof *y);
+    double *y = calloc((size_t)o->nrate * (size_t)ncurves * (size_t)o->nsweep * 3, sizeof *y); /* mean, lo, hi */
     PlotSeries *ser = calloc((size_t)o->nrate * (size_t)ncurves, sizeof *ser);
     PlotPanel *pn = calloc((size_t)o->nrate, sizeof *pn);
     char(*labels)[64] = calloc((size_t)ncurves, sizeof *labels);
@@ -309,28 +344,25 @@ int epp_write_plot(const EppRun *run)
             for (int q = 0; q < o->nloss; q++) {
                 int c = s * o->nloss + q;
                 source_label(labels[c], sizeof labels[c], run->src[s].name, ", loss ", o->loss[q] * 100.0, "%");
-                double *yy = &y[((size_t)r * (size_t)ncurves + (size_t)c) * (size_t)o->nsweep];
-                for (int b = 0; b < o->nsweep; b++) {
-                    const EppCell *cl = cell(&run->plan, s, r, q, bw_index(&run->plan, o->sweep[b]), SC_EPI);
-                    yy[b] = cl->valid && cl->runs > 0 ? cl->sum / cl->runs : NAN;
-                    if (isfinite(yy[b]))
-                        ymax = fmax(ymax, yy[b]);
-                }
-                ser[r * ncurves + c] = (PlotSeries){labels[c], x, yy, o->nsweep, true, NULL, NULL};
+                double *yy = &y[((size_t)r * (size_t)ncurves + (size_t)c) * (size_t)o->nsweep * 3];
+                ymax = fmax(ymax, curve_points(run, s, r, q, yy));
+                ser[r * ncurves + c] = (PlotSeries){labels[c], x, yy, o->nsweep, true, yy + o->nsweep,
+                                                    yy + 2 * o->nsweep};
             }
         snprintf(titles[r], sizeof titles[r], "EP-i, %d updates/s", o->rate[r]);
         pn[r] = (PlotPanel){.title = titles[r], .xlabel = "bandwidth C (kbit/s)",
-                            .ylabel = "mean prediction error (model units)", .series = &ser[r * ncurves],
+                            .ylabel = "mean prediction error (model units), 95 % interval", .series = &ser[r * ncurves],
                             .nseries = ncurves};
     }
     share_ranges(pn, o->nrate, x, o->nsweep, ymax);
-    char title[256];
-    snprintf(title, sizeof title, "netrace epp: Fig. 5, link '%.120s', %d runs x %d samples", o->link, o->runs,
+    char title[256], name[256];
+    snprintf(name, sizeof name, "netrace epp: Fig. 5, link '%.120s', %d runs x %d samples", o->link, o->runs,
              o->samples);
+    cli_strip_dirs(name, title, sizeof title); /* a trace file, not its local path */
     PlotFigure fig = {.title = title, .panels = pn, .npanels = o->nrate, .cols = o->nrate,
                       .width = 800 * (o->nrate < 3 ? o->nrate : 3), .height = 640};
     NrError err = {{0}};
-    if (plot_write_png(&fig, o->plot, &err) != 0)
+    if (plot_write(&fig, o->plot, &err) != 0)
         rc = cli_fail(CMD, "%s", err.msg);
     else
         cli_wrote(o->plot);

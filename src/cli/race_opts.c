@@ -4,6 +4,7 @@
 #include "cli_load.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -311,4 +312,36 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
     if (ok)
         cli_wrote(path);
     return ok;
+}
+
+/* One line when the link's mean delay (ms) exceeds Delta (Sec. 3's
+ * Delta-causality discards an MU that arrives after generation + Delta). */
+static void warn_link(const RaceOpts *o, const char *cmd, const char *names, const char *link, double mean_ms)
+{
+    double delta_ms = (double)o->params.delta_us / (double)NR_US_PER_MS;
+    if (mean_ms > delta_ms)
+        fprintf(stderr,
+                "netrace %s: warning: %s: Delta %.0f ms is below the mean delay %.1f ms of link %s: most "
+                "remote updates arrive after Delta and are discarded\n",
+                cmd, names, delta_ms, mean_ms, link);
+}
+
+void race_warn_delta(const RaceOpts *o, const char *cmd, const LinkSpec *swept, int nswept)
+{
+    char names[256] = "";
+    size_t used = 0;
+    for (int k = 0; k < o->nschemes; k++)
+        if (o->schemes[k]->holds_delta && used + strlen(o->schemes[k]->name) + 3 < sizeof names)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", o->schemes[k]->name);
+    if (!used || race_topo_wide(o))
+        return;
+    if (!swept && o->link_parsed[0])
+        warn_link(o, cmd, names, "1->2", linkspec_mean_ms(&o->link[0]));
+    double most = -1;
+    for (int p = 0; p < nswept; p++)
+        most = fmax(most, linkspec_mean_ms(&swept[p]));
+    if (swept && nswept > 0)
+        warn_link(o, cmd, names, "1->2 at the sweep's largest delay", most);
+    if (o->link_parsed[1])
+        warn_link(o, cmd, names, "2->1", linkspec_mean_ms(&o->link[1]));
 }

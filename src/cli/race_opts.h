@@ -16,6 +16,14 @@
  *   race_opts_engine_config(o, cfg)       an EngineConfig for the loaded race
  *        (to replay o->rec with replay_new or experiment_run).
  *   race_opts_free(o)
+ *   race_warn_delta(o, cmd, swept, nswept)  one line on stderr per link
+ *        whose mean delay (linkspec_mean_ms) exceeds Delta when o runs a
+ *        scheme that holds for Delta (SchemeType.holds_delta: causality,
+ *        dr-causality), naming the schemes, Delta and the link's mean: most
+ *        of their remote updates arrive late and are discarded. The links:
+ *        1->2 and 2->1 of a two-car p2p race; with swept (the sweep's
+ *        nswept link 1->2 specs) 2->1 and the largest swept 1->2 mean.
+ *        Nothing for wider races (their lines are not checked).
  * Output shared by replay and play:
  *   race_print_params(f, o)     the link, Delta, T_dr and seed lines.
  *   race_print_table(f, r, n)   the gauge table, one row per scheme.
@@ -83,6 +91,7 @@ int race_opts_load(RaceOpts *o, const char *cmd);
 int race_opts_check_out(const RaceOpts *o, const char *cmd, const char *flag, const char *path);
 void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg);
 void race_opts_free(RaceOpts *o);
+void race_warn_delta(const RaceOpts *o, const char *cmd, const LinkSpec *swept, int nswept);
 void race_print_params(FILE *f, const RaceOpts *o);
 void race_print_table(FILE *f, const RunResult *r, int n);
 /* The gauge tables' scheme column: 14 characters, or the longest name. */

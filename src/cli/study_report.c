@@ -227,7 +227,7 @@ static int write_plot(const Report *rp, const char *path)
              rp->pairs == 1 ? "" : "s");
     PlotFigure fig = {.title = title, .panels = p, .npanels = pl->nq, .cols = pl->nq > 2 ? 2 : pl->nq};
     NrError err = {{0}};
-    if (plot_write_png(&fig, path, &err) != 0)
+    if (plot_write(&fig, path, &err) != 0)
         return cli_fail(CMD, "%s", err.msg);
     cli_wrote(path);
     return CLI_OK;

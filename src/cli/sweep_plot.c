@@ -168,21 +168,22 @@ int sweep_plot_write(const SweepJob *jobs, int nt, const SweepPoint *pts, const 
                 }
             }
     }
-    char ftitle[LINK_TEXT_MAX + 160];
+    char ftitle[LINK_TEXT_MAX + 160], name[LINK_TEXT_MAX + 160];
     if (race_topo_wide(o))
-        snprintf(ftitle, sizeof ftitle, "%d players, %s | other lines %s | delta %.0f ms | %d seeds", o->ncars,
-                 nt > 1 ? "topologies side by side" : race_topo_name(o), o->link_default.text,
+        snprintf(name, sizeof name, "%s | %d players, %s | other lines %s | delta %.0f ms | %d seeds", o->recording,
+                 o->ncars, nt > 1 ? "topologies side by side" : race_topo_name(o), o->link_default.text,
                  (double)o->params.delta_us / 1000.0, j->runs);
     else
-        snprintf(ftitle, sizeof ftitle, "link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seeds",
+        snprintf(name, sizeof name, "%s | link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seeds", o->recording,
                  o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs);
+    cli_strip_dirs(name, ftitle, sizeof ftitle); /* the race and trace files, not their local paths */
     /* one topology: a row per jitter (inconsistency, fairness); several: a
      * row per (jitter, metric), a column per topology */
     PlotFigure fig = {.title = ftitle, .panels = panels, .npanels = (int)npanels, .cols = nt > 1 ? nt : 2,
                       .width = nt > 1 ? 600 * nt : 1400,
                       .height = nt > 1 ? 450 * 2 * spec->njitters + 60 : 500 * spec->njitters + 60};
     NrError err = {{0}};
-    if (plot_write_png(&fig, path, &err) != 0)
+    if (plot_write(&fig, path, &err) != 0)
         rc = cli_fail("sweep", "%s", err.msg);
     else
         cli_wrote(path);

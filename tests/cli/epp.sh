@@ -54,6 +54,14 @@ expect 0 "epp autopilot recording" -- "$NR" autopilot --seconds 10 --seed 1 --ou
 expect 0 "epp trace run" -- "$NR" epp --models none --trace "$TMP/ap.csv" --runs 2 --samples 60 --rate 10 --loss 10%
 stdout_has "^Table 1: recorded traces, 10 updates/s" "epp prints the trace table"
 stdout_has "^xv +[0-9.]+ \((p|i)\)" "epp marks eq. 23's packetisation"
+# Issue 22: with several recordings the trace table was one 376-character
+# line per scheme: now blocks of 4 columns, every line 100 characters or less
+# (the four header lines above the tables run to 104).
+expect 0 "epp several traces" -- "$NR" epp --models none --trace "$TMP/ap.csv" --trace recordings/default.csv \
+    --trace recordings/four.csv --runs 1 --samples 30 --rate 10 --sweep none
+if [ "$(awk 'NR > 7 && length($0) > 100' "$TMP/out" | wc -l)" -eq 0 ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: epp table lines over 100 characters"; awk 'NR > 7 && length($0) > 100' "$TMP/out" | head -2; fi
+[ "$(grep -c '^xv ' "$TMP/out")" -ge 2 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: epp trace table not in blocks"; }
 
 # --- nothing to simulate is a usage error, not an empty success
 expect 2 "epp with no models and no traces" -- "$NR" epp --models none --no-traces

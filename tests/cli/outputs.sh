@@ -122,14 +122,50 @@ stderr_has "^wrote .*said-race.csv$" "autopilot says what it wrote"
 expect 0 "replay --series" -- "$NR" replay "$TMP/said-race.csv" --headless --schemes nc --series "$TMP/said-series.csv"
 stderr_has "^wrote .*said-series.csv$" "replay --series says what it wrote"
 
-# Issue 13 item 7: every result command plots, PNG only.
-for c in "sweep --delays 50 --jitters 0 --runs 1 --schemes nc" "fairness --runs 1 --seconds 2" \
-    "accuracy --seconds 2" "epp --runs 1 --samples 50 --no-traces --sweep 10k"; do
+# Issue 13 item 7 and issue 22: every result command plots PNG, SVG or PDF
+# by the file's extension (never PNG bytes under another name); the SVG
+# parses as XML, the PDF starts with %PDF, the title names the race file
+# without its directory.
+is_svg() { # FILE DESCRIPTION
+    if python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+sys.exit(0 if r.tag == "{http://www.w3.org/2000/svg}svg" else 1)' "$1" 2>/dev/null; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2: $1 is not an SVG document"; fi
+}
+is_pdf() { # FILE DESCRIPTION
+    if [ "$(head -c 5 "$1" 2>/dev/null)" = "%PDF-" ] && tail -c 8 "$1" | grep -q '%%EOF'; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2: $1 is not a PDF"; fi
+}
+k=0
+for c in "sweep --delays 50 --jitters 0 --runs 2 --schemes nc" "fairness --runs 2 --seconds 2" \
+    "accuracy --seconds 2" "epp --runs 2 --samples 50 --no-traces --sweep 10k"; do
+    k=$((k + 1))
     # shellcheck disable=SC2086
     expect 2 "--plot x.jpg refused: $c" -- "$NR" $c --plot "$TMP/x.jpg"
-    stderr_has "x.jpg: plots are written as PNG only" "--plot x.jpg named: $c"
+    stderr_has "x.jpg: unknown plot format: name the file .png, .svg or .pdf" "--plot x.jpg named: $c"
+    [ "$(grep -vc '^ ' "$TMP/err")" -le 2 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: $c x.jpg: more than the line and usage"; }
     [ ! -e "$TMP/x.jpg" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: $c wrote x.jpg"; }
+    for f in svg pdf PNG; do
+        # shellcheck disable=SC2086
+        expect 0 "--plot .$f: $c" -- "$NR" $c --plot "$TMP/plot$k.$f"
+    done
+    is_svg "$TMP/plot$k.svg" "--plot .svg: $c"
+    is_pdf "$TMP/plot$k.pdf" "--plot .pdf: $c"
+    is_png "$TMP/plot$k.PNG" "--plot .PNG: $c"
 done
+# The figure's title is the PDF's /Title too: it names in.csv, not $O/in.csv.
+mkdir -p "$TMP/races"
+cp recordings/default.csv "$TMP/races/in.csv"
+expect 0 "fairness --plot names the race" -- "$NR" fairness --runs 1 --seconds 2 --recording "$TMP/races/in.csv" --plot "$TMP/named.pdf"
+if grep -aq "/Title (netrace fairness: in.csv," "$TMP/named.pdf" && ! grep -aqF "$TMP/races" "$TMP/named.pdf"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the plot's title is not 'netrace fairness: in.csv, ...'"; fi
+# A file name that is not UTF-8 (Latin-1 0xFF) made cairo refuse the whole
+# figure ("input string not valid UTF-8"): the byte is drawn as '?'.
+cp recordings/default.csv "$TMP/races/r$(printf '\377').csv"
+expect 0 "plot titled with a non-UTF-8 file name" -- "$NR" fairness --runs 1 --seconds 1 \
+    --recording "$TMP/races/r$(printf '\377').csv" --plot "$TMP/latin1.pdf"
+grep -aq "/Title (netrace fairness: r?.csv," "$TMP/latin1.pdf" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: the non-UTF-8 byte is not '?' in the title"; }
 expect 0 "accuracy --plot" -- "$NR" accuracy --seconds 2 --plot "$TMP/acc.png"
 is_png "$TMP/acc.png" "accuracy --plot"
 stderr_has "^wrote .*acc.png$" "accuracy says what it plotted"

@@ -101,7 +101,18 @@ expect 1 "wide track whose surface overlaps itself" -- "$NR" info tests/data/wid
 stderr_has "wide-overlap.track:[0-9]+: the track surface overlaps itself" "wide overlap: message"
 expect 0 "wide track clear of itself" -- "$NR" info tests/data/wide-ok.track
 
+# Issue 22: --shots DIR that does not exist was found only at F12, the error
+# cut on screen and absent from stderr: now one line and exit 2 at start.
+for c in "replay recordings/default.csv" "play"; do
+    # shellcheck disable=SC2086
+    expect 2 "--shots missing dir: $c" -- "$NR" $c --shots "$TMP/no-such-shots"
+    stderr_has "^netrace [a-z]+: --shots .*no-such-shots: No such file or directory" "--shots missing dir named: $c"
+    # shellcheck disable=SC2086
+    expect 2 "--shots onto a file: $c" -- "$NR" $c --shots recordings/default.csv
+    stderr_has "--shots recordings/default.csv: is not a directory" "--shots onto a file named: $c"
+done
+
 # --snapshot, like --plot, writes PNG only: a .jpg name got PNG bytes before.
 expect 2 "--snapshot to a .jpg name" -- "$NR" replay --snapshot 5 "$R/snap.jpg" --size 320x200
-stderr_has "snapshot .*snap.jpg: plots are written as PNG only" "--snapshot .jpg: message"
+stderr_has "snapshot .*snap.jpg: written as PNG only" "--snapshot .jpg: message"
 [ ! -e "$R/snap.jpg" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --snapshot .jpg wrote a file"; }

@@ -89,3 +89,20 @@ stderr_has "none.script: cannot open" "missing script named"
 expect 0 "snapshot with a link script" -- env -u DISPLAY "$NR" replay --schemes nc --link-script "$TMP/outage.script" \
     --snapshot 1.5 "$TMP/ls1.png" --snapshot 0.5 "$TMP/ls0.png" --size 320x200
 is_png "$TMP/ls1.png" "snapshot with a script"
+
+# Issue 22: causality with Delta below the emulated delay ran silently (the
+# other car never left the grid): one line per slow link naming the schemes,
+# Delta and the link's mean delay (75 ms paretonormal: 74.7 ms by its table).
+expect 0 "replay causality, Delta below the delay" -- "$NR" replay --headless --schemes nc,causality,dr-causality --delta 50
+stderr_has "^netrace replay: warning: causality, dr-causality: Delta 50 ms is below the mean delay 74\.7 ms of link 1->2" "Delta warning: replay 1->2"
+stderr_has "Delta 50 ms is below the mean delay 74\.7 ms of link 2->1" "Delta warning: replay 2->1"
+expect 0 "replay causality, Delta above the delay" -- "$NR" replay --headless --schemes causality --delta 100
+if grep -q warning "$TMP/err"; then fail=$((fail + 1)); echo "FAIL: Delta 100 ms over 75 ms warned"; else pass=$((pass + 1)); fi
+expect 0 "replay nc, Delta below the delay" -- "$NR" replay --headless --schemes nc,dr --delta 50
+if grep -q warning "$TMP/err"; then fail=$((fail + 1)); echo "FAIL: no Delta scheme, yet a warning"; else pass=$((pass + 1)); fi
+expect 0 "play causality, Delta below the delay" -- "$NR" play --headless --p1 bot --p2 bot --seconds 1 --scheme causality \
+    --delta 40 --link21 "delay 20ms" --out none
+stderr_has "^netrace play: warning: causality(, dr-causality)?: Delta 40 ms is below the mean delay 74\.7 ms of link 1->2" "Delta warning: play"
+if grep -q "link 2->1" "$TMP/err"; then fail=$((fail + 1)); echo "FAIL: play warned for 2->1 at 20 ms"; else pass=$((pass + 1)); fi
+expect 0 "sweep causality past Delta" -- "$NR" sweep --runs 1 --delays 50,150 --jitters 0 --schemes causality
+stderr_has "^netrace sweep: warning: causality: Delta 100 ms is below the mean delay 150\.0 ms of link 1->2 at the sweep's largest delay" "Delta warning: sweep"

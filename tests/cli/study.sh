@@ -182,6 +182,8 @@ stdout_has "^  fairness +n +4 +mean \|difference\| 0\.00 +identical 100 %" "repo
 grep -q '^example,B,overall,mos,3,4$' "$TMP/report.csv" && ok || ko "report CSV: MOS of B"
 grep -q '^example,A,operability,ci95_low,2\.70' "$TMP/report.csv" && ok || ko "report CSV: interval of A"
 is_png "$TMP/report.png" "report plot"
+expect 0 "study --report --plot .pdf" -- "$NR" study --report "$TMP/s1" "$TMP/s2" --plot "$TMP/report.pdf"
+[ "$(head -c 5 "$TMP/report.pdf")" = "%PDF-" ] && ok || ko "report plot as PDF"
 expect 1 "study --report of one folder twice" -- "$NR" study --report "$TMP/s1" "$TMP/r1"
 stderr_has "pair 1 is already in another folder" "report: a pair counted twice refused"
 expect 1 "study --report of no session" -- "$NR" study --report "$TMP"

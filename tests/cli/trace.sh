@@ -13,16 +13,29 @@ direction,seq,kind,sent_us,arrival_us,delay_us
 21,0,update,0,70000,70000
 EOF
 expect 0 "delays over a trace" -- "$NR" delays --link "trace $TMP/hand.csv" -n 5
-printf '40.000\n50.000\nlost\n30.000\ndup 61.000\nlost\n' >"$TMP/hand.want"
+# seq 4 is after the last seq (3): past the end, not lost
+printf '40.000\n50.000\nlost\n30.000\ndup 61.000\npast end\n' >"$TMP/hand.want"
 if cmp -s "$TMP/out" "$TMP/hand.want"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: delays prints the trace's fates of direction 12"; sed 's/^/  got: /' "$TMP/out"; fi
 expect 0 "delays over a trace, direction 21" -- "$NR" delays --link "trace $TMP/hand.csv direction 21" -n 2
-printf '70.000\nlost\n' >"$TMP/hand21.want"
+printf '70.000\npast end\n' >"$TMP/hand21.want"
 if cmp -s "$TMP/out" "$TMP/hand21.want"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: direction 21 takes the 21 rows"; fi
 expect 0 "delays --stats over a trace" -- "$NR" delays --link "trace $TMP/hand.csv" -n 4 --stats
 stdout_has "^expected_mean: 40\.000$" "trace expected mean: (40 + 50 + 30) / 3 ms"
 stdout_has "^expected_loss_rate: 0\.250000$" "trace expected loss: seq 2 of 0..3"
+# Issue 22: a trace of 1,225 slots drawn -n 2000 said loss_rate 0.389 (the
+# 775 slots past its end counted as lost) against expected 0.
+awk 'BEGIN { print "direction,seq,delay_us"; for (i = 0; i < 1225; i++) print "12," i ",40000" }' >"$TMP/short.csv"
+expect 0 "delays --stats past a trace's end" -- "$NR" delays --link "trace $TMP/short.csv" -n 2000 --stats
+stdout_has "^loss_rate: 0\.000000$" "past the end: not lost"
+stdout_has "^past_end: 775$" "past the end: 2000 - 1225 slots counted apart"
+stdout_has "^delivered: 1225$" "past the end: every slot of the trace delivered"
+stderr_has "last seq is 1224: 775 of the 2000 slots are past its end" "past the end: said on stderr"
+expect 0 "delays --stats with loss inside the trace, past the end" -- "$NR" delays --link "trace $TMP/hand.csv" -n 8 --stats
+stdout_has "^loss_rate: 0\.250000$" "the rate over the trace's 4 slots: seq 2 lost"
+stdout_has "^dup_rate: 0\.250000$" "the dup rate over the trace's 4 slots: seq 3"
+stdout_has "^past_end: 4$" "slots 4..7 past the end"
 
 # A trace of constant 75 ms both ways is the link `delay 75ms`: every
 # scheme's metrics equal, EPP's parity packets included.

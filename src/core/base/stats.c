@@ -43,3 +43,11 @@ void stats_mean_ci95(const double *v, int n, size_t stride, double *mean, double
         }
     *half = stats_t975(m - 1) * sqrt(ss / (m - 1)) / sqrt((double)m);
 }
+
+double stats_ci95_sums(int n, double sum, double sum2)
+{
+    if (n < 2)
+        return NAN;
+    double var = (sum2 - sum * sum / n) / (n - 1); /* sample variance */
+    return stats_t975(n - 1) * sqrt(var > 0 ? var : 0) / sqrt((double)n);
+}

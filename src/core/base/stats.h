@@ -10,6 +10,9 @@
  *        t975(n - 1) * sd / sqrt(n) with the sample sd (n - 1); half is NAN
  *        for n < 2, mean NAN for n < 1. NaN values are skipped (n counts
  *        the finite ones).
+ *   stats_ci95_sums(n, sum, sum2)  the same half-width from the running
+ *        sums of n values and of their squares (when the values are not
+ *        kept); NAN for n < 2, 0 when rounding makes the variance negative.
  */
 #ifndef NR_STATS_H
 #define NR_STATS_H
@@ -18,5 +21,6 @@
 
 double stats_t975(int df);
 void stats_mean_ci95(const double *v, int n, size_t stride, double *mean, double *half);
+double stats_ci95_sums(int n, double sum, double sum2);
 
 #endif

@@ -102,6 +102,7 @@ void epp_results_free(EppResults *r)
 static void add(EppCell *x, double err)
 {
     x->sum += err;
+    x->sum2 += err * err;
     x->runs++;
     x->valid = true;
 }

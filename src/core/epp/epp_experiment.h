@@ -84,7 +84,8 @@ typedef struct EppExperiment {
 } EppExperiment;
 
 typedef struct EppCell {
-    double sum; /* of per-run mean errors */
+    double sum;  /* of per-run mean errors */
+    double sum2; /* of their squares: the spread across runs (stats_ci95_sums) */
     int runs;
     bool valid;
 } EppCell;

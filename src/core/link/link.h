@@ -73,14 +73,18 @@
  *   linktrace_fate(t, dir, seq, aux, out)  the fate of slot seq of direction
  *        dir (0 = 12, 1 = 21; t->named 12 or 21 overrides it): the update packet (aux false) or a
  *        further packet of the slot (aux true: the parity rows; the update's
- *        fate when the direction has no parity rows). No row: lost.
+ *        fate when the direction has no parity rows). No row: lost; a seq
+ *        after the direction's last seq: lost with past_end set.
+ *   linktrace_last_seq(t, dir)  the last seq with a row in direction dir
+ *        (t->named overrides it as above), -1 when it has none: slots after
+ *        it are past the trace's end.
  *   linktrace_scheme_bit(t, name)  the mask bit of scheme `name` in the
  *        file's `# schemes:` line, or -1 (no such line, no such scheme, or
  *        no `schemes` column).
  *   linktrace_fate_scheme(t, dir, seq, kind, bit, out)  the fate of the
  *        packet of (dir, seq, kind: 0 update, 1 parity) that carried scheme
  *        `bit` (its earliest arrival; a second copy is the duplicate); lost
- *        when no packet of that slot carried it. Live play sends a sample
+ *        when no packet of that slot carried it (past_end after the last seq). Live play sends a sample
  *        once for the schemes that send the same bytes, others apart: this
  *        gives each scheme its own packet's fate.
  *   linktrace_copy(dst, src) deep copy; false when out of memory (dst empty).
@@ -163,6 +167,8 @@ typedef struct LinkSpec {
 
 typedef struct LinkDraw {
     bool lost;
+    bool past_end;        /* lost because a trace has no slot this late (after
+                           * its last seq): the trace ran out, not a measured loss */
     int64_t delay_us;     /* >= 0: a negative tabledist result is sent now (0) */
     bool dup;             /* a second copy is delivered too */
     int64_t dup_delay_us; /* >= 0, its own delay draw */
@@ -213,6 +219,7 @@ void disttable_free(DistTable *t);
 bool linktrace_load(LinkTrace *t, const char *path, NrError *err);
 bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err);
 void linktrace_fate(const LinkTrace *t, int dir, int32_t seq, bool aux, LinkDraw *out);
+int32_t linktrace_last_seq(const LinkTrace *t, int dir);
 int linktrace_scheme_bit(const LinkTrace *t, const char *name);
 void linktrace_fate_scheme(const LinkTrace *t, int dir, int32_t seq, int kind, int bit, LinkDraw *out);
 bool linktrace_copy(LinkTrace *dst, const LinkTrace *src);

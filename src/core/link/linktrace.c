@@ -293,7 +293,7 @@ int linktrace_scheme_bit(const LinkTrace *t, const char *name)
 
 void linktrace_fate_scheme(const LinkTrace *t, int dir, int32_t seq, int kind, int bit, LinkDraw *out)
 {
-    *out = (LinkDraw){.lost = true};
+    *out = (LinkDraw){.lost = true, .past_end = seq > linktrace_last_seq(t, dir)};
     if (t->named)
         dir = t->named == 21;
     if (dir < 0 || dir > 1 || bit < 0 || bit > 31)
@@ -450,9 +450,18 @@ static const LinkTraceSlot *find_slot(const LinkTrace *t, int dir, int32_t seq)
     return lo < t->n[dir] && t->slot[dir][lo].seq == seq ? &t->slot[dir][lo] : NULL;
 }
 
+int32_t linktrace_last_seq(const LinkTrace *t, int dir)
+{
+    if (t->named)
+        dir = t->named == 21;
+    if (dir < 0 || dir > 1 || t->n[dir] < 1)
+        return -1;
+    return t->slot[dir][t->n[dir] - 1].seq; /* slots by increasing seq */
+}
+
 void linktrace_fate(const LinkTrace *t, int dir, int32_t seq, bool aux, LinkDraw *out)
 {
-    *out = (LinkDraw){.lost = true};
+    *out = (LinkDraw){.lost = true, .past_end = seq > linktrace_last_seq(t, dir)};
     if (t->named)
         dir = t->named == 21;
     if (dir < 0 || dir > 1)

@@ -118,6 +118,11 @@ typedef struct SchemeType {
      * car): a terminal then allocates scheme_state_size(t, ncars), so a
      * two-car race keeps its two-car footprint. */
     size_t car_size;
+    /* true when the scheme shows a remote MU at its generation time + Delta
+     * and discards one that arrives later (Delta-causality, Sec. 3): with a
+     * link slower than Delta on average most MUs are discarded, and the
+     * front ends warn (race_warn_delta). */
+    bool holds_delta;
     void (*init)(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid);
     void (*set_params)(void *self, const SchemeParams *p);
     void (*on_local)(void *self, const Mu *mu, int64_t now_us, Transport *tx);

@@ -53,6 +53,7 @@ const SchemeType scheme_causality = {
     .summary = "Delta-causality: output at generation + Delta, late MUs discarded",
     .state_size = sizeof(Causality),
     .car_size = sizeof(MuRing),
+    .holds_delta = true,
     .init = ca_init,
     .set_params = ca_set_params,
     .on_local = ca_on_local,

@@ -153,6 +153,7 @@ const SchemeType scheme_dr_causality = {
     .summary = "DR sender rule, received MUs held until generation + Delta",
     .state_size = sizeof(DrCausality),
     .car_size = sizeof(DrcCar),
+    .holds_delta = true,
     .init = dc_init,
     .set_params = dc_set_params,
     .on_local = dc_on_local,
