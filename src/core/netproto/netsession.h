@@ -33,6 +33,11 @@
  * and delivered when this end reaches their send time. Silent give_up_us:
  * the session ends (one line, logs intact). BYE ends it at once.
  *
+ * Deadlines: no start give_up_us after the settings, or a pause give_up_us
+ * long, ends the session too (one line, a BYE to the peer). Ranges: every
+ * received time and sequence number must fit this race now
+ * (netsession_range.c, docs/wire.md "Ranges"), else it is counted `range`.
+ *
  * Contracts:
  *   netsession_timeouts_default(t)  today's values into every zero field.
  *   netsession_new(cfg, now, err)   NULL + err on a bad config.

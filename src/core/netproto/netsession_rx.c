@@ -9,7 +9,10 @@
 
 const char *reject_name(int r)
 {
-    return r == REJECT_ADDRESS ? "address" : r == REJECT_BUSY ? "busy" : wire_result_name((WireResult)r);
+    return r == REJECT_ADDRESS ? "address"
+           : r == REJECT_BUSY  ? "busy"
+           : r == REJECT_RANGE ? "range"
+                               : wire_result_name((WireResult)r);
 }
 
 int64_t netsession_rejected(const NetSession *s, const char *reason)
@@ -77,6 +80,7 @@ static int on_hello(NetSession *s, const WirePacket *p, const NetAddr *from)
     }
     send_welcome(s);
     s->phase = PH_SYNC;
+    s->sync_deadline = s->now + s->to.give_up_us;
     return 1;
 }
 
@@ -107,6 +111,7 @@ static bool on_setup(NetSession *s, const WirePacket *p, NrError *err)
         if (!race_setup(s, err))
             return false;
         s->phase = PH_SYNC;
+        s->sync_deadline = s->now + s->to.give_up_us;
     }
     return true;
 }
@@ -123,9 +128,7 @@ static void on_sync(NetSession *s, const WirePacket *p, int64_t arr_local)
         send_packet(s, &r);
         return;
     }
-    const WireSync *y = &p->u.sync;
-    if (y->id == 0 || y->id > s->probe_id)
-        return; /* never asked */
+    const WireSync *y = &p->u.sync; /* an answer to a probe of ours: range_ok */
     if (!clocksync_add(&s->cs, y->t1_us, y->t2_us, y->t3_us, arr_local))
         return;
     int64_t rtt = (arr_local - y->t1_us) - (y->t3_us - y->t2_us);
@@ -217,6 +220,10 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
     }
     if (!s->have_peer || !netaddr_equal(from, &s->peer)) {
         reject(s, REJECT_ADDRESS);
+        return;
+    }
+    if (!range_ok(s, &p, l)) {
+        reject(s, REJECT_RANGE);
         return;
     }
     s->received++;

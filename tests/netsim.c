@@ -1,0 +1,230 @@
+/* The two-terminal simulation of the network session tests (netsim.h). */
+#include "netsim.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+NetAddr addr_of(uint8_t last, uint16_t port)
+{
+    NetAddr a;
+    uint8_t *h = (uint8_t *)&a.host, *p = (uint8_t *)&a.port;
+    h[0] = 10, h[1] = 0, h[2] = 0, h[3] = last;
+    p[0] = (uint8_t)(port >> 8), p[1] = (uint8_t)port;
+    return a;
+}
+
+char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *b = calloc(1 << 20, 1);
+    size_t n = fread(b, 1, (1 << 20) - 1, f);
+    fclose(f);
+    b[n] = '\0';
+    return b;
+}
+
+static bool make_bot(void *ctx, const Track *track, int car, uint64_t seed, Controller *out, NrError *err)
+{
+    Term *t = ctx;
+    CarParams params;
+    car_params_default(&params);
+    BotDriver d = {.skill = 0.9, .noise = 0.5};
+    t->bot = bot_new(track, &params, d, seed, (uint64_t)car, err);
+    if (!t->bot)
+        return false;
+    *out = bot_controller(t->bot);
+    return true;
+}
+
+/* A slow frame: the driver's loop is busy stall_us of true time; the port
+ * goes on stamping arrivals meanwhile (as the receive thread does). */
+static bool frame(void *ctx, Session *s)
+{
+    Term *t = ctx;
+    SessionStatus st;
+    session_status(s, &st);
+    if (t->stall_at_race > 0 && st.phase == SESSION_RACING && st.race_us >= t->stall_at_race) {
+        t->stall_until = t->sim->truth + t->stall_us;
+        t->stall_at_race = 0;
+    }
+    return true;
+}
+
+
+void sim_open(Sim *m, const SimOpts *o)
+{
+    memset(m, 0, sizeof *m);
+    m->truth = T0;
+    m->hub = nethub_new(42, &m->truth);
+    char path[4096];
+    const char *src = getenv("NETRACE_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tracks/default.track", src ? src : ".");
+    m->track_text = read_all(path);
+    snprintf(m->dir, sizeof m->dir, "/tmp/netsession-XXXXXX");
+    assert_non_null(mkdtemp(m->dir));
+    for (int i = 0; i < 2; i++) {
+        Term *t = &m->t[i];
+        t->sim = m;
+        t->addr = addr_of((uint8_t)(1 + i), (uint16_t)(41000 + i));
+        netclock_sim(&t->clock, &m->truth, o->offset_us[i], o->drift_ppm[i]);
+        t->port = nethub_port(m->hub, t->addr, &t->clock);
+        nethub_set_link(t->port, &o->link[i]);
+        t->say = tmpfile();
+        snprintf(t->log, sizeof t->log, "%s/%s.log", m->dir, i ? "j" : "h");
+    }
+    NetAddr other = addr_of(9, 1);
+    for (int i = 0; i < 2; i++) {
+        Term *t = &m->t[i];
+        SessionConfig c = {
+            .host = i == 0, .cmd = i ? "join" : "host", .track_text = m->track_text, .track_file = "default.track",
+            .schemes = o->schemes, .params = scheme_default_params(), .seconds_ms = o->seconds_ms, .seed = 7,
+            .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i], .log_path = o->logs ? t->log : NULL,
+            .make_controller = make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
+            .peer_addr = i ? &m->t[0].addr : NULL, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
+            .entropy = (uint64_t)(1234 + i), .say = t->say,
+        };
+        NrError err = {{0}};
+        t->s = session_new(&c, &err);
+        assert_non_null(t->s);
+        session_set_frame(t->s, frame, t);
+    }
+}
+
+void sim_close(Sim *m)
+{
+    for (int i = 0; i < 2; i++) {
+        session_free(m->t[i].s);
+        bot_free(m->t[i].bot);
+        fclose(m->t[i].say);
+        remove(m->t[i].log);
+        char part[300];
+        snprintf(part, sizeof part, "%s.part", m->t[i].log);
+        remove(part);
+    }
+    rmdir(m->dir);
+    nethub_free(m->hub);
+    free(m->track_text);
+}
+
+static bool can_run(const Term *t, int64_t now)
+{
+    return !t->done && !t->dead && now >= t->frozen_until && now >= t->stall_until;
+}
+
+/* The true time at which t's clock reads local (rounded up). */
+static int64_t to_true(const Term *t, int64_t local)
+{
+    if (local == INT64_MAX)
+        return INT64_MAX;
+    double x = (double)(local - t->clock.offset_us) / (1.0 + t->clock.drift_ppm * 1e-6);
+    return (int64_t)ceil(x);
+}
+
+/* Runs both terminals until both are over or true time `end`; `each`
+ * (optional) is called once per turn before the terminals run. */
+void sim_run(Sim *m, int64_t end, void (*each)(Sim *m, void *ctx), void *ctx)
+{
+    while (m->truth <= end) {
+        if (each)
+            each(m, ctx);
+        bool all = true;
+        for (int i = 0; i < 2; i++) {
+            Term *t = &m->t[i];
+            if (t->frozen_until > 0 && m->truth >= t->frozen_until) {
+                nethub_freeze(t->port, false);
+                t->frozen_until = 0;
+            }
+            if (can_run(t, m->truth) && !session_step(t->s)) {
+                t->done = true;
+                t->ok = session_finish(t->s);
+            }
+            all &= t->done || t->dead;
+        }
+        if (all)
+            return;
+        int64_t next = nethub_next_due(m->hub);
+        for (int i = 0; i < 2; i++) {
+            Term *t = &m->t[i];
+            if (t->done || t->dead)
+                continue;
+            int64_t w = can_run(t, m->truth) ? to_true(t, session_next_wake(t->s))
+                                             : (t->frozen_until > t->stall_until ? t->frozen_until : t->stall_until);
+            next = w < next ? w : next;
+        }
+        m->truth = next > m->truth ? next : m->truth + 1;
+    }
+}
+
+void assert_same_metrics(Sim *m)
+{
+    NetTerminal *a = session_netterm(m->t[0].s), *b = session_netterm(m->t[1].s);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int k = 0; k < session_scheme_count(m->t[0].s); k++) {
+        const Metrics *x = netterm_metrics(a, k), *y = netterm_metrics(b, k);
+        assert_true(x->samples > 0);
+        assert_int_equal(x->samples, y->samples);
+        assert_true(metrics_mean_d1_minus_d2(x) == metrics_mean_d1_minus_d2(y));
+        assert_true(metrics_inconsistency_rate(x) == metrics_inconsistency_rate(y));
+        assert_true(metrics_mean_abs_d1(x) == metrics_mean_abs_d1(y));
+    }
+}
+
+/* netrace merge of both logs and replay of the merged race over its
+ * measured delays (as tests/net/merge-live.sh): every scheme's metrics as
+ * printed equal the live ones of both terminals. */
+void assert_replay_matches(Sim *m, const char *schemes)
+{
+    const char *bin = getenv("NETRACE_BIN");
+    assert_non_null(bin);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "'%s' merge '%s' '%s' --out '%s/race.csv' --delays '%s/d.csv' >/dev/null 2>&1 && "
+             "'%s' replay '%s/race.csv' --headless --csv --schemes %s --seed 7 --link12 'trace %s/d.csv' "
+             "--link21 'trace %s/d.csv' > '%s/replay.csv'",
+             bin, m->t[0].log, m->t[1].log, m->dir, m->dir, bin, m->dir, schemes, m->dir, m->dir, m->dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/replay.csv", m->dir);
+    char *csv = read_all(cmd), *line = strchr(csv, '\n');
+    NetTerminal *np = session_netterm(m->t[0].s);
+    for (int k = 0; k < session_scheme_count(m->t[0].s); k++) {
+        assert_non_null(line);
+        line++;
+        /* scheme,delay12,jitter12,delay21,jitter21,delta,tdr,seed,incons,d1-d2,|d1|,|d2|,... */
+        char name[32];
+        double f[12];
+        assert_int_equal(sscanf(line, "%31[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", name, &f[0], &f[1], &f[2],
+                                &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10]),
+                         12);
+        const Metrics *x = netterm_metrics(np, k);
+        char live[128], rep[128];
+        snprintf(live, sizeof live, "%s %.6f %.6f %.6f %.6f", session_scheme(m->t[0].s, k)->name,
+                 metrics_inconsistency_rate(x), metrics_mean_d1_minus_d2(x), metrics_mean_abs_d1(x),
+                 metrics_mean_abs_d2(x));
+        snprintf(rep, sizeof rep, "%s %.6f %.6f %.6f %.6f", name, f[7], f[8], f[9], f[10]);
+        assert_string_equal(live, rep);
+        line = strchr(line, '\n');
+    }
+    free(csv);
+    snprintf(cmd, sizeof cmd, "rm -f '%s/race.csv' '%s/d.csv' '%s/replay.csv'", m->dir, m->dir, m->dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+uint64_t log_token(const char *path)
+{
+    char part[300];
+    snprintf(part, sizeof part, "%s.part", path);
+    char *log = read_all(part);
+    const char *t = strstr(log, "# token: ");
+    assert_non_null(t);
+    uint64_t token = strtoull(t + 9, NULL, 16);
+    free(log);
+    return token;
+}

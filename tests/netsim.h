@@ -1,0 +1,75 @@
+/* The two-terminal simulation of the network session tests
+ * (test_netsession.c, test_netattack.c): host and joiner, each the real
+ * driver of src/net/session.h on the state machine of
+ * core/netproto/netsession.h, in one process over the in-memory hub
+ * (netmem.h) with simulated clocks. Deterministic: seeded hub, simulated
+ * time; no sleep, no wall clock.
+ *
+ * Contracts:
+ *   sim_open(m, o)   both terminals on a fresh hub, logs in a fresh /tmp dir.
+ *   sim_run(m, end, each, ctx)  runs both until both are over or true time
+ *        end; each (optional) is called once per turn before they run.
+ *   sim_close(m)     frees everything, removes the logs.
+ *   assert_same_metrics(m)  both ends' live metrics agree, scheme by scheme.
+ *   assert_replay_matches(m, schemes)  netrace merge + replay of both logs
+ *        prints the host's live metrics.
+ *   log_token(path)  the session token from a log being written.
+ *   addr_of(last, port)  10.0.0.last:port.  read_all(path)  a file's text.
+ */
+#ifndef NR_TEST_NETSIM_H
+#define NR_TEST_NETSIM_H
+
+#include "bot.h"
+#include "netmem.h"
+#include "netterm.h"
+#include "session.h"
+
+#include <stdio.h>
+
+#define T0 (INT64_C(1000) * NR_US_PER_S) /* true time at the start: clocks far from 0 */
+
+typedef struct Term {
+    Session *s;
+    NetPort *port;
+    NetClock clock;
+    NetAddr addr;
+    Bot *bot;
+    FILE *say;              /* its one-line messages */
+    char log[256];
+    bool done, ok;
+    bool dead;              /* killed: never runs again */
+    int64_t frozen_until;   /* stopped (SIGSTOP) until this true time */
+    int64_t stall_until;    /* its loop busy (a slow frame) until this true time */
+    int64_t stall_at_race;  /* the frame callback stalls once at this race time (0: never) */
+    int64_t stall_us;
+    struct Sim *sim;
+} Term;
+
+typedef struct Sim {
+    int64_t truth;
+    NetHub *hub;
+    Term t[2]; /* 0 host, 1 joiner */
+    char *track_text;
+    char dir[128];
+} Sim;
+
+typedef struct SimOpts {
+    const char *schemes;
+    int64_t seconds_ms;
+    int64_t offset_us[2];
+    double drift_ppm[2];
+    NetMemLink link[2];   /* of what each sends */
+    bool logs;
+    bool allow_other;     /* the host allows only 10.0.0.9 */
+} SimOpts;
+
+NetAddr addr_of(uint8_t last, uint16_t port);
+char *read_all(const char *path);
+void sim_open(Sim *m, const SimOpts *o);
+void sim_close(Sim *m);
+void sim_run(Sim *m, int64_t end, void (*each)(Sim *m, void *ctx), void *ctx);
+void assert_same_metrics(Sim *m);
+void assert_replay_matches(Sim *m, const char *schemes);
+uint64_t log_token(const char *path);
+
+#endif

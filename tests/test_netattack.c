@@ -1,0 +1,221 @@
+/* The probe's attacks on network play (issue 24) in simulated time: a
+ * third party on the wire, knowing the token, injects datagrams from the
+ * peer's address into one end in mid-race (src/net/netsim.h's two
+ * terminals): a far-off PAUSE, CONTROL arguments at the ends of int64, a
+ * VIEW of sample 2^31-1, an MU of sample 10^8, an MU stamped 50 minutes
+ * ahead. Each must be refused and counted as `range`; the race completes,
+ * both ends agree, merge + replay reproduce it. And a host that answers
+ * clock probes but never starts the race: the joiner ends at its
+ * deadline with one line. */
+#include "netsim.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ATTACK_MAX 8
+
+/* What is injected, into which end, once its race time passes at_race. */
+typedef struct Attack {
+    int target; /* 0 host, 1 joiner */
+    int64_t at_race;
+    int n;
+    WirePacket p[ATTACK_MAX];
+    bool sent;
+} Attack;
+
+/* Fields the attacker fills from what it sees at injection time. */
+static void attack_each(Sim *m, void *ctx)
+{
+    Attack *a = ctx;
+    Term *t = &m->t[a->target];
+    SessionStatus st;
+    if (a->sent || t->done)
+        return;
+    session_status(t->s, &st);
+    if (st.phase != SESSION_RACING || st.race_us < a->at_race)
+        return;
+    uint64_t token = log_token(m->t[0].log); /* sniffed */
+    for (int i = 0; i < a->n; i++) {
+        uint8_t buf[WIRE_MAX_BYTES];
+        a->p[i].token = token;
+        a->p[i].pkt_seq = 1000000u + (uint32_t)i;
+        int n = (int)wire_encode(&a->p[i], buf, sizeof buf);
+        assert_true(n > 0);
+        netsession_input(session_core(t->s), netclock_now_us(&t->clock), &m->t[1 - a->target].addr, buf, n);
+    }
+    a->sent = true;
+}
+
+/* The race under attack a: completes at both ends, the same metrics, the
+ * replay of the merged logs reproduces them, every injected datagram
+ * counted as `range`. */
+static void attack_race(Attack *a)
+{
+    Sim m;
+    SimOpts o = {.schemes = "nc,dr,epp-xv", .seconds_ms = 6000, .logs = true, .offset_us = {0, 5000}};
+    o.link[0].delay_us = o.link[1].delay_us = 10000;
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 60 * NR_US_PER_S, attack_each, a);
+    assert_true(a->sent);
+    assert_true(m.t[0].done && m.t[0].ok);
+    assert_true(m.t[1].done && m.t[1].ok);
+    assert_int_equal(session_pauses(m.t[0].s), 0);
+    assert_same_metrics(&m);
+    assert_replay_matches(&m, o.schemes);
+    NetSession *target = session_core(m.t[a->target].s);
+    assert_int_equal(netsession_rejected(target, "range"), a->n);
+    assert_int_equal(netsession_rejected(target, NULL), a->n);
+    sim_close(&m);
+}
+
+static WirePacket control(int code, int64_t arg)
+{
+    WirePacket p;
+    memset(&p, 0, sizeof p);
+    p.kind = WIRE_CONTROL;
+    p.u.control.code = code;
+    p.u.control.arg_us = arg;
+    return p;
+}
+
+/* Attack 1: a PAUSE at a race time 50 minutes on froze the joiner (it
+ * walked to a point the host never reaches and never stood at it). */
+static void pause_far_ahead(void **state)
+{
+    (void)state;
+    Attack a = {.target = 1, .at_race = 2 * NR_US_PER_S, .n = 1};
+    a.p[0] = control(WIRE_PAUSE, 2 * NR_US_PER_S + 3000 * NR_US_PER_S);
+    attack_race(&a);
+}
+
+/* Attack 2: CONTROL arguments at the ends of int64 overflowed race-time
+ * arithmetic (UBSan) and hung both ends; at either end. */
+static void control_extremes(int target)
+{
+    Attack a = {.target = target, .at_race = 2 * NR_US_PER_S, .n = 8};
+    const int codes[4] = {WIRE_START, WIRE_PAUSE, WIRE_RESUME, WIRE_FINISH};
+    for (int i = 0; i < 4; i++) {
+        a.p[2 * i] = control(codes[i], -INT64_MAX);
+        a.p[2 * i + 1] = control(codes[i], INT64_MAX);
+    }
+    attack_race(&a);
+}
+
+static void control_extremes_joiner(void **state)
+{
+    (void)state;
+    control_extremes(1);
+}
+
+static void control_extremes_host(void **state)
+{
+    (void)state;
+    control_extremes(0);
+}
+
+/* Attack 3: a VIEW of sample 2^31-1 (its instant a plausible one) broke
+ * the host's live metrics: the instant must be its sample's. */
+static void view_seq_max(void **state)
+{
+    (void)state;
+    Attack a = {.target = 0, .at_race = 2 * NR_US_PER_S, .n = 1};
+    WirePacket *p = &a.p[0];
+    p->kind = WIRE_VIEW;
+    p->u.view.seq = INT32_MAX;
+    p->u.view.nschemes = 3;
+    p->u.view.t_us = 2 * NR_US_PER_S;
+    attack_race(&a);
+}
+
+/* An MU of the joiner's car at sample seq stamped gen_us. */
+static WirePacket mu(int32_t seq, int64_t gen_us)
+{
+    WirePacket p;
+    memset(&p, 0, sizeof p);
+    p.kind = WIRE_MU;
+    p.u.mu.mu.car = 1;
+    p.u.mu.mu.seq = seq;
+    p.u.mu.mu.gen_us = gen_us;
+    p.u.mu.mu.nbytes = MU_WIRE_BYTES;
+    p.u.mu.schemes = 7;
+    return p;
+}
+
+/* Attack 4: an MU of sample 10^8 (38 days on) made the host's log
+ * unmergeable. */
+static void mu_seq_far(void **state)
+{
+    (void)state;
+    Attack a = {.target = 0, .at_race = 2 * NR_US_PER_S, .n = 1};
+    a.p[0] = mu(100000000, 2 * NR_US_PER_S);
+    attack_race(&a);
+}
+
+/* Attack 6: an MU of a current sample stamped 50 minutes ahead froze DR's
+ * view of the car. */
+static void mu_stamp_ahead(void **state)
+{
+    (void)state;
+    int32_t seq = (int32_t)(2 * NR_US_PER_S / WORLD_SAMPLE_US);
+    Attack a = {.target = 0, .at_race = 2 * NR_US_PER_S, .n = 1};
+    a.p[0] = mu(seq, (int64_t)seq * WORLD_SAMPLE_US + 3000 * NR_US_PER_S);
+    attack_race(&a);
+}
+
+/* A START: CONTROL (kind 7 at byte 5) of code 2 (byte 24), docs/wire.md. */
+static bool is_start(const NetDatagram *d)
+{
+    return d->n > 24 && d->bytes[5] == WIRE_CONTROL && d->bytes[24] == WIRE_START;
+}
+
+/* Attack 1's other half: a host that answers clock probes but never sends
+ * START held the joiner forever. Both cores driven by hand, 1 ms turns,
+ * every datagram delivered at once but the host's STARTs: the joiner
+ * ends 15 s after the settings with one line and tells the host, which
+ * ends too; both logs finalised. */
+static void host_never_starts(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 5000, .logs = true};
+    sim_open(&m, &o);
+    NetSession *c[2] = {session_core(m.t[0].s), session_core(m.t[1].s)};
+    int64_t t = 0;
+    for (; t < 40 * NR_US_PER_S && !(netsession_over(c[0]) && netsession_over(c[1])); t += NR_US_PER_MS) {
+        m.truth = T0 + t;
+        for (int i = 0; i < 2; i++) {
+            netsession_tick(c[i], netclock_now_us(&m.t[i].clock));
+            NetDatagram d;
+            while (netsession_pop_datagram(c[i], &d))
+                if (!(i == 0 && is_start(&d)) && !netsession_over(c[1 - i]))
+                    netsession_input(c[1 - i], netclock_now_us(&m.t[1 - i].clock), &m.t[i].addr, d.bytes, d.n);
+        }
+    }
+    assert_true(netsession_over(c[1]) && netsession_failed(c[1]));
+    assert_string_equal(netsession_error(c[1]), "the host did not start the race within 15 s: race ended");
+    assert_true(netsession_over(c[0]) && netsession_failed(c[0]));
+    assert_string_equal(netsession_error(c[0]), "the peer left before the end of the race");
+    assert_true(t > 15 * NR_US_PER_S && t < 16 * NR_US_PER_S); /* the settings came within the first second */
+    for (int i = 0; i < 2; i++) {
+        assert_false(session_finish(m.t[i].s));
+        m.t[i].done = true;
+    }
+    char *log = read_all(m.t[1].log); /* renamed into place: finalised */
+    assert_non_null(strstr(log, ",deadline,15 s\n"));
+    free(log);
+    sim_close(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pause_far_ahead), cmocka_unit_test(control_extremes_joiner),
+        cmocka_unit_test(control_extremes_host), cmocka_unit_test(view_seq_max),
+        cmocka_unit_test(mu_seq_far), cmocka_unit_test(mu_stamp_ahead), cmocka_unit_test(host_never_starts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
