@@ -1,10 +1,12 @@
 /* Hostile traffic for a live `netrace host` (tests/net/2-hostile.sh): N
  * datagrams to 127.0.0.1:PORT, in turn random bytes, truncated packets
  * (every 50th of them empty),
- * oversized ones, spoofed ones (right magic, wrong token), packets with the
- * session's token and absurd fields, and well-formed packets with the token
- * from the wrong address. The token is read from the host's log (its
- * `# token:` header line), as an attacker who saw one packet would know it.
+ * oversized ones, spoofed ones (right magic, wrong token), packets with a
+ * token and absurd fields, all in clear, and forged sealed envelopes
+ * ("NRS1", a counter, random bytes: docs/wire.md "Sealed datagrams"). The
+ * token travels sealed, so the flood sends what an outsider can: a token
+ * of its own (LOGFILE, the host's log, is read only for an old `# token:`
+ * line).
  * Paced (40,000 a second at most) and throttled on the host socket's
  * receive queue (/proc/net/udp), so the kernel does not drop datagrams
  * before the host reads them when the machine is loaded: every datagram
@@ -23,9 +25,8 @@
 #include <string.h>
 #include <time.h>
 
-enum { RANDOM, TRUNCATED, OVERSIZED, SPOOFED, ABSURD, WRONG_ADDRESS, SORTS };
-static const char *const sort_names[SORTS] = {"random", "truncated", "oversized", "spoofed", "absurd",
-                                              "wrong_address"};
+enum { RANDOM, TRUNCATED, OVERSIZED, SPOOFED, ABSURD, FORGED, SORTS };
+static const char *const sort_names[SORTS] = {"random", "truncated", "oversized", "spoofed", "absurd", "forged"};
 
 static bool read_token(const char *path, uint64_t *token)
 {
@@ -122,9 +123,10 @@ int main(int argc, char **argv)
     }
     int port = atoi(argv[1]);
     long n = atol(argv[3]);
-    uint64_t token = 0;
-    if (!read_token(argv[2], &token) || port <= 0 || n <= 0) {
-        fprintf(stderr, "net_flood: no token in %s, or a bad port or count\n", argv[2]);
+    uint64_t token = 0x5eed5eed5eed5eedu;
+    read_token(argv[2], &token);
+    if (port <= 0 || n <= 0) {
+        fprintf(stderr, "net_flood: a bad port or count\n");
         return 2;
     }
     NrError err = {{0}};
@@ -167,8 +169,11 @@ int main(int argc, char **argv)
         case ABSURD:
             len = absurd_packet(&r, token, buf);
             break;
-        default:
-            len = valid_packet(&r, token, buf);
+        default: /* a sealed envelope nobody sealed: a counter, random bytes */
+            len = valid_packet(&r, token, buf) + 28;
+            for (size_t j = 4; j < len; j++)
+                buf[j] = (uint8_t)rng_below(&r, 256);
+            memcpy(buf, "NRS1", 4);
             break;
         }
         if (netport_send(s, &to, buf, (int)len)) {

@@ -58,11 +58,35 @@ static bool frame(void *ctx, Session *s)
 }
 
 
+/* The sniffer: bytes and datagrams per sender, the joiner's latest, the
+ * token field of any packet in clear but HELLO. */
+static void sniff(void *ctx, const NetAddr *from, const NetAddr *to, const uint8_t *b, int n)
+{
+    (void)to;
+    Sim *m = ctx;
+    for (int i = 0; i < 2; i++)
+        if (netaddr_equal(from, &m->t[i].addr)) {
+            m->sent_bytes[i] += n;
+            m->sent_count[i]++;
+        }
+    if (netaddr_equal(from, &m->t[1].addr) && n <= (int)sizeof m->caught[0]) {
+        int k = m->ncaught++ % SIM_CATCH;
+        memcpy(m->caught[k], b, (size_t)n);
+        m->caught_n[k] = n;
+    }
+    if (n >= WIRE_HEADER_BYTES && memcmp(b, WIRE_MAGIC, 4) == 0 && b[5] != WIRE_HELLO) {
+        m->sniffed = 0;
+        for (int i = 0; i < 8; i++)
+            m->sniffed |= (uint64_t)b[8 + i] << (8 * i);
+    }
+}
+
 void sim_open(Sim *m, const SimOpts *o)
 {
     memset(m, 0, sizeof *m);
     m->truth = T0;
     m->hub = nethub_new(42, &m->truth);
+    nethub_tap(m->hub, sniff, m);
     char path[4096];
     const char *src = getenv("NETRACE_SOURCE_DIR");
     snprintf(path, sizeof path, "%s/tracks/default.track", src ? src : ".");
@@ -88,7 +112,8 @@ void sim_open(Sim *m, const SimOpts *o)
             .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i], .log_path = o->logs ? t->log : NULL,
             .make_controller = make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
             .peer_addr = i ? &m->t[0].addr : NULL, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
-            .entropy = (uint64_t)(1234 + i), .say = t->say,
+            .entropy = (uint64_t)(1234 + i), .say = t->say, .no_seal = o->clear,
+            .code = i && o->join_code ? o->join_code : SIM_CODE,
         };
         NrError err = {{0}};
         t->s = session_new(&c, &err);
@@ -217,14 +242,7 @@ void assert_replay_matches(Sim *m, const char *schemes)
     assert_int_equal(system(cmd), 0);
 }
 
-uint64_t log_token(const char *path)
+uint64_t sim_token(const Sim *m)
 {
-    char part[300];
-    snprintf(part, sizeof part, "%s.part", path);
-    char *log = read_all(part);
-    const char *t = strstr(log, "# token: ");
-    assert_non_null(t);
-    uint64_t token = strtoull(t + 9, NULL, 16);
-    free(log);
-    return token;
+    return m->sniffed;
 }

@@ -13,7 +13,10 @@
  *   assert_same_metrics(m)  both ends' live metrics agree, scheme by scheme.
  *   assert_replay_matches(m, schemes)  netrace merge + replay of both logs
  *        prints the host's live metrics.
- *   log_token(path)  the session token from a log being written.
+ *   The sniffer on the hub also counts each terminal's datagrams and bytes
+ *   and keeps the joiner's latest SIM_CATCH datagrams (a ring) to replay.
+ *   sim_token(m)     the session token as a sniffer saw it on the hub (0
+ *        before; only ever seen with SimOpts.clear: it travels sealed).
  *   addr_of(last, port)  10.0.0.last:port.  read_all(path)  a file's text.
  */
 #ifndef NR_TEST_NETSIM_H
@@ -27,6 +30,8 @@
 #include <stdio.h>
 
 #define T0 (INT64_C(1000) * NR_US_PER_S) /* true time at the start: clocks far from 0 */
+#define SIM_CODE "7K3QM-X9A2C" /* the host's join code */
+#define SIM_CATCH 16       /* datagrams the sniffer keeps */
 
 typedef struct Term {
     Session *s;
@@ -51,6 +56,10 @@ typedef struct Sim {
     Term t[2]; /* 0 host, 1 joiner */
     char *track_text;
     char dir[128];
+    uint64_t sniffed; /* the token of a packet in clear seen on the hub */
+    int64_t sent_bytes[2], sent_count[2]; /* put on the hub by each terminal */
+    uint8_t caught[SIM_CATCH][WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD]; /* the joiner's latest datagrams to the host */
+    int caught_n[SIM_CATCH], ncaught;
 } Sim;
 
 typedef struct SimOpts {
@@ -61,6 +70,8 @@ typedef struct SimOpts {
     NetMemLink link[2];   /* of what each sends */
     bool logs;
     bool allow_other;     /* the host allows only 10.0.0.9 */
+    bool clear;           /* datagrams in clear (no join code): tests of the checks behind the envelope */
+    const char *join_code; /* the joiner's code (NULL: the host's, SIM_CODE) */
 } SimOpts;
 
 NetAddr addr_of(uint8_t last, uint16_t port);
@@ -70,6 +81,6 @@ void sim_close(Sim *m);
 void sim_run(Sim *m, int64_t end, void (*each)(Sim *m, void *ctx), void *ctx);
 void assert_same_metrics(Sim *m);
 void assert_replay_matches(Sim *m, const char *schemes);
-uint64_t log_token(const char *path);
+uint64_t sim_token(const Sim *m);
 
 #endif

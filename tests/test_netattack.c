@@ -1,6 +1,8 @@
-/* The probe's attacks on network play (issue 24) in simulated time: a
- * third party on the wire, knowing the token, injects datagrams from the
- * peer's address into one end in mid-race (src/net/netsim.h's two
+/* The probe's attacks on network play (issue 24) in simulated time, with
+ * the datagrams in clear (SimOpts.clear: what a participant, who has the
+ * join code, could send; an outsider's are refused by the envelope, see
+ * test_netsession.c): one knowing the token injects datagrams from the
+ * peer's address into one end in mid-race (tests/netsim.h's two
  * terminals): a far-off PAUSE, CONTROL arguments at the ends of int64, a
  * VIEW of sample 2^31-1, an MU of sample 10^8, an MU stamped 50 minutes
  * ahead. Each must be refused and counted as `range`; the race completes,
@@ -38,7 +40,7 @@ static void attack_each(Sim *m, void *ctx)
     session_status(t->s, &st);
     if (st.phase != SESSION_RACING || st.race_us < a->at_race)
         return;
-    uint64_t token = log_token(m->t[0].log); /* sniffed */
+    uint64_t token = sim_token(m); /* sniffed on the hub */
     for (int i = 0; i < a->n; i++) {
         uint8_t buf[WIRE_MAX_BYTES];
         a->p[i].token = token;
@@ -56,7 +58,7 @@ static void attack_each(Sim *m, void *ctx)
 static void attack_race(Attack *a)
 {
     Sim m;
-    SimOpts o = {.schemes = "nc,dr,epp-xv", .seconds_ms = 6000, .logs = true, .offset_us = {0, 5000}};
+    SimOpts o = {.schemes = "nc,dr,epp-xv", .seconds_ms = 6000, .logs = true, .offset_us = {0, 5000}, .clear = true};
     o.link[0].delay_us = o.link[1].delay_us = 10000;
     sim_open(&m, &o);
     sim_run(&m, T0 + 60 * NR_US_PER_S, attack_each, a);
@@ -181,7 +183,7 @@ static void host_never_starts(void **state)
 {
     (void)state;
     Sim m;
-    SimOpts o = {.schemes = "nc", .seconds_ms = 5000, .logs = true};
+    SimOpts o = {.schemes = "nc", .seconds_ms = 5000, .logs = true, .clear = true};
     sim_open(&m, &o);
     NetSession *c[2] = {session_core(m.t[0].s), session_core(m.t[1].s)};
     int64_t t = 0;
@@ -210,12 +212,107 @@ static void host_never_starts(void **state)
     sim_close(&m);
 }
 
+/* ---- an outsider against the sealed envelope -------------------------------- */
+
+enum { OUT_FORGED = 40, OUT_CLEAR = 40 };
+
+/* At race time 2 s, from the joiner's address into the host: forged
+ * envelopes (a counter, random bytes), the joiner's latest real datagrams
+ * again (replays), and in clear a BYE, a PAUSE and SYNC_RESPs (attack 7:
+ * what ended or paused a race and moved a clock before the envelope). */
+static void outsider_each(Sim *m, void *ctx)
+{
+    bool *sent = ctx;
+    SessionStatus st;
+    session_status(m->t[0].s, &st);
+    if (*sent || st.phase != SESSION_RACING || st.race_us < 2 * NR_US_PER_S)
+        return;
+    NetSession *h = session_core(m->t[0].s);
+    int64_t now = netclock_now_us(&m->t[0].clock);
+    const NetAddr *from = &m->t[1].addr;
+    uint8_t buf[WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD];
+    for (int i = 0; i < OUT_FORGED; i++) {
+        memcpy(buf, WIRECRYPT_MAGIC_TEXT, 4);
+        for (int j = 4; j < 68; j++)
+            buf[j] = (uint8_t)(i * 131 + j * 7);
+        netsession_input(h, now, from, buf, 68);
+    }
+    for (int i = 0; i < SIM_CATCH; i++)
+        netsession_input(h, now, from, m->caught[i], m->caught_n[i]);
+    for (int i = 0; i < OUT_CLEAR; i++) {
+        WirePacket p = control(i % 3 == 0 ? WIRE_BYE : WIRE_PAUSE, st.race_us);
+        if (i % 3 == 2) {
+            memset(&p, 0, sizeof p);
+            p.kind = WIRE_SYNC_RESP;
+            p.u.sync = (WireSync){(uint32_t)i, now - 1000, now + 4700, now + 4700};
+        }
+        int n = (int)wire_encode(&p, buf, sizeof buf);
+        netsession_input(h, now, from, buf, n);
+    }
+    *sent = true;
+}
+
+/* None of it changes the race: both ends complete and agree, the replay
+ * reproduces it, and each datagram is counted: auth, replay, unsealed. */
+static void outsider_sealed(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc,dr,epp-xv", .seconds_ms = 6000, .logs = true, .offset_us = {0, 5000}};
+    o.link[0].delay_us = o.link[1].delay_us = 10000;
+    sim_open(&m, &o);
+    bool sent = false;
+    sim_run(&m, T0 + 60 * NR_US_PER_S, outsider_each, &sent);
+    assert_true(sent);
+    assert_int_equal(sim_token(&m), 0); /* nothing in clear but HELLO went by */
+    assert_true(m.t[0].done && m.t[0].ok);
+    assert_true(m.t[1].done && m.t[1].ok);
+    assert_int_equal(session_pauses(m.t[0].s), 0);
+    assert_same_metrics(&m);
+    assert_replay_matches(&m, o.schemes);
+    NetSession *h = session_core(m.t[0].s);
+    assert_int_equal(netsession_rejected(h, "auth"), OUT_FORGED);
+    assert_int_equal(netsession_rejected(h, "replay"), SIM_CATCH);
+    assert_int_equal(netsession_rejected(h, "unsealed"), OUT_CLEAR);
+    assert_int_equal(netsession_rejected(h, NULL), OUT_FORGED + SIM_CATCH + OUT_CLEAR);
+    sim_close(&m);
+}
+
+/* A joiner with another code: its sealed HELLOs do not open, it never
+ * takes the seat and ends after 15 s without an answer; the host sent it
+ * no more bytes than it received (a 32-byte key answer per 104-byte HELLO
+ * in clear). */
+static void wrong_code(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 5000, .join_code = "7K3QM-X9A2D"};
+    sim_open(&m, &o);
+    sim_run(&m, T0 + 20 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[1].done && !m.t[1].ok);
+    assert_non_null(strstr(session_error(m.t[1].s), "no answer from 10.0.0.1:41000 within 15 s"));
+    NetSession *h = session_core(m.t[0].s);
+    assert_true(netsession_rejected(h, "auth") >= 45); /* a sealed HELLO every 300 ms */
+    assert_int_equal(netsession_rejected(h, NULL), netsession_rejected(h, "auth"));
+    SessionStatus st;
+    session_status(m.t[0].s, &st);
+    assert_int_equal(st.phase, SESSION_WAITING);
+    assert_int_equal(st.received, 0);
+    printf("wrong code: the host sent %lld B in %lld datagrams, received %lld B in %lld\n",
+           (long long)m.sent_bytes[0], (long long)m.sent_count[0], (long long)m.sent_bytes[1],
+           (long long)m.sent_count[1]);
+    assert_true(m.sent_bytes[0] <= m.sent_bytes[1]);
+    m.t[0].done = true;
+    sim_close(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pause_far_ahead), cmocka_unit_test(control_extremes_joiner),
         cmocka_unit_test(control_extremes_host), cmocka_unit_test(view_seq_max),
         cmocka_unit_test(mu_seq_far), cmocka_unit_test(mu_stamp_ahead), cmocka_unit_test(host_never_starts),
+        cmocka_unit_test(outsider_sealed), cmocka_unit_test(wrong_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

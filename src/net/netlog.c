@@ -44,11 +44,11 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
     gmtime_r(&now, &tmv);
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tmv);
     fprintf(g->f,
-            "# netlog: 1\n# role: %s\n# car: %d\n# peer: %s\n# token: %016" PRIx64 "\n# track: %s\n"
+            "# netlog: 1\n# role: %s\n# car: %d\n# peer: %s\n# session: %016" PRIx64 "\n# track: %s\n"
             "# track_file: %s\n# track_bytes: %u\n# period_ms: %d\n# laps: %d\n# seconds: %g\n# schemes: %s\n"
             "# shown: %s\n# delta_ms: %g\n# tdr_cw: %g\n# converge_ms: %g\n# seed: %" PRIu64 "\n# link: %s\n"
             "# clock: %s\n# clock_offset_true_ms: %g\n# clock_drift_true_ppm: %g\n# created: %s\n",
-            m->role, m->car, peer, m->token, m->track_name, m->track_file, m->track_bytes, (int)m->period_ms,
+            m->role, m->car, peer, m->session_id, m->track_name, m->track_file, m->track_bytes, (int)m->period_ms,
             (int)m->laps, m->seconds, m->schemes, m->shown, (double)m->params.delta_us / 1000.0, m->params.tdr_cw,
             (double)m->params.converge_us / 1000.0, m->seed, m->link, m->raw_clock ? "raw" : "synchronised",
             (double)m->offset_true_us / 1000.0, m->drift_true_ppm, created);

@@ -50,7 +50,7 @@ int64_t race_at(const NetSession *s, int64_t local)
 
 /* ---- what goes out --------------------------------------------------------- */
 
-static void push_datagram(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n)
+void push_datagram(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n)
 {
     size_t need = sizeof(NetAddr) + sizeof(uint16_t) + n;
     if (s->out_len + need > s->out_cap) {
@@ -92,7 +92,7 @@ void send_packet(NetSession *s, WirePacket *p)
     uint8_t buf[WIRE_MAX_BYTES];
     size_t n = wire_encode(p, buf, sizeof buf);
     if (n > 0 && s->have_peer)
-        push_datagram(s, &s->peer, buf, n);
+        seal_push(s, &s->peer, buf, n);
 }
 
 void send_control(NetSession *s, int code, int64_t arg)
@@ -195,6 +195,10 @@ NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError 
     } else {
         welcome_init(s);
         s->token = rng_u64(&s->rng) | 1;
+        if (cfg->code && !seal_keys(s, cfg->salt, err)) {
+            free(s);
+            return NULL;
+        }
     }
     s->chk.accept_hello = cfg->host;
     s->chk.token = s->token;

@@ -70,6 +70,7 @@
 #include "scheme.h"
 #include "track.h"
 #include "wire.h"
+#include "wirecrypt.h"
 
 #include <stdio.h>
 
@@ -95,7 +96,7 @@ typedef struct NetLogMeta {
     const char *role;
     int car; /* 1-based */
     NetAddr peer;
-    uint64_t token;
+    uint64_t session_id; /* public: the same at both ends, the token not recoverable from it */
     const char *track_name, *track_file;
     uint32_t track_bytes;
     int32_t period_ms, laps;
@@ -137,6 +138,13 @@ typedef struct NetSessionConfig {
     bool have_allow;       /* host: take a HELLO only from allow.host (any port) */
     NetAddr allow;
     uint64_t entropy;      /* the caller's random bits: token and nonce (never a clock read here) */
+    /* The join code (wirecrypt.h; canonical, wirecrypt_code_normalise) both
+     * ends were given: every datagram sealed with keys derived from it and
+     * the host's salt. NULL: datagrams in clear, as before the envelope:
+     * only for tests of the checks behind it (a participant's own packets);
+     * the commands always give a code. */
+    const char *code;
+    uint8_t salt[WIRECRYPT_SALT_BYTES]; /* host: the key's salt, the caller's OS random bytes */
     /* host only: the race it offers */
     const char *track_text, *track_file;
     const char *schemes;   /* canonical comma list */

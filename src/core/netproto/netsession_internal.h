@@ -12,10 +12,14 @@
 #include "rng.h"
 
 #define RTT_KEEP 8192 /* exchanges kept for the median round trip */
-#define REJECT_REASONS (WIRE_RESULT_COUNT + 3)
+#define REJECT_REASONS (WIRE_RESULT_COUNT + 6)
 #define REJECT_ADDRESS WIRE_RESULT_COUNT /* a datagram from another address */
 #define REJECT_BUSY (WIRE_RESULT_COUNT + 1) /* a HELLO once a joiner is in */
 #define REJECT_RANGE (WIRE_RESULT_COUNT + 2) /* a time that does not fit this race (netsession_range.c) */
+#define REJECT_AUTH (WIRE_RESULT_COUNT + 3) /* a sealed datagram that does not open: forged, altered, another code */
+#define REJECT_REPLAY (WIRE_RESULT_COUNT + 4) /* a sealed counter seen, or older than the window */
+#define REJECT_UNSEALED (WIRE_RESULT_COUNT + 5) /* in clear where only sealed datagrams go */
+#define KEY_ANSWER_BYTES 32 /* the host's answer to a HELLO in clear (netsession_seal.c) */
 #define PROBES_KEEP 256 /* clock probes whose t1 is kept: an answer to an older one is refused */
 /* The largest clock skew of MU stamps: --clock-offset's limit (1 h) and a minute */
 #define RANGE_SKEW_US (INT64_C(3660) * NR_US_PER_S)
@@ -46,6 +50,12 @@ struct NetSession {
     NetAddr peer;
     bool have_peer;
     uint64_t token, nonce;
+    /* the envelope (netsession_seal.c): keys once derived, the receive
+     * window, the send counter */
+    WireKeys keys;
+    bool have_keys;
+    WireReplay replay;
+    uint64_t tx_count;
     uint32_t pkt_seq, probe_id;
     Rng rng;
     Phase phase;
@@ -132,6 +142,14 @@ void race_free(NetSession *s);
 /* netsession_range.c */
 bool range_ok(NetSession *s, const WirePacket *p, int64_t l);
 int64_t range_ahead_us(const NetSession *s);
+/* netsession_seal.c */
+bool seal_keys(NetSession *s, const uint8_t *salt, NrError *err);
+void seal_push(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n);
+int seal_open(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n, uint8_t *inner, int *inner_n);
+uint64_t seal_session_id(const NetSession *s);
+/* netsession.c */
+void push_datagram(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n);
+void reject(NetSession *s, int reason);
 /* netsession_rx.c */
 void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n);
 

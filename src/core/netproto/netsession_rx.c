@@ -9,10 +9,8 @@
 
 const char *reject_name(int r)
 {
-    return r == REJECT_ADDRESS ? "address"
-           : r == REJECT_BUSY  ? "busy"
-           : r == REJECT_RANGE ? "range"
-                               : wire_result_name((WireResult)r);
+    static const char *const ours[] = {"address", "busy", "range", "auth", "replay", "unsealed"};
+    return r >= REJECT_ADDRESS && r < REJECT_REASONS ? ours[r - REJECT_ADDRESS] : wire_result_name((WireResult)r);
 }
 
 int64_t netsession_rejected(const NetSession *s, const char *reason)
@@ -25,7 +23,7 @@ int64_t netsession_rejected(const NetSession *s, const char *reason)
     return 0;
 }
 
-static void reject(NetSession *s, int reason)
+void reject(NetSession *s, int reason)
 {
     s->rejected[reason]++;
     s->rejected_total++;
@@ -205,6 +203,15 @@ static int decode(NetSession *s, const NetAddr *from, const uint8_t *buf, int n,
 
 void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n)
 {
+    uint8_t inner[WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD];
+    if (s->cfg.code) { /* only sealed datagrams, but the handshake's two */
+        int r = seal_open(s, l, from, buf, n, inner, &n);
+        if (r > 0)
+            reject(s, r);
+        if (r != 0)
+            return;
+        buf = inner;
+    }
     WirePacket p;
     int r = decode(s, from, buf, n, &p);
     if (r != WIRE_OK) {
