@@ -28,7 +28,8 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
         nr_error_set(err, "%s: out of memory", path);
         return NULL;
     }
-    if (nr_part_open(&g->pf, path, NR_PART_REPLACE) != NR_PART_OK) {
+    /* 0600: the log of one session is its players' (issue 24) */
+    if (nr_part_open(&g->pf, path, NR_PART_REPLACE | NR_PART_PRIVATE) != NR_PART_OK) {
         if (g->pf.status == NR_PART_EXISTS)
             nr_error_set(err, "%s: exists (a crashed or running session?); move it away first", g->pf.part);
         else

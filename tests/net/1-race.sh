@@ -97,6 +97,9 @@ for f in h j; do
     log="$TMP/$f.log"
     if [ -f "$log" ] && [ ! -e "$log.part" ] && head -1 "$log" | grep -q '^# netlog: 1$'; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log not finalised"; fi
+    # a session's log is its players': owner only, and no secret in it
+    if [ "$(stat -c %a "$log")" = 600 ] && ! grep -q '^# token:' "$log" && grep -q '^# session: ' "$log"; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log mode $(stat -c %a "$log") or a token in it"; fi
     # own samples 0..N at t = seq * 33 ms; received MUs with send and arrival times
     if awk -F, '$1 == "own" { if ($2 != n || $3 != n * 33000) bad = 1; n++ } END { exit !(n >= 150 && !bad) }' "$log"; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log own rows"; fi
