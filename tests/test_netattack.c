@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -306,13 +307,66 @@ static void wrong_code(void **state)
     sim_close(&m);
 }
 
+/* Attack 5: HELLOs in clear from a spoofed address (the victim's) before
+ * the joiner: the host sends the victim no more bytes than it received
+ * (one 32-byte key answer per 104-byte HELLO), keeps nothing (the seat
+ * stays free), and the real joiner then races as usual. */
+static void spoofed_hello_each(Sim *m, void *ctx)
+{
+    bool *sent = ctx;
+    if (*sent)
+        return;
+    WirePacket p;
+    memset(&p, 0, sizeof p);
+    p.kind = WIRE_HELLO;
+    p.u.hello.proto = WIRE_VERSION;
+    snprintf(p.u.hello.name, sizeof p.u.hello.name, "victim");
+    uint8_t buf[WIRE_MAX_BYTES];
+    NetAddr victim = addr_of(9, 9);
+    NetPort *spoof = nethub_port(m->hub, victim, &m->t[0].clock); /* sends as the victim */
+    for (int i = 0; i < 10; i++) {
+        p.u.hello.nonce = 1000u + (uint64_t)i;
+        int n = (int)wire_encode(&p, buf, sizeof buf);
+        netport_send(spoof, &m->t[0].addr, buf, n);
+    }
+    *sent = true;
+}
+
+static void victim_bytes(void *ctx, const NetAddr *from, const NetAddr *to, const uint8_t *b, int n)
+{
+    (void)b;
+    int64_t *bytes = ctx;
+    NetAddr victim = addr_of(9, 9);
+    bytes[0] += netaddr_equal(from, &victim) ? n : 0;
+    bytes[1] += netaddr_equal(to, &victim) ? n : 0;
+}
+
+static void spoofed_hellos(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 4000};
+    sim_open(&m, &o);
+    int64_t bytes[2] = {0, 0}; /* from the victim's address, to it */
+    nethub_tap(m.hub, victim_bytes, bytes);
+    bool sent = false;
+    sim_run(&m, T0 + 60 * NR_US_PER_S, spoofed_hello_each, &sent);
+    printf("spoofed HELLOs: %lld B in, %lld B out to the victim\n", (long long)bytes[0], (long long)bytes[1]);
+    assert_int_equal(bytes[0], 10 * 104);
+    assert_true(bytes[1] <= bytes[0]);
+    assert_int_equal(bytes[1], 10 * 32);
+    assert_true(m.t[0].ok && m.t[1].ok);
+    assert_same_metrics(&m);
+    sim_close(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pause_far_ahead), cmocka_unit_test(control_extremes_joiner),
         cmocka_unit_test(control_extremes_host), cmocka_unit_test(view_seq_max),
         cmocka_unit_test(mu_seq_far), cmocka_unit_test(mu_stamp_ahead), cmocka_unit_test(host_never_starts),
-        cmocka_unit_test(outsider_sealed), cmocka_unit_test(wrong_code),
+        cmocka_unit_test(outsider_sealed), cmocka_unit_test(wrong_code), cmocka_unit_test(spoofed_hellos),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
