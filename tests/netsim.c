@@ -109,7 +109,8 @@ void sim_open(Sim *m, const SimOpts *o)
         SessionConfig c = {
             .host = i == 0, .cmd = i ? "join" : "host", .track_text = m->track_text, .track_file = "default.track",
             .schemes = o->schemes, .params = scheme_default_params(), .seconds_ms = o->seconds_ms, .seed = 7,
-            .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i], .log_path = o->logs ? t->log : NULL,
+            .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i],
+            .log_path = o->logs && !(i && o->host_log_only) ? t->log : NULL,
             .make_controller = make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
             .peer_addr = i ? &m->t[0].addr : NULL, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
             .entropy = (uint64_t)(1234 + i), .say = t->say, .no_seal = o->clear,

@@ -70,6 +70,7 @@ typedef struct SimOpts {
     NetMemLink link[2];   /* of what each sends */
     bool logs;
     bool allow_other;     /* the host allows only 10.0.0.9 */
+    bool host_log_only;   /* with logs: the joiner writes none */
     bool clear;           /* datagrams in clear (no join code): tests of the checks behind the envelope */
     const char *join_code; /* the joiner's code (NULL: the host's, SIM_CODE) */
 } SimOpts;

@@ -15,9 +15,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define ATTACK_MAX 8
 
@@ -360,6 +362,36 @@ static void spoofed_hellos(void **state)
     sim_close(&m);
 }
 
+/* A full disk while the host logs (RLIMIT_FSIZE: writes past 48 KB fail
+ * with EFBIG, SIGXFSZ ignored; the host's log is past it early in the
+ * race; the joiner writes none):
+ * the host says so within a second of the failure, in mid-race, not at the
+ * end, and its BYE ends the joiner's race too, not completed (exit 1). */
+static void log_disk_full(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc,dr", .seconds_ms = 20000, .logs = true, .host_log_only = true};
+    sim_open(&m, &o);
+    struct rlimit old;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim = {48 * 1024, old.rlim_max};
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    sim_run(&m, T0 + 60 * NR_US_PER_S, NULL, NULL);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    assert_true(m.t[0].done && !m.t[0].ok);
+    assert_true(m.t[1].done && !m.t[1].ok);
+    assert_non_null(strstr(session_error(m.t[0].s), "h.log: write error: "));
+    assert_string_equal(session_error(m.t[1].s), "the peer left before the end of the race");
+    /* a 20 s race has 607 samples; the logs fill after a few seconds */
+    int64_t samples = netterm_metrics(session_netterm(m.t[0].s), 0)->samples;
+    printf("disk full: the host ended after %lld samples: %s; the joiner: %s\n", (long long)samples,
+           session_error(m.t[0].s), session_error(m.t[1].s));
+    assert_true(samples < 300);
+    sim_close(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -367,6 +399,7 @@ int main(void)
         cmocka_unit_test(control_extremes_host), cmocka_unit_test(view_seq_max),
         cmocka_unit_test(mu_seq_far), cmocka_unit_test(mu_stamp_ahead), cmocka_unit_test(host_never_starts),
         cmocka_unit_test(outsider_sealed), cmocka_unit_test(wrong_code), cmocka_unit_test(spoofed_hellos),
+        cmocka_unit_test(log_disk_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -169,12 +169,17 @@ void netlog_metrics(NetLog *g, const char *scheme, const Metrics *m, int own_dir
     check(g);
 }
 
-void netlog_flush(NetLog *g)
+bool netlog_flush(NetLog *g, NrError *err)
 {
-    if (!g || g->failed)
-        return;
-    fflush(g->f);
-    check(g);
+    if (!g)
+        return true;
+    if (!g->failed) {
+        fflush(g->f);
+        check(g);
+    }
+    if (g->failed)
+        return nr_error_set(err, "%s: write error: %s; kept as %s", g->pf.path, g->why, g->pf.part);
+    return true;
 }
 
 bool netlog_close(NetLog *g, NrError *err)
@@ -240,9 +245,9 @@ static void sink_metrics(void *ctx, const char *scheme, const Metrics *m, int ow
     netlog_metrics(((NetLogSink *)ctx)->log, scheme, m, own_dir);
 }
 
-static void sink_flush(void *ctx)
+static bool sink_flush(void *ctx, NrError *err)
 {
-    netlog_flush(((NetLogSink *)ctx)->log);
+    return netlog_flush(((NetLogSink *)ctx)->log, err);
 }
 
 static bool sink_close(void *ctx, NrError *err)

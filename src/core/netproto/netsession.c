@@ -483,8 +483,14 @@ void netsession_tick(NetSession *s, int64_t l)
     finish_tick(s, l);
     if (l >= s->next_log_flush) {
         log_rejects(s, l);
-        if (s->cfg.log.flush)
-            s->cfg.log.flush(s->cfg.log.ctx);
+        NrError err = {{0}};
+        if (s->cfg.log.flush && s->log_open && !s->cfg.log.flush(s->cfg.log.ctx, &err)) {
+            /* a full disk is said at once, and the peer told: its race ends
+             * too, not completed (issue 24) */
+            send_control(s, WIRE_BYE, 0);
+            session_fail(s, "log", "write error", err.msg);
+            return;
+        }
         s->next_log_flush = l + LOG_FLUSH_US;
     }
 }

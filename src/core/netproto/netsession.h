@@ -124,7 +124,7 @@ typedef struct NetSessionLog {
     void (*reject)(void *ctx, int64_t local, const char *reason, int64_t count);
     void (*event)(void *ctx, int64_t local, int64_t race, const char *what, const char *detail);
     void (*metrics)(void *ctx, const char *scheme, const Metrics *m, int own_dir);
-    void (*flush)(void *ctx);
+    bool (*flush)(void *ctx, NrError *err); /* false: the log cannot be kept, the session ends */
     bool (*close)(void *ctx, NrError *err);
 } NetSessionLog;
 
