@@ -96,6 +96,17 @@ static size_t absurd_packet(Rng *r, uint64_t token, uint8_t *buf)
     return wire_encode(&p, buf, WIRE_MAX_BYTES);
 }
 
+/* A sealed envelope nobody sealed (docs/wire.md "Sealed datagrams"): the
+ * magic, then a counter and bytes at random, as long as a sealed packet. */
+static size_t forged_packet(Rng *r, uint64_t token, uint8_t *buf)
+{
+    size_t len = valid_packet(r, token, buf) + 28;
+    for (size_t j = 4; j < len; j++)
+        buf[j] = (uint8_t)rng_below(r, 256);
+    memcpy(buf, "NRS1", 4);
+    return len;
+}
+
 /* Bytes waiting in the receive queue of the UDP socket bound to port on
  * this machine (/proc/net/udp: local address, then tx_queue:rx_queue in
  * hex), -1 when not found. */
@@ -169,11 +180,8 @@ int main(int argc, char **argv)
         case ABSURD:
             len = absurd_packet(&r, token, buf);
             break;
-        default: /* a sealed envelope nobody sealed: a counter, random bytes */
-            len = valid_packet(&r, token, buf) + 28;
-            for (size_t j = 4; j < len; j++)
-                buf[j] = (uint8_t)rng_below(&r, 256);
-            memcpy(buf, "NRS1", 4);
+        default:
+            len = forged_packet(&r, token, buf);
             break;
         }
         if (netport_send(s, &to, buf, (int)len)) {
