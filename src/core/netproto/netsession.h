@@ -9,10 +9,13 @@
  * (src/net/session.h) binds it to a datagram port and a clock; tests bind it
  * to an in-memory hub and a simulated clock.
  *
- * Handshake: the joiner sends HELLO until the host answers; the host takes
- * the first HELLO's address as its peer (with cfg.allow, the first from that
- * host, any port), answers WELCOME and the track in TRACK chunks, again for
- * every repeated HELLO of the same nonce. Then only the peer's address with
+ * Handshake: the joiner sends HELLO until the host answers. With a join
+ * code (cfg.code) the first HELLOs go in clear and get the host's key
+ * answer (salt, nonce echoed; nothing kept: netsession_seal.c), then both
+ * seal every datagram and the joiner says HELLO again, sealed. The host
+ * takes the first (sealed) HELLO's address as its peer (with cfg.allow, the
+ * first from that host, any port), answers WELCOME and the track in TRACK
+ * chunks, again for every repeated HELLO of the same nonce. Then only the peer's address with
  * the token is accepted; anything else is counted by reason and dropped.
  * Clock: SYNC_REQ / SYNC_RESP every probe_fast_us until ready_probes
  * exchanges, then every probe_us; the joiner's synchronised clock is its own
