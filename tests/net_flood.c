@@ -1,10 +1,12 @@
 /* Hostile traffic for a live `netrace host` (tests/net/2-hostile.sh): N
  * datagrams to 127.0.0.1:PORT, in turn random bytes, truncated packets
  * (every 50th of them empty),
- * oversized ones, spoofed ones (right magic, wrong token), packets with the
- * session's token and absurd fields, and well-formed packets with the token
- * from the wrong address. The token is read from the host's log (its
- * `# token:` header line), as an attacker who saw one packet would know it.
+ * oversized ones, spoofed ones (right magic, wrong token), packets with a
+ * token and absurd fields, all in clear, and forged sealed envelopes
+ * ("NRS1", a counter, random bytes: docs/wire.md "Sealed datagrams"). The
+ * token travels sealed, so the flood sends what an outsider can: a token
+ * of its own (LOGFILE, the host's log, is read only for an old `# token:`
+ * line).
  * Paced (40,000 a second at most) and throttled on the host socket's
  * receive queue (/proc/net/udp), so the kernel does not drop datagrams
  * before the host reads them when the machine is loaded: every datagram
@@ -23,9 +25,8 @@
 #include <string.h>
 #include <time.h>
 
-enum { RANDOM, TRUNCATED, OVERSIZED, SPOOFED, ABSURD, WRONG_ADDRESS, SORTS };
-static const char *const sort_names[SORTS] = {"random", "truncated", "oversized", "spoofed", "absurd",
-                                              "wrong_address"};
+enum { RANDOM, TRUNCATED, OVERSIZED, SPOOFED, ABSURD, FORGED, SORTS };
+static const char *const sort_names[SORTS] = {"random", "truncated", "oversized", "spoofed", "absurd", "forged"};
 
 static bool read_token(const char *path, uint64_t *token)
 {
@@ -95,6 +96,17 @@ static size_t absurd_packet(Rng *r, uint64_t token, uint8_t *buf)
     return wire_encode(&p, buf, WIRE_MAX_BYTES);
 }
 
+/* A sealed envelope nobody sealed (docs/wire.md "Sealed datagrams"): the
+ * magic, then a counter and bytes at random, as long as a sealed packet. */
+static size_t forged_packet(Rng *r, uint64_t token, uint8_t *buf)
+{
+    size_t len = valid_packet(r, token, buf) + 28;
+    for (size_t j = 4; j < len; j++)
+        buf[j] = (uint8_t)rng_below(r, 256);
+    memcpy(buf, "NRS1", 4);
+    return len;
+}
+
 /* Bytes waiting in the receive queue of the UDP socket bound to port on
  * this machine (/proc/net/udp: local address, then tx_queue:rx_queue in
  * hex), -1 when not found. */
@@ -122,9 +134,10 @@ int main(int argc, char **argv)
     }
     int port = atoi(argv[1]);
     long n = atol(argv[3]);
-    uint64_t token = 0;
-    if (!read_token(argv[2], &token) || port <= 0 || n <= 0) {
-        fprintf(stderr, "net_flood: no token in %s, or a bad port or count\n", argv[2]);
+    uint64_t token = 0x5eed5eed5eed5eedu;
+    read_token(argv[2], &token);
+    if (port <= 0 || n <= 0) {
+        fprintf(stderr, "net_flood: a bad port or count\n");
         return 2;
     }
     NrError err = {{0}};
@@ -168,7 +181,7 @@ int main(int argc, char **argv)
             len = absurd_packet(&r, token, buf);
             break;
         default:
-            len = valid_packet(&r, token, buf);
+            len = forged_packet(&r, token, buf);
             break;
         }
         if (netport_send(s, &to, buf, (int)len)) {

@@ -1,4 +1,4 @@
-/* The network session's simulation harness (netsim.h). */
+/* The two-terminal simulation of the network session tests (netsim.h). */
 #include "netsim.h"
 
 #include <setjmp.h>
@@ -57,11 +57,36 @@ static bool frame(void *ctx, Session *s)
     return true;
 }
 
+
+/* The sniffer: bytes and datagrams per sender, the joiner's latest, the
+ * token field of any packet in clear but HELLO. */
+static void sniff(void *ctx, const NetAddr *from, const NetAddr *to, const uint8_t *b, int n)
+{
+    (void)to;
+    Sim *m = ctx;
+    for (int i = 0; i < 2; i++)
+        if (netaddr_equal(from, &m->t[i].addr)) {
+            m->sent_bytes[i] += n;
+            m->sent_count[i]++;
+        }
+    if (netaddr_equal(from, &m->t[1].addr) && n <= (int)sizeof m->caught[0]) {
+        int k = m->ncaught++ % SIM_CATCH;
+        memcpy(m->caught[k], b, (size_t)n);
+        m->caught_n[k] = n;
+    }
+    if (n >= WIRE_HEADER_BYTES && memcmp(b, WIRE_MAGIC, 4) == 0 && b[5] != WIRE_HELLO) {
+        m->sniffed = 0;
+        for (int i = 0; i < 8; i++)
+            m->sniffed |= (uint64_t)b[8 + i] << (8 * i);
+    }
+}
+
 void sim_open(Sim *m, const SimOpts *o)
 {
     memset(m, 0, sizeof *m);
     m->truth = T0;
     m->hub = nethub_new(42, &m->truth);
+    nethub_tap(m->hub, sniff, m);
     char path[4096];
     const char *src = getenv("NETRACE_SOURCE_DIR");
     snprintf(path, sizeof path, "%s/tracks/default.track", src ? src : ".");
@@ -84,10 +109,12 @@ void sim_open(Sim *m, const SimOpts *o)
         SessionConfig c = {
             .host = i == 0, .cmd = i ? "join" : "host", .track_text = m->track_text, .track_file = "default.track",
             .schemes = o->schemes, .params = scheme_default_params(), .seconds_ms = o->seconds_ms, .seed = 7,
-            .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i], .log_path = o->logs ? t->log : NULL,
+            .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i],
+            .log_path = o->logs && !(i && o->host_log_only) ? t->log : NULL,
             .make_controller = make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
             .peer_addr = i ? &m->t[0].addr : NULL, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
-            .entropy = (uint64_t)(1234 + i), .say = t->say,
+            .entropy = (uint64_t)(1234 + i), .say = t->say, .no_seal = o->clear,
+            .code = i && o->join_code ? o->join_code : SIM_CODE,
         };
         NrError err = {{0}};
         t->s = session_new(&c, &err);
@@ -214,4 +241,9 @@ void assert_replay_matches(Sim *m, const char *schemes)
     free(csv);
     snprintf(cmd, sizeof cmd, "rm -f '%s/race.csv' '%s/d.csv' '%s/replay.csv'", m->dir, m->dir, m->dir);
     assert_int_equal(system(cmd), 0);
+}
+
+uint64_t sim_token(const Sim *m)
+{
+    return m->sniffed;
 }

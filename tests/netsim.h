@@ -1,19 +1,23 @@
-/* The simulation harness of the network session's tests (test_netsession.c):
- * two terminals (host and joiner, each the real driver of src/net/session.h)
- * in one process over the in-memory hub (netmem.h), with simulated clocks,
- * bots at the wheel and optional logs; true time is a variable.
+/* The two-terminal simulation of the network session tests
+ * (test_netsession.c, test_netattack.c): host and joiner, each the real
+ * driver of src/net/session.h on the state machine of
+ * core/netproto/netsession.h, in one process over the in-memory hub
+ * (netmem.h) with simulated clocks. Deterministic: seeded hub, simulated
+ * time; no sleep, no wall clock.
  *
- * Contracts (failures are cmocka assertions):
- *   sim_open(m, o)       both sessions made on the hub, the default track,
- *        logs in a fresh folder under /tmp when o->logs.
- *   sim_close(m)         frees everything, removes the logs and the folder.
- *   sim_run(m, end, each, ctx)  runs both terminals until both are over or
- *        true time end; each(m, ctx) (optional) once per turn first.
- *   addr_of(last, port)  the address 10.0.0.last:port.
- *   read_all(path)       a file's text (at most 1 MiB), to free.
- *   assert_same_metrics(m)  both ends computed the same live metrics.
- *   assert_replay_matches(m, schemes)  merge + replay of both logs give the
- *        live metrics (NETRACE_BIN names the program).
+ * Contracts:
+ *   sim_open(m, o)   both terminals on a fresh hub, logs in a fresh /tmp dir.
+ *   sim_run(m, end, each, ctx)  runs both until both are over or true time
+ *        end; each (optional) is called once per turn before they run.
+ *   sim_close(m)     frees everything, removes the logs.
+ *   assert_same_metrics(m)  both ends' live metrics agree, scheme by scheme.
+ *   assert_replay_matches(m, schemes)  netrace merge + replay of both logs
+ *        prints the host's live metrics.
+ *   The sniffer on the hub also counts each terminal's datagrams and bytes
+ *   and keeps the joiner's latest SIM_CATCH datagrams (a ring) to replay.
+ *   sim_token(m)     the session token as a sniffer saw it on the hub (0
+ *        before; only ever seen with SimOpts.clear: it travels sealed).
+ *   addr_of(last, port)  10.0.0.last:port.  read_all(path)  a file's text.
  */
 #ifndef NR_TEST_NETSIM_H
 #define NR_TEST_NETSIM_H
@@ -26,6 +30,8 @@
 #include <stdio.h>
 
 #define T0 (INT64_C(1000) * NR_US_PER_S) /* true time at the start: clocks far from 0 */
+#define SIM_CODE "7K3QM-X9A2C" /* the host's join code */
+#define SIM_CATCH 16       /* datagrams the sniffer keeps */
 
 typedef struct Term {
     Session *s;
@@ -50,6 +56,10 @@ typedef struct Sim {
     Term t[2]; /* 0 host, 1 joiner */
     char *track_text;
     char dir[128];
+    uint64_t sniffed; /* the token of a packet in clear seen on the hub */
+    int64_t sent_bytes[2], sent_count[2]; /* put on the hub by each terminal */
+    uint8_t caught[SIM_CATCH][WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD]; /* the joiner's latest datagrams to the host */
+    int caught_n[SIM_CATCH], ncaught;
 } Sim;
 
 typedef struct SimOpts {
@@ -60,6 +70,9 @@ typedef struct SimOpts {
     NetMemLink link[2];   /* of what each sends */
     bool logs;
     bool allow_other;     /* the host allows only 10.0.0.9 */
+    bool host_log_only;   /* with logs: the joiner writes none */
+    bool clear;           /* datagrams in clear (no join code): tests of the checks behind the envelope */
+    const char *join_code; /* the joiner's code (NULL: the host's, SIM_CODE) */
 } SimOpts;
 
 NetAddr addr_of(uint8_t last, uint16_t port);
@@ -69,5 +82,6 @@ void sim_close(Sim *m);
 void sim_run(Sim *m, int64_t end, void (*each)(Sim *m, void *ctx), void *ctx);
 void assert_same_metrics(Sim *m);
 void assert_replay_matches(Sim *m, const char *schemes);
+uint64_t sim_token(const Sim *m);
 
 #endif

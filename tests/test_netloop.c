@@ -103,12 +103,13 @@ static void stall_on_loopback(void **state)
     snprintf(j.log, sizeof j.log, "%s/j.log", dir);
     SessionConfig hc = {.host = true, .cmd = "host", .track_text = track, .track_file = "default.track",
                         .schemes = "nc", .params = scheme_default_params(), .seconds_ms = 3000, .seed = 3,
-                        .log_path = h.log, .make_controller = make_bot, .ctx = &h};
+                        .log_path = h.log, .make_controller = make_bot, .ctx = &h, .code = "7K3QM-X9A2C"};
     h.s = session_new(&hc, &err);
     assert_non_null(h.s);
     session_set_frame(h.s, frame, &h);
     SessionConfig jc = {.cmd = "join", .peer = "127.0.0.1", .peer_port = session_port(h.s), .link = &link,
-                        .clock_offset_us = 40000, .log_path = j.log, .make_controller = make_bot, .ctx = &j};
+                        .clock_offset_us = 40000, .log_path = j.log, .make_controller = make_bot, .ctx = &j,
+                        .code = "7k3qm-x9a2c"};
     j.s = session_new(&jc, &err);
     assert_non_null(j.s);
     pthread_t th;

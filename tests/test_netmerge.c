@@ -249,6 +249,9 @@ static void bad_logs(void **state)
     expect_bad_log(HOST, "# netlog: 1\n", "# role: host\n",
                    "x.log:1: expected '# netlog: 1' first: not a terminal log");
     expect_bad_log(HOST, "# netlog: 1\n", "t_ms,car,x\n", "x.log:1: expected '# netlog: 1' first: not a terminal log");
+    /* refused at line 1, before reading on (a bad line 2 is never reached) */
+    expect_bad_log(HOST, "# netlog: 1\n", "# note\n# car: 3\n",
+                   "x.log:1: expected '# netlog: 1' first: not a terminal log");
     expect_bad_log(HOST, "# car: 1\n", "# car: 3\n", "x.log:3: car '3': expected 1 or 2");
     expect_bad_log(HOST, "# role: host\n", "# role: server\n", "x.log:2: role 'server': expected host or joiner");
     expect_bad_log(HOST, "# token: 00C0FFEE12345678\n", "# token: 0000\n",

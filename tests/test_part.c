@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,28 @@ static void written_then_renamed(void **state)
     assert_int_equal(access(d->part, F_OK), -1);
     nr_part_abort(&pf); /* after a good close: removes nothing */
     assert_int_equal(access(d->path, F_OK), 0);
+}
+
+/* NR_PART_PRIVATE: the .part and the renamed file are 0600 even under a
+ * umask of 0 (which leaves an ordinary one 0666). */
+static void private_is_owner_only(void **state)
+{
+    Dir *d = *state;
+    mode_t old = umask(0);
+    NrPartFile pf;
+    struct stat st;
+    assert_int_equal(nr_part_open(&pf, d->path, NR_PART_PRIVATE), NR_PART_OK);
+    assert_int_equal(stat(d->part, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    assert_int_equal(nr_part_close(&pf), NR_PART_OK);
+    assert_int_equal(stat(d->path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    unlink(d->path);
+    assert_int_equal(nr_part_open(&pf, d->path, 0), NR_PART_OK);
+    assert_int_equal(nr_part_close(&pf), NR_PART_OK);
+    assert_int_equal(stat(d->path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0666);
+    umask(old);
 }
 
 /* A crash after a flush leaves the flushed rows readable in PATH.part. */
@@ -223,6 +246,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(abort_keeps_the_older_file, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(write_error_is_reported_and_not_renamed, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(bad_paths, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(private_is_owner_only, dir_setup, dir_teardown),
         cmocka_unit_test(part_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

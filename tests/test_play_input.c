@@ -315,6 +315,37 @@ static void test_mapping_file(void **st)
     assert_non_null(strstr(err.msg, "not a regular file"));
 }
 
+/* Issue 24: 10^5 mapping lines took 191 s (SDL's list search per line).
+ * Capped: 4,096 mappings load, the 4,097th line is named; a file over
+ * 4 MiB is refused before a line is read. */
+static void test_mapping_caps(void **st)
+{
+    (void)st;
+    char path[] = "/tmp/netrace-pads-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    for (int i = 0; i < 5000; i++)
+        fprintf(f, "03000000%08x00000000000000000000,Pad %d,a:b0,platform:Linux,\n", (unsigned)i, i);
+    fclose(f);
+    PlayPads p;
+    pads_init(&p);
+    int added = -1;
+    NrError err;
+    assert_false(pads_load_mappings(&p, path, &added, &err));
+    assert_int_equal(added, 4096);
+    assert_non_null(strstr(err.msg, ":4097: more than 4096 gamepad mappings"));
+    f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, (4L << 20), SEEK_SET), 0); /* a sparse 4 MiB + 1 */
+    fputc('\n', f);
+    fclose(f);
+    assert_false(pads_load_mappings(&p, path, &added, &err));
+    assert_int_equal(added, 0);
+    assert_non_null(strstr(err.msg, ": 4194305 bytes, more than the 4194304"));
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +356,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pads_join_and_unplug, setup_sdl, teardown_sdl),
         cmocka_unit_test_setup_teardown(test_pad_reading, setup_sdl, teardown_sdl),
         cmocka_unit_test_setup_teardown(test_mapping_file, setup_sdl, teardown_sdl),
+        cmocka_unit_test_setup_teardown(test_mapping_caps, setup_sdl, teardown_sdl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

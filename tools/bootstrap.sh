@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(gcc pkg-config meson ninja-build libsdl2-dev libsdl2-ttf-dev libsdl2-net-dev
-          libsdl2-image-dev libcairo2-dev libcmocka-dev fonts-dejavu-core iproute2)
+          libsdl2-image-dev libcairo2-dev libcmocka-dev libsodium-dev fonts-dejavu-core iproute2)
 missing=()
 for p in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -3,11 +3,13 @@
 # UndefinedBehaviorSanitizer, and runs each for SECONDS (default 60) from its
 # seeds. Exit status: 0 no finding, 1 a finding (input kept under
 # build-fuzz/findings/NAME/), 2 set-up failure. See tests/fuzz/README.md.
-# usage: tools/fuzz.sh [SECONDS]
+# usage: tools/fuzz.sh [SECONDS [NAME...]]   (NAME: run only fuzz_NAME.c)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
-case "$secs" in '' | *[!0-9]*) echo "usage: tools/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
+case "$secs" in '' | *[!0-9]*) echo "usage: tools/fuzz.sh [SECONDS [NAME...]]" >&2; exit 2 ;; esac
+shift || true
+only=" $* "
 CC=${FUZZ_CC:-}
 if [ -z "$CC" ]; then
     for c in clang clang-16 clang-15 clang-14; do command -v "$c" >/dev/null && { CC=$c; break; }; done
@@ -56,6 +58,7 @@ printf '%-12s %12s %10s %8s %s\n' harness executions exec/s corpus result
 for h in tests/fuzz/fuzz_*.c; do
     name=$(basename "$h" .c)
     name=${name#fuzz_}
+    [ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || continue
     extra=$(sed -n 's/.*fuzz-sources:\(.*\)\*\/.*/\1/p' "$h" | head -1)
     pkgs=$(sed -n 's/.*fuzz-pkgs:\(.*\)\*\/.*/\1/p' "$h" | head -1)
     pkgflags=""
@@ -65,7 +68,8 @@ for h in tests/fuzz/fuzz_*.c; do
     fi
     bin="$out/bin/fuzz_$name"
     # shellcheck disable=SC2086
-    $CC $cflags -fsanitize=fuzzer "$h" $extra "${objs[@]}" $pkgflags -lm -o "$bin"
+    # the core's netproto folder needs libsodium (wirecrypt.c)
+    $CC $cflags -fsanitize=fuzzer "$h" $extra "${objs[@]}" $pkgflags $(pkg-config --libs libsodium) -lm -o "$bin"
     corpus="$out/corpus/$name"
     seeds="$out/seeds/$name"
     mkdir -p "$corpus" "$seeds" "$out/findings/$name"

@@ -258,6 +258,13 @@ void pads_init(PlayPads *p)
     memset(p, 0, sizeof *p);
 }
 
+/* SDL looks each added mapping's GUID up in its list (linear), so n
+ * mappings cost n^2 / 2 comparisons: 10^5 lines took 191 s (issue 24).
+ * Capped, the worst file costs PADS_MAPPINGS_MAX^2 / 2 (8 M, well under a
+ * second); SDL's own database has about 2,000 lines, 600 KB. */
+#define PADS_MAPPINGS_MAX 4096
+#define PADS_MAPPINGS_BYTES (4L << 20)
+
 bool pads_load_mappings(PlayPads *p, const char *path, int *added, NrError *err)
 {
     (void)p;
@@ -265,6 +272,13 @@ bool pads_load_mappings(PlayPads *p, const char *path, int *added, NrError *err)
     FILE *f = nr_file_open(path, "gamepad mappings", err);
     if (!f)
         return false;
+    /* the size first: a huge file is refused before a line is read */
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (size < 0 || size > PADS_MAPPINGS_BYTES || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return nr_error_set(err, "%s: %ld bytes, more than the %ld a gamepad mappings file may have", path, size,
+                            PADS_MAPPINGS_BYTES);
+    }
     char line[NR_LINE_MAX];
     int ln = 0;
     bool ok = true;
@@ -291,6 +305,10 @@ bool pads_load_mappings(PlayPads *p, const char *path, int *added, NrError *err)
         const char *plat = strstr(s, "platform:");
         if (plat && strncmp(plat + 9, SDL_GetPlatform(), strlen(SDL_GetPlatform())) != 0)
             continue; /* another system's mapping: not an error */
+        if (*added == PADS_MAPPINGS_MAX) {
+            ok = nr_error_set(err, "%s:%d: more than %d gamepad mappings", path, ln, PADS_MAPPINGS_MAX);
+            break;
+        }
         if (SDL_GameControllerAddMapping(s) < 0) {
             ok = nr_error_set(err, "%s:%d: not a gamepad mapping (GUID,name,a:b0,... expected): %s", path, ln,
                               SDL_GetError());

@@ -110,6 +110,22 @@ static int info_recording(const char *path)
     return rc;
 }
 
+/* The first n bytes of s for a message, every byte but printable ASCII as
+ * \xHH: an unrecognised file's bytes never reach the terminal raw (an
+ * escape sequence there would drive the terminal, issue 24). */
+static void printable(const char *s, int n, char *out, size_t cap)
+{
+    size_t w = 0;
+    for (int i = 0; i < n && w + 5 <= cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\')
+            out[w++] = (char)c;
+        else
+            w += (size_t)snprintf(out + w, cap - w, "\\x%02x", c);
+    }
+    out[w < cap ? w : cap - 1] = '\0';
+}
+
 static int run(int argc, char **argv)
 {
     const char *file = NULL;
@@ -153,8 +169,9 @@ static int run(int argc, char **argv)
     }
     if (*p && strncmp(p, "netrace-track", 13) != 0) {
         int n = (int)strcspn(p, "\r\n");
-        return cli_fail("info", "%s:%d: neither a netrace recording nor a track (starts '%.*s')", path, line,
-                        n > 40 ? 40 : n, p);
+        char start[4 * 40 + 1];
+        printable(p, n > 40 ? 40 : n, start, sizeof start);
+        return cli_fail("info", "%s:%d: neither a netrace recording nor a track (starts '%s')", path, line, start);
     }
     return info_track(path);
 }

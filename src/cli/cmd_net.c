@@ -178,6 +178,7 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
                         : cli_flag_is(f, "--keys")         ? &a->keys_path
                         : cli_flag_is(f, "--pad-mappings") ? &a->pad_mappings
                         : cli_flag_is(f, "--size")         ? &a->size
+                        : cli_flag_is(f, "--code")         ? &sc->code
                         : a->host && cli_flag_is(f, "--allow") ? &sc->allow
                                                                : NULL;
     if (text)
@@ -240,6 +241,12 @@ static int check_args(NetCli *n, NetArgs *a, SessionConfig *sc, bool *script, bo
         return cli_usage_error(n->cmd, "the race (track, laps, schemes, Delta, seed) is the host's to set");
     if (!a->host && !parse_peer(n->cmd, a->peer, a->peer_host, sizeof a->peer_host, &sc->peer_port))
         return CLI_USAGE;
+    char code[WIRECRYPT_CODE_CHARS + 1];
+    if (!a->host && !sc->code)
+        return cli_usage_error(n->cmd, "give the join code the host shows: --code CODE");
+    if (sc->code && !wirecrypt_code_normalise(sc->code, code))
+        return cli_usage_error(n->cmd, "--code '%.24s': expected %d characters of %s (dashes, case ignored)",
+                               sc->code, WIRECRYPT_CODE_CHARS, WIRECRYPT_ALPHABET);
     if (!n->player)
         n->player = a->headless ? "bot" : "keys";
     *script = strncmp(n->player, "script:", 7) == 0 && n->player[7];
@@ -447,13 +454,15 @@ static int join_main(int argc, char **argv)
     "  --link SPEC       emulated delay and loss added to what this terminal sends (netem grammar)\n" \
     "  --clock-offset MS, --clock-drift PPM  an artificial clock error (tests the clock sync)\n"      \
     "  --raw-clock       run the schemes on the local clock instead of the synchronised one\n"        \
+    "  --code CODE       the join code (the host draws and shows one without it; the joiner's\n"  \
+    "                    must be the host's): every datagram sealed with it (docs/netplay.md)\n"   \
     "  --log FILE        the terminal log (docs/netlog.md), crash-safe\n"                            \
     "  --headless        no window (a bot or a script drives): key: value lines at the end\n"
 
 const CliCommand cmd_host = {
     .name = "host",
     .summary = "offer a network race over UDP and drive car 1",
-    .usage = "netrace host [--port P] [--allow HOST] [--player keys|pad|bot|script:FILE] [--scheme NAME]\n"
+    .usage = "netrace host [--port P] [--allow HOST] [--code CODE] [--player keys|pad|bot|script:FILE] [--scheme NAME]\n"
              "  [--schemes LIST] [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W] [--seed S]\n"
              "  [--link SPEC] [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
     .help = "Waits for `netrace join` on UDP port P (default 41000), sends it the track, the\n"
@@ -468,7 +477,7 @@ const CliCommand cmd_host = {
 const CliCommand cmd_join = {
     .name = "join",
     .summary = "join a network race at HOST[:PORT] and drive car 2",
-    .usage = "netrace join HOST[:PORT] [--port P] [--player keys|pad|bot|script:FILE] [--link SPEC]\n"
+    .usage = "netrace join HOST[:PORT] --code CODE [--port P] [--player keys|pad|bot|script:FILE] [--link SPEC]\n"
              "  [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
     .help = "Joins the race a `netrace host` offers; the track and settings come from the\n"
             "host, so the joiner needs no files.\n\n"

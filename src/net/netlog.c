@@ -28,7 +28,8 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
         nr_error_set(err, "%s: out of memory", path);
         return NULL;
     }
-    if (nr_part_open(&g->pf, path, NR_PART_REPLACE) != NR_PART_OK) {
+    /* 0600: the log of one session is its players' (issue 24) */
+    if (nr_part_open(&g->pf, path, NR_PART_REPLACE | NR_PART_PRIVATE) != NR_PART_OK) {
         if (g->pf.status == NR_PART_EXISTS)
             nr_error_set(err, "%s: exists (a crashed or running session?); move it away first", g->pf.part);
         else
@@ -44,11 +45,11 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
     gmtime_r(&now, &tmv);
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tmv);
     fprintf(g->f,
-            "# netlog: 1\n# role: %s\n# car: %d\n# peer: %s\n# token: %016" PRIx64 "\n# track: %s\n"
+            "# netlog: 1\n# role: %s\n# car: %d\n# peer: %s\n# session: %016" PRIx64 "\n# track: %s\n"
             "# track_file: %s\n# track_bytes: %u\n# period_ms: %d\n# laps: %d\n# seconds: %g\n# schemes: %s\n"
             "# shown: %s\n# delta_ms: %g\n# tdr_cw: %g\n# converge_ms: %g\n# seed: %" PRIu64 "\n# link: %s\n"
             "# clock: %s\n# clock_offset_true_ms: %g\n# clock_drift_true_ppm: %g\n# created: %s\n",
-            m->role, m->car, peer, m->token, m->track_name, m->track_file, m->track_bytes, (int)m->period_ms,
+            m->role, m->car, peer, m->session_id, m->track_name, m->track_file, m->track_bytes, (int)m->period_ms,
             (int)m->laps, m->seconds, m->schemes, m->shown, (double)m->params.delta_us / 1000.0, m->params.tdr_cw,
             (double)m->params.converge_us / 1000.0, m->seed, m->link, m->raw_clock ? "raw" : "synchronised",
             (double)m->offset_true_us / 1000.0, m->drift_true_ppm, created);
@@ -168,12 +169,17 @@ void netlog_metrics(NetLog *g, const char *scheme, const Metrics *m, int own_dir
     check(g);
 }
 
-void netlog_flush(NetLog *g)
+bool netlog_flush(NetLog *g, NrError *err)
 {
-    if (!g || g->failed)
-        return;
-    fflush(g->f);
-    check(g);
+    if (!g)
+        return true;
+    if (!g->failed) {
+        fflush(g->f);
+        check(g);
+    }
+    if (g->failed)
+        return nr_error_set(err, "%s: write error: %s; kept as %s", g->pf.path, g->why, g->pf.part);
+    return true;
 }
 
 bool netlog_close(NetLog *g, NrError *err)
@@ -239,9 +245,9 @@ static void sink_metrics(void *ctx, const char *scheme, const Metrics *m, int ow
     netlog_metrics(((NetLogSink *)ctx)->log, scheme, m, own_dir);
 }
 
-static void sink_flush(void *ctx)
+static bool sink_flush(void *ctx, NrError *err)
 {
-    netlog_flush(((NetLogSink *)ctx)->log);
+    return netlog_flush(((NetLogSink *)ctx)->log, err);
 }
 
 static bool sink_close(void *ctx, NrError *err)

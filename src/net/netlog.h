@@ -9,7 +9,8 @@
  *        existing one) and writes the header; NULL + err.
  *   netlog_own / _tx / _rx / _clock / _reject / _event / _metrics  one row
  *        each as docs/netlog.md says (INT64_MIN times: an empty field).
- *   netlog_flush(log)   pushes the rows to the file.
+ *   netlog_flush(log, err)  pushes the rows to the file; false + err once a
+ *        write failed (a full disk: said at once, not at the end).
  *   netlog_close(log, err)  flushes, closes, renames into place; false +
  *        err (the .part is kept) on a write error.
  *   netlog_sink(k)      the session's log interface (netsession.h) writing
@@ -33,7 +34,7 @@ void netlog_clock(NetLog *g, int64_t local, int64_t offset, int64_t bound, int64
 void netlog_reject(NetLog *g, int64_t local, const char *reason, int64_t count);
 void netlog_event(NetLog *g, int64_t local, int64_t sync, const char *what, const char *detail);
 void netlog_metrics(NetLog *g, const char *scheme, const Metrics *m, int own_dir);
-void netlog_flush(NetLog *g);
+bool netlog_flush(NetLog *g, NrError *err);
 bool netlog_close(NetLog *g, NrError *err);
 
 typedef struct NetLogSink {

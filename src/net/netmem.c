@@ -37,6 +37,8 @@ struct NetHub {
     int nfl, capfl;
     uint64_t order;
     int64_t sent, lost;
+    NetHubTap tap; /* sees every datagram put on the hub (a sniffer) */
+    void *tap_ctx;
 };
 
 NetHub *nethub_new(uint64_t seed, const int64_t *truth)
@@ -100,6 +102,8 @@ static bool mem_send(NetPort *p, const NetAddr *to, const uint8_t *buf, int n)
     if (n < 0 || n > HUB_MAX_BYTES)
         return false;
     h->sent++;
+    if (h->tap)
+        h->tap(h->tap_ctx, &m->addr, to, buf, n);
     int dst = -1;
     for (int i = 0; i < h->nports; i++)
         if (netaddr_equal(&h->ports[i]->addr, to))
@@ -218,4 +222,10 @@ int64_t nethub_sent(const NetHub *h)
 int64_t nethub_lost(const NetHub *h)
 {
     return h->lost;
+}
+
+void nethub_tap(NetHub *h, NetHubTap fn, void *ctx)
+{
+    h->tap = fn;
+    h->tap_ctx = ctx;
 }

@@ -16,6 +16,8 @@
  *   nethub_next_due(h)           the true time of the next delivery after
  *        now to a port not frozen (INT64_MAX when none).
  *   nethub_sent(h) / nethub_lost(h)  datagrams put on the hub / lost on it.
+ *   nethub_tap(h, fn, ctx)       fn sees every datagram put on the hub, as a
+ *        sniffer on the wire would (NULL: none).
  */
 #ifndef NR_NETMEM_H
 #define NR_NETMEM_H
@@ -33,6 +35,7 @@ typedef struct NetMemLink {
 } NetMemLink;
 
 typedef struct NetHub NetHub;
+typedef void (*NetHubTap)(void *ctx, const NetAddr *from, const NetAddr *to, const uint8_t *bytes, int n);
 
 NetHub *nethub_new(uint64_t seed, const int64_t *truth);
 void nethub_free(NetHub *h);
@@ -42,5 +45,6 @@ void nethub_freeze(NetPort *p, bool frozen);
 int64_t nethub_next_due(const NetHub *h);
 int64_t nethub_sent(const NetHub *h);
 int64_t nethub_lost(const NetHub *h);
+void nethub_tap(NetHub *h, NetHubTap fn, void *ctx);
 
 #endif

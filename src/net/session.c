@@ -5,10 +5,9 @@
 #include "netlog.h"
 #include "netudp.h"
 
+#include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #define FINAL_QUIET_US (50 * NR_US_PER_MS) /* the last drain ends after this long without a datagram */
 #define FINAL_DRAIN_US (2 * NR_US_PER_S)   /* ... or this long in all */
@@ -22,6 +21,7 @@ struct Session {
     const NetClock *clock;
     NetLogSink log;
     char err[NR_ERROR_MAX];
+    char code[WIRECRYPT_CODE_CHARS + 1]; /* the join code, canonical */
     bool finished, ok;
     SessionFrame frame;
     void *frame_ctx;
@@ -30,16 +30,41 @@ struct Session {
 };
 
 /* Random bits for the token and nonce that nobody outside can guess: the
- * wall clock, the monotonic clock and the process id, mixed. */
+ * OS random source (libsodium's randombytes: getrandom(2)). */
 static uint64_t entropy(const SessionConfig *cfg)
 {
     if (cfg->entropy)
         return cfg->entropy;
-    struct timespec a, b;
-    clock_gettime(CLOCK_REALTIME, &a);
-    clock_gettime(CLOCK_MONOTONIC, &b);
-    return rng_hash(rng_hash((uint64_t)a.tv_nsec ^ ((uint64_t)a.tv_sec << 20), (uint64_t)getpid()),
-                    (uint64_t)b.tv_nsec ^ ((uint64_t)b.tv_sec << 30));
+    uint64_t e = 0;
+    randombytes_buf(&e, sizeof e);
+    return e;
+}
+
+/* The join code (docs/netplay.md "Join code"): the one given, canonical,
+ * or on a host without one a fresh one from the OS random source, shown
+ * once; the host's salt from the same source. NULL code: in clear (tests). */
+static bool join_code(Session *s, NetSessionConfig *nc, NrError *err)
+{
+    if (s->cfg.no_seal)
+        return true;
+    if (sodium_init() < 0)
+        return nr_error_set(err, "libsodium could not start");
+    if (s->cfg.code && !wirecrypt_code_normalise(s->cfg.code, s->code))
+        return nr_error_set(err, "join code '%.24s': expected %d characters of %s (dashes and case ignored)",
+                            s->cfg.code, WIRECRYPT_CODE_CHARS, WIRECRYPT_ALPHABET);
+    if (!s->cfg.code && !s->cfg.host)
+        return nr_error_set(err, "a joiner needs the host's join code (--code)");
+    if (!s->cfg.code) {
+        uint8_t r[WIRECRYPT_CODE_CHARS];
+        char shown[WIRECRYPT_CODE_TEXT];
+        randombytes_buf(r, sizeof r);
+        wirecrypt_code_from_random(r, shown);
+        wirecrypt_code_normalise(shown, s->code);
+        fprintf(s->cfg.say ? s->cfg.say : stderr, "netrace %s: join code %s\n", s->cfg.cmd, shown);
+    }
+    randombytes_buf(nc->salt, sizeof nc->salt);
+    nc->code = s->code;
+    return true;
 }
 
 /* The addresses of the config, resolved unless a test gave them. */
@@ -106,7 +131,7 @@ Session *session_new(const SessionConfig *cfg, NrError *err)
     s->log.path = cfg->log_path;
     if (cfg->log_path)
         nc.log = netlog_sink(&s->log);
-    if (!start_net(s, err) || !addresses(s, &nc, err) || !open_port(s, err)) {
+    if (!join_code(s, &nc, err) || !start_net(s, err) || !addresses(s, &nc, err) || !open_port(s, err)) {
         session_free(s);
         return NULL;
     }

@@ -90,6 +90,11 @@ typedef struct SessionConfig {
     const NetAddr *peer_addr, *allow_addr;
     uint64_t entropy;
     FILE *say;              /* where the one-line messages go (NULL: stderr) */
+    /* The join code as typed (wirecrypt.h); a host without one draws one
+     * and says it. no_seal: datagrams in clear (tests of the checks behind
+     * the envelope only; the commands never set it). */
+    const char *code;
+    bool no_seal;
 } SessionConfig;
 
 typedef struct Session Session;

@@ -147,6 +147,13 @@ point nan 0
 " "tnan.track:4: X is 'nan', expected a finite number" "track NaN"
 bad_track junk.track "hello
 " "junk.track:1: neither a netrace recording nor a track \(starts 'hello'\)" "neither track nor recording"
+# an unrecognised file's bytes never reach the terminal raw (issue 24): an
+# escape sequence (colour, window title, bell) is shown as \xHH
+printf 'hi\033[31mRED\033]0;t\007\n' >"$TMP/esc.txt"
+expect 1 "info on a file of escape sequences" -- "$NR" info "$TMP/esc.txt"
+stderr_has "starts 'hi.x1b\[31mRED.x1b\]0;t.x07'" "escapes shown as \\xHH"
+if grep -q "$(printf '\033')" "$TMP/err"; then fail=$((fail + 1)); echo "FAIL: info echoed a raw ESC"; else
+    pass=$((pass + 1)); fi
 
 
 # info checks a recording as replay does: a position of 1e308 is refused in

@@ -23,6 +23,10 @@ expect 2 "join --allow is the host's" -- "$NR" join 127.0.0.1 --allow 127.0.0.1 
 expect 1 "host --allow a name that does not resolve" -- "$NR" host --allow no-such-host.invalid --headless --port 0
 stderr_has "no-such-host.invalid" "the unresolved name is named"
 expect 2 "join bad port" -- "$NR" join 127.0.0.1:0 --headless
+expect 2 "join without a code" -- "$NR" join 127.0.0.1 --headless
+stderr_has "join code the host shows" "join asks for the code"
+expect 2 "join bad code" -- "$NR" join 127.0.0.1 --code 'ABCDE-FGHJU' --headless
+stderr_has "expected 10 characters" "a code of a letter no code has"
 expect 2 "host bad player" -- "$NR" host --player robot --headless
 expect 2 "host bad scheme" -- "$NR" host --scheme warp --headless
 expect 2 "host unknown option" -- "$NR" host --frobnicate
@@ -43,6 +47,8 @@ host_port() {
     done
     echo "${p:-0}"
 }
+# code FILE: the join code a host drew and printed on stderr
+code() { sed -n 's/.*join code \([0-9A-Z-]*\).*/\1/p' "$1"; }
 # key FILE NAME: the value of a key: value line
 key() { sed -n "s/^$2: //p" "$1"; }
 
@@ -54,17 +60,17 @@ SDL_VIDEODRIVER=dummy timeout 120 "$NR" host --port 0 --seconds 3 --schemes nc,d
     2>"$TMP/wh.err" &
 WHOST=$!
 WPORT=$(host_port "$TMP/wh.err")
-timeout 120 "$NR" join "127.0.0.1:$WPORT" --headless >"$TMP/wj.out" 2>"$TMP/wj.err" &
+timeout 120 "$NR" join "127.0.0.1:$WPORT" --code "$(code "$TMP/wh.err")" --headless >"$TMP/wj.out" 2>"$TMP/wj.err" &
 WJOIN=$!
 
 # Each end adds emulated delay, jitter and loss to what it sends (--link,
 # before the wire), so MUs are lost, reordered and late.
 MS=nc,causality,dr,dr-causality,dr-local,epp-xv
-timeout 120 "$NR" host --port 0 --seconds 5 --headless --schemes "$MS" --log "$TMP/h.log" --allow 127.0.0.1 \
+timeout 120 "$NR" host --port 0 --seconds 5 --headless --schemes "$MS" --log "$TMP/h.log" --allow 127.0.0.1 --code AB12C-D34EF \
     --link "delay 60ms 30ms distribution paretonormal loss 10%" >"$TMP/h.out" 2>"$TMP/h.err" &
 HOST_PID=$!
 PORT=$(host_port "$TMP/h.err")
-expect 0 "join a race on loopback" -- timeout 120 "$NR" join "127.0.0.1:$PORT" --clock-offset 250 --headless \
+expect 0 "join a race on loopback" -- timeout 120 "$NR" join "127.0.0.1:$PORT" --code ab12c-d34ef --clock-offset 250 --headless \
     --log "$TMP/j.log" --link "delay 40ms 10ms loss 5%"
 cp "$TMP/out" "$TMP/j.out"
 wait "$HOST_PID"
@@ -91,6 +97,9 @@ for f in h j; do
     log="$TMP/$f.log"
     if [ -f "$log" ] && [ ! -e "$log.part" ] && head -1 "$log" | grep -q '^# netlog: 1$'; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log not finalised"; fi
+    # a session's log is its players': owner only, and no secret in it
+    if [ "$(stat -c %a "$log")" = 600 ] && ! grep -q '^# token:' "$log" && grep -q '^# session: ' "$log"; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log mode $(stat -c %a "$log") or a token in it"; fi
     # own samples 0..N at t = seq * 33 ms; received MUs with send and arrival times
     if awk -F, '$1 == "own" { if ($2 != n || $3 != n * 33000) bad = 1; n++ } END { exit !(n >= 150 && !bad) }' "$log"; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log own rows"; fi

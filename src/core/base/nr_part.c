@@ -31,8 +31,9 @@ NrPartStatus nr_part_open(NrPartFile *pf, const char *path, unsigned flags)
     if (!(flags & NR_PART_REPLACE) && lstat(path, &st) == 0)
         return fail(pf, NR_PART_FINAL_EXISTS, EEXIST);
     /* O_EXCL: a leftover PATH.part holds a crashed run; never overwrite it.
-     * 0666: the user's umask decides, as for any file a program creates. */
-    int fd = open(pf->part, O_WRONLY | O_CREAT | O_EXCL, 0666);
+     * 0666: the user's umask decides, as for any file a program creates;
+     * 0600 for a private one (a session's log: nobody else reads it). */
+    int fd = open(pf->part, O_WRONLY | O_CREAT | O_EXCL, (flags & NR_PART_PRIVATE) ? 0600 : 0666);
     if (fd < 0)
         return fail(pf, errno == EEXIST ? NR_PART_EXISTS : NR_PART_CREATE, errno);
     pf->created = true;

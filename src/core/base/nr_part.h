@@ -6,7 +6,8 @@
  * never overwrites a .part someone left (a crashed race is evidence):
  *
  *   open   creates PATH.part exclusively (O_EXCL): an existing PATH.part is
- *          never replaced. Without NR_PART_REPLACE an existing PATH is
+ *          never replaced; mode 0666 less the umask, or 0600 with
+ *          NR_PART_PRIVATE (the rename keeps it). Without NR_PART_REPLACE an existing PATH is
  *          refused too (checked at open, and again by the rename at close).
  *   write  through pf->f (fprintf, fputs, fwrite...).
  *   flush  on demand (a live writer flushes once per second of race time,
@@ -53,6 +54,7 @@
 
 /* open flags */
 #define NR_PART_REPLACE 1u /* the rename may replace an existing PATH */
+#define NR_PART_PRIVATE 2u /* created 0600 (owner only), whatever the umask allows */
 
 typedef enum NrPartStatus {
     NR_PART_OK = 0,

@@ -10,13 +10,13 @@
  *        check one log; false + err "FILE:LINE: what" (log is then empty,
  *        safe to free). A last line without its newline (a killed writer)
  *        is dropped and sets log->cut, as does a name ending in ".part".
- *        Checks: `# netlog: 1` first; role, car, token, period_ms and track
+ *        Checks: `# netlog: 1` first; role, car, session (token in older logs), period_ms and track
  *        in the header; a `# columns TYPE:` line before the first row of
  *        each type, naming the columns this reader needs; own rows with seq
  *        0, 1, 2, ... at t_sync_us = seq * period; finite poses; MU rx rows
  *        from the peer's car, send_sync_us = seq * period.
  *   termlog_free(log)            NULL-safe.
- *   netmerge_check(a, b, err)   the two logs are one race: same token,
+ *   netmerge_check(a, b, err)   the two logs are one race: same session id,
  *        period, track and scheme list (when both name one); cars 1 and 2
  *        (either order); one host, one joiner.
  *   netmerge_samples(a, b)      samples both logs have (the shorter's).
@@ -71,7 +71,7 @@ typedef struct TermLog {
     int version;
     bool host;               /* role: host or joiner */
     int car;                 /* 1-based */
-    char token[24];          /* hex, lower case */
+    char token[24];          /* the session id (hex, lower case): `session`, or `token` in older logs */
     int32_t period_ms;
     char track[128];         /* the track's name */
     char track_file[128];    /* the host's file name ("" when absent) */

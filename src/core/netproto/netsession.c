@@ -50,7 +50,7 @@ int64_t race_at(const NetSession *s, int64_t local)
 
 /* ---- what goes out --------------------------------------------------------- */
 
-static void push_datagram(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n)
+void push_datagram(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n)
 {
     size_t need = sizeof(NetAddr) + sizeof(uint16_t) + n;
     if (s->out_len + need > s->out_cap) {
@@ -92,7 +92,7 @@ void send_packet(NetSession *s, WirePacket *p)
     uint8_t buf[WIRE_MAX_BYTES];
     size_t n = wire_encode(p, buf, sizeof buf);
     if (n > 0 && s->have_peer)
-        push_datagram(s, &s->peer, buf, n);
+        seal_push(s, &s->peer, buf, n);
 }
 
 void send_control(NetSession *s, int code, int64_t arg)
@@ -195,6 +195,10 @@ NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError 
     } else {
         welcome_init(s);
         s->token = rng_u64(&s->rng) | 1;
+        if (cfg->code && !seal_keys(s, cfg->salt, err)) {
+            free(s);
+            return NULL;
+        }
     }
     s->chk.accept_hello = cfg->host;
     s->chk.token = s->token;
@@ -246,6 +250,7 @@ void pause_at(NetSession *s, int64_t point, NetPauseCause cause, const char *why
         s->paused = true;
         s->pauses++;
         s->pause_cause = cause;
+        s->paused_since = s->now;
         s->cap = point;
         s->peer_at_cap = false;
         s->resume_left = 0;
@@ -379,6 +384,7 @@ static void probe_tick(NetSession *s, int64_t l)
     p.kind = WIRE_SYNC_REQ;
     p.u.sync.id = ++s->probe_id;
     p.u.sync.t1_us = l;
+    s->probe_t1[p.u.sync.id % PROBES_KEEP] = l;
     send_packet(s, &p);
     bool fast = clocksync_count(&s->cs) < s->to.ready_probes;
     s->next_probe = l + (fast ? s->to.probe_fast_us : s->to.probe_us);
@@ -427,6 +433,33 @@ static void finish_tick(NetSession *s, int64_t l)
         session_fail(s, "bye", "peer left", "the peer left before the end of the race");
 }
 
+/* Every state's deadline (docs/netplay.md "Deadlines"): the peer silent,
+ * no start give_up_us after the settings, a pause give_up_us long. The
+ * session ends with one line; a BYE tells the peer at once (it ends too,
+ * "the peer left"). true when over. */
+static bool deadline_tick(NetSession *s, int64_t l)
+{
+    long long secs = (long long)(s->to.give_up_us / NR_US_PER_S);
+    char msg[128], d[32];
+    snprintf(d, sizeof d, "%lld s", secs);
+    if (s->phase >= PH_SYNC && s->phase <= PH_FINISHED && l - s->last_heard > s->to.give_up_us) {
+        snprintf(msg, sizeof msg, "the peer has been silent for %lld s: race ended", secs);
+        session_fail(s, "silence", d, msg);
+        return true;
+    }
+    const char *what = NULL;
+    if (s->phase == PH_SYNC && !s->have_start && l > s->sync_deadline)
+        what = s->cfg.host ? "the joiner was not ready within" : "the host did not start the race within";
+    else if (s->phase == PH_RACE && s->paused && l - s->paused_since > s->to.give_up_us)
+        what = "the race stayed paused for";
+    if (!what)
+        return false;
+    send_control(s, WIRE_BYE, 0);
+    snprintf(msg, sizeof msg, "%s %lld s: race ended", what, secs);
+    session_fail(s, "deadline", d, msg);
+    return true;
+}
+
 static void log_rejects(NetSession *s, int64_t l)
 {
     if (!s->cfg.log.reject)
@@ -446,19 +479,20 @@ void netsession_tick(NetSession *s, int64_t l)
         return;
     probe_tick(s, l);
     start_tick(s, l);
-    if (s->phase >= PH_SYNC && s->phase <= PH_FINISHED && l - s->last_heard > s->to.give_up_us) {
-        char msg[96];
-        snprintf(msg, sizeof msg, "the peer has been silent for %lld s: race ended",
-                 (long long)(s->to.give_up_us / NR_US_PER_S));
-        session_fail(s, "silence", "15 s", msg);
+    if (deadline_tick(s, l))
         return;
-    }
     pause_tick(s, l);
     finish_tick(s, l);
     if (l >= s->next_log_flush) {
         log_rejects(s, l);
-        if (s->cfg.log.flush)
-            s->cfg.log.flush(s->cfg.log.ctx);
+        NrError err = {{0}};
+        if (s->cfg.log.flush && s->log_open && !s->cfg.log.flush(s->cfg.log.ctx, &err)) {
+            /* a full disk is said at once, and the peer told: its race ends
+             * too, not completed (issue 24) */
+            send_control(s, WIRE_BYE, 0);
+            session_fail(s, "log", "write error", err.msg);
+            return;
+        }
         s->next_log_flush = l + LOG_FLUSH_US;
     }
 }
@@ -487,6 +521,10 @@ int64_t netsession_next_deadline(const NetSession *s)
         d = min64(d, s->next_probe);
         d = min64(d, s->last_heard + s->to.give_up_us + 1);
     }
+    if (s->phase == PH_SYNC && !s->have_start)
+        d = min64(d, s->sync_deadline + 1);
+    if (s->phase == PH_RACE && s->paused)
+        d = min64(d, s->paused_since + s->to.give_up_us + 1);
     if ((s->phase == PH_SYNC && !s->cfg.host) || (s->cfg.host && s->have_start && !s->peer_racing))
         d = min64(d, s->next_retry);
     if (s->phase == PH_COUNTDOWN) /* race time 0 on the synchronised clock */

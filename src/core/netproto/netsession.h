@@ -9,10 +9,13 @@
  * (src/net/session.h) binds it to a datagram port and a clock; tests bind it
  * to an in-memory hub and a simulated clock.
  *
- * Handshake: the joiner sends HELLO until the host answers; the host takes
- * the first HELLO's address as its peer (with cfg.allow, the first from that
- * host, any port), answers WELCOME and the track in TRACK chunks, again for
- * every repeated HELLO of the same nonce. Then only the peer's address with
+ * Handshake: the joiner sends HELLO until the host answers. With a join
+ * code (cfg.code) the first HELLOs go in clear and get the host's key
+ * answer (salt, nonce echoed; nothing kept: netsession_seal.c), then both
+ * seal every datagram and the joiner says HELLO again, sealed. The host
+ * takes the first (sealed) HELLO's address as its peer (with cfg.allow, the
+ * first from that host, any port), answers WELCOME and the track in TRACK
+ * chunks, again for every repeated HELLO of the same nonce. Then only the peer's address with
  * the token is accepted; anything else is counted by reason and dropped.
  * Clock: SYNC_REQ / SYNC_RESP every probe_fast_us until ready_probes
  * exchanges, then every probe_us; the joiner's synchronised clock is its own
@@ -32,6 +35,11 @@
  * at a race time this end has not reached: the end walking to P) are held
  * and delivered when this end reaches their send time. Silent give_up_us:
  * the session ends (one line, logs intact). BYE ends it at once.
+ *
+ * Deadlines: no start give_up_us after the settings, or a pause give_up_us
+ * long, ends the session too (one line, a BYE to the peer). Ranges: every
+ * received time and sequence number must fit this race now
+ * (netsession_range.c, docs/wire.md "Ranges"), else it is counted `range`.
  *
  * Contracts:
  *   netsession_timeouts_default(t)  today's values into every zero field.
@@ -65,6 +73,7 @@
 #include "scheme.h"
 #include "track.h"
 #include "wire.h"
+#include "wirecrypt.h"
 
 #include <stdio.h>
 
@@ -90,7 +99,7 @@ typedef struct NetLogMeta {
     const char *role;
     int car; /* 1-based */
     NetAddr peer;
-    uint64_t token;
+    uint64_t session_id; /* public: the same at both ends, the token not recoverable from it */
     const char *track_name, *track_file;
     uint32_t track_bytes;
     int32_t period_ms, laps;
@@ -118,7 +127,7 @@ typedef struct NetSessionLog {
     void (*reject)(void *ctx, int64_t local, const char *reason, int64_t count);
     void (*event)(void *ctx, int64_t local, int64_t race, const char *what, const char *detail);
     void (*metrics)(void *ctx, const char *scheme, const Metrics *m, int own_dir);
-    void (*flush)(void *ctx);
+    bool (*flush)(void *ctx, NrError *err); /* false: the log cannot be kept, the session ends */
     bool (*close)(void *ctx, NrError *err);
 } NetSessionLog;
 
@@ -132,6 +141,13 @@ typedef struct NetSessionConfig {
     bool have_allow;       /* host: take a HELLO only from allow.host (any port) */
     NetAddr allow;
     uint64_t entropy;      /* the caller's random bits: token and nonce (never a clock read here) */
+    /* The join code (wirecrypt.h; canonical, wirecrypt_code_normalise) both
+     * ends were given: every datagram sealed with keys derived from it and
+     * the host's salt. NULL: datagrams in clear, as before the envelope:
+     * only for tests of the checks behind it (a participant's own packets);
+     * the commands always give a code. */
+    const char *code;
+    uint8_t salt[WIRECRYPT_SALT_BYTES]; /* host: the key's salt, the caller's OS random bytes */
     /* host only: the race it offers */
     const char *track_text, *track_file;
     const char *schemes;   /* canonical comma list */

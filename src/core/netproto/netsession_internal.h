@@ -12,9 +12,20 @@
 #include "rng.h"
 
 #define RTT_KEEP 8192 /* exchanges kept for the median round trip */
-#define REJECT_REASONS (WIRE_RESULT_COUNT + 2)
+#define REJECT_REASONS (WIRE_RESULT_COUNT + 6)
 #define REJECT_ADDRESS WIRE_RESULT_COUNT /* a datagram from another address */
 #define REJECT_BUSY (WIRE_RESULT_COUNT + 1) /* a HELLO once a joiner is in */
+#define REJECT_RANGE (WIRE_RESULT_COUNT + 2) /* a time that does not fit this race (netsession_range.c) */
+#define REJECT_AUTH (WIRE_RESULT_COUNT + 3) /* a sealed datagram that does not open: forged, altered, another code */
+#define REJECT_REPLAY (WIRE_RESULT_COUNT + 4) /* a sealed counter seen, or older than the window */
+#define REJECT_UNSEALED (WIRE_RESULT_COUNT + 5) /* in clear where only sealed datagrams go */
+#define KEY_ANSWER_BYTES 32 /* the host's answer to a HELLO in clear (netsession_seal.c) */
+#define PROBES_KEEP 256 /* clock probes whose t1 is kept: an answer to an older one is refused */
+/* The largest clock skew of MU stamps: --clock-offset's limit (1 h) and a minute */
+#define RANGE_SKEW_US (INT64_C(3660) * NR_US_PER_S)
+/* The largest distance of the peer's clock stamps from this end's (2^61 us,
+ * 73,000 years: clocks of unrelated machines, and sums of two never overflow) */
+#define RANGE_CLOCK_US (INT64_C(1) << 61)
 #define EVENTS_KEEP 64 /* events not yet popped; older ones are dropped */
 #define HELD_KEEP 4096 /* packets from the peer's future (about 2 s of a 12-scheme race) */
 #define LOG_FLUSH_US NR_US_PER_S /* the log is flushed once a second */
@@ -39,6 +50,12 @@ struct NetSession {
     NetAddr peer;
     bool have_peer;
     uint64_t token, nonce;
+    /* the envelope (netsession_seal.c): keys once derived, the receive
+     * window, the send counter */
+    WireKeys keys;
+    bool have_keys;
+    WireReplay replay;
+    uint64_t tx_count;
     uint32_t pkt_seq, probe_id;
     Rng rng;
     Phase phase;
@@ -59,6 +76,10 @@ struct NetSession {
     int64_t rtt[RTT_KEEP];
     int nrtt;
     int64_t next_probe, next_hello, handshake_deadline, next_retry;
+    int64_t probe_t1[PROBES_KEEP]; /* t1 of probe id, at id % PROBES_KEEP */
+    int64_t sync_deadline; /* the start must be known by then (entering PH_SYNC + give_up_us) */
+    bool have_peer_skew;   /* the peer's MU stamps minus their samples' instants (netsession_range.c) */
+    int64_t peer_skew;
     int64_t start_sync;    /* synchronised instant of race time 0 */
     bool have_start;
     bool peer_racing;      /* the joiner's race traffic arrived (host stops START) */
@@ -75,6 +96,7 @@ struct NetSession {
     bool peer_at_cap;      /* host: the joiner said it stands at cap */
     int64_t resumed_from;  /* the point of the last pause over (INT64_MIN: none) */
     int64_t next_pause_say;
+    int64_t paused_since;  /* local time this pause began: it ends the race give_up_us later */
     int resume_left;       /* host: RESUMEs still to send */
     int64_t next_resume;
     int64_t last_heard;
@@ -119,6 +141,17 @@ bool race_paired(const NetSession *s, int64_t peer_samples);
 int64_t race_next_sample(const NetSession *s);
 void race_log_metrics(NetSession *s);
 void race_free(NetSession *s);
+/* netsession_range.c */
+bool range_ok(NetSession *s, const WirePacket *p, int64_t l);
+int64_t range_ahead_us(const NetSession *s);
+/* netsession_seal.c */
+bool seal_keys(NetSession *s, const uint8_t *salt, NrError *err);
+void seal_push(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n);
+int seal_open(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n, uint8_t *inner, int *inner_n);
+uint64_t seal_session_id(const NetSession *s);
+/* netsession.c */
+void push_datagram(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n);
+void reject(NetSession *s, int reason);
 /* netsession_rx.c */
 void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n);
 

@@ -32,7 +32,7 @@ static bool log_open(NetSession *s, const NetTermConfig *nc, int car, NrError *e
     if (!s->cfg.log.open)
         return true;
     NetLogMeta m = {
-        .role = s->cfg.host ? "host" : "joiner", .car = car + 1, .peer = s->peer, .token = s->token,
+        .role = s->cfg.host ? "host" : "joiner", .car = car + 1, .peer = s->peer, .session_id = seal_session_id(s),
         .track_name = track_name(s->track), .track_file = s->cfg.host ? s->cfg.track_file : "",
         .track_bytes = w->track_bytes, .period_ms = w->period_ms, .laps = w->laps,
         .seconds = w->seconds_ms / 1000.0, .schemes = w->schemes, .shown = s->schemes[w->shown_scheme]->name,

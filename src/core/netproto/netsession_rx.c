@@ -9,7 +9,8 @@
 
 const char *reject_name(int r)
 {
-    return r == REJECT_ADDRESS ? "address" : r == REJECT_BUSY ? "busy" : wire_result_name((WireResult)r);
+    static const char *const ours[] = {"address", "busy", "range", "auth", "replay", "unsealed"};
+    return r >= REJECT_ADDRESS && r < REJECT_REASONS ? ours[r - REJECT_ADDRESS] : wire_result_name((WireResult)r);
 }
 
 int64_t netsession_rejected(const NetSession *s, const char *reason)
@@ -22,7 +23,7 @@ int64_t netsession_rejected(const NetSession *s, const char *reason)
     return 0;
 }
 
-static void reject(NetSession *s, int reason)
+void reject(NetSession *s, int reason)
 {
     s->rejected[reason]++;
     s->rejected_total++;
@@ -77,6 +78,7 @@ static int on_hello(NetSession *s, const WirePacket *p, const NetAddr *from)
     }
     send_welcome(s);
     s->phase = PH_SYNC;
+    s->sync_deadline = s->now + s->to.give_up_us;
     return 1;
 }
 
@@ -107,6 +109,7 @@ static bool on_setup(NetSession *s, const WirePacket *p, NrError *err)
         if (!race_setup(s, err))
             return false;
         s->phase = PH_SYNC;
+        s->sync_deadline = s->now + s->to.give_up_us;
     }
     return true;
 }
@@ -123,9 +126,7 @@ static void on_sync(NetSession *s, const WirePacket *p, int64_t arr_local)
         send_packet(s, &r);
         return;
     }
-    const WireSync *y = &p->u.sync;
-    if (y->id == 0 || y->id > s->probe_id)
-        return; /* never asked */
+    const WireSync *y = &p->u.sync; /* an answer to a probe of ours: range_ok */
     if (!clocksync_add(&s->cs, y->t1_us, y->t2_us, y->t3_us, arr_local))
         return;
     int64_t rtt = (arr_local - y->t1_us) - (y->t3_us - y->t2_us);
@@ -202,6 +203,15 @@ static int decode(NetSession *s, const NetAddr *from, const uint8_t *buf, int n,
 
 void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n)
 {
+    uint8_t inner[WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD];
+    if (s->cfg.code) { /* only sealed datagrams, but the handshake's two */
+        int r = seal_open(s, l, from, buf, n, inner, &n);
+        if (r > 0)
+            reject(s, r);
+        if (r != 0)
+            return;
+        buf = inner;
+    }
     WirePacket p;
     int r = decode(s, from, buf, n, &p);
     if (r != WIRE_OK) {
@@ -217,6 +227,10 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
     }
     if (!s->have_peer || !netaddr_equal(from, &s->peer)) {
         reject(s, REJECT_ADDRESS);
+        return;
+    }
+    if (!range_ok(s, &p, l)) {
+        reject(s, REJECT_RANGE);
         return;
     }
     s->received++;

@@ -32,7 +32,8 @@
 #include "terminal.h"
 
 #define WIRE_MAGIC "NRC1"
-#define WIRE_VERSION 2 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause") */
+#define WIRE_VERSION 3 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause");
+                          3: sealed datagrams (wirecrypt.h) */
 #define WIRE_HEADER_BYTES 24
 #define WIRE_MAX_BYTES 1400 /* below every Ethernet path MTU */
 #define WIRE_TEXT 64        /* name fields */

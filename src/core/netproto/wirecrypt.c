@@ -1,0 +1,148 @@
+/* The sealed envelope of datagrams: join code, keys, seal, open and the
+ * replay window (wirecrypt.h). */
+#include "wirecrypt.h"
+
+#include <sodium.h>
+#include <string.h>
+
+bool wirecrypt_init(void)
+{
+    return sodium_init() >= 0;
+}
+
+/* Crockford's reading of a typed character: its alphabet index, -1 for a
+ * separator to skip, -2 for a character no code has. */
+static int code_value(char c)
+{
+    if (c == '-' || c == ' ')
+        return -1;
+    if (c >= 'a' && c <= 'z')
+        c = (char)(c - 'a' + 'A');
+    if (c == 'O')
+        c = '0';
+    if (c == 'I' || c == 'L')
+        c = '1';
+    const char *at = c ? strchr(WIRECRYPT_ALPHABET, c) : NULL;
+    return at ? (int)(at - WIRECRYPT_ALPHABET) : -2;
+}
+
+bool wirecrypt_code_normalise(const char *in, char out[WIRECRYPT_CODE_CHARS + 1])
+{
+    int n = 0;
+    for (const char *p = in; *p; p++) {
+        int v = code_value(*p);
+        if (v == -2 || (v >= 0 && n == WIRECRYPT_CODE_CHARS))
+            return false;
+        if (v >= 0)
+            out[n++] = WIRECRYPT_ALPHABET[v];
+    }
+    out[n] = '\0';
+    return n == WIRECRYPT_CODE_CHARS;
+}
+
+void wirecrypt_code_from_random(const uint8_t random[WIRECRYPT_CODE_CHARS], char out[WIRECRYPT_CODE_TEXT])
+{
+    int j = 0;
+    for (int i = 0; i < WIRECRYPT_CODE_CHARS; i++) {
+        if (i == WIRECRYPT_CODE_CHARS / 2)
+            out[j++] = '-';
+        out[j++] = WIRECRYPT_ALPHABET[random[i] % 32]; /* 256 = 8 x 32: unbiased */
+    }
+    out[j] = '\0';
+}
+
+bool wirecrypt_derive(const char *code, const uint8_t salt[WIRECRYPT_SALT_BYTES], bool host, WireKeys *out)
+{
+    uint8_t master[crypto_kdf_KEYBYTES], j2h[WIRECRYPT_KEY_BYTES], h2j[WIRECRYPT_KEY_BYTES];
+    if (crypto_pwhash(master, sizeof master, code, strlen(code), salt, crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                      crypto_pwhash_MEMLIMIT_INTERACTIVE, crypto_pwhash_ALG_ARGON2ID13) != 0)
+        return false;
+    crypto_kdf_derive_from_key(j2h, sizeof j2h, 1, "netrace1", master);
+    crypto_kdf_derive_from_key(h2j, sizeof h2j, 2, "netrace1", master);
+    memcpy(out->tx, host ? h2j : j2h, WIRECRYPT_KEY_BYTES);
+    memcpy(out->rx, host ? j2h : h2j, WIRECRYPT_KEY_BYTES);
+    sodium_memzero(master, sizeof master);
+    sodium_memzero(j2h, sizeof j2h);
+    sodium_memzero(h2j, sizeof h2j);
+    return true;
+}
+
+/* The AEAD nonce of a counter: four zero bytes, then the counter (each
+ * direction has its own key, so a (key, nonce) pair is never reused). */
+static void nonce_of(uint64_t counter, uint8_t nonce[crypto_aead_chacha20poly1305_ietf_NPUBBYTES])
+{
+    memset(nonce, 0, crypto_aead_chacha20poly1305_ietf_NPUBBYTES);
+    for (int i = 0; i < 8; i++)
+        nonce[4 + i] = (uint8_t)(counter >> (8 * i));
+}
+
+size_t wirecrypt_seal(const WireKeys *k, uint64_t counter, const uint8_t *in, size_t n, uint8_t *out, size_t cap)
+{
+    if (cap < n + WIRECRYPT_OVERHEAD)
+        return 0;
+    memcpy(out, WIRECRYPT_MAGIC_TEXT, 4);
+    for (int i = 0; i < 8; i++)
+        out[4 + i] = (uint8_t)(counter >> (8 * i));
+    uint8_t nonce[crypto_aead_chacha20poly1305_ietf_NPUBBYTES];
+    nonce_of(counter, nonce);
+    unsigned long long clen = 0;
+    crypto_aead_chacha20poly1305_ietf_encrypt(out + WIRECRYPT_HEAD, &clen, in, n, out, WIRECRYPT_HEAD, NULL, nonce,
+                                              k->tx);
+    return WIRECRYPT_HEAD + (size_t)clen;
+}
+
+/* RFC 6479's window: bit c % 64 of word (c / 64) % WORDS marks counter c;
+ * moving the top clears the words it passes. */
+static bool replay_seen(const WireReplay *w, uint64_t c)
+{
+    if (!w->any || c > w->top)
+        return false;
+    if (w->top - c >= (uint64_t)(WIRECRYPT_WINDOW_WORDS - 1) * 64)
+        return true; /* older than the window: cannot tell, refused */
+    return (w->bits[(c / 64) % WIRECRYPT_WINDOW_WORDS] >> (c % 64)) & 1u;
+}
+
+static void replay_mark(WireReplay *w, uint64_t c)
+{
+    if (!w->any) {
+        memset(w->bits, 0, sizeof w->bits);
+        w->top = c;
+        w->any = true;
+    } else if (c > w->top) {
+        uint64_t from = w->top / 64, to = c / 64;
+        uint64_t clear = to - from < WIRECRYPT_WINDOW_WORDS ? to - from : WIRECRYPT_WINDOW_WORDS;
+        for (uint64_t i = 1; i <= clear; i++)
+            w->bits[(from + i) % WIRECRYPT_WINDOW_WORDS] = 0;
+        w->top = c;
+    }
+    w->bits[(c / 64) % WIRECRYPT_WINDOW_WORDS] |= UINT64_C(1) << (c % 64);
+}
+
+WireCryptResult wirecrypt_open(const WireKeys *k, WireReplay *w, const uint8_t *in, size_t n, uint8_t *out,
+                               size_t *out_n)
+{
+    if (n < WIRECRYPT_OVERHEAD)
+        return WIRECRYPT_SHORT;
+    if (memcmp(in, WIRECRYPT_MAGIC_TEXT, 4) != 0)
+        return WIRECRYPT_MAGIC;
+    uint64_t c = 0;
+    for (int i = 0; i < 8; i++)
+        c |= (uint64_t)in[4 + i] << (8 * i);
+    if (replay_seen(w, c))
+        return WIRECRYPT_REPLAY;
+    uint8_t nonce[crypto_aead_chacha20poly1305_ietf_NPUBBYTES];
+    nonce_of(c, nonce);
+    unsigned long long mlen = 0;
+    if (crypto_aead_chacha20poly1305_ietf_decrypt(out, &mlen, NULL, in + WIRECRYPT_HEAD, n - WIRECRYPT_HEAD, in,
+                                                  WIRECRYPT_HEAD, nonce, k->rx) != 0)
+        return WIRECRYPT_AUTH;
+    replay_mark(w, c); /* only an authentic counter moves the window */
+    *out_n = (size_t)mlen;
+    return WIRECRYPT_OK;
+}
+
+const char *wirecrypt_result_name(WireCryptResult r)
+{
+    static const char *const names[] = {"ok", "short", "magic", "auth", "replay"};
+    return r >= WIRECRYPT_OK && r <= WIRECRYPT_REPLAY ? names[r] : "?";
+}
