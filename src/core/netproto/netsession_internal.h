@@ -83,7 +83,7 @@ struct NetSession {
     int64_t start_sync;    /* synchronised instant of race time 0 */
     bool have_start;
     bool peer_racing;      /* the joiner's race traffic arrived (host stops START) */
-    /* race time (netsession.c race_at): sync - start_sync - shift, at most
+    /* race time, netsession.c race_at: sync - start_sync - shift, at most
      * cap, never below race_last */
     int64_t shift_us;      /* stalls taken out of race time */
     int64_t cap;           /* INT64_MAX, or the pause point */

@@ -38,8 +38,8 @@
  * the same delays. A peer view that never comes is skipped once a view
  * ENGINE_VIEW_SKIP samples later has arrived.
  *
- * The race flow (raceflow.h) is fed at metric time (the engine's on_sample
- * hook) with the truth of both cars and the shown scheme's displays at both
+ * The race flow (raceflow.h) is fed at each metric sample, by the engine's on_sample
+ * hook, with the truth of both cars and the shown scheme's displays at both
  * terminals, so both ends see the same finish.
  *
  * Contracts:

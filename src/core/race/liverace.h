@@ -44,7 +44,7 @@
  *   liverace_run_headless(lr, err)  a race of bots / scripts to its end as
  *        fast as possible: the countdown at once, then liverace_advance one
  *        sample period at a time until liverace_done, the engine stepped to
- *        the last time. Returns that race time (us); *write_ok false + err
+ *        the last time. Returns that race time in us; *write_ok false + err
  *        (the first failure) when the recording could not be written.
  *   liverace_set_input(lr, car, in)  input of an external controller (held).
  *   liverace_advance(lr, t_us, err)  see above; false + err when the
