@@ -245,8 +245,15 @@ static void draw_failure(NetWin *nw, int w, int h)
         return;
     gfx_begin_frame(&nw->gfx0);
     gfx_set_scale(&nw->gfx0, h / 42 < 10 ? 10 : h / 42);
-    const char *lines[3] = {"No race", nw->msg, "Q / Esc / Enter: close"};
-    widget_text_box(&nw->gfx0, w, h, lines, 3, PAL_WARN);
+    NetRace nr;
+    netwin_race_read(nw->session, &nr);
+    /* a wrong code looks like silence to the joiner: the host drops it */
+    const char *lines[4] = {"No race", nw->msg, "Q / Esc / Enter: close", NULL};
+    if (!nr.host && !nr.track) {
+        lines[2] = "the host did not answer to that join code: check the code its window shows";
+        lines[3] = "Q / Esc / Enter: close";
+    }
+    widget_text_box(&nw->gfx0, w, h, lines, lines[3] ? 4 : 3, PAL_WARN);
 }
 
 static void scr_draw(void *ctx, int w, int h)

@@ -67,7 +67,7 @@ static void prompt_draw(void *ctx, int w, int h)
                                          : "A-Z 0-9, Backspace, Enter to join, Esc to leave");
     gfx_text(&p->gfx, GFX_NORMAL, w / 2, h / 4, GFX_CENTER, PAL_ACCENT, "%s", l1);
     widget_panel(p->gfx.r, (float)w / 4, (float)h * 0.36f, (float)w / 2, (float)h / 7, PAL_ACCENT);
-    gfx_text(&p->gfx, GFX_BIG, w / 2, (int)((float)h * 0.38f), GFX_CENTER, PAL_FG, "%s_", p->typed);
+    gfx_text(&p->gfx, GFX_BIG, w / 2, (int)((float)h * 0.395f), GFX_CENTER, PAL_FG, "%s_", p->typed);
     gfx_text(&p->gfx, GFX_NORMAL, w / 2, (int)((float)h * 0.6f), GFX_CENTER, p->bad ? PAL_WARN : PAL_DIM, "%s", l3);
 }
 

@@ -465,7 +465,8 @@ static int join_main(int argc, char **argv)
     "  --clock-offset MS, --clock-drift PPM  an artificial clock error (tests the clock sync)\n"      \
     "  --raw-clock       run the schemes on the local clock instead of the synchronised one\n"        \
     "  --code CODE       the join code (the host draws and shows one without it; the joiner's\n"  \
-    "                    must be the host's): every datagram sealed with it (docs/netplay.md)\n"   \
+    "                    must be the host's; its window asks without it, --headless needs it):\n"  \
+    "                    every datagram sealed with it (docs/netplay.md)\n"                        \
     "  --log FILE        the terminal log (docs/netlog.md), crash-safe\n"                            \
     "  --headless        no window (a bot or a script drives): key: value lines at the end\n"
 
@@ -487,7 +488,7 @@ const CliCommand cmd_host = {
 const CliCommand cmd_join = {
     .name = "join",
     .summary = "join a network race at HOST[:PORT] and drive car 2",
-    .usage = "netrace join HOST[:PORT] --code CODE [--port P] [--player keys|pad|bot|script:FILE] [--link SPEC]\n"
+    .usage = "netrace join HOST[:PORT] [--code CODE] [--port P] [--player keys|pad|bot|script:FILE] [--link SPEC]\n"
              "  [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
     .help = "Joins the race a `netrace host` offers; the track and settings come from the\n"
             "host, so the joiner needs no files.\n\n"
