@@ -5,7 +5,8 @@
  * terminal saw them; the network window draws a predicted car where it is
  * predicted, and its overview draws the peer's screens from the peer's
  * latest VIEW, captioned with its age; the pause box says which end
- * stopped. SDL_VIDEODRIVER=dummy. */
+ * stopped; the joiner's code prompt turns keys into the code and the
+ * host's waiting screen shows it. SDL_VIDEODRIVER=dummy. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "app_internal.h"
+#include "netwin.h"
 #include "netwin_race.h"
 #include "widgets.h"
 
@@ -404,6 +406,58 @@ static void pause_box_says_which_end(void **state)
     assert_non_null(strstr(why, "the peer paused"));
 }
 
+/* Keys into the prompt's text: lower case kept upper, the dash optional,
+ * other keys ignored, Backspace drops one, Enter gives the canonical code
+ * (wirecrypt.h: 10 characters of Crockford's base 32) or says it is none. */
+static int type_keys(char *typed, size_t cap, const char *keys, char *code)
+{
+    int r = NETWIN_CODE_TYPING;
+    for (const char *k = keys; *k; k++)
+        r = netwin_code_key(typed, cap, *k == '<' ? SDLK_BACKSPACE : *k == '\n' ? SDLK_RETURN : *k, code);
+    return r;
+}
+
+static void code_prompt_keys(void **state)
+{
+    (void)state;
+    char typed[NETWIN_CODE_TYPED] = "", code[WIRECRYPT_CODE_CHARS + 1] = "";
+    assert_int_equal(type_keys(typed, sizeof typed, "ab3de-fgh.,jk", code), NETWIN_CODE_TYPING);
+    assert_string_equal(typed, "AB3DE-FGHJK"); /* '.' and ',' are not the code's */
+    assert_int_equal(type_keys(typed, sizeof typed, "<<", code), NETWIN_CODE_TYPING);
+    assert_string_equal(typed, "AB3DE-FGH");
+    assert_int_equal(type_keys(typed, sizeof typed, "\n", code), NETWIN_CODE_BAD); /* 8 characters */
+    assert_int_equal(type_keys(typed, sizeof typed, "x9\n", code), NETWIN_CODE_DONE);
+    assert_string_equal(code, "AB3DEFGHX9");
+    /* without the dash, and Backspace on nothing does nothing */
+    char t2[NETWIN_CODE_TYPED] = "";
+    assert_int_equal(type_keys(t2, sizeof t2, "<0123456789\n", code), NETWIN_CODE_DONE);
+    assert_string_equal(code, "0123456789");
+    /* the text stops at its capacity (4 bytes: 3 characters and the NUL) */
+    char t3[4] = "";
+    type_keys(t3, sizeof t3, "abcdef", code);
+    assert_string_equal(t3, "ABC");
+}
+
+/* The host's window before a joiner: the code to type, and the port. */
+static void waiting_screen_shows_the_code(void **state)
+{
+    (void)state;
+    NetRace nr;
+    memset(&nr, 0, sizeof nr);
+    nr.host = true;
+    nr.port = 41000;
+    strcpy(nr.code, "AB3DE-FGHX9");
+    char l2[160], l3[160];
+    const char *title = netwin_race_wait_text(&nr, l2, l3, sizeof l2);
+    assert_string_equal(title, "Waiting for a joiner");
+    assert_non_null(strstr(l2, "AB3DE-FGHX9"));
+    assert_non_null(strstr(l3, ":41000"));
+    nr.host = false;
+    netwin_race_wait_text(&nr, l2, l3, sizeof l2);
+    assert_non_null(strstr(l2, "AB3DE-FGHX9"));
+    assert_non_null(strstr(l3, "no answer"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +469,8 @@ int main(void)
         cmocka_unit_test(network_screen_draws_predictions),
         cmocka_unit_test(overview_shows_the_peer),
         cmocka_unit_test(pause_box_says_which_end),
+        cmocka_unit_test(code_prompt_keys),
+        cmocka_unit_test(waiting_screen_shows_the_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

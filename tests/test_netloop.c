@@ -112,6 +112,12 @@ static void stall_on_loopback(void **state)
                         .code = "7k3qm-x9a2c"};
     j.s = session_new(&jc, &err);
     assert_non_null(j.s);
+    /* what the windows show: the code canonical with its dash, at both ends */
+    char shown[WIRECRYPT_CODE_TEXT];
+    session_code(h.s, shown);
+    assert_string_equal(shown, "7K3QM-X9A2C");
+    session_code(j.s, shown);
+    assert_string_equal(shown, "7K3QM-X9A2C");
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, run_host, &h), 0);
     j.ok = session_run(j.s, NULL);

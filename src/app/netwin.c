@@ -36,6 +36,7 @@ typedef struct NetWin {
     double steer;        /* keyboard steering after the ramp */
     bool quit, help, shot, fullscreen;
     bool after_race;     /* the standings are up: Enter closes them too */
+    bool failed;         /* the race failed: msg says why, in a box until closed */
     char msg[256];
     int msg_frames;
     volatile sig_atomic_t *stop;
@@ -131,7 +132,8 @@ static void hud(NetWin *nw, const NetRace *nr, int w)
     h.car = me;
     const char *kind = nw->cfg->kind == PLAYER_PAD ? "pad" : nw->cfg->kind == PLAYER_BOT ? "bot"
                        : nw->cfg->kind == PLAYER_SCRIPT ? "script" : "keys";
-    snprintf(h.who, sizeof h.who, "%s · peer %s", kind, nr->st.peer[0] ? nr->st.peer : "-");
+    snprintf(h.who, sizeof h.who, "%s · peer %.48s%s%s", kind, nr->st.peer[0] ? nr->st.peer : "-",
+             nr->code[0] ? " · code " : "", nr->code);
     widget_hud_race(nr->rf, me, nr->st.race_us, &h);
     /* the order as this terminal displays it (the race flow is fed when
      * both terminals' views of a sample are in: one network delay late) */
@@ -206,8 +208,14 @@ static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)
         int views[3] = {nr->me, 1 - nr->me, RACEFLOW_TRUTH};
         widget_results(g, w, h, nr->rf, title, views, labels, 3, "Q / Esc / Enter: close");
     }
-    if (nw->help)
-        widget_text_box(g, w, h, help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), PAL_ACCENT);
+    if (nw->help) {
+        enum { NHELP = (int)(sizeof help_lines / sizeof help_lines[0]) };
+        const char *lines[NHELP + 1];
+        memcpy(lines, help_lines, sizeof help_lines);
+        snprintf(l1, sizeof l1, "join code %s", nr->code[0] ? nr->code : "(none: in clear)");
+        lines[NHELP] = l1;
+        widget_text_box(g, w, h, lines, NHELP + 1, PAL_ACCENT);
+    }
     if (nw->msg_frames > 0) {
         nw->msg_frames--;
         const char *lines[1] = {nw->msg};
@@ -215,22 +223,37 @@ static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)
     }
 }
 
-/* Before the track is known: what the session waits for. */
+/* Before the track is known: what the session waits for, the join code
+ * large (the joiner types it: docs/netplay.md "Join code"). */
 static void draw_waiting(NetWin *nw, const NetRace *nr, int w, int h)
 {
     if (!nw->have_gfx0)
         return;
     gfx_begin_frame(&nw->gfx0);
     gfx_set_scale(&nw->gfx0, h / 42 < 10 ? 10 : h / 42);
-    char l2[160];
-    if (nr->host)
-        snprintf(l2, sizeof l2, "netrace join THIS-HOST:%u", nr->port);
-    else
-        snprintf(l2, sizeof l2, "no answer yet from the host");
-    gfx_text(&nw->gfx0, GFX_BIG, w / 2, h / 3, GFX_CENTER, PAL_ACCENT, "%s",
-             nr->host ? "Waiting for a joiner" : "Joining the race");
-    gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 3 + h / 10, GFX_CENTER, PAL_FG, "%s", l2);
-    gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 3 + h / 6, GFX_CENTER, PAL_DIM, "Q / Esc: give up");
+    char l2[160], l3[160];
+    const char *title = netwin_race_wait_text(nr, l2, l3, sizeof l2);
+    gfx_text(&nw->gfx0, GFX_BIG, w / 2, h / 4, GFX_CENTER, PAL_ACCENT, "%s", title);
+    gfx_text(&nw->gfx0, GFX_BIG, w / 2, h / 4 + h / 8, GFX_CENTER, PAL_FG, "%s", l2);
+    gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 4 + h / 4, GFX_CENTER, PAL_FG, "%s", l3);
+    gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 4 + h / 3, GFX_CENTER, PAL_DIM, "Q / Esc: give up");
+}
+
+static void draw_failure(NetWin *nw, int w, int h)
+{
+    if (!nw->have_gfx0)
+        return;
+    gfx_begin_frame(&nw->gfx0);
+    gfx_set_scale(&nw->gfx0, h / 42 < 10 ? 10 : h / 42);
+    NetRace nr;
+    netwin_race_read(nw->session, &nr);
+    /* a wrong code looks like silence to the joiner: the host drops it */
+    const char *lines[4] = {"No race", nw->msg, "Q / Esc / Enter: close", NULL};
+    if (!nr.host && !nr.track) {
+        lines[2] = "the host did not answer to that join code: check the code its window shows";
+        lines[3] = "Q / Esc / Enter: close";
+    }
+    widget_text_box(&nw->gfx0, w, h, lines, lines[3] ? 4 : 3, PAL_WARN);
 }
 
 static void scr_draw(void *ctx, int w, int h)
@@ -248,6 +271,10 @@ static void scr_draw(void *ctx, int w, int h)
     SDL_Color grass = PAL_GRASS;
     SDL_SetRenderDrawColor(nw->loop.r, grass.r, grass.g, grass.b, 255);
     SDL_RenderClear(nw->loop.r);
+    if (nw->failed) {
+        draw_failure(nw, w, h);
+        return;
+    }
     if (!nw->view) {
         draw_waiting(nw, &nr, w, h);
         return;
@@ -308,6 +335,19 @@ static bool on_session_frame(void *ctx)
     return winloop_frame(&nw->loop, &scr, false);
 }
 
+/* A race that did not happen or broke off: why (the session's line, such
+ * as the give-up when the host never answered a wrong code) until the
+ * player closes it or NETWIN_FAIL_FRAMES frames (30 ms each) have passed. */
+#define NETWIN_FAIL_FRAMES 600
+static void show_failure(NetWin *nw)
+{
+    snprintf(nw->msg, sizeof nw->msg, "%.255s", netwin_race_error(nw->session));
+    nw->after_race = true;
+    nw->failed = true;
+    for (int i = 0; i < NETWIN_FAIL_FRAMES && on_session_frame(nw); i++)
+        SDL_Delay(30);
+}
+
 /* Keys, pads and their mapping files; false after one line on stderr. */
 static bool setup_input(NetWin *nw)
 {
@@ -354,11 +394,14 @@ int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
             SDL_SetWindowIcon(nw->loop.win, nw->sprites.icon);
         bool ok = netwin_race_run(s, on_session_frame, nw, stop);
         rc = ok ? 0 : 1;
+        bool left = nw->quit; /* Q or Esc: the player knows why */
         /* the standings stay up until the player closes them */
         nw->quit = false;
         nw->after_race = true;
         while (ok && on_session_frame(nw))
             SDL_Delay(30);
+        if (!ok && !left && !(stop && *stop))
+            show_failure(nw);
     }
     overwin_close(&nw->watch);
     widget_sprites_free(&nw->sprites);

@@ -25,6 +25,20 @@
  *        the race leaves it (the peer is told: BYE). Returns 0 when the race
  *        completed, 1 when it did not (session_error says why) and 3 when no
  *        window could be opened (one line on stderr; nothing was sent).
+ *        A race that did not complete (not left by the player) says why in
+ *        the window (session_error, such as the give-up when the host never
+ *        answered a wrong code) until closed, at most 18 s.
+ *   netwin_ask_code(cfg, host, code, stop)  `join HOST` without --code: a
+ *        window asks for the join code the host's window shows, typed by
+ *        netwin_code_key's rules. 0 with the canonical code in code, 1 when
+ *        the player left (Esc, the window closed, *stop), 3 when no window
+ *        could be opened (one line on stderr).
+ *   netwin_code_key(typed, cap, key, code)  one key (an SDL keycode) into
+ *        the text typed so far (cap bytes with the NUL): A-Z (lower case
+ *        too, kept upper), 0-9 and '-' appended while it fits, Backspace
+ *        drops the last; Enter returns NETWIN_CODE_DONE with the canonical
+ *        code (wirecrypt_code_normalise) or NETWIN_CODE_BAD when the text is
+ *        not a code; every other key NETWIN_CODE_TYPING.
  */
 #ifndef NR_NETWIN_H
 #define NR_NETWIN_H
@@ -43,6 +57,12 @@ typedef struct NetWinConfig {
     bool watch;               /* the gauges of every scheme open at the start (Tab toggles) */
 } NetWinConfig;
 
+#define NETWIN_CODE_TYPED 32 /* the prompt's text: a code with dashes and room for slips */
+enum { NETWIN_CODE_TYPING = 0, NETWIN_CODE_DONE = 1, NETWIN_CODE_BAD = 2 };
+
+int netwin_code_key(char *typed, size_t cap, int key, char code[WIRECRYPT_CODE_CHARS + 1]);
+int netwin_ask_code(const NetWinConfig *cfg, const char *host, char code[WIRECRYPT_CODE_CHARS + 1],
+                    volatile sig_atomic_t *stop);
 int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop);
 
 #endif

@@ -35,6 +35,7 @@ void netwin_race_read(Session *s, NetRace *nr)
     nr->track = session_track(s);
     nr->host = session_is_host(s);
     nr->port = session_port(s);
+    session_code(s, nr->code);
     const NetTerminal *np = session_netterm(s);
     if (!np || nr->st.phase < SESSION_COUNTDOWN)
         return;
@@ -137,6 +138,24 @@ const char *netwin_race_pause_text(const SessionStatus *st, char *why, size_t n)
         snprintf(why, n, "the peer has been silent for %.1f s", (double)st->silent_us / 1e6);
         return "the race goes on when it is heard again; 15 s of silence ends it";
     }
+}
+
+const char *netwin_race_wait_text(const NetRace *nr, char *l2, char *l3, size_t n)
+{
+    if (nr->host) {
+        snprintf(l2, n, "join code  %s", nr->code[0] ? nr->code : "(none: in clear)");
+        snprintf(l3, n, "on the other machine: netrace join THIS-HOST:%u, then type the code", nr->port);
+        return "Waiting for a joiner";
+    }
+    snprintf(l2, n, "join code  %s", nr->code[0] ? nr->code : "(none: in clear)");
+    /* a wrong code looks like silence: the host drops what it cannot open */
+    snprintf(l3, n, "no answer yet from the host (a wrong code gets none)");
+    return "Joining the race";
+}
+
+const char *netwin_race_error(const Session *s)
+{
+    return session_error(s);
 }
 
 void netwin_race_input(Session *s, const CarInput *in)

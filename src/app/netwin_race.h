@@ -25,6 +25,11 @@
  *        (which end stopped: this terminal stalled for X s, the peer
  *        silent for X s, or the peer asked) and returns its last line (how
  *        the race goes on).
+ *   netwin_race_wait_text(nr, l2, l3, n)  the screen before the race is
+ *        known: returns its title; l2 the join code (the host's, for the
+ *        joiner to type; the joiner's, as given), l3 what to do or what it
+ *        waits for (n bytes each).
+ *   netwin_race_error(s)  why the race did not complete (session_error).
  *   netwin_race_input(s, in)   this terminal's controls to the session.
  *   netwin_race_pose(countdown, shown, grid, &out)  the pose a screen draws
  *        for a car: its grid slot in the countdown (the terminal starts at
@@ -48,6 +53,7 @@ typedef struct NetRace {
     const Track *track;   /* NULL until the host's track is known */
     bool host;
     unsigned port;        /* the UDP port of this terminal */
+    char code[WIRECRYPT_CODE_TEXT]; /* the join code as shown (XXXXX-XXXXX); "" in clear */
     bool racing;          /* the race exists and the countdown began */
     int me;               /* this terminal's car */
     const char *shown;    /* the scheme on the screen */
@@ -67,6 +73,8 @@ void netwin_race_pose(bool countdown, const Pose *shown, const Pose *grid, Pose 
 bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d);
 bool netwin_race_peer(const Engine *e, int k, int peer, int64_t now_us, RaceData *d);
 const char *netwin_race_pause_text(const SessionStatus *st, char *why, size_t n);
+const char *netwin_race_wait_text(const NetRace *nr, char *l2, char *l3, size_t n);
+const char *netwin_race_error(const Session *s);
 void netwin_race_input(Session *s, const CarInput *in);
 bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile sig_atomic_t *stop);
 

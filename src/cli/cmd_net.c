@@ -242,7 +242,7 @@ static int check_args(NetCli *n, NetArgs *a, SessionConfig *sc, bool *script, bo
     if (!a->host && !parse_peer(n->cmd, a->peer, a->peer_host, sizeof a->peer_host, &sc->peer_port))
         return CLI_USAGE;
     char code[WIRECRYPT_CODE_CHARS + 1];
-    if (!a->host && !sc->code)
+    if (!a->host && !sc->code && a->headless) /* the window asks for it (netwin_ask_code) */
         return cli_usage_error(n->cmd, "give the join code the host shows: --code CODE");
     if (sc->code && !wirecrypt_code_normalise(sc->code, code))
         return cli_usage_error(n->cmd, "--code '%.24s': expected %d characters of %s (dashes, case ignored)",
@@ -349,9 +349,19 @@ static int window_config(NetCli *n, const NetArgs *a, bool script, bool human, N
 }
 
 /* The session, run headless or in the window; the summary. */
-static int run_session(NetCli *n, const SessionConfig *sc, const NetWinConfig *wc, bool headless)
+static int run_session(NetCli *n, const SessionConfig *sc0, const NetWinConfig *wc, bool headless)
 {
     NrError err = {{0}};
+    SessionConfig scc = *sc0, *sc = &scc;
+    char typed[WIRECRYPT_CODE_CHARS + 1];
+    if (!sc->host && !sc->code) { /* a window (check_args): it asks for the host's code */
+        int arc = netwin_ask_code(wc, sc->peer, typed, &stop_flag);
+        if (arc == 3)
+            return cli_fail(n->cmd, "no window could be opened: give --code CODE with --headless");
+        if (arc != 0)
+            return cli_fail(n->cmd, "no join code given: the race was left");
+        sc->code = typed;
+    }
     Session *s = session_new(sc, &err);
     if (!s)
         return cli_fail(n->cmd, "%s", err.msg);
@@ -455,7 +465,8 @@ static int join_main(int argc, char **argv)
     "  --clock-offset MS, --clock-drift PPM  an artificial clock error (tests the clock sync)\n"      \
     "  --raw-clock       run the schemes on the local clock instead of the synchronised one\n"        \
     "  --code CODE       the join code (the host draws and shows one without it; the joiner's\n"  \
-    "                    must be the host's): every datagram sealed with it (docs/netplay.md)\n"   \
+    "                    must be the host's; its window asks without it, --headless needs it):\n"  \
+    "                    every datagram sealed with it (docs/netplay.md)\n"                        \
     "  --log FILE        the terminal log (docs/netlog.md), crash-safe\n"                            \
     "  --headless        no window (a bot or a script drives): key: value lines at the end\n"
 
@@ -477,7 +488,7 @@ const CliCommand cmd_host = {
 const CliCommand cmd_join = {
     .name = "join",
     .summary = "join a network race at HOST[:PORT] and drive car 2",
-    .usage = "netrace join HOST[:PORT] --code CODE [--port P] [--player keys|pad|bot|script:FILE] [--link SPEC]\n"
+    .usage = "netrace join HOST[:PORT] [--code CODE] [--port P] [--player keys|pad|bot|script:FILE] [--link SPEC]\n"
              "  [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
     .help = "Joins the race a `netrace host` offers; the track and settings come from the\n"
             "host, so the joiner needs no files.\n\n"

@@ -294,6 +294,18 @@ bool session_is_host(const Session *s)
     return netsession_is_host(s->ns);
 }
 
+void session_code(const Session *s, char out[WIRECRYPT_CODE_TEXT])
+{
+    /* canonical (10 characters, or "" in clear) to the shown XXXXX-XXXXX */
+    int j = 0;
+    for (int i = 0; s->code[i] && i < WIRECRYPT_CODE_CHARS; i++) {
+        if (i == WIRECRYPT_CODE_CHARS / 2)
+            out[j++] = '-';
+        out[j++] = s->code[i];
+    }
+    out[j] = '\0';
+}
+
 int session_scheme_count(const Session *s)
 {
     return netsession_scheme_count(s->ns);

@@ -35,6 +35,8 @@
  *   session_track(s)        the race's track (NULL until known).
  *   session_scheme(s, k) / session_scheme_count(s)  the session's schemes.
  *   session_is_host(s)
+ *   session_code(s, out)    the join code both ends derive the key from, as
+ *        shown (XXXXX-XXXXX), into out; "" when the datagrams go in clear.
  *   session_pauses(s)       times the race paused (docs/netplay.md "Pause").
  *   session_set_input(s, in)  the own car's input when cfg->external_input
  *        (keys, pad): held until the next call.
@@ -45,6 +47,7 @@
 #include "netclock.h"
 #include "netport.h"
 #include "netsession.h"
+#include "wirecrypt.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -126,6 +129,7 @@ struct NetTerminal *session_netterm(Session *s);
 const Track *session_track(const Session *s);
 int session_scheme_count(const Session *s);
 bool session_is_host(const Session *s);
+void session_code(const Session *s, char out[WIRECRYPT_CODE_TEXT]);
 int session_pauses(const Session *s);
 const SchemeType *session_scheme(const Session *s, int k);
 void session_set_input(Session *s, const CarInput *in);

@@ -25,6 +25,10 @@ stderr_has "no-such-host.invalid" "the unresolved name is named"
 expect 2 "join bad port" -- "$NR" join 127.0.0.1:0 --headless
 expect 2 "join without a code" -- "$NR" join 127.0.0.1 --headless
 stderr_has "join code the host shows" "join asks for the code"
+expect 2 "join HOST:PORT --headless without a code" -- "$NR" join 127.0.0.1:1 --headless
+stderr_has "--code CODE" "the usage line names --code"
+expect 1 "join's code prompt without a display" -- env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$NR" join 127.0.0.1:1
+stderr_has "no window could be opened" "no display for the code prompt: one line, what to do instead"
 expect 2 "join bad code" -- "$NR" join 127.0.0.1 --code 'ABCDE-FGHJU' --headless
 stderr_has "expected 10 characters" "a code of a letter no code has"
 expect 2 "host bad player" -- "$NR" host --player robot --headless
