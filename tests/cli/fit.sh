@@ -43,6 +43,11 @@ stderr_has "bad2.txt:2: delay -3" "fit negative named"
 printf 'delay_ms\n75.1\nnan\n' >"$TMP/bad3.txt"
 expect 1 "fit NaN" -- "$NR" fit "$TMP/bad3.txt"
 stderr_has "bad3.txt:3: .*nan" "fit NaN named"
+# A delay no link can hold (the fuzzer's 7.5e248 ms overran the fitted
+# spec's text before it was refused here).
+printf '75.e247\n.59\nlost\n74.2\nlost\n' >"$TMP/bad5.txt"
+expect 1 "fit a delay past a link's longest" -- "$NR" fit "$TMP/bad5.txt"
+stderr_has "bad5.txt:1: delay 75.e247: expected at most 2147483.647 ms" "fit too long named"
 printf 'lost\nlost\n' >"$TMP/bad4.txt"
 expect 1 "fit nothing delivered" -- "$NR" fit "$TMP/bad4.txt"
 expect 1 "fit missing file" -- "$NR" fit "$TMP/none.txt"

@@ -64,6 +64,10 @@ static bool read_value(DelaySeries *out, char *s, const char *path, long no, boo
     }
     if (!isfinite(v) || v < 0)
         return nr_error_set(err, "%s:%ld: delay %.40s: expected a finite number of ms >= 0", path, no, s);
+    /* a link spec holds at most LINK_TIME_MAX_US: a longer delay has no fit */
+    if (v > (double)LINK_TIME_MAX_US / 1000.0)
+        return nr_error_set(err, "%s:%ld: delay %.40s: expected at most %.3f ms (a link's longest delay)", path, no,
+                            s, (double)LINK_TIME_MAX_US / 1000.0);
     return push(out, v, path, no, err);
 }
 
@@ -192,17 +196,30 @@ static void fit_loss(const DelaySeries *s, LinkFit *f)
     }
 }
 
+/* Appends to the spec; the text stops at its size (never past it). */
+static void spec_add(LinkFit *f, size_t *w, const char *fmt, double a, double b, const char *t)
+{
+    if (*w >= sizeof f->spec - 1)
+        return;
+    int n = t ? snprintf(f->spec + *w, sizeof f->spec - *w, fmt, t) : snprintf(f->spec + *w, sizeof f->spec - *w, fmt, a, b);
+    if (n > 0)
+        *w += (size_t)n < sizeof f->spec - *w ? (size_t)n : sizeof f->spec - 1 - *w;
+}
+
 static void write_spec(LinkFit *f)
 {
     const FitCandidate *c = &f->cand[f->best];
-    int w = f->sd_ms > 0 ? snprintf(f->spec, sizeof f->spec, "delay %.3fms %.3fms", c->mu_ms, c->sigma_ms)
-                         : snprintf(f->spec, sizeof f->spec, "delay %.3fms", c->mu_ms);
+    size_t w = 0;
+    if (f->sd_ms > 0)
+        spec_add(f, &w, "delay %.3fms %.3fms", c->mu_ms, c->sigma_ms, NULL);
+    else
+        spec_add(f, &w, "delay %.3fms", c->mu_ms, 0, NULL);
     if (f->sd_ms > 0 && strcmp(c->table, "uniform") != 0)
-        w += snprintf(f->spec + w, sizeof f->spec - (size_t)w, " distribution %s", c->table);
+        spec_add(f, &w, " distribution %s", 0, 0, c->table);
     if (f->bursty)
-        snprintf(f->spec + w, sizeof f->spec - (size_t)w, " loss gemodel %.4f%% %.4f%%", 100 * f->ge_p, 100 * f->ge_r);
+        spec_add(f, &w, " loss gemodel %.4f%% %.4f%%", 100 * f->ge_p, 100 * f->ge_r, NULL);
     else if (f->lost > 0)
-        snprintf(f->spec + w, sizeof f->spec - (size_t)w, " loss %.4f%%", 100 * f->loss_rate);
+        spec_add(f, &w, " loss %.4f%%", 100 * f->loss_rate, 0, NULL);
 }
 
 bool linkfit_run(const DelaySeries *s, const char *table_dir, LinkFit *out, NrError *err)
