@@ -51,7 +51,7 @@ static int sender_vectors(const AccuracyConfig *cfg, int64_t period_us, int n, d
 }
 
 /* As the global-clock receiver uses it: x + v (r(t) - s(T)) with r(t) =
- * (1 + rd) t + ro is the line through (x, y) at true time (s(T) - ro) /
+ * (1 + rd) t + ro is the line through (x, y) at true time t = (s(T) - ro) /
  * (1 + rd) with velocity (1 + rd) v. With perfect clocks this is vec[k]
  * unchanged (bit for bit). */
 static void stamp_vectors(const AccuracyConfig *cfg, const DrVec *vec, int nvec, DrVec *stamped)

@@ -86,7 +86,7 @@ typedef struct SchemeParams {
     int64_t adapt_margin_us; /* added to the statistic (10 ms) */
     int64_t adapt_min_us;    /* the lag's bounds (0 .. 1000 ms); a lag starts at Delta, clamped */
     int64_t adapt_max_us;
-    double adapt_slew;       /* how fast the lag moves: ms of lag per ms of time (0.5) */
+    double adapt_slew;       /* how fast the lag moves: ms of lag per ms of race time; 0.5 */
 } SchemeParams;
 
 typedef struct Transport {

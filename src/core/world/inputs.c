@@ -74,8 +74,8 @@ static bool append_line(InputScript *s, int *cap, const InputLine *l, const char
     return true;
 }
 
-/* The lines by player, then time (the keys are unique: a player's times
- * strictly increase, checked on reading), and where each player's start. */
+/* The lines by player, then by time: the keys are unique: a player's times
+ * strictly increase, checked on reading; and where each player's start. */
 static void index_players(InputScript *s)
 {
     if (s->n > 1) /* qsort of a NULL array of 0 lines is undefined (found by the fuzzer) */

@@ -9,10 +9,10 @@
  *
  * Order, for every physics step whose start time t (world->t_us) is at or
  * before the target of raceloop_run:
- *   1. a sample time (t == next sample time, every period_us from the first
- *      one): the sample hook runs with t; false stops the loop there (no
+ *   1. a sample time, t == next sample time, every period_us from the first
+ *      one: the sample hook runs with t; false stops the loop there (no
  *      control, no step at t) for good;
- *   2. a control time (t % WORLD_CONTROL_US == 0): the control hook gives
+ *   2. a control time, t % WORLD_CONTROL_US == 0: the control hook gives
  *      car c's input for c = 0 .. world->ncars - 1, in car order; the input
  *      is held until the next control time; false stops the loop for good
  *      before the step;
