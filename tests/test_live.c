@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "race_fixture.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,16 +59,7 @@ static void source_path(char *buf, size_t n, const char *rel)
 
 static Track *circle_track(void)
 {
-    char text[8192];
-    int w = snprintf(text, sizeof text, "netrace-track 1\nname circle\nwidth 10\n");
-    for (int i = 0; i < 96; i++) {
-        double a = 2.0 * NR_PI * i / 96;
-        w += snprintf(text + w, sizeof text - (size_t)w, "point %.9f %.9f\n", 300.0 * cos(a), 300.0 * sin(a));
-    }
-    NrError err;
-    Track *t = track_parse(text, "circle", &err);
-    assert_non_null(t);
-    return t;
+    return circle_of(300, 96);
 }
 
 static LinkSpec spec(const char *text)

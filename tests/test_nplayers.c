@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "race_fixture.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,16 +26,7 @@
  * s0[c] + v[c] t up to the projection's rounding. */
 static Track *circle_track(void)
 {
-    char text[8192];
-    int w = snprintf(text, sizeof text, "netrace-track 1\nname circle\nwidth 10\n");
-    for (int i = 0; i < 96; i++) {
-        double a = 2.0 * NR_PI * i / 96;
-        w += snprintf(text + w, sizeof text - (size_t)w, "point %.9f %.9f\n", 300.0 * cos(a), 300.0 * sin(a));
-    }
-    NrError err;
-    Track *t = track_parse(text, "circle", &err);
-    assert_non_null(t);
-    return t;
+    return circle_of(300, 96);
 }
 
 /* Car 0 starts last and fastest: it passes car 1 at 0.3 s (3 cw at 10 cw/s)
