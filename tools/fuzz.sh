@@ -4,6 +4,8 @@
 # seeds. Exit status: 0 no finding, 1 a finding (input kept under
 # build-fuzz/findings/NAME/), 2 set-up failure. See tests/fuzz/README.md.
 # usage: tools/fuzz.sh [SECONDS [NAME...]]   (NAME: run only fuzz_NAME.c)
+# FUZZ_RUNS=N also stops a harness after N executions (a long run: 10^7 or
+# 10 minutes each is FUZZ_RUNS=10000000 tools/fuzz.sh 600).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
@@ -82,10 +84,12 @@ for h in tests/fuzz/fuzz_*.c; do
         done <"tests/fuzz/$name.seeds"
     fi
     dict=()
+    runs=()
+    [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
     [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
     log="$out/fuzz_$name.log"
     set +e
-    "$bin" "$corpus" "$seeds" "${dict[@]}" -max_total_time="$secs" -timeout=30 -rss_limit_mb=2048 \
+    "$bin" "$corpus" "$seeds" "${dict[@]}" "${runs[@]}" -max_total_time="$secs" -timeout=30 -rss_limit_mb=2048 \
         -max_len=65536 -artifact_prefix="$out/findings/$name/" -print_final_stats=1 >"$log" 2>&1
     rc=$?
     set -e
