@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "raceflow.h"
 
 #define STEP_US (100 * NR_US_PER_MS)
@@ -209,6 +211,97 @@ static void test_nobody_finishes(void **st)
     assert_false(r.finished[0]);
 }
 
+/* Three cars, one lap of 100 cw. Truth after sample i: car 0 at i, car 1
+ * at i + 1, car 2 at i - 1. Each terminal shows its own car on time and the
+ * two others four samples late. Crossings by hand (the first sample at or
+ * past 100): truth car 1 at 99, car 0 at 100, car 2 at 101; terminal 1
+ * (index 0): car 0 at 100, car 1 at 103, car 2 at 105; terminal 2: car 1
+ * at 99, car 0 at 104, car 2 at 105; terminal 3: car 2 at 101, car 1 at
+ * 103, car 0 at 104. */
+static void feed_three(RaceFlow *rf, int from, int upto)
+{
+    for (int i = from; i <= upto; i++) {
+        RaceProgress p;
+        memset(&p, 0, sizeof p);
+        double truth[3] = {i, i + 1.0, i - 1.0};
+        for (int c = 0; c < 3; c++) {
+            p.truth[c] = truth[c];
+            for (int j = 0; j < 3; j++)
+                p.seen[j][c] = j == c ? truth[c] : truth[c] - 4.0;
+        }
+        raceflow_sample(rf, i * STEP_US, &p);
+    }
+}
+
+static void test_three_cars_three_terminals(void **st)
+{
+    (void)st;
+    RaceFlow rf;
+    RaceFlowConfig c = {.laps = 1, .lap_cw = 100.0, .ncars = 3};
+    raceflow_init(&rf, &c);
+    raceflow_go(&rf, 0);
+    assert_true(raceflow_tick(&rf, RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US));
+    feed_three(&rf, 0, 100);
+    assert_int_equal(rf.phase, RF_RACING); /* car 2 not over the line in the truth */
+    feed_three(&rf, 101, 101);
+    assert_int_equal(rf.phase, RF_FINISHING);
+    assert_int_equal(rf.over_us, 101 * STEP_US);
+    feed_three(&rf, 102, 104);
+    assert_int_equal(rf.phase, RF_FINISHING); /* terminals 1 and 2 show car 2 at 105 */
+    feed_three(&rf, 105, 105);
+    assert_int_equal(rf.phase, RF_DONE);
+    static const int order[4][3] = {{0, 1, 2}, {1, 0, 2}, {2, 1, 0}, {1, 0, 2}};
+    static const int finish[4][3] = {{100, 103, 105}, {104, 99, 105}, {104, 103, 101}, {100, 99, 101}};
+    static const int who[4] = {0, 1, 2, RACEFLOW_TRUTH};
+    for (int v = 0; v < 4; v++) {
+        RaceResult r;
+        raceflow_result(&rf, who[v], &r);
+        assert_int_equal(r.ncars, 3);
+        for (int k = 0; k < 3; k++) {
+            assert_int_equal(r.order[k], order[v][k]);
+            assert_true(r.finished[k]);
+            assert_int_equal(r.finish_us[k], finish[v][k] * STEP_US);
+            assert_int_equal(r.lap_us[k][0], finish[v][k] * STEP_US);
+        }
+    }
+    assert_true(raceflow_same_order(&rf, 1, RACEFLOW_TRUTH));
+    assert_false(raceflow_same_order(&rf, 0, 1));
+    assert_true(raceflow_orders_differ(&rf));
+}
+
+/* Four cars every terminal shows alike: the orders agree; a car count past
+ * RACEFLOW_CARS is clamped, none below two. */
+static void test_four_cars_agree(void **st)
+{
+    (void)st;
+    RaceFlow rf;
+    RaceFlowConfig c = {.laps = 1, .lap_cw = 100.0, .ncars = 4};
+    raceflow_init(&rf, &c);
+    raceflow_go(&rf, 0);
+    raceflow_tick(&rf, RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US);
+    for (int i = 0; rf.phase != RF_DONE && i < 1000; i++) {
+        RaceProgress p;
+        memset(&p, 0, sizeof p);
+        for (int car = 0; car < 4; car++) {
+            p.truth[car] = i * (1.0 + 0.1 * car);
+            for (int j = 0; j < 4; j++)
+                p.seen[j][car] = p.truth[car];
+        }
+        raceflow_sample(&rf, i * STEP_US, &p);
+    }
+    assert_int_equal(rf.phase, RF_DONE);
+    RaceResult r;
+    raceflow_result(&rf, 3, &r);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(r.order[k], 3 - k); /* the fastest first */
+    assert_false(raceflow_orders_differ(&rf));
+    RaceFlowConfig big = {.laps = 1, .lap_cw = 100.0, .ncars = 99}, none = {.laps = 1, .lap_cw = 100.0};
+    raceflow_init(&rf, &big);
+    assert_int_equal(rf.cfg.ncars, RACEFLOW_CARS);
+    raceflow_init(&rf, &none);
+    assert_int_equal(rf.cfg.ncars, 2);
+}
+
 static void test_samples_before_the_start_ignored(void **st)
 {
     (void)st;
@@ -234,6 +327,8 @@ int main(void)
         cmocka_unit_test(test_tie_and_backwards_progress),
         cmocka_unit_test(test_samples_before_the_start_ignored),
         cmocka_unit_test(test_nobody_finishes),
+        cmocka_unit_test(test_three_cars_three_terminals),
+        cmocka_unit_test(test_four_cars_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

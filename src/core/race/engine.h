@@ -142,7 +142,7 @@
  *   forward(ctx, d)    a delivery due to a remote terminal (d->to), in due
  *        order; required when a terminal is remote.
  *   engine_sample_race_progress(s, k, out)  the race flow's RaceProgress of
- *        a metrics sample under scheme k (two terminals, RACEFLOW_CARS).
+ *        a metrics sample under scheme k (every car at every terminal).
  */
 #ifndef NR_ENGINE_H
 #define NR_ENGINE_H
@@ -201,7 +201,7 @@ static inline double engine_sample_seen(const EngineSample *s, int k, int j, int
 }
 
 /* What the race flow reads of one metrics sample: the truth and scheme k's
- * displayed progress at both terminals (raceflow.h). */
+ * displayed progress at every terminal (raceflow.h). */
 void engine_sample_race_progress(const EngineSample *s, int k, RaceProgress *out);
 
 typedef struct EngineHooks {

@@ -283,9 +283,10 @@ void engine_display(const Engine *e, int k, int j, int car, Pose *out)
 
 void engine_sample_race_progress(const EngineSample *s, int k, RaceProgress *out)
 {
-    for (int c = 0; c < RACEFLOW_CARS; c++) {
+    memset(out, 0, sizeof *out);
+    for (int c = 0; c < s->ncars && c < RACEFLOW_CARS; c++) {
         out->truth[c] = s->truth[c];
-        for (int j = 0; j < 2; j++)
+        for (int j = 0; j < s->ncars && j < RACEFLOW_CARS; j++)
             out->seen[j][c] = engine_sample_seen(s, k, j, c);
     }
 }

@@ -149,6 +149,7 @@ LiveRace *liverace_new(const LiveRaceConfig *cfg, NrError *err)
     }
     RaceFlowConfig fc = cfg->flow;
     fc.lap_cw = track_length(cfg->track);
+    fc.ncars = lr->ncars;
     raceflow_init(&lr->flow, &fc);
     if (cfg->rec_path) {
         Recording meta;

@@ -82,7 +82,7 @@
 typedef struct LiveRaceConfig {
     const Track *track;       /* borrowed */
     const char *track_file;   /* the recording's 'track' field */
-    int ncars;                /* cars on the grid (0 = 2; the engine takes 2) */
+    int ncars;                /* cars on the grid and terminals, 2 to ENGINE_MAX_CARS (0 = 2) */
     EngineConfig engine;      /* links, seed, params, schemes, clocks */
     int shown;                /* scheme whose terminals the race flow reads */
     RaceFlowConfig flow;      /* laps or duration (lap_cw filled in) */

@@ -11,6 +11,10 @@ void raceflow_init(RaceFlow *rf, const RaceFlowConfig *cfg)
         rf->cfg.laps = 1;
     if (rf->cfg.laps > RACEFLOW_MAX_LAPS)
         rf->cfg.laps = RACEFLOW_MAX_LAPS;
+    if (rf->cfg.ncars < 2)
+        rf->cfg.ncars = 2;
+    if (rf->cfg.ncars > RACEFLOW_CARS)
+        rf->cfg.ncars = RACEFLOW_CARS;
     rf->phase = RF_GRID;
     rf->race_us = -1;
     rf->over_us = -1;
@@ -64,8 +68,8 @@ static bool finished(const RaceFlow *rf, int v, int c)
  * finished cannot be waited for). */
 static bool terminals_caught_up(const RaceFlow *rf)
 {
-    for (int j = 0; j < 2; j++)
-        for (int c = 0; c < RACEFLOW_CARS; c++)
+    for (int j = 0; j < rf->cfg.ncars; j++)
+        for (int c = 0; c < rf->cfg.ncars; c++)
             if (finished(rf, RACEFLOW_TRUTH, c) && !finished(rf, j, c))
                 return false;
     return true;
@@ -76,32 +80,28 @@ void raceflow_sample(RaceFlow *rf, int64_t t_us, const RaceProgress *p)
     if ((rf->phase != RF_RACING && rf->phase != RF_FINISHING) || t_us <= rf->race_us)
         return;
     rf->race_us = t_us;
+    int n = rf->cfg.ncars;
+    for (int c = 0; c < n; c++) {
+        count_laps(rf, RACEFLOW_TRUTH, c, p->truth[c], t_us);
+        for (int j = 0; j < n; j++)
+            count_laps(rf, j, c, p->seen[j][c], t_us);
+    }
     if (rf->cfg.duration_us > 0) {
         /* time mode: standings as displayed at the limit; nothing after */
-        for (int c = 0; c < RACEFLOW_CARS; c++) {
-            count_laps(rf, RACEFLOW_TRUTH, c, p->truth[c], t_us);
-            for (int j = 0; j < 2; j++)
-                count_laps(rf, j, c, p->seen[j][c], t_us);
-        }
         if (t_us >= rf->cfg.duration_us) {
             rf->over_us = t_us;
             rf->phase = RF_DONE;
         }
         return;
     }
-    for (int c = 0; c < RACEFLOW_CARS; c++) {
-        count_laps(rf, RACEFLOW_TRUTH, c, p->truth[c], t_us);
-        for (int j = 0; j < 2; j++)
-            count_laps(rf, j, c, p->seen[j][c], t_us);
-    }
     if (rf->phase == RF_RACING) {
         int done = 0;
-        for (int c = 0; c < RACEFLOW_CARS; c++)
+        for (int c = 0; c < n; c++)
             done += finished(rf, RACEFLOW_TRUTH, c);
         if (done > 0 && rf->first_finish_us < 0)
             rf->first_finish_us = t_us;
         bool stopped = t_us >= rf->cfg.laps * RACEFLOW_MAX_LAP_US;
-        if (done == RACEFLOW_CARS || (done > 0 && t_us >= rf->first_finish_us + RACEFLOW_GRACE_US) || stopped) {
+        if (done == n || (done > 0 && t_us >= rf->first_finish_us + RACEFLOW_GRACE_US) || stopped) {
             rf->over_us = t_us;
             rf->phase = RF_FINISHING;
         }
@@ -130,9 +130,11 @@ static bool ahead(const RaceFlow *rf, int v, int a, int b)
 void raceflow_result(const RaceFlow *rf, int who, RaceResult *out)
 {
     memset(out, 0, sizeof *out);
-    if (who < 0 || who >= RACEFLOW_VIEWS)
+    int n = rf->cfg.ncars;
+    if (who < 0 || who >= n)
         who = RACEFLOW_TRUTH;
-    for (int c = 0; c < RACEFLOW_CARS; c++) {
+    out->ncars = n;
+    for (int c = 0; c < n; c++) {
         out->order[c] = c;
         out->finished[c] = finished(rf, who, c);
         out->laps_done[c] = rf->laps[who][c];
@@ -144,8 +146,8 @@ void raceflow_result(const RaceFlow *rf, int who, RaceResult *out)
             prev = rf->cross_us[who][c][k];
         }
     }
-    /* insertion sort: RACEFLOW_CARS is small */
-    for (int i = 1; i < RACEFLOW_CARS; i++)
+    /* insertion sort: at most RACEFLOW_CARS cars */
+    for (int i = 1; i < n; i++)
         for (int k = i; k > 0 && ahead(rf, who, out->order[k], out->order[k - 1]); k--) {
             int t = out->order[k];
             out->order[k] = out->order[k - 1];
@@ -153,10 +155,18 @@ void raceflow_result(const RaceFlow *rf, int who, RaceResult *out)
         }
 }
 
+bool raceflow_same_order(const RaceFlow *rf, int a, int b)
+{
+    RaceResult ra, rb;
+    raceflow_result(rf, a, &ra);
+    raceflow_result(rf, b, &rb);
+    return memcmp(ra.order, rb.order, sizeof ra.order) == 0;
+}
+
 bool raceflow_orders_differ(const RaceFlow *rf)
 {
-    RaceResult a, b;
-    raceflow_result(rf, 0, &a);
-    raceflow_result(rf, 1, &b);
-    return memcmp(a.order, b.order, sizeof a.order) != 0;
+    for (int j = 1; j < rf->cfg.ncars; j++)
+        if (!raceflow_same_order(rf, 0, j))
+            return true;
+    return false;
 }
