@@ -91,7 +91,10 @@ static void test_bad_maps(void **st)
 {
     (void)st;
     expect_error("p1.throttle W\np3.left A\n",
-                 "k:2: unknown action 'p3.left' (expected p1.throttle, p1.brake, p1.left, p1.right or the same for p2)");
+                 "k:2: 'p3.left': the keyboard drives players 1 and 2 (players 3 and 4 play with pads, bots or "
+                 "scripts)");
+    expect_error("p5.left A\n",
+                 "k:1: unknown action 'p5.left' (expected p1.throttle, p1.brake, p1.left, p1.right or the same for p2)");
     expect_error("p1.jump Space\n",
                  "k:1: unknown action 'p1.jump' (expected p1.throttle, p1.brake, p1.left, p1.right or the same for p2)");
     expect_error("\n\np1.left Frobnicate\n", "k:3: unknown key 'Frobnicate' (SDL scancode names: W, Up, \"Left Shift\", Keypad 8 ...)");

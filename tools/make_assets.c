@@ -2,7 +2,7 @@
  * this file and writes them with IMG_SavePNG: the reproducible step behind
  * the folder (nothing is downloaded or drawn by hand).
  *
- *   ./build/make_assets assets      # writes assets/car1.png, car2.png, icon.png
+ *   ./build/make_assets assets      # writes assets/car1.png .. car4.png, icon.png
  *
  * Each pixel is the average of 8 x 8 sub-samples of a stack of shapes
  * (later shapes on top), so edges are anti-aliased and the output depends
@@ -172,11 +172,15 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *dir = argv[1];
-    /* the window's car colours (PAL_CAR1, PAL_CAR2 in src/app) */
-    Rgba c1 = rgb(255, 96, 48), c2 = rgb(48, 168, 255);
+    /* the window's car colours (pal_car in src/app/palette.h): play's
+     * four seats */
+    Rgba col[4] = {rgb(255, 96, 48), rgb(48, 168, 255), rgb(110, 230, 60), rgb(230, 70, 220)};
     int rc = 0;
-    rc |= save(draw(128, 64, 2.0, 1.0, paint_car, &c1), dir, "car1.png");
-    rc |= save(draw(128, 64, 2.0, 1.0, paint_car, &c2), dir, "car2.png");
+    for (int c = 0; c < 4; c++) {
+        char name[16];
+        snprintf(name, sizeof name, "car%d.png", c + 1);
+        rc |= save(draw(128, 64, 2.0, 1.0, paint_car, &col[c]), dir, name);
+    }
     rc |= save(draw(64, 64, 1.0, 1.0, paint_icon, NULL), dir, "icon.png");
     return rc;
 }

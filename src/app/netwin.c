@@ -137,7 +137,7 @@ static void hud(NetWin *nw, const NetRace *nr, int w)
     widget_hud_race(nr->rf, me, nr->st.race_us, &h);
     /* the order as this terminal displays it (the race flow is fed when
      * both terminals' views of a sample are in: one network delay late) */
-    h.first = nr->rf->progress[me][me] >= nr->rf->progress[me][peer];
+    h.place = nr->rf->progress[me][me] >= nr->rf->progress[me][peer] ? 1 : 2;
     char clock[96];
     if (nr->st.bound_us > 0)
         snprintf(clock, sizeof clock, "clock %+.3f ms ±%.2f", (double)nr->st.offset_us / 1e3,
@@ -168,7 +168,7 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     int peer = 1 - nr->me;
     widget_car(nw->view, nw->sprites.car[peer], &x, &nr->pose[peer], peer); /* the own car on top */
     widget_car(nw->view, nw->sprites.car[nr->me], &x, own, nr->me);
-    widget_minimap(nw->view, &rect, nr->pose, nr->me);
+    widget_minimap(nw->view, &rect, nr->pose, 2, nr->me);
     hud(nw, nr, w);
     widget_lights(&nw->view->gfx, (float)nw->view->lay.base, w, nr->st.race_us);
 }

@@ -22,14 +22,20 @@
 #define PAL_HUD_BG gfx_rgba(10, 14, 12, 190) /* a driving screen's HUD strip */
 #define PAL_GO gfx_rgb(40, 220, 80)         /* the start lights' green */
 
-/* Car 1 orange, car 2 blue, everywhere (tools/make_assets.c paints the
- * sprites and play_input.c the pads' lights in them). */
+/* Car 1 orange, car 2 blue, car 3 green, car 4 magenta, then yellow,
+ * cyan, violet and pink, everywhere (tools/make_assets.c paints the
+ * sprites and play_input.c the pads' lights in them): hues apart from each
+ * other, from the grass and from the asphalt. */
 #define PAL_CAR1 gfx_rgb(255, 96, 48)
 #define PAL_CAR2 gfx_rgb(48, 168, 255)
+#define PAL_CARS_MAX 8
 
 static inline SDL_Color pal_car(int c)
 {
-    return c == 0 ? PAL_CAR1 : PAL_CAR2;
+    static const Uint8 rgb[PAL_CARS_MAX][3] = {{255, 96, 48},  {48, 168, 255}, {110, 230, 60},  {230, 70, 220},
+                                              {250, 215, 40}, {40, 225, 215}, {160, 120, 255}, {255, 160, 190}};
+    int i = c < 0 ? 0 : c % PAL_CARS_MAX;
+    return gfx_rgb(rgb[i][0], rgb[i][1], rgb[i][2]);
 }
 
 /* Scheme k's colour: its chart series colour (plot_series_colour). */

@@ -1,6 +1,6 @@
-/* `netrace play`: two players on one machine, split screen, each screen
- * showing the race as that player's terminal displays it under the chosen
- * scheme; race flow (grid, lights, laps, finish, results per terminal),
+/* `netrace play`: two to four players on one machine, split screen (side
+ * by side for two, a 2 x 2 grid for three or four), each screen showing the
+ * race as that player's terminal displays it under the chosen scheme; race flow (grid, lights, laps, finish, results per terminal),
  * pause / restart / quit, the live overview of every scheme (--watch), the
  * replay window on the race just driven, recording while driving.
  *
@@ -15,8 +15,9 @@
  *        cfg->bench_frames > 0 it drives that many frames with the race
  *        advancing 1/60 s per frame (bots or scripts at the wheel, keys and
  *        pads idle), prints frame-time statistics and returns. Returns 0, or
- *        1 when the display or window could not be opened or a recording
- *        could not be created (one line on stderr), never exits.
+ *        1 when the display or window could not be opened, a recording
+ *        could not be created or the seats are not 2 to PLAY_SEATS (one
+ *        line on stderr), never exits.
  */
 #ifndef NR_PLAY_H
 #define NR_PLAY_H
@@ -25,20 +26,25 @@
 
 typedef enum PlayerKind { PLAYER_KEYS, PLAYER_PAD, PLAYER_BOT, PLAYER_SCRIPT } PlayerKind;
 
+/* Seats of a game: players 1 and 2 may drive with keys, every seat with a
+ * pad, a bot or a script. The race has race.ncars of them (0 = 2). */
+#define PLAY_SEATS 4
+
 /* Makes the core controllers of a race (again: a restart rewinds scripts and
  * reseeds bots): fills ctl[j] for the bot and script players; the previous
  * ones made through the same ctx are no longer used. */
-typedef bool (*PlayMakeControllers)(void *ctx, Controller ctl[2], NrError *err);
+typedef bool (*PlayMakeControllers)(void *ctx, Controller ctl[PLAY_SEATS], NrError *err);
 
 typedef struct PlayConfig {
-    LiveRaceConfig race;      /* rec_path = the first race's recording */
-    PlayerKind kind[2];
+    LiveRaceConfig race;      /* rec_path = the first race's recording; ncars the seats (2 to PLAY_SEATS) */
+    PlayerKind kind[PLAY_SEATS];
     PlayMakeControllers make_ctl;
     void *make_ctx;
     /* the recording and inputs paths of race n = 2, 3, ... (restarts) */
     bool (*next_rec_path)(void *ctx, int n, char *rec, char *inputs, size_t len);
-    /* opens the replay window on a finished race's recording (0 = shown) */
-    int (*open_replay)(void *ctx, const char *rec_path);
+    /* opens the replay window on a finished race's recording (0 = shown;
+     * else why holds one line for the screen) */
+    int (*open_replay)(void *ctx, const char *rec_path, char *why, size_t n);
     const char *keys_path;    /* key map file; NULL = defaults */
     const char *pad_mappings; /* SDL gamecontroller mappings; NULL = none */
     const char *assets_dir;   /* NULL = assets/ found like the bundled files */

@@ -1,6 +1,7 @@
 /* One frame of the game: each player's screen (camera on the own car, the
- * race as that terminal displays it), the start lights and the overlays
- * (grid, pause, help, results as each terminal saw them). */
+ * race as that terminal displays it; one viewport rectangle each, placed by
+ * play_layout.c), the start lights and the overlays (grid, pause, help,
+ * results as each terminal saw them: play_board.c). */
 #include "play_internal.h"
 #include "widgets.h"
 
@@ -15,13 +16,6 @@
  * most PLAY_LOOKAHEAD_MAX_CW, so the road in front is on screen. */
 #define PLAY_LOOKAHEAD_S 0.2
 #define PLAY_LOOKAHEAD_MAX_CW 5.0
-
-static SDL_FRect screen_rect(int j, int w, int h)
-{
-    float half = (float)w / 2.0f;
-    SDL_FRect r = {j == 0 ? 0.0f : half + 1.0f, 0.0f, half - 1.0f, (float)h};
-    return r;
-}
 
 void play_shown_pose(const PlayState *ps, int j, int car, Pose *out)
 {
@@ -40,7 +34,13 @@ void play_shown_pose(const PlayState *ps, int j, int car, Pose *out)
 
 void play_screen_xform(const PlayState *ps, int j, int w, int h, AppXform *x)
 {
-    SDL_FRect rect = screen_rect(j, w, h);
+    SDL_FRect rect = play_screen_rect(ps, j, w, h);
+    play_view_xform(ps, j, &rect, x);
+}
+
+void play_view_xform(const PlayState *ps, int j, const SDL_FRect *viewport, AppXform *x)
+{
+    SDL_FRect rect = *viewport;
     Pose p;
     play_shown_pose(ps, j, j, &p);
     double ahead = fmin(fabs(liverace_speed(ps->lr, j)) * PLAY_LOOKAHEAD_S, PLAY_LOOKAHEAD_MAX_CW);
@@ -52,7 +52,7 @@ void play_screen_xform(const PlayState *ps, int j, int w, int h, AppXform *x)
     x->scale = (float)(fmin(rect.w, rect.h) / PLAY_VIEW_SPAN_CW);
 }
 
-static const char *kind_text(const PlayState *ps, int j, char *buf, size_t n)
+const char *play_kind_text(const PlayState *ps, int j, char *buf, size_t n)
 {
     switch (ps->cfg->kind[j]) {
     case PLAYER_KEYS: {
@@ -75,7 +75,7 @@ static const char *kind_text(const PlayState *ps, int j, char *buf, size_t n)
 }
 
 /* The link that brings the other car to screen j, in short. */
-static void link_text(const LinkSpec *in, char *ls, size_t n)
+void play_link_text(const LinkSpec *in, char *ls, size_t n)
 {
     int dl = (int)(in->delay_us / NR_US_PER_MS), jt = (int)(in->jitter_us / NR_US_PER_MS);
     bool random_loss = in->loss_kind == LINK_LOSS_RANDOM;
@@ -98,33 +98,38 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     Hud h;
     memset(&h, 0, sizeof h);
     h.car = j;
-    kind_text(ps, j, h.who, sizeof h.who);
+    play_kind_text(ps, j, h.who, sizeof h.who);
     widget_hud_race(liverace_flow(ps->lr), j, ps->race_us, &h);
     EngineView v; /* the position as this terminal shows it */
     engine_view(e, k, j, &v);
-    h.first = v.leader == j;
-    char ls[64];
-    link_text(engine_link(e, 1 - j), ls, sizeof ls);
-    snprintf(h.right, sizeof h.right, "%s · link %d→%d %s", engine_scheme(e, k)->name, 2 - j, j + 1, ls);
+    h.place = play_place(&v, ps->nseats, j);
+    char ls[96];
+    if (play_links_text(ps, j, ls, sizeof ls)) { /* N cars or cs */
+        snprintf(h.right, sizeof h.right, "%s · %s", engine_scheme(e, k)->name, ls);
+    } else {
+        play_link_text(engine_link(e, 1 - j), ls, sizeof ls);
+        snprintf(h.right, sizeof h.right, "%s · link %d→%d %s", engine_scheme(e, k)->name, 2 - j, j + 1, ls);
+    }
     widget_hud(ps->view, rect, &h);
 }
 
-static void draw_screen(PlayState *ps, int j, int w, int h)
+/* Player j's screen in its viewport: the track, every car as this terminal
+ * shows it (the own car on top), the minimap, the HUD. */
+static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport)
 {
     AppXform x;
-    play_screen_xform(ps, j, w, h, &x);
+    play_view_xform(ps, j, viewport, &x);
     SDL_Rect clip = {(int)x.rect.x, (int)x.rect.y, (int)x.rect.w, (int)x.rect.h};
     SDL_RenderSetClipRect(ps->r, &clip);
     app_draw_track(ps->view, &x);
-    Pose own, other;
-    play_shown_pose(ps, j, 1 - j, &other);
-    play_shown_pose(ps, j, j, &own);
-    widget_car(ps->view, ps->sprites.car[1 - j], &x, &other, 1 - j); /* the own car on top */
-    widget_car(ps->view, ps->sprites.car[j], &x, &own, j);
-    Pose both[2];
-    both[j] = own;
-    both[1 - j] = other;
-    widget_minimap(ps->view, &x.rect, both, j);
+    Pose pose[PLAY_SEATS];
+    for (int c = 0; c < ps->nseats; c++)
+        play_shown_pose(ps, j, c, &pose[c]);
+    for (int c = 0; c < ps->nseats; c++)
+        if (c != j)
+            widget_car(ps->view, ps->sprites.car[c], &x, &pose[c], c);
+    widget_car(ps->view, ps->sprites.car[j], &x, &pose[j], j);
+    widget_minimap(ps->view, &x.rect, pose, ps->nseats, j);
     hud(ps, j, &x.rect);
     SDL_RenderSetClipRect(ps->r, NULL);
 }
@@ -138,32 +143,6 @@ void play_frame_scale(AppState *v, int w, int h)
     v->lay.w = w;
     v->lay.h = h;
     gfx_set_scale(&v->gfx, base);
-}
-
-static void lights(PlayState *ps, int w)
-{
-    const RaceFlow *rf = liverace_flow(ps->lr);
-    /* race time to the lights going out: the countdown began 5 s before */
-    int64_t to_go = rf->phase == RF_COUNTDOWN ? ps->flow_us - rf->countdown_us - RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US
-                    : rf->phase >= RF_RACING ? ps->race_us
-                                             : INT64_MIN;
-    widget_lights(&ps->view->gfx, (float)ps->view->lay.base, w, to_go);
-}
-
-static void grid_box(PlayState *ps, int w, int h)
-{
-    char l1[160], l2[160], l3[160];
-    const char *lines[5] = {"On the grid", l1, l2, l3, "H help · Tab overview of every scheme · Q quit"};
-    for (int j = 0; j < 2; j++) {
-        char *l = j ? l2 : l1;
-        char who[96];
-        if (ps->cfg->kind[j] == PLAYER_PAD && !pads_has(&ps->pads, j))
-            snprintf(l, 160, "P%d: press a button on a gamepad to join", j + 1);
-        else
-            snprintf(l, 160, "P%d ready: %s", j + 1, kind_text(ps, j, who, sizeof who));
-    }
-    snprintf(l3, sizeof l3, "Space / Enter (or Start on a pad): start the race");
-    widget_text_box(&ps->view->gfx, w, h, lines, 5, PAL_ACCENT);
 }
 
 static const char *const help_lines[] = {
@@ -191,18 +170,6 @@ const char *const *play_help_lines(int *n)
     return help_lines;
 }
 
-static void results_box(PlayState *ps, int w, int h)
-{
-    const RaceFlow *rf = liverace_flow(ps->lr);
-    char title[160];
-    snprintf(title, sizeof title, "Results (%s): %s", engine_scheme(liverace_engine(ps->lr), ps->cfg->race.shown)->name,
-             rf->cfg.duration_us > 0 ? "standings at the time limit" : "finishing order and lap times");
-    static const char *const who[3] = {"as P1's screen showed it:", "as P2's screen showed it:", "the truth (physics):"};
-    static const int views[3] = {0, 1, RACEFLOW_TRUTH};
-    widget_results(&ps->view->gfx, w, h, rf, title, views, who, 3,
-                   "Enter race again · O replay this race · Tab overview · Q quit");
-}
-
 void play_draw(PlayState *ps, int w, int h)
 {
     AppState *v = ps->view;
@@ -211,15 +178,17 @@ void play_draw(PlayState *ps, int w, int h)
     SDL_Color grass = PAL_GRASS;
     SDL_SetRenderDrawColor(ps->r, grass.r, grass.g, grass.b, 255);
     SDL_RenderClear(ps->r);
-    draw_screen(ps, 0, w, h);
-    draw_screen(ps, 1, w, h);
-    gfx_fill(ps->r, (float)w / 2 - 1, 0, 2, (float)h, gfx_rgb(10, 10, 10));
-    lights(ps, w);
+    for (int j = 0; j < ps->nseats; j++) {
+        SDL_FRect rect = play_screen_rect(ps, j, w, h);
+        draw_screen(ps, j, &rect);
+    }
+    play_layout_frame(ps, w, h);
+    play_layout_lights(ps, w, h);
     RacePhase ph = liverace_flow(ps->lr)->phase;
     if (ph == RF_GRID)
-        grid_box(ps, w, h);
+        play_grid_box(ps, w, h);
     if (ph == RF_DONE)
-        results_box(ps, w, h);
+        play_results_box(ps, w, h);
     if (ps->paused && !ps->help) {
         const char *lines[4] = {"PAUSED", ps->pause_why[0] ? ps->pause_why : "the race clock is stopped",
                                 "Esc / P resume · R restart · Q quit", "H help"};

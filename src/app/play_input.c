@@ -2,6 +2,7 @@
 #include "play_input.h"
 
 #include "nr_file.h"
+#include "palette.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ static char *next_token(char **p, bool *bad)
 
 static bool parse_action(const char *w, int *player, int *action)
 {
-    if ((w[0] != 'p' && w[0] != 'P') || (w[1] != '1' && w[1] != '2') || w[2] != '.')
+    if ((w[0] != 'p' && w[0] != 'P') || w[1] < '1' || w[1] >= '1' + PLAYKEYS_PLAYERS || w[2] != '.')
         return false;
     *player = w[1] - '1';
     for (int a = 0; a < PK_ACTIONS; a++)
@@ -73,7 +74,7 @@ static bool parse_action(const char *w, int *player, int *action)
 /* Where key sc is bound other than (player, action): false when nowhere. */
 static bool bound_elsewhere(const PlayKeys *k, SDL_Scancode sc, int player, int action, int *op, int *oa)
 {
-    for (int p = 0; p < PLAY_PLAYERS; p++)
+    for (int p = 0; p < PLAYKEYS_PLAYERS; p++)
         for (int a = 0; a < PK_ACTIONS; a++) {
             if (p == player && a == action)
                 continue;
@@ -87,7 +88,7 @@ static bool bound_elsewhere(const PlayKeys *k, SDL_Scancode sc, int player, int 
     return false;
 }
 
-static bool parse_line(PlayKeys *k, char *line, const char *name, int ln, bool named[PLAY_PLAYERS][PK_ACTIONS],
+static bool parse_line(PlayKeys *k, char *line, const char *name, int ln, bool named[PLAYKEYS_PLAYERS][PK_ACTIONS],
                        NrError *err)
 {
     bool bad = false;
@@ -98,6 +99,9 @@ static bool parse_line(PlayKeys *k, char *line, const char *name, int ln, bool n
     if (!w)
         return true; /* blank or comment */
     int player, action;
+    if ((w[0] == 'p' || w[0] == 'P') && w[1] > '0' + PLAYKEYS_PLAYERS && w[1] <= '0' + PLAY_PLAYERS && w[2] == '.')
+        return nr_error_set(err, "%s:%d: '%.40s': the keyboard drives players 1 and 2 (players 3 and 4 play "
+                                 "with pads, bots or scripts)", name, ln, w);
     if (!parse_action(w, &player, &action))
         return nr_error_set(err,
                             "%s:%d: unknown action '%.40s' (expected p1.throttle, p1.brake, p1.left, p1.right "
@@ -137,7 +141,7 @@ bool playkeys_parse(PlayKeys *k, const char *text, const char *name, NrError *er
 {
     PlayKeys t;
     playkeys_default(&t);
-    bool named[PLAY_PLAYERS][PK_ACTIONS] = {{false}};
+    bool named[PLAYKEYS_PLAYERS][PK_ACTIONS] = {{false}};
     char line[512];
     int ln = 0;
     const char *s = text;
@@ -159,7 +163,7 @@ bool playkeys_parse(PlayKeys *k, const char *text, const char *name, NrError *er
         s += len + (nl ? 1 : 0);
     }
     /* every key once: defaults not replaced may collide with a new binding */
-    for (int p = 0; p < PLAY_PLAYERS; p++)
+    for (int p = 0; p < PLAYKEYS_PLAYERS; p++)
         for (int a = 0; a < PK_ACTIONS; a++)
             for (int i = 0; i < PLAYKEYS_PER_ACTION; i++) {
                 SDL_Scancode sc = t.key[p][a][i];
@@ -342,13 +346,13 @@ static const Pad *player_pad(const PlayPads *p, int player)
     return NULL;
 }
 
-/* The car colours of the window (PAL_CAR1, PAL_CAR2) on the pad's light. */
+/* The player's car colour of the window (pal_car) on the pad's light. */
 static void light_up(Pad *pad, int player)
 {
-    static const Uint8 rgb[PLAY_PLAYERS][3] = {{255, 96, 48}, {48, 168, 255}};
+    SDL_Color c = pal_car(player);
     SDL_GameControllerSetPlayerIndex(pad->gc, player);
     if (SDL_GameControllerHasLED(pad->gc))
-        SDL_GameControllerSetLED(pad->gc, rgb[player][0], rgb[player][1], rgb[player][2]);
+        SDL_GameControllerSetLED(pad->gc, c.r, c.g, c.b);
 }
 
 static void news(PadEvent *out, PadNews what, int player, const Pad *pad)

@@ -30,8 +30,9 @@
  *        is named "FILE:LINE: ..."; lines for another platform are skipped).
  *        Returns false + err on an unreadable file or a bad line; the lines
  *        before it stay added. *added counts the mappings taken.
- *   pads_want(p, player, on)     the player plays with a pad (joins with the
- *        next button pressed on an unassigned pad).
+ *   pads_want(p, player, on)     the player (0 .. PLAY_PLAYERS - 1) plays
+ *        with a pad (joins with the next button pressed on an unassigned
+ *        pad; with several waiting, the lowest seat first).
  *   pads_event(p, ev, out)       one SDL event: opens added pads, assigns a
  *        pad to the first waiting player on a button press (sets the pad's
  *        player index and its LED to the player's car colour), releases a
@@ -54,7 +55,8 @@
 
 #include "nr_common.h"
 
-#define PLAY_PLAYERS 2
+#define PLAYKEYS_PLAYERS 2 /* the keyboard drives players 1 and 2 */
+#define PLAY_PLAYERS 4     /* seats a pad can take (play.h's PLAY_SEATS) */
 #define PLAYKEYS_PER_ACTION 4
 #define PADS_MAX 8
 #define PADS_DEADZONE 0.15 /* share of the stick's travel ignored around centre */
@@ -74,7 +76,7 @@ typedef struct PlayControl {
 } PlayControl;
 
 typedef struct PlayKeys {
-    SDL_Scancode key[PLAY_PLAYERS][PK_ACTIONS][PLAYKEYS_PER_ACTION]; /* 0 = unused */
+    SDL_Scancode key[PLAYKEYS_PLAYERS][PK_ACTIONS][PLAYKEYS_PER_ACTION]; /* 0 = unused */
 } PlayKeys;
 
 void playkeys_default(PlayKeys *k);

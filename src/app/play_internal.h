@@ -13,9 +13,24 @@
  *   play_frame(ps, wall_dt_us)      one frame's logic: reads the controls,
  *        runs the grid / countdown on the app clock, advances the race by
  *        the wall time (nothing while paused or on the results screen).
- *   play_draw(ps, w, h)             draws both players' screens, the lights,
+ *   play_draw(ps, w, h)             draws every player's screen, the lights,
  *        the overlays (pause, help, results).
+ *   play_screen_rect(ps, j, w, h)   player j's screen in a w x h window
+ *        (play_layout.c): two players side by side (P1 left), three or four
+ *        in a 2 x 2 grid (P1 top left, P2 top right, P3 bottom left, P4
+ *        bottom right); the screens do not overlap and leave a 2 px frame
+ *        between them.
  *   play_screen_xform(ps, j, w, h, &x)  the camera of player j's screen.
+ *   play_view_xform(ps, j, viewport, &x)  the camera of player j in any
+ *        viewport rectangle (each screen is drawn from its rectangle only).
+ *   play_place(v, ncars, j)         car j's place (1 = first) in view v: the
+ *        cars shown further along, a tie to the later car (engine_view).
+ *   play_links_text(ps, j, buf, n)  the lines that bring the other cars to
+ *        screen j, in short ("links →3 75±10 ms", "cs relay · up ... · s→3
+ *        ..."); false for two cars over p2p without pair lines (the HUD
+ *        then names the live link 2→1 / 1→2 as it always did).
+ *   play_link_text(spec, buf, n)    one link in short: "75±10 ms", "down
+ *        (loss 100%)", "... loss 2%".
  *   play_shown_pose(ps, j, car, &p) the pose player j's screen shows for car:
  *        the engine's view of terminal j under the shown scheme; for the own
  *        car, when the scheme shows it where it truly is, the physics pose
@@ -33,13 +48,15 @@
 #include "widgets.h"
 
 #define PLAY_MSG_FRAMES 240
+#define PLAY_MSG_MAX 256
 
 typedef struct PlayState {
     const PlayConfig *cfg;
+    int nseats;           /* players = cars = terminals (2 to PLAY_SEATS) */
     SDL_Renderer *r;
     AppState *view;       /* drawing context: fonts, track geometry, the track and car shapes */
     LiveRace *lr;
-    Controller ctl[2];     /* bots and scripts */
+    Controller ctl[PLAY_SEATS]; /* bots and scripts */
     PlayKeys keys;
     PlayPads pads;
     const Uint8 *key_state; /* SDL_GetKeyboardState, or a test's array */
@@ -57,11 +74,11 @@ typedef struct PlayState {
     bool paused, help;
     bool help_paused;      /* the help overlay paused the race (closing it resumes) */
     char pause_why[160];   /* e.g. which player lost the gamepad */
-    double steer[2];       /* keyboard steering after the ramp */
-    PlayControl in[2];     /* the controls read this frame */
+    double steer[PLAY_SEATS];  /* keyboard steering after the ramp */
+    PlayControl in[PLAY_SEATS]; /* the controls read this frame */
 
     bool want_quit, want_shot, want_fullscreen, want_watch, want_replay;
-    char msg[256];
+    char msg[PLAY_MSG_MAX];
     int msg_frames;
 } PlayState;
 
@@ -70,7 +87,22 @@ void play_state_free(PlayState *ps);
 void play_handle_event(PlayState *ps, const SDL_Event *ev);
 void play_frame(PlayState *ps, int64_t wall_dt_us);
 void play_draw(PlayState *ps, int w, int h);
+SDL_FRect play_screen_rect(const PlayState *ps, int j, int w, int h);
 void play_screen_xform(const PlayState *ps, int j, int w, int h, AppXform *x);
+void play_view_xform(const PlayState *ps, int j, const SDL_FRect *viewport, AppXform *x);
+int play_place(const EngineView *v, int ncars, int j);
+bool play_links_text(const PlayState *ps, int j, char *buf, size_t n);
+void play_link_text(const LinkSpec *spec, char *buf, size_t n);
+/* The frame between the screens and, with three players, the fourth cell
+ * (play_layout.c); the start lights where the layout puts them. */
+void play_layout_frame(PlayState *ps, int w, int h);
+void play_layout_lights(PlayState *ps, int w, int h);
+/* The grid box and the results box of N players (play_board.c). */
+void play_grid_box(PlayState *ps, int w, int h);
+void play_results_box(PlayState *ps, int w, int h);
+/* What player j drives with, for the HUD and the grid: "keys W/A/S/D",
+ * the pad's name, "bot", "script". */
+const char *play_kind_text(const PlayState *ps, int j, char *buf, size_t n);
 void play_shown_pose(const PlayState *ps, int j, int car, Pose *out);
 bool play_restart(PlayState *ps, NrError *err);
 void play_message(PlayState *ps, const char *fmt, ...) NR_PRINTF(2, 3);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(PLAY_PLAYERS == PLAY_SEATS, "a pad for every seat");
+
 void play_message(PlayState *ps, const char *fmt, ...)
 {
     va_list ap;
@@ -36,10 +38,19 @@ static bool human(const PlayConfig *cfg, int j)
     return cfg->kind[j] == PLAYER_KEYS || cfg->kind[j] == PLAYER_PAD;
 }
 
+/* No person at the wheel: the race starts by itself. */
+static bool nobody(const PlayState *ps)
+{
+    for (int j = 0; j < ps->nseats; j++)
+        if (human(ps->cfg, j))
+            return false;
+    return true;
+}
+
 /* Every player able to drive: a pad player holds a pad. */
 static bool all_ready(const PlayState *ps)
 {
-    for (int j = 0; j < 2; j++)
+    for (int j = 0; j < ps->nseats; j++)
         if (ps->cfg->kind[j] == PLAYER_PAD && !pads_has(&ps->pads, j))
             return false;
     return true;
@@ -70,7 +81,7 @@ static bool start_race(PlayState *ps, NrError *err)
     memset(ps->ctl, 0, sizeof ps->ctl);
     if (cfg->make_ctl && !cfg->make_ctl(cfg->make_ctx, ps->ctl, err))
         return false;
-    for (int j = 0; j < 2; j++)
+    for (int j = 0; j < ps->nseats; j++)
         rc.ctl[j] = human(cfg, j) ? NULL : &ps->ctl[j];
     if (ps->race_no > 1 && cfg->race.rec_path) {
         if (!cfg->next_rec_path ||
@@ -90,7 +101,7 @@ static bool start_race(PlayState *ps, NrError *err)
     ps->rec_failed = false;
     ps->announced = false;
     ps->script_seen = 0;
-    ps->steer[0] = ps->steer[1] = 0.0;
+    memset(ps->steer, 0, sizeof ps->steer);
     memset(ps->in, 0, sizeof ps->in);
     return true;
 }
@@ -101,12 +112,18 @@ bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrEr
     ps->cfg = cfg;
     ps->r = r;
     ps->race_no = 1;
+    ps->nseats = cfg->race.ncars ? cfg->race.ncars : 2;
+    if (ps->nseats < 2 || ps->nseats > PLAY_SEATS)
+        return nr_error_set(err, "a game seats 2 to %d players, not %d", PLAY_SEATS, ps->nseats);
+    for (int j = PLAYKEYS_PLAYERS; j < ps->nseats; j++)
+        if (cfg->kind[j] == PLAYER_KEYS)
+            return nr_error_set(err, "player %d cannot drive with keys: the keyboard drives players 1 and 2", j + 1);
     ps->key_state = SDL_GetKeyboardState(NULL);
     playkeys_default(&ps->keys);
     if (cfg->keys_path && !playkeys_load(&ps->keys, cfg->keys_path, err))
         return false;
     pads_init(&ps->pads);
-    for (int j = 0; j < 2; j++)
+    for (int j = 0; j < ps->nseats; j++)
         pads_want(&ps->pads, j, cfg->kind[j] == PLAYER_PAD);
     if (cfg->pad_mappings) {
         int added;
@@ -126,7 +143,7 @@ bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrEr
         return false;
     widget_sprites_load(&ps->sprites, r, cfg->assets_dir);
     /* bots and scripts need nobody to press start */
-    if (!human(cfg, 0) && !human(cfg, 1))
+    if (nobody(ps))
         raceflow_go(liverace_flow(ps->lr), 0);
     return true;
 }
@@ -162,7 +179,7 @@ bool play_restart(PlayState *ps, NrError *err)
     ps->view->gtext_valid = false;
     ps->paused = false;
     ps->pause_why[0] = '\0';
-    if (!human(ps->cfg, 0) && !human(ps->cfg, 1))
+    if (nobody(ps))
         raceflow_go(liverace_flow(ps->lr), 0);
     return true;
 }
@@ -357,7 +374,7 @@ void play_frame(PlayState *ps, int64_t wall_dt_us)
         wall_dt_us = ps->flow_us - go;
     }
     double dt_s = (double)wall_dt_us / 1e6;
-    for (int j = 0; j < 2; j++)
+    for (int j = 0; j < ps->nseats; j++)
         if (human(ps->cfg, j))
             read_controls(ps, j, dt_s);
     ps->race_us += wall_dt_us;

@@ -20,7 +20,7 @@ typedef struct PlayWin {
  * and others would change links and views). */
 static bool player_key(const PlayState *ps, SDL_Scancode sc)
 {
-    for (int j = 0; j < PLAY_PLAYERS; j++)
+    for (int j = 0; j < PLAYKEYS_PLAYERS; j++)
         for (int a = 0; a < PK_ACTIONS; a++)
             for (int i = 0; i < PLAYKEYS_PER_ACTION; i++)
                 if (ps->keys.key[j][a][i] == sc)
@@ -45,12 +45,13 @@ static void open_replay(PlayState *ps, SDL_Window *win)
         play_message(ps, "no recording of this race to replay (--out none?)");
         return;
     }
+    char why[PLAY_MSG_MAX] = "";
     SDL_HideWindow(win);
-    int rc = ps->cfg->open_replay(ps->cfg->make_ctx, ps->rec_path);
+    int rc = ps->cfg->open_replay(ps->cfg->make_ctx, ps->rec_path, why, sizeof why);
     SDL_ShowWindow(win);
     SDL_RaiseWindow(win);
     if (rc != 0)
-        play_message(ps, "could not open the replay of %s", ps->rec_path);
+        play_message(ps, "%s", why[0] ? why : "could not open the replay of this race");
 }
 
 static void watch_toggle(PlayWin *pw)
@@ -160,8 +161,8 @@ static void scr_bench_title(void *ctx, int w, int h, char *buf, size_t n)
 {
     PlayWin *pw = ctx;
     const Engine *e = liverace_engine(pw->ps->lr);
-    int len = snprintf(buf, n, "play: 2 driving screens (scheme %s), %dx%d", engine_scheme(e, pw->ps->cfg->race.shown)->name,
-                       w, h);
+    int len = snprintf(buf, n, "play: %d driving screens (scheme %s), %dx%d", pw->ps->nseats,
+                       engine_scheme(e, pw->ps->cfg->race.shown)->name, w, h);
     if (pw->watch.r && len > 0 && (size_t)len < n) {
         int ww = 0, wh = 0;
         SDL_GetRendererOutputSize(pw->watch.r, &ww, &wh);

@@ -27,9 +27,10 @@ static SDL_Surface *load_asset(const char *assets_dir, const char *name)
 void widget_sprites_load(WidgetSprites *sp, SDL_Renderer *r, const char *assets_dir)
 {
     memset(sp, 0, sizeof *sp);
-    const char *names[2] = {"car1.png", "car2.png"};
-    for (int c = 0; c < 2; c++) {
-        SDL_Surface *s = load_asset(assets_dir, names[c]);
+    for (int c = 0; c < WIDGET_CAR_SPRITES; c++) {
+        char name[16];
+        snprintf(name, sizeof name, "car%d.png", c + 1);
+        SDL_Surface *s = load_asset(assets_dir, name);
         if (s) {
             sp->car[c] = SDL_CreateTextureFromSurface(r, s);
             SDL_FreeSurface(s);
@@ -42,7 +43,7 @@ void widget_sprites_load(WidgetSprites *sp, SDL_Renderer *r, const char *assets_
 
 void widget_sprites_free(WidgetSprites *sp)
 {
-    for (int c = 0; c < 2; c++)
+    for (int c = 0; c < WIDGET_CAR_SPRITES; c++)
         if (sp->car[c])
             SDL_DestroyTexture(sp->car[c]);
     SDL_FreeSurface(sp->icon);
@@ -64,7 +65,7 @@ void widget_car(AppState *v, SDL_Texture *sprite, const AppXform *x, const Pose 
     SDL_RenderCopyExF(v->r, sprite, NULL, &dst, deg, NULL, SDL_FLIP_NONE);
 }
 
-void widget_minimap(AppState *v, const SDL_FRect *screen, const Pose pose[2], int own)
+void widget_minimap(AppState *v, const SDL_FRect *screen, const Pose *pose, int ncars, int own)
 {
     float side = fminf(screen->w, screen->h) * 0.28f;
     if (side < 60)
@@ -81,8 +82,8 @@ void widget_minimap(AppState *v, const SDL_FRect *screen, const Pose pose[2], in
     gfx_frame(v->r, m.x, m.y, m.w, m.h, gfx_rgb(20, 20, 20));
     AppXform x;
     app_fit_xform(v, &m, &x);
-    for (int i = 0; i < 2; i++) {
-        int car = i == 0 ? 1 - own : own; /* own dot on top */
+    for (int i = 0; i < ncars; i++) {
+        int car = i == ncars - 1 ? own : i < own ? i : i + 1; /* the others in order, own dot on top */
         float px, py;
         app_world_to_px(&x, pose[car].x, pose[car].y, &px, &py);
         gfx_disc(v->r, px, py, fmaxf(3.0f, side * 0.03f), gfx_rgb(10, 10, 10));
@@ -102,8 +103,10 @@ void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud)
     int w = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, pal_car(hud->car), "P%d", hud->car + 1);
     gfx_text(g, GFX_NORMAL, x0 + w + (int)pad, y0 + (int)(lb - l), GFX_LEFT, PAL_DIM, "%s", hud->who);
     gfx_text(g, GFX_BIG, (int)(rect->x + rect->w / 2), y0, GFX_CENTER, PAL_FG, "%s", hud->centre);
-    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w - pad), y0, GFX_RIGHT, hud->first ? PAL_ACCENT : PAL_FG, "%s",
-             hud->first ? "1st" : "2nd");
+    static const char *const suffix[4] = {"th", "st", "nd", "rd"};
+    int place = hud->place < 1 ? 1 : hud->place;
+    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w - pad), y0, GFX_RIGHT, place == 1 ? PAL_ACCENT : PAL_FG, "%d%s",
+             place, suffix[place < 4 ? place : 0]);
     int y1 = (int)(rect->y + pad / 2 + lb);
     int lw = gfx_text(g, GFX_NORMAL, x0, y1, GFX_LEFT, PAL_FG, "lap %s", hud->lap);
     if (hud->best[0])
@@ -175,6 +178,11 @@ void widget_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color
 
 void widget_lights(Gfx *g, float base, int w, int64_t to_go_us)
 {
+    widget_lights_at(g, base, (float)w / 2, base * 7.0f, to_go_us);
+}
+
+void widget_lights_at(Gfx *g, float base, float cx0, float y, int64_t to_go_us)
+{
     int64_t count_us = RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US;
     if (to_go_us < -count_us || to_go_us >= RACEFLOW_LIGHT_US)
         return;
@@ -182,7 +190,7 @@ void widget_lights(Gfx *g, float base, int w, int64_t to_go_us)
     int lit = go ? 0 : (int)((to_go_us + count_us) / RACEFLOW_LIGHT_US) + 1;
     float rad = base * 1.4f, gap = rad * 0.7f;
     float total = RACEFLOW_LIGHTS * 2 * rad + (RACEFLOW_LIGHTS - 1) * gap;
-    float x0 = ((float)w - total) / 2, y = base * 7.0f;
+    float x0 = cx0 - total / 2;
     widget_panel(g->r, x0 - gap, y - rad - gap, total + 2 * gap, 2 * rad + 2 * gap, gfx_rgb(60, 60, 60));
     for (int i = 0; i < RACEFLOW_LIGHTS; i++) {
         float cx = x0 + rad + (float)i * (2 * rad + gap);
@@ -190,7 +198,7 @@ void widget_lights(Gfx *g, float base, int w, int64_t to_go_us)
         gfx_disc(g->r, cx, y, rad, c);
     }
     if (go)
-        gfx_text(g, GFX_BIG, w / 2, (int)(y + rad + gap * 2), GFX_CENTER, PAL_GO, "GO");
+        gfx_text(g, GFX_BIG, (int)cx0, (int)(y + rad + gap * 2), GFX_CENTER, PAL_GO, "GO");
 }
 
 void widget_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame)
@@ -214,7 +222,7 @@ void widget_result_lines(const RaceFlow *rf, int who, char (*lines)[160])
 {
     RaceResult r;
     raceflow_result(rf, who, &r);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < r.ncars; i++) {
         int c = r.order[i];
         char t[32], laps[96] = "";
         size_t used = 0;
@@ -240,6 +248,10 @@ void widget_result_lines(const RaceFlow *rf, int who, char (*lines)[160])
 void widget_results(Gfx *g, int w, int h, const RaceFlow *rf, const char *title, const int *views,
                     const char *const *labels, int nviews, const char *footer)
 {
+    if (rf->cfg.ncars > 2 || nviews > 3) { /* more cars: blocks in two columns (widgets_board.c) */
+        widget_results_board(g, w, h, rf, title, views, labels, nviews, footer);
+        return;
+    }
     char buf[14][160];
     const char *lines[14];
     int n = 0;

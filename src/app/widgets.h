@@ -1,4 +1,4 @@
-/* The widgets every driving screen shares (the game's two screens, the
+/* The widgets every driving screen shares (the game's screens, the
  * network window): car sprites, the minimap, the HUD strip, the start
  * lights, text boxes and the results box with lap times. They draw from
  * plain values (poses, a race flow, strings), never from an Engine or a
@@ -6,14 +6,14 @@
  * them. The track itself is app_draw_track's; colours palette.h's.
  *
  * Contracts:
- *   widget_sprites_load(sp, r, assets_dir)  car1.png, car2.png and icon.png
+ *   widget_sprites_load(sp, r, assets_dir)  car1.png .. car4.png and icon.png
  *        from assets_dir, else ./assets, else the source tree's; a missing
  *        one: one line on stderr, plain shapes. widget_sprites_free(sp).
  *   widget_car(v, sprite, x, pose, car)  the car as a sprite (2 x 1 cw), or
  *        app_draw_car's shape when sprite is NULL.
- *   widget_minimap(v, screen, pose, own)  the whole track in the bottom
- *        right corner of screen, both cars as dots (own on top); nothing on
- *        a screen too small.
+ *   widget_minimap(v, screen, pose, ncars, own)  the whole track in the
+ *        bottom right corner of screen, the ncars cars as dots (own on
+ *        top); nothing on a screen too small.
  *   widget_hud(v, rect, hud)  the strip at the top of a driving screen.
  *   widget_hud_race(rf, car, race_us, &hud)  fills hud's race lines as this
  *        terminal sees its own car: time left or lap n/N or the finish, the
@@ -22,6 +22,8 @@
  *        the top: one lit per second from 5 s before the lights go out
  *        (to_go_us = race time, negative before the start), all green with
  *        GO for the first second; nothing otherwise (raceflow.h's countdown).
+ *   widget_lights_at(g, base, cx, cy, to_go_us)  the same centred at (cx,
+ *        cy) (the 2 x 2 grid's middle).
  *   widget_panel(r, x, y, w, h, frame)  a translucent framed panel.
  *   widget_text_box(g, w, h, lines, n, frame)  lines centred in a panel,
  *        line 0 in the accent colour.
@@ -29,9 +31,15 @@
  *        results box: for each view (a terminal or RACEFLOW_TRUTH) the
  *        finishing order with finish and lap times (or progress at the time
  *        limit), a line saying whether the terminals agree, the footer.
- *   widget_result_lines(rf, who, lines)  the results box's two car lines as
- *        view `who` saw the race: "1. car 2 (P2)  1:05.000  laps 0:33.0 ...",
- *        "lap" / "laps" by the count.
+ *        Two cars and up to three views: one column; more cars or views:
+ *        widget_results_board.
+ *   widget_results_board(...)  the same arguments: the views' blocks in two
+ *        columns (P1 | P2, P3 | P4, ..., then the truth), the line saying
+ *        which screens' orders differ from the truth's (widgets_board.c).
+ *   widget_result_lines(rf, who, lines)  the results box's car lines (one
+ *        per car of rf, lines holds rf->cfg.ncars) as view `who` saw the
+ *        race: "1. car 2 (P2)  1:05.000  laps 0:33.0 ...", "lap" / "laps" by
+ *        the count.
  *   widget_fmt_time(buf, n, us)  m:ss.mmm ("--:--.---" when negative).
  *   widget_fmt_running(buf, n, us)  m:ss.t (a running clock in tenths).
  */
@@ -41,8 +49,10 @@
 #include "app_internal.h"
 #include "raceflow.h"
 
+#define WIDGET_CAR_SPRITES 4 /* car1.png .. car4.png: play's seats */
+
 typedef struct WidgetSprites {
-    SDL_Texture *car[2]; /* NULL = plain shapes */
+    SDL_Texture *car[WIDGET_CAR_SPRITES]; /* NULL = plain shapes */
     SDL_Surface *icon;   /* the window icon; NULL = none */
 } WidgetSprites;
 
@@ -50,7 +60,7 @@ typedef struct Hud {
     int car;            /* whose screen: its colour */
     char who[96];       /* beside "P1": keys, pad, bot, the peer */
     char centre[64];    /* "0:19.9 left", "Lap 2/3", "Finished 1:08.123" */
-    bool first;         /* "1st" (accent) or "2nd" */
+    int place;          /* 1-based position as this screen shows it: "1st" (accent), "2nd", ... */
     char lap[48];       /* the running lap's time */
     char best[48];      /* the best lap; "" = none yet */
     char right[160];    /* the second line's right side (scheme, link, clock) */
@@ -59,14 +69,17 @@ typedef struct Hud {
 void widget_sprites_load(WidgetSprites *sp, SDL_Renderer *r, const char *assets_dir);
 void widget_sprites_free(WidgetSprites *sp);
 void widget_car(AppState *v, SDL_Texture *sprite, const AppXform *x, const Pose *p, int car);
-void widget_minimap(AppState *v, const SDL_FRect *screen, const Pose pose[2], int own);
+void widget_minimap(AppState *v, const SDL_FRect *screen, const Pose *pose, int ncars, int own);
 void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud);
 void widget_hud_race(const RaceFlow *rf, int car, int64_t race_us, Hud *hud);
 void widget_lights(Gfx *g, float base, int w, int64_t to_go_us);
+void widget_lights_at(Gfx *g, float base, float cx, float cy, int64_t to_go_us);
 void widget_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color frame);
 void widget_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame);
 void widget_results(Gfx *g, int w, int h, const RaceFlow *rf, const char *title, const int *views,
                     const char *const *labels, int nviews, const char *footer);
+void widget_results_board(Gfx *g, int w, int h, const RaceFlow *rf, const char *title, const int *views,
+                          const char *const *labels, int nviews, const char *footer);
 void widget_result_lines(const RaceFlow *rf, int who, char (*lines)[160]);
 void widget_fmt_time(char *buf, size_t n, int64_t us);
 void widget_fmt_running(char *buf, size_t n, int64_t us);

@@ -1,7 +1,8 @@
-/* `netrace play`: two players on one machine (keys, pads, bots or input
- * scripts) racing on the car physics, each screen showing the race as that
- * player's terminal displays it; or, --headless, a race of bots / scripts
- * as fast as possible with replay's table, CSV and series. */
+/* `netrace play`: two to four players on one machine (keys, pads, bots or
+ * input scripts) racing on the car physics, each screen showing the race as
+ * that player's terminal displays it, over p2p or client-server links; or,
+ * --headless, a race of bots / scripts as fast as possible with replay's
+ * table, CSV and series. */
 #include "app.h"
 #include "cli.h"
 #include "cli_load.h"
@@ -32,7 +33,8 @@ typedef struct PlayCli {
     const char *track_arg;
     char track_path[4096];
     Track *track;
-    CliPlayers pl;         /* --p1, --p2, --skill, --noise */
+    CliPlayers pl;         /* --p1 .. --p4, --skill, --noise */
+    int64_t cars;          /* --cars N; 0 = the highest --pN given, at least 2 */
     char out_base[4096];   /* recording path without ".csv" */
     bool record;
     /* the command line's own flags */
@@ -44,7 +46,7 @@ typedef struct PlayCli {
 } PlayCli;
 
 /* Bots reseeded by --seed, scripts rewound: the same players every race. */
-static bool make_controllers(void *ctx, Controller ctl[2], NrError *err)
+static bool make_controllers(void *ctx, Controller ctl[PLAY_SEATS], NrError *err)
 {
     PlayCli *p = ctx;
     return players_make(&p->pl, p->track, p->o.seed, ctl, err);
@@ -69,39 +71,40 @@ static bool next_paths(void *ctx, int race, char *rec, char *inputs, size_t n)
     return true;
 }
 
-/* The replay window on a finished race: the same links, seed and schemes. */
-static int open_replay(void *ctx, const char *rec_path)
+/* The replay window on a finished race: the same links, topology, seed and
+ * schemes. */
+static int open_replay(void *ctx, const char *rec_path, char *why, size_t n)
 {
     PlayCli *p = ctx;
+    /* the replay window draws two-car p2p races (docs/nplayers.md) */
+    if (race_topo_wide(&p->o)) {
+        snprintf(why, n, "the replay window draws two-car races: netrace replay %s --headless (with this race's "
+                         "flags) gives its table", rec_path);
+        return 1;
+    }
     Recording rec;
     NrError err = {{0}};
     if (!cli_load_recording(rec_path, &rec, &err)) {
-        fprintf(stderr, "netrace play: %s\n", err.msg);
+        snprintf(why, n, "%s", err.msg);
         return 1;
     }
     EngineConfig cfg;
-    memset(&cfg, 0, sizeof cfg);
+    race_opts_engine_config(&p->o, &cfg);
     cfg.track = p->track;
-    cfg.link[0] = &p->o.link[0];
-    cfg.link[1] = &p->o.link[1];
-    cfg.seed = p->o.seed;
-    cfg.params = p->o.params;
-    cfg.nschemes = p->o.nschemes;
-    for (int k = 0; k < p->o.nschemes; k++)
-        cfg.schemes[k] = p->o.schemes[k];
-    cfg.clock[0] = p->o.clock[0];
-    cfg.clock[1] = p->o.clock[1];
+    cfg.period_ms = rec.period_ms;
     cfg.keep_history = true;
     Replay *r = replay_new(&cfg, &rec, false, &err);
     int rc = 1;
     if (!r) {
-        fprintf(stderr, "netrace play: %s\n", err.msg);
+        snprintf(why, n, "%s", err.msg);
     } else {
         AppConfig ac = app_config_default();
         ac.replay = r;
         ac.title = rec_path;
         ac.script = p->o.script.n ? &p->o.script : NULL; /* the links as they were driven */
         rc = app_run_window(&ac);
+        if (rc != 0)
+            snprintf(why, n, "the replay window did not open (the terminal says why)");
         replay_free(r);
     }
     recording_free(&rec);
@@ -136,17 +139,43 @@ static void announce(const LiveRaceConfig *rc)
             cli_wrote(files[i]);
 }
 
+/* Who won at each terminal and in the truth; with more than two cars also
+ * the whole order of each; then replay's parameters and table. */
+static void print_finish(const PlayCli *p, const RaceFlow *rf)
+{
+    RaceResult tr;
+    raceflow_result(rf, RACEFLOW_TRUTH, &tr);
+    int n = rf->cfg.ncars;
+    printf("finish: car %d first (truth)", tr.order[0] + 1);
+    for (int j = 0; j < n; j++) {
+        RaceResult r;
+        raceflow_result(rf, j, &r);
+        printf("; car %d first at terminal %d", r.order[0] + 1, j + 1);
+    }
+    printf("%s\n", raceflow_orders_differ(rf) ? " (the terminals disagree)" : "");
+    bool wide = race_topo_wide(&p->o);
+    for (int v = 0; wide && v <= n; v++) {
+        RaceResult r;
+        int who = v < n ? v : RACEFLOW_TRUTH;
+        raceflow_result(rf, who, &r);
+        printf(v < n ? "order at terminal %d:" : "order in the truth:", v + 1);
+        for (int k = 0; k < n; k++)
+            printf(" %d", r.order[k] + 1);
+        printf("\n");
+    }
+}
+
 /* A race of bots / scripts to its end as fast as possible; the table (or
  * CSV) and --series from the live engine. */
 static int run_headless(PlayCli *p, LiveRaceConfig *rc, bool csv, const char *series)
 {
     NrError err = {{0}};
-    Controller ctl[2];
+    Controller ctl[PLAY_SEATS];
     memset(ctl, 0, sizeof ctl);
     if (!make_controllers(p, ctl, &err))
         return cli_fail(CMD, "%s", err.msg);
-    rc->ctl[0] = &ctl[0];
-    rc->ctl[1] = &ctl[1];
+    for (int j = 0; j < p->pl.nseats; j++)
+        rc->ctl[j] = &ctl[j];
     rc->engine.keep_history = series != NULL;
     rc->engine.history_cap = PLAY_SERIES_CAP;
     LiveRace *lr = liverace_new(rc, &err);
@@ -165,17 +194,14 @@ static int run_headless(PlayCli *p, LiveRaceConfig *rc, bool csv, const char *se
     if (csv) {
         race_print_csv(stdout, &p->o, res, n);
     } else {
-        RaceResult tr;
-        raceflow_result(rf, RACEFLOW_TRUTH, &tr);
         printf("race:   %s (%.1f s, track %s)\n", rc->rec_path ? rc->rec_path : "(not recorded)",
                (double)engine_now(e) / 1e6, track_name(p->track));
-        printf("finish: car %d first (truth)", tr.order[0] + 1);
-        for (int j = 0; j < 2; j++) {
-            RaceResult r;
-            raceflow_result(rf, j, &r);
-            printf("; car %d first at terminal %d", r.order[0] + 1, j + 1);
-        }
-        printf("%s\n", raceflow_orders_differ(rf) ? " (the terminals disagree)" : "");
+        print_finish(p, rf);
+    }
+    if (!csv && race_topo_wide(&p->o)) {
+        race_topo_print_params(stdout, &p->o);
+        race_topo_print_table(stdout, res, n, p->pl.nseats);
+    } else if (!csv) {
         race_print_params(stdout, &p->o);
         race_print_table(stdout, res, n);
     }
@@ -201,8 +227,11 @@ static int race_flag(PlayCli *p, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v = NULL;
     bool ok = true;
-    if (cli_flag_is(a, "--p1") || cli_flag_is(a, "--p2")) {
-        ok = cli_value(argc, argv, i, CMD, &v) && players_parse(&p->pl, CMD, a[3] == '2', v);
+    int seat;
+    if (players_flag(a, &seat)) {
+        ok = cli_value(argc, argv, i, CMD, &v) && players_parse(&p->pl, CMD, seat, v);
+    } else if (cli_flag_is(a, "--cars")) {
+        ok = cli_value(argc, argv, i, CMD, &v) && cli_int(CMD, "--cars", v, 2, PLAY_SEATS, &p->cars);
     } else if (cli_flag_is(a, "--scheme")) {
         ok = cli_value(argc, argv, i, CMD, &p->scheme);
     } else if (cli_flag_is(a, "--laps")) {
@@ -269,6 +298,20 @@ static int window_flag(PlayConfig *pc, int argc, char **argv, int *i)
     return ok ? FLAG_TAKEN : FLAG_BAD;
 }
 
+/* The race's players: --cars N, else the highest --pN given (at least two);
+ * a --pN past --cars is refused. */
+static int seats(PlayCli *p)
+{
+    int top = 2;
+    for (int j = 0; j < PLAY_SEATS; j++)
+        if (p->pl.given[j])
+            top = j + 1;
+    if (p->cars && top > p->cars)
+        return cli_usage_error(CMD, "--p%d: the race has %d cars (--cars %d)", top, (int)p->cars, (int)p->cars);
+    p->pl.nseats = p->cars ? (int)p->cars : top;
+    return CLI_OK;
+}
+
 /* Every flag, then the combinations that make no race. CLI_OK or the exit
  * code after one line on stderr. */
 static int parse_flags(PlayCli *p, PlayConfig *pc, int argc, char **argv)
@@ -280,6 +323,10 @@ static int parse_flags(PlayCli *p, PlayConfig *pc, int argc, char **argv)
         if (r == RACE_FLAG_TAKEN)
             continue;
         int f = race_flag(p, argc, argv, &i);
+        if (f == FLAG_NOT_MINE) {
+            r = race_topo_flag(&p->o, argc, argv, &i, CMD);
+            f = r == RACE_FLAG_TAKEN ? FLAG_TAKEN : r == RACE_FLAG_BAD ? FLAG_BAD : FLAG_NOT_MINE;
+        }
         if (f == FLAG_NOT_MINE)
             f = window_flag(pc, argc, argv, &i);
         if (f == FLAG_BAD)
@@ -289,15 +336,19 @@ static int parse_flags(PlayCli *p, PlayConfig *pc, int argc, char **argv)
     }
     if (p->laps_given && p->seconds > 0)
         return cli_usage_error(CMD, "--laps and --seconds: a race is one or the other");
+    int rc = seats(p);
+    if (rc != CLI_OK)
+        return rc;
     p->any_human = players_any_human(&p->pl);
     if ((p->headless || p->csv) && p->any_human)
-        return cli_usage_error(CMD, "--headless races bots and scripts: give --p1 and --p2 as bot or "
-                                    "script:FILE");
+        return cli_usage_error(CMD, "--headless races bots and scripts: give every player (--p1 .. --p%d) as bot "
+                                    "or script:FILE", p->pl.nseats);
     if ((p->csv || p->series) && !p->headless)
         return cli_usage_error(CMD, "--csv and --series go with --headless");
     if (pc->bench_frames > 0 && p->headless)
         return cli_usage_error(CMD, "--bench-frames draws in the window: drop --headless");
-    return race_opts_parse(&p->o, CMD);
+    rc = race_opts_parse(&p->o, CMD);
+    return rc == CLI_OK ? race_topo_resolve_cars(&p->o, CMD, p->pl.nseats) : rc;
 }
 
 /* The shown scheme's index in p->o.schemes: it runs even when --schemes
@@ -334,8 +385,9 @@ static int load_inputs(PlayCli *p)
     p->track = track_load(p->track_path, &err);
     if (!p->track)
         return cli_fail(CMD, "%s", err.msg);
-    if (track_grid_slots(p->track) < 2)
-        return cli_fail(CMD, "%s: a race needs two grid slots", p->track_path);
+    if (track_grid_slots(p->track) < p->pl.nseats)
+        return cli_fail(CMD, "%s: a race of %d cars needs %d grid slots, the track has %d", p->track_path,
+                        p->pl.nseats, p->pl.nseats, track_grid_slots(p->track));
     return players_load_scripts(&p->pl, CMD);
 }
 
@@ -405,6 +457,7 @@ static int play_main(int argc, char **argv)
     LiveRaceConfig *lc = &pc.race;
     lc->track = p.track;
     lc->track_file = slash ? slash + 1 : p.track_path;
+    lc->ncars = p.pl.nseats;
     race_opts_engine_config(&p.o, &lc->engine);
     lc->engine.track = p.track;
     lc->shown = shown;
@@ -418,8 +471,8 @@ static int play_main(int argc, char **argv)
     if (p.headless)
         return finish(&p, run_headless(&p, lc, p.csv, p.series));
     lc->engine.keep_history = true; /* the overview's strip charts */
-    pc.kind[0] = p.pl.kind[0];
-    pc.kind[1] = p.pl.kind[1];
+    for (int j = 0; j < PLAY_SEATS; j++)
+        pc.kind[j] = p.pl.kind[j];
     pc.make_ctl = make_controllers;
     pc.make_ctx = &p;
     pc.next_rec_path = next_paths;

@@ -65,7 +65,7 @@ typedef struct RaceOpts {
     double *progress[ENGINE_MAX_CARS]; /* true progress per sample, shared by every engine */
     LinkScript script;   /* empty without --link-script */
     bool link_given[2];  /* --link12 / --link21 on the command line */
-    /* N cars and topologies (race_topo.c; replay and sweep only) */
+    /* N cars and topologies (race_topo.c; replay, sweep and play) */
     int cars;                 /* --cars N; 0 = the recording's count */
     int ncars;                /* resolved: the race's car count (2 before) */
     RouteTopology topology;   /* --topology (the first of a list) */
@@ -105,6 +105,10 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *        the recording unless --cars; more than it has is an error), the
  *        link matrix checked against it, every car's progress. CLI_OK or
  *        the exit code after one line.
+ *   race_topo_resolve_cars(o, cmd, ncars)  the same for a driven race of
+ *        ncars cars (no recording: play): the link matrix checked against
+ *        them, the flags' combinations. CLI_OK or the exit code after one
+ *        line.
  *   race_topo_config(o, cfg)    after race_opts_engine_config: the car
  *        count, topology and every line's spec.
  *   race_topo_wide(o)           the race needs the N-car outputs (more than
@@ -117,6 +121,7 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *   race_topo_print_params / _table / _csv  the wide forms of the outputs. */
 int race_topo_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd);
 int race_topo_resolve(RaceOpts *o, const char *cmd);
+int race_topo_resolve_cars(RaceOpts *o, const char *cmd, int ncars);
 void race_topo_config(const RaceOpts *o, EngineConfig *cfg);
 bool race_topo_wide(const RaceOpts *o);
 int race_topo_configs(const RaceOpts *o, RaceOpts *out, int max);

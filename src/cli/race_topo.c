@@ -126,10 +126,23 @@ int race_topo_resolve(RaceOpts *o, const char *cmd)
 {
     if (o->cars > o->rec.ncars)
         return cli_usage_error(cmd, "--cars %d: %s has %d cars", o->cars, o->recording, o->rec.ncars);
-    o->ncars = o->cars ? o->cars : o->rec.ncars;
-    if (o->ncars > ENGINE_MAX_CARS)
+    if (!o->cars && o->rec.ncars > ENGINE_MAX_CARS)
         return cli_usage_error(cmd, "%s has %d cars: race at most %d of them with --cars", o->recording,
                                o->rec.ncars, ENGINE_MAX_CARS);
+    int rc = race_topo_resolve_cars(o, cmd, o->cars ? o->cars : o->rec.ncars);
+    if (rc != CLI_OK)
+        return rc;
+    for (int c = 2; c < o->ncars; c++) {
+        o->progress[c] = malloc(sizeof(double) * (size_t)o->rec.nsamples);
+        if (!o->progress[c] || !recording_progress(&o->rec, o->track, c, o->progress[c]))
+            return cli_fail(cmd, "%s: cannot compute car %d's progress", o->recording, c + 1);
+    }
+    return CLI_OK;
+}
+
+int race_topo_resolve_cars(RaceOpts *o, const char *cmd, int ncars)
+{
+    o->ncars = ncars;
     if (!(topo_mask(o) & LINKMATRIX_P2P) && (o->link_given[0] || o->link_given[1]))
         return cli_usage_error(cmd, "--link12 / --link21 name p2p links: with --topology cs give --link I-s / s-J");
     if (!(topo_mask(o) & LINKMATRIX_CS) && o->server_given)
@@ -145,15 +158,7 @@ int race_topo_resolve(RaceOpts *o, const char *cmd)
     if (!linkspec_parse(&o->link_default, RACE_DEFAULT_LINK, NULL, &err))
         return cli_fail(cmd, "%s", err.msg);
     o->link_default_parsed = true;
-    int rc = resolve_lines(o, cmd);
-    if (rc != CLI_OK)
-        return rc;
-    for (int c = 2; c < o->ncars; c++) {
-        o->progress[c] = malloc(sizeof(double) * (size_t)o->rec.nsamples);
-        if (!o->progress[c] || !recording_progress(&o->rec, o->track, c, o->progress[c]))
-            return cli_fail(cmd, "%s: cannot compute car %d's progress", o->recording, c + 1);
-    }
-    return CLI_OK;
+    return resolve_lines(o, cmd);
 }
 
 bool race_topo_wide(const RaceOpts *o)

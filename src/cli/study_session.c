@@ -322,7 +322,7 @@ static int drive_race(Session *ss, const StudyRace *race, const Track *track, co
     lc.meta = meta;
     lc.nmeta = study_meta(ss, race, meta);
     NrError err = {{0}};
-    Controller ctl[2];
+    Controller ctl[PLAY_SEATS];
     memset(ctl, 0, sizeof ctl);
     LiveRace *lr = NULL;
     if (players_make(&ss->s->pl, track, race->seed, ctl, &err)) {

@@ -134,7 +134,7 @@ MA="$(dirname "$NR")/tools/make_assets"
 if [ -x "$MA" ]; then
     mkdir -p "$TMP/assets"
     expect 0 "make_assets" -- "$MA" "$TMP/assets"
-    for f in car1.png car2.png icon.png; do
+    for f in car1.png car2.png car3.png car4.png icon.png; do
         if cmp -s "$TMP/assets/$f" "assets/$f"; then pass=$((pass + 1)); else
             fail=$((fail + 1)); echo "FAIL: assets/$f is not tools/make_assets' output"; fi
     done

@@ -99,8 +99,16 @@ static bool condition_meta(const LiveRaceConfig *cfg, Recording *meta, NrError *
     const EngineConfig *ec = &cfg->engine;
     char v[RECORDING_META_VALUE];
     bool ok = recording_meta_add(meta, "scheme", ec->schemes[cfg->shown]->name);
-    for (int d = 0; d < 2; d++) {
-        const char *text = ec->medium[d] ? "medium" : ec->link[d] ? ec->link[d]->text : "none";
+    /* more cars or client-server: the topology; the lines 1->2 and 2->1 of
+     * p2p (the header has no room for a whole link matrix) */
+    bool wide = (cfg->ncars > 2 || ec->topology == ROUTE_CS);
+    if (wide)
+        ok = recording_meta_add(meta, "topology", ec->topology == ROUTE_P2P ? "p2p"
+                                                  : ec->server == ROUTE_SYNC ? "cs sync"
+                                                                              : "cs relay") && ok;
+    for (int d = 0; d < 2 && ec->topology == ROUTE_P2P; d++) {
+        const LinkSpec *line = ec->pair_link[d][1 - d] ? ec->pair_link[d][1 - d] : ec->link[d];
+        const char *text = ec->medium[d] ? "medium" : line ? line->text : "none";
         ok = recording_meta_add(meta, d ? "link21" : "link12", text[0] ? text : "none") && ok;
     }
     snprintf(v, sizeof v, "%lld", (long long)(ec->params.delta_us / NR_US_PER_MS));
