@@ -20,6 +20,7 @@
 #include "inputs.h"
 #include "netrace_config.h"
 #include "play_internal.h"
+#include "play_fixture.h"
 #include "vpad.h"
 
 #include <SDL_image.h>
@@ -126,19 +127,6 @@ static void config(Fix *f, PlayerKind p1, PlayerKind p2, const char *name)
     f->cfg.assets_dir = NETRACE_SOURCE_DIR "/assets";
 }
 
-static void go_racing(PlayState *ps)
-{
-    SDL_Event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.type = SDL_KEYDOWN;
-    ev.key.keysym.scancode = SDL_SCANCODE_SPACE;
-    ev.key.keysym.sym = SDLK_SPACE;
-    play_handle_event(ps, &ev); /* Space on the grid: the lights */
-    assert_int_equal(liverace_flow(ps->lr)->phase, RF_COUNTDOWN);
-    for (int i = 0; i < 5 * 60 + 2; i++)
-        play_frame(ps, 16667);
-    assert_int_equal(liverace_flow(ps->lr)->phase, RF_RACING);
-}
 
 /* A key read in frame n moves the car drawn in frame n: two games, the same
  * but for W pressed before frame n in one of them. */
@@ -151,12 +139,12 @@ static void test_input_to_photon(void **state)
     assert_true(play_state_init(&a, &f->cfg, f->r, &err));
     Uint8 keys_a[SDL_NUM_SCANCODES] = {0}, keys_b[SDL_NUM_SCANCODES] = {0};
     a.key_state = keys_a;
-    go_racing(&a);
+    play_go_racing(&a);
     PlayConfig cfg_b = f->cfg; /* b's own bots: same seed, same streams */
     cfg_b.make_ctx = &f->bots[1];
     assert_true(play_state_init(&b, &cfg_b, f->r, &err));
     b.key_state = keys_b;
-    go_racing(&b);
+    play_go_racing(&b);
     for (int i = 0; i < 10; i++) { /* both idle on the grid line */
         play_frame(&a, 16667);
         play_frame(&b, 16667);
@@ -192,13 +180,6 @@ static SDL_Joystick *attach_pad(void)
     return vpad_attach("virtual pad", NULL, NULL);
 }
 
-static void pump(PlayState *ps)
-{
-    SDL_PumpEvents();
-    SDL_Event ev;
-    while (SDL_PollEvent(&ev))
-        play_handle_event(ps, &ev);
-}
 
 static void test_pad_unplugged_mid_race(void **state)
 {
@@ -208,7 +189,7 @@ static void test_pad_unplugged_mid_race(void **state)
     NrError err;
     assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
     SDL_Joystick *j = attach_pad();
-    pump(&ps);
+    play_pump(&ps);
     /* the grid waits for the pad player */
     SDL_Event sp;
     memset(&sp, 0, sizeof sp);
@@ -218,20 +199,20 @@ static void test_pad_unplugged_mid_race(void **state)
     assert_int_equal(liverace_flow(ps.lr)->phase, RF_GRID);
     /* press a button to join */
     SDL_JoystickSetVirtualButton(j, SDL_CONTROLLER_BUTTON_A, 1);
-    pump(&ps);
+    play_pump(&ps);
     assert_true(pads_has(&ps.pads, 1));
     SDL_JoystickSetVirtualButton(j, SDL_CONTROLLER_BUTTON_A, 0);
-    pump(&ps);
-    go_racing(&ps);
+    play_pump(&ps);
+    play_go_racing(&ps);
     /* full throttle on the right trigger for a second */
     SDL_JoystickSetVirtualAxis(j, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, 32767);
-    pump(&ps);
+    play_pump(&ps);
     for (int i = 0; i < 60; i++)
         play_frame(&ps, 16667);
     assert_true(liverace_speed(ps.lr, 1) > 1.0); /* the pad drives car 2 */
     /* unplugged mid-race */
     vpad_detach(j);
-    pump(&ps);
+    play_pump(&ps);
     assert_true(ps.paused);
     assert_non_null(strstr(ps.pause_why, "player 2 lost the gamepad"));
     assert_non_null(strstr(ps.pause_why, "virtual pad"));
@@ -256,9 +237,9 @@ static void test_pad_unplugged_mid_race(void **state)
     assert_true(ps.paused);
     /* a pad comes back, joins, and the race resumes */
     SDL_Joystick *j2 = attach_pad();
-    pump(&ps);
+    play_pump(&ps);
     SDL_JoystickSetVirtualButton(j2, SDL_CONTROLLER_BUTTON_B, 1);
-    pump(&ps);
+    play_pump(&ps);
     assert_true(pads_has(&ps.pads, 1));
     play_handle_event(&ps, &esc);
     assert_false(ps.paused);
@@ -266,12 +247,12 @@ static void test_pad_unplugged_mid_race(void **state)
     assert_true(ps.race_us > t);
     /* a spectator's pad: its Start neither pauses nor joins, its unplug is nobody's */
     SDL_Joystick *spec = attach_pad();
-    pump(&ps);
+    play_pump(&ps);
     SDL_JoystickSetVirtualButton(spec, SDL_CONTROLLER_BUTTON_START, 1);
-    pump(&ps);
+    play_pump(&ps);
     assert_false(ps.paused);
     vpad_detach(spec);
-    pump(&ps);
+    play_pump(&ps);
     assert_false(ps.paused);
     play_state_free(&ps);
     vpad_detach(j2);
@@ -352,14 +333,6 @@ static void test_missing_assets(void **state)
     play_state_free(&ps);
 }
 
-static void key(PlayState *ps, SDL_Scancode sc)
-{
-    SDL_Event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.type = SDL_KEYDOWN;
-    ev.key.keysym.scancode = sc;
-    play_handle_event(ps, &ev);
-}
 
 static bool next_paths(void *ctx, int race, char *rec, char *inputs, size_t n)
 {
@@ -379,13 +352,13 @@ static void test_restart_keeps_the_race(void **state)
     PlayState ps;
     NrError err;
     assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
-    go_racing(&ps);
+    play_go_racing(&ps);
     for (int i = 0; i < 60; i++)
         play_frame(&ps, 16667);
-    key(&ps, SDL_SCANCODE_R); /* not while racing */
+    play_key(&ps, SDL_SCANCODE_R); /* not while racing */
     assert_int_equal(ps.race_no, 1);
-    key(&ps, SDL_SCANCODE_ESCAPE);
-    key(&ps, SDL_SCANCODE_R);
+    play_key(&ps, SDL_SCANCODE_ESCAPE);
+    play_key(&ps, SDL_SCANCODE_R);
     assert_int_equal(ps.race_no, 2);
     assert_false(ps.paused);
     assert_int_equal(liverace_flow(ps.lr)->phase, RF_GRID);
@@ -414,22 +387,22 @@ static void test_help_pauses(void **state)
     PlayState ps;
     NrError err;
     assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
-    go_racing(&ps);
-    key(&ps, SDL_SCANCODE_H);
+    play_go_racing(&ps);
+    play_key(&ps, SDL_SCANCODE_H);
     assert_true(ps.help && ps.paused);
     int64_t t = ps.race_us;
     play_frame(&ps, 16667);
     assert_int_equal(ps.race_us, t);
-    key(&ps, SDL_SCANCODE_H);
+    play_key(&ps, SDL_SCANCODE_H);
     assert_false(ps.help || ps.paused);
     play_frame(&ps, 16667);
     assert_true(ps.race_us > t);
-    key(&ps, SDL_SCANCODE_ESCAPE);
+    play_key(&ps, SDL_SCANCODE_ESCAPE);
     assert_true(ps.paused);
-    key(&ps, SDL_SCANCODE_H);
-    key(&ps, SDL_SCANCODE_H);
+    play_key(&ps, SDL_SCANCODE_H);
+    play_key(&ps, SDL_SCANCODE_H);
     assert_true(ps.paused); /* the player's own pause stays */
-    key(&ps, SDL_SCANCODE_P);
+    play_key(&ps, SDL_SCANCODE_P);
     assert_false(ps.paused);
     play_state_free(&ps);
 }

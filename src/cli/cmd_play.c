@@ -484,17 +484,24 @@ static int play_main(int argc, char **argv)
 
 const CliCommand cmd_play = {
     .name = "play",
-    .summary = "drive a race: two players on one machine, every scheme live",
-    .usage = "netrace play [--p1 keys|pad|bot|script:FILE] [--p2 ...] [--scheme NAME] [--laps N | --seconds S]\n"
-             "  [--link12 SPEC] [--link21 SPEC] [--link-script FILE] [--delta MS] [--tdr W] [--schemes LIST] [--seed S]\n"
-             "  [--track FILE] [--out FILE|none] [--keys FILE] [--pad-mappings FILE] [--watch]\n"
-             "  [--headless [--csv] [--series OUT.csv]] [--size WxH] [--fullscreen] [--bench-frames N]",
-    .help = "Two cars race on the car physics; player 1's screen (left) and player 2's (right)\n"
-            "show the race as each player's terminal displays it under --scheme, over the\n"
-            "emulated links: the other car late, predicted, or Delta behind. Every scheme of\n"
-            "--schemes (default all) runs live on the same race (--watch or Tab shows them).\n\n"
-            "  --p1, --p2 WHO    keys (P1 WASD, P2 arrows), pad (press a button to join), bot,\n"
-            "                    or script:FILE (t_ms,player,throttle,brake,steer; docs/driving.md)\n"
+    .summary = "drive a race: two to four players on one machine, every scheme live",
+    .usage = "netrace play [--p1 keys|pad|bot|script:FILE] [--p2 ...] [--p3 pad|bot|script:FILE] [--p4 ...]\n"
+             "  [--cars N] [--scheme NAME] [--laps N | --seconds S] [--link12 SPEC] [--link21 SPEC]\n"
+             "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC] [--links FILE] [--link-script FILE]\n"
+             "  [--delta MS] [--tdr W] [--schemes LIST] [--seed S] [--track FILE] [--out FILE|none] [--keys FILE]\n"
+             "  [--pad-mappings FILE] [--watch] [--headless [--csv] [--series OUT.csv]] [--size WxH] [--fullscreen]\n"
+             "  [--bench-frames N]",
+    .help = "Two to four cars race on the car physics; each player's screen (two side by side,\n"
+            "three or four in a 2 x 2 grid: P1 top left, P2 top right, P3 bottom left, P4\n"
+            "bottom right) shows the race as that player's terminal displays it under --scheme,\n"
+            "over the emulated links: the other cars late, predicted, or Delta behind. Every\n"
+            "scheme of --schemes (default all) runs live on the same race (--watch or Tab shows\n"
+            "them).\n\n"
+            "  --p1 .. --p4 WHO  keys (P1 WASD, P2 arrows; players 1 and 2 only), pad (press a\n"
+            "                    button to join), bot, or script:FILE (t_ms,player,throttle,\n"
+            "                    brake,steer; docs/driving.md; --pN plays the file's player N lines)\n"
+            "  --cars N          players 2 to 4 (default: the highest --pN given, at least 2);\n"
+            "                    seats 3 and 4 not given are bots\n"
             "  --scheme NAME     what the players' screens show (default nc)\n"
             "  --laps N          laps to race (default 2); --seconds S: a fixed-length race\n"
             "  --track FILE      default tracks/default.track\n"
@@ -506,6 +513,6 @@ const CliCommand cmd_play = {
             "  --headless        no window, bots / scripts only, as fast as possible; prints\n"
             "                    replay's table (--csv: as CSV), --series OUT.csv like replay's\n"
             "  --size WxH, --fullscreen, --shots DIR, --assets DIR, --bench-frames N\n"
-            "Keys: H in the game shows them (docs/play.md).\n" RACE_OPTS_HELP,
+            "Keys: H in the game shows them (docs/play.md).\n" RACE_OPTS_HELP RACE_TOPO_HELP_LINES,
     .run = play_main,
 };

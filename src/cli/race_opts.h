@@ -161,6 +161,9 @@ void race_topo_sweep_line(const RaceOpts *o, EngineConfig *cfg, const LinkSpec *
     "  --clock2 OFF[,PPM]  terminal 2's clock\n"
 #define RACE_TOPO_HELP                                                                          \
     "  --cars N          race the recording's first N cars (2 to 8; default all of them)\n"   \
+    RACE_TOPO_HELP_LINES
+/* The topology and line flags alone (play has its own --cars). */
+#define RACE_TOPO_HELP_LINES                                                                    \
     "  --topology T      p2p (a link per ordered pair, default) or cs (through a server)\n"   \
     "  --server B        cs server: relay (forward on arrival, default) or sync (forward\n"    \
     "                    every MU to every client at generation + Delta)\n"                   \

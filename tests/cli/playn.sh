@@ -1,0 +1,102 @@
+# netrace play with three and four cars (issue 19): the headless N-car race
+# over p2p and client-server against the replay of its recording, the
+# recorded inputs re-simulating it, the N-car table, and one line for each
+# bad input (a fifth player, too many cars, keys for seat 3, a script for a
+# player the race does not have, a line the topology does not have).
+# Sourced by tests/test_cli.sh (uses expect, stderr_has, stdout_has, $NR, $TMP).
+
+printf 't_ms,player,throttle,brake,steer\n0,1,1,0,0\n' >"$TMP/n-p1.inputs"
+printf '3 12 delay 300ms 20ms\n' >"$TMP/n.script"
+
+same_files() { # A B DESCRIPTION: byte-identical, and not empty
+    if cmp -s "$1" "$2" && [ -s "$1" ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL: $3"; fi
+}
+
+# Four bots over client-server (relay): recorded, then replayed with the
+# same links and seed; the --series files are the same bytes.
+CS4=(--topology cs --link 2-s 'delay 40ms 10ms distribution paretonormal' --link s-4 'delay 120ms 20ms' --seed 6)
+expect 0 "play four bots over cs" -- "$NR" play --headless --cars 4 --p1 bot --p2 bot --seconds 8 \
+    --schemes racing --out "$TMP/four.csv" --series "$TMP/four-live.csv" "${CS4[@]}"
+stdout_has "^topology: cs, 4 terminals, server relay" "the N-car parameters"
+stdout_has "^link s-4: delay 120ms 20ms" "every line of the topology is listed"
+stdout_has "^scheme +incons +pairs +spread +dis1 +dis2 +dis3 +dis4 " "replay's N-car table"
+stdout_has "^order at terminal 4:( [1-4]){4}$" "the order at each terminal"
+stdout_has "^order in the truth:( [1-4]){4}$" "and in the truth"
+expect 0 "info on the four-car recording" -- "$NR" info "$TMP/four.csv"
+stdout_has "^cars: 4" "four cars recorded"
+stdout_has "^topology: cs relay" "the topology in the header"
+expect 0 "replay of the four-car race" -- "$NR" replay "$TMP/four.csv" --headless --schemes racing \
+    --series "$TMP/four-replay.csv" "${CS4[@]}"
+same_files "$TMP/four-live.csv" "$TMP/four-replay.csv" "play --cars 4 and replay of its recording give different --series"
+head -1 "$TMP/four-live.csv" >"$TMP/four-head"
+if grep -q ',pair_rate,spread$' "$TMP/four-head"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: the N-car series has the pair_rate and spread columns"; fi
+# the recorded inputs re-simulate the race bit for bit, every seat a script
+IN4="script:$TMP/four.inputs.csv"
+expect 0 "four-car race re-simulated from its inputs" -- env SOURCE_DATE_EPOCH=0 "$NR" play --headless \
+    --p1 "$IN4" --p2 "$IN4" --p3 "$IN4" --p4 "$IN4" --seconds 8 --schemes racing --out "$TMP/four-again.csv" \
+    --series "$TMP/four-again-series.csv" "${CS4[@]}"
+grep -v '^# created' "$TMP/four.csv" >"$TMP/four-a"
+grep -v '^# created' "$TMP/four-again.csv" >"$TMP/four-b"
+same_files "$TMP/four-a" "$TMP/four-b" "the four-car inputs do not re-simulate the same recording"
+same_files "$TMP/four-live.csv" "$TMP/four-again-series.csv" "the re-simulated four-car race has other metrics"
+
+# Three cars over p2p with a link matrix file, laps: the same through replay.
+printf '1-2 delay 10ms\n1-3 delay 150ms 20ms\n2-1 delay 10ms\n2-3 delay 150ms 20ms\n3-1 delay 90ms\n3-2 delay 90ms\n' \
+    >"$TMP/three.links"
+expect 0 "play three cars with a link matrix" -- "$NR" play --headless --p3 bot --p1 bot --p2 bot --laps 1 \
+    --schemes nc,dr --links "$TMP/three.links" --out "$TMP/three.csv" --series "$TMP/three-live.csv"
+stdout_has "^link 1-3: delay 150ms 20ms" "the matrix's lines are used"
+expect 0 "replay of the three-car race" -- "$NR" replay "$TMP/three.csv" --headless --schemes nc,dr \
+    --links "$TMP/three.links" --series "$TMP/three-replay.csv"
+same_files "$TMP/three-live.csv" "$TMP/three-replay.csv" "play --p3 and replay of its recording give different --series"
+expect 0 "info on the three-car recording" -- "$NR" info "$TMP/three.csv"
+stdout_has "^link12: delay 10ms" "the header names the line 1->2"
+
+# Two players keep the two-player outputs: no order lines, the old table.
+expect 0 "two bots" -- "$NR" play --headless --p1 bot --p2 bot --seconds 2 --out none --schemes nc
+stdout_has "^scheme +incons +d1-d2 " "two players print the two-player table"
+if grep -q '^order' "$TMP/out"; then fail=$((fail + 1)); echo "FAIL: two players print no order lines"; else
+    pass=$((pass + 1)); fi
+
+# Bad input: one line each, no crash.
+expect 2 "--p5" -- "$NR" play --headless --p1 bot --p2 bot --p5 bot
+stderr_has "^netrace play: --p5: at most 4 players \(--p1 \.\. --p4\)" "a fifth player refused"
+expect 2 "--cars 9" -- "$NR" play --headless --p1 bot --p2 bot --cars 9
+stderr_has "--cars" "too many cars named"
+expect 2 "--cars 5" -- "$NR" play --headless --p1 bot --p2 bot --cars 5
+stderr_has "--cars" "five cars refused"
+expect 2 "--p3 keys" -- "$NR" play --p3 keys
+stderr_has "--p3 keys: the keyboard drives players 1 and 2" "keys for seat 3 refused"
+expect 2 "--p4 past --cars 3" -- "$NR" play --headless --p1 bot --p2 bot --cars 3 --p4 bot
+stderr_has "--p4: the race has 3 cars \(--cars 3\)" "a seat past --cars refused"
+printf 't_ms,player,throttle,brake,steer\n0,1,1,0,0\n0,4,1,0,0\n' >"$TMP/four-players.inputs"
+expect 1 "a script naming player 4 in a 3-car race" -- "$NR" play --headless --p1 "script:$TMP/four-players.inputs" \
+    --p2 bot --p3 bot --out none
+stderr_has "four-players.inputs: lines for player 4, but the race has 3 cars" "the script's extra player named"
+expect 1 "a script without seat 3's lines" -- "$NR" play --headless --p1 bot --p2 bot --p3 "script:$TMP/n-p1.inputs" \
+    --out none
+stderr_has "no line for player 3 \(--p3 plays its player 3 lines\)" "seat 3's missing lines named"
+expect 2 "--link to terminal 5 of 4" -- "$NR" play --headless --cars 4 --p1 bot --p2 bot --link 1-5 'delay 10ms'
+stderr_has "--link" "a line past the race named"
+printf '1-2 delay 10ms\n2-1 delay 10ms\n1-3 delay 10ms\n' >"$TMP/short.links"
+expect 1 "a link matrix with a missing pair" -- "$NR" play --headless --p3 bot --p1 bot --p2 bot --links "$TMP/short.links"
+stderr_has "short.links" "the matrix file named"
+expect 2 "--link-script with three cars" -- "$NR" play --headless --p3 bot --p1 bot --p2 bot \
+    --link-script "$TMP/n.script"
+stderr_has "--link-script changes the links 1-2 / 2-1 of two-car p2p races" "a link script on three cars refused"
+expect 2 "--server without cs" -- "$NR" play --headless --p1 bot --p2 bot --server sync
+stderr_has "--server applies to --topology cs" "a server without cs refused"
+expect 2 "a topology comparison" -- "$NR" play --headless --p1 bot --p2 bot --topology p2p,cs
+stderr_has "lists compare them in netrace sweep" "play races one topology"
+expect 2 "--p12" -- "$NR" play --p12 bot
+stderr_has "--p12: at most 4 players" "a two-digit seat refused"
+
+# The window with four seats on the dummy driver: the 2 x 2 grid's frames.
+expect 0 "four screens on the dummy driver" -- env SDL_VIDEODRIVER=dummy timeout 120 "$NR" play --cars 4 \
+    --p1 bot --p2 bot --bench-frames 20 --size 640x360 --out none --topology cs --server sync
+stdout_has "^bench: 20 frames, play: 4 driving screens \(scheme nc\), 640x360" "four driving screens"
+expect 0 "four screens and the overview" -- env SDL_VIDEODRIVER=dummy timeout 120 "$NR" play --p4 bot --p3 pad \
+    --p1 bot --p2 bot --bench-frames 20 --size 640x360 --out none --watch
+stdout_has "^bench: 20 frames, play: 4 driving screens \(scheme nc\), 640x360 \+ overview" "the overview with four cars"
