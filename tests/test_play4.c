@@ -221,10 +221,10 @@ static void test_place_and_links(void **state)
         ec->up_link[i] = &up;
     ec->down_link[2] = &down;
     assert_true(play_links_text(&ps, 2, t, sizeof t));
-    assert_string_equal(t, "cs relay · up 40 ms · s→3 5±1 ms");
+    assert_string_equal(t, "cs relay ↑40 ms ↓5±1 ms");
     ec->server = ROUTE_SYNC;
     assert_true(play_links_text(&ps, 1, t, sizeof t));
-    assert_string_equal(t, "cs sync · up 40 ms · s→2 0 ms"); /* no downlink: no delay */
+    assert_string_equal(t, "cs sync ↑40 ms ↓0 ms"); /* no downlink: no delay */
     linkspec_free(&dflt);
     linkspec_free(&fast);
     linkspec_free(&up);

@@ -26,8 +26,9 @@
  *   play_place(v, ncars, j)         car j's place (1 = first) in view v: the
  *        cars shown further along, a tie to the later car (engine_view).
  *   play_links_text(ps, j, buf, n)  the lines that bring the other cars to
- *        screen j, in short ("links →3 75±10 ms", "cs relay · up ... · s→3
- *        ..."); false for two cars over p2p without pair lines (the HUD
+ *        screen j, in short ("links →3 75±10 ms"; "cs relay ↑75±10 ms
+ *        ↓150±20 ms": the others' uplinks, then the server's line to j);
+ *        false for two cars over p2p without pair lines (the HUD
  *        then names the live link 2→1 / 1→2 as it always did).
  *   play_link_text(spec, buf, n)    one link in short: "75±10 ms", "down
  *        (loss 100%)", "... loss 2%".

@@ -79,7 +79,8 @@ bool play_links_text(const PlayState *ps, int j, char *buf, size_t len)
         play_link_text(ec->down_link[j], down, sizeof down);
     else
         snprintf(down, sizeof down, "0 ms");
-    snprintf(buf, len, "cs %s · up %s · s→%d %s", ec->server == ROUTE_SYNC ? "sync" : "relay", t, j + 1, down);
+    /* the uplinks of the others, then the server's line to this client */
+    snprintf(buf, len, "cs %s ↑%s ↓%s", ec->server == ROUTE_SYNC ? "sync" : "relay", t, down);
     return true;
 }
 

@@ -101,8 +101,14 @@ void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud)
     SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE);
     int x0 = (int)(rect->x + pad), y0 = (int)(rect->y + pad / 2);
     int w = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, pal_car(hud->car), "P%d", hud->car + 1);
-    gfx_text(g, GFX_NORMAL, x0 + w + (int)pad, y0 + (int)(lb - l), GFX_LEFT, PAL_DIM, "%s", hud->who);
-    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w / 2), y0, GFX_CENTER, PAL_FG, "%s", hud->centre);
+    int ww = gfx_text(g, GFX_NORMAL, x0 + w + (int)pad, y0 + (int)(lb - l), GFX_LEFT, PAL_DIM, "%s", hud->who);
+    /* a narrow screen (play's 2 x 2 grid): texts that would run into each
+     * other take the smaller font */
+    int tw, th;
+    gfx_text_size(g, GFX_BIG, hud->centre, &tw, &th);
+    bool crowded = rect->x + rect->w / 2 - (float)tw / 2 < (float)(x0 + w + ww) + 2 * pad;
+    gfx_text(g, crowded ? GFX_NORMAL : GFX_BIG, (int)(rect->x + rect->w / 2), y0 + (crowded ? (int)(lb - l) : 0),
+             GFX_CENTER, PAL_FG, "%s", hud->centre);
     static const char *const suffix[4] = {"th", "st", "nd", "rd"};
     int place = hud->place < 1 ? 1 : hud->place;
     gfx_text(g, GFX_BIG, (int)(rect->x + rect->w - pad), y0, GFX_RIGHT, place == 1 ? PAL_ACCENT : PAL_FG, "%d%s",
@@ -110,8 +116,12 @@ void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud)
     int y1 = (int)(rect->y + pad / 2 + lb);
     int lw = gfx_text(g, GFX_NORMAL, x0, y1, GFX_LEFT, PAL_FG, "lap %s", hud->lap);
     if (hud->best[0])
-        gfx_text(g, GFX_NORMAL, x0 + lw + (int)pad * 2, y1, GFX_LEFT, PAL_DIM, "best %s", hud->best);
-    gfx_text(g, GFX_NORMAL, (int)(rect->x + rect->w - pad), y1, GFX_RIGHT, PAL_DIM, "%s", hud->right);
+        lw += (int)pad * 2 + gfx_text(g, GFX_NORMAL, x0 + lw + (int)pad * 2, y1, GFX_LEFT, PAL_DIM, "best %s", hud->best);
+    gfx_text_size(g, GFX_NORMAL, hud->right, &tw, &th);
+    crowded = rect->x + rect->w - pad - (float)tw < (float)(x0 + lw) + 2 * pad;
+    int ls = gfx_line_h(g, GFX_SMALL);
+    gfx_text(g, crowded ? GFX_SMALL : GFX_NORMAL, (int)(rect->x + rect->w - pad), y1 + (crowded ? (int)l - ls : 0),
+             GFX_RIGHT, PAL_DIM, "%s", hud->right);
 }
 
 void widget_hud_race(const RaceFlow *rf, int j, int64_t race_us, Hud *hud)

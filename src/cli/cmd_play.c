@@ -78,8 +78,7 @@ static int open_replay(void *ctx, const char *rec_path, char *why, size_t n)
     PlayCli *p = ctx;
     /* the replay window draws two-car p2p races (docs/nplayers.md) */
     if (race_topo_wide(&p->o)) {
-        snprintf(why, n, "the replay window draws two-car races: netrace replay %s --headless (with this race's "
-                         "flags) gives its table", rec_path);
+        snprintf(why, n, "the replay window draws two-car races only (netrace replay --headless)");
         return 1;
     }
     Recording rec;
