@@ -151,6 +151,7 @@ static const char *const help_lines[] = {
     "Player 2: Up throttle, Down brake, Left / Right steer",
     "Gamepad: right trigger or A throttle, left trigger or B / X brake,",
     "         left stick or d-pad steer, Start pause",
+    "Players 3 and 4: a gamepad (press a button to join), a bot or a script",
     "Reverse: hold the brake at a standstill (slow, up to 5 cw/s)",
     "Space / Enter  start the race on the grid; race again after the finish",
     "Esc / P        pause / resume",
