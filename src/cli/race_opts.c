@@ -253,7 +253,7 @@ void race_print_table(FILE *f, const RunResult *r, int n)
 
 void race_print_params(FILE *f, const RaceOpts *o)
 {
-    fprintf(f, "link12: %s\nlink21: %s\n", o->link[0].text, o->link[1].text);
+    fprintf(f, "link12: %s\nlink21: %s\n", race_topo_line(o, 0, 1)->text, race_topo_line(o, 1, 0)->text);
     for (int i = 0; i < o->script.n; i++)
         fprintf(f, "script: at %g s link %s: %s (%s:%d)\n", (double)o->script.ch[i].t_us / 1e6,
                 o->script.ch[i].dir == 0 ? "12" : o->script.ch[i].dir == 1 ? "21" : "12+21", o->script.ch[i].spec.text,
@@ -264,11 +264,12 @@ void race_print_params(FILE *f, const RaceOpts *o)
 
 void race_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n)
 {
+    const LinkSpec *l12 = race_topo_line(o, 0, 1), *l21 = race_topo_line(o, 1, 0);
     RunKey key = {
-        .delay12_ms = (double)o->link[0].delay_us / 1000.0,
-        .jitter12_ms = (double)o->link[0].jitter_us / 1000.0,
-        .delay21_ms = (double)o->link[1].delay_us / 1000.0,
-        .jitter21_ms = (double)o->link[1].jitter_us / 1000.0,
+        .delay12_ms = (double)l12->delay_us / 1000.0,
+        .jitter12_ms = (double)l12->jitter_us / 1000.0,
+        .delay21_ms = (double)l21->delay_us / 1000.0,
+        .jitter21_ms = (double)l21->jitter_us / 1000.0,
         .delta_ms = (double)o->params.delta_us / 1000.0,
         .tdr = o->params.tdr_cw,
         .seed = o->seed,
@@ -336,12 +337,12 @@ void race_warn_delta(const RaceOpts *o, const char *cmd, const LinkSpec *swept, 
     if (!used || race_topo_wide(o))
         return;
     if (!swept && o->link_parsed[0])
-        warn_link(o, cmd, names, "1->2", linkspec_mean_ms(&o->link[0]));
+        warn_link(o, cmd, names, "1->2", linkspec_mean_ms(race_topo_line(o, 0, 1)));
     double most = -1;
     for (int p = 0; p < nswept; p++)
         most = fmax(most, linkspec_mean_ms(&swept[p]));
     if (swept && nswept > 0)
         warn_link(o, cmd, names, "1->2 at the sweep's largest delay", most);
     if (o->link_parsed[1])
-        warn_link(o, cmd, names, "2->1", linkspec_mean_ms(&o->link[1]));
+        warn_link(o, cmd, names, "2->1", linkspec_mean_ms(race_topo_line(o, 1, 0)));
 }

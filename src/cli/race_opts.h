@@ -125,6 +125,11 @@ int race_topo_resolve_cars(RaceOpts *o, const char *cmd, int ncars);
 void race_topo_config(const RaceOpts *o, EngineConfig *cfg);
 bool race_topo_wide(const RaceOpts *o);
 int race_topo_configs(const RaceOpts *o, RaceOpts *out, int max);
+/* The spec of the line from -> to (0-based terminals, LINKMATRIX_SERVER the
+ * server): a --link / --links entry, else --link12 / --link21 for the p2p
+ * pairs 1-2 and 2-1, else the default link. The two-player outputs name
+ * the lines 1-2 and 2-1 through it. */
+const LinkSpec *race_topo_line(const RaceOpts *o, int from, int to);
 const char *race_topo_name(const RaceOpts *o);
 void race_topo_print_params(FILE *f, const RaceOpts *o);
 void race_topo_print_table(FILE *f, const RunResult *r, int n, int ncars);

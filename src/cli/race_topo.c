@@ -189,7 +189,7 @@ const char *race_topo_name(const RaceOpts *o)
 
 /* The spec of line from -> to: a flag or the matrix, else --link12 /
  * --link21 for the pairs 1-2 and 2-1, else the default link. */
-static const LinkSpec *line_spec(const RaceOpts *o, int from, int to)
+const LinkSpec *race_topo_line(const RaceOpts *o, int from, int to)
 {
     const LinkSpec *s = o->lines ? linkmatrix_get(o->lines, from, to) : NULL;
     if (s)
@@ -211,11 +211,11 @@ void race_topo_config(const RaceOpts *o, EngineConfig *cfg)
         return;
     for (int i = 0; i < o->ncars; i++) {
         cfg->link[i] = &o->link_default;
-        cfg->up_link[i] = line_spec(o, i, LINKMATRIX_SERVER);
-        cfg->down_link[i] = line_spec(o, LINKMATRIX_SERVER, i);
+        cfg->up_link[i] = race_topo_line(o, i, LINKMATRIX_SERVER);
+        cfg->down_link[i] = race_topo_line(o, LINKMATRIX_SERVER, i);
         for (int j = 0; j < o->ncars; j++)
             if (j != i)
-                cfg->pair_link[i][j] = line_spec(o, i, j);
+                cfg->pair_link[i][j] = race_topo_line(o, i, j);
     }
 }
 
@@ -225,13 +225,13 @@ void race_topo_print_params(FILE *f, const RaceOpts *o)
             o->topology == ROUTE_P2P ? "" : o->server == ROUTE_SYNC ? ", server sync" : ", server relay");
     for (int i = 0; i < o->ncars; i++) {
         if (o->topology == ROUTE_CS) {
-            fprintf(f, "link %d-s: %s\nlink s-%d: %s\n", i + 1, line_spec(o, i, LINKMATRIX_SERVER)->text, i + 1,
-                    line_spec(o, LINKMATRIX_SERVER, i)->text);
+            fprintf(f, "link %d-s: %s\nlink s-%d: %s\n", i + 1, race_topo_line(o, i, LINKMATRIX_SERVER)->text, i + 1,
+                    race_topo_line(o, LINKMATRIX_SERVER, i)->text);
             continue;
         }
         for (int j = 0; j < o->ncars; j++)
             if (j != i)
-                fprintf(f, "link %d-%d: %s\n", i + 1, j + 1, line_spec(o, i, j)->text);
+                fprintf(f, "link %d-%d: %s\n", i + 1, j + 1, race_topo_line(o, i, j)->text);
     }
     fprintf(f, "delta %.0f ms, T_dr %.3g cw, seed %" PRIu64 "\n\n", (double)o->params.delta_us / 1000.0,
             o->params.tdr_cw, o->seed);

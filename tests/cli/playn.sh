@@ -100,3 +100,13 @@ stdout_has "^bench: 20 frames, play: 4 driving screens \(scheme nc\), 640x360" "
 expect 0 "four screens and the overview" -- env SDL_VIDEODRIVER=dummy timeout 120 "$NR" play --p4 bot --p3 pad \
     --p1 bot --p2 bot --bench-frames 20 --size 640x360 --out none --watch
 stdout_has "^bench: 20 frames, play: 4 driving screens \(scheme nc\), 640x360 \+ overview" "the overview with four cars"
+
+# Two cars with a --link line: the parameter lines, the CSV's link columns
+# and the Delta warning name the line raced, not the --link12 / --link21
+# default (they named the default before).
+expect 0 "replay of two cars with --link 1-2" -- "$NR" replay --headless --link 1-2 'delay 10ms' --schemes nc
+stdout_has "^link12: delay 10ms$" "the line 1-2 given by --link is printed"
+expect 0 "play of two cars with --link 2-1" -- "$NR" play --headless --p1 bot --p2 bot --seconds 2 --out none \
+    --link 2-1 'delay 210ms' --schemes nc,causality --csv
+stdout_has "^nc,75,10,210,0," "the CSV's 2-1 columns are the --link line's"
+stderr_has "mean delay 210.0 ms of link 2->1" "the Delta warning reads the --link line"
