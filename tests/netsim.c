@@ -85,7 +85,7 @@ void sim_open(Sim *m, const SimOpts *o)
 {
     memset(m, 0, sizeof *m);
     m->truth = T0;
-    m->hub = nethub_new(42, &m->truth);
+    m->hub = nethub_new(o->hub_seed ? o->hub_seed : 42, &m->truth);
     nethub_tap(m->hub, sniff, m);
     char path[4096];
     const char *src = getenv("NETRACE_SOURCE_DIR");

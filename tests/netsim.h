@@ -73,6 +73,7 @@ typedef struct SimOpts {
     bool host_log_only;   /* with logs: the joiner writes none */
     bool clear;           /* datagrams in clear (no join code): tests of the checks behind the envelope */
     const char *join_code; /* the joiner's code (NULL: the host's, SIM_CODE) */
+    uint64_t hub_seed;    /* the hub's random stream (0: 42) */
 } SimOpts;
 
 NetAddr addr_of(uint8_t last, uint16_t port);

@@ -179,9 +179,12 @@ static void on_control(NetSession *s, const WireControl *c)
     }
 }
 
-/* Decoded, or a reject reason. The joiner learns the token from WELCOME: it
- * takes the one that packet carries, accepted only as the answer to its
- * HELLO. */
+/* Decoded, or a reject reason. The joiner learns the token from the host's
+ * first packet: in clear, only from WELCOME, the answer to its HELLO (its
+ * nonce echoed); sealed, from any (it opened: the host's), since on a
+ * jittery link the clock probes and track chunks sent just after WELCOME
+ * can overtake it (a chunk before WELCOME is taken and unused: the next
+ * HELLO brings it again). */
 static int decode(NetSession *s, const NetAddr *from, const uint8_t *buf, int n, WirePacket *p)
 {
     if (n <= 0)
@@ -194,7 +197,8 @@ static int decode(NetSession *s, const NetAddr *from, const uint8_t *buf, int n,
             chk.token |= (uint64_t)buf[8 + i] << (8 * i);
     WireResult r = wire_decode(buf, (size_t)n, &chk, p);
     if (r == WIRE_OK && s->token == 0 && !s->cfg.host) {
-        if (p->kind != WIRE_WELCOME || p->u.welcome.nonce != s->nonce)
+        bool welcome = p->kind == WIRE_WELCOME && p->u.welcome.nonce == s->nonce;
+        if (!welcome && (!s->cfg.code || p->kind == WIRE_WELCOME))
             return WIRE_BAD_TOKEN;
         s->token = s->chk.token = p->token;
     }
