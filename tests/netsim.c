@@ -30,7 +30,7 @@ char *read_all(const char *path)
     return b;
 }
 
-static bool make_bot(void *ctx, const Track *track, int car, uint64_t seed, Controller *out, NrError *err)
+bool sim_make_bot(void *ctx, const Track *track, int car, uint64_t seed, Controller *out, NrError *err)
 {
     Term *t = ctx;
     CarParams params;
@@ -111,7 +111,7 @@ void sim_open(Sim *m, const SimOpts *o)
             .schemes = o->schemes, .params = scheme_default_params(), .seconds_ms = o->seconds_ms, .seed = 7,
             .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i],
             .log_path = o->logs && !(i && o->host_log_only) ? t->log : NULL,
-            .make_controller = make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
+            .make_controller = sim_make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
             .peer_addr = i ? &m->t[0].addr : NULL, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
             .entropy = (uint64_t)(1234 + i), .say = t->say, .no_seal = o->clear,
             .code = i && o->join_code ? o->join_code : SIM_CODE,

@@ -18,6 +18,8 @@
  *   sim_token(m)     the session token as a sniffer saw it on the hub (0
  *        before; only ever seen with SimOpts.clear: it travels sealed).
  *   addr_of(last, port)  10.0.0.last:port.  read_all(path)  a file's text.
+ *   sim_make_bot(term, ...)  a session's make_controller: a seeded bot
+ *        (skill 0.9, noise 0.5) into term->bot.
  */
 #ifndef NR_TEST_NETSIM_H
 #define NR_TEST_NETSIM_H
@@ -84,5 +86,6 @@ void sim_run(Sim *m, int64_t end, void (*each)(Sim *m, void *ctx), void *ctx);
 void assert_same_metrics(Sim *m);
 void assert_replay_matches(Sim *m, const char *schemes);
 uint64_t sim_token(const Sim *m);
+bool sim_make_bot(void *ctx, const Track *track, int car, uint64_t seed, Controller *out, NrError *err);
 
 #endif

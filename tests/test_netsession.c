@@ -313,16 +313,16 @@ static void duplicated_reordered(void **state)
 
 /* Jittery links from the host (+-30 ms): its WELCOME is overtaken by its
  * own track chunks and clock probes, sent at once after it and sealed like
- * every datagram of the session, in most of eight seeded races. Legitimate
+ * every datagram of the session, in three of four seeded races. Legitimate
  * traffic is never counted as an attack: the joiner rejects none of it
- * (before, it counted each as `token`), and every race completes at both
- * ends alike. */
+ * (before, it counted 3, 3, 0 and 3 as `token`), and every race completes
+ * at both ends alike. */
 static void welcome_overtaken(void **state)
 {
     (void)state;
-    for (uint64_t seed = 1; seed <= 8; seed++) {
+    for (uint64_t seed = 1; seed <= 4; seed++) {
         Sim m;
-        SimOpts o = {.schemes = "nc,dr", .seconds_ms = 2000, .hub_seed = seed};
+        SimOpts o = {.schemes = "nc,dr", .seconds_ms = 1000, .hub_seed = seed};
         o.link[0] = (NetMemLink){.delay_us = 40000, .jitter_us = 30000};
         o.link[1].delay_us = 20000;
         sim_open(&m, &o);

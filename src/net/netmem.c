@@ -172,7 +172,13 @@ static void mem_close(NetPort *p)
     (void)p; /* the hub owns its ports */
 }
 
-static const NetPortType mem_type = {"memory", mem_recv, mem_send, mem_wait, mem_number, mem_close};
+static int64_t mem_drops(const NetPort *p)
+{
+    (void)p; /* the hub loses only what its links lose (nethub_lost) */
+    return 0;
+}
+
+static const NetPortType mem_type = {"memory", mem_recv, mem_send, mem_wait, mem_number, mem_close, mem_drops};
 
 NetPort *nethub_port(NetHub *h, NetAddr addr, const NetClock *clock)
 {

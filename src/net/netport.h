@@ -15,6 +15,9 @@
  *        port's clock reaches until (the in-memory port returns at once:
  *        its test moves time).
  *   netport_number(p)             the local port number (UDP).
+ *   netport_drops(p)              datagrams to this port the system
+ *        dropped before the port read them (a full receive buffer), since
+ *        it opened; -1 when the system does not say (0 in memory).
  *   netport_close(p)              NULL-safe.
  */
 #ifndef NR_NETPORT_H
@@ -33,6 +36,7 @@ typedef struct NetPortType {
     void (*wait)(NetPort *p, int64_t until);
     uint16_t (*number)(const NetPort *p);
     void (*close)(NetPort *p);
+    int64_t (*drops)(const NetPort *p);
 } NetPortType;
 
 struct NetPort {
@@ -57,6 +61,11 @@ static inline void netport_wait(NetPort *p, int64_t until)
 static inline uint16_t netport_number(const NetPort *p)
 {
     return p->type->number(p);
+}
+
+static inline int64_t netport_drops(const NetPort *p)
+{
+    return p->type->drops(p);
 }
 
 static inline void netport_close(NetPort *p)

@@ -23,6 +23,8 @@ struct Session {
     char err[NR_ERROR_MAX];
     char code[WIRECRYPT_CODE_CHARS + 1]; /* the join code, canonical */
     bool finished, ok;
+    int64_t sent;          /* datagrams put on the wire */
+    int64_t drops;         /* the port's system drops when finished */
     SessionFrame frame;
     void *frame_ctx;
     int64_t next_frame;
@@ -176,7 +178,7 @@ static void flush_out(Session *s)
 {
     NetDatagram d;
     while (netsession_pop_datagram(s->ns, &d))
-        netport_send(s->port, &d.to, d.bytes, d.n);
+        s->sent += netport_send(s->port, &d.to, d.bytes, d.n);
     NetSessionEvent e;
     while (netsession_pop_event(s->ns, &e))
         if (e.text[0] && e.kind != NETSESSION_EV_OVER)
@@ -205,8 +207,11 @@ int64_t session_next_wake(const Session *s)
     return s->frame && s->next_frame < d ? s->next_frame : d;
 }
 
-/* After the end: what had arrived is read and counted (a flood's last
- * datagrams too), until the port has been quiet a while. */
+/* After the end: what arrives is read and counted (a flood's last
+ * datagrams too) until the port has been quiet a while and, after a
+ * completed race, the peer has said BYE (it sends nothing after it, so
+ * every datagram it sent is counted here: docs/netplay.md "The summary");
+ * FINAL_DRAIN_US at most (a lost BYE). */
 static void final_drain(Session *s)
 {
     int64_t t0 = netclock_now_us(s->clock), quiet = t0;
@@ -214,7 +219,8 @@ static void final_drain(Session *s)
         int64_t now = netclock_now_us(s->clock);
         if (drain(s, now, SESSION_DRAIN_MAX) > 0)
             quiet = now;
-        if (now - quiet >= FINAL_QUIET_US || now - t0 >= FINAL_DRAIN_US || s->cfg.net_port)
+        bool peer_done = netsession_failed(s->ns) || netsession_peer_left(s->ns);
+        if ((peer_done && now - quiet >= FINAL_QUIET_US) || now - t0 >= FINAL_DRAIN_US || s->cfg.net_port)
             return;
         netport_wait(s->port, now + FINAL_QUIET_US / 5);
     }
@@ -240,6 +246,7 @@ bool session_finish(Session *s)
 {
     if (!s->finished) {
         s->finished = true;
+        s->drops = netport_drops(s->port);
         s->ok = netsession_end(s->ns, netclock_now_us(s->clock));
         snprintf(s->err, sizeof s->err, "%s", netsession_error(s->ns));
     }
@@ -261,9 +268,15 @@ NetSession *session_core(Session *s)
     return s->ns;
 }
 
+/* The session's lines, then the port's side of the accounting: what this
+ * end sent, what the system dropped before reading (docs/netplay.md "The
+ * summary"). */
 void session_print(const Session *s, FILE *f)
 {
     netsession_print(s->ns, netclock_now_us(s->clock), f);
+    fprintf(f, "packets_sent: %lld\n", (long long)s->sent);
+    fprintf(f, "kernel_drops: %lld\n", (long long)(s->finished ? s->drops : netport_drops(s->port)));
+    fprintf(f, "receive_buffer_bytes: %d\n", netudp_rcvbuf(s->port));
 }
 
 /* ---- a driving window's view of the session ------------------------------- */

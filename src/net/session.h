@@ -12,13 +12,17 @@
  *   session_run(s, stop)    runs to the end (blocking); *stop set (to the
  *        number of the signal that asked) quits with BYE. Returns true for a
  *        completed race; false with session_error(s) saying why. Before it
- *        returns, every datagram that had arrived is read and counted.
+ *        returns, every datagram that had arrived is read and counted, after
+ *        a completed race up to the peer's BYE (2 s at most).
  *   session_step(s)         one turn of the loop without waiting (tests on
  *        a simulated clock): returns false once the session is over.
  *   session_next_wake(s)    the local time the loop wants to run next.
  *   session_finish(s)       once over: the log's last rows and its close;
  *        the result as session_run's (session_run calls it).
- *   session_print(s, f)     the `key: value` summary (docs/netplay.md).
+ *   session_print(s, f)     the `key: value` summary (docs/netplay.md),
+ *        with packets_sent, kernel_drops and receive_buffer_bytes: for each
+ *        end, what the peer (and anyone else) sent it = packets_received +
+ *        packets_rejected + kernel_drops.
  *   session_port(s)         the UDP port the socket is bound to.
  *   session_free(s)         finalises the log if open; NULL-safe.
  *   session_core(s)         the state machine (tests, counters).

@@ -93,6 +93,14 @@ grep -E '^(nc|causality|dr|dr-causality|dr-local|epp-xv)\.' "$TMP/j.out" >"$TMP/
 if cmp -s "$TMP/h.metrics" "$TMP/j.metrics" && grep -q '^nc.samples: 153$' "$TMP/h.metrics"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: host and joiner metrics differ or are short";
     diff "$TMP/h.metrics" "$TMP/j.metrics" | head -5; fi
+# every datagram accounted for: what one end put on the wire the other
+# received, rejected or its kernel dropped (each end's count, exactly)
+for f in h j; do
+    o=h; [ "$f" = h ] && o=j
+    got=$(( $(key "$TMP/$f.out" packets_received) + $(key "$TMP/$f.out" packets_rejected) + $(key "$TMP/$f.out" kernel_drops) ))
+    if [ "$got" = "$(key "$TMP/$o.out" packets_sent)" ] && [ "$got" -gt 300 ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL: $o sent $(key "$TMP/$o.out" packets_sent) datagrams, $f accounted for $got"; fi
+done
 for f in h j; do
     for k in packets_rejected mu_lost views_skipped pauses; do
         if [ "$(key "$TMP/$f.out" $k)" = 0 ]; then pass=$((pass + 1)); else

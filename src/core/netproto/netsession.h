@@ -48,7 +48,9 @@
  *   netsession_input(s, now, from, bytes, n)  one received datagram of n
  *        bytes (0: an empty one; n > WIRE_MAX_BYTES: oversized, bytes holds
  *        at least the first WIRE_MAX_BYTES) that arrived at local time now.
- *        Times passed to input and tick never go backwards.
+ *        Times passed to input and tick never go backwards. Every datagram
+ *        is counted once: received, or rejected under one reason; once the
+ *        session is over it is only counted, never acted on.
  *   netsession_tick(s, now)         every timed action due at now.
  *   netsession_next_deadline(s)     the local time of the next timed action
  *        (INT64_MAX when over): call tick then, or on the next datagram.
@@ -61,6 +63,7 @@
  *   netsession_over(s) / netsession_failed(s) / netsession_error(s)
  *   netsession_status(s, now, out), netsession_print(s, now, f): what a
  *        window and the summary read; netsession_pauses(s); accessors.
+ *   netsession_peer_left(s)         the peer said BYE: it sends nothing more.
  */
 #ifndef NR_NETSESSION_H
 #define NR_NETSESSION_H
@@ -239,6 +242,7 @@ const char *netsession_error(const NetSession *s);
 void netsession_status(const NetSession *s, int64_t now_us, NetSessionStatus *out);
 void netsession_print(const NetSession *s, int64_t now_us, FILE *f);
 int netsession_pauses(const NetSession *s);
+bool netsession_peer_left(const NetSession *s);
 int64_t netsession_rejected(const NetSession *s, const char *reason);
 struct NetTerminal *netsession_netterm(NetSession *s);
 const Track *netsession_track(const NetSession *s);

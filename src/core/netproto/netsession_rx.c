@@ -49,12 +49,13 @@ static void send_welcome(NetSession *s)
 }
 
 /* 1 taken, 0 refused (counted); a race that cannot be set up ends the
- * session. */
+ * session. Once over, nothing is answered and the seat is not offered. */
 static int on_hello(NetSession *s, const WirePacket *p, const NetAddr *from)
 {
     if (s->have_peer) { /* the joiner repeating itself, or someone else */
         if (netaddr_equal(from, &s->peer) && p->u.hello.nonce == s->welcome.nonce) {
-            send_welcome(s);
+            if (s->phase != PH_OVER)
+                send_welcome(s);
             return 1;
         }
         reject(s, REJECT_BUSY);
@@ -62,6 +63,10 @@ static int on_hello(NetSession *s, const WirePacket *p, const NetAddr *from)
     }
     if (s->cfg.have_allow && from->host != s->cfg.allow.host) {
         reject(s, REJECT_ADDRESS);
+        return 0;
+    }
+    if (s->phase == PH_OVER) {
+        reject(s, REJECT_BUSY);
         return 0;
     }
     s->peer = *from;
@@ -239,6 +244,8 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
     }
     s->received++;
     s->last_heard = l;
+    if (s->phase == PH_OVER)
+        return; /* counted, too late to act on */
     if ((p.kind == WIRE_MU || p.kind == WIRE_VIEW) && s->phase == PH_COUNTDOWN)
         race_begin(s, l); /* the peer's start came first: ours is due */
     if ((p.kind == WIRE_MU || p.kind == WIRE_VIEW) && s->phase >= PH_RACE && s->np) {

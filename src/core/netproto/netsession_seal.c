@@ -63,6 +63,9 @@ static int answer_hello(NetSession *s, const NetAddr *from, const uint8_t *buf, 
         return REJECT_ADDRESS;
     if (s->have_peer && !netaddr_equal(from, &s->peer))
         return REJECT_BUSY;
+    s->received++; /* taken: answered (none once over) */
+    if (s->phase == PH_OVER)
+        return -1;
     uint8_t a[KEY_ANSWER_BYTES] = {0};
     memcpy(a, KEY_ANSWER_MAGIC, 4);
     a[4] = WIRE_VERSION;
@@ -87,7 +90,7 @@ static int key_answer(NetSession *s, int64_t l, const NetAddr *from, const uint8
     if (nonce != s->nonce || buf[5] || buf[6] || buf[7])
         return WIRE_BAD_FIELD;
     s->received++;
-    if (s->have_keys)
+    if (s->have_keys || s->phase == PH_OVER)
         return -1;
     NrError err = {{0}};
     if (!seal_keys(s, buf + 8, &err)) {

@@ -53,6 +53,11 @@ int netsession_pauses(const NetSession *s)
     return s->pauses;
 }
 
+bool netsession_peer_left(const NetSession *s)
+{
+    return s->peer_bye;
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
