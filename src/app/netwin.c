@@ -348,7 +348,8 @@ static void show_failure(NetWin *nw)
         SDL_Delay(30);
 }
 
-/* Keys, pads and their mapping files; false after one line on stderr. */
+/* Keys, pads and their mapping files; false after one line on stderr
+ * naming the file (netwin_run returns 4). */
 static bool setup_input(NetWin *nw)
 {
     NrError err = {{0}};
@@ -358,7 +359,7 @@ static bool setup_input(NetWin *nw)
     int added;
     if ((nw->cfg->keys_path && !playkeys_load(&nw->keys, nw->cfg->keys_path, &err)) ||
         (nw->cfg->pad_mappings && !pads_load_mappings(&nw->pads, nw->cfg->pad_mappings, &added, &err))) {
-        fprintf(stderr, "netrace: %s\n", err.msg);
+        fprintf(stderr, "%s: %s\n", nw->cfg->title ? nw->cfg->title : "netrace", err.msg);
         return false;
     }
     nw->key_state = SDL_GetKeyboardState(NULL);
@@ -383,7 +384,7 @@ int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
     nw->stop = stop;
     nw->want_watch = cfg->watch;
     nw->hist = calloc(1, sizeof *nw->hist);
-    int rc = 3;
+    int rc = !nw->hist ? 3 : 4;
     if (nw->hist && setup_input(nw)) {
         char font[512];
         gfx_pick_font(cfg->font_path, font, sizeof font);

@@ -23,8 +23,10 @@
  *        end (session_run), then shows the results until the player closes
  *        them (Q, Esc, Enter or the window) or *stop is set. Q or Esc during
  *        the race leaves it (the peer is told: BYE). Returns 0 when the race
- *        completed, 1 when it did not (session_error says why) and 3 when no
- *        window could be opened (one line on stderr; nothing was sent).
+ *        completed, 1 when it did not (session_error says why), 3 when no
+ *        window could be opened (one line on stderr; nothing was sent) and
+ *        4 when the key map or the pad mappings were refused (one line on
+ *        stderr naming the file and line; nothing was sent).
  *        A race that did not complete (not left by the player) says why in
  *        the window (session_error, such as the give-up when the host never
  *        answered a wrong code) until closed, at most 18 s.

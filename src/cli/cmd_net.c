@@ -377,9 +377,10 @@ static int run_session(NetCli *n, const SessionConfig *sc0, const NetWinConfig *
         ok = session_run(s, &stop_flag);
     } else {
         int wrc = netwin_run(s, wc, &stop_flag);
-        if (wrc == 3) { /* no window: nothing was sent, nothing to print */
+        if (wrc == 3 || wrc == 4) { /* nothing was sent, nothing to print */
             session_free(s);
-            return cli_fail(n->cmd, "no window could be opened: give --headless with --player bot or script:FILE");
+            return wrc == 4 ? CLI_FAIL /* the file was named */
+                            : cli_fail(n->cmd, "no window could be opened: give --headless with --player bot or script:FILE");
         }
         ok = wrc == 0;
     }
