@@ -133,6 +133,9 @@ static void view_seq_max(void **state)
     p->u.view.seq = INT32_MAX;
     p->u.view.nschemes = 3;
     p->u.view.t_us = 2 * NR_US_PER_S;
+    p->u.view.car = 1; /* the joiner's view, of both cars, every scheme in one part */
+    p->u.view.ncars = 2;
+    p->u.view.count = 3;
     attack_race(&a);
 }
 

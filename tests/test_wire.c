@@ -28,7 +28,7 @@ static void control_bytes_by_hand(void **state)
 {
     (void)state;
     static const uint8_t want[40] = {
-        'N', 'R', 'C', '1', 3, 7, 40, 0,                 /* magic, version, kind, length */
+        'N', 'R', 'C', '1', 4, 7, 40, 0,                 /* magic, version, kind, length */
         0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, /* token */
         9, 0, 0, 0, 0, 0, 0, 0,                         /* packet counter, reserved */
         2, 0, 0, 0, 0, 0, 0, 0,                         /* code START, reserved */
@@ -106,6 +106,28 @@ static void other_kinds_round_trip(void **state)
     assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
     assert_string_equal(q.u.welcome.schemes, "nc,causality,dr,dr-causality");
     assert_true(q.u.welcome.tdr_cw == 0.25 && q.u.welcome.seconds_ms == 30000 && q.u.welcome.car == 1);
+    assert_true(q.u.welcome.topology == 0 && q.u.welcome.server == 0);
+    /* N cars through a server: ncars 2..8, the topology and behaviour at 60, 61 */
+    w.u.welcome.ncars = 8;
+    w.u.welcome.car = 7;
+    w.u.welcome.topology = 1;
+    w.u.welcome.server = 1;
+    n = wire_encode(&w, buf, sizeof buf);
+    assert_int_equal(buf[36], 8);
+    assert_int_equal(buf[60], 1);
+    assert_int_equal(buf[61], 1);
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+    assert_true(q.u.welcome.ncars == 8 && q.u.welcome.car == 7 && q.u.welcome.server == 1);
+    uint8_t bad[WIRE_MAX_BYTES];
+    static const struct { int off, val; } wrong[] = {{36, 9}, {36, 1}, {32, 8}, {60, 2}, {61, 2}, {62, 1}};
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        memcpy(bad, buf, n);
+        bad[wrong[i].off] = (uint8_t)wrong[i].val;
+        assert_int_equal(wire_decode(bad, n, &c, &q), wrong[i].off == 62 ? WIRE_BAD_RESERVED : WIRE_BAD_FIELD);
+    }
+    memcpy(bad, buf, n);
+    bad[60] = 0; /* p2p with a sync server: no such race */
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
     /* TRACK */
     WirePacket t = {.kind = WIRE_TRACK, .token = TOKEN};
     t.u.track.offset = 1024;
@@ -168,8 +190,8 @@ static void rejections(void **state)
         assert_int_equal(decode(b, n), want);                                                                   \
     } while (0)
     MUTATE(0, 'X', WIRE_BAD_MAGIC);
-    MUTATE(4, 2, WIRE_BAD_VERSION); /* the version before the sealed envelope */
-    MUTATE(4, 4, WIRE_BAD_VERSION);
+    MUTATE(4, 3, WIRE_BAD_VERSION); /* the version before N-car races */
+    MUTATE(4, 5, WIRE_BAD_VERSION);
     MUTATE(5, 0, WIRE_BAD_KIND);
     MUTATE(5, WIRE_KIND_END, WIRE_BAD_KIND);
     MUTATE(5, WIRE_CONTROL, WIRE_BAD_LENGTH); /* a CONTROL is 40 bytes, not 152 */
@@ -327,9 +349,13 @@ static size_t view_packet(uint8_t *buf, int32_t nschemes)
     v->t_us = NOW - 1000;
     v->progress = 123.5;
     v->mu_sent = 77;
+    v->car = 0;
+    v->ncars = 2;
+    v->first = 0;
+    v->count = (uint8_t)nschemes;
     for (int k = 0; k < nschemes; k++)
         for (int c = 0; c < 2; c++)
-            v->car[k][c] = (WireViewCar){10.0 * k + c, -2.5, k == 0 ? 40 - c : -1};
+            v->e[k * 2 + c] = (WireViewCar){10.0 * k + c, -2.5, k == 0 ? 40 - c : -1};
     return wire_encode(&p, buf, WIRE_MAX_BYTES);
 }
 
@@ -356,7 +382,16 @@ static void view_packets(void **state)
     WirePacket q;
     assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
     assert_true(q.u.view.seq == 40 && q.u.view.progress == 123.5 && q.u.view.t_us == NOW - 1000);
-    assert_true(q.u.view.car[3][1].x == 31.0 && q.u.view.car[3][1].seq == -1 && q.u.view.car[0][1].seq == 39);
+    assert_true(q.u.view.e[7].x == 31.0 && q.u.view.e[7].seq == -1 && q.u.view.e[1].seq == 39);
+    assert_true(q.u.view.car == 0 && q.u.view.ncars == 2 && q.u.view.first == 0 && q.u.view.count == 4);
+    /* the viewing car, cars and part at 52..55: the receiver's own car, another car count, a part
+     * beyond the list or of more entries than a packet holds */
+    static const struct { int off, val; } wrong[] = {{52, 1}, {52, 2}, {53, 3}, {54, 1}, {55, 0}, {55, 5}};
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        memcpy(b, buf, n);
+        b[wrong[i].off] = (uint8_t)wrong[i].val;
+        assert_int_equal(wire_decode(b, n, &c, &q), WIRE_BAD_FIELD);
+    }
     /* another scheme count than the session's */
     c.nschemes = 3;
     assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_BAD_FIELD);
@@ -387,7 +422,25 @@ static void view_packets(void **state)
     /* the encoder refuses a scheme count the format cannot carry */
     WirePacket p = {.kind = WIRE_VIEW, .token = TOKEN};
     p.u.view.nschemes = SCHEME_MAX + 1;
+    p.u.view.ncars = 2;
+    p.u.view.count = 1;
     assert_int_equal(wire_encode(&p, buf, sizeof buf), 0);
+    /* nor a part of more entries than a packet holds: 7 schemes of 8 cars */
+    p.u.view.nschemes = 12;
+    p.u.view.ncars = 8;
+    p.u.view.count = 7;
+    assert_int_equal(wire_encode(&p, buf, sizeof buf), 0);
+    p.u.view.count = 6; /* 48: the most */
+    p.u.view.first = 6;
+    assert_int_equal(wire_encode(&p, buf, sizeof buf), 1208);
+    c = check();
+    c.nschemes = 12;
+    c.ncars = 8;
+    c.own_car = 3;
+    assert_int_equal(wire_decode(buf, 1208, &c, &q), WIRE_OK);
+    assert_true(q.u.view.first == 6 && q.u.view.count == 6 && q.u.view.ncars == 8);
+    c.own_car = -1; /* a server: every car's view */
+    assert_int_equal(wire_decode(buf, 1208, &c, &q), WIRE_OK);
 }
 
 int main(void)

@@ -85,14 +85,15 @@ bool netsession_pop_datagram(NetSession *s, NetDatagram *out)
     return true;
 }
 
+/* p to every peer (one packet counter value; sealed for each). */
 void send_packet(NetSession *s, WirePacket *p)
 {
     p->token = p->kind == WIRE_HELLO ? 0 : s->token;
     p->pkt_seq = s->pkt_seq++;
     uint8_t buf[WIRE_MAX_BYTES];
     size_t n = wire_encode(p, buf, sizeof buf);
-    if (n > 0 && s->have_peer)
-        seal_push(s, &s->peer, buf, n);
+    for (int i = 0; n > 0 && i < s->npeers; i++)
+        seal_push(s, i, buf, n);
 }
 
 void send_control(NetSession *s, int code, int64_t arg)
@@ -151,7 +152,9 @@ static void welcome_init(NetSession *s)
     const NetSessionConfig *cfg = &s->cfg;
     WireWelcome *w = &s->welcome;
     w->car = 1;
-    w->ncars = 2;
+    w->ncars = s->ncars;
+    w->topology = cfg->server ? 1 : 0;
+    w->server = cfg->server && cfg->server_mode == 1 ? 1 : 0;
     w->period_ms = (int32_t)(WORLD_SAMPLE_US / 1000);
     w->laps = cfg->laps;
     w->seconds_ms = (int32_t)cfg->seconds_ms;
@@ -168,6 +171,11 @@ NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError 
 {
     if (cfg->host && (!cfg->track_text || !cfg->schemes)) {
         nr_error_set(err, "a host session needs a track and schemes");
+        return NULL;
+    }
+    int ncars = cfg->ncars ? cfg->ncars : 2;
+    if (ncars < 2 || ncars > WIRE_MAX_CARS || (cfg->host && !cfg->server && ncars != 2)) {
+        nr_error_set(err, "%d cars: a host races 2, a server 2 to %d", ncars, WIRE_MAX_CARS);
         return NULL;
     }
     NetSession *s = calloc(1, sizeof *s);
@@ -189,9 +197,12 @@ NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError 
     s->last_mu_arr = INT64_MIN;
     s->handshake_deadline = now_us + s->to.give_up_us;
     s->next_log_flush = now_us + LOG_FLUSH_US;
+    s->ncars = cfg->host ? ncars : 2; /* a joiner's: WELCOME's */
+    s->own_car = cfg->server ? -1 : cfg->host ? 0 : 1;
+    s->seats = cfg->server ? ncars : ncars - 1;
     if (!cfg->host) {
-        s->peer = cfg->peer;
-        s->have_peer = true;
+        s->peers[0] = (NetPeer){.addr = cfg->peer, .car = -1, .nonce = s->nonce};
+        s->npeers = 1;
     } else {
         welcome_init(s);
         s->token = rng_u64(&s->rng) | 1;
@@ -202,8 +213,8 @@ NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError 
     }
     s->chk.accept_hello = cfg->host;
     s->chk.token = s->token;
-    s->chk.ncars = 2;
-    s->chk.own_car = cfg->host ? 0 : 1;
+    s->chk.ncars = s->ncars;
+    s->chk.own_car = s->own_car;
     s->chk.nschemes = 1;
     return s;
 }
@@ -213,6 +224,7 @@ void netsession_free(NetSession *s)
     if (!s)
         return;
     race_free(s);
+    free(s->relay);
     track_free(s->track);
     free(s->track_text);
     free(s->chunk_seen);
@@ -252,7 +264,8 @@ void pause_at(NetSession *s, int64_t point, NetPauseCause cause, const char *why
         s->pause_cause = cause;
         s->paused_since = s->now;
         s->cap = point;
-        s->peer_at_cap = false;
+        for (int i = 0; i < s->npeers; i++)
+            s->peers[i].at_cap = false;
         s->resume_left = 0;
         s->next_pause_say = s->now;
         char msg[160];
@@ -261,14 +274,15 @@ void pause_at(NetSession *s, int64_t point, NetPauseCause cause, const char *why
         session_event(s, "pause", why);
     } else if (point > s->cap) {
         s->cap = point;
-        s->peer_at_cap = false;
+        for (int i = 0; i < s->npeers; i++)
+            s->peers[i].at_cap = false;
         s->next_pause_say = s->now;
     }
 }
 
-/* The peer said PAUSE(point): it stands at point (the joiner's word) or
- * asks to stop there (the host's). */
-void pause_heard(NetSession *s, int64_t point)
+/* Peer `from` said PAUSE(point): it stands at point (a joiner's or
+ * client's word) or asks to stop there (the host's or server's). */
+void pause_heard(NetSession *s, int from, int64_t point)
 {
     if (s->phase != PH_RACE)
         return;
@@ -279,9 +293,10 @@ void pause_heard(NetSession *s, int64_t point)
             s->resume_left = s->to.resume_sends;
         return;
     }
-    pause_at(s, point, NETSESSION_PAUSE_PEER, s->cfg.host ? "the joiner paused" : "the host paused");
+    pause_at(s, point, NETSESSION_PAUSE_PEER,
+             s->cfg.server ? "a client paused" : s->cfg.host ? "the joiner paused" : "the host paused");
     if (s->cfg.host && point == s->cap)
-        s->peer_at_cap = true;
+        s->peers[from].at_cap = true;
 }
 
 /* The host's RESUME: race time P (where both stand) comes at the
@@ -317,7 +332,7 @@ static void stall_check(NetSession *s, int64_t l)
 
 static void pause_tick(NetSession *s, int64_t l)
 {
-    int64_t silent = l - s->last_heard;
+    int64_t silent = l - peers_heard(s);
     if (s->phase != PH_RACE)
         return;
     if (!s->paused && silent > s->to.pause_us)
@@ -331,8 +346,8 @@ static void pause_tick(NetSession *s, int64_t l)
         send_control(s, WIRE_PAUSE, s->cap);
         s->next_pause_say = l + s->to.probe_us;
     }
-    if (standing && s->cfg.host && s->peer_at_cap && silent < s->to.pause_us / 10) {
-        /* both stand at cap: race time cap comes start_lead_us from now */
+    if (standing && s->cfg.host && PEERS_ALL(s, at_cap) && silent < s->to.pause_us / 10) {
+        /* all stand at cap: race time cap comes start_lead_us from now */
         s->start_sync = l + s->to.start_lead_us - s->cap;
         s->shift_us = 0;
         s->resumed_from = s->cap;
@@ -340,7 +355,8 @@ static void pause_tick(NetSession *s, int64_t l)
         s->paused = false;
         s->resume_left = s->to.resume_sends;
         s->next_resume = l;
-        session_say(s, NETSESSION_EV_RESUMED, "the joiner stands where this end does: race resumed");
+        session_say(s, NETSESSION_EV_RESUMED, s->cfg.server ? "every client stands where the server does: race resumed"
+                                                            : "the joiner stands where this end does: race resumed");
         session_event(s, "resume", "both paused");
     }
     if (s->resume_left > 0 && !s->paused && l >= s->next_resume) {
@@ -357,9 +373,12 @@ static void handshake_tick(NetSession *s, int64_t l)
     if (s->phase != PH_HANDSHAKE || s->cfg.host)
         return;
     if (l > s->handshake_deadline) {
-        char peer[64], msg[160];
-        netaddr_text(&s->peer, peer, sizeof peer);
-        snprintf(msg, sizeof msg, "no answer from %s within %lld s", peer, (long long)(s->to.give_up_us / NR_US_PER_S));
+        char peer[64], msg[240];
+        netaddr_text(&s->peers[0].addr, peer, sizeof peer);
+        /* keys but no WELCOME: the host did not open the sealed HELLO */
+        snprintf(msg, sizeof msg, "no answer from %s within %lld s%s", peer,
+                 (long long)(s->to.give_up_us / NR_US_PER_S),
+                 s->peers[0].have_keys ? ": it did not take this join code (another race's, or mistyped)" : "");
         session_fail(s, NULL, NULL, msg);
         return;
     }
@@ -377,8 +396,8 @@ static void handshake_tick(NetSession *s, int64_t l)
 
 static void probe_tick(NetSession *s, int64_t l)
 {
-    if (!s->have_peer || s->phase == PH_HANDSHAKE || s->phase == PH_OVER || l < s->next_probe)
-        return;
+    if (s->cfg.server || s->npeers == 0 || s->phase == PH_HANDSHAKE || s->phase == PH_OVER || l < s->next_probe)
+        return; /* a server is the clients' clock: it answers probes */
     WirePacket p;
     memset(&p, 0, sizeof p);
     p.kind = WIRE_SYNC_REQ;
@@ -397,8 +416,15 @@ static void start_tick(NetSession *s, int64_t l)
         send_control(s, WIRE_READY, 0);
         s->next_retry = l + s->to.retry_us;
     }
-    if (s->cfg.host && s->have_start && !s->peer_racing && s->phase != PH_OVER && l >= s->next_retry) {
-        send_control(s, WIRE_START, s->start_sync - RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US);
+    if (s->cfg.host && s->have_start && !PEERS_ALL(s, racing) && s->phase != PH_OVER && l >= s->next_retry) {
+        WirePacket p;
+        memset(&p, 0, sizeof p);
+        p.kind = WIRE_CONTROL;
+        p.u.control.code = WIRE_START;
+        p.u.control.arg_us = s->start_sync - RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US;
+        for (int i = 0; i < s->npeers; i++)
+            if (!s->peers[i].racing)
+                send_to(s, i, &p);
         s->next_retry = l + s->to.retry_us;
     }
     if (s->phase == PH_COUNTDOWN && sync_at(s, l) - s->start_sync >= 0)
@@ -407,6 +433,10 @@ static void start_tick(NetSession *s, int64_t l)
 
 static void finish_tick(NetSession *s, int64_t l)
 {
+    if (s->cfg.server) {
+        serve_finish_tick(s, l);
+        return;
+    }
     if (s->phase == PH_RACE) { /* running, or walking to a pause point */
         race_advance(s, race_at(s, l));
         if (race_done(s)) {
@@ -442,14 +472,17 @@ static bool deadline_tick(NetSession *s, int64_t l)
     long long secs = (long long)(s->to.give_up_us / NR_US_PER_S);
     char msg[128], d[32];
     snprintf(d, sizeof d, "%lld s", secs);
-    if (s->phase >= PH_SYNC && s->phase <= PH_FINISHED && l - s->last_heard > s->to.give_up_us) {
-        snprintf(msg, sizeof msg, "the peer has been silent for %lld s: race ended", secs);
+    if (s->phase >= PH_SYNC && s->phase <= PH_FINISHED && l - peers_heard(s) > s->to.give_up_us) {
+        snprintf(msg, sizeof msg, "the %s has been silent for %lld s: race ended",
+                 s->cfg.server ? "slowest client" : "peer", secs);
         session_fail(s, "silence", d, msg);
         return true;
     }
     const char *what = NULL;
     if (s->phase == PH_SYNC && !s->have_start && l > s->sync_deadline)
-        what = s->cfg.host ? "the joiner was not ready within" : "the host did not start the race within";
+        what = s->cfg.server ? "not every client was ready within"
+               : s->cfg.host ? "the joiner was not ready within"
+                             : "the host did not start the race within";
     else if (s->phase == PH_RACE && s->paused && l - s->paused_since > s->to.give_up_us)
         what = "the race stayed paused for";
     if (!what)
@@ -517,24 +550,24 @@ int64_t netsession_next_deadline(const NetSession *s)
         d = min64(d, min64(s->next_hello, s->handshake_deadline + 1));
     if (s->phase != PH_HANDSHAKE) {
         d = min64(d, s->next_probe);
-        d = min64(d, s->last_heard + s->to.give_up_us + 1);
+        d = min64(d, peers_heard(s) + s->to.give_up_us + 1);
     }
     if (s->phase == PH_SYNC && !s->have_start)
         d = min64(d, s->sync_deadline + 1);
     if (s->phase == PH_RACE && s->paused)
         d = min64(d, s->paused_since + s->to.give_up_us + 1);
-    if ((s->phase == PH_SYNC && !s->cfg.host) || (s->cfg.host && s->have_start && !s->peer_racing))
+    if ((s->phase == PH_SYNC && !s->cfg.host) || (s->cfg.host && s->have_start && !PEERS_ALL(s, racing)))
         d = min64(d, s->next_retry);
     if (s->phase == PH_COUNTDOWN) /* race time 0 on the synchronised clock */
         d = min64(d, s->now + (s->start_sync - sync_at(s, s->now)));
     if (s->phase == PH_RACE) {
-        d = min64(d, s->paused ? s->next_pause_say : s->last_heard + s->to.pause_us + 1);
+        d = min64(d, s->paused ? s->next_pause_say : peers_heard(s) + s->to.pause_us + 1);
         if (s->resume_left > 0)
             d = min64(d, s->next_resume);
         if (s->cfg.link && !s->paused) /* the emulated link's deliveries between samples */
             d = min64(d, s->now + s->to.link_poll_us);
-        int64_t due = race_next_sample(s);
-        if (!s->paused || due <= s->cap) /* the next sample, in local time */
+        int64_t due = s->cfg.server ? serve_next_due(s) : race_next_sample(s);
+        if (due != INT64_MAX && (!s->paused || due <= s->cap)) /* the next sample or relay, in local time */
             d = min64(d, s->now + (due - race_at(s, s->now)));
     }
     if (s->phase == PH_FINISHED)

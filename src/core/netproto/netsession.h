@@ -62,8 +62,19 @@
  *   netsession_pop_event(s, out)    the next event (FIFO); false when none.
  *   netsession_over(s) / netsession_failed(s) / netsession_error(s)
  *   netsession_status(s, now, out), netsession_print(s, now, f): what a
- *        window and the summary read; netsession_pauses(s); accessors.
+ *        window and the summary read; netsession_pauses(s); accessors:
+ *        netsession_car_count (the race's, 2 until WELCOME), netsession_own_car
+ *        (-1 a server), netsession_seated (peers in: joiners or clients).
  *   netsession_peer_left(s)         the peer said BYE: it sends nothing more.
+ *
+ * A server (cfg.server, `netrace serve`, docs/netplay.md "Serve") is a host
+ * without a car: it seats cfg.ncars clients (each HELLO's link keyed on its
+ * own, wirecrypt_link), is their clock reference, starts the race once all
+ * are ready, relays every MU and VIEW of a client to the others (relay: on
+ * arrival; sync: each MU at its sample's instant + Delta, or on arrival
+ * when later: route.h ROUTE_SYNC), pauses and resumes them all as a host
+ * does its joiner, and tells them all FINISH (the earliest client's) once
+ * every client finished. A sealed HELLO past the last seat gets FULL.
  */
 #ifndef NR_NETSESSION_H
 #define NR_NETSESSION_H
@@ -101,6 +112,9 @@ typedef struct NetSessionTimeouts {
 typedef struct NetLogMeta {
     const char *role;
     int car; /* 1-based */
+    int ncars;
+    const char *topology; /* "p2p" or "cs" (with server) */
+    const char *server;   /* cs: "relay" or "sync"; "" for p2p */
     NetAddr peer;
     uint64_t session_id; /* public: the same at both ends, the token not recoverable from it */
     const char *track_name, *track_file;
@@ -139,7 +153,11 @@ typedef bool (*NetSessionMakeController)(void *ctx, const Track *track, int car,
                                          NrError *err);
 
 typedef struct NetSessionConfig {
-    bool host;
+    bool host;             /* the race's offerer: a host (car 1) or a server */
+    bool server;           /* `netrace serve` (host too): no car; seats ncars clients, relays
+                              their MUs and views (client-server, docs/netplay.md "Serve") */
+    int ncars;             /* host / server: the race's cars (0: 2) */
+    int server_mode;       /* server: 0 relay, 1 sync (route.h RouteServer) */
     NetAddr peer;          /* joiner: the host */
     bool have_allow;       /* host: take a HELLO only from allow.host (any port) */
     NetAddr allow;
@@ -201,7 +219,9 @@ typedef struct NetSessionStatus {
     int64_t rtt_us;      /* the chosen exchange's round trip */
     int64_t silent_us;   /* time since the peer was last heard */
     int64_t received, rejected;
-    char peer[64];       /* A.B.C.D:PORT, "" before the handshake */
+    char peer[64];       /* A.B.C.D:PORT, "" before the handshake (a host's or server's first peer) */
+    int ncars, own_car;  /* the race's cars (2 before WELCOME); this end's (-1: a server) */
+    int seated, seats;   /* host / server: peers in, and the seats it offers */
 } NetSessionStatus;
 
 typedef struct NetDatagram {
@@ -211,7 +231,7 @@ typedef struct NetDatagram {
 } NetDatagram;
 
 typedef enum NetSessionEventKind {
-    NETSESSION_EV_JOINED,  /* host: a joiner took the seat */
+    NETSESSION_EV_JOINED,  /* host / server: a joiner took a seat */
     NETSESSION_EV_PAUSED,
     NETSESSION_EV_RESUMED,
     NETSESSION_EV_FINISHED,
@@ -243,6 +263,9 @@ void netsession_status(const NetSession *s, int64_t now_us, NetSessionStatus *ou
 void netsession_print(const NetSession *s, int64_t now_us, FILE *f);
 int netsession_pauses(const NetSession *s);
 bool netsession_peer_left(const NetSession *s);
+int netsession_car_count(const NetSession *s);
+int netsession_own_car(const NetSession *s);
+int netsession_seated(const NetSession *s);
 int64_t netsession_rejected(const NetSession *s, const char *reason);
 struct NetTerminal *netsession_netterm(NetSession *s);
 const Track *netsession_track(const NetSession *s);

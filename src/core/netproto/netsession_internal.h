@@ -11,6 +11,8 @@
 #include "netterm.h"
 #include "rng.h"
 
+#include <stddef.h>
+
 #define RTT_KEEP 8192 /* exchanges kept for the median round trip */
 #define REJECT_REASONS (WIRE_RESULT_COUNT + 6)
 #define REJECT_ADDRESS WIRE_RESULT_COUNT /* a datagram from another address */
@@ -32,6 +34,36 @@
 
 typedef enum Phase { PH_HANDSHAKE, PH_SYNC, PH_COUNTDOWN, PH_RACE, PH_FINISHED, PH_OVER } Phase;
 
+#define NET_PEERS_MAX WIRE_MAX_CARS /* a server's clients; a host's joiners */
+#define RELAY_KEEP 8192 /* MUs a `sync` server holds until their output time (~4 s of 8 cars, 12 schemes) */
+
+/* One end this session exchanges with: the host (a joiner's one peer), a
+ * joiner (the host's), a client (the server's), with the link's own keys
+ * (wirecrypt_link) and what the protocol knows of it. */
+typedef struct NetPeer {
+    NetAddr addr;
+    int car;              /* its car, 0-based; -1 the server or the host before WELCOME */
+    uint64_t nonce;       /* the joiner's HELLO nonce (the link's end a) */
+    WireKeys keys;
+    bool have_keys;
+    WireReplay replay;
+    uint64_t tx_count;    /* the envelope's counter towards it */
+    int64_t last_heard;   /* local time */
+    bool ready;           /* host / server: it said READY */
+    bool racing;          /* its race traffic arrived: START no longer repeated to it */
+    bool at_cap;          /* host / server: it said it stands at the pause point */
+    bool finished, bye;
+    int64_t finish_race;  /* its race time at its FINISH */
+} NetPeer;
+
+/* An MU a `sync` server forwards at its output time (route.h ROUTE_SYNC). */
+typedef struct Relay {
+    int64_t due_race;     /* the sample's instant + Delta, race time */
+    int from;             /* the sending peer */
+    int n;
+    uint8_t bytes[WIRE_MAX_BYTES]; /* the packet as it came (its token, pkt_seq) */
+} Relay;
+
 /* A received MU or VIEW held in a pause (docs/netplay.md "Pause";
  * netsession_race.c race_deliver). */
 typedef struct Held {
@@ -47,15 +79,19 @@ struct NetSession {
     NetSessionTimeouts to;
     char err[NR_ERROR_MAX];
     bool failed;
-    NetAddr peer;
-    bool have_peer;
+    /* the ends this one exchanges with: a joiner's host, a host's joiners,
+     * a server's clients (netsession_peer.c) */
+    NetPeer peers[NET_PEERS_MAX];
+    int npeers;
+    int seats;             /* host / server: joiners it seats (ncars - 1, or ncars for a server) */
+    int ncars, own_car;    /* the race's cars; this end's (-1: a server) */
+    bool full_said;        /* the seats were all taken */
     uint64_t token, nonce;
-    /* the envelope (netsession_seal.c): keys once derived, the receive
-     * window, the send counter */
-    WireKeys keys;
-    bool have_keys;
-    WireReplay replay;
-    uint64_t tx_count;
+    /* the envelope (netsession_seal.c): the session master once derived
+     * (each peer has its link's keys) */
+    uint8_t master[WIRECRYPT_KEY_BYTES];
+    bool have_master;
+    uint64_t tx_count;     /* counter of a joiner's sealed HELLOs */
     uint32_t pkt_seq, probe_id;
     Rng rng;
     Phase phase;
@@ -78,11 +114,10 @@ struct NetSession {
     int64_t next_probe, next_hello, handshake_deadline, next_retry;
     int64_t probe_t1[PROBES_KEEP]; /* t1 of probe id, at id % PROBES_KEEP */
     int64_t sync_deadline; /* the start must be known by then (entering PH_SYNC + give_up_us) */
-    bool have_peer_skew;   /* the peer's MU stamps minus their samples' instants (netsession_range.c) */
-    int64_t peer_skew;
+    bool have_skew[WIRE_MAX_CARS]; /* each car's MU stamps minus their samples' instants (netsession_range.c) */
+    int64_t skew[WIRE_MAX_CARS];
     int64_t start_sync;    /* synchronised instant of race time 0 */
     bool have_start;
-    bool peer_racing;      /* the joiner's race traffic arrived (host stops START) */
     /* race time, netsession.c race_at: sync - start_sync - shift, at most
      * cap, never below race_last */
     int64_t shift_us;      /* stalls taken out of race time */
@@ -93,19 +128,21 @@ struct NetSession {
     int pauses;            /* times this end entered a pause */
     NetPauseCause pause_cause; /* why the pause under way began */
     int64_t stalled_us;    /* the last stall's length (local us) */
-    bool peer_at_cap;      /* host: the joiner said it stands at cap */
     int64_t resumed_from;  /* the point of the last pause over (INT64_MIN: none) */
     int64_t next_pause_say;
     int64_t paused_since;  /* local time this pause began: it ends the race give_up_us later */
     int resume_left;       /* host: RESUMEs still to send */
     int64_t next_resume;
-    int64_t last_heard;
     Held *held;            /* HELD_KEEP, allocated with the race; sorted by send_race */
     int nheld;
     int64_t last_mu_arr;   /* race time the last MU was delivered at */
-    bool peer_finished, peer_bye;
-    int64_t peer_finish_race; /* the peer's race time at its FINISH */
+    bool peer_finished, peer_bye; /* a joiner: its host said FINISH / BYE (a host / server: every peer) */
+    int64_t peer_finish_race; /* the earliest race time a peer finished at */
     int64_t finished_local;
+    /* a server (netsession_serve.c): MUs held to their output time, counters */
+    Relay *relay;          /* RELAY_KEEP, by due_race; NULL but for a sync server */
+    int nrelay;
+    int64_t relayed_mu, relayed_view, relay_dropped;
     /* counters */
     int64_t received, rejected[REJECT_REASONS], rejected_total;
     int64_t next_log_flush;
@@ -118,6 +155,20 @@ struct NetSession {
     int ev_head, nev;
 };
 
+/* netsession_peer.c */
+int peer_find(const NetSession *s, const NetAddr *from);
+int64_t peers_heard(const NetSession *s);
+bool peers_all(const NetSession *s, size_t flag_offset);
+void send_to(NetSession *s, int i, WirePacket *p);
+void send_raw_to(NetSession *s, int i, const uint8_t *b, size_t n);
+#define PEERS_ALL(s, field) peers_all((s), offsetof(NetPeer, field))
+/* netsession_serve.c: a server's race (no car of its own) */
+bool serve_setup(NetSession *s, NrError *err);
+void serve_receive(NetSession *s, int from, const WirePacket *p, const uint8_t *bytes, int n, int64_t l);
+void serve_advance(NetSession *s, int64_t race);
+int64_t serve_next_due(const NetSession *s);
+void serve_finish_tick(NetSession *s, int64_t l);
+void serve_print(const NetSession *s, FILE *f);
 /* netsession.c */
 int64_t sync_at(const NetSession *s, int64_t local);
 int64_t race_at(const NetSession *s, int64_t local);
@@ -127,7 +178,7 @@ void session_event(NetSession *s, const char *what, const char *detail);
 void session_say(NetSession *s, NetSessionEventKind kind, const char *text);
 void session_fail(NetSession *s, const char *what, const char *detail, const char *msg);
 void pause_at(NetSession *s, int64_t point, NetPauseCause cause, const char *why);
-void pause_heard(NetSession *s, int64_t point);
+void pause_heard(NetSession *s, int from, int64_t point);
 void resume_heard(NetSession *s, int64_t start_sync);
 const char *reject_name(int r);
 /* netsession_race.c: every netterm_* call of the session */
@@ -146,8 +197,9 @@ bool range_ok(NetSession *s, const WirePacket *p, int64_t l);
 int64_t range_ahead_us(const NetSession *s);
 /* netsession_seal.c */
 bool seal_keys(NetSession *s, const uint8_t *salt, NrError *err);
-void seal_push(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n);
-int seal_open(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n, uint8_t *inner, int *inner_n);
+void seal_push(NetSession *s, int to, const uint8_t *b, size_t n);
+int seal_open(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n, uint8_t *inner, int *inner_n,
+              int *peer);
 uint64_t seal_session_id(const NetSession *s);
 /* netsession.c */
 void push_datagram(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n);

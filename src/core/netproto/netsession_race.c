@@ -32,7 +32,9 @@ static bool log_open(NetSession *s, const NetTermConfig *nc, int car, NrError *e
     if (!s->cfg.log.open)
         return true;
     NetLogMeta m = {
-        .role = s->cfg.host ? "host" : "joiner", .car = car + 1, .peer = s->peer, .session_id = seal_session_id(s),
+        .role = s->cfg.host ? "host" : "joiner", .car = car + 1, .ncars = s->ncars,
+        .topology = w->topology ? "cs" : "p2p", .server = w->topology ? (w->server ? "sync" : "relay") : "",
+        .peer = s->peers[0].addr, .session_id = seal_session_id(s),
         .track_name = track_name(s->track), .track_file = s->cfg.host ? s->cfg.track_file : "",
         .track_bytes = w->track_bytes, .period_ms = w->period_ms, .laps = w->laps,
         .seconds = w->seconds_ms / 1000.0, .schemes = w->schemes, .shown = s->schemes[w->shown_scheme]->name,
@@ -60,7 +62,7 @@ bool race_setup(NetSession *s, NrError *err)
     s->track = track_parse(text, s->cfg.host ? s->cfg.track_file : "the host's track", err);
     if (!s->track)
         return false;
-    int car = s->cfg.host ? 0 : 1;
+    int car = s->own_car;
     if (!s->cfg.external_input && !s->cfg.make_controller(s->cfg.ctx, s->track, car, w->seed, &s->ctl, err))
         return false;
     s->held = malloc(sizeof *s->held * HELD_KEEP);
@@ -70,6 +72,8 @@ bool race_setup(NetSession *s, NrError *err)
     memset(&nc, 0, sizeof nc);
     nc.track = s->track;
     nc.car = car;
+    nc.ncars = s->ncars;
+    nc.cs = w->topology == 1;
     for (int k = 0; k < s->nschemes; k++)
         nc.schemes[k] = s->schemes[k];
     nc.nschemes = s->nschemes;
@@ -104,8 +108,11 @@ void race_free(NetSession *s)
 void race_begin(NetSession *s, int64_t l)
 {
     s->phase = PH_RACE;
-    s->last_heard = l;
+    for (int i = 0; i < s->npeers; i++)
+        s->peers[i].last_heard = l;
     s->race_last = 0;
+    if (s->cfg.server)
+        return;
     netterm_set_skew(s->np, s->cfg.raw_clock ? l - sync_at(s, l) : 0);
     NetTermOut o = race_out(s);
     netterm_start(s->np, &o);
@@ -138,6 +145,10 @@ static void deliver_now(NetSession *s, const WirePacket *p, int64_t arr_local, i
  * packets delivered at their send times on the way. */
 void race_advance(NetSession *s, int64_t race)
 {
+    if (s->cfg.server) {
+        serve_advance(s, race);
+        return;
+    }
     int done = 0;
     while (done < s->nheld && s->held[done].release_after < race) {
         Held *h = &s->held[done++];
@@ -184,7 +195,10 @@ void race_deliver(NetSession *s, const WirePacket *p, int64_t arr_local, int byt
 
 void race_check(NetSession *s, int64_t l)
 {
-    netterm_check(s->np, s->have_start ? race_at(s, l) : 0, &s->chk);
+    if (s->np)
+        netterm_check(s->np, s->have_start ? race_at(s, l) : 0, &s->chk);
+    else /* a server: its clock is race time */
+        s->chk.now_us = s->have_start ? race_at(s, l) : 0;
 }
 
 bool race_done(const NetSession *s)
@@ -211,7 +225,7 @@ void race_log_metrics(NetSession *s)
     if (!s->np || !s->log_open || !s->cfg.log.metrics)
         return;
     for (int k = 0; k < s->nschemes; k++)
-        s->cfg.log.metrics(s->cfg.log.ctx, s->schemes[k]->name, netterm_metrics(s->np, k), s->cfg.host ? 0 : 1);
+        s->cfg.log.metrics(s->cfg.log.ctx, s->schemes[k]->name, netterm_metrics(s->np, k), s->own_car);
 }
 
 void netsession_set_input(NetSession *s, const CarInput *in)

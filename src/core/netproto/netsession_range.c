@@ -46,11 +46,11 @@ static bool mu_ok(NetSession *s, const Mu *mu, int64_t l)
     int64_t at = (int64_t)mu->seq * WORLD_SAMPLE_US; /* seq >= 0: mu_validate */
     if (!race_time_ok(s, at, l) || !near(mu->gen_us, at, RANGE_SKEW_US, RANGE_SKEW_US))
         return false;
-    int64_t skew = mu->gen_us - at;
-    if (s->have_peer_skew)
-        return skew == s->peer_skew;
-    s->peer_skew = skew;
-    s->have_peer_skew = true;
+    int64_t skew = mu->gen_us - at; /* mu->car in range: wire_decode */
+    if (s->have_skew[mu->car])
+        return skew == s->skew[mu->car];
+    s->skew[mu->car] = skew;
+    s->have_skew[mu->car] = true;
     return true;
 }
 
@@ -78,6 +78,8 @@ static bool control_ok(const NetSession *s, const WireControl *c, int64_t l)
     case WIRE_PAUSE:
     case WIRE_FINISH:
         return race_time_ok(s, c->arg_us, l);
+    case WIRE_FULL: /* a server's seats */
+        return c->arg_us >= 1 && c->arg_us <= WIRE_MAX_CARS;
     default: /* READY and BYE carry nothing */
         return true;
     }

@@ -29,13 +29,16 @@ void reject(NetSession *s, int reason)
     s->rejected_total++;
 }
 
-static void send_welcome(NetSession *s)
+/* WELCOME (peer i's car, its HELLO's nonce) and the track in chunks. */
+static void send_welcome(NetSession *s, int i)
 {
     WirePacket p;
     memset(&p, 0, sizeof p);
     p.kind = WIRE_WELCOME;
     p.u.welcome = s->welcome;
-    send_packet(s, &p);
+    p.u.welcome.car = s->peers[i].car;
+    p.u.welcome.nonce = s->peers[i].nonce;
+    send_to(s, i, &p);
     uint32_t total = s->welcome.track_bytes;
     for (uint32_t off = 0; off < total; off += WIRE_TRACK_CHUNK) {
         memset(&p, 0, sizeof p);
@@ -44,46 +47,55 @@ static void send_welcome(NetSession *s)
         p.u.track.total = total;
         p.u.track.n = total - off < WIRE_TRACK_CHUNK ? total - off : WIRE_TRACK_CHUNK;
         memcpy(p.u.track.data, s->cfg.track_text + off, p.u.track.n);
-        send_packet(s, &p);
+        send_to(s, i, &p);
     }
 }
 
-/* 1 taken, 0 refused (counted); a race that cannot be set up ends the
- * session. Once over, nothing is answered and the seat is not offered. */
-static int on_hello(NetSession *s, const WirePacket *p, const NetAddr *from)
+/* Every seat taken: the race is set up and the clients synchronise. */
+static void seats_full(NetSession *s)
 {
-    if (s->have_peer) { /* the joiner repeating itself, or someone else */
-        if (netaddr_equal(from, &s->peer) && p->u.hello.nonce == s->welcome.nonce) {
-            if (s->phase != PH_OVER)
-                send_welcome(s);
-            return 1;
+    NrError err = {{0}};
+    if (!(s->cfg.server ? serve_setup(s, &err) : race_setup(s, &err))) {
+        session_fail(s, NULL, NULL, err.msg);
+        return;
+    }
+    s->phase = PH_SYNC;
+    s->sync_deadline = s->now + s->to.give_up_us;
+}
+
+/* A sealed HELLO (the sender has the code; seal_open made it peer `at`,
+ * a new one past the seated when not yet seated). 1 taken, 0 refused
+ * (counted). Once over, nothing is answered and no seat is offered. */
+static int on_hello(NetSession *s, const WirePacket *p, const NetAddr *from, int at)
+{
+    if (at < s->npeers) { /* a seated joiner repeating itself */
+        if (p->u.hello.nonce != s->peers[at].nonce) {
+            reject(s, REJECT_BUSY);
+            return 0;
         }
-        reject(s, REJECT_BUSY);
-        return 0;
+        if (s->phase != PH_OVER) /* once over, nothing is answered */
+            send_welcome(s, at);
+        return 1;
     }
     if (s->cfg.have_allow && from->host != s->cfg.allow.host) {
         reject(s, REJECT_ADDRESS);
         return 0;
     }
-    if (s->phase == PH_OVER) {
+    if (s->phase == PH_OVER) { /* once over, the seat is not offered */
         reject(s, REJECT_BUSY);
         return 0;
     }
-    s->peer = *from;
-    s->have_peer = true;
-    s->welcome.nonce = p->u.hello.nonce;
-    char who[64], msg[160];
+    NetPeer *np = &s->peers[s->npeers++];
+    np->car = s->cfg.server ? at : at + 1;
+    np->last_heard = s->now;
+    char who[64], msg[240];
     netaddr_text(from, who, sizeof who);
-    snprintf(msg, sizeof msg, "%s (%s) joined", who, p->u.hello.name);
+    snprintf(msg, sizeof msg, "%s (%s) joined: car %d, %d of %d seats", who, p->u.hello.name, np->car + 1, s->npeers,
+             s->seats);
     session_say(s, NETSESSION_EV_JOINED, msg);
-    NrError err = {{0}};
-    if (!race_setup(s, &err)) {
-        session_fail(s, NULL, NULL, err.msg);
-        return 1;
-    }
-    send_welcome(s);
-    s->phase = PH_SYNC;
-    s->sync_deadline = s->now + s->to.give_up_us;
+    send_welcome(s, at);
+    if (s->npeers == s->seats)
+        seats_full(s);
     return 1;
 }
 
@@ -91,9 +103,12 @@ static int on_hello(NetSession *s, const WirePacket *p, const NetAddr *from)
 static bool on_setup(NetSession *s, const WirePacket *p, NrError *err)
 {
     if (p->kind == WIRE_WELCOME && !s->track_text) {
-        if (p->u.welcome.nonce != s->nonce || p->u.welcome.car != 1)
+        const WireWelcome *w = &p->u.welcome;
+        if (w->nonce != s->nonce || (w->topology == 0 && w->car == 0)) /* car 0 is a p2p race's host */
             return true;
-        s->welcome = p->u.welcome;
+        s->welcome = *w;
+        s->ncars = s->chk.ncars = w->ncars;
+        s->own_car = s->chk.own_car = w->car;
         s->track_text = calloc((size_t)s->welcome.track_bytes + 1, 1);
         s->chunk_seen = calloc((size_t)s->welcome.track_bytes / WIRE_TRACK_CHUNK + 1, 1);
         if (!s->track_text || !s->chunk_seen)
@@ -119,7 +134,7 @@ static bool on_setup(NetSession *s, const WirePacket *p, NrError *err)
     return true;
 }
 
-static void on_sync(NetSession *s, const WirePacket *p, int64_t arr_local)
+static void on_sync(NetSession *s, int from, const WirePacket *p, int64_t arr_local)
 {
     if (p->kind == WIRE_SYNC_REQ) {
         WirePacket r;
@@ -128,7 +143,7 @@ static void on_sync(NetSession *s, const WirePacket *p, int64_t arr_local)
         r.u.sync = p->u.sync;
         r.u.sync.t2_us = arr_local;
         r.u.sync.t3_us = s->now > arr_local ? s->now : arr_local;
-        send_packet(s, &r);
+        send_to(s, from, &r);
         return;
     }
     const WireSync *y = &p->u.sync; /* an answer to a probe of ours: range_ok */
@@ -155,11 +170,13 @@ static void schedule_start(NetSession *s, int64_t lights)
     session_event(s, "start", d);
 }
 
-static void on_control(NetSession *s, const WireControl *c)
+static void on_control(NetSession *s, int from, const WireControl *c)
 {
+    NetPeer *np = &s->peers[from];
     switch (c->code) {
     case WIRE_READY:
-        if (s->cfg.host && !s->have_start && s->phase == PH_SYNC)
+        np->ready = true;
+        if (s->cfg.host && !s->have_start && s->phase == PH_SYNC && PEERS_ALL(s, ready))
             schedule_start(s, s->now + s->to.start_lead_us);
         break;
     case WIRE_START:
@@ -167,17 +184,29 @@ static void on_control(NetSession *s, const WireControl *c)
             schedule_start(s, c->arg_us);
         break;
     case WIRE_PAUSE:
-        pause_heard(s, c->arg_us);
+        pause_heard(s, from, c->arg_us);
         break;
     case WIRE_RESUME:
         resume_heard(s, c->arg_us);
         break;
     case WIRE_FINISH:
-        s->peer_finished = true;
-        s->peer_finish_race = c->arg_us;
+        np->finished = true;
+        np->finish_race = c->arg_us;
+        if (!s->peer_finished || c->arg_us < s->peer_finish_race)
+            s->peer_finish_race = c->arg_us;
+        s->peer_finished = PEERS_ALL(s, finished);
         break;
     case WIRE_BYE:
+        np->bye = true;
         s->peer_bye = true;
+        break;
+    case WIRE_FULL:
+        if (!s->cfg.host && s->phase == PH_HANDSHAKE) {
+            char who[64], msg[240];
+            netaddr_text(&np->addr, who, sizeof who);
+            snprintf(msg, sizeof msg, "the race at %s is full: its %lld seats are taken", who, (long long)c->arg_us);
+            session_fail(s, NULL, NULL, msg);
+        }
         break;
     default:
         break;
@@ -194,15 +223,17 @@ static int decode(NetSession *s, const NetAddr *from, const uint8_t *buf, int n,
 {
     if (n <= 0)
         return WIRE_SHORT; /* an empty datagram */
-    if (s->np)
+    if (s->np || s->cfg.server)
         race_check(s, s->now);
     WireCheck chk = s->chk;
-    if (!s->cfg.host && s->token == 0 && n >= WIRE_HEADER_BYTES && netaddr_equal(from, &s->peer))
+    if (!s->cfg.host && s->token == 0 && n >= WIRE_HEADER_BYTES && netaddr_equal(from, &s->peers[0].addr))
         for (int i = 0; i < 8; i++)
             chk.token |= (uint64_t)buf[8 + i] << (8 * i);
     WireResult r = wire_decode(buf, (size_t)n, &chk, p);
     if (r == WIRE_OK && s->token == 0 && !s->cfg.host) {
         bool welcome = p->kind == WIRE_WELCOME && p->u.welcome.nonce == s->nonce;
+        if (p->kind == WIRE_CONTROL && p->u.control.code == WIRE_FULL)
+            return WIRE_OK; /* sealed with this joiner's link: the host's word (its token not taken) */
         if (!welcome && (!s->cfg.code || p->kind == WIRE_WELCOME))
             return WIRE_BAD_TOKEN;
         s->token = s->chk.token = p->token;
@@ -210,11 +241,33 @@ static int decode(NetSession *s, const NetAddr *from, const uint8_t *buf, int n,
     return r;
 }
 
+/* An accepted MU or VIEW in the race. */
+static void race_packet(NetSession *s, int from, const WirePacket *p, const uint8_t *buf, int n, int64_t l)
+{
+    if (s->phase == PH_COUNTDOWN)
+        race_begin(s, l); /* the peer's start came first: ours is due */
+    if (s->phase >= PH_RACE)
+        s->peers[from].racing = true;
+    if (s->cfg.server) {
+        if (s->phase >= PH_RACE)
+            serve_receive(s, from, p, buf, n, l);
+        return;
+    }
+    if (s->phase >= PH_RACE && s->np) {
+        race_deliver(s, p, l, n); /* logged there, perhaps held */
+        return;
+    }
+    s->peers[from].racing = s->peers[from].racing || s->cfg.host; /* the joiner is past the start */
+    if (s->cfg.log.rx && s->log_open)
+        s->cfg.log.rx(s->cfg.log.ctx, p, l, s->have_start ? race_at(s, l) : INT64_MIN, INT64_MIN, n);
+}
+
 void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n)
 {
     uint8_t inner[WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD];
+    int at = peer_find(s, from);
     if (s->cfg.code) { /* only sealed datagrams, but the handshake's two */
-        int r = seal_open(s, l, from, buf, n, inner, &n);
+        int r = seal_open(s, l, from, buf, n, inner, &n, &at);
         if (r > 0)
             reject(s, r);
         if (r != 0)
@@ -228,13 +281,25 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
         return;
     }
     if (p.kind == WIRE_HELLO) { /* only a host accepts one */
-        if (on_hello(s, &p, from) == 1) {
+        if (!s->cfg.code)
+            at = at >= 0 ? at : s->npeers < s->seats ? s->npeers : -1;
+        if (at < 0) {
+            reject(s, REJECT_BUSY);
+            return;
+        }
+        if (at > s->npeers || (at == s->npeers && s->npeers == s->seats)) {
+            reject(s, REJECT_BUSY);
+            return;
+        }
+        if (at == s->npeers && !s->cfg.code)
+            s->peers[at] = (NetPeer){.addr = *from, .car = -1, .nonce = p.u.hello.nonce};
+        if (on_hello(s, &p, from, at) == 1) {
             s->received++;
-            s->last_heard = l;
+            s->peers[at].last_heard = l;
         }
         return;
     }
-    if (!s->have_peer || !netaddr_equal(from, &s->peer)) {
+    if (at < 0 || at >= s->npeers) {
         reject(s, REJECT_ADDRESS);
         return;
     }
@@ -243,18 +308,12 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
         return;
     }
     s->received++;
-    s->last_heard = l;
+    s->peers[at].last_heard = l;
     if (s->phase == PH_OVER)
         return; /* counted, too late to act on */
-    if ((p.kind == WIRE_MU || p.kind == WIRE_VIEW) && s->phase == PH_COUNTDOWN)
-        race_begin(s, l); /* the peer's start came first: ours is due */
-    if ((p.kind == WIRE_MU || p.kind == WIRE_VIEW) && s->phase >= PH_RACE && s->np) {
-        s->peer_racing = true;
-        race_deliver(s, &p, l, n); /* logged there, perhaps held */
-        return;
-    }
     if (p.kind == WIRE_MU || p.kind == WIRE_VIEW) {
-        s->peer_racing = s->peer_racing || s->cfg.host; /* the joiner is past the start */
+        race_packet(s, at, &p, buf, n, l);
+        return;
     }
     if (s->cfg.log.rx && s->log_open) {
         int64_t send_race = INT64_MIN;
@@ -271,10 +330,10 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
         break;
     case WIRE_SYNC_REQ:
     case WIRE_SYNC_RESP:
-        on_sync(s, &p, l);
+        on_sync(s, at, &p, l);
         break;
     case WIRE_CONTROL:
-        on_control(s, &p.u.control);
+        on_control(s, at, &p.u.control);
         break;
     default:
         break;

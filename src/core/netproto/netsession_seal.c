@@ -12,26 +12,44 @@
 
 #define KEY_ANSWER_MAGIC "NRK1"
 
+#define HELLO_MAGIC "NRH1"
+#define HELLO_HEAD 12 /* "NRH1" and the joiner's nonce before a sealed HELLO's envelope */
+
+/* The session master from the code and the host's salt (Argon2id: once per
+ * session); a joiner's link to its host at once (its own nonce). */
 bool seal_keys(NetSession *s, const uint8_t *salt, NrError *err)
 {
-    if (!wirecrypt_init() || !wirecrypt_derive(s->cfg.code, salt, s->cfg.host, &s->keys))
+    if (!wirecrypt_init() || !wirecrypt_master(s->cfg.code, salt, s->master))
         return nr_error_set(err, "could not derive the session key (libsodium; 64 MiB for Argon2id)");
-    s->have_keys = true;
+    s->have_master = true;
+    if (!s->cfg.host) {
+        wirecrypt_link(s->master, s->nonce, 0, false, &s->peers[0].keys);
+        s->peers[0].have_keys = true;
+    }
     return true;
 }
 
 /* Sealed once there are keys; in clear before (the joiner's first HELLOs)
- * and without a code. */
-void seal_push(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n)
+ * and without a code. A joiner's sealed HELLO goes after "NRH1" and its
+ * nonce: the host keys the link from it before it can open it. */
+void seal_push(NetSession *s, int to, const uint8_t *b, size_t n)
 {
-    if (!s->cfg.code || !s->have_keys) {
-        push_datagram(s, to, b, n);
+    NetPeer *np = &s->peers[to];
+    if (!s->cfg.code || !np->have_keys) {
+        push_datagram(s, &np->addr, b, n);
         return;
     }
-    uint8_t env[WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD];
-    size_t m = wirecrypt_seal(&s->keys, s->tx_count++, b, n, env, sizeof env);
+    uint8_t env[HELLO_HEAD + WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD];
+    size_t head = 0;
+    if (!s->cfg.host && n > 5 && b[5] == WIRE_HELLO) {
+        memcpy(env, HELLO_MAGIC, 4);
+        for (int i = 0; i < 8; i++)
+            env[4 + i] = (uint8_t)(s->nonce >> (8 * i));
+        head = HELLO_HEAD;
+    }
+    size_t m = wirecrypt_seal(&np->keys, np->tx_count++, b, n, env + head, sizeof env - head);
     if (m > 0)
-        push_datagram(s, to, env, m);
+        push_datagram(s, &np->addr, env, head + m);
 }
 
 /* The public id of the session for the logs (docs/netlog.md `session`):
@@ -61,7 +79,7 @@ static int answer_hello(NetSession *s, const NetAddr *from, const uint8_t *buf, 
         return r;
     if (s->cfg.have_allow && from->host != s->cfg.allow.host)
         return REJECT_ADDRESS;
-    if (s->have_peer && !netaddr_equal(from, &s->peer))
+    if (s->npeers == s->seats && peer_find(s, from) < 0)
         return REJECT_BUSY;
     s->received++; /* taken: answered (none once over) */
     if (s->phase == PH_OVER)
@@ -80,7 +98,7 @@ static int answer_hello(NetSession *s, const NetAddr *from, const uint8_t *buf, 
  * HELLO at once. Later copies (one per HELLO in clear) change nothing. */
 static int key_answer(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n)
 {
-    if (s->cfg.host || n != KEY_ANSWER_BYTES || !netaddr_equal(from, &s->peer))
+    if (s->cfg.host || n != KEY_ANSWER_BYTES || !netaddr_equal(from, &s->peers[0].addr))
         return REJECT_UNSEALED;
     if (buf[4] != WIRE_VERSION)
         return WIRE_BAD_VERSION;
@@ -90,7 +108,7 @@ static int key_answer(NetSession *s, int64_t l, const NetAddr *from, const uint8
     if (nonce != s->nonce || buf[5] || buf[6] || buf[7])
         return WIRE_BAD_FIELD;
     s->received++;
-    if (s->have_keys || s->phase == PH_OVER)
+    if (s->have_master || s->phase == PH_OVER)
         return -1;
     NrError err = {{0}};
     if (!seal_keys(s, buf + 8, &err)) {
@@ -101,22 +119,79 @@ static int key_answer(NetSession *s, int64_t l, const NetAddr *from, const uint8
     return -1;
 }
 
-int seal_open(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n, uint8_t *inner, int *inner_n)
+/* Every seat is taken: a HELLO that opened (the sender has the code) is
+ * told so, sealed with its link's keys. FULL's bytes are the same every
+ * time (packet counter 0, envelope counter 0): one plaintext under one
+ * key and nonce, never two. 68 bytes for a sealed HELLO of 144. */
+static void say_full(NetSession *s, const NetAddr *from, const WireKeys *k)
+{
+    WirePacket p;
+    memset(&p, 0, sizeof p);
+    p.kind = WIRE_CONTROL;
+    p.token = s->token;
+    p.u.control.code = WIRE_FULL;
+    p.u.control.arg_us = s->seats;
+    uint8_t buf[WIRE_MAX_BYTES], env[WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD];
+    size_t n = wire_encode(&p, buf, sizeof buf);
+    size_t m = n ? wirecrypt_seal(k, 0, buf, n, env, sizeof env) : 0;
+    if (m > 0)
+        push_datagram(s, from, env, m);
+}
+
+/* Host / server: a sealed HELLO, "NRH1" and the joiner's nonce before the
+ * envelope. From a seated peer: opened with its link. From a new address:
+ * the link keyed from the nonce, opened with a fresh window; it becomes
+ * the next seat (peer npeers) when it opens and a seat is free, or is told
+ * FULL. */
+static int open_hello(NetSession *s, const NetAddr *from, const uint8_t *buf, int n, uint8_t *inner, int *inner_n,
+                      int *peer)
+{
+    if (!s->cfg.host || !s->have_master || n < HELLO_HEAD)
+        return REJECT_UNSEALED;
+    uint64_t nonce = 0;
+    for (int i = 0; i < 8; i++)
+        nonce |= (uint64_t)buf[4 + i] << (8 * i);
+    int at = peer_find(s, from);
+    NetPeer fresh = {.addr = *from, .car = -1, .nonce = nonce, .have_keys = true};
+    NetPeer *np = at >= 0 ? &s->peers[at] : &fresh;
+    if (at < 0)
+        wirecrypt_link(s->master, nonce, 0, true, &fresh.keys);
+    size_t m = 0;
+    WireCryptResult r = wirecrypt_open(&np->keys, &np->replay, buf + HELLO_HEAD, (size_t)(n - HELLO_HEAD), inner, &m);
+    if (r != WIRECRYPT_OK)
+        return r == WIRECRYPT_SHORT ? WIRE_SHORT : r == WIRECRYPT_REPLAY ? REJECT_REPLAY : REJECT_AUTH;
+    if (at < 0 && s->npeers == s->seats) {
+        say_full(s, from, &fresh.keys);
+        return REJECT_BUSY;
+    }
+    if (at < 0)
+        s->peers[s->npeers] = fresh; /* taken by on_hello, or overwritten by the next */
+    *peer = at >= 0 ? at : s->npeers;
+    *inner_n = (int)m;
+    return 0;
+}
+
+int seal_open(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n, uint8_t *inner, int *inner_n,
+              int *peer)
 {
     if (n <= 0)
         return WIRE_SHORT;
-    if (n > WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD)
+    if (n > HELLO_HEAD + WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD)
         return WIRE_OVERSIZED;
     if (n >= 4 && memcmp(buf, WIRECRYPT_MAGIC_TEXT, 4) == 0) {
-        if (!s->have_keys)
-            return REJECT_AUTH;
+        int at = peer_find(s, from);
+        if (at < 0 || !s->peers[at].have_keys)
+            return REJECT_AUTH; /* from elsewhere, or before the keys: it does not open */
         size_t m = 0;
-        WireCryptResult r = wirecrypt_open(&s->keys, &s->replay, buf, (size_t)n, inner, &m);
+        WireCryptResult r = wirecrypt_open(&s->peers[at].keys, &s->peers[at].replay, buf, (size_t)n, inner, &m);
         if (r != WIRECRYPT_OK)
             return r == WIRECRYPT_SHORT ? WIRE_SHORT : r == WIRECRYPT_REPLAY ? REJECT_REPLAY : REJECT_AUTH;
         *inner_n = (int)m;
+        *peer = at;
         return 0;
     }
+    if (n >= 4 && memcmp(buf, HELLO_MAGIC, 4) == 0)
+        return open_hello(s, from, buf, n, inner, inner_n, peer);
     if (n >= 4 && memcmp(buf, KEY_ANSWER_MAGIC, 4) == 0)
         return key_answer(s, l, from, buf, n);
     if (s->cfg.host && n >= 4 && memcmp(buf, WIRE_MAGIC, 4) == 0)

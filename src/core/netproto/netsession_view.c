@@ -21,11 +21,16 @@ void netsession_status(const NetSession *s, int64_t l, NetSessionStatus *out)
     out->offset_us = est ? -clocksync_offset(&s->cs, l) : 0;
     out->bound_us = est ? clocksync_error_bound(&s->cs, l) : 0;
     out->rtt_us = clocksync_count(&s->cs) > 0 ? clocksync_rtt(&s->cs) : 0;
-    out->silent_us = s->last_heard > 0 ? l - s->last_heard : 0;
+    int64_t heard = peers_heard(s);
+    out->silent_us = heard > 0 && heard != INT64_MAX ? l - heard : 0;
     out->received = s->received;
     out->rejected = s->rejected_total;
-    if (s->have_peer)
-        netaddr_text(&s->peer, out->peer, sizeof out->peer);
+    if (s->npeers > 0)
+        netaddr_text(&s->peers[0].addr, out->peer, sizeof out->peer);
+    out->ncars = s->ncars;
+    out->own_car = s->own_car;
+    out->seated = s->npeers;
+    out->seats = s->seats;
 }
 
 const Track *netsession_track(const NetSession *s)
@@ -56,6 +61,21 @@ int netsession_pauses(const NetSession *s)
 bool netsession_peer_left(const NetSession *s)
 {
     return s->peer_bye;
+}
+
+int netsession_car_count(const NetSession *s)
+{
+    return s->ncars;
+}
+
+int netsession_own_car(const NetSession *s)
+{
+    return s->own_car;
+}
+
+int netsession_seated(const NetSession *s)
+{
+    return s->npeers;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -94,6 +114,12 @@ static void print_race(const NetSession *s, FILE *f)
         fprintf(f, "%s.mean_d1_d2: %.6f\n", nm, metrics_mean_d1_minus_d2(m));
         fprintf(f, "%s.mean_abs_d1: %.6f\n", nm, metrics_mean_abs_d1(m));
         fprintf(f, "%s.mean_abs_d2: %.6f\n", nm, metrics_mean_abs_d2(m));
+        if (s->ncars == 2)
+            continue; /* the N-car measures (docs/nplayers.md); two cars print what they did */
+        fprintf(f, "%s.pair_rate: %.6f\n", nm, metrics_pair_rate(m));
+        fprintf(f, "%s.spread: %.6f\n", nm, metrics_fairness_spread(m));
+        for (int c = 0; c < s->ncars; c++)
+            fprintf(f, "%s.disadvantage_%d: %.6f\n", nm, c + 1, metrics_disadvantage(m, c));
     }
 }
 
@@ -101,7 +127,12 @@ void netsession_print(const NetSession *s, int64_t l, FILE *f)
 {
     /* the host's synchronised clock is its own: its offset is 0 by definition */
     bool est = !s->cfg.host && clocksync_count(&s->cs) > 0;
-    fprintf(f, "role: %s\n", s->cfg.host ? "host" : "joiner");
+    fprintf(f, "role: %s\n", s->cfg.server ? "server" : s->cfg.host ? "host" : "joiner");
+    if (s->ncars > 2 || s->welcome.topology) { /* two-player summaries stay as they were */
+        fprintf(f, "cars: %d\n", s->ncars);
+        fprintf(f, "car: %d\n", s->own_car + 1);
+        fprintf(f, "topology: %s\n", s->welcome.topology ? (s->welcome.server ? "cs sync" : "cs relay") : "p2p");
+    }
     /* this terminal's clock minus the synchronised (host's) clock */
     fprintf(f, "clock_offset_ms: %.3f\n", est ? -(double)clocksync_offset(&s->cs, l) / 1000.0 : 0.0);
     fprintf(f, "clock_error_bound_ms: %.3f\n", est ? (double)clocksync_error_bound(&s->cs, l) / 1000.0 : 0.0);
@@ -118,4 +149,6 @@ void netsession_print(const NetSession *s, int64_t l, FILE *f)
             fprintf(f, "rejected_%s: %lld\n", reject_name(r), (long long)s->rejected[r]);
     if (s->np)
         print_race(s, f);
+    if (s->cfg.server)
+        serve_print(s, f);
 }

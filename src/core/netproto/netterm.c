@@ -9,11 +9,20 @@
 /* Deliveries forwarded to the peer, grouped into packets at one flush:
  * every scheme's update and parity of a sample, duplicates included. */
 #define NETTERM_BATCH (SCHEME_MAX * 4)
-#define NETTERM_SEEN 64 /* recent MU packet counters, to count duplicates once */
+#define NETTERM_SEEN 64 /* recent MU packet counters (of a sender), to count duplicates once */
+
+/* A view of another terminal being assembled from its parts. */
+typedef struct ViewAsm {
+    int32_t seq;          /* -1: free */
+    uint32_t got;         /* bit k: scheme k has arrived */
+    double progress;
+    uint32_t mu_sent;
+    ShownCar car[SCHEME_MAX * ENGINE_MAX_CARS];
+} ViewAsm;
 
 struct NetTerminal {
     NetTermConfig cfg;
-    int own, peer, ncars;
+    int own, ncars;
     World world;          /* the own car alone (index 0) */
     RaceLoop loop;
     CarInput ext;
@@ -24,11 +33,12 @@ struct NetTerminal {
     int32_t next_seq;     /* next own sample */
     CarPose grid[ENGINE_MAX_CARS]; /* every car at rest on its slot */
     Pose last_own;        /* the latest own sample as sent */
-    int32_t peer_newest;  /* newest peer view seq, -1 before */
-    uint32_t mu_sent, peer_mu_sent;
+    int32_t peer_newest[ENGINE_MAX_CARS]; /* newest view seq of each other terminal, -1 before */
+    uint32_t mu_sent, peer_mu_sent[ENGINE_MAX_CARS];
     int64_t mu_received;
-    uint32_t seen_pkt[NETTERM_SEEN];
-    int seen_n;
+    uint32_t seen_pkt[ENGINE_MAX_CARS][NETTERM_SEEN];
+    int seen_n[ENGINE_MAX_CARS];
+    ViewAsm asm_view[ENGINE_MAX_CARS][NETTERM_ASSEMBLE];
     const NetTermOut *out; /* during netterm_start / netterm_advance */
     int nfwd;
     MediumDelivery fwd[NETTERM_BATCH];
@@ -62,7 +72,11 @@ static Engine *make_engine(NetTerminal *nt, NrError *err)
     ec.track = cfg->track;
     ec.period_ms = (int32_t)(WORLD_SAMPLE_US / 1000);
     ec.ncars = nt->ncars;
-    ec.link[nt->own] = cfg->link; /* the emulated link before the wire */
+    ec.link[nt->own] = cfg->link; /* the emulated link before the wire (cs: the uplink) */
+    if (cfg->cs) { /* the real server relays: no downlink here */
+        ec.topology = ROUTE_CS;
+        ec.server = ROUTE_RELAY;
+    }
     ec.seed = cfg->seed;
     ec.params = cfg->params;
     memcpy(ec.schemes, cfg->schemes, sizeof ec.schemes);
@@ -75,8 +89,10 @@ static Engine *make_engine(NetTerminal *nt, NrError *err)
 
 NetTerminal *netterm_new(const NetTermConfig *cfg, NrError *err)
 {
-    if (cfg->car < 0 || cfg->car >= NETTERM_CARS) {
-        nr_error_set(err, "network terminal: car %d (expected 0 or 1)", cfg->car);
+    int ncars = cfg->ncars ? cfg->ncars : 2;
+    if (ncars < 2 || ncars > WIRE_MAX_CARS || cfg->car < 0 || cfg->car >= ncars) {
+        nr_error_set(err, "network terminal: car %d of %d (expected 0 to %d of 2 to %d)", cfg->car, ncars, ncars - 1,
+                     WIRE_MAX_CARS);
         return NULL;
     }
     if (cfg->shown < 0 || cfg->shown >= cfg->nschemes) {
@@ -89,10 +105,13 @@ NetTerminal *netterm_new(const NetTermConfig *cfg, NrError *err)
         return NULL;
     }
     nt->cfg = *cfg;
-    nt->ncars = NETTERM_CARS;
+    nt->ncars = ncars;
     nt->own = cfg->car;
-    nt->peer = 1 - cfg->car; /* the one other terminal of the session */
-    nt->peer_newest = -1;
+    for (int j = 0; j < ENGINE_MAX_CARS; j++) {
+        nt->peer_newest[j] = -1;
+        for (int a = 0; a < NETTERM_ASSEMBLE; a++)
+            nt->asm_view[j][a].seq = -1;
+    }
     if (!make_grid(nt, err) || !world_init_solo(&nt->world, cfg->track, nt->own, err) ||
         !(nt->engine = make_engine(nt, err))) {
         free(nt);
@@ -163,7 +182,8 @@ static void flush_packets(NetTerminal *nt)
         p.u.mu.mu = d[i].mu;
         p.u.mu.schemes = UINT32_C(1) << d[i].scheme;
         for (int j = i + 1; j < nt->nfwd; j++)
-            if (!taken[j] && d[j].due_us == d[i].due_us && mu_same(&d[j].mu, &d[i].mu)) {
+            if (!taken[j] && d[j].due_us == d[i].due_us && (nt->cfg.cs || d[j].to == d[i].to) &&
+                mu_same(&d[j].mu, &d[i].mu)) {
                 p.u.mu.schemes |= UINT32_C(1) << d[j].scheme;
                 taken[j] = true;
             }
@@ -181,27 +201,35 @@ static void forward(void *ctx, const MediumDelivery *d)
     nt->fwd[nt->nfwd++] = *d;
 }
 
-/* This terminal's engine view of sample seq as a VIEW packet. */
+/* This terminal's engine view of sample seq as VIEW packets: as many
+ * schemes a part as WIRE_VIEW_ENTRIES holds of every car. */
 static void send_view(NetTerminal *nt, int32_t seq, int64_t t_us)
 {
     TerminalView v;
     if (!engine_local_view(nt->engine, nt->own, seq, &v))
         return;
-    WirePacket p;
-    memset(&p, 0, sizeof p);
-    p.kind = WIRE_VIEW;
-    WireView *w = &p.u.view;
-    w->seq = seq;
-    w->nschemes = v.nschemes;
-    w->t_us = t_us;
-    w->progress = v.progress;
-    for (int k = 0; k < v.nschemes; k++)
-        for (int c = 0; c < v.ncars; c++) {
-            const ShownCar *sc = &v.car[k * v.ncars + c];
-            w->car[k][c] = (WireViewCar){sc->x, sc->y, sc->seq};
-        }
-    w->mu_sent = nt->mu_sent;
-    nt->out->packet(nt->out->ctx, &p, t_us);
+    int per = WIRE_VIEW_ENTRIES / v.ncars;
+    for (int first = 0; first < v.nschemes; first += per) {
+        WirePacket p;
+        memset(&p, 0, sizeof p);
+        p.kind = WIRE_VIEW;
+        WireView *w = &p.u.view;
+        w->seq = seq;
+        w->nschemes = v.nschemes;
+        w->t_us = t_us;
+        w->progress = v.progress;
+        w->car = (uint8_t)nt->own;
+        w->ncars = (uint8_t)v.ncars;
+        w->first = (uint8_t)first;
+        w->count = (uint8_t)(v.nschemes - first < per ? v.nschemes - first : per);
+        for (int k = 0; k < w->count; k++)
+            for (int c = 0; c < v.ncars; c++) {
+                const ShownCar *sc = &v.car[(first + k) * v.ncars + c];
+                w->e[k * v.ncars + c] = (WireViewCar){sc->x, sc->y, sc->seq};
+            }
+        w->mu_sent = nt->mu_sent;
+        nt->out->packet(nt->out->ctx, &p, t_us);
+    }
 }
 
 /* One own sample at race time t (the loop's sample hook): pushed to the
@@ -261,33 +289,59 @@ void netterm_advance(NetTerminal *nt, int64_t t_us, const NetTermOut *out)
     nt->out = NULL;
 }
 
-/* A MU packet counter seen recently: a duplicate on the real network is
- * delivered to the schemes (as the emulator's) but counted once. */
-static bool seen_before(NetTerminal *nt, uint32_t pkt)
+/* A MU packet counter of sender `car` seen recently: a duplicate on the
+ * real network is delivered to the schemes (as the emulator's) but counted
+ * once. */
+static bool seen_before(NetTerminal *nt, int car, uint32_t pkt)
 {
-    int n = nt->seen_n < NETTERM_SEEN ? nt->seen_n : NETTERM_SEEN;
+    int n = nt->seen_n[car] < NETTERM_SEEN ? nt->seen_n[car] : NETTERM_SEEN;
     for (int i = 0; i < n; i++)
-        if (nt->seen_pkt[i] == pkt)
+        if (nt->seen_pkt[car][i] == pkt)
             return true;
-    nt->seen_pkt[nt->seen_n++ % NETTERM_SEEN] = pkt;
+    nt->seen_pkt[car][nt->seen_n[car]++ % NETTERM_SEEN] = pkt;
     return false;
+}
+
+/* The assembly slot of terminal j's view of sample seq: the one holding
+ * it, else a free one, else the oldest (its view is then given up, as a
+ * lost one: ENGINE_VIEW_SKIP). */
+static ViewAsm *view_slot(NetTerminal *nt, int j, int32_t seq)
+{
+    ViewAsm *a = nt->asm_view[j], *pick = NULL;
+    for (int i = 0; i < NETTERM_ASSEMBLE; i++)
+        if (a[i].seq == seq)
+            return &a[i];
+    for (int i = 0; i < NETTERM_ASSEMBLE; i++)
+        if (!pick || a[i].seq < pick->seq)
+            pick = &a[i];
+    pick->seq = seq;
+    pick->got = 0;
+    return pick;
 }
 
 static void receive_view(NetTerminal *nt, const WireView *w)
 {
-    if (w->nschemes != nt->cfg.nschemes)
+    int j = w->car, n = nt->ncars;
+    if (w->nschemes != nt->cfg.nschemes || w->ncars != n || j == nt->own || j >= n)
         return;
-    if (w->seq > nt->peer_newest) {
-        nt->peer_newest = w->seq;
-        nt->peer_mu_sent = w->mu_sent;
+    if (w->seq > nt->peer_newest[j]) {
+        nt->peer_newest[j] = w->seq;
+        nt->peer_mu_sent[j] = w->mu_sent;
     }
-    ShownCar car[SCHEME_MAX * NETTERM_CARS];
-    for (int k = 0; k < w->nschemes; k++)
-        for (int c = 0; c < NETTERM_CARS; c++)
-            car[k * NETTERM_CARS + c] = (ShownCar){w->car[k][c].x, w->car[k][c].y, w->car[k][c].seq};
-    TerminalView v = {.seq = w->seq, .nschemes = w->nschemes, .ncars = NETTERM_CARS, .progress = w->progress,
-                      .car = car};
-    engine_put_view(nt->engine, nt->peer, &v);
+    ViewAsm *a = view_slot(nt, j, w->seq);
+    for (int k = 0; k < w->count; k++) {
+        for (int c = 0; c < n; c++) {
+            const WireViewCar *e = &w->e[k * n + c];
+            a->car[(w->first + k) * n + c] = (ShownCar){e->x, e->y, e->seq};
+        }
+        a->got |= UINT32_C(1) << (w->first + k);
+    }
+    a->progress = w->progress;
+    if (a->got != (UINT32_C(1) << w->nschemes) - 1)
+        return; /* more parts to come */
+    TerminalView v = {.seq = w->seq, .nschemes = w->nschemes, .ncars = n, .progress = a->progress, .car = a->car};
+    engine_put_view(nt->engine, j, &v);
+    a->seq = -1;
 }
 
 void netterm_receive(NetTerminal *nt, const WirePacket *p, int64_t arr_us)
@@ -296,13 +350,14 @@ void netterm_receive(NetTerminal *nt, const WirePacket *p, int64_t arr_us)
         receive_view(nt, &p->u.view);
         return;
     }
-    if (p->kind != WIRE_MU)
+    int from = p->u.mu.mu.car;
+    if (p->kind != WIRE_MU || from == nt->own || from < 0 || from >= nt->ncars)
         return;
-    if (!seen_before(nt, p->pkt_seq))
+    if (!seen_before(nt, from, p->pkt_seq))
         nt->mu_received++;
     for (int k = 0; k < nt->cfg.nschemes; k++)
         if (p->u.mu.schemes & (UINT32_C(1) << k))
-            engine_receive(nt->engine, k, nt->peer, nt->own, &p->u.mu.mu, arr_us);
+            engine_receive(nt->engine, k, from, nt->own, &p->u.mu.mu, arr_us);
 }
 
 void netterm_check(const NetTerminal *nt, int64_t now_us, WireCheck *chk)
@@ -345,7 +400,10 @@ uint32_t netterm_mu_sent(const NetTerminal *nt)
 
 uint32_t netterm_peer_mu_sent(const NetTerminal *nt)
 {
-    return nt->peer_mu_sent;
+    uint32_t sum = 0;
+    for (int j = 0; j < nt->ncars; j++)
+        sum += j == nt->own ? 0 : nt->peer_mu_sent[j];
+    return sum;
 }
 
 int64_t netterm_mu_received(const NetTerminal *nt)

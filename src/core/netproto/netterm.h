@@ -26,8 +26,11 @@
  * as it is; DR schemes send when their thresholds fire; EPP schemes add
  * parity MUs or piggyback data, which differ and go as their own packets).
  * Receiving: a MU packet is handed to exactly the schemes of its mask, at
- * its arrival time, through the engine (counted in dir[peer] as any
- * delivery).
+ * its arrival time, through the engine (counted in dir[sender] as any
+ * delivery). With N cars every other terminal is remote; over cs the
+ * engine's medium is the topology's uplink (link[own]) and relay with no
+ * downlink delay, so each MU leaves once for every destination (the real
+ * server relays it), with the uplink's one fate (route.h).
  *
  * Live metrics: after each sample the terminal sends a VIEW, its engine
  * view of that sample: what each scheme shows of both cars (position and
@@ -88,12 +91,16 @@
 #include "raceloop.h"
 #include "wire.h"
 
-/* A session races a host and a joiner; a VIEW carries two cars (wire.h). */
-#define NETTERM_CARS 2
+/* A view of a terminal arrives in parts (wire.h WireView); this many
+ * samples of each other terminal are assembled at once. */
+#define NETTERM_ASSEMBLE 8
 
 typedef struct NetTermConfig {
     const Track *track;   /* borrowed */
-    int car;              /* own car, 0-based (host 0, joiner 1) */
+    int car;              /* own car, 0-based (host 0, joiner 1; a client its seat) */
+    int ncars;            /* the race's cars, 2..WIRE_MAX_CARS (0 = 2) */
+    bool cs;              /* client-server: what this terminal sends goes once, to the server
+                             (the emulated link is the uplink), which relays it to every other */
     const SchemeType *schemes[SCHEME_MAX];
     int nschemes;
     SchemeParams params;

@@ -14,7 +14,7 @@ enum {
     SYNC_RESP_BYTES = 4 + 4 + 3 * 8,
     CONTROL_BYTES = 4 + 4 + 8,
     VIEW_CAR_BYTES = 8 + 8 + 4 + 4,
-    VIEW_BYTES = 4 + 4 + 8 + 8 + 4 + 4 + SCHEME_MAX * 2 * VIEW_CAR_BYTES,
+    VIEW_BYTES = 4 + 4 + 8 + 8 + 4 + 4 + WIRE_VIEW_ENTRIES * VIEW_CAR_BYTES,
 };
 
 #define VIEW_MAX_PROGRESS 1e9 /* cw: far beyond any race, below overflow */
@@ -134,7 +134,9 @@ static bool encode_welcome(Cur *c, const WirePacket *p)
     put(c, (uint32_t)w->seconds_ms, 4);
     put(c, (uint32_t)w->shown_scheme, 4);
     put(c, w->track_bytes, 4);
-    put(c, 0, 4);
+    put(c, w->topology, 1);
+    put(c, w->server, 1);
+    put(c, 0, 2);
     put(c, (uint64_t)w->delta_us, 8);
     put_f64(c, w->tdr_cw);
     put(c, (uint64_t)w->converge_us, 8);
@@ -155,15 +157,17 @@ static WireResult decode_welcome(Cur *c, const WireCheck *chk, WirePacket *out)
     w->seconds_ms = (int32_t)get(c, 4);
     w->shown_scheme = (int32_t)get(c, 4);
     w->track_bytes = (uint32_t)get(c, 4);
-    if (get(c, 4) != 0)
+    w->topology = (uint8_t)get(c, 1);
+    w->server = (uint8_t)get(c, 1);
+    if (get(c, 2) != 0)
         return WIRE_BAD_RESERVED;
     w->delta_us = (int64_t)get(c, 8);
     w->tdr_cw = get_f64(c);
     w->converge_us = (int64_t)get(c, 8);
     w->seed = get(c, 8);
     bool ok = get_text(c, w->schemes, WIRE_SCHEMES_TEXT) && w->schemes[0] != '\0';
-    /* Network play races two cars until N-car sessions land (issue 19). */
-    ok &= w->ncars == 2 && w->car >= 0 && w->car < w->ncars;
+    ok &= w->ncars >= 2 && w->ncars <= WIRE_MAX_CARS && w->car >= 0 && w->car < w->ncars;
+    ok &= w->topology <= 1 && w->server <= 1 && (w->topology == 1 || w->server == 0);
     ok &= w->period_ms >= 1 && w->period_ms <= 1000;
     ok &= w->laps >= 0 && w->laps <= 1000 && w->seconds_ms >= 0 && w->seconds_ms <= 3600 * 1000;
     ok &= w->laps > 0 || w->seconds_ms > 0;
@@ -309,33 +313,42 @@ static WireResult decode_control(Cur *c, const WireCheck *chk, WirePacket *out)
     return k->code >= 1 && k->code < WIRE_CONTROL_END ? WIRE_OK : WIRE_BAD_FIELD;
 }
 
-/* VIEW: the entries of schemes beyond the count are all zero. */
+/* The entries a VIEW part carries: count schemes of ncars cars. */
+static int view_entries(const WireView *v)
+{
+    return (int)v->count * (int)v->ncars;
+}
+
+/* VIEW: the entries after the part's are all zero. */
 static bool encode_view(Cur *c, const WirePacket *p)
 {
     const WireView *v = &p->u.view;
-    if (v->nschemes < 1 || v->nschemes > SCHEME_MAX)
+    int used = view_entries(v);
+    if (v->nschemes < 1 || v->nschemes > SCHEME_MAX || used < 1 || used > WIRE_VIEW_ENTRIES)
         return false;
     put(c, (uint32_t)v->seq, 4);
     put(c, (uint32_t)v->nschemes, 4);
     put(c, (uint64_t)v->t_us, 8);
     put_f64(c, v->progress);
     put(c, v->mu_sent, 4);
-    put(c, 0, 4);
-    for (int k = 0; k < SCHEME_MAX; k++)
-        for (int car = 0; car < 2; car++) {
-            bool used = k < v->nschemes;
-            put_f64(c, used ? v->car[k][car].x : 0.0);
-            put_f64(c, used ? v->car[k][car].y : 0.0);
-            put(c, used ? (uint32_t)v->car[k][car].seq : 0, 4);
-            put(c, 0, 4);
-        }
+    put(c, v->car, 1);
+    put(c, v->ncars, 1);
+    put(c, v->first, 1);
+    put(c, v->count, 1);
+    for (int i = 0; i < WIRE_VIEW_ENTRIES; i++) {
+        put_f64(c, i < used ? v->e[i].x : 0.0);
+        put_f64(c, i < used ? v->e[i].y : 0.0);
+        put(c, i < used ? (uint32_t)v->e[i].seq : 0, 4);
+        put(c, 0, 4);
+    }
     return true;
 }
 
-/* VIEW: the scheme count is the session's, the instant within the MU
- * window of the receiver's clock, positions as mu_validate bounds them, a
- * shown sample not after the view's own; entries beyond the scheme count
- * are zero. */
+/* VIEW: the scheme count and cars are the session's, the viewing car
+ * another's than the receiver's, the part within the scheme list, the
+ * instant within the MU window of the receiver's clock, positions as
+ * mu_validate bounds them, a shown sample not after the view's own;
+ * entries after the part's are zero. */
 static WireResult decode_view(Cur *c, const WireCheck *chk, WirePacket *out)
 {
     WireView *v = &out->u.view;
@@ -344,38 +357,41 @@ static WireResult decode_view(Cur *c, const WireCheck *chk, WirePacket *out)
     v->t_us = (int64_t)get(c, 8);
     v->progress = get_f64(c);
     v->mu_sent = (uint32_t)get(c, 4);
-    if (get(c, 4) != 0)
-        return WIRE_BAD_RESERVED;
+    v->car = (uint8_t)get(c, 1);
+    v->ncars = (uint8_t)get(c, 1);
+    v->first = (uint8_t)get(c, 1);
+    v->count = (uint8_t)get(c, 1);
     int64_t window = chk->window_us > 0 ? chk->window_us : MU_WINDOW_DEFAULT_US;
     bool ok = v->seq >= 0 && v->nschemes == chk->nschemes && v->nschemes >= 1 && v->nschemes <= SCHEME_MAX;
+    ok &= v->ncars == chk->ncars && v->car < v->ncars && (int)v->car != chk->own_car;
+    ok &= v->count >= 1 && v->first + v->count <= v->nschemes && view_entries(v) <= WIRE_VIEW_ENTRIES;
     /* unsigned distance: t_us - now_us of far-apart stamps would overflow */
     uint64_t dt = v->t_us >= chk->now_us ? (uint64_t)v->t_us - (uint64_t)chk->now_us
                                          : (uint64_t)chk->now_us - (uint64_t)v->t_us;
     ok &= dt <= (uint64_t)window && finite_in(v->progress, -VIEW_MAX_PROGRESS, VIEW_MAX_PROGRESS);
+    int used = ok ? view_entries(v) : 0;
     bool zero = true;
-    for (int k = 0; k < SCHEME_MAX; k++)
-        for (int car = 0; car < 2; car++) {
-            WireViewCar *w = &v->car[k][car];
-            w->x = get_f64(c);
-            w->y = get_f64(c);
-            w->seq = (int32_t)get(c, 4);
-            uint64_t pad = get(c, 4);
-            if (k >= v->nschemes || !ok) {
-                uint64_t xb, yb;
-                memcpy(&xb, &w->x, 8);
-                memcpy(&yb, &w->y, 8);
-                zero &= xb == 0 && yb == 0 && w->seq == 0 && pad == 0;
-                continue;
-            }
-            zero &= pad == 0;
-            ok &= finite_in(w->x, -RECORDING_MAX_POS, RECORDING_MAX_POS) &&
-                  finite_in(w->y, -RECORDING_MAX_POS, RECORDING_MAX_POS) && w->seq >= -1 && w->seq <= v->seq;
+    for (int i = 0; i < WIRE_VIEW_ENTRIES; i++) {
+        WireViewCar *w = &v->e[i];
+        w->x = get_f64(c);
+        w->y = get_f64(c);
+        w->seq = (int32_t)get(c, 4);
+        uint64_t pad = get(c, 4);
+        if (i >= used) {
+            uint64_t xb, yb;
+            memcpy(&xb, &w->x, 8);
+            memcpy(&yb, &w->y, 8);
+            zero &= xb == 0 && yb == 0 && w->seq == 0 && pad == 0;
+            continue;
         }
+        zero &= pad == 0;
+        ok &= finite_in(w->x, -RECORDING_MAX_POS, RECORDING_MAX_POS) &&
+              finite_in(w->y, -RECORDING_MAX_POS, RECORDING_MAX_POS) && w->seq >= -1 && w->seq <= v->seq;
+    }
     if (!ok)
         return WIRE_BAD_FIELD;
     return zero ? WIRE_OK : WIRE_BAD_RESERVED;
 }
-
 
 /* The kinds, indexed by WireKind: payload size, encoder, decoder. */
 typedef struct KindCodec {

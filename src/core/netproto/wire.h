@@ -32,13 +32,16 @@
 #include "terminal.h"
 
 #define WIRE_MAGIC "NRC1"
-#define WIRE_VERSION 3 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause");
-                          3: sealed datagrams (wirecrypt.h) */
+#define WIRE_VERSION 4 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause");
+                          3: sealed datagrams (wirecrypt.h);
+                          4: races of N cars (WELCOME's cars and topology, VIEW in parts, FULL) */
 #define WIRE_HEADER_BYTES 24
 #define WIRE_MAX_BYTES 1400 /* below every Ethernet path MTU */
 #define WIRE_TEXT 64        /* name fields */
 #define WIRE_SCHEMES_TEXT 256
 #define WIRE_TRACK_CHUNK 1024
+#define WIRE_MAX_CARS 8     /* cars of one race (SCHEME_MAX_CARS) */
+#define WIRE_VIEW_ENTRIES 48 /* (scheme, car) entries in one VIEW: 24 schemes of 2 cars, 6 of 8 */
 
 typedef enum WireKind {
     WIRE_HELLO = 1,     /* joiner -> host: let me in */
@@ -59,6 +62,7 @@ typedef enum WireControlCode {
     WIRE_RESUME = 4,
     WIRE_FINISH = 5, /* arg_us: the sender's race time at its finish */
     WIRE_BYE = 6,
+    WIRE_FULL = 7, /* server / host -> a sealed HELLO: every seat taken; arg_us: the seats */
     WIRE_CONTROL_END
 } WireControlCode;
 
@@ -86,7 +90,9 @@ typedef struct WireHello {
 typedef struct WireWelcome {
     uint64_t nonce;        /* HELLO's nonce */
     int32_t car;           /* the joiner's car (0-based) */
-    int32_t ncars;         /* 2 */
+    int32_t ncars;         /* 2..WIRE_MAX_CARS */
+    uint8_t topology;      /* 0 p2p (host and joiner), 1 cs (through `netrace serve`) */
+    uint8_t server;        /* cs: 0 relay, 1 sync (route.h RouteServer) */
     int32_t period_ms;     /* 1..1000 */
     int64_t delta_us;      /* 0..SCHEME_DELTA_MAX_US */
     double tdr_cw;         /* finite, >= 0 */
@@ -129,16 +135,22 @@ typedef struct WireViewCar {
     int32_t seq;
 } WireViewCar;
 
-/* What the sender's terminal displays at its sample seq, per scheme, with its
- * own car's true progress then: the peer computes the live metrics (d1, d2,
- * inconsistency need both terminals' displays at the same instant). */
+/* What terminal `car` displays at its sample seq, per scheme, with its
+ * own car's true progress then: the others compute the live metrics (d_ij,
+ * the inconsistency need every terminal's displays at the same instant).
+ * One VIEW carries the schemes first .. first + count - 1 of every car
+ * (count x ncars entries, at most WIRE_VIEW_ENTRIES); a race of many cars
+ * and schemes sends a sample's view in several parts. */
 typedef struct WireView {
     int32_t seq;       /* the sender's sample index */
     int32_t nschemes;  /* the session's scheme count */
     int64_t t_us;      /* the sample's instant (synchronised race time) */
-    double progress;   /* the sender's own car's true progress at seq (cw) */
-    uint32_t mu_sent;  /* MU packets the sender has put on the wire so far */
-    WireViewCar car[SCHEME_MAX][2]; /* [scheme][car]; zero beyond nschemes */
+    double progress;   /* the viewing terminal's own car's true progress at seq (cw) */
+    uint32_t mu_sent;  /* MU packets the viewing terminal has put on the wire so far */
+    uint8_t car;       /* the viewing terminal's car (0-based) */
+    uint8_t ncars;     /* the race's cars */
+    uint8_t first, count; /* the schemes of this part */
+    WireViewCar e[WIRE_VIEW_ENTRIES]; /* scheme first + k, car c at [k * ncars + c]; zero after */
 } WireView;
 
 typedef struct WirePacket {
@@ -161,7 +173,7 @@ typedef struct WirePacket {
 typedef struct WireCheck {
     uint64_t token;     /* the session's token */
     bool accept_hello;  /* a host before the handshake: HELLO (token 0) allowed */
-    int ncars, own_car; /* for mu_validate */
+    int ncars, own_car; /* for mu_validate; own_car -1: a server (no car) */
     int64_t now_us;     /* receiver's clock, for mu_validate */
     int64_t window_us;  /* mu_validate's window; 0 = MU_WINDOW_DEFAULT_US */
     int nschemes;       /* MU masks may only name schemes 0..nschemes-1 */

@@ -51,19 +51,43 @@ void wirecrypt_code_from_random(const uint8_t random[WIRECRYPT_CODE_CHARS], char
     out[j] = '\0';
 }
 
+bool wirecrypt_master(const char *code, const uint8_t salt[WIRECRYPT_SALT_BYTES],
+                      uint8_t master[WIRECRYPT_KEY_BYTES])
+{
+    return crypto_pwhash(master, WIRECRYPT_KEY_BYTES, code, strlen(code), salt, crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                         crypto_pwhash_MEMLIMIT_INTERACTIVE, crypto_pwhash_ALG_ARGON2ID13) == 0;
+}
+
+/* The link's own master: BLAKE2b keyed with the session master over the
+ * two ends' handshake nonces, so every link (a joiner and its host or
+ * server, two peers) has keys no other link shares, and each direction
+ * one of them (crypto_kdf ids 1 a->b, 2 b->a). */
+void wirecrypt_link(const uint8_t master[WIRECRYPT_KEY_BYTES], uint64_t nonce_a, uint64_t nonce_b, bool side_b,
+                    WireKeys *out)
+{
+    uint8_t msg[12 + 16], link[crypto_kdf_KEYBYTES], a2b[WIRECRYPT_KEY_BYTES], b2a[WIRECRYPT_KEY_BYTES];
+    memcpy(msg, "netrace link", 12);
+    for (int i = 0; i < 8; i++) {
+        msg[12 + i] = (uint8_t)(nonce_a >> (8 * i));
+        msg[20 + i] = (uint8_t)(nonce_b >> (8 * i));
+    }
+    crypto_generichash(link, sizeof link, msg, sizeof msg, master, WIRECRYPT_KEY_BYTES);
+    crypto_kdf_derive_from_key(a2b, sizeof a2b, 1, "netrace1", link);
+    crypto_kdf_derive_from_key(b2a, sizeof b2a, 2, "netrace1", link);
+    memcpy(out->tx, side_b ? b2a : a2b, WIRECRYPT_KEY_BYTES);
+    memcpy(out->rx, side_b ? a2b : b2a, WIRECRYPT_KEY_BYTES);
+    sodium_memzero(link, sizeof link);
+    sodium_memzero(a2b, sizeof a2b);
+    sodium_memzero(b2a, sizeof b2a);
+}
+
 bool wirecrypt_derive(const char *code, const uint8_t salt[WIRECRYPT_SALT_BYTES], bool host, WireKeys *out)
 {
-    uint8_t master[crypto_kdf_KEYBYTES], j2h[WIRECRYPT_KEY_BYTES], h2j[WIRECRYPT_KEY_BYTES];
-    if (crypto_pwhash(master, sizeof master, code, strlen(code), salt, crypto_pwhash_OPSLIMIT_INTERACTIVE,
-                      crypto_pwhash_MEMLIMIT_INTERACTIVE, crypto_pwhash_ALG_ARGON2ID13) != 0)
+    uint8_t master[WIRECRYPT_KEY_BYTES];
+    if (!wirecrypt_master(code, salt, master))
         return false;
-    crypto_kdf_derive_from_key(j2h, sizeof j2h, 1, "netrace1", master);
-    crypto_kdf_derive_from_key(h2j, sizeof h2j, 2, "netrace1", master);
-    memcpy(out->tx, host ? h2j : j2h, WIRECRYPT_KEY_BYTES);
-    memcpy(out->rx, host ? j2h : h2j, WIRECRYPT_KEY_BYTES);
+    wirecrypt_link(master, 0, 0, host, out);
     sodium_memzero(master, sizeof master);
-    sodium_memzero(j2h, sizeof j2h);
-    sodium_memzero(h2j, sizeof h2j);
     return true;
 }
 

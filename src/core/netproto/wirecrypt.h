@@ -5,8 +5,12 @@
  * libsodium (no socket, no clock); the caller draws the random bytes.
  *
  * Keys: master = Argon2id (crypto_pwhash, interactive limits) of the
- * normalised code with the host's 16-byte salt; one sub-key per direction
- * (crypto_kdf, ids 1 joiner->host, 2 host->joiner, context "netrace1").
+ * normalised code with the host's 16-byte salt; each link (a joiner and
+ * its host or server; two peers of a p2p race) has its own: BLAKE2b keyed
+ * with the master over "netrace link" and the two ends' handshake nonces
+ * (a, b), then one sub-key per direction (crypto_kdf, ids 1 a->b, 2 b->a,
+ * context "netrace1"). So no two links share a key, and a counter from 0
+ * on each is safe.
  * Envelope: "NRS1", u64 counter (little-endian), then the packet encrypted
  * with ChaCha20-Poly1305 (IETF; nonce: four zero bytes and the counter),
  * its 16-byte tag over magic, counter and packet. A counter is used once
@@ -21,8 +25,12 @@
  *        characters of WIRECRYPT_ALPHABET; false if it is not one.
  *   wirecrypt_code_from_random(random, out)  a code from 10 random bytes
  *        (the caller's OS random source), shown as XXXXX-XXXXX.
- *   wirecrypt_derive(code, salt, host, out)  the two directions' keys of a
- *        canonical code; false when out of memory (Argon2id takes 64 MiB).
+ *   wirecrypt_master(code, salt, master)  Argon2id of a canonical code;
+ *        false when out of memory (Argon2id takes 64 MiB).
+ *   wirecrypt_link(master, a, b, side_b, out)  the keys of the link between
+ *        the ends of nonces a and b, for end b (side_b) or a.
+ *   wirecrypt_derive(code, salt, host, out)  master and the link (0, 0),
+ *        the host as end b: the keys of a code alone (tests, fuzzing).
  *   wirecrypt_seal(k, counter, in, n, out, cap)  the envelope of n bytes
  *        (n + WIRECRYPT_OVERHEAD written), 0 if cap is too small.
  *   wirecrypt_open(k, w, in, n, out, out_n)  WIRECRYPT_OK with the packet in
@@ -70,6 +78,10 @@ typedef enum WireCryptResult {
 bool wirecrypt_init(void);
 bool wirecrypt_code_normalise(const char *in, char out[WIRECRYPT_CODE_CHARS + 1]);
 void wirecrypt_code_from_random(const uint8_t random[WIRECRYPT_CODE_CHARS], char out[WIRECRYPT_CODE_TEXT]);
+bool wirecrypt_master(const char *code, const uint8_t salt[WIRECRYPT_SALT_BYTES],
+                      uint8_t master[WIRECRYPT_KEY_BYTES]);
+void wirecrypt_link(const uint8_t master[WIRECRYPT_KEY_BYTES], uint64_t nonce_a, uint64_t nonce_b, bool side_b,
+                    WireKeys *out);
 bool wirecrypt_derive(const char *code, const uint8_t salt[WIRECRYPT_SALT_BYTES], bool host, WireKeys *out);
 size_t wirecrypt_seal(const WireKeys *k, uint64_t counter, const uint8_t *in, size_t n, uint8_t *out, size_t cap);
 WireCryptResult wirecrypt_open(const WireKeys *k, WireReplay *w, const uint8_t *in, size_t n, uint8_t *out,
