@@ -812,6 +812,41 @@ static void expect_fate(const LinkTrace *t, int dir, int32_t seq, bool aux, bool
         assert_int_equal(d.dup_delay_us, dup_us);
 }
 
+/* An N-car race's delays file (netrace merge of 3 logs): `trace FILE
+ * direction 13` takes the rows of line 1 -> 3 alone, as direction 12 is
+ * taken; the other lines' rows are skipped and counted. */
+static void trace_of_one_line_of_many(void **state)
+{
+    (void)state;
+    char path[64];
+    temp_file(path, sizeof path,
+              "direction,seq,kind,sent_us,arrival_us,delay_us\n"
+              "12,0,update,0,40000,40000\n13,0,update,0,7000,7000\n13,1,update,33000,45000,12000\n"
+              "31,0,update,0,9000,9000\n32,1,update,33000,34000,1000\n21,0,update,0,5000,5000\n");
+    LinkSpec s;
+    NrError err = {{0}};
+    char spec[128];
+    snprintf(spec, sizeof spec, "trace %s direction 13", path);
+    assert_true(linkspec_parse(&s, spec, NULL, &err));
+    assert_int_equal(s.trace.named, 13);
+    assert_int_equal(s.trace.rows, 4); /* 12, 21 and 13 kept */
+    assert_int_equal(s.trace.other_directions, 2);
+    LinkDraw d;
+    for (int dir = 0; dir < 5; dir++) { /* whatever line the engine draws it for */
+        linktrace_fate(&s.trace, dir, 0, false, &d);
+        assert_false(d.lost);
+        assert_int_equal(d.delay_us, 7000);
+        linktrace_fate(&s.trace, dir, 1, false, &d);
+        assert_int_equal(d.delay_us, 12000);
+    }
+    linkspec_free(&s);
+    assert_int_equal(linktrace_direction("87"), 87);
+    assert_int_equal(linktrace_direction("88"), 0);
+    assert_int_equal(linktrace_direction("09"), 0);
+    assert_int_equal(linktrace_direction("123"), 0);
+    remove(path);
+}
+
 static void fates_by_hand(void **state)
 {
     (void)state;
@@ -938,8 +973,10 @@ static void bad_files(void **state)
     expect_bad("direction,seq\n12,0\n", "1: no column 'delay_us': expected a header row naming direction, seq "
                                         "and delay_us (optional: kind, sent_us, arrival_us)");
     expect_bad("seq,seq,direction,delay_us\n", "1: column 'seq' twice: expected each column once");
-    snprintf(buf, sizeof buf, "%s12,0,40000\n13,1,5\n", H);
-    expect_bad(buf, "3: direction '13': expected 12 (terminal 1 to 2) or 21");
+    snprintf(buf, sizeof buf, "%s12,0,40000\n19,1,5\n", H);
+    expect_bad(buf, "3: direction '19': expected two terminals IJ of 1 to 8 such as 12 (terminal 1 to 2) or 21");
+    snprintf(buf, sizeof buf, "%s12,0,40000\n33,1,5\n", H);
+    expect_bad(buf, "3: direction '33': expected two terminals IJ of 1 to 8 such as 12 (terminal 1 to 2) or 21");
     snprintf(buf, sizeof buf, "%s12,-1,40000\n", H);
     expect_bad(buf, "2: seq '-1': expected an integer from 0 to 2147483647");
     snprintf(buf, sizeof buf, "%s12,0,4.5\n", H);
@@ -1032,7 +1069,7 @@ static void spec_grammar(void **state)
                         "'order' with it"},
         {" loss 2%", "trace with loss: a trace gives every delay and loss; expected only 'direction' and "
                      "'order' with it"},
-        {" direction 13", "direction '13': expected 12 (terminal 1 to 2) or 21"},
+        {" direction 19", "direction '19': expected two terminals IJ of 1 to 8 such as 12 (terminal 1 to 2) or 21"},
         {" direction", "'direction' at the end: expected 12 or 21 after it"},
         {" trace x.csv", "'trace' given twice: expected it at most once"},
     };
@@ -1299,6 +1336,7 @@ int main(void)
         cmocka_unit_test(canonical_round_trip),
         cmocka_unit_test(bad_specs),
         cmocka_unit_test(fates_by_hand),
+        cmocka_unit_test(trace_of_one_line_of_many),
         cmocka_unit_test(third_copy_ignored),
         cmocka_unit_test(slot_takes_the_shared_packet),
         cmocka_unit_test(columns_by_name),

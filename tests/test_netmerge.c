@@ -161,13 +161,15 @@ static void delays_by_hand(void **state)
      * 0 at 25 ms, 1 at 73 - 33 = 40 ms, parity of 2 at 67 - 66 = 1 ms; seq 3
      * is past the race. 21 (received by the host): 0 at 41 ms, 1 at 35 ms. */
     const NetDelayRow want[] = {
-        {0, 0, 0, 1, 3, 0, 25000, 25000},     {0, 1, 0, 2, 3, 33000, 73000, 40000},
-        {0, 2, 1, 4, 2, 66000, 67000, 1000},  {1, 0, 0, 1, 3, 0, 41000, 41000},
-        {1, 1, 0, 2, 3, 33000, 68000, 35000},
+        {0, 1, 2, 0, 0, 1, 3, 0, 25000, 25000},    {0, 1, 2, 1, 0, 2, 3, 33000, 73000, 40000},
+        {0, 1, 2, 2, 1, 4, 2, 66000, 67000, 1000}, {1, 2, 1, 0, 0, 1, 3, 0, 41000, 41000},
+        {1, 2, 1, 1, 0, 2, 3, 33000, 68000, 35000},
     };
     assert_int_equal(n, 5);
     for (int i = 0; i < 5; i++) {
         assert_int_equal(rows[i].dir, want[i].dir);
+        assert_int_equal(rows[i].from, want[i].from);
+        assert_int_equal(rows[i].to, want[i].to);
         assert_int_equal(rows[i].seq, want[i].seq);
         assert_int_equal(rows[i].parity, want[i].parity);
         assert_int_equal(rows[i].pkt_seq, want[i].pkt_seq);
@@ -252,7 +254,7 @@ static void bad_logs(void **state)
     /* refused at line 1, before reading on (a bad line 2 is never reached) */
     expect_bad_log(HOST, "# netlog: 1\n", "# note\n# car: 3\n",
                    "x.log:1: expected '# netlog: 1' first: not a terminal log");
-    expect_bad_log(HOST, "# car: 1\n", "# car: 3\n", "x.log:3: car '3': expected 1 or 2");
+    expect_bad_log(HOST, "# car: 1\n", "# car: 9\n", "x.log:3: car '9': expected 1 to 8");
     expect_bad_log(HOST, "# role: host\n", "# role: server\n", "x.log:2: role 'server': expected host or joiner");
     expect_bad_log(HOST, "# token: 00C0FFEE12345678\n", "# token: 0000\n",
                    "x.log:5: token '0000': expected 1 to 16 hex digits, not 0");

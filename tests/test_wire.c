@@ -101,8 +101,10 @@ static void other_kinds_round_trip(void **state)
                                 .tdr_cw = 0.25, .converge_us = 0, .seed = 9, .laps = 0, .seconds_ms = 30000,
                                 .shown_scheme = 2, .track_bytes = 1800};
     strcpy(w.u.welcome.schemes, "nc,causality,dr,dr-causality");
+    strcpy(w.u.welcome.track_file, "default.track");
     n = wire_encode(&w, buf, sizeof buf);
-    assert_int_equal(n, 352);
+    assert_int_equal(n, 416);
+    assert_int_equal(memcmp(buf + 352, "default.track", 14), 0);
     assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
     assert_string_equal(q.u.welcome.schemes, "nc,causality,dr,dr-causality");
     assert_true(q.u.welcome.tdr_cw == 0.25 && q.u.welcome.seconds_ms == 30000 && q.u.welcome.car == 1);

@@ -26,27 +26,102 @@ static int write_delays(const char *cmd, const char *path, const char *schemes, 
     return CLI_OK;
 }
 
-static int merge_logs(const char *cmd, const char *pa, const char *pb, TermLog *a, TermLog *b, const char *out,
-                      const char *delays)
+/* The link matrix of the race's measured delays (docs/nplayers.md "On
+ * the command line"): one line per ordered pair, the delays file's rows
+ * of that line, for `replay --links`. */
+static int write_links(const char *cmd, const char *path, const char *delays, int n)
+{
+    NrPartFile out;
+    int rc = CLI_OK;
+    FILE *f = cli_out_open(cmd, &out, path, &rc);
+    if (!f)
+        return rc;
+    fprintf(f, "# the measured delays of every line of a %d-car network race (netrace merge)\n", n);
+    for (int i = 1; i <= n; i++)
+        for (int j = 1; j <= n; j++)
+            if (i != j)
+                fprintf(f, "%d-%d trace %s direction %d%d\n", i, j, delays, i, j);
+    bool ok = !ferror(f);
+    if (!ok)
+        cli_fail(cmd, "%s: cannot write", out.part);
+    if (!cli_out_close(cmd, &out, ok, &rc))
+        return rc == CLI_OK ? CLI_FAIL : rc;
+    cli_wrote(path);
+    return CLI_OK;
+}
+
+/* What was merged, as key: value lines (two logs: as they always were). */
+static int print_merged(const char *cmd, const char *const *paths, const TermLog *const *logs, int n)
+{
+    int ns = netmerge_samples_all(logs, n);
+    printf("samples: %d\n", ns);
+    printf("duration_s: %.3f\n", (double)(ns - 1) * logs[0]->period_ms / 1000.0);
+    for (int c = 1; c <= n; c++)
+        for (int i = 0; i < n; i++)
+            if (logs[i]->car == c)
+                printf("car%d: %s (%s, %d samples%s)\n", c, paths[i], logs[i]->host ? "host" : "joiner",
+                       logs[i]->nown, logs[i]->cut ? ", cut short" : "");
+    for (int a = 1; a <= n; a++)
+        for (int b = 1; b <= n; b++) {
+            NetCounts k;
+            if (a == b || (n == 2 && a == 2)) /* two cars: 12 then 21 */
+                continue;
+            if (!netmerge_counts_pair(logs, n, a, b, &k))
+                return cli_fail(cmd, "out of memory counting packets");
+            printf("sent%d%d: %lld\nreceived%d%d: %lld\nduplicates%d%d: %lld\nlost%d%d: %lld\n", a, b,
+                   (long long)k.sent, a, b, (long long)k.received, a, b, (long long)k.extra_copies, a, b,
+                   (long long)k.lost);
+            if (n == 2) {
+                if (!netmerge_counts_pair(logs, n, b, a, &k))
+                    return cli_fail(cmd, "out of memory counting packets");
+                printf("sent%d%d: %lld\nreceived%d%d: %lld\nduplicates%d%d: %lld\nlost%d%d: %lld\n", b, a,
+                       (long long)k.sent, b, a, (long long)k.received, b, a, (long long)k.extra_copies, b, a,
+                       (long long)k.lost);
+            }
+        }
+    bool uneven = false;
+    for (int i = 0; i < n; i++)
+        uneven |= logs[i]->nown != ns || logs[i]->cut;
+    if (uneven) {
+        fprintf(stderr, "netrace merge: merged the %d samples every log has (", ns);
+        for (int i = 0; i < n; i++)
+            fprintf(stderr, "%s%s has %d%s", i ? ", " : "", paths[i], logs[i]->nown, logs[i]->cut ? ", cut short" : "");
+        fprintf(stderr, ")\n");
+    }
+    return CLI_OK;
+}
+
+static int merge_logs(const char *cmd, const char *const *paths, TermLog *logs, int n, const char *out,
+                      const char *delays, const char *links)
 {
     NrError err = {{0}};
-    if (!termlog_load(a, pa, &err) || !termlog_load(b, pb, &err))
-        return cli_fail(cmd, "%s", err.msg);
-    if (!netmerge_check(a, b, &err))
-        return cli_fail(cmd, "%s and %s: %s", pa, pb, err.msg);
+    const TermLog *lp[TERMLOG_MAX_CARS];
+    for (int i = 0; i < n; i++) {
+        if (!termlog_load(&logs[i], paths[i], &err))
+            return cli_fail(cmd, "%s", err.msg);
+        lp[i] = &logs[i];
+    }
+    if (!netmerge_check_all(lp, n, &err)) {
+        if (n == 2)
+            return cli_fail(cmd, "%s and %s: %s", paths[0], paths[1], err.msg);
+        return cli_fail(cmd, "%s ... %s (%d logs): %s", paths[0], paths[n - 1], n, err.msg);
+    }
     Recording rec;
-    if (!netmerge_recording(a, b, &rec, &err))
+    if (!netmerge_recording_all(lp, n, &rec, &err))
         return cli_fail(cmd, "%s", err.msg);
     /* what replay and info would refuse is not written (positions, speeds) */
-    char both[8400];
-    snprintf(both, sizeof both, "%s + %s", pa, pb);
-    if (!recording_in_range(&rec, both, &err)) {
+    char all[8400];
+    size_t len = 0;
+    all[0] = '\0';
+    for (int i = 0; i < n && len < sizeof all; i++)
+        len += (size_t)snprintf(all + len, sizeof all - len, "%s%s", i ? " + " : "", paths[i]);
+    if (!recording_in_range(&rec, all, &err)) {
         recording_free(&rec);
         return cli_fail(cmd, "%s", err.msg);
     }
     NetDelayRow *rows = NULL;
     int64_t nrows = 0;
-    if (delays && !netmerge_delays(a, b, &rows, &nrows, &err)) {
+    if (delays && !netmerge_delays_all(lp, n, &rows, &nrows, &err)) {
         recording_free(&rec);
         return cli_fail(cmd, "%s", err.msg);
     }
@@ -56,39 +131,17 @@ static int merge_logs(const char *cmd, const char *pa, const char *pb, TermLog *
     if (ok)
         cli_wrote(out);
     if (ok && delays)
-        rc = write_delays(cmd, delays, (a->host ? a : b)->schemes, rows, nrows);
+        rc = write_delays(cmd, delays, logs[0].schemes, rows, nrows);
     free(rows);
-    if (rc != CLI_OK)
-        return rc;
-    /* What was merged, as key: value lines. */
-    const TermLog *c1 = a->car == 1 ? a : b, *c2 = c1 == a ? b : a;
-    const char *p1 = c1 == a ? pa : pb, *p2 = c1 == a ? pb : pa;
-    int n = netmerge_samples(a, b);
-    printf("samples: %d\n", n);
-    printf("duration_s: %.3f\n", (double)(n - 1) * a->period_ms / 1000.0);
-    printf("car1: %s (%s, %d samples%s)\n", p1, c1->host ? "host" : "joiner", c1->nown, c1->cut ? ", cut short" : "");
-    printf("car2: %s (%s, %d samples%s)\n", p2, c2->host ? "host" : "joiner", c2->nown, c2->cut ? ", cut short" : "");
-    for (int d = 0; d < 2; d++) {
-        NetCounts k;
-        if (!netmerge_counts(a, b, d, &k))
-            return cli_fail(cmd, "out of memory counting packets");
-        const char *dn = d == 0 ? "12" : "21";
-        printf("sent%s: %" PRId64 "\nreceived%s: %" PRId64 "\nduplicates%s: %" PRId64 "\nlost%s: %" PRId64 "\n",
-               dn, k.sent, dn, k.received, dn, k.extra_copies, dn, k.lost);
-    }
-    if (a->nown != b->nown || a->cut || b->cut) {
-        const TermLog *s = a->nown <= b->nown ? a : b;
-        fprintf(stderr, "netrace merge: merged the %d samples both logs have (%s has %d, %s has %d)%s\n", n, pa,
-                a->nown, pb, b->nown,
-                s->cut ? ": the shorter log was cut short (a killed terminal)" : "");
-    }
-    return CLI_OK;
+    if (rc == CLI_OK && links)
+        rc = write_links(cmd, links, delays, n);
+    return rc == CLI_OK ? print_merged(cmd, paths, lp, n) : rc;
 }
 
 static int run_merge(int argc, char **argv)
 {
     const char *cmd = "merge";
-    const char *in[2] = {NULL, NULL}, *out = NULL, *delays = NULL;
+    const char *in[TERMLOG_MAX_CARS], *out = NULL, *delays = NULL, *links = NULL;
     int nin = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -98,54 +151,70 @@ static int run_merge(int argc, char **argv)
         } else if (cli_flag_is(a, "--delays")) {
             if (!cli_value(argc, argv, &i, cmd, &delays))
                 return CLI_USAGE;
+        } else if (cli_flag_is(a, "--links")) {
+            if (!cli_value(argc, argv, &i, cmd, &links))
+                return CLI_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_unknown_option(cmd, a);
-        } else if (nin == 2) {
-            return cli_usage_error(cmd, "expected two logs, got '%s' too", a);
+        } else if (nin == TERMLOG_MAX_CARS) {
+            return cli_usage_error(cmd, "expected at most %d logs (one per car), got '%s' too", TERMLOG_MAX_CARS, a);
         } else {
             in[nin++] = a;
         }
     }
     if (nin < 2)
-        return cli_usage_error(cmd, "expected two terminal logs (the host's and the joiner's)");
+        return cli_usage_error(cmd, "expected the terminal logs of a race, one per car (two or more)");
     if (!out)
         return cli_usage_error(cmd, "--out RACE.csv is required");
-    if (cli_same_file(in[0], in[1]) || strcmp(in[0], in[1]) == 0)
-        return cli_usage_error(cmd, "'%s' given twice: expected the two terminals' logs", in[0]);
+    if (links && !delays)
+        return cli_usage_error(cmd, "--links names the --delays file: give --delays DELAYS.csv too");
+    for (int i = 0; i < nin; i++)
+        for (int j = 0; j < i; j++)
+            if (cli_same_file(in[i], in[j]) || strcmp(in[i], in[j]) == 0)
+                return cli_usage_error(cmd, "'%s' given twice: expected each terminal's log once", in[i]);
     struct stat st;
     if (stat(out, &st) == 0) /* a race recording is never overwritten */
         return cli_usage_error(cmd, "--out %s: exists (not overwritten: give another name)", out);
-    int rc = cli_out_check(cmd, "--out", out, in, 2);
+    int rc = cli_out_check(cmd, "--out", out, in, nin);
     if (rc == CLI_OK && delays)
-        rc = cli_out_check(cmd, "--delays", delays, in, 2);
+        rc = cli_out_check(cmd, "--delays", delays, in, nin);
+    if (rc == CLI_OK && links)
+        rc = cli_out_check(cmd, "--links", links, in, nin);
     if (rc == CLI_OK)
         rc = cli_out_distinct(cmd, "--out", out, "--delays", delays);
+    if (rc == CLI_OK && links)
+        rc = cli_out_distinct(cmd, "--links", links, "--delays", delays);
+    if (rc == CLI_OK && links)
+        rc = cli_out_distinct(cmd, "--links", links, "--out", out);
     if (rc != CLI_OK)
         return rc;
-    TermLog a, b;
-    memset(&a, 0, sizeof a);
-    memset(&b, 0, sizeof b);
-    rc = merge_logs(cmd, in[0], in[1], &a, &b, out, delays);
-    termlog_free(&a);
-    termlog_free(&b);
+    TermLog logs[TERMLOG_MAX_CARS];
+    memset(logs, 0, sizeof logs);
+    rc = merge_logs(cmd, in, logs, nin, out, delays, links);
+    for (int i = 0; i < nin; i++)
+        termlog_free(&logs[i]);
     return rc;
 }
 
 const CliCommand cmd_merge = {
     .name = "merge",
-    .summary = "join two terminal logs of a network race into a recording and measured delays",
-    .usage = "netrace merge A.log B.log --out RACE.csv [--delays DELAYS.csv]",
-    .help = "A and B are the logs of the two terminals of one network race (netrace host /\n"
-            "join --log; a killed terminal's FILE.part is read up to its last whole line).\n"
-            "They must be of one session (token), one of car 1 and one of car 2, with the\n"
-            "same period and track. The race recording (source: network) holds the samples\n"
-            "both logs have; the delays file one row per MU received, in the format of the\n"
-            "link form 'trace FILE' (docs/link.md \"Trace\"), so\n"
+    .summary = "join the terminal logs of a network race into a recording and measured delays",
+    .usage = "netrace merge LOG LOG [LOG...] --out RACE.csv [--delays DELAYS.csv [--links LINKS.txt]]",
+    .help = "The logs of every terminal of one network race (netrace host / join --log; a\n"
+            "killed terminal's FILE.part is read up to its last whole line), one per car:\n"
+            "the host's and the joiner's, or the N clients' of a `netrace serve` race. They\n"
+            "must be of one session, one per car 1..N, with the same period and track. The\n"
+            "race recording (source: network) holds the samples every log has; the delays\n"
+            "file one row per MU received, direction IJ (car I to car J; through a server:\n"
+            "end to end), in the format of the link form 'trace FILE' (docs/link.md\n"
+            "\"Trace\"), so\n"
             "  netrace replay RACE.csv --link12 \"trace DELAYS.csv\" --link21 \"trace DELAYS.csv\"\n"
-            "replays the race over the network's own delays. Prints what it merged as\n"
-            "key: value lines (samples, duration_s, car1, car2, and per direction sent,\n"
-            "received, duplicates, lost).\n\n"
+            "replays a two-car race over the network's own delays, and with --links\n"
+            "  netrace replay RACE.csv --links LINKS.txt\n"
+            "any race. Prints what it merged as key: value lines (samples, duration_s, carI,\n"
+            "and per line IJ sent, received, duplicates, lost).\n\n"
             "  --out RACE.csv       the race recording (RACE.csv.part must not exist)\n"
-            "  --delays DELAYS.csv  the measured one-way delays per direction",
+            "  --delays DELAYS.csv  the measured one-way delays of every line\n"
+            "  --links LINKS.txt    the link matrix: each line I-J as 'trace DELAYS.csv direction IJ'",
     .run = run_merge,
 };

@@ -53,6 +53,8 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
             (int)m->laps, m->seconds, m->schemes, m->shown, (double)m->params.delta_us / 1000.0, m->params.tdr_cw,
             (double)m->params.converge_us / 1000.0, m->seed, m->link, m->raw_clock ? "raw" : "synchronised",
             (double)m->offset_true_us / 1000.0, m->drift_true_ppm, created);
+    if (m->ncars > 2 || strcmp(m->topology, "p2p") != 0) /* a two-player log reads as it did */
+        fprintf(g->f, "# cars: %d\n# topology: %s%s%s\n", m->ncars, m->topology, m->server[0] ? " " : "", m->server);
     fputs("# columns own: row,seq,t_sync_us,taken_sync_us,taken_local_us,x,y,heading,speed\n"
           "# columns tx: row,pkt_seq,seq,mu_kind,schemes,send_sync_us,wire_sync_us\n"
           "# columns rx: row,pkt_seq,kind,arr_local_us,arr_sync_us,send_sync_us,car,seq,mu_kind,schemes,bytes\n"
@@ -155,7 +157,15 @@ void netlog_metrics(NetLog *g, const char *scheme, const Metrics *m, int own_dir
 {
     if (!g || g->failed)
         return;
-    const DirCounters *out = &m->dir[own_dir], *in = &m->dir[1 - own_dir];
+    const DirCounters *out = &m->dir[own_dir];
+    DirCounters in = {0}; /* what every other terminal sent here */
+    int ncars = m->ncars > 2 ? m->ncars : 2;
+    for (int j = 0; j < ncars; j++)
+        if (j != own_dir) {
+            in.delivered += m->dir[j].delivered;
+            in.late += m->dir[j].late;
+            in.discarded += m->dir[j].discarded;
+        }
     fprintf(g->f, "metric,%s,samples,%" PRId64 "\n", scheme, m->samples);
     fprintf(g->f, "metric,%s,inconsistency,%.17g\n", scheme, metrics_inconsistency_rate(m));
     fprintf(g->f, "metric,%s,mean_d1_d2,%.17g\n", scheme, metrics_mean_d1_minus_d2(m));
@@ -163,9 +173,15 @@ void netlog_metrics(NetLog *g, const char *scheme, const Metrics *m, int own_dir
     fprintf(g->f, "metric,%s,mean_abs_d2,%.17g\n", scheme, metrics_mean_abs_d2(m));
     fprintf(g->f, "metric,%s,sent,%" PRId64 "\n", scheme, out->sent);
     fprintf(g->f, "metric,%s,lost,%" PRId64 "\n", scheme, out->lost);
-    fprintf(g->f, "metric,%s,delivered,%" PRId64 "\n", scheme, in->delivered);
-    fprintf(g->f, "metric,%s,late,%" PRId64 "\n", scheme, in->late);
-    fprintf(g->f, "metric,%s,discarded,%" PRId64 "\n", scheme, in->discarded);
+    fprintf(g->f, "metric,%s,delivered,%" PRId64 "\n", scheme, in.delivered);
+    fprintf(g->f, "metric,%s,late,%" PRId64 "\n", scheme, in.late);
+    fprintf(g->f, "metric,%s,discarded,%" PRId64 "\n", scheme, in.discarded);
+    if (m->ncars <= 2)
+        return;
+    fprintf(g->f, "metric,%s,pair_rate,%.17g\n", scheme, metrics_pair_rate(m));
+    fprintf(g->f, "metric,%s,spread,%.17g\n", scheme, metrics_fairness_spread(m));
+    for (int c = 0; c < m->ncars; c++)
+        fprintf(g->f, "metric,%s,disadvantage_%d,%.17g\n", scheme, c + 1, metrics_disadvantage(m, c));
     check(g);
 }
 

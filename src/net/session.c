@@ -54,7 +54,7 @@ static bool join_code(Session *s, NetSessionConfig *nc, NrError *err)
     if (s->cfg.code && !wirecrypt_code_normalise(s->cfg.code, s->code))
         return nr_error_set(err, "join code '%.24s': expected %d characters of %s (dashes and case ignored)",
                             s->cfg.code, WIRECRYPT_CODE_CHARS, WIRECRYPT_ALPHABET);
-    if (!s->cfg.code && !s->cfg.host)
+    if (!s->cfg.code && !s->cfg.host && !s->cfg.server)
         return nr_error_set(err, "a joiner needs the host's join code (--code)");
     if (!s->cfg.code) {
         uint8_t r[WIRECRYPT_CODE_CHARS];
@@ -76,12 +76,12 @@ static bool addresses(Session *s, NetSessionConfig *nc, NrError *err)
     if (cfg->allow_addr) {
         nc->allow = *cfg->allow_addr;
         nc->have_allow = true;
-    } else if (cfg->host && cfg->allow) {
+    } else if ((cfg->host || cfg->server) && cfg->allow) {
         if (!netudp_resolve(cfg->allow, 0, &nc->allow, err))
             return false;
         nc->have_allow = true;
     }
-    if (cfg->host)
+    if (cfg->host || cfg->server)
         return true;
     if (cfg->peer_addr) {
         nc->peer = *cfg->peer_addr;
@@ -123,7 +123,8 @@ Session *session_new(const SessionConfig *cfg, NrError *err)
     netclock_real(&s->real, cfg->clock_offset_us, cfg->clock_drift_ppm);
     s->clock = cfg->clock ? cfg->clock : &s->real;
     NetSessionConfig nc = {
-        .host = cfg->host, .entropy = entropy(cfg), .track_text = cfg->track_text, .track_file = cfg->track_file,
+        .host = cfg->host || cfg->server, .server = cfg->server, .ncars = cfg->ncars,
+        .server_mode = cfg->server_mode, .entropy = entropy(cfg), .track_text = cfg->track_text, .track_file = cfg->track_file,
         .schemes = cfg->schemes, .shown = cfg->shown, .params = cfg->params, .laps = cfg->laps,
         .seconds_ms = cfg->seconds_ms, .seed = cfg->seed, .link = cfg->link, .raw_clock = cfg->raw_clock,
         .offset_true_us = cfg->clock_offset_us, .drift_true_ppm = cfg->clock_drift_ppm,

@@ -64,6 +64,9 @@ typedef NetSessionMakeController SessionMakeController;
 
 typedef struct SessionConfig {
     bool host;
+    bool server;            /* `netrace serve`: no car, seats ncars clients (netsession.h) */
+    int ncars;              /* host / server: the race's cars (0: 2) */
+    int server_mode;        /* server: 0 relay, 1 sync */
     uint16_t port;          /* host: the port to listen on; joiner: its own (0: any) */
     const char *peer;       /* joiner: the host's name or address */
     const char *allow;      /* host: take a HELLO only from this host (any port); NULL = anyone */

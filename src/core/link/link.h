@@ -67,6 +67,12 @@
  * link's direction; a slot with no row is lost; a second row of the same
  * packet is its duplicate; of several packets of one slot and kind (other
  * pkt_seq) the one carrying the most schemes is taken.
+ *   linktrace_load_dir / linktrace_read_dir(..., want, err): the same, and
+ *        the rows of direction want (IJ, an N-car race's line, not 12 or 21)
+ *        are kept as direction 12 is (t->named = want then takes them);
+ *        rows of other lines are skipped (t->other_directions).
+ *   linktrace_direction(text)  IJ (terminals 1..8, I != J) as the number
+ *        IJ, 0 when the text is not one.
  *   linktrace_load(t, path, err) / linktrace_read(t, f, path, err)  read and
  *        check a delays file; false + err "FILE:LINE: what" (t is then
  *        empty). At most LINK_TRACE_ROWS_MAX rows.
@@ -119,6 +125,7 @@ typedef enum LinkLoss { LINK_LOSS_NONE, LINK_LOSS_RANDOM, LINK_LOSS_GEMODEL } Li
  * delays of the slot's update packet, its second copy, its parity packet
  * and that one's second copy, in us (>= 0); LINK_TRACE_NONE when absent. */
 #define LINK_TRACE_NONE (-1)
+#define LINK_TRACE_TERMINALS 8 /* directions IJ of terminals 1..8 (an N-car race's lines) */
 #define LINK_TRACE_ROWS_MAX 4000000 /* rows of a delays file (~18 h of 2 x 30 Hz with parity) */
 typedef struct LinkTraceSlot {
     int32_t seq;
@@ -139,13 +146,14 @@ typedef struct LinkTrace {
     char schemes[256];       /* `# schemes: a,b,c` of the file: the names of the mask bits */
     int npkt[2];             /* packets per direction, when the file has masks */
     LinkTracePkt *pkt[2];    /* owned, by (seq, kind, mask order in the file) */
-    int named;               /* rows taken: 0 the link's own direction, else 12 or 21 */
+    int named;               /* rows taken: 0 the link's own direction, else 12, 21 or another IJ */
     int n[2];                /* slots per direction (12, 21) */
     LinkTraceSlot *slot[2];  /* owned, by increasing seq */
     bool parity[2];          /* the direction has parity rows */
     int64_t rows;            /* data rows read */
     int64_t extra_copies;    /* copies beyond the second of one packet: ignored */
     int64_t other_packets;   /* rows of a slot's other packets (other pkt_seq): ignored */
+    int64_t other_directions; /* rows of an N-car race's other lines (not 12, 21 or named): skipped */
 } LinkTrace;
 
 typedef struct LinkSpec {
@@ -218,6 +226,9 @@ void disttable_free(DistTable *t);
 
 bool linktrace_load(LinkTrace *t, const char *path, NrError *err);
 bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err);
+bool linktrace_load_dir(LinkTrace *t, const char *path, int want, NrError *err);
+bool linktrace_read_dir(LinkTrace *t, FILE *f, const char *path, int want, NrError *err);
+int linktrace_direction(const char *d);
 void linktrace_fate(const LinkTrace *t, int dir, int32_t seq, bool aux, LinkDraw *out);
 int32_t linktrace_last_seq(const LinkTrace *t, int dir);
 int linktrace_scheme_bit(const LinkTrace *t, const char *name);

@@ -270,12 +270,10 @@ static bool kw_direction(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrErr
     if (!first_use(&pp->has_dir, t, kw, "12 or 21", err))
         return false;
     const char *d = t->tok[t->i++];
-    if (strcmp(d, "12") == 0)
-        s->trace.named = 12;
-    else if (strcmp(d, "21") == 0)
-        s->trace.named = 21;
-    else
-        return nr_error_set(err, "direction '%s': expected 12 (terminal 1 to 2) or 21", d);
+    s->trace.named = linktrace_direction(d);
+    if (!s->trace.named)
+        return nr_error_set(err, "direction '%s': expected two terminals IJ of 1 to %d such as 12 (terminal 1 "
+                            "to 2) or 21", d, LINK_TRACE_TERMINALS);
     return true;
 }
 
@@ -472,7 +470,7 @@ bool linkspec_parse(LinkSpec *out, const char *text, const char *table_dir, NrEr
         return false;
     if (pp.has_trace) {
         int named = s.trace.named;
-        if (!linktrace_load(&s.trace, pp.trace, err))
+        if (!linktrace_load_dir(&s.trace, pp.trace, named, err))
             return false;
         s.trace.named = named;
     }

@@ -60,11 +60,16 @@ bool linktrace_copy(LinkTrace *dst, const LinkTrace *src)
 
 bool linktrace_load(LinkTrace *t, const char *path, NrError *err)
 {
+    return linktrace_load_dir(t, path, 0, err);
+}
+
+bool linktrace_load_dir(LinkTrace *t, const char *path, int want, NrError *err)
+{
     *t = (LinkTrace){0};
     FILE *f = nr_file_open(path, "a delays file", err);
     if (!f)
         return false;
-    bool ok = linktrace_read(t, f, path, err);
+    bool ok = linktrace_read_dir(t, f, path, want, err);
     fclose(f);
     return ok;
 }
@@ -106,20 +111,31 @@ static bool int_field(const char *s, int c, int64_t lo, int64_t hi, int64_t *out
     return true;
 }
 
-static bool read_row(char **field, int nf, const int *col, int ncols, RawRow *r, const char *path,
+/* A direction IJ of terminals 1..LINK_TRACE_TERMINALS, I != J, as the
+ * number IJ; 0 when it is not one. */
+int linktrace_direction(const char *d)
+{
+    int max = '0' + LINK_TRACE_TERMINALS;
+    if (strlen(d) != 2 || d[0] < '1' || d[0] > max || d[1] < '1' || d[1] > max || d[0] == d[1])
+        return 0;
+    return (d[0] - '0') * 10 + (d[1] - '0');
+}
+
+/* A row; r->dir 0 (12, or the wanted direction), 1 (21), or RAW_SKIP for a
+ * direction of an N-car race that is not wanted. */
+#define RAW_SKIP 255
+static bool read_row(char **field, int nf, const int *col, int ncols, int want, RawRow *r, const char *path,
                      int64_t lineno, NrError *err)
 {
     if (nf != ncols)
         return nr_error_set(err, "%s:%lld: %d fields: expected %d as in the header", path, (long long)lineno,
                             nf, ncols);
     const char *d = field[col[COL_DIR]];
-    if (strcmp(d, "12") == 0)
-        r->dir = 0;
-    else if (strcmp(d, "21") == 0)
-        r->dir = 1;
-    else
-        return nr_error_set(err, "%s:%lld: direction '%.32s': expected 12 (terminal 1 to 2) or 21", path,
-                            (long long)lineno, d);
+    int dir = linktrace_direction(d);
+    if (!dir)
+        return nr_error_set(err, "%s:%lld: direction '%.32s': expected two terminals IJ of 1 to %d such as 12 "
+                            "(terminal 1 to 2) or 21", path, (long long)lineno, d, LINK_TRACE_TERMINALS);
+    r->dir = dir == 12 || (dir == want && want != 21) ? 0 : dir == 21 ? 1 : RAW_SKIP;
     int64_t seq, delay;
     if (!int_field(field[col[COL_SEQ]], COL_SEQ, 0, INT32_MAX, &seq, path, lineno, err) ||
         !int_field(field[col[COL_DELAY]], COL_DELAY, -LINK_TIME_MAX_US, LINK_TIME_MAX_US, &delay, path, lineno,
@@ -331,6 +347,7 @@ typedef struct TraceReader {
     int col[COL_KNOWN], ncols;
     int64_t lineno;
     bool header;
+    int want; /* a direction IJ other than 12 / 21 kept in slot 0; 0: none */
 } TraceReader;
 
 typedef enum TraceStep { TRACE_NEXT, TRACE_STOP, TRACE_FAIL } TraceStep;
@@ -391,17 +408,25 @@ static TraceStep trace_line(TraceReader *r, char *line, NrLine lr, NrError *err)
     }
     if (!grow_rows(r, err))
         return TRACE_FAIL;
-    if (!read_row(field, nf, r->col, r->ncols, &r->rows[r->n], r->path, r->lineno, err))
+    if (!read_row(field, nf, r->col, r->ncols, r->want, &r->rows[r->n], r->path, r->lineno, err))
         return TRACE_FAIL;
-    r->n++;
+    if (r->rows[r->n].dir == RAW_SKIP) /* another line of an N-car race */
+        r->t->other_directions++;
+    else
+        r->n++;
     return TRACE_NEXT;
 }
 
 bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err)
 {
+    return linktrace_read_dir(t, f, path, 0, err);
+}
+
+bool linktrace_read_dir(LinkTrace *t, FILE *f, const char *path, int want, NrError *err)
+{
     *t = (LinkTrace){0};
     char *line = malloc(NR_LINE_MAX);
-    TraceReader r = {.t = t, .path = path, .cap = TRACE_ROWS_START};
+    TraceReader r = {.t = t, .path = path, .cap = TRACE_ROWS_START, .want = want == 12 || want == 21 ? 0 : want};
     r.rows = malloc((size_t)r.cap * sizeof *r.rows);
     if (!line || !r.rows) {
         free(line);

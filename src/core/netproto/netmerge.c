@@ -146,10 +146,18 @@ static bool header_line(Reader *r, char *text, NrError *err)
         log->host = strcmp(val, "host") == 0;
         r->has[1] = true;
     } else if (strcmp(key, "car") == 0) {
-        if (!nr_parse_int64(val, &v) || v < 1 || v > 2)
-            return fail(r, err, "car '%.16s': expected 1 or 2", val);
+        if (!nr_parse_int64(val, &v) || v < 1 || v > TERMLOG_MAX_CARS)
+            return fail(r, err, "car '%.16s': expected 1 to %d", val, TERMLOG_MAX_CARS);
         log->car = (int)v;
         r->has[2] = true;
+    } else if (strcmp(key, "cars") == 0) { /* absent: 2 */
+        if (!nr_parse_int64(val, &v) || v < 2 || v > TERMLOG_MAX_CARS)
+            return fail(r, err, "cars '%.16s': expected 2 to %d", val, TERMLOG_MAX_CARS);
+        log->ncars = (int)v;
+    } else if (strcmp(key, "topology") == 0) {
+        if (strcmp(val, "p2p") != 0 && strcmp(val, "cs relay") != 0 && strcmp(val, "cs sync") != 0)
+            return fail(r, err, "topology '%.16s': expected p2p, cs relay or cs sync", val);
+        return text_value(r, key, val, log->topology, sizeof log->topology, err);
     } else if (strcmp(key, "session") == 0 || strcmp(key, "token") == 0) { /* token: logs before the envelope */
         size_t n = strlen(val);
         bool hex = n >= 1 && n <= 16, zero = true;
@@ -249,10 +257,11 @@ static bool pkt_row(Reader *r, const RowType *t, char **f, bool rx, NrError *err
         if (strcmp(f[t->col[1]], "mu") != 0)
             return true; /* clock, control and view packets: not MUs */
         int64_t car;
-        if (!int_at(r, tn, "car", f[t->col[4]], 1, 2, &car, err))
+        if (!int_at(r, tn, "car", f[t->col[4]], 1, log->ncars, &car, err))
             return false;
         if (car == log->car)
             return fail(r, err, "rx of an MU of car %lld: that is this log's own car", (long long)car);
+        p.from = (int32_t)car;
         if (!int_at(r, tn, "arr_sync_us", f[t->col[2]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &p.arr_sync_us, err) ||
             !int_at(r, tn, "schemes", f[t->col[7]], 1, UINT32_MAX, &p.schemes, err))
             return false;
@@ -364,6 +373,8 @@ bool termlog_load(TermLog *log, const char *path, NrError *err)
 bool termlog_read(TermLog *log, FILE *f, const char *path, NrError *err)
 {
     memset(log, 0, sizeof *log);
+    log->ncars = 2;
+    snprintf(log->topology, sizeof log->topology, "p2p");
     Reader r = {.path = path, .log = log};
     char *line = malloc(NR_LINE_MAX);
     if (!line)
@@ -413,141 +424,3 @@ bool termlog_read(TermLog *log, FILE *f, const char *path, NrError *err)
     return ok;
 }
 
-/* ---- the merge ------------------------------------------------------------- */
-
-bool netmerge_check(const TermLog *a, const TermLog *b, NrError *err)
-{
-    if (strcmp(a->token, b->token) != 0)
-        return nr_error_set(err, "session tokens %s and %s differ: the logs are of two sessions", a->token,
-                            b->token);
-    if (a->car == b->car)
-        return nr_error_set(err, "both logs are of car %d: expected one of car 1 and one of car 2", a->car);
-    if (a->host == b->host)
-        return nr_error_set(err, "both logs are a %s's: expected one host and one joiner",
-                            a->host ? "host" : "joiner");
-    if (a->period_ms != b->period_ms)
-        return nr_error_set(err, "periods %d ms and %d ms differ", a->period_ms, b->period_ms);
-    if (strcmp(a->track, b->track) != 0)
-        return nr_error_set(err, "tracks '%s' and '%s' differ", a->track, b->track);
-    if (a->schemes[0] && b->schemes[0] && strcmp(a->schemes, b->schemes) != 0)
-        return nr_error_set(err, "scheme lists '%s' and '%s' differ", a->schemes, b->schemes);
-    return true;
-}
-
-int netmerge_samples(const TermLog *a, const TermLog *b)
-{
-    return a->nown < b->nown ? a->nown : b->nown;
-}
-
-bool netmerge_recording(const TermLog *a, const TermLog *b, Recording *rec, NrError *err)
-{
-    memset(rec, 0, sizeof *rec);
-    if (!netmerge_check(a, b, err))
-        return false;
-    const TermLog *log[2] = {a->car == 1 ? a : b, a->car == 1 ? b : a};
-    const TermLog *host = a->host ? a : b;
-    int n = netmerge_samples(a, b);
-    rec->version = RECORDING_VERSION;
-    snprintf(rec->track, sizeof rec->track, "%s", host->track_file[0] ? host->track_file : host->track);
-    snprintf(rec->source, sizeof rec->source, "network");
-    snprintf(rec->created, sizeof rec->created, "%s", host->created);
-    rec->period_ms = a->period_ms;
-    rec->ncars = 2;
-    rec->nsamples = n;
-    rec->samples = malloc((size_t)n * 2 * sizeof *rec->samples);
-    if (!rec->samples)
-        return nr_error_set(err, "out of memory for %d samples", n);
-    for (int c = 0; c < 2; c++)
-        memcpy(&rec->samples[(size_t)c * (size_t)n], log[c]->own, (size_t)n * sizeof *rec->samples);
-    return true;
-}
-
-static int cmp_delay(const void *pa, const void *pb)
-{
-    const NetDelayRow *x = pa, *y = pb;
-    if (x->dir != y->dir)
-        return x->dir - y->dir;
-    if (x->seq != y->seq)
-        return x->seq < y->seq ? -1 : 1;
-    if (x->parity != y->parity)
-        return x->parity - y->parity;
-    if (x->arrival_us != y->arrival_us)
-        return (x->arrival_us > y->arrival_us) - (x->arrival_us < y->arrival_us);
-    return (x->pkt_seq > y->pkt_seq) - (x->pkt_seq < y->pkt_seq);
-}
-
-bool netmerge_delays(const TermLog *a, const TermLog *b, NetDelayRow **rows, int64_t *n, NrError *err)
-{
-    *rows = NULL;
-    *n = 0;
-    int ns = netmerge_samples(a, b);
-    int64_t total = a->nrx + b->nrx;
-    NetDelayRow *v = malloc((size_t)(total > 0 ? total : 1) * sizeof *v);
-    if (!v)
-        return nr_error_set(err, "out of memory for %lld delay rows", (long long)total);
-    int64_t m = 0;
-    const TermLog *logs[2] = {a, b};
-    for (int l = 0; l < 2; l++) {
-        const TermLog *log = logs[l];
-        int dir = log->car == 2 ? 0 : 1; /* received by car 2: 1 -> 2 */
-        for (int64_t i = 0; i < log->nrx; i++) {
-            const TermLogPkt *p = &log->rx[i];
-            if (p->seq >= ns)
-                continue;
-            v[m++] = (NetDelayRow){dir,       p->seq, p->parity, p->pkt_seq, p->schemes, p->send_sync_us,
-                                   p->arr_sync_us, p->arr_sync_us - p->send_sync_us};
-        }
-    }
-    qsort(v, (size_t)m, sizeof *v, cmp_delay);
-    *rows = v;
-    *n = m;
-    return true;
-}
-
-bool netmerge_write_delays(FILE *f, const char *schemes, const NetDelayRow *rows, int64_t n)
-{
-    fprintf(f, "# netrace delays 1: measured one-way delays (docs/link.md \"Trace\")\n");
-    if (schemes && schemes[0]) /* the names of the mask bits */
-        fprintf(f, "# schemes: %s\n", schemes);
-    fprintf(f, "direction,seq,kind,pkt_seq,schemes,sent_us,arrival_us,delay_us\n");
-    for (int64_t i = 0; i < n; i++) {
-        const NetDelayRow *r = &rows[i];
-        fprintf(f, "%s,%d,%s,%lld,%lld,%lld,%lld,%lld\n", r->dir ? "21" : "12", r->seq,
-                r->parity ? "parity" : "update", (long long)r->pkt_seq, (long long)r->schemes, (long long)r->sent_us,
-                (long long)r->arrival_us, (long long)r->delay_us);
-    }
-    return !ferror(f);
-}
-
-static int cmp_i64(const void *pa, const void *pb)
-{
-    int64_t x = *(const int64_t *)pa, y = *(const int64_t *)pb;
-    return (x > y) - (x < y);
-}
-
-bool netmerge_counts(const TermLog *a, const TermLog *b, int dir, NetCounts *out)
-{
-    *out = (NetCounts){0};
-    int ns = netmerge_samples(a, b);
-    const TermLog *sender = (a->car == 1) == (dir == 0) ? a : b, *receiver = sender == a ? b : a;
-    for (int64_t i = 0; i < sender->ntx; i++)
-        out->sent += sender->tx[i].seq < ns;
-    int64_t *ids = malloc((size_t)(receiver->nrx > 0 ? receiver->nrx : 1) * sizeof *ids);
-    int64_t k = 0;
-    for (int64_t i = 0; ids && i < receiver->nrx; i++)
-        if (receiver->rx[i].seq < ns)
-            ids[k++] = receiver->rx[i].pkt_seq;
-    if (!ids)
-        return false;
-    qsort(ids, (size_t)k, sizeof *ids, cmp_i64);
-    for (int64_t i = 0; i < k; i++) {
-        if (i > 0 && ids[i] == ids[i - 1])
-            out->extra_copies++;
-        else
-            out->received++;
-    }
-    free(ids);
-    int64_t lost = out->sent - out->received - out->extra_copies;
-    out->lost = lost > 0 ? lost : 0;
-    return true;
-}

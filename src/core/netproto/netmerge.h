@@ -1,4 +1,4 @@
-/* Merging the two terminal logs of a network race (docs/netlog.md) into one
+/* Merging the terminal logs of a network race (docs/netlog.md) into one
  * race recording (`source: network`) and the measured one-way delays in the
  * trace format of `trace FILE` (docs/link.md "Trace"). The reader takes
  * only what the merge needs: the header, the `own`, `rx` (MU), `tx` and
@@ -35,6 +35,19 @@
  *        `# schemes: LIST` line naming the mask bits (the session's scheme
  *        list; none when schemes is NULL or empty), the header and the
  *        rows; false on a write error.
+ *   The _all forms take the N logs of an N-car race (any order; the
+ *   two-log forms are them with n = 2):
+ *   netmerge_check_all(logs, n, err)  one session, one period, track and
+ *        scheme list, n cars (each log's `cars`), every car 1..n once, one
+ *        topology; a p2p race of two: one host, one joiner. The error names
+ *        the missing car or the odd log (by its car).
+ *   netmerge_recording_all / netmerge_samples_all: car c from car c's log.
+ *   netmerge_delays_all: direction from -> to for the rx rows of car to's
+ *        log (from the MU's car); dir as NetDelayRow says.
+ *   netmerge_counts_pair(logs, n, from, to, out): as netmerge_counts for
+ *        the line from -> to (1-based): from's tx rows, to's rx rows of MUs
+ *        of car from (a relayed packet keeps its sender's pkt_seq).
+ *   netmerge_of_car(logs, n, car): the log of car (1-based), NULL if none.
  *   netmerge_counts(a, b, dir, out)  packets of direction dir (0 = 12)
  *        with seq below netmerge_samples: put on the wire (tx rows of the
  *        sender), received (distinct pkt_seq in the receiver's rx rows),
@@ -52,8 +65,10 @@
 #define TERMLOG_VERSION 1
 #define TERMLOG_ROWS_MAX 4000000 /* rows of one type: ~18 h of 30 Hz MUs with parity */
 #define TERMLOG_METRICS_MAX 1024
+#define TERMLOG_MAX_CARS 8
 
 typedef struct TermLogPkt {
+    int32_t from; /* rx rows: the sending car (1-based) */
     int64_t pkt_seq;
     int32_t seq;
     int32_t parity; /* mu_kind: 0 update, 1 parity */
@@ -71,6 +86,8 @@ typedef struct TermLog {
     int version;
     bool host;               /* role: host or joiner */
     int car;                 /* 1-based */
+    int ncars;               /* `cars` (2 when absent) */
+    char topology[16];       /* `topology`: p2p (when absent), cs relay, cs sync */
     char token[24];          /* the session id (hex, lower case): `session`, or `token` in older logs */
     int32_t period_ms;
     char track[128];         /* the track's name */
@@ -88,7 +105,8 @@ typedef struct TermLog {
 } TermLog;
 
 typedef struct NetDelayRow {
-    int dir;    /* 0 = 12, 1 = 21 */
+    int dir;    /* 0 = 12, 1 = 21 with two cars; else from * TERMLOG_MAX_CARS + to */
+    int from, to; /* cars, 1-based */
     int32_t seq;
     int parity;
     int64_t pkt_seq, schemes;
@@ -108,5 +126,11 @@ bool netmerge_recording(const TermLog *a, const TermLog *b, Recording *rec, NrEr
 bool netmerge_delays(const TermLog *a, const TermLog *b, NetDelayRow **rows, int64_t *n, NrError *err);
 bool netmerge_write_delays(FILE *f, const char *schemes, const NetDelayRow *rows, int64_t n);
 bool netmerge_counts(const TermLog *a, const TermLog *b, int dir, NetCounts *out);
+bool netmerge_check_all(const TermLog *const *logs, int n, NrError *err);
+int netmerge_samples_all(const TermLog *const *logs, int n);
+bool netmerge_recording_all(const TermLog *const *logs, int n, Recording *rec, NrError *err);
+bool netmerge_delays_all(const TermLog *const *logs, int n, NetDelayRow **rows, int64_t *nrows, NrError *err);
+bool netmerge_counts_pair(const TermLog *const *logs, int n, int from, int to, NetCounts *out);
+const TermLog *netmerge_of_car(const TermLog *const *logs, int n, int car);
 
 #endif

@@ -165,6 +165,10 @@ static void welcome_init(NetSession *s)
     w->converge_us = cfg->params.converge_us;
     w->seed = cfg->seed;
     snprintf(w->schemes, sizeof w->schemes, "%s", cfg->schemes);
+    const char *file = cfg->track_file ? cfg->track_file : "", *slash = strrchr(file, '/');
+    file = slash ? slash + 1 : file;
+    if (strlen(file) < sizeof w->track_file && nr_text_is_printable(file))
+        snprintf(w->track_file, sizeof w->track_file, "%s", file);
 }
 
 NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError *err)

@@ -35,7 +35,7 @@ static bool log_open(NetSession *s, const NetTermConfig *nc, int car, NrError *e
         .role = s->cfg.host ? "host" : "joiner", .car = car + 1, .ncars = s->ncars,
         .topology = w->topology ? "cs" : "p2p", .server = w->topology ? (w->server ? "sync" : "relay") : "",
         .peer = s->peers[0].addr, .session_id = seal_session_id(s),
-        .track_name = track_name(s->track), .track_file = s->cfg.host ? s->cfg.track_file : "",
+        .track_name = track_name(s->track), .track_file = s->cfg.host ? s->cfg.track_file : w->track_file,
         .track_bytes = w->track_bytes, .period_ms = w->period_ms, .laps = w->laps,
         .seconds = w->seconds_ms / 1000.0, .schemes = w->schemes, .shown = s->schemes[w->shown_scheme]->name,
         .params = nc->params, .seed = w->seed, .link = s->cfg.link ? s->cfg.link->text : "none",

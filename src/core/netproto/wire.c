@@ -7,7 +7,7 @@
 /* Payload sizes (docs/wire.md); the header is WIRE_HEADER_BYTES. */
 enum {
     HELLO_BYTES = 4 + 4 + 8 + WIRE_TEXT,
-    WELCOME_BYTES = 8 + 8 * 4 + 8 * 4 + WIRE_SCHEMES_TEXT,
+    WELCOME_BYTES = 8 + 8 * 4 + 8 * 4 + WIRE_SCHEMES_TEXT + WIRE_TEXT,
     TRACK_BYTES = 4 * 4 + WIRE_TRACK_CHUNK,
     MU_BYTES = 6 * 4 + 8 + 12 * 8,
     SYNC_REQ_BYTES = 4 + 4 + 8,
@@ -124,7 +124,7 @@ static WireResult decode_hello(Cur *c, const WireCheck *chk, WirePacket *out)
 static bool encode_welcome(Cur *c, const WirePacket *p)
 {
     const WireWelcome *w = &p->u.welcome;
-    if (strnlen(w->schemes, WIRE_SCHEMES_TEXT) >= WIRE_SCHEMES_TEXT)
+    if (strnlen(w->schemes, WIRE_SCHEMES_TEXT) >= WIRE_SCHEMES_TEXT || strnlen(w->track_file, WIRE_TEXT) >= WIRE_TEXT)
         return false;
     put(c, w->nonce, 8);
     put(c, (uint32_t)w->car, 4);
@@ -142,6 +142,7 @@ static bool encode_welcome(Cur *c, const WirePacket *p)
     put(c, (uint64_t)w->converge_us, 8);
     put(c, w->seed, 8);
     put_text(c, w->schemes, WIRE_SCHEMES_TEXT);
+    put_text(c, w->track_file, WIRE_TEXT);
     return true;
 }
 
@@ -166,6 +167,8 @@ static WireResult decode_welcome(Cur *c, const WireCheck *chk, WirePacket *out)
     w->converge_us = (int64_t)get(c, 8);
     w->seed = get(c, 8);
     bool ok = get_text(c, w->schemes, WIRE_SCHEMES_TEXT) && w->schemes[0] != '\0';
+    /* the track file's name, as a recording names it (no folder) */
+    ok = ok && get_text(c, w->track_file, WIRE_TEXT) && !strchr(w->track_file, '/');
     ok &= w->ncars >= 2 && w->ncars <= WIRE_MAX_CARS && w->car >= 0 && w->car < w->ncars;
     ok &= w->topology <= 1 && w->server <= 1 && (w->topology == 1 || w->server == 0);
     ok &= w->period_ms >= 1 && w->period_ms <= 1000;

@@ -103,6 +103,7 @@ typedef struct WireWelcome {
     int32_t shown_scheme;  /* index into schemes shown on the players' screens */
     uint32_t track_bytes;  /* size of the track text that follows in TRACK chunks */
     char schemes[WIRE_SCHEMES_TEXT]; /* comma list, the order of MU masks */
+    char track_file[WIRE_TEXT]; /* the host's track file name, no folder ("" unknown): the logs' */
 } WireWelcome;
 
 typedef struct WireTrack {
