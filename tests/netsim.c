@@ -64,7 +64,7 @@ static void sniff(void *ctx, const NetAddr *from, const NetAddr *to, const uint8
 {
     (void)to;
     Sim *m = ctx;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < m->nterm; i++)
         if (netaddr_equal(from, &m->t[i].addr)) {
             m->sent_bytes[i] += n;
             m->sent_count[i]++;
@@ -81,10 +81,37 @@ static void sniff(void *ctx, const NetAddr *from, const NetAddr *to, const uint8
     }
 }
 
+/* Terminal i's session: host (0) and joiner (1), or the server (0) and
+ * its clients (1..). */
+static void term_open(Sim *m, const SimOpts *o, int i)
+{
+    Term *t = &m->t[i];
+    NetAddr other = addr_of(9, 1);
+    bool serve = o->cars > 0, server = serve && i == 0;
+    SessionConfig c = {
+        .host = i == 0 && !serve, .server = server, .ncars = serve ? o->cars : 0, .server_mode = o->server_mode,
+        .cmd = server ? "serve" : i ? "join" : "host", .track_text = m->track_text, .track_file = "default.track",
+        .schemes = o->schemes, .params = scheme_default_params(), .seconds_ms = o->seconds_ms, .seed = 7,
+        .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i],
+        .log_path = o->logs && !server && !(i && o->host_log_only) ? t->log : NULL,
+        .make_controller = sim_make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
+        .peer_addr = i ? &m->t[0].addr : NULL, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
+        .entropy = (uint64_t)(1234 + i), .say = t->say, .no_seal = o->clear,
+        .code = i && o->join_code && (!serve || i > o->cars) ? o->join_code : SIM_CODE,
+    };
+    NrError err = {{0}};
+    t->s = session_new(&c, &err);
+    if (!t->s)
+        fail_msg("terminal %d: %s", i, err.msg);
+    session_set_frame(t->s, frame, t);
+}
+
 void sim_open(Sim *m, const SimOpts *o)
 {
     memset(m, 0, sizeof *m);
     m->truth = T0;
+    m->nterm = o->cars > 0 ? 1 + o->cars + o->extra_clients : 2;
+    assert_true(m->nterm <= SIM_TERMS);
     m->hub = nethub_new(o->hub_seed ? o->hub_seed : 42, &m->truth);
     nethub_tap(m->hub, sniff, m);
     char path[4096];
@@ -93,7 +120,7 @@ void sim_open(Sim *m, const SimOpts *o)
     m->track_text = read_all(path);
     snprintf(m->dir, sizeof m->dir, "/tmp/netsession-XXXXXX");
     assert_non_null(mkdtemp(m->dir));
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < m->nterm; i++) {
         Term *t = &m->t[i];
         t->sim = m;
         t->addr = addr_of((uint8_t)(1 + i), (uint16_t)(41000 + i));
@@ -101,31 +128,18 @@ void sim_open(Sim *m, const SimOpts *o)
         t->port = nethub_port(m->hub, t->addr, &t->clock);
         nethub_set_link(t->port, &o->link[i]);
         t->say = tmpfile();
-        snprintf(t->log, sizeof t->log, "%s/%s.log", m->dir, i ? "j" : "h");
+        if (o->cars > 0)
+            snprintf(t->log, sizeof t->log, "%s/c%d.log", m->dir, i);
+        else
+            snprintf(t->log, sizeof t->log, "%s/%s.log", m->dir, i ? "j" : "h");
     }
-    NetAddr other = addr_of(9, 1);
-    for (int i = 0; i < 2; i++) {
-        Term *t = &m->t[i];
-        SessionConfig c = {
-            .host = i == 0, .cmd = i ? "join" : "host", .track_text = m->track_text, .track_file = "default.track",
-            .schemes = o->schemes, .params = scheme_default_params(), .seconds_ms = o->seconds_ms, .seed = 7,
-            .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i],
-            .log_path = o->logs && !(i && o->host_log_only) ? t->log : NULL,
-            .make_controller = sim_make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
-            .peer_addr = i ? &m->t[0].addr : NULL, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
-            .entropy = (uint64_t)(1234 + i), .say = t->say, .no_seal = o->clear,
-            .code = i && o->join_code ? o->join_code : SIM_CODE,
-        };
-        NrError err = {{0}};
-        t->s = session_new(&c, &err);
-        assert_non_null(t->s);
-        session_set_frame(t->s, frame, t);
-    }
+    for (int i = 0; i < m->nterm; i++)
+        term_open(m, o, i);
 }
 
 void sim_close(Sim *m)
 {
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < m->nterm; i++) {
         session_free(m->t[i].s);
         bot_free(m->t[i].bot);
         fclose(m->t[i].say);
@@ -161,7 +175,7 @@ void sim_run(Sim *m, int64_t end, void (*each)(Sim *m, void *ctx), void *ctx)
         if (each)
             each(m, ctx);
         bool all = true;
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < m->nterm; i++) {
             Term *t = &m->t[i];
             if (t->frozen_until > 0 && m->truth >= t->frozen_until) {
                 nethub_freeze(t->port, false);
@@ -175,8 +189,16 @@ void sim_run(Sim *m, int64_t end, void (*each)(Sim *m, void *ctx), void *ctx)
         }
         if (all)
             return;
+        for (int i = 0; i < m->nterm; i++) { /* a closed terminal's socket: what reaches it is gone */
+            Term *t = &m->t[i];
+            uint8_t buf[WIRE_MAX_BYTES + 64];
+            NetAddr from;
+            int64_t stamp;
+            while (t->done && !t->dead && netport_recv(t->port, INT64_MAX, buf, sizeof buf, &from, &stamp) >= 0)
+                ;
+        }
         int64_t next = nethub_next_due(m->hub);
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < m->nterm; i++) {
             Term *t = &m->t[i];
             if (t->done || t->dead)
                 continue;
@@ -246,4 +268,82 @@ void assert_replay_matches(Sim *m, const char *schemes)
 uint64_t sim_token(const Sim *m)
 {
     return m->sniffed;
+}
+
+/* Every client of a served race computed the same live metrics, the N-car
+ * ones too (compared as numbers, bit for bit). */
+void assert_same_metrics_n(Sim *m)
+{
+    NetTerminal *a = session_netterm(m->t[1].s);
+    assert_non_null(a);
+    int ncars = m->nterm - 1;
+    for (int i = 2; i < m->nterm; i++) {
+        NetTerminal *b = session_netterm(m->t[i].s);
+        assert_non_null(b);
+        for (int k = 0; k < session_scheme_count(m->t[1].s); k++) {
+            const Metrics *x = netterm_metrics(a, k), *y = netterm_metrics(b, k);
+            assert_true(x->samples > 0);
+            assert_int_equal(x->samples, y->samples);
+            assert_true(metrics_inconsistency_rate(x) == metrics_inconsistency_rate(y));
+            assert_true(metrics_pair_rate(x) == metrics_pair_rate(y));
+            assert_true(metrics_fairness_spread(x) == metrics_fairness_spread(y));
+            for (int c = 0; c < ncars; c++)
+                assert_true(metrics_disadvantage(x, c) == metrics_disadvantage(y, c));
+        }
+    }
+}
+
+/* netrace merge of every client's log (with the link matrix of the
+ * measured delays) and replay over it: each scheme's N-car figures as
+ * printed equal client 1's live ones. */
+void assert_replay_matches_n(Sim *m, const char *schemes)
+{
+    const char *bin = getenv("NETRACE_BIN");
+    assert_non_null(bin);
+    char cmd[8192], logs[4096] = "";
+    size_t len = 0;
+    for (int i = 1; i < m->nterm; i++)
+        len += (size_t)snprintf(logs + len, sizeof logs - len, " '%s'", m->t[i].log);
+    snprintf(cmd, sizeof cmd,
+             "'%s' merge%s --out '%s/race.csv' --delays '%s/d.csv' --links '%s/links.txt' >/dev/null && "
+             "'%s' replay '%s/race.csv' --csv --schemes %s --seed 7 --links '%s/links.txt' > '%s/replay.csv'",
+             bin, logs, m->dir, m->dir, m->dir, bin, m->dir, schemes, m->dir, m->dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/replay.csv", m->dir);
+    char *csv = read_all(cmd), *line = strchr(csv, '\n');
+    NetTerminal *np = session_netterm(m->t[1].s);
+    int ncars = m->nterm - 1;
+    for (int k = 0; k < session_scheme_count(m->t[1].s); k++) {
+        assert_non_null(line);
+        line++;
+        /* scheme, 7 parameters, incons (8), ..., samples (26), ncars, topology, server, pair_rate (30),
+         * spread, disadvantage_1.. */
+        char *f[48];
+        char row[2048];
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        assert_true(n < sizeof row);
+        memcpy(row, line, n);
+        row[n] = '\0';
+        int nf = 0;
+        for (char *save = NULL, *tok = strtok_r(row, ",", &save); tok && nf < 48; tok = strtok_r(NULL, ",", &save))
+            f[nf++] = tok;
+        assert_int_equal(nf, 32 + ncars);
+        const Metrics *x = netterm_metrics(np, k);
+        char live[512], rep[512];
+        int lw = snprintf(live, sizeof live, "%s %.6f %.6f %.6f", session_scheme(m->t[1].s, k)->name,
+                          metrics_inconsistency_rate(x), metrics_pair_rate(x), metrics_fairness_spread(x));
+        int rw = snprintf(rep, sizeof rep, "%s %s %s %s", f[0], f[8], f[30], f[31]);
+        for (int c = 0; c < ncars; c++) {
+            lw += snprintf(live + lw, sizeof live - (size_t)lw, " %.6f", metrics_disadvantage(x, c));
+            rw += snprintf(rep + rw, sizeof rep - (size_t)rw, " %s", f[32 + c]);
+        }
+        printf("live   %s\nreplay %s\n", live, rep);
+        assert_string_equal(live, rep);
+        line = strchr(line, '\n');
+    }
+    free(csv);
+    snprintf(cmd, sizeof cmd, "rm -f '%s/race.csv' '%s/d.csv' '%s/links.txt' '%s/replay.csv'", m->dir, m->dir, m->dir,
+             m->dir);
+    assert_int_equal(system(cmd), 0);
 }

@@ -13,6 +13,10 @@
  *   assert_same_metrics(m)  both ends' live metrics agree, scheme by scheme.
  *   assert_replay_matches(m, schemes)  netrace merge + replay of both logs
  *        prints the host's live metrics.
+ *   With SimOpts.cars (a `netrace serve` race): assert_same_metrics_n (every
+ *   client's live metrics, the N-car ones too, equal) and
+ *   assert_replay_matches_n (merge of every client's log, replay over its
+ *   --links matrix: the same figures).
  *   The sniffer on the hub also counts each terminal's datagrams and bytes
  *   and keeps the joiner's latest SIM_CATCH datagrams (a ring) to replay.
  *   sim_token(m)     the session token as a sniffer saw it on the hub (0
@@ -34,6 +38,7 @@
 #define T0 (INT64_C(1000) * NR_US_PER_S) /* true time at the start: clocks far from 0 */
 #define SIM_CODE "7K3QM-X9A2C" /* the host's join code */
 #define SIM_CATCH 16       /* datagrams the sniffer keeps */
+#define SIM_TERMS 9        /* a server and 8 clients */
 
 typedef struct Term {
     Session *s;
@@ -55,11 +60,12 @@ typedef struct Term {
 typedef struct Sim {
     int64_t truth;
     NetHub *hub;
-    Term t[2]; /* 0 host, 1 joiner */
+    Term t[SIM_TERMS]; /* 0 host, 1 joiner; or 0 the server, 1..cars its clients */
+    int nterm;
     char *track_text;
     char dir[128];
     uint64_t sniffed; /* the token of a packet in clear seen on the hub */
-    int64_t sent_bytes[2], sent_count[2]; /* put on the hub by each terminal */
+    int64_t sent_bytes[SIM_TERMS], sent_count[SIM_TERMS]; /* put on the hub by each terminal */
     uint8_t caught[SIM_CATCH][WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD]; /* the joiner's latest datagrams to the host */
     int caught_n[SIM_CATCH], ncaught;
 } Sim;
@@ -67,9 +73,12 @@ typedef struct Sim {
 typedef struct SimOpts {
     const char *schemes;
     int64_t seconds_ms;
-    int64_t offset_us[2];
-    double drift_ppm[2];
-    NetMemLink link[2];   /* of what each sends */
+    int64_t offset_us[SIM_TERMS];
+    double drift_ppm[SIM_TERMS];
+    NetMemLink link[SIM_TERMS]; /* of what each sends */
+    int cars;             /* 0: host and joiner; 2..8: `serve` (t[0]) and that many clients */
+    int server_mode;      /* with cars: 0 relay, 1 sync */
+    int extra_clients;    /* with cars: clients beyond the seats (refused: FULL) */
     bool logs;
     bool allow_other;     /* the host allows only 10.0.0.9 */
     bool host_log_only;   /* with logs: the joiner writes none */
@@ -85,6 +94,8 @@ void sim_close(Sim *m);
 void sim_run(Sim *m, int64_t end, void (*each)(Sim *m, void *ctx), void *ctx);
 void assert_same_metrics(Sim *m);
 void assert_replay_matches(Sim *m, const char *schemes);
+void assert_same_metrics_n(Sim *m);
+void assert_replay_matches_n(Sim *m, const char *schemes);
 uint64_t sim_token(const Sim *m);
 bool sim_make_bot(void *ctx, const Track *track, int car, uint64_t seed, Controller *out, NrError *err);
 

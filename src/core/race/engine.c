@@ -57,8 +57,6 @@ static bool check_config(const EngineConfig *cfg, NrError *err)
         return nr_error_set(err, "engine: every terminal is remote");
     if (local < ncars && !cfg->hooks.forward)
         return nr_error_set(err, "engine: a remote terminal needs the forward hook");
-    if (local < ncars && (ncars != 2 || cfg->topology != ROUTE_P2P))
-        return nr_error_set(err, "engine: remote terminals race two cars peer to peer");
     int64_t period_us = (int64_t)cfg->period_ms * NR_US_PER_MS;
     int64_t dmax = delta_max_us(period_us, cfg->clock, ncars);
     if (cfg->params.delta_us < 0 || cfg->params.delta_us > dmax)

@@ -30,8 +30,8 @@
  * "link21"); per-car and per-terminal state is sized by the car count (2 to
  * ENGINE_MAX_CARS; metrics.h gives the N-car measures). With more than two
  * cars, pair links or the client-server topology, terminal d's medium is a
- * RouteMedium (route.h) reaching every other terminal; remote terminals
- * take two cars.
+ * RouteMedium (route.h) reaching every other terminal, remote ones too (a
+ * network race of N cars, either topology: netterm.h).
  *
  * Event order at one instant: deliveries due at or before t (in due order),
  * then the samples generated at t (car 0 then car 1; each scheme's sender

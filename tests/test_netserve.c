@@ -1,0 +1,175 @@
+/* Races of N cars through a server (`netrace serve`: netsession.h's server
+ * role) in simulated time: the server and its clients, each the real
+ * driver of src/net/session.h, over the in-memory hub (netsim.[ch]).
+ * Every client computes the same live metrics, the N-car ones included,
+ * and the merge of their logs replayed over the measured delays gives
+ * them again (issue 19: "a 4-bot network race ... finishes, every terminal
+ * prints the same metrics, and merge + replay reproduce them"). */
+#include "netsim.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCHEMES "nc,causality,dr,dr-causality"
+
+/* A served race of `cars` bots, each client's datagrams delayed 10-25 ms
+ * with jitter, the server's 5 ms. */
+static void served(Sim *m, int cars, int mode, int extra, const char *code)
+{
+    SimOpts o = {.schemes = SCHEMES, .seconds_ms = 5000, .logs = true, .cars = cars, .server_mode = mode,
+                 .extra_clients = extra, .join_code = code};
+    o.link[0] = (NetMemLink){.delay_us = 5000, .jitter_us = 1000};
+    for (int i = 1; i < SIM_TERMS; i++) {
+        o.link[i] = (NetMemLink){.delay_us = 10000 + 5000 * (i % 4), .jitter_us = 3000};
+        o.offset_us[i] = 100000 * i - 350000; /* every client's clock off the server's */
+    }
+    sim_open(m, &o);
+    sim_run(m, T0 + 90 * NR_US_PER_S, NULL, NULL);
+}
+
+/* Every terminal completed; nothing refused but what `extra` names at the
+ * server (the extra client's HELLOs) and TRACK chunks before their WELCOME. */
+static void expect_completed(Sim *m, int cars, const char *extra)
+{
+    if (getenv("NETSERVE_DEBUG"))
+        for (int i = 0; i < m->nterm; i++) {
+            SessionStatus st;
+            session_status(m->t[i].s, &st);
+            printf("term %d done %d ok %d phase %d race %lld err '%s'\n", i, m->t[i].done, m->t[i].ok, st.phase,
+                   (long long)st.race_us, session_error(m->t[i].s));
+            session_print(m->t[i].s, stdout);
+            rewind(m->t[i].say);
+            char line[256];
+            while (fgets(line, sizeof line, m->t[i].say))
+                printf("  say: %s", line);
+        }
+    for (int i = 0; i <= cars; i++) {
+        if (!m->t[i].done || !m->t[i].ok)
+            fail_msg("terminal %d: %s", i, m->t[i].done ? session_error(m->t[i].s) : "not over");
+        /* nothing refused but a TRACK chunk the jitter put before its WELCOME (no token yet: sent again) */
+        NetSession *ns = session_core(m->t[i].s);
+        int64_t other = i == 0 && extra ? netsession_rejected(ns, extra) : 0;
+        assert_int_equal(netsession_rejected(ns, NULL) - other, netsession_rejected(ns, "token"));
+        assert_true(netsession_rejected(ns, NULL) - other <= 8);
+    }
+    /* a 5 s race ends at the first sample at or after 5 s: seq 152 */
+    assert_int_equal(netterm_metrics(session_netterm(m->t[1].s), 0)->samples, 153);
+}
+
+/* Four bots through a relaying server. */
+static void four_relay(void **state)
+{
+    (void)state;
+    Sim m;
+    served(&m, 4, 0, 0, NULL);
+    expect_completed(&m, 4, NULL);
+    assert_same_metrics_n(&m);
+    assert_replay_matches_n(&m, SCHEMES);
+    NetSession *srv = session_core(m.t[0].s);
+    assert_int_equal(netsession_seated(srv), 4);
+    sim_close(&m);
+}
+
+/* Four bots through a sync server: every MU reaches every client at its
+ * sample's instant + Delta (100 ms) at the earliest. */
+static void four_sync(void **state)
+{
+    (void)state;
+    Sim m;
+    served(&m, 4, 1, 0, NULL);
+    expect_completed(&m, 4, NULL);
+    assert_same_metrics_n(&m);
+    assert_replay_matches_n(&m, SCHEMES);
+    /* the clients' logs: no MU delivered less than Delta after its sample */
+    for (int i = 1; i <= 4; i++) {
+        char *text = read_all(m.t[i].log);
+        int rows = 0;
+        for (char *l = strstr(text, "\nrx,"); l; l = strstr(l + 1, "\nrx,")) {
+            long long arr, send;
+            char kind[16];
+            if (sscanf(l + 1, "rx,%*[^,],%15[^,],%*[^,],%lld,%lld", kind, &arr, &send) == 3 &&
+                strcmp(kind, "mu") == 0) {
+                assert_true(arr - send >= 100000);
+                rows++;
+            }
+        }
+        assert_true(rows > 300);
+        free(text);
+    }
+    sim_close(&m);
+}
+
+/* Eight bots, the most a race has. */
+static void eight_relay(void **state)
+{
+    (void)state;
+    Sim m;
+    served(&m, 8, 0, 0, NULL);
+    expect_completed(&m, 8, NULL);
+    assert_same_metrics_n(&m);
+    sim_close(&m);
+}
+
+/* A fifth client of a 4-seat race is told the race is full, one line, at
+ * once (whichever of the five said HELLO last); the four race on with
+ * the same metrics. */
+static void fifth_player(void **state)
+{
+    (void)state;
+    Sim m;
+    served(&m, 4, 0, 1, NULL);
+    int refused = -1;
+    for (int i = 1; i <= 5; i++) {
+        assert_true(m.t[i].done);
+        if (m.t[i].ok)
+            continue;
+        assert_int_equal(refused, -1);
+        refused = i;
+        assert_string_equal(session_error(m.t[i].s), "the race at 10.0.0.1:41000 is full: its 4 seats are taken");
+        assert_null(session_netterm(m.t[i].s));
+    }
+    assert_true(refused > 0);
+    assert_true(m.t[0].done && m.t[0].ok);
+    assert_true(netsession_rejected(session_core(m.t[0].s), "busy") >= 1);
+    const NetTerminal *first = NULL;
+    for (int i = 1; i <= 5; i++)
+        if (i != refused) {
+            const NetTerminal *nt = session_netterm(m.t[i].s);
+            if (first)
+                assert_true(metrics_fairness_spread(netterm_metrics(nt, 0)) ==
+                            metrics_fairness_spread(netterm_metrics(first, 0)));
+            first = nt;
+        }
+    sim_close(&m);
+}
+
+/* A client of another race (another join code) gets no seat: the server
+ * cannot open its HELLO (counted `auth`); it gives up after 15 s saying
+ * the host did not take its code; the four race on. */
+static void client_of_another_race(void **state)
+{
+    (void)state;
+    Sim m;
+    served(&m, 4, 0, 1, "7K3QM-X9A2D");
+    Term *x = &m.t[5];
+    assert_true(x->done && !x->ok);
+    assert_non_null(strstr(session_error(x->s), "no answer from 10.0.0.1:41000 within 15 s: it did not take "
+                                                "this join code"));
+    expect_completed(&m, 4, "auth"); /* its sealed HELLOs every 300 ms while the race ran */
+    assert_true(netsession_rejected(session_core(m.t[0].s), "auth") >= 10);
+    sim_close(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(four_relay),   cmocka_unit_test(four_sync),    cmocka_unit_test(eight_relay),
+        cmocka_unit_test(fifth_player), cmocka_unit_test(client_of_another_race),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
