@@ -1,6 +1,8 @@
-/* `netrace host` and `netrace join`: one terminal of a network race over
- * UDP (src/net/session.h). The host offers the race (track, schemes,
- * settings); the joiner needs no files. Each drives its own car. */
+/* `netrace host`, `netrace join` and `netrace serve`: one end of a network
+ * race over UDP (src/net/session.h). The host offers the race (track,
+ * schemes, settings) and drives car 1; a server (serve) offers it to N
+ * clients and drives none (docs/netplay.md "Serve"); a joiner needs no
+ * files. Each terminal drives its own car. */
 #include "bot.h"
 #include "cli.h"
 #include "nr_part.h"
@@ -121,7 +123,9 @@ static bool parse_peer(const char *cmd, const char *v, char *host, size_t hn, ui
 
 /* Everything the command line says, before it is checked. */
 typedef struct NetArgs {
-    bool host;
+    bool host, serve;
+    const char *server_mode;
+    int64_t cars;
     const char *scheme, *track_arg, *link_text, *peer, *log_path, *keys_path, *pad_mappings, *size;
     bool fullscreen, watch, headless, scheme_given, race_given, laps_given;
     int64_t laps;
@@ -164,6 +168,12 @@ static int race_flag(NetCli *n, NetArgs *a, int argc, char **argv, int *i)
         a->race_given = true;
         return cli_value(argc, argv, i, n->cmd, &a->track_arg) ? CLI_OK : CLI_USAGE;
     }
+    if (a->serve && cli_flag_is(f, "--cars"))
+        return cli_value(argc, argv, i, n->cmd, &v) && cli_int(n->cmd, "--cars", v, 2, WIRE_MAX_CARS, &a->cars)
+                   ? CLI_OK
+                   : CLI_USAGE;
+    if (a->serve && cli_flag_is(f, "--server"))
+        return cli_value(argc, argv, i, n->cmd, &a->server_mode) ? CLI_OK : CLI_USAGE;
     return -1;
 }
 
@@ -179,7 +189,7 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
                         : cli_flag_is(f, "--pad-mappings") ? &a->pad_mappings
                         : cli_flag_is(f, "--size")         ? &a->size
                         : cli_flag_is(f, "--code")         ? &sc->code
-                        : a->host && cli_flag_is(f, "--allow") ? &sc->allow
+                        : (a->host || a->serve) && cli_flag_is(f, "--allow") ? &sc->allow
                                                                : NULL;
     if (text)
         return cli_value(argc, argv, i, n->cmd, text) ? CLI_OK : CLI_USAGE;
@@ -223,7 +233,7 @@ static int parse_args(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, char *
             continue;
         if (f[0] == '-' && f[1])
             return cli_unknown_option(n->cmd, f);
-        if (a->host || a->peer)
+        if (a->host || a->serve || a->peer)
             return cli_usage_error(n->cmd, "unexpected argument '%s'", f);
         a->peer = f;
     }
@@ -231,8 +241,32 @@ static int parse_args(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, char *
 }
 
 /* The combinations of flags that make sense; the player named. */
+/* serve: a headless server of N clients, relay or sync. */
+static int check_serve(NetCli *n, NetArgs *a, SessionConfig *sc)
+{
+    if (n->player || a->link_text || a->log_path || a->keys_path || a->pad_mappings || a->size || a->watch ||
+        a->fullscreen || sc->raw_clock || a->offset_ms != 0 || a->drift != 0)
+        return cli_usage_error(n->cmd, "the server drives no car and keeps no log: --player, --link, --log, the "
+                                       "window and the clock flags are the clients' (netrace join)");
+    if (strcmp(a->server_mode, "relay") != 0 && strcmp(a->server_mode, "sync") != 0)
+        return cli_usage_error(n->cmd, "--server '%s': expected relay or sync (docs/nplayers.md)", a->server_mode);
+    if (a->laps_given && a->seconds > 0)
+        return cli_usage_error(n->cmd, "--laps and --seconds: a race is one or the other");
+    sc->server = true;
+    sc->ncars = (int)a->cars;
+    sc->server_mode = strcmp(a->server_mode, "sync") == 0;
+    char code[WIRECRYPT_CODE_CHARS + 1];
+    if (sc->code && !wirecrypt_code_normalise(sc->code, code))
+        return cli_usage_error(n->cmd, "--code '%.24s': expected %d characters of %s (dashes, case ignored)",
+                               sc->code, WIRECRYPT_CODE_CHARS, WIRECRYPT_ALPHABET);
+    n->player = "bot";
+    return CLI_OK;
+}
+
 static int check_args(NetCli *n, NetArgs *a, SessionConfig *sc, bool *script, bool *human)
 {
+    if (a->serve)
+        return check_serve(n, a, sc);
     if (!a->host && !a->peer)
         return cli_usage_error(n->cmd, "give the host: netrace join HOST[:PORT]");
     if (a->laps_given && a->seconds > 0)
@@ -294,10 +328,10 @@ static int host_offer(NetCli *n, NetArgs *a, SessionConfig *sc, char *schemes, s
     Track *t = track_load(track_path, &err);
     if (!t)
         return cli_fail(n->cmd, "%s", err.msg);
-    int slots = track_grid_slots(t);
+    int slots = track_grid_slots(t), cars = a->serve ? (int)a->cars : 2;
     track_free(t);
-    if (slots < 2)
-        return cli_fail(n->cmd, "%s: a race needs two grid slots", track_path);
+    if (slots < cars)
+        return cli_fail(n->cmd, "%s: %d grid slots, a race of %d cars needs %d", track_path, slots, cars, cars);
     n->track_text = read_text(track_path, &err);
     if (!n->track_text)
         return cli_fail(n->cmd, "%s", err.msg);
@@ -354,7 +388,7 @@ static int run_session(NetCli *n, const SessionConfig *sc0, const NetWinConfig *
     NrError err = {{0}};
     SessionConfig scc = *sc0, *sc = &scc;
     char typed[WIRECRYPT_CODE_CHARS + 1];
-    if (!sc->host && !sc->code) { /* a window (check_args): it asks for the host's code */
+    if (!sc->host && !sc->server && !sc->code) { /* a window (check_args): it asks for the host's code */
         int arc = netwin_ask_code(wc, sc->peer, typed, &stop_flag);
         if (arc == 3)
             return cli_fail(n->cmd, "no window could be opened: give --code CODE with --headless");
@@ -367,6 +401,9 @@ static int run_session(NetCli *n, const SessionConfig *sc0, const NetWinConfig *
         return cli_fail(n->cmd, "%s", err.msg);
     if (sc->host)
         fprintf(stderr, "netrace host: waiting for a joiner on UDP port %u\n", (unsigned)session_port(s));
+    if (sc->server)
+        fprintf(stderr, "netrace serve: waiting for %d clients on UDP port %u (%s)\n", sc->ncars,
+                (unsigned)session_port(s), sc->server_mode ? "sync" : "relay");
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -397,20 +434,21 @@ static int run_session(NetCli *n, const SessionConfig *sc0, const NetWinConfig *
     return ok ? CLI_OK : CLI_FAIL;
 }
 
-static int net_main(int argc, char **argv, bool host)
+static int net_main(int argc, char **argv, bool host, bool serve)
 {
     NetCli n;
     memset(&n, 0, sizeof n);
-    n.cmd = host ? "host" : "join";
+    n.cmd = serve ? "serve" : host ? "host" : "join";
     race_opts_init(&n.o, "all");
     n.skill = 0.9;
     n.noise = 0.5;
-    NetArgs a = {.host = host, .scheme = NET_DEFAULT_SCHEME, .track_arg = NET_DEFAULT_TRACK, .laps = NET_DEFAULT_LAPS};
+    NetArgs a = {.host = host, .serve = serve, .scheme = NET_DEFAULT_SCHEME, .track_arg = NET_DEFAULT_TRACK,
+                 .laps = NET_DEFAULT_LAPS, .cars = 2, .server_mode = "relay"};
     SessionConfig sc;
     memset(&sc, 0, sizeof sc);
     sc.host = host;
     sc.cmd = n.cmd;
-    sc.port = host ? SESSION_DEFAULT_PORT : 0;
+    sc.port = host || serve ? SESSION_DEFAULT_PORT : 0;
     bool script = false, human = false;
     int rc = parse_args(&n, &a, &sc, argc, argv);
     if (rc == CLI_OK)
@@ -428,7 +466,7 @@ static int net_main(int argc, char **argv, bool host)
         n.have_script = true;
     }
     char schemes[WIRE_SCHEMES_TEXT];
-    if (rc == CLI_OK && host)
+    if (rc == CLI_OK && (host || serve))
         rc = host_offer(&n, &a, &sc, schemes, sizeof schemes);
     sc.peer = a.peer_host;
     if (rc == CLI_OK && a.log_path)
@@ -443,18 +481,23 @@ static int net_main(int argc, char **argv, bool host)
     if (rc == CLI_OK)
         rc = window_config(&n, &a, script, human, &wc);
     if (rc == CLI_OK)
-        rc = run_session(&n, &sc, &wc, a.headless);
+        rc = run_session(&n, &sc, &wc, a.headless || serve);
     return finish(&n, rc);
 }
 
 static int host_main(int argc, char **argv)
 {
-    return net_main(argc, argv, true);
+    return net_main(argc, argv, true, false);
 }
 
 static int join_main(int argc, char **argv)
 {
-    return net_main(argc, argv, false);
+    return net_main(argc, argv, false, false);
+}
+
+static int serve_main(int argc, char **argv)
+{
+    return net_main(argc, argv, false, true);
 }
 
 #define NET_COMMON_HELP                                                                              \
@@ -495,4 +538,31 @@ const CliCommand cmd_join = {
             "host, so the joiner needs no files.\n\n"
             "  --port P          own UDP port (default: any free one)\n" NET_COMMON_HELP,
     .run = join_main,
+};
+
+const CliCommand cmd_serve = {
+    .name = "serve",
+    .summary = "offer a client-server race of 2 to 8 cars over UDP (headless, no car of its own)",
+    .usage = "netrace serve [--cars N] [--server relay|sync] [--port P] [--allow HOST] [--code CODE]\n"
+             "  [--scheme NAME] [--schemes LIST] [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W]\n"
+             "  [--seed S]",
+    .help = "A dedicated server for a race of N cars over the client-server topology\n"
+            "(docs/netplay.md \"Serve\", docs/nplayers.md). It shows the join code, seats N\n"
+            "`netrace join` clients (car 1 to N in the order they say HELLO; one more is told\n"
+            "the race is full), sends each the track and the settings, is their clock\n"
+            "reference, starts the countdown once all are ready and relays every client's\n"
+            "MUs and views to the others:\n"
+            "  relay  each MU on arrival;\n"
+            "  sync   each MU at its sample's instant + Delta (or on arrival when later): one\n"
+            "         common output time for every client (centralised causality control).\n"
+            "Each client logs its terminal (join --log); `netrace merge` of all N logs gives\n"
+            "the race and the measured delays that `replay` reproduces.\n\n"
+            "  --cars N          seats (2 to 8; default 2); the track needs N grid slots\n"
+            "  --server MODE     relay (default) or sync\n"
+            "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n"
+            "  --allow HOST      seat clients from HOST only (any port)\n"
+            "  --code CODE       the join code (default: drawn and shown)\n"
+            "  the race: --track, --laps / --seconds, --schemes, --scheme, --delta, --tdr, --seed\n"
+            "            as `netrace host`",
+    .run = serve_main,
 };

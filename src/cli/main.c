@@ -23,6 +23,7 @@ extern const CliCommand cmd_play;
 extern const CliCommand cmd_study;
 extern const CliCommand cmd_host;
 extern const CliCommand cmd_join;
+extern const CliCommand cmd_serve;
 
 const CliCommand *const cli_commands[] = {
     &cmd_replay,
@@ -30,6 +31,7 @@ const CliCommand *const cli_commands[] = {
     &cmd_study,
     &cmd_host,
     &cmd_join,
+    &cmd_serve,
     &cmd_sweep,
     &cmd_join_shards,
     &cmd_delays,

@@ -135,7 +135,10 @@ static bool read_row(char **field, int nf, const int *col, int ncols, int want, 
     if (!dir)
         return nr_error_set(err, "%s:%lld: direction '%.32s': expected two terminals IJ of 1 to %d such as 12 "
                             "(terminal 1 to 2) or 21", path, (long long)lineno, d, LINK_TRACE_TERMINALS);
-    r->dir = dir == 12 || (dir == want && want != 21) ? 0 : dir == 21 ? 1 : RAW_SKIP;
+    if (want) /* one line of an N-car race: its rows alone, as direction 12 */
+        r->dir = dir == want ? 0 : RAW_SKIP;
+    else
+        r->dir = dir == 12 ? 0 : dir == 21 ? 1 : RAW_SKIP;
     int64_t seq, delay;
     if (!int_field(field[col[COL_SEQ]], COL_SEQ, 0, INT32_MAX, &seq, path, lineno, err) ||
         !int_field(field[col[COL_DELAY]], COL_DELAY, -LINK_TIME_MAX_US, LINK_TIME_MAX_US, &delay, path, lineno,

@@ -128,6 +128,11 @@ static void deliver_now(NetSession *s, const WirePacket *p, int64_t arr_local, i
     if (p->kind == WIRE_MU) {
         if (arr_race <= s->last_mu_arr)
             arr_race = s->last_mu_arr + 1;
+        /* read after the race went past its stamp (a tick came first): the
+         * samples up to race_last are taken, so it is delivered after them,
+         * as the log then says and a replay does */
+        if (arr_race <= s->race_last)
+            arr_race = s->race_last + 1;
         s->last_mu_arr = arr_race;
     }
     if (s->log_open && s->cfg.log.rx)
@@ -171,15 +176,17 @@ void race_advance(NetSession *s, int64_t race)
  * until this end has taken its own sample of the send instant, then
  * delivered 1 us after it, as a replay over a 1 us delay does; at an end
  * standing at the point, until race time moves on, then delivered at the
- * point. Held packets go in order of release and send time, as a replay
+ * point. So is a packet sent at a race time this end has not reached for
+ * want of a pause (the clocks' error larger than the delay, on loopback).
+ * Held packets go in order of release and send time, as a replay
  * delivers packets due at one instant, whatever order the network gave
  * them. So the delay the log keeps is the one the schemes saw. */
 void race_deliver(NetSession *s, const WirePacket *p, int64_t arr_local, int bytes)
 {
     int64_t send_race = p->kind == WIRE_MU ? (int64_t)p->u.mu.mu.seq * WORLD_SAMPLE_US : p->u.view.t_us;
     int64_t arr_race = race_at(s, arr_local);
-    if ((s->nheld > 0 || s->paused) && s->nheld < HELD_KEEP) {
-        bool future = send_race >= arr_race;
+    bool future = send_race >= arr_race; /* the peer's future: a pause, or clock error beyond the delay */
+    if ((s->nheld > 0 || s->paused || future) && s->nheld < HELD_KEEP) {
         Held h = {*p, arr_local, send_race, future ? send_race + 1 : arr_race, future ? send_race : arr_race, bytes};
         int at = s->nheld;
         while (at > 0 && (s->held[at - 1].release_after > h.release_after ||

@@ -79,8 +79,8 @@ static int answer_hello(NetSession *s, const NetAddr *from, const uint8_t *buf, 
         return r;
     if (s->cfg.have_allow && from->host != s->cfg.allow.host)
         return REJECT_ADDRESS;
-    if (s->npeers == s->seats && peer_find(s, from) < 0)
-        return REJECT_BUSY;
+    /* every seat taken: still answered (32 bytes for 104, nothing kept), so
+     * that a joiner with the code hears FULL, sealed, and says so at once */
     s->received++; /* taken: answered (none once over) */
     if (s->phase == PH_OVER)
         return -1;

@@ -130,7 +130,8 @@ void netsession_print(const NetSession *s, int64_t l, FILE *f)
     fprintf(f, "role: %s\n", s->cfg.server ? "server" : s->cfg.host ? "host" : "joiner");
     if (s->ncars > 2 || s->welcome.topology) { /* two-player summaries stay as they were */
         fprintf(f, "cars: %d\n", s->ncars);
-        fprintf(f, "car: %d\n", s->own_car + 1);
+        if (s->own_car >= 0)
+            fprintf(f, "car: %d\n", s->own_car + 1);
         fprintf(f, "topology: %s\n", s->welcome.topology ? (s->welcome.server ? "cs sync" : "cs relay") : "p2p");
     }
     /* this terminal's clock minus the synchronised (host's) clock */

@@ -1,0 +1,109 @@
+# netrace serve + 4 netrace join on loopback (issue 19): the server seats
+# four headless bots, relays their MUs and views; every client exits 0,
+# estimates its clock (each 50-150 ms off) within its bound, and prints
+# the same live metrics, the N-car ones too; merge of the four logs and
+# replay over the measured delays (--links) reproduce them. Then a fifth
+# client of a full race, a client of another code, and the usage errors.
+# Sourced by tests/test_cli.sh (NETRACE_CLI_PARTS=tests/net); host_port,
+# code and key come from 1-race.sh.
+
+expect 2 "serve --cars 9" -- "$NR" serve --cars 9
+stderr_has "from 2 to 8" "a car count out of range is named"
+expect 2 "serve --server central" -- "$NR" serve --server central
+stderr_has "expected relay or sync" "the server behaviours named"
+expect 2 "serve --player bot" -- "$NR" serve --player bot
+stderr_has "the server drives no car" "serve has no car"
+expect 2 "serve --log" -- "$NR" serve --log "$TMP/s.log"
+expect 1 "serve --cars 8 on a track of fewer grid slots" -- "$NR" serve --cars 8 --port 0 --track "$SRC/tests/data/two-slots.track"
+stderr_has "grid slots, a race of 8 cars needs 8" "too few grid slots named"
+
+# serve_port FILE: the port a server printed on stderr (0 until it did)
+serve_port() {
+    local p=""
+    for _ in $(seq 1 400); do
+        p=$(sed -n 's/.*clients on UDP port \([0-9]*\).*/\1/p' "$1" 2>/dev/null)
+        [ -n "$p" ] && break
+        sleep 0.05
+    done
+    echo "${p:-0}"
+}
+
+SMS=nc,causality,dr,dr-causality
+timeout 120 "$NR" serve --cars 4 --port 0 --seconds 5 --schemes "$SMS" >"$TMP/s.out" 2>"$TMP/s.err" &
+SERVE_PID=$!
+SPORT=$(serve_port "$TMP/s.err")
+SCODE=$(code "$TMP/s.err")
+CPIDS=""
+for i in 1 2 3 4; do
+    timeout 120 "$NR" join "127.0.0.1:$SPORT" --code "$SCODE" --headless --log "$TMP/c$i.log" \
+        --clock-offset $((i * 100 - 250)) >"$TMP/c$i.out" 2>"$TMP/c$i.err" &
+    CPIDS="$CPIDS $!"
+done
+wait "$SERVE_PID"
+src=$?
+if [ "$src" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: serve exit $src"; sed 's/^/  /' "$TMP/s.err"; fi
+i=0
+for p in $CPIDS; do
+    i=$((i + 1))
+    wait "$p"
+    crc=$?
+    if [ "$crc" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: client $i exit $crc"; sed 's/^/  /' "$TMP/c$i.err"; fi
+done
+if grep -q '^clients: 4$' "$TMP/s.out" && grep -q '^packets_rejected: 0$' "$TMP/s.out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: the server's summary"; sed 's/^/  /' "$TMP/s.out"; fi
+# each client's clock estimate within 1 ms of the truth (--clock-offset: -150, -50, 50, 150 ms)
+for i in 1 2 3 4; do
+    off=$(key "$TMP/c$i.out" clock_offset_ms)
+    bound=$(key "$TMP/c$i.out" clock_error_bound_ms)
+    if awk -v o="$off" -v t=$((i * 100 - 250)) 'BEGIN { d = o - t; if (d < 0) d = -d; exit !(o != "" && d < 1) }'; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: client $i clock $off +- $bound ms, truth $((i * 100 - 250))"; fi
+    grep -E '^(nc|causality|dr|dr-causality)\.' "$TMP/c$i.out" >"$TMP/c$i.metrics"
+done
+same=1
+for i in 2 3 4; do cmp -s "$TMP/c1.metrics" "$TMP/c$i.metrics" || same=0; done
+if [ "$same" = 1 ] && grep -q '^nc.samples: 153$' "$TMP/c1.metrics" && grep -q '^dr.disadvantage_4: ' "$TMP/c1.metrics"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the clients' metrics differ or are short";
+    diff "$TMP/c1.metrics" "$TMP/c2.metrics" | head -5; fi
+
+expect 0 "merge the four clients' logs" -- "$NR" merge "$TMP/c3.log" "$TMP/c1.log" "$TMP/c4.log" "$TMP/c2.log" \
+    --out "$TMP/srace.csv" --delays "$TMP/sdelays.csv" --links "$TMP/slinks.txt"
+stdout_has "^samples: 153$" "merge: a 5 s race"
+stdout_has "^lost43: 0$" "merge: loopback lost nothing on line 4 -> 3"
+if grep -q '^# cars: 4$' "$TMP/srace.csv" && grep -q '^2-4 trace .* direction 24$' "$TMP/slinks.txt"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the merged race is not of 4 cars, or no link matrix"; fi
+expect 0 "replay the merged race over its measured delays" -- "$NR" replay "$TMP/srace.csv" --csv --schemes "$SMS" \
+    --links "$TMP/slinks.txt"
+# scheme inconsistency pair_rate spread disadvantage_1..4, as the clients print them
+awk -F, 'function f(x) { x += 0; return sprintf("%.6f", x == 0 ? 0 : x) }
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { print $1, f($c["inconsistency_rate"]), f($c["pair_rate"]), f($c["spread"]), f($c["disadvantage_1"]),
+      f($c["disadvantage_2"]), f($c["disadvantage_3"]), f($c["disadvantage_4"]) }' "$TMP/out" >"$TMP/sreplay.txt"
+awk -v list="$SMS" 'function f(x) { x += 0; return sprintf("%.6f", x == 0 ? 0 : x) }
+    BEGIN { n = split(list, s, ",") }
+    { split($1, kv, "."); v[kv[1], kv[2]] = $2 }
+    END { for (i = 1; i <= n; i++) print s[i], f(v[s[i], "inconsistency:"]), f(v[s[i], "pair_rate:"]),
+          f(v[s[i], "spread:"]), f(v[s[i], "disadvantage_1:"]), f(v[s[i], "disadvantage_2:"]),
+          f(v[s[i], "disadvantage_3:"]), f(v[s[i], "disadvantage_4:"]) }' "$TMP/c1.out" >"$TMP/slive.txt"
+if [ "$(wc -l <"$TMP/sreplay.txt")" -eq 4 ] && cmp -s "$TMP/slive.txt" "$TMP/sreplay.txt"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: live N-car metrics differ from the replay"
+    diff "$TMP/slive.txt" "$TMP/sreplay.txt" | head -6; fi
+expect 1 "merge three of the four logs" -- "$NR" merge "$TMP/c1.log" "$TMP/c2.log" "$TMP/c3.log" --out "$TMP/s3.csv"
+stderr_has "log is missing" "merge names the missing car"
+
+# A fifth client of a two-seat race is told so at once; a client of another
+# code gets no seat and gives up saying so.
+timeout 60 "$NR" serve --cars 2 --port 0 --seconds 3 --code AB12C-D34EF >"$TMP/s2.out" 2>"$TMP/s2.err" &
+SERVE_PID=$!
+SPORT=$(serve_port "$TMP/s2.err")
+timeout 60 "$NR" join "127.0.0.1:$SPORT" --code AB12C-D34EF --headless >"$TMP/d1.out" 2>"$TMP/d1.err" &
+D1=$!
+timeout 60 "$NR" join "127.0.0.1:$SPORT" --code AB12C-D34EF --headless >"$TMP/d2.out" 2>"$TMP/d2.err" &
+D2=$!
+for _ in $(seq 1 400); do grep -q '2 of 2 seats' "$TMP/s2.err" && break; sleep 0.05; done
+expect 1 "a third client of a two-seat race" -- timeout 60 "$NR" join "127.0.0.1:$SPORT" --code AB12C-D34EF --headless
+stderr_has "is full: its 2 seats are taken" "the full race said in one line"
+expect 1 "a client of another race's code" -- timeout 60 "$NR" join "127.0.0.1:$SPORT" --code AB12C-D34EG --headless
+stderr_has "did not take this join code" "another code said in one line"
+wait "$D1"; wait "$D2"; wait "$SERVE_PID"
+if grep -q '^rejected_busy: ' "$TMP/s2.out" && grep -q '^rejected_auth: ' "$TMP/s2.out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: the server did not count the full and the foreign HELLOs"; fi
