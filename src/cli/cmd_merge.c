@@ -82,7 +82,11 @@ static int print_merged(const char *cmd, const char *const *paths, const TermLog
     bool uneven = false;
     for (int i = 0; i < n; i++)
         uneven |= logs[i]->nown != ns || logs[i]->cut;
-    if (uneven) {
+    if (uneven && n == 2) { /* as it always said */
+        const TermLog *a = logs[0], *b = logs[1], *sh = a->nown <= b->nown ? a : b;
+        fprintf(stderr, "netrace merge: merged the %d samples both logs have (%s has %d, %s has %d)%s\n", ns, paths[0],
+                a->nown, paths[1], b->nown, sh->cut ? ": the shorter log was cut short (a killed terminal)" : "");
+    } else if (uneven) {
         fprintf(stderr, "netrace merge: merged the %d samples every log has (", ns);
         for (int i = 0; i < n; i++)
             fprintf(stderr, "%s%s has %d%s", i ? ", " : "", paths[i], logs[i]->nown, logs[i]->cut ? ", cut short" : "");

@@ -85,9 +85,9 @@ expect 0 "sweep with a trace on link21" -- "$NR" sweep --delays 50 --jitters 10 
 stdout_has "link21: trace $TMP/holes.csv" "sweep names the trace"
 
 # Bad traces: exit 2 (a flag) or 1 (a script line), one line FILE:LINE: what.
-printf 'direction,seq,delay_us\n12,0,40000\n13,1,5\n' >"$TMP/baddir.csv"
+printf 'direction,seq,delay_us\n12,0,40000\n19,1,5\n' >"$TMP/baddir.csv"
 expect 2 "replay bad trace direction" -- "$NR" replay --headless --link12 "trace $TMP/baddir.csv"
-stderr_has "^netrace replay: --link12: $TMP/baddir.csv:3: direction '13': expected 12 \(terminal 1 to 2\) or 21$" \
+stderr_has "^netrace replay: --link12: $TMP/baddir.csv:3: direction '19': expected two terminals IJ of 1 to 8 such as 12 \(terminal 1 to 2\) or 21$" \
     "bad direction named with file and line"
 printf 'direction,seq\n12,0\n' >"$TMP/nocol.csv"
 expect 2 "delays trace without delay_us" -- "$NR" delays --link "trace $TMP/nocol.csv"
@@ -100,4 +100,4 @@ expect 2 "trace with loss" -- "$NR" delays --link "trace $TMP/hand.csv loss 2%"
 stderr_has "trace with loss: a trace gives every delay and loss" "trace combined with netem options refused"
 printf '0 12 trace %s\n' "$TMP/baddir.csv" >"$TMP/bad.script"
 expect 1 "link script with a bad trace" -- "$NR" replay --headless --link-script "$TMP/bad.script"
-stderr_has "bad.script:1: link spec: $TMP/baddir.csv:3: direction '13'" "script line and trace line named"
+stderr_has "bad.script:1: link spec: $TMP/baddir.csv:3: direction '19'" "script line and trace line named"

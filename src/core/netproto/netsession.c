@@ -553,14 +553,16 @@ int64_t netsession_next_deadline(const NetSession *s)
     if (s->phase == PH_HANDSHAKE && !s->cfg.host)
         d = min64(d, min64(s->next_hello, s->handshake_deadline + 1));
     if (s->phase != PH_HANDSHAKE) {
-        d = min64(d, s->next_probe);
+        if (!s->cfg.server) /* a server probes nobody */
+            d = min64(d, s->next_probe);
         d = min64(d, peers_heard(s) + s->to.give_up_us + 1);
     }
     if (s->phase == PH_SYNC && !s->have_start)
         d = min64(d, s->sync_deadline + 1);
     if (s->phase == PH_RACE && s->paused)
         d = min64(d, s->paused_since + s->to.give_up_us + 1);
-    if ((s->phase == PH_SYNC && !s->cfg.host) || (s->cfg.host && s->have_start && !PEERS_ALL(s, racing)))
+    bool synced = clocksync_count(&s->cs) >= s->to.ready_probes; /* READY waits for them: no spinning before */
+    if ((s->phase == PH_SYNC && !s->cfg.host && synced) || (s->cfg.host && s->have_start && !PEERS_ALL(s, racing)))
         d = min64(d, s->next_retry);
     if (s->phase == PH_COUNTDOWN) /* race time 0 on the synchronised clock */
         d = min64(d, s->now + (s->start_sync - sync_at(s, s->now)));
