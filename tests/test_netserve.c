@@ -17,6 +17,14 @@
 
 #define SCHEMES "nc,causality,dr,dr-causality"
 
+static void count_turn(Sim *m, void *ctx)
+{
+    (void)m;
+    ++*(long *)ctx;
+}
+
+static long turns; /* of the last served race's simulation loop */
+
 /* A served race of `cars` bots, each client's datagrams delayed 10-25 ms
  * with jitter, the server's 5 ms. */
 static void served(Sim *m, int cars, int mode, int extra, const char *code)
@@ -29,7 +37,8 @@ static void served(Sim *m, int cars, int mode, int extra, const char *code)
         o.offset_us[i] = 100000 * i - 350000; /* every client's clock off the server's */
     }
     sim_open(m, &o);
-    sim_run(m, T0 + 90 * NR_US_PER_S, NULL, NULL);
+    turns = 0;
+    sim_run(m, T0 + 90 * NR_US_PER_S, count_turn, &turns);
 }
 
 /* Every terminal completed; nothing refused but what `extra` names at the
@@ -72,6 +81,11 @@ static void four_relay(void **state)
     assert_replay_matches_n(&m, SCHEMES);
     NetSession *srv = session_core(m.t[0].s);
     assert_int_equal(netsession_seated(srv), 4);
+    /* nobody wakes without cause: the server woke for its own clock probes
+     * (it sends none) and the joiners for READY before their clocks were
+     * synchronised, every microsecond, until a fix (millions of turns) */
+    printf("simulation turns: %ld\n", turns);
+    assert_true(turns < 100000);
     sim_close(&m);
 }
 
