@@ -105,6 +105,12 @@ static void toggle_watch(NetWin *nw, const NetRace *nr)
     if (!nr->track)
         return; /* it opens once the race is known (the joiner learns it from the host) */
     nw->want_watch = false;
+    if (nr->ncars > 2) { /* overwin.c draws two terminals' screens */
+        snprintf(nw->msg, sizeof nw->msg, "the overview draws races of two cars: this one has %d (the summary "
+                 "and the log have every scheme's metrics)", nr->ncars);
+        nw->msg_frames = 240;
+        return;
+    }
     NrError err = {{0}};
     if (!overwin_open(&nw->watch, nw->loop.win, NULL, nr->track, nw->cfg->font_path, nw->sprites.icon, &err)) {
         snprintf(nw->msg, sizeof nw->msg, "cannot open the overview window: %.200s", err.msg);
@@ -128,7 +134,7 @@ static void hud(NetWin *nw, const NetRace *nr, int w)
 {
     Hud h;
     memset(&h, 0, sizeof h);
-    int me = nr->me, peer = 1 - me;
+    int me = nr->me, peer = nr->ncars > 2 ? (me == 0 ? 1 : 0) : 1 - me;
     h.car = me;
     const char *kind = nw->cfg->kind == PLAYER_PAD ? "pad" : nw->cfg->kind == PLAYER_BOT ? "bot"
                        : nw->cfg->kind == PLAYER_SCRIPT ? "script" : "keys";
@@ -137,15 +143,21 @@ static void hud(NetWin *nw, const NetRace *nr, int w)
     widget_hud_race(nr->rf, me, nr->st.race_us, &h);
     /* the order as this terminal displays it (the race flow is fed when
      * both terminals' views of a sample are in: one network delay late) */
-    h.place = nr->rf->progress[me][me] >= nr->rf->progress[me][peer] ? 1 : 2;
+    h.place = 1; /* the place among every car, as this terminal displays the order */
+    for (int c = 0; c < nr->ncars; c++)
+        h.place += c != me && nr->rf->progress[me][c] > nr->rf->progress[me][me] ? 1 : 0;
     char clock[96];
     if (nr->st.bound_us > 0)
         snprintf(clock, sizeof clock, "clock %+.3f ms ±%.2f", (double)nr->st.offset_us / 1e3,
                  (double)nr->st.bound_us / 1e3);
     else
         snprintf(clock, sizeof clock, "clock: the host's");
-    snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · P%d over the network", clock,
-             (double)nr->st.rtt_us / 1e3, nr->shown, peer + 1);
+    if (nr->ncars > 2)
+        snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · %d cars through the server", clock,
+                 (double)nr->st.rtt_us / 1e3, nr->shown, nr->ncars);
+    else
+        snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · P%d over the network", clock,
+                 (double)nr->st.rtt_us / 1e3, nr->shown, peer + 1);
     SDL_FRect rect = {0, 0, (float)w, 0};
     widget_hud(nw->view, &rect, &h);
 }
@@ -165,10 +177,11 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     x.wy = own->y + sin(own->heading) * ahead;
     x.scale = (float)(fmin(rect.w, rect.h) / NETWIN_VIEW_SPAN_CW);
     app_draw_track(nw->view, &x);
-    int peer = 1 - nr->me;
-    widget_car(nw->view, nw->sprites.car[peer], &x, &nr->pose[peer], peer); /* the own car on top */
-    widget_car(nw->view, nw->sprites.car[nr->me], &x, own, nr->me);
-    widget_minimap(nw->view, &rect, nr->pose, 2, nr->me);
+    for (int c = 0; c < nr->ncars; c++) /* the own car on top */
+        if (c != nr->me)
+            widget_car(nw->view, c < WIDGET_CAR_SPRITES ? nw->sprites.car[c] : NULL, &x, &nr->pose[c], c);
+    widget_car(nw->view, nr->me < WIDGET_CAR_SPRITES ? nw->sprites.car[nr->me] : NULL, &x, own, nr->me);
+    widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me);
     hud(nw, nr, w);
     widget_lights(&nw->view->gfx, (float)nw->view->lay.base, w, nr->st.race_us);
 }
@@ -199,6 +212,14 @@ static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)
         const char *l3 = netwin_race_pause_text(&nr->st, l1, sizeof l1);
         const char *lines[3] = {"PAUSED", l1, l3};
         widget_text_box(g, w, h, lines, 3, PAL_WARN);
+    } else if (nr->racing && nr->st.phase >= SESSION_FINISHED && nr->ncars > 2) {
+        char title[160], here[64];
+        snprintf(title, sizeof title, "Finish (%s, %d cars): %s", nr->shown, nr->ncars,
+                 nr->rf->cfg.duration_us > 0 ? "standings at the time limit" : "finishing order and lap times");
+        snprintf(here, sizeof here, "here (P%d's screen):", nr->me + 1);
+        const char *labels[2] = {here, "the truth (physics):"};
+        int views[2] = {nr->me, RACEFLOW_TRUTH};
+        widget_results(g, w, h, nr->rf, title, views, labels, 2, "Q / Esc / Enter: close");
     } else if (nr->racing && nr->st.phase >= SESSION_FINISHED) {
         char title[160], here[64];
         snprintf(title, sizeof title, "Finish (%s): %s", nr->shown,

@@ -41,12 +41,13 @@ void netwin_race_read(Session *s, NetRace *nr)
         return;
     nr->racing = true;
     nr->me = netterm_car(np);
-    int k = netterm_shown(np), peer = 1 - nr->me;
+    int k = netterm_shown(np);
     const SchemeType *st = session_scheme(s, k);
     nr->shown = st ? st->name : "?";
     bool countdown = nr->st.phase == SESSION_COUNTDOWN;
-    shown_pose(np, k, nr->me, countdown, &nr->pose[nr->me]);
-    shown_pose(np, k, peer, countdown, &nr->pose[peer]);
+    nr->ncars = netterm_car_count(np);
+    for (int c = 0; c < nr->ncars; c++)
+        shown_pose(np, k, c, countdown, &nr->pose[c]);
     nr->speed = netterm_speed(np);
     nr->rf = netterm_flow(np);
 }
@@ -101,10 +102,10 @@ bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d)
 {
     const NetTerminal *np = session_netterm(s);
     const Track *t = session_track(s);
-    if (!np || !t)
-        return false;
     SessionStatus st;
     session_status(s, &st);
+    if (!np || !t || st.ncars > 2) /* the overview's RaceData holds two terminals' screens */
+        return false;
     int me = netterm_car(np);
     d->n = session_scheme_count(s);
     d->now_us = st.race_us > 0 ? st.race_us : 0;

@@ -57,7 +57,8 @@ typedef struct NetRace {
     bool racing;          /* the race exists and the countdown began */
     int me;               /* this terminal's car */
     const char *shown;    /* the scheme on the screen */
-    Pose pose[2];         /* both cars as this screen shows them */
+    int ncars;            /* the race's cars (2 to 8) */
+    Pose pose[ENGINE_MAX_CARS]; /* every car as this screen shows them */
     double speed;         /* own speed along the heading (cw/s) */
     const RaceFlow *rf;
 } NetRace;

@@ -25,7 +25,6 @@
 #define NET_DEFAULT_TRACK "tracks/default.track"
 #define NET_DEFAULT_LAPS 2
 #define NET_DEFAULT_SCHEME "nc"
-#define NET_DEFAULT_SERVE_SECONDS 60.0 /* a served race of more than two cars */
 #define NET_TRACK_MAX (64u << 20) /* the wire format's limit */
 
 typedef struct NetCli {
@@ -253,13 +252,6 @@ static int check_serve(NetCli *n, NetArgs *a, SessionConfig *sc)
         return cli_usage_error(n->cmd, "--server '%s': expected relay or sync (docs/nplayers.md)", a->server_mode);
     if (a->laps_given && a->seconds > 0)
         return cli_usage_error(n->cmd, "--laps and --seconds: a race is one or the other");
-    /* the race flow (raceflow.h) counts the laps of two cars: a race of more
-     * is one of seconds until it counts every car's */
-    if (a->cars > 2 && a->laps_given)
-        return cli_usage_error(n->cmd, "--laps with %d cars: races of more than two cars run --seconds S (the "
-                                       "race flow counts two cars' laps)", (int)a->cars);
-    if (a->cars > 2 && a->seconds <= 0)
-        a->seconds = NET_DEFAULT_SERVE_SECONDS;
     sc->server = true;
     sc->ncars = (int)a->cars;
     sc->server_mode = strcmp(a->server_mode, "sync") == 0;
@@ -565,8 +557,7 @@ const CliCommand cmd_serve = {
             "         common output time for every client (centralised causality control).\n"
             "Each client logs its terminal (join --log); `netrace merge` of all N logs gives\n"
             "the race and the measured delays that `replay` reproduces.\n\n"
-            "  --cars N          seats (2 to 8; default 2); the track needs N grid slots; more\n"
-            "                    than two cars race --seconds (default 60), not laps\n"
+            "  --cars N          seats (2 to 8; default 2); the track needs N grid slots\n"
             "  --server MODE     relay (default) or sync\n"
             "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n"
             "  --allow HOST      seat clients from HOST only (any port)\n"

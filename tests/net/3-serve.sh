@@ -14,8 +14,6 @@ stderr_has "expected relay or sync" "the server behaviours named"
 expect 2 "serve --player bot" -- "$NR" serve --player bot
 stderr_has "the server drives no car" "serve has no car"
 expect 2 "serve --log" -- "$NR" serve --log "$TMP/s.log"
-expect 2 "serve --cars 4 --laps 2" -- "$NR" serve --cars 4 --laps 2
-stderr_has "run --seconds S" "a race of more than two cars is one of seconds"
 expect 1 "serve --cars 8 on a track of fewer grid slots" -- "$NR" serve --cars 8 --port 0 --track "$SRC/tests/data/two-slots.track"
 stderr_has "grid slots, a race of 8 cars needs 8" "too few grid slots named"
 

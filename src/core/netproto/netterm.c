@@ -121,6 +121,7 @@ NetTerminal *netterm_new(const NetTermConfig *cfg, NrError *err)
                   &(RaceLoopHooks){nt, take_sample, control});
     RaceFlowConfig fc = cfg->flow;
     fc.lap_cw = track_length(cfg->track);
+    fc.ncars = ncars; /* the flow keeps every car's laps and finish (raceflow.h) */
     raceflow_init(&nt->flow, &fc);
     return nt;
 }
@@ -463,4 +464,9 @@ void netterm_grid_pose(const NetTerminal *nt, int car, Pose *out)
 {
     const CarPose *g = &nt->grid[car >= 0 && car < nt->ncars ? car : 0];
     *out = (Pose){.x = g->x, .y = g->y, .heading = g->heading, .seq = 0};
+}
+
+int netterm_car_count(const NetTerminal *nt)
+{
+    return nt->ncars;
 }

@@ -81,6 +81,7 @@
  *        sample (so it moves every frame), else the scheme's (causality's
  *        local lag shows it Delta late).
  *   netterm_engine(nt)         the engine (read-only).
+ *   netterm_car_count(nt)      the race's cars.
  */
 #ifndef NR_NETTERM_H
 #define NR_NETTERM_H
@@ -146,5 +147,6 @@ int netterm_shown(const NetTerminal *nt);
 const Engine *netterm_engine(const NetTerminal *nt);
 void netterm_grid_pose(const NetTerminal *nt, int car, Pose *out);
 void netterm_own_shown(const NetTerminal *nt, int k, Pose *out);
+int netterm_car_count(const NetTerminal *nt);
 
 #endif
