@@ -531,11 +531,13 @@ const CliCommand cmd_host = {
 
 const CliCommand cmd_join = {
     .name = "join",
-    .summary = "join a network race at HOST[:PORT] and drive car 2",
+    .summary = "join a network race at HOST[:PORT] (a host's: car 2; a server's: its seat)",
     .usage = "netrace join HOST[:PORT] [--code CODE] [--port P] [--player keys|pad|bot|script:FILE] [--link SPEC]\n"
              "  [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
-    .help = "Joins the race a `netrace host` offers; the track and settings come from the\n"
-            "host, so the joiner needs no files.\n\n"
+    .help = "Joins the race a `netrace host` offers (car 2) or a seat of a `netrace serve`\n"
+            "race of N cars (car 1 to N, the order the server seats them; one too many is\n"
+            "told the race is full). The track and settings come from the host or server,\n"
+            "so the joiner needs no files; through a server, --link is the uplink.\n\n"
             "  --port P          own UDP port (default: any free one)\n" NET_COMMON_HELP,
     .run = join_main,
 };
