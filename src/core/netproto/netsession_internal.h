@@ -177,6 +177,7 @@ void send_control(NetSession *s, int code, int64_t arg);
 void session_event(NetSession *s, const char *what, const char *detail);
 void session_say(NetSession *s, NetSessionEventKind kind, const char *text);
 void session_fail(NetSession *s, const char *what, const char *detail, const char *msg);
+/* netsession_pause.c */
 void pause_at(NetSession *s, int64_t point, NetPauseCause cause, const char *why);
 void pause_heard(NetSession *s, int from, int64_t point);
 void resume_heard(NetSession *s, int64_t start_sync);
