@@ -16,16 +16,34 @@ void engine_sink_send(void *ctx, int k, int to, const Mu *mu)
     c->sent++;
     c->bytes += mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES;
     int fate = medium_send(&e->med[dir], k, x->from, to, mu, e->now_us);
-    e->due_stale[dir] = true;
+    e->due_stale[e->due_of[dir]] = true;
     c->lost += (fate & MEDIUM_LOST) != 0;
     c->duplicated += (fate & MEDIUM_DUPLICATED) != 0;
     c->overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
 }
 
-/* An MU reaches local terminal `to`: the one receive path of every mode. */
-static RxResult receive(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
+/* Scheme k at the route terminal x->from sends mu to every other terminal
+ * (route.h): counted as engine_sink_send counts each copy. */
+void engine_sink_send_all(void *ctx, int k, const Mu *mu)
 {
-    RxResult r = terminal_receive(e->term[to], k, mu, engine_local_time(e, to, t_us));
+    SinkCtx *x = ctx;
+    Engine *e = x->e;
+    DirCounters *c = &e->s[k].m.dir[x->from];
+    int copies = e->ncars - 1;
+    c->sent += copies;
+    c->bytes += (int64_t)copies * (mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES);
+    RouteFates f = route_send_all(e->route, k, x->from, mu, e->now_us);
+    e->due_stale[e->due_of[x->from]] = true;
+    c->lost += f.lost;
+    c->duplicated += f.duplicated;
+    c->overflow += f.overflow;
+}
+
+/* An MU reaches local terminal `to` at its local time lt_us: the one
+ * receive path of every mode. */
+static RxResult receive_at(Engine *e, int k, int from, int to, const Mu *mu, int64_t lt_us)
+{
+    RxResult r = terminal_receive(e->term[to], k, mu, lt_us);
     DirCounters *c = &e->s[k].m.dir[from];
     c->delivered++;
     if (r == RX_REJECTED) {
@@ -44,11 +62,45 @@ RxResult engine_receive(Engine *e, int k, int from, int to, const Mu *mu, int64_
     if (k < 0 || k >= e->n || from < 0 || from >= e->ncars || to < 0 || to >= e->ncars || to == from ||
         e->remote[to])
         return RX_REJECTED;
-    return receive(e, k, from, to, mu, t_us);
+    return receive_at(e, k, from, to, mu, engine_local_time(e, to, t_us));
+}
+
+/* The route's next group: every packet of it, one due time, one line. */
+static void deliver_group(Engine *e, int d, int64_t t_us)
+{
+    e->due_stale[d] = true;
+    int32_t g = route_pop_group(e->route, t_us);
+    if (g < 0)
+        return;
+    const RouteGroup *gr = route_group(e->route, g);
+    int from = gr->from, to = gr->to;
+    if (e->remote[to]) { /* it leaves on the wire, copy by copy: the local time does not move */
+        for (int32_t p = gr->head; p >= 0 && e->hooks.forward;) {
+            const RoutePacket *pk = route_packet(e->route, p);
+            MediumDelivery m = {.scheme = pk->k, .from = from, .to = to, .sent_us = gr->sent_us,
+                                .due_us = gr->due_us, .mu = *route_packet_mu(e->route, pk)};
+            e->hooks.forward(e->hooks.ctx, &m);
+            p = pk->next;
+        }
+        route_drop_group(e->route, g);
+        return;
+    }
+    e->now_us = gr->due_us;
+    int64_t lt = engine_local_time(e, to, gr->due_us);
+    for (int32_t p = gr->head; p >= 0;) {
+        const RoutePacket *pk = route_packet(e->route, p);
+        receive_at(e, pk->k, from, to, route_packet_mu(e->route, pk), lt);
+        p = pk->next;
+    }
+    route_drop_group(e->route, g);
 }
 
 static void deliver_from(Engine *e, int d, int64_t t_us)
 {
+    if (e->own_route[d]) {
+        deliver_group(e, d, t_us);
+        return;
+    }
     MediumDelivery m;
     e->due_stale[d] = true;
     if (!medium_pop_due(&e->med[d], t_us, &m))
@@ -64,7 +116,7 @@ static void deliver_from(Engine *e, int d, int64_t t_us)
             e->hooks.forward(e->hooks.ctx, &m);
         return;
     }
-    receive(e, m.scheme, d, to, &m.mu, m.due_us);
+    receive_at(e, m.scheme, d, to, &m.mu, engine_local_time(e, to, m.due_us));
 }
 
 /* The direction whose next delivery is due first, or -1; *due gets it.
@@ -159,7 +211,10 @@ static void do_sample(Engine *e)
         if (e->remote[car])
             continue;
         Mu mu = make_mu(e, car, p);
-        terminal_local(e->term[car], &mu, mu.gen_us, &e->sink[car]);
+        if (e->own_route[car])
+            terminal_local_fan(e->term[car], &mu, mu.gen_us, &e->fan[car]);
+        else
+            terminal_local(e->term[car], &mu, mu.gen_us, &e->sink[car]);
     }
     /* The sample counts as processed from here: progress lookups of this
      * sample's seq find it. MUs sent now without delay are due now: they

@@ -1,65 +1,107 @@
-/* An N-car terminal's outgoing traffic over p2p or client-server lines
- * (route.h; DESIGN.md "N players and topologies"). */
+/* An N-car race's traffic over p2p or client-server lines, in one queue of
+ * packet groups (route.h; DESIGN.md "N players and topologies"). */
 #include "route.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* Identical bytes are one MU: Mu has no padding for memcmp to trip on. */
+_Static_assert(sizeof(Mu) == 4 * sizeof(int32_t) + sizeof(int64_t) + 12 * sizeof(double), "Mu has no padding");
 
 int route_line_index(int ncars, int from, int to)
 {
     return from * (ncars - 1) + (to < from ? to : to - 1);
 }
 
-/* Nothing queued on any line. */
-static void forget_dues(RouteMedium *r)
+/* ---- pools and the heap -------------------------------------------------- */
+
+static int32_t pool_take(RoutePool *p)
 {
-    for (int j = 0; j < ROUTE_MAX_CARS; j++)
-        r->due[j] = INT64_MAX;
-    r->min_due = INT64_MAX;
-    r->min_line = -1;
+    return p->nfree > 0 ? p->free[--p->nfree] : p->fresh++;
 }
 
-static bool add_line(DelayLine *d, const LinkSpec *spec, const RouteConfig *cfg, int dir, NrError *err)
+static void pool_give(RoutePool *p, int32_t i)
 {
-    if (!delayline_init(d, spec, cfg->seed, dir, cfg->nschemes, cfg->need_aux))
+    p->free[p->nfree++] = i;
+}
+
+/* ---- setup --------------------------------------------------------------- */
+
+/* Nothing queued; every line's and sender's newest record forgotten. */
+static void forget_queue(RouteMedium *r)
+{
+    r->nheap = 0;
+    r->groups.nfree = r->groups.fresh = 0;
+    r->pkts.nfree = r->pkts.fresh = 0;
+    r->mupool.nfree = r->mupool.fresh = 0;
+    for (int i = 0; i < r->ncars * r->ncars; i++)
+        r->open[i] = -1;
+    for (int i = 0; i < ROUTE_MAX_CARS; i++)
+        r->last_mu[i] = -1;
+}
+
+static bool add_line(DelayLine *d, bool *has, const LinkSpec *spec, const RouteConfig *cfg, int dir, NrError *err)
+{
+    *has = true; /* marked before its init: a failed one is still freed */
+    if (!delayline_init_fates(d, spec, cfg->seed, dir, cfg->nschemes, cfg->need_aux))
         return nr_error_set(err, "route: out of memory");
     if (cfg->names)
         delayline_set_schemes(d, cfg->names, cfg->nschemes);
     return true;
 }
 
+static bool alloc_queue(RouteMedium *r)
+{
+    size_t n = (size_t)r->ncars, cap = n * (n - 1) * (size_t)r->nschemes * DELAYLINE_QUEUE_LIMIT;
+    r->cap = (int)cap;
+    r->line = calloc(n * n, sizeof *r->line);
+    r->has_line = calloc(n * n, sizeof *r->has_line);
+    r->up = calloc(n, sizeof *r->up);
+    r->has_up = calloc(n, sizeof *r->has_up);
+    r->open = malloc(n * n * sizeof *r->open);
+    r->heap = malloc(cap * sizeof *r->heap);
+    r->group = malloc(cap * sizeof *r->group);
+    r->pkt = malloc(cap * sizeof *r->pkt);
+    r->mus = malloc(cap * sizeof *r->mus);
+    r->groups.free = malloc(cap * sizeof *r->groups.free);
+    r->pkts.free = malloc(cap * sizeof *r->pkts.free);
+    r->mupool.free = malloc(cap * sizeof *r->mupool.free);
+    return r->line && r->has_line && r->up && r->has_up && r->open && r->heap && r->group && r->pkt && r->mus &&
+           r->groups.free && r->pkts.free && r->mupool.free;
+}
+
 bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err)
 {
     memset(r, 0, sizeof *r);
     const int n = cfg->ncars;
-    if (n < 2 || n > ROUTE_MAX_CARS || cfg->from < 0 || cfg->from >= n)
-        return nr_error_set(err, "route: terminal %d of %d cars (expected 2 to %d cars)", cfg->from, n,
-                            ROUTE_MAX_CARS);
+    if (n < 2 || n > ROUTE_MAX_CARS)
+        return nr_error_set(err, "route: %d cars (expected 2 to %d)", n, ROUTE_MAX_CARS);
     if (cfg->hold_us < 0)
         return nr_error_set(err, "route: negative server hold");
+    if (cfg->nschemes < 1 || cfg->nschemes > SCHEME_MAX)
+        return nr_error_set(err, "route: between 1 and %d schemes", SCHEME_MAX);
     r->topology = cfg->topology;
     r->server = cfg->server;
-    r->from = cfg->from;
     r->ncars = n;
+    r->nschemes = cfg->nschemes;
     r->hold_us = cfg->hold_us;
-    r->first_peer = cfg->from == 0 ? 1 : 0;
-    forget_dues(r);
     if (!linkspec_parse(&r->none, "", NULL, err))
         return false;
-    /* each line is marked before its init: a failed one is still freed */
-    if (r->topology == ROUTE_CS) {
-        r->has_up = true;
-        if (!add_line(&r->up, cfg->up ? cfg->up : &r->none, cfg, n * (n - 1) + cfg->from, err))
+    if (!alloc_queue(r))
+        return nr_error_set(err, "route: out of memory");
+    forget_queue(r);
+    for (int i = 0; i < n; i++) {
+        if (r->topology == ROUTE_CS &&
+            !add_line(&r->up[i], &r->has_up[i], cfg->up[i] ? cfg->up[i] : &r->none, cfg, n * (n - 1) + i, err))
             return false;
-    }
-    for (int j = 0; j < n; j++) {
-        if (j == cfg->from)
-            continue;
-        int dir = route_line_index(n, cfg->from, j);
-        if (r->topology == ROUTE_CS)
-            dir += n * n;
-        r->has_line[j] = true;
-        if (!add_line(&r->line[j], cfg->link[j] ? cfg->link[j] : &r->none, cfg, dir, err))
-            return false;
+        for (int j = 0; j < n; j++) {
+            if (j == i)
+                continue;
+            int dir = route_line_index(n, i, j) + (r->topology == ROUTE_CS ? n * n : 0);
+            const LinkSpec *spec = cfg->link[i][j] ? cfg->link[i][j] : &r->none;
+            if (!add_line(&r->line[i * n + j], &r->has_line[i * n + j], spec, cfg, dir, err))
+                return false;
+        }
     }
     return true;
 }
@@ -68,61 +110,104 @@ void route_free(RouteMedium *r)
 {
     if (!r)
         return;
-    if (r->has_up)
-        delayline_free(&r->up);
-    for (int j = 0; j < ROUTE_MAX_CARS; j++)
-        if (r->has_line[j])
-            delayline_free(&r->line[j]);
-    r->has_up = false;
-    memset(r->has_line, 0, sizeof r->has_line);
+    for (int i = 0; i < r->ncars; i++) {
+        if (r->has_up && r->has_up[i])
+            delayline_free(&r->up[i]);
+        for (int j = 0; j < r->ncars && r->has_line; j++)
+            if (r->has_line[i * r->ncars + j])
+                delayline_free(&r->line[i * r->ncars + j]);
+    }
+    free(r->line);
+    free(r->has_line);
+    free(r->up);
+    free(r->has_up);
+    free(r->open);
+    free(r->heap);
+    free(r->group);
+    free(r->pkt);
+    free(r->mus);
+    free(r->groups.free);
+    free(r->pkts.free);
+    free(r->mupool.free);
     linkspec_free(&r->none);
+    memset(r, 0, sizeof *r);
 }
 
 void route_reset(RouteMedium *r)
 {
-    forget_dues(r);
-    if (r->has_up)
-        delayline_reset(&r->up);
-    for (int j = 0; j < r->ncars; j++)
-        if (r->has_line[j])
-            delayline_reset(&r->line[j]);
+    forget_queue(r);
+    for (int i = 0; i < r->ncars; i++) {
+        if (r->has_up[i])
+            delayline_reset(&r->up[i]);
+        for (int j = 0; j < r->ncars; j++)
+            if (r->has_line[i * r->ncars + j])
+                delayline_reset(&r->line[i * r->ncars + j]);
+    }
 }
 
-/* Every line draws the slot's fate, whatever the schemes will send. */
+/* ---- sending ------------------------------------------------------------- */
+
+/* Every line out of `from` draws the slot's fate, whatever the schemes
+ * will send. */
 static void rt_slot(void *ctx, int from, int32_t seq, int64_t now_us)
 {
+    (void)now_us;
     RouteMedium *r = ctx;
-    if (r->has_up) {
-        Medium m = delayline_medium(&r->up);
-        medium_slot(&m, from, seq, now_us);
-    }
+    if (from < 0 || from >= r->ncars)
+        return;
+    if (r->topology == ROUTE_CS)
+        delayline_slot(&r->up[from], seq);
+    DelayLine *line = &r->line[from * r->ncars];
     for (int j = 0; j < r->ncars; j++)
-        if (r->has_line[j]) {
-            Medium m = delayline_medium(&r->line[j]);
-            medium_slot(&m, from, seq, now_us);
-        }
+        if (j != from)
+            delayline_slot(&line[j], seq);
 }
 
-/* Recomputes the earliest line (ties: the lower destination). */
-static void find_first(RouteMedium *r)
+/* The sender's copy of mu: its newest stored MU when the bytes are the
+ * same, else a new record. */
+static int32_t keep_mu(RouteMedium *r, int from, const Mu *mu)
 {
-    r->min_due = INT64_MAX;
-    r->min_line = -1;
-    for (int j = 0; j < r->ncars; j++)
-        if (r->has_line[j] && r->due[j] < r->min_due) {
-            r->min_due = r->due[j];
-            r->min_line = j;
-        }
+    int32_t m = r->last_mu[from];
+    if (m >= 0 && memcmp(&r->mus[m].mu, mu, sizeof *mu) == 0)
+        return m;
+    m = pool_take(&r->mupool);
+    r->mus[m].mu = *mu;
+    r->mus[m].refs = 0;
+    r->last_mu[from] = m;
+    return m;
 }
 
-/* Line j's head may have moved earlier (a send): O(1). */
-static void line_sent(RouteMedium *r, int j)
+static void release_mu(RouteMedium *r, int32_t m)
 {
-    r->due[j] = delayline_next_due(&r->line[j]);
-    if (r->due[j] < r->min_due || (r->due[j] == r->min_due && j < r->min_line)) {
-        r->min_due = r->due[j];
-        r->min_line = j;
+    if (--r->mus[m].refs > 0)
+        return;
+    for (int i = 0; i < r->ncars; i++)
+        if (r->last_mu[i] == m)
+            r->last_mu[i] = -1;
+    pool_give(&r->mupool, m);
+}
+
+/* Queues scheme k's copy of stored MU m on line from->to: into the line's
+ * newest group when that one is still queued with the same times (nothing
+ * else entered the line since, so the copy would leave right after it),
+ * else as a new group. */
+static void queue_packet(RouteMedium *r, int from, int to, int k, int32_t m, int64_t sent_us, int64_t due_us)
+{
+    int li = from * r->ncars + to;
+    int32_t p = pool_take(&r->pkts);
+    r->pkt[p] = (RoutePacket){-1, m, k};
+    r->mus[m].refs++;
+    int32_t g = r->open[li];
+    if (g >= 0 && r->group[g].due_us == due_us && r->group[g].sent_us == sent_us) {
+        r->pkt[r->group[g].tail].next = p;
+        r->group[g].tail = p;
+        return;
     }
+    g = pool_take(&r->groups);
+    r->group[g] = (RouteGroup){sent_us, due_us, p, p, from, to};
+    r->open[li] = g;
+    uint64_t tie = (uint64_t)(from * ROUTE_MAX_CARS + to) << 56 | (r->order++ & ((UINT64_C(1) << 56) - 1));
+    dlheap_push(r->heap, &r->nheap, (DlKey){due_us, tie, g});
 }
 
 /* cs: the time the server puts mu on the downlinks, given its arrival. */
@@ -133,66 +218,155 @@ static int64_t server_output(const RouteMedium *r, const Mu *mu, int64_t arrive_
     return arrive_us;
 }
 
+/* One copy from `from` to `to` of stored MU m: its line's fate (cs: after
+ * the uplink's, drawn by the first destination). MEDIUM_* flags. */
+static int send_one(RouteMedium *r, int k, int from, int to, int32_t m, int64_t now_us)
+{
+    const Mu *mu = &r->mus[m].mu;
+    int64_t enter_us = now_us, due[2];
+    if (r->topology == ROUTE_CS) {
+        if (to == (from == 0 ? 1 : 0)) /* a new MU: one uplink packet for every destination */
+            r->up_ok[from][k] = delayline_draw_fate(&r->up[from], k, mu, &r->up_delay_us[from][k]);
+        if (!r->up_ok[from][k])
+            return MEDIUM_LOST;
+        enter_us = server_output(r, mu, now_us + r->up_delay_us[from][k]);
+    }
+    int fate = delayline_admit(&r->line[from * r->ncars + to], k, mu, enter_us, due);
+    if (!(fate & (MEDIUM_LOST | MEDIUM_OVERFLOW)))
+        queue_packet(r, from, to, k, m, now_us, due[0]);
+    if ((fate & MEDIUM_DUPLICATED) && !(fate & MEDIUM_DUP_OVERFLOW))
+        queue_packet(r, from, to, k, m, now_us, due[1]);
+    return fate;
+}
+
+/* A stored MU no packet took (every copy lost) is released at once. */
+static void settle_mu(RouteMedium *r, int32_t m)
+{
+    if (r->mus[m].refs == 0) {
+        r->mus[m].refs = 1;
+        release_mu(r, m);
+    }
+}
+
 static int rt_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now_us)
 {
     RouteMedium *r = ctx;
-    if (to < 0 || to >= r->ncars || !r->has_line[to])
+    if (from < 0 || from >= r->ncars || to < 0 || to >= r->ncars || to == from || k < 0 || k >= r->nschemes)
         return MEDIUM_LOST; /* nobody there: nothing is queued */
-    int fate;
-    if (r->topology == ROUTE_P2P) {
-        fate = delayline_send_at(&r->line[to], k, from, to, mu, now_us, now_us);
-    } else {
-        if (to == r->first_peer) /* a new MU: one uplink packet for every destination */
-            r->up_ok[k] = delayline_draw_fate(&r->up, k, mu, &r->up_delay_us[k]);
-        if (!r->up_ok[k])
-            return MEDIUM_LOST;
-        int64_t out_us = server_output(r, mu, now_us + r->up_delay_us[k]);
-        fate = delayline_send_at(&r->line[to], k, from, to, mu, now_us, out_us);
-    }
-    line_sent(r, to);
+    int32_t m = keep_mu(r, from, mu);
+    int fate = send_one(r, k, from, to, m, now_us);
+    settle_mu(r, m);
     return fate;
+}
+
+RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_us)
+{
+    RouteFates f = {0, 0, 0};
+    int32_t m = keep_mu(r, from, mu);
+    for (int to = 0; to < r->ncars; to++) {
+        if (to == from)
+            continue;
+        int fate = send_one(r, k, from, to, m, now_us);
+        f.lost += (fate & MEDIUM_LOST) != 0;
+        f.duplicated += (fate & MEDIUM_DUPLICATED) != 0;
+        f.overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
+    }
+    settle_mu(r, m);
+    return f;
+}
+
+/* ---- delivering ---------------------------------------------------------- */
+
+int32_t route_pop_group(RouteMedium *r, int64_t t_us)
+{
+    if (r->nheap == 0 || r->heap[0].due_us > t_us)
+        return -1;
+    int32_t g = r->heap[0].slot;
+    dlheap_drop_head(r->heap, &r->nheap);
+    RouteGroup *gr = &r->group[g];
+    int li = gr->from * r->ncars + gr->to;
+    if (r->open[li] == g)
+        r->open[li] = -1; /* nothing joins a group that left */
+    return g;
+}
+
+/* Releases packet p of a group on line li (delivered or dropped). */
+static int32_t drop_packet(RouteMedium *r, int li, int32_t p)
+{
+    int32_t next = r->pkt[p].next;
+    delayline_left(&r->line[li], r->pkt[p].k);
+    release_mu(r, r->pkt[p].mu);
+    pool_give(&r->pkts, p);
+    return next;
+}
+
+void route_drop_group(RouteMedium *r, int32_t g)
+{
+    const RouteGroup *gr = &r->group[g];
+    int li = gr->from * r->ncars + gr->to;
+    for (int32_t p = gr->head; p >= 0;)
+        p = drop_packet(r, li, p);
+    pool_give(&r->groups, g);
 }
 
 static int64_t rt_next_due(const void *ctx)
 {
-    const RouteMedium *r = ctx;
-    return r->min_due;
+    return route_next_due(ctx);
 }
 
+/* One packet at a time: the head group's first packet; the group stays at
+ * the head, with its key, until its last packet leaves. */
 static bool rt_pop_due(void *ctx, int64_t t_us, MediumDelivery *out)
 {
     RouteMedium *r = ctx;
-    int j = r->min_line;
-    if (j < 0 || r->min_due > t_us)
+    if (r->nheap == 0 || r->heap[0].due_us > t_us)
         return false;
-    Medium m = delayline_medium(&r->line[j]);
-    bool ok = medium_pop_due(&m, t_us, out);
-    r->due[j] = delayline_next_due(&r->line[j]);
-    find_first(r);
-    return ok;
+    int32_t g = r->heap[0].slot;
+    RouteGroup *gr = &r->group[g];
+    const RoutePacket *p = &r->pkt[gr->head];
+    *out = (MediumDelivery){.scheme = p->k, .from = gr->from, .to = gr->to, .sent_us = gr->sent_us,
+                            .due_us = gr->due_us, .mu = r->mus[p->mu].mu};
+    int li = gr->from * r->ncars + gr->to;
+    if (r->open[li] == g)
+        r->open[li] = -1; /* a group being handed out takes no more packets */
+    gr->head = drop_packet(r, li, gr->head);
+    if (gr->head < 0) {
+        dlheap_drop_head(r->heap, &r->nheap);
+        pool_give(&r->groups, g);
+    }
+    return true;
+}
+
+int route_in_flight(const RouteMedium *r, int k, int from, InFlight *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < r->nheap && n < max; i++) {
+        const RouteGroup *g = &r->group[r->heap[i].slot];
+        if (g->from != from)
+            continue;
+        for (int32_t p = g->head; p >= 0 && n < max; p = r->pkt[p].next)
+            if (r->pkt[p].k == k)
+                out[n++] = (InFlight){.mu = r->mus[r->pkt[p].mu].mu, .sent_us = g->sent_us, .due_us = g->due_us};
+    }
+    return n;
 }
 
 static int rt_in_flight(const void *ctx, int k, InFlight *out, int max)
 {
     const RouteMedium *r = ctx;
     int n = 0;
-    for (int j = 0; j < r->ncars && n < max; j++)
-        if (r->has_line[j]) {
-            Medium m = delayline_medium((DelayLine *)&r->line[j]);
-            n += medium_in_flight(&m, k, out + n, max - n);
-        }
+    for (int from = 0; from < r->ncars && n < max; from++)
+        n += route_in_flight(r, k, from, out + n, max - n);
     return n;
 }
 
 static void rt_clear(void *ctx)
 {
     RouteMedium *r = ctx;
-    for (int j = 0; j < r->ncars; j++)
-        if (r->has_line[j]) {
-            Medium m = delayline_medium(&r->line[j]);
-            medium_clear(&m);
-        }
-    forget_dues(r);
+    forget_queue(r);
+    for (int i = 0; i < r->ncars * r->ncars; i++)
+        if (r->has_line[i])
+            delayline_clear(&r->line[i]);
 }
 
 static const MediumType route_type = {

@@ -1,6 +1,7 @@
-/* RouteMedium: what one terminal sends to every other terminal of an N-car
- * race, over either topology (DESIGN.md "N players and topologies";
- * docs/nplayers.md), composed of DelayLines (delayline.h).
+/* RouteMedium: what every terminal of an N-car race sends to every other,
+ * over either topology (DESIGN.md "N players and topologies";
+ * docs/nplayers.md): one medium for the whole race, its lines drawing their
+ * fates as DelayLines do (delayline.h), its packets kept in one queue.
  *
  * Peer-to-peer (ROUTE_P2P): one emulated link per ordered pair; the MU from
  * terminal i to j crosses link i->j alone.
@@ -26,15 +27,34 @@
  * two-player engine; cs: uplink i: N * (N - 1) + i; downlink to j of car i's
  * MUs: N * N + i * (N - 1) + (j < i ? j : j - 1).
  *
+ * The queue: packets of one line sent at one instant with one due time
+ * (every scheme's copy of a sample's MU takes the slot's fate) form one
+ * group, and the groups wait in one binary heap ordered by (due, sender,
+ * destination, sending order): the order in which per-line queues merged by
+ * sender, then destination, would hand them out. An MU's bytes are stored
+ * once for all its copies (every destination; every scheme that sends the
+ * same bytes from the same terminal).
+ *
  * Contracts:
- *   route_init(r, cfg, err)   allocates every line (here only); false + err
- *        (r safe to free) on a bad config or out of memory.
+ *   route_init(r, cfg, err)   allocates every line and the queue (here
+ *        only); false + err (r safe to free) on a bad config or out of
+ *        memory.
  *   route_free(r)             NULL-safe.
- *   route_medium(r)           the Medium value (ctx = r, borrowed).
+ *   route_medium(r)           the Medium value (ctx = r, borrowed): slot,
+ *        send, next_due, pop_due, in_flight (every sender's), clear.
  *   route_reset(r)            queues emptied, random streams to their start.
  *   route_line_index(N, i, j) the p2p stream index above.
- *   Deliveries leave in due order; equal due times: the lower destination
- *   first, then sending order.
+ *   route_send_all(r, k, from, mu, now_us, out)  the medium's send to every
+ *        other terminal in ascending order; out counts the copies lost,
+ *        duplicated and dropped by a full queue.
+ *   route_pop_group(r, t_us)  the first group due at or before t_us, taken
+ *        off the queue (-1: none); route_group(r, g) reads it and its
+ *        packets (route_group_next), route_drop_group(r, g) releases it
+ *        once delivered. Deliveries leave in due order; equal due times:
+ *        the lower sender first, then the lower destination, then sending
+ *        order (as route_pop_due hands them out one by one).
+ *   route_in_flight(r, k, from, out, max)  scheme k's MUs in flight from
+ *        terminal `from` (any order).
  */
 #ifndef NR_ROUTE_H
 #define NR_ROUTE_H
@@ -49,33 +69,71 @@ typedef enum RouteServer { ROUTE_RELAY = 0, ROUTE_SYNC = 1 } RouteServer;
 typedef struct RouteConfig {
     RouteTopology topology;
     RouteServer server;
-    int from, ncars;
-    int64_t hold_us;                      /* ROUTE_SYNC: output at gen + hold */
-    const LinkSpec *link[ROUTE_MAX_CARS]; /* p2p: from->j; cs: server->j (NULL: no delay) */
-    const LinkSpec *up;                   /* cs: from->server (NULL: no delay) */
+    int ncars;
+    int64_t hold_us; /* ROUTE_SYNC: output at gen + hold */
+    /* p2p: link[i][j] the line i->j; cs: link[i][j] the downlink to j of
+     * car i's MUs (server->j); NULL: no delay */
+    const LinkSpec *link[ROUTE_MAX_CARS][ROUTE_MAX_CARS];
+    const LinkSpec *up[ROUTE_MAX_CARS]; /* cs: i->server (NULL: no delay) */
     uint64_t seed;
     int nschemes;
     bool need_aux;
-    const char *const *names;             /* scheme names (delayline_set_schemes) */
+    const char *const *names; /* scheme names (delayline_set_schemes) */
 } RouteConfig;
+
+/* One packet of a group: scheme k's copy of stored MU `mu`. */
+typedef struct RoutePacket {
+    int32_t next; /* the group's next packet, -1: the last */
+    int32_t mu;
+    int32_t k;
+} RoutePacket;
+
+/* Packets of one line, sent at one instant, due at one time. */
+typedef struct RouteGroup {
+    int64_t sent_us, due_us;
+    int32_t head, tail; /* packets, in sending order */
+    int32_t from, to;
+} RouteGroup;
+
+typedef struct RouteMu {
+    Mu mu;
+    int32_t refs; /* packets queued that carry it */
+} RouteMu;
+
+/* A pool of fixed-size records: indices from `fresh` on were never used,
+ * free[0..nfree) lists the released ones. */
+typedef struct RoutePool {
+    int32_t *free;
+    int32_t nfree, fresh;
+} RoutePool;
+
+typedef struct RouteFates {
+    int lost, duplicated, overflow;
+} RouteFates;
 
 typedef struct RouteMedium {
     RouteTopology topology;
     RouteServer server;
-    int from, ncars, first_peer;
+    int ncars, nschemes;
     int64_t hold_us;
     LinkSpec none;
-    DelayLine up;
-    DelayLine line[ROUTE_MAX_CARS]; /* [j], j != from */
-    bool has_up, has_line[ROUTE_MAX_CARS];
-    /* each line's next due time, and the earliest of them (line first_due,
-     * -1: none); kept as lines change, so next_due is O(1) */
-    int64_t due[ROUTE_MAX_CARS];
-    int64_t min_due;
-    int min_line;
-    /* cs: the uplink fate of each scheme's MU being fanned out */
-    bool up_ok[SCHEME_MAX];
-    int64_t up_delay_us[SCHEME_MAX];
+    DelayLine *line;  /* [from * ncars + to], from != to */
+    DelayLine *up;    /* cs: [from] */
+    bool *has_line;   /* [from * ncars + to]: initialised (freed by route_free) */
+    bool *has_up;
+    int32_t *open;    /* [from * ncars + to]: the line's newest group while queued, -1 */
+    /* cs: the uplink fate of each sender's and scheme's MU being fanned out */
+    bool up_ok[ROUTE_MAX_CARS][SCHEME_MAX];
+    int64_t up_delay_us[ROUTE_MAX_CARS][SCHEME_MAX];
+    int32_t last_mu[ROUTE_MAX_CARS]; /* each sender's newest stored MU while queued, -1 */
+    int cap;          /* packets at most: every line's every scheme at its limit */
+    DlKey *heap;      /* groups by (due, (from * ROUTE_MAX_CARS + to) << 56 | sending order); slot: the group */
+    int nheap;
+    RouteGroup *group;
+    RoutePacket *pkt;
+    RouteMu *mus;
+    RoutePool groups, pkts, mupool;
+    uint64_t order;   /* groups queued so far */
 } RouteMedium;
 
 bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err);
@@ -83,5 +141,30 @@ void route_free(RouteMedium *r);
 Medium route_medium(RouteMedium *r);
 void route_reset(RouteMedium *r);
 int route_line_index(int ncars, int from, int to);
+RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_us);
+int32_t route_pop_group(RouteMedium *r, int64_t t_us);
+void route_drop_group(RouteMedium *r, int32_t g);
+int route_in_flight(const RouteMedium *r, int k, int from, InFlight *out, int max);
+
+static inline const RouteGroup *route_group(const RouteMedium *r, int32_t g)
+{
+    return &r->group[g];
+}
+
+/* The packet after p in its group (-1: none); p = group->head first. */
+static inline const RoutePacket *route_packet(const RouteMedium *r, int32_t p)
+{
+    return &r->pkt[p];
+}
+
+static inline const Mu *route_packet_mu(const RouteMedium *r, const RoutePacket *p)
+{
+    return &r->mus[p->mu].mu;
+}
+
+static inline int64_t route_next_due(const RouteMedium *r)
+{
+    return r->nheap > 0 ? r->heap[0].due_us : INT64_MAX;
+}
 
 #endif

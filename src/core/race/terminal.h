@@ -36,6 +36,9 @@
  *        (mu->car == the terminal's car, mu->gen_us == local_us): every
  *        scheme's sender half runs in scheme order; what scheme k sends goes
  *        to sink->send(sink->ctx, k, to, mu) for every other terminal `to`.
+ *   terminal_local_fan(t, mu, local_us, fan)  the same, what scheme k sends
+ *        going once to fan->send_all(fan->ctx, k, mu), for every other
+ *        terminal (in ascending order) at once.
  *   terminal_receive(t, k, mu, local_us)  an MU for scheme k arrived at
  *        local_us: RX_REJECTED (counted, nothing else changes) unless
  *        mu_validate passes, else scheme k's on_receive result.
@@ -75,6 +78,13 @@ typedef struct TerminalSink {
     void (*send)(void *ctx, int k, int to, const Mu *mu);
 } TerminalSink;
 
+/* Where a terminal's schemes send when every MU goes to every other
+ * terminal in one call (terminal_local_fan). */
+typedef struct TerminalFan {
+    void *ctx;
+    void (*send_all)(void *ctx, int k, const Mu *mu);
+} TerminalFan;
+
 typedef struct Terminal Terminal;
 
 int64_t terminal_clock_local(const TerminalClock *c, int64_t t_us);
@@ -82,6 +92,7 @@ Terminal *terminal_new(const TerminalConfig *cfg, NrError *err);
 void terminal_free(Terminal *t);
 void terminal_start(Terminal *t, const Mu *grid, int64_t local_us);
 void terminal_local(Terminal *t, const Mu *mu, int64_t local_us, const TerminalSink *sink);
+void terminal_local_fan(Terminal *t, const Mu *mu, int64_t local_us, const TerminalFan *fan);
 RxResult terminal_receive(Terminal *t, int k, const Mu *mu, int64_t local_us);
 int64_t terminal_rejected(const Terminal *t, MuCheck check);
 void terminal_reset_counters(Terminal *t);
