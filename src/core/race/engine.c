@@ -200,9 +200,11 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
     e->period_us = (int64_t)cfg->period_ms * NR_US_PER_MS;
     e->params.period_us = e->period_us;
     bool given = true;
+    e->all_local = true;
     for (int j = 0; j < e->ncars; j++) {
         e->clock[j] = cfg->clock[j];
         e->remote[j] = cfg->remote[j];
+        e->all_local &= !cfg->remote[j];
         e->given_prog[j] = cfg->progress[j];
         given &= cfg->progress[j] != NULL;
     }

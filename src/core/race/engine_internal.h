@@ -43,6 +43,7 @@ struct Engine {
     EngineHooks hooks;
     TerminalClock clock[ENGINE_MAX_CARS];
     bool remote[ENGINE_MAX_CARS];
+    bool all_local;                      /* no terminal is remote */
     Terminal *term[ENGINE_MAX_CARS];     /* NULL for a remote terminal */
     SinkCtx sinkctx[ENGINE_MAX_CARS];
     TerminalSink sink[ENGINE_MAX_CARS];

@@ -39,21 +39,27 @@ void engine_sink_send_all(void *ctx, int k, const Mu *mu)
     c->overflow += f.overflow;
 }
 
-/* An MU reaches local terminal `to` at its local time lt_us: the one
- * receive path of every mode. */
-static RxResult receive_at(Engine *e, int k, int from, int to, const Mu *mu, int64_t lt_us)
+/* Scheme k's MU from `from` reached its destination: counted in dir[from]. */
+static void count_receive(Engine *e, int k, int from, RxResult r)
 {
-    RxResult r = terminal_receive(e->term[to], k, mu, lt_us);
     DirCounters *c = &e->s[k].m.dir[from];
     c->delivered++;
     if (r == RX_REJECTED) {
         c->rejected++;
-        return r;
+        return;
     }
     if (r != RX_USED)
         c->late++;
     if (r == RX_DISCARDED)
         c->discarded++;
+}
+
+/* An MU reaches local terminal `to` at its local time lt_us: the one
+ * receive path of every mode. */
+static RxResult receive_at(Engine *e, int k, int from, int to, const Mu *mu, int64_t lt_us)
+{
+    RxResult r = terminal_receive(e->term[to], k, mu, lt_us);
+    count_receive(e, k, from, r);
     return r;
 }
 
@@ -65,13 +71,11 @@ RxResult engine_receive(Engine *e, int k, int from, int to, const Mu *mu, int64_
     return receive_at(e, k, from, to, mu, engine_local_time(e, to, t_us));
 }
 
-/* The route's next group: every packet of it, one due time, one line. */
-static void deliver_group(Engine *e, int d, int64_t t_us)
+/* Route group g, taken off the queue: every packet of it, one due time,
+ * one line; the schemes' copies of the same stored MU (consecutive: sent
+ * in scheme order) are received together, validated once. */
+static void deliver_group(Engine *e, int32_t g)
 {
-    e->due_stale[d] = true;
-    int32_t g = route_pop_group(e->route, t_us);
-    if (g < 0)
-        return;
     const RouteGroup *gr = route_group(e->route, g);
     int from = gr->from, to = gr->to;
     if (e->remote[to]) { /* it leaves on the wire, copy by copy: the local time does not move */
@@ -85,20 +89,46 @@ static void deliver_group(Engine *e, int d, int64_t t_us)
         route_drop_group(e->route, g);
         return;
     }
-    e->now_us = gr->due_us;
+    if (gr->due_us > e->now_us)
+        e->now_us = gr->due_us;
     int64_t lt = engine_local_time(e, to, gr->due_us);
     for (int32_t p = gr->head; p >= 0;) {
-        const RoutePacket *pk = route_packet(e->route, p);
-        receive_at(e, pk->k, from, to, route_packet_mu(e->route, pk), lt);
-        p = pk->next;
+        const RoutePacket *first = route_packet(e->route, p);
+        int ks[SCHEME_MAX], n = 0;
+        RxResult rx[SCHEME_MAX];
+        for (const RoutePacket *pk = first; n < SCHEME_MAX; pk = route_packet(e->route, p)) {
+            ks[n++] = pk->k;
+            p = pk->next;
+            if (p < 0 || route_packet(e->route, p)->mu != first->mu)
+                break;
+        }
+        terminal_receive_many(e->term[to], ks, n, route_packet_mu(e->route, first), lt, rx);
+        for (int i = 0; i < n; i++)
+            count_receive(e, ks[i], from, rx[i]);
     }
     route_drop_group(e->route, g);
+}
+
+/* Every route delivery due at or before t_us, terminal by terminal: what
+ * a terminal receives changes that terminal alone, and each takes its own
+ * in the order of route.h. Only when the route is the engine's one medium
+ * (another medium's deliveries would have to interleave by time) and every
+ * terminal is local (what leaves on the wire goes in due order). */
+static void deliver_route_until(Engine *e, int d, int64_t t_us)
+{
+    e->due_stale[d] = true;
+    for (int to = 0; to < e->ncars; to++)
+        for (int32_t g; (g = route_pop_group_to(e->route, to, t_us)) >= 0;)
+            deliver_group(e, g);
 }
 
 static void deliver_from(Engine *e, int d, int64_t t_us)
 {
     if (e->own_route[d]) {
-        deliver_group(e, d, t_us);
+        e->due_stale[d] = true;
+        int32_t g = route_pop_group(e->route, t_us);
+        if (g >= 0)
+            deliver_group(e, g);
         return;
     }
     MediumDelivery m;
@@ -119,6 +149,16 @@ static void deliver_from(Engine *e, int d, int64_t t_us)
     receive_at(e, m.scheme, d, to, &m.mu, engine_local_time(e, to, m.due_us));
 }
 
+/* Direction d's delivery due at due_us; when the route is the engine's one
+ * medium, every route delivery up to lim_us at once. */
+static void deliver_due(Engine *e, int d, int64_t due_us, int64_t lim_us)
+{
+    if (e->own_route[d] && e->nmed == 1 && e->all_local)
+        deliver_route_until(e, d, lim_us);
+    else
+        deliver_from(e, d, due_us);
+}
+
 /* The direction whose next delivery is due first, or -1; *due gets it.
  * Called several times per sample: locals, one store at the end. */
 static int next_direction(Engine *e, int64_t *due)
@@ -129,7 +169,7 @@ static int next_direction(Engine *e, int64_t *due)
     for (int i = 0; i < nmed; i++) {
         int d = e->med_dir[i];
         if (e->due_stale[d]) {
-            e->due[d] = medium_next_due(&e->med[d]);
+            e->due[d] = e->own_route[d] ? route_next_due(e->route) : medium_next_due(&e->med[d]);
             e->due_stale[d] = false;
         }
         if (e->due[d] < first) { /* equal times: the lower direction first */
@@ -224,7 +264,7 @@ static void do_sample(Engine *e)
     int64_t due;
     int d;
     while ((d = next_direction(e, &due)) >= 0 && due <= t)
-        deliver_from(e, d, t);
+        deliver_due(e, d, t, t);
     engine_capture_views(e, e->processed - 1, t);
     engine_take_metrics(e);
 }
@@ -240,7 +280,7 @@ void engine_step_to(Engine *e, int64_t t_us)
          * they wait for the next push, or never come after engine_finish;
          * only what goes to remote terminals leaves as soon as it is due. */
         if (d >= 0 && due <= t_us && (waiting ? due <= t_sample : e->ahead[d])) {
-            deliver_from(e, d, due);
+            deliver_due(e, d, due, waiting && t_sample < t_us ? t_sample : t_us);
             continue;
         }
         if (waiting && t_sample <= t_us) {

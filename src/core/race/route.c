@@ -13,7 +13,7 @@ int route_line_index(int ncars, int from, int to)
     return from * (ncars - 1) + (to < from ? to : to - 1);
 }
 
-/* ---- pools and the heap -------------------------------------------------- */
+/* ---- pools and the line queues ------------------------------------------ */
 
 static int32_t pool_take(RoutePool *p)
 {
@@ -25,12 +25,74 @@ static void pool_give(RoutePool *p, int32_t i)
     p->free[p->nfree++] = i;
 }
 
+/* Line a's first group leaves before line b's (equal times: the lower
+ * sender, then destination: the lower line index). */
+static bool line_first(const RouteMedium *r, int32_t a, int32_t b)
+{
+    return r->head_due[a] < r->head_due[b] || (r->head_due[a] == r->head_due[b] && a < b);
+}
+
+static int32_t *line_at(const RouteMedium *r, int32_t li, int32_t i)
+{
+    int32_t k = r->qhead[li] + i;
+    return &r->qstore[(size_t)li * (size_t)r->line_cap + (size_t)(k >= r->line_cap ? k - r->line_cap : k)];
+}
+
+/* Group g into line li's due order, after every group due no later. */
+static void line_insert(RouteMedium *r, int32_t li, int32_t g)
+{
+    int64_t due = r->group[g].due_us;
+    int32_t i = r->qn[li]++;
+    for (; i > 0 && r->group[*line_at(r, li, i - 1)].due_us > due; i--)
+        *line_at(r, li, i) = *line_at(r, li, i - 1);
+    *line_at(r, li, i) = g;
+    if (i == 0) { /* a new first group (mostly of an empty line) */
+        r->head_due[li] = due;
+        if (!r->first_stale && line_first(r, li, r->first))
+            r->first = li;
+    }
+}
+
+/* Takes line li's first group. */
+static int32_t line_take(RouteMedium *r, int32_t li)
+{
+    int32_t g = *line_at(r, li, 0);
+    r->qhead[li] = r->qhead[li] + 1 == r->line_cap ? 0 : r->qhead[li] + 1;
+    r->head_due[li] = --r->qn[li] > 0 ? r->group[*line_at(r, li, 0)].due_us : INT64_MAX;
+    r->first_stale |= li == r->first;
+    return g;
+}
+
+/* The line whose first group leaves first (found again after it left). */
+static int32_t first_line(RouteMedium *r)
+{
+    if (r->first_stale) {
+        int32_t best = 0;
+        for (int32_t li = 1; li < r->ncars * r->ncars; li++)
+            if (line_first(r, li, best))
+                best = li;
+        r->first = best;
+        r->first_stale = false;
+    }
+    return r->first;
+}
+
+int64_t route_next_due(RouteMedium *r)
+{
+    return r->head_due[first_line(r)];
+}
+
 /* ---- setup --------------------------------------------------------------- */
 
 /* Nothing queued; every line's and sender's newest record forgotten. */
 static void forget_queue(RouteMedium *r)
 {
-    r->nheap = 0;
+    for (int i = 0; i < r->ncars * r->ncars; i++) {
+        r->qhead[i] = r->qn[i] = 0;
+        r->head_due[i] = INT64_MAX;
+    }
+    r->first = 0;
+    r->first_stale = false;
     r->groups.nfree = r->groups.fresh = 0;
     r->pkts.nfree = r->pkts.fresh = 0;
     r->mupool.nfree = r->mupool.fresh = 0;
@@ -54,20 +116,26 @@ static bool alloc_queue(RouteMedium *r)
 {
     size_t n = (size_t)r->ncars, cap = n * (n - 1) * (size_t)r->nschemes * DELAYLINE_QUEUE_LIMIT;
     r->cap = (int)cap;
+    r->line_cap = r->nschemes * DELAYLINE_QUEUE_LIMIT; /* a line's packets at most */
+    size_t leaves = n * n;
     r->line = calloc(n * n, sizeof *r->line);
     r->has_line = calloc(n * n, sizeof *r->has_line);
     r->up = calloc(n, sizeof *r->up);
     r->has_up = calloc(n, sizeof *r->has_up);
     r->open = malloc(n * n * sizeof *r->open);
-    r->heap = malloc(cap * sizeof *r->heap);
+    r->qstore = malloc(n * n * (size_t)r->line_cap * sizeof *r->qstore);
+    r->qhead = malloc(leaves * sizeof *r->qhead);
+    r->qn = malloc(leaves * sizeof *r->qn);
+    r->head_due = malloc(leaves * sizeof *r->head_due);
     r->group = malloc(cap * sizeof *r->group);
     r->pkt = malloc(cap * sizeof *r->pkt);
     r->mus = malloc(cap * sizeof *r->mus);
     r->groups.free = malloc(cap * sizeof *r->groups.free);
     r->pkts.free = malloc(cap * sizeof *r->pkts.free);
     r->mupool.free = malloc(cap * sizeof *r->mupool.free);
-    return r->line && r->has_line && r->up && r->has_up && r->open && r->heap && r->group && r->pkt && r->mus &&
-           r->groups.free && r->pkts.free && r->mupool.free;
+    return r->line && r->has_line && r->up && r->has_up && r->open && r->qstore && r->qhead && r->qn &&
+           r->head_due && r->group && r->pkt && r->mus && r->groups.free && r->pkts.free &&
+           r->mupool.free;
 }
 
 bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err)
@@ -122,7 +190,10 @@ void route_free(RouteMedium *r)
     free(r->up);
     free(r->has_up);
     free(r->open);
-    free(r->heap);
+    free(r->qstore);
+    free(r->qhead);
+    free(r->qn);
+    free(r->head_due);
     free(r->group);
     free(r->pkt);
     free(r->mus);
@@ -206,8 +277,7 @@ static void queue_packet(RouteMedium *r, int from, int to, int k, int32_t m, int
     g = pool_take(&r->groups);
     r->group[g] = (RouteGroup){sent_us, due_us, p, p, from, to};
     r->open[li] = g;
-    uint64_t tie = (uint64_t)(from * ROUTE_MAX_CARS + to) << 56 | (r->order++ & ((UINT64_C(1) << 56) - 1));
-    dlheap_push(r->heap, &r->nheap, (DlKey){due_us, tie, g});
+    line_insert(r, li, g);
 }
 
 /* cs: the time the server puts mu on the downlinks, given its arrival. */
@@ -277,17 +347,29 @@ RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t
 
 /* ---- delivering ---------------------------------------------------------- */
 
-int32_t route_pop_group(RouteMedium *r, int64_t t_us)
+/* Line li's first group taken off its queue. */
+static int32_t take_group(RouteMedium *r, int32_t li)
 {
-    if (r->nheap == 0 || r->heap[0].due_us > t_us)
-        return -1;
-    int32_t g = r->heap[0].slot;
-    dlheap_drop_head(r->heap, &r->nheap);
-    RouteGroup *gr = &r->group[g];
-    int li = gr->from * r->ncars + gr->to;
+    int32_t g = line_take(r, li);
     if (r->open[li] == g)
         r->open[li] = -1; /* nothing joins a group that left */
     return g;
+}
+
+int32_t route_pop_group(RouteMedium *r, int64_t t_us)
+{
+    int32_t li = first_line(r);
+    return r->qn[li] > 0 && r->head_due[li] <= t_us ? take_group(r, li) : -1;
+}
+
+int32_t route_pop_group_to(RouteMedium *r, int to, int64_t t_us)
+{
+    const int n = r->ncars;
+    int32_t best = -1;
+    for (int32_t li = to; li < n * n; li += n) /* every line into `to`, lower senders first */
+        if (r->qn[li] > 0 && r->head_due[li] <= t_us && (best < 0 || r->head_due[li] < r->head_due[best]))
+            best = li;
+    return best >= 0 ? take_group(r, best) : -1;
 }
 
 /* Releases packet p of a group on line li (delivered or dropped). */
@@ -311,7 +393,7 @@ void route_drop_group(RouteMedium *r, int32_t g)
 
 static int64_t rt_next_due(const void *ctx)
 {
-    return route_next_due(ctx);
+    return route_next_due((RouteMedium *)ctx); /* a pure query; the first line is a cache */
 }
 
 /* One packet at a time: the head group's first packet; the group stays at
@@ -319,19 +401,19 @@ static int64_t rt_next_due(const void *ctx)
 static bool rt_pop_due(void *ctx, int64_t t_us, MediumDelivery *out)
 {
     RouteMedium *r = ctx;
-    if (r->nheap == 0 || r->heap[0].due_us > t_us)
+    int32_t li = first_line(r);
+    if (r->qn[li] == 0 || r->head_due[li] > t_us)
         return false;
-    int32_t g = r->heap[0].slot;
+    int32_t g = *line_at(r, li, 0);
     RouteGroup *gr = &r->group[g];
     const RoutePacket *p = &r->pkt[gr->head];
     *out = (MediumDelivery){.scheme = p->k, .from = gr->from, .to = gr->to, .sent_us = gr->sent_us,
                             .due_us = gr->due_us, .mu = r->mus[p->mu].mu};
-    int li = gr->from * r->ncars + gr->to;
     if (r->open[li] == g)
         r->open[li] = -1; /* a group being handed out takes no more packets */
     gr->head = drop_packet(r, li, gr->head);
     if (gr->head < 0) {
-        dlheap_drop_head(r->heap, &r->nheap);
+        line_take(r, li);
         pool_give(&r->groups, g);
     }
     return true;
@@ -340,13 +422,14 @@ static bool rt_pop_due(void *ctx, int64_t t_us, MediumDelivery *out)
 int route_in_flight(const RouteMedium *r, int k, int from, InFlight *out, int max)
 {
     int n = 0;
-    for (int i = 0; i < r->nheap && n < max; i++) {
-        const RouteGroup *g = &r->group[r->heap[i].slot];
-        if (g->from != from)
-            continue;
-        for (int32_t p = g->head; p >= 0 && n < max; p = r->pkt[p].next)
-            if (r->pkt[p].k == k)
-                out[n++] = (InFlight){.mu = r->mus[r->pkt[p].mu].mu, .sent_us = g->sent_us, .due_us = g->due_us};
+    for (int to = 0; to < r->ncars; to++) {
+        int32_t li = from * r->ncars + to;
+        for (int32_t i = 0; to != from && i < r->qn[li] && n < max; i++) {
+            const RouteGroup *g = &r->group[*line_at(r, li, i)];
+            for (int32_t p = g->head; p >= 0 && n < max; p = r->pkt[p].next)
+                if (r->pkt[p].k == k)
+                    out[n++] = (InFlight){.mu = r->mus[r->pkt[p].mu].mu, .sent_us = g->sent_us, .due_us = g->due_us};
+        }
     }
     return n;
 }

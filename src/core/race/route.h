@@ -29,11 +29,15 @@
  *
  * The queue: packets of one line sent at one instant with one due time
  * (every scheme's copy of a sample's MU takes the slot's fate) form one
- * group, and the groups wait in one binary heap ordered by (due, sender,
- * destination, sending order): the order in which per-line queues merged by
- * sender, then destination, would hand them out. An MU's bytes are stored
- * once for all its copies (every destination; every scheme that sends the
- * same bytes from the same terminal).
+ * group; each line keeps its groups in due order (equal times: sending
+ * order). The earliest of the lines' first groups leaves first, ties going
+ * to the lower sender, then destination: the order in which per-line queues
+ * merged by sender, then destination, hand them out. What one terminal
+ * receives changes that terminal alone, so the engine may take each
+ * terminal's deliveries in turn (route_pop_group_to): to one terminal, in
+ * the same order.
+ * An MU's bytes are stored once for all its copies (every destination;
+ * every scheme that sends the same bytes from the same terminal).
  *
  * Contracts:
  *   route_init(r, cfg, err)   allocates every line and the queue (here
@@ -47,6 +51,9 @@
  *   route_send_all(r, k, from, mu, now_us, out)  the medium's send to every
  *        other terminal in ascending order; out counts the copies lost,
  *        duplicated and dropped by a full queue.
+ *   route_next_due(r)         the earliest due time queued (INT64_MAX: none).
+ *   route_pop_group_to(r, to, t_us)  the same as route_pop_group among the
+ *        groups for terminal `to`.
  *   route_pop_group(r, t_us)  the first group due at or before t_us, taken
  *        off the queue (-1: none); route_group(r, g) reads it and its
  *        packets (route_group_next), route_drop_group(r, g) releases it
@@ -127,13 +134,18 @@ typedef struct RouteMedium {
     int64_t up_delay_us[ROUTE_MAX_CARS][SCHEME_MAX];
     int32_t last_mu[ROUTE_MAX_CARS]; /* each sender's newest stored MU while queued, -1 */
     int cap;          /* packets at most: every line's every scheme at its limit */
-    DlKey *heap;      /* groups by (due, (from * ROUTE_MAX_CARS + to) << 56 | sending order); slot: the group */
-    int nheap;
+    /* each line's groups in due order: a ring of line_cap group indices
+     * (qstore[li * line_cap ..]) from qhead[li], qn[li] of them; head_due[li]
+     * the first one's due time (INT64_MAX: none) */
+    int32_t *qstore, *qhead, *qn;
+    int64_t *head_due;
+    int line_cap;
+    int32_t first;    /* the line whose first group leaves first, unless first_stale */
+    bool first_stale;
     RouteGroup *group;
     RoutePacket *pkt;
     RouteMu *mus;
     RoutePool groups, pkts, mupool;
-    uint64_t order;   /* groups queued so far */
 } RouteMedium;
 
 bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err);
@@ -143,6 +155,8 @@ void route_reset(RouteMedium *r);
 int route_line_index(int ncars, int from, int to);
 RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_us);
 int32_t route_pop_group(RouteMedium *r, int64_t t_us);
+int32_t route_pop_group_to(RouteMedium *r, int to, int64_t t_us);
+int64_t route_next_due(RouteMedium *r);
 void route_drop_group(RouteMedium *r, int32_t g);
 int route_in_flight(const RouteMedium *r, int k, int from, InFlight *out, int max);
 
@@ -162,9 +176,6 @@ static inline const Mu *route_packet_mu(const RouteMedium *r, const RoutePacket 
     return &r->mus[p->mu].mu;
 }
 
-static inline int64_t route_next_due(const RouteMedium *r)
-{
-    return r->nheap > 0 ? r->heap[0].due_us : INT64_MAX;
-}
+
 
 #endif

@@ -153,6 +153,19 @@ RxResult terminal_receive(Terminal *t, int k, const Mu *mu, int64_t local_us)
     return t->type[k]->on_receive(t->inst[k], mu, local_us);
 }
 
+void terminal_receive_many(Terminal *t, const int *k, int n, const Mu *mu, int64_t local_us, RxResult *out)
+{
+    MuCheck c = mu_validate(mu, t->ncars, t->car, local_us, t->window_us);
+    for (int i = 0; i < n; i++) {
+        if (c != MU_OK) {
+            t->rejected[c]++;
+            out[i] = RX_REJECTED;
+        } else {
+            out[i] = t->started ? t->type[k[i]]->on_receive(t->inst[k[i]], mu, local_us) : RX_DISCARDED;
+        }
+    }
+}
+
 int64_t terminal_rejected(const Terminal *t, MuCheck check)
 {
     if (check != MU_OK)
