@@ -108,12 +108,12 @@ void engine_capture_views(Engine *e, int64_t idx, int64_t t_us)
         v->t_us = t_us;
         v->progress = e->cur_prog[j];
         ShownCar *out = v->car;
-        for (int k = 0; k < n; k++)
-            for (int c = 0; c < nc; c++) {
-                Pose pose;
-                terminal_display(term, k, c, lt, &pose);
-                *out++ = (ShownCar){pose.x, pose.y, pose.seq};
-            }
+        for (int k = 0; k < n; k++) {
+            Pose pose[ENGINE_MAX_CARS];
+            terminal_display_all(term, k, lt, pose);
+            for (int c = 0; c < nc; c++)
+                *out++ = (ShownCar){pose[c].x, pose[c].y, pose[c].seq};
+        }
     }
 }
 

@@ -25,6 +25,8 @@
  *        at now (mu->car in 0..ncars-1, never own_car: mu.h checked it); returns how it was taken (used, late but used, discarded).
  *   display(self, car, now, out)        where car is shown at now; pure (no
  *        state change), defined for any now >= the last event time.
+ *   display_all(self, ncars, now, out)  optional (NULL: display car by
+ *        car): out[c] = what display(self, c, now) gives, for every car.
  *   scheme_state_size(t, ncars)         an instance's bytes with ncars cars.
  *   scheme_find(name)                   registry lookup, NULL when unknown.
  *   scheme_registry()                   NULL-terminated table of every scheme.
@@ -128,6 +130,7 @@ typedef struct SchemeType {
     void (*on_local)(void *self, const Mu *mu, int64_t now_us, Transport *tx);
     RxResult (*on_receive)(void *self, const Mu *mu, int64_t now_us);
     void (*display)(const void *self, int car, int64_t now_us, Pose *out);
+    void (*display_all)(const void *self, int ncars, int64_t now_us, Pose *out); /* optional */
 } SchemeType;
 
 /* Bytes of one instance at a terminal of ncars cars (see car_size). */

@@ -190,6 +190,17 @@ void terminal_display(const Terminal *t, int k, int car, int64_t local_us, Pose 
     t->type[k]->display(t->inst[k], car, local_us, out);
 }
 
+void terminal_display_all(const Terminal *t, int k, int64_t local_us, Pose *out)
+{
+    const SchemeType *type = t->type[k];
+    if (t->started && type->display_all) {
+        type->display_all(t->inst[k], t->ncars, local_us, out);
+        return;
+    }
+    for (int c = 0; c < t->ncars; c++)
+        terminal_display(t, k, c, local_us, &out[c]);
+}
+
 void terminal_set_params(Terminal *t, const SchemeParams *p)
 {
     t->params = *p;

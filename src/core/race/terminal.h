@@ -51,6 +51,9 @@
  *   terminal_reset_counters(t)
  *   terminal_display(t, k, car, local_us, out)  where scheme k shows car at
  *        local_us. Pure.
+ *   terminal_display_all(t, k, local_us, out)  out[c] for every car c, as
+ *        terminal_display gives each (the scheme's display_all when it has
+ *        one).
  *   terminal_set_params(t, p)       live change for every scheme.
  *   terminal_car / terminal_scheme_count / terminal_scheme
  */
@@ -102,6 +105,7 @@ void terminal_receive_many(Terminal *t, const int *k, int n, const Mu *mu, int64
 int64_t terminal_rejected(const Terminal *t, MuCheck check);
 void terminal_reset_counters(Terminal *t);
 void terminal_display(const Terminal *t, int k, int car, int64_t local_us, Pose *out);
+void terminal_display_all(const Terminal *t, int k, int64_t local_us, Pose *out);
 void terminal_set_params(Terminal *t, const SchemeParams *p);
 int terminal_car(const Terminal *t);
 int terminal_scheme_count(const Terminal *t);
