@@ -42,10 +42,10 @@ static int drain(RouteMedium *r, int to, int64_t t_us, Got *out, int n)
 {
     for (int32_t g; (g = to < 0 ? route_pop_group(r, t_us) : route_pop_group_to(r, to, t_us)) >= 0;) {
         const RouteGroup *gr = route_group(r, g);
-        for (int32_t p = gr->head; p >= 0; p = route_packet(r, p)->next) {
-            const RoutePacket *pk = route_packet(r, p);
-            out[n++] = (Got){gr->due_us, gr->sent_us, gr->from, gr->to, pk->k, route_packet_mu(r, pk)->seq};
-        }
+        const RouteFan *fa = route_fan(r, gr);
+        for (int e = 0; e < fa->n; e++)
+            if (gr->mask & (UINT32_C(1) << e))
+                out[n++] = (Got){gr->due_us, fa->sent_us, gr->from, gr->to, fa->k[e], route_mu(r, fa->mu[e])->seq};
         route_drop_group(r, g);
     }
     return n;
@@ -147,14 +147,13 @@ static void copies_share_a_group_and_bytes(void **state)
     int groups = 0;
     for (int32_t g; (g = route_pop_group(&r, INT64_MAX - 1)) >= 0; groups++) {
         const RouteGroup *gr = route_group(&r, g);
+        const RouteFan *fa = route_fan(&r, gr);
         assert_int_equal(gr->from, 1);
-        const RoutePacket *p0 = route_packet(&r, gr->head);
-        const RoutePacket *p1 = route_packet(&r, p0->next);
-        const RoutePacket *p2 = route_packet(&r, p1->next);
-        assert_int_equal(p2->next, -1);
-        assert_true(p0->k == 0 && p1->k == 1 && p2->k == 2);
-        assert_int_equal(p0->mu, p1->mu); /* the same bytes: one record */
-        assert_true(p2->mu != p0->mu && route_packet_mu(&r, p2)->vx == 2.0);
+        assert_int_equal(fa->n, 3);
+        assert_int_equal(gr->mask, 7); /* all three copies */
+        assert_true(fa->k[0] == 0 && fa->k[1] == 1 && fa->k[2] == 2);
+        assert_int_equal(fa->mu[0], fa->mu[1]); /* the same bytes: one record */
+        assert_true(fa->mu[2] != fa->mu[0] && route_mu(&r, fa->mu[2])->vx == 2.0);
         route_drop_group(&r, g);
     }
     assert_int_equal(groups, 2); /* 1 -> 0 and 1 -> 2 */

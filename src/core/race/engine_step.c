@@ -71,40 +71,51 @@ RxResult engine_receive(Engine *e, int k, int from, int to, const Mu *mu, int64_
     return receive_at(e, k, from, to, mu, engine_local_time(e, to, t_us));
 }
 
-/* Route group g, taken off the queue: every packet of it, one due time,
- * one line; the schemes' copies of the same stored MU (consecutive: sent
- * in scheme order) are received together, validated once. */
+/* Route group g, taken off the queue: every copy of it, one due time, one
+ * line, in sending order; the schemes' copies of the same stored MU
+ * (consecutive: sent in scheme order) are received together, validated
+ * once. */
+/* A group for a remote terminal leaves on the wire, copy by copy in
+ * sending order; the local time does not move. */
+static void forward_group(Engine *e, const RouteGroup *gr, const RouteFan *fa)
+{
+    for (int c = 0; c < fa->n && e->hooks.forward; c++) {
+        if (!(gr->mask & (UINT32_C(1) << c)))
+            continue;
+        MediumDelivery m = {.scheme = fa->k[c], .from = gr->from, .to = gr->to, .sent_us = fa->sent_us,
+                            .due_us = gr->due_us, .mu = *route_mu(e->route, fa->mu[c])};
+        e->hooks.forward(e->hooks.ctx, &m);
+    }
+}
+
 static void deliver_group(Engine *e, int32_t g)
 {
     const RouteGroup *gr = route_group(e->route, g);
+    const RouteFan *fa = route_fan(e->route, gr);
     int from = gr->from, to = gr->to;
-    if (e->remote[to]) { /* it leaves on the wire, copy by copy: the local time does not move */
-        for (int32_t p = gr->head; p >= 0 && e->hooks.forward;) {
-            const RoutePacket *pk = route_packet(e->route, p);
-            MediumDelivery m = {.scheme = pk->k, .from = from, .to = to, .sent_us = gr->sent_us,
-                                .due_us = gr->due_us, .mu = *route_packet_mu(e->route, pk)};
-            e->hooks.forward(e->hooks.ctx, &m);
-            p = pk->next;
-        }
+    if (e->remote[to]) {
+        forward_group(e, gr, fa);
         route_drop_group(e->route, g);
         return;
     }
     if (gr->due_us > e->now_us)
         e->now_us = gr->due_us;
     int64_t lt = engine_local_time(e, to, gr->due_us);
-    for (int32_t p = gr->head; p >= 0;) {
-        const RoutePacket *first = route_packet(e->route, p);
-        int ks[SCHEME_MAX], n = 0;
-        RxResult rx[SCHEME_MAX];
-        for (const RoutePacket *pk = first; n < SCHEME_MAX; pk = route_packet(e->route, p)) {
-            ks[n++] = pk->k;
-            p = pk->next;
-            if (p < 0 || route_packet(e->route, p)->mu != first->mu)
-                break;
-        }
-        terminal_receive_many(e->term[to], ks, n, route_packet_mu(e->route, first), lt, rx);
+    int ks[ROUTE_FAN], n = 0;
+    RxResult rx[ROUTE_FAN];
+    for (int c = 0; c < fa->n; c++) {
+        if (!(gr->mask & (UINT32_C(1) << c)))
+            continue;
+        ks[n++] = fa->k[c];
+        int next = c + 1;
+        while (next < fa->n && !(gr->mask & (UINT32_C(1) << next)))
+            next++;
+        if (next < fa->n && fa->mu[next] == fa->mu[c])
+            continue; /* the same bytes follow: one receive for both */
+        terminal_receive_many(e->term[to], ks, n, route_mu(e->route, fa->mu[c]), lt, rx);
         for (int i = 0; i < n; i++)
             count_receive(e, ks[i], from, rx[i]);
+        n = 0;
     }
     route_drop_group(e->route, g);
 }

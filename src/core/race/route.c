@@ -94,12 +94,12 @@ static void forget_queue(RouteMedium *r)
     r->first = 0;
     r->first_stale = false;
     r->groups.nfree = r->groups.fresh = 0;
-    r->pkts.nfree = r->pkts.fresh = 0;
+    r->fans.nfree = r->fans.fresh = 0;
     r->mupool.nfree = r->mupool.fresh = 0;
     for (int i = 0; i < r->ncars * r->ncars; i++)
         r->open[i] = -1;
     for (int i = 0; i < ROUTE_MAX_CARS; i++)
-        r->last_mu[i] = -1;
+        r->cur_fan[i] = -1;
 }
 
 static bool add_line(DelayLine *d, bool *has, const LinkSpec *spec, const RouteConfig *cfg, int dir, NrError *err)
@@ -116,26 +116,27 @@ static bool alloc_queue(RouteMedium *r)
 {
     size_t n = (size_t)r->ncars, cap = n * (n - 1) * (size_t)r->nschemes * DELAYLINE_QUEUE_LIMIT;
     r->cap = (int)cap;
-    r->line_cap = r->nschemes * DELAYLINE_QUEUE_LIMIT; /* a line's packets at most */
-    size_t leaves = n * n;
+    r->line_cap = r->nschemes * DELAYLINE_QUEUE_LIMIT; /* a line's copies at most */
+    /* every queued group has a copy; every live fan record a group, but the
+     * newest of each sender; every stored MU a copy of a live record */
+    size_t fans = cap + n, mus = cap + n * ROUTE_FAN;
     r->line = calloc(n * n, sizeof *r->line);
     r->has_line = calloc(n * n, sizeof *r->has_line);
     r->up = calloc(n, sizeof *r->up);
     r->has_up = calloc(n, sizeof *r->has_up);
     r->open = malloc(n * n * sizeof *r->open);
     r->qstore = malloc(n * n * (size_t)r->line_cap * sizeof *r->qstore);
-    r->qhead = malloc(leaves * sizeof *r->qhead);
-    r->qn = malloc(leaves * sizeof *r->qn);
-    r->head_due = malloc(leaves * sizeof *r->head_due);
+    r->qhead = malloc(n * n * sizeof *r->qhead);
+    r->qn = malloc(n * n * sizeof *r->qn);
+    r->head_due = malloc(n * n * sizeof *r->head_due);
     r->group = malloc(cap * sizeof *r->group);
-    r->pkt = malloc(cap * sizeof *r->pkt);
-    r->mus = malloc(cap * sizeof *r->mus);
+    r->fan = malloc(fans * sizeof *r->fan);
+    r->mus = malloc(mus * sizeof *r->mus);
     r->groups.free = malloc(cap * sizeof *r->groups.free);
-    r->pkts.free = malloc(cap * sizeof *r->pkts.free);
-    r->mupool.free = malloc(cap * sizeof *r->mupool.free);
+    r->fans.free = malloc(fans * sizeof *r->fans.free);
+    r->mupool.free = malloc(mus * sizeof *r->mupool.free);
     return r->line && r->has_line && r->up && r->has_up && r->open && r->qstore && r->qhead && r->qn &&
-           r->head_due && r->group && r->pkt && r->mus && r->groups.free && r->pkts.free &&
-           r->mupool.free;
+           r->head_due && r->group && r->fan && r->mus && r->groups.free && r->fans.free && r->mupool.free;
 }
 
 bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err)
@@ -195,10 +196,10 @@ void route_free(RouteMedium *r)
     free(r->qn);
     free(r->head_due);
     free(r->group);
-    free(r->pkt);
+    free(r->fan);
     free(r->mus);
     free(r->groups.free);
-    free(r->pkts.free);
+    free(r->fans.free);
     free(r->mupool.free);
     linkspec_free(&r->none);
     memset(r, 0, sizeof *r);
@@ -234,48 +235,63 @@ static void rt_slot(void *ctx, int from, int32_t seq, int64_t now_us)
             delayline_slot(&line[j], seq);
 }
 
-/* The sender's copy of mu: its newest stored MU when the bytes are the
- * same, else a new record. */
-static int32_t keep_mu(RouteMedium *r, int from, const Mu *mu)
+/* Fan record f and its stored MUs released. */
+static void free_fan(RouteMedium *r, int32_t f)
 {
-    int32_t m = r->last_mu[from];
-    if (m >= 0 && memcmp(&r->mus[m].mu, mu, sizeof *mu) == 0)
-        return m;
-    m = pool_take(&r->mupool);
-    r->mus[m].mu = *mu;
-    r->mus[m].refs = 0;
-    r->last_mu[from] = m;
-    return m;
+    const RouteFan *fa = &r->fan[f];
+    for (int e = 0; e < fa->n; e++)
+        if (e == 0 || fa->mu[e] != fa->mu[e - 1])
+            pool_give(&r->mupool, fa->mu[e]);
+    if (r->cur_fan[fa->from] == f)
+        r->cur_fan[fa->from] = -1;
+    pool_give(&r->fans, f);
 }
 
-static void release_mu(RouteMedium *r, int32_t m)
+/* A copy of mu for every line out of `from`: a new entry of the sender's
+ * fan record of this instant (a new record when there is none, or it is
+ * full). Returns the entry; *fan_out its record. */
+static int add_copy(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_us, int32_t *fan_out)
 {
-    if (--r->mus[m].refs > 0)
-        return;
-    for (int i = 0; i < r->ncars; i++)
-        if (r->last_mu[i] == m)
-            r->last_mu[i] = -1;
-    pool_give(&r->mupool, m);
+    int32_t f = r->cur_fan[from];
+    if (f < 0 || r->fan[f].sent_us != now_us || r->fan[f].n == ROUTE_FAN) {
+        if (f >= 0 && r->fan[f].refs == 0)
+            free_fan(r, f); /* nothing of it was queued */
+        f = pool_take(&r->fans);
+        r->fan[f].sent_us = now_us;
+        r->fan[f].refs = 0;
+        r->fan[f].n = 0;
+        r->fan[f].from = from;
+        r->cur_fan[from] = f;
+    }
+    RouteFan *fa = &r->fan[f];
+    int e = fa->n++;
+    fa->k[e] = (uint8_t)k;
+    if (e > 0 && memcmp(&r->mus[fa->mu[e - 1]], mu, sizeof *mu) == 0) {
+        fa->mu[e] = fa->mu[e - 1];
+    } else {
+        fa->mu[e] = pool_take(&r->mupool);
+        r->mus[fa->mu[e]] = *mu;
+    }
+    *fan_out = f;
+    return e;
 }
 
-/* Queues scheme k's copy of stored MU m on line from->to: into the line's
- * newest group when that one is still queued with the same times (nothing
- * else entered the line since, so the copy would leave right after it),
- * else as a new group. */
-static void queue_packet(RouteMedium *r, int from, int to, int k, int32_t m, int64_t sent_us, int64_t due_us)
+/* Queues copy e of fan record f on line from->to: into the line's newest
+ * group when that one carries the same record, due at the same time
+ * (nothing else entered the line since, so the copy would leave right
+ * after it), else as a new group. */
+static void queue_copy(RouteMedium *r, int to, int32_t f, int e, int64_t due_us)
 {
-    int li = from * r->ncars + to;
-    int32_t p = pool_take(&r->pkts);
-    r->pkt[p] = (RoutePacket){-1, m, k};
-    r->mus[m].refs++;
+    int from = r->fan[f].from, li = from * r->ncars + to;
+    uint32_t bit = UINT32_C(1) << e;
     int32_t g = r->open[li];
-    if (g >= 0 && r->group[g].due_us == due_us && r->group[g].sent_us == sent_us) {
-        r->pkt[r->group[g].tail].next = p;
-        r->group[g].tail = p;
+    if (g >= 0 && r->group[g].fan == f && r->group[g].due_us == due_us && !(r->group[g].mask & bit)) {
+        r->group[g].mask |= bit;
         return;
     }
     g = pool_take(&r->groups);
-    r->group[g] = (RouteGroup){sent_us, due_us, p, p, from, to};
+    r->group[g] = (RouteGroup){due_us, f, from, to, bit};
+    r->fan[f].refs++;
     r->open[li] = g;
     line_insert(r, li, g);
 }
@@ -288,34 +304,27 @@ static int64_t server_output(const RouteMedium *r, const Mu *mu, int64_t arrive_
     return arrive_us;
 }
 
-/* One copy from `from` to `to` of stored MU m: its line's fate (cs: after
- * the uplink's, drawn by the first destination). MEDIUM_* flags. */
-static int send_one(RouteMedium *r, int k, int from, int to, int32_t m, int64_t now_us)
+/* Copy e of fan record f to `to`: its line's fate (cs: after the
+ * uplink's, drawn by the first destination). MEDIUM_* flags. */
+static int send_one(RouteMedium *r, int k, int to, int32_t f, int e)
 {
-    const Mu *mu = &r->mus[m].mu;
-    int64_t enter_us = now_us, due[2];
+    const RouteFan *fa = &r->fan[f];
+    const Mu *mu = &r->mus[fa->mu[e]];
+    int from = fa->from;
+    int64_t enter_us = fa->sent_us, due[2];
     if (r->topology == ROUTE_CS) {
         if (to == (from == 0 ? 1 : 0)) /* a new MU: one uplink packet for every destination */
             r->up_ok[from][k] = delayline_draw_fate(&r->up[from], k, mu, &r->up_delay_us[from][k]);
         if (!r->up_ok[from][k])
             return MEDIUM_LOST;
-        enter_us = server_output(r, mu, now_us + r->up_delay_us[from][k]);
+        enter_us = server_output(r, mu, fa->sent_us + r->up_delay_us[from][k]);
     }
     int fate = delayline_admit(&r->line[from * r->ncars + to], k, mu, enter_us, due);
     if (!(fate & (MEDIUM_LOST | MEDIUM_OVERFLOW)))
-        queue_packet(r, from, to, k, m, now_us, due[0]);
+        queue_copy(r, to, f, e, due[0]);
     if ((fate & MEDIUM_DUPLICATED) && !(fate & MEDIUM_DUP_OVERFLOW))
-        queue_packet(r, from, to, k, m, now_us, due[1]);
+        queue_copy(r, to, f, e, due[1]);
     return fate;
-}
-
-/* A stored MU no packet took (every copy lost) is released at once. */
-static void settle_mu(RouteMedium *r, int32_t m)
-{
-    if (r->mus[m].refs == 0) {
-        r->mus[m].refs = 1;
-        release_mu(r, m);
-    }
 }
 
 static int rt_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now_us)
@@ -323,26 +332,25 @@ static int rt_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now
     RouteMedium *r = ctx;
     if (from < 0 || from >= r->ncars || to < 0 || to >= r->ncars || to == from || k < 0 || k >= r->nschemes)
         return MEDIUM_LOST; /* nobody there: nothing is queued */
-    int32_t m = keep_mu(r, from, mu);
-    int fate = send_one(r, k, from, to, m, now_us);
-    settle_mu(r, m);
-    return fate;
+    int32_t f;
+    int e = add_copy(r, k, from, mu, now_us, &f);
+    return send_one(r, k, to, f, e);
 }
 
 RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_us)
 {
-    RouteFates f = {0, 0, 0};
-    int32_t m = keep_mu(r, from, mu);
+    RouteFates out = {0, 0, 0};
+    int32_t f;
+    int e = add_copy(r, k, from, mu, now_us, &f);
     for (int to = 0; to < r->ncars; to++) {
         if (to == from)
             continue;
-        int fate = send_one(r, k, from, to, m, now_us);
-        f.lost += (fate & MEDIUM_LOST) != 0;
-        f.duplicated += (fate & MEDIUM_DUPLICATED) != 0;
-        f.overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
+        int fate = send_one(r, k, to, f, e);
+        out.lost += (fate & MEDIUM_LOST) != 0;
+        out.duplicated += (fate & MEDIUM_DUPLICATED) != 0;
+        out.overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
     }
-    settle_mu(r, m);
-    return f;
+    return out;
 }
 
 /* ---- delivering ---------------------------------------------------------- */
@@ -365,30 +373,40 @@ int32_t route_pop_group(RouteMedium *r, int64_t t_us)
 int32_t route_pop_group_to(RouteMedium *r, int to, int64_t t_us)
 {
     const int n = r->ncars;
+    if (t_us == INT64_MAX)
+        t_us = INT64_MAX - 1; /* an empty line's head is INT64_MAX: never due */
     int32_t best = -1;
-    for (int32_t li = to; li < n * n; li += n) /* every line into `to`, lower senders first */
-        if (r->qn[li] > 0 && r->head_due[li] <= t_us && (best < 0 || r->head_due[li] < r->head_due[best]))
-            best = li;
+    int64_t first = t_us + 1;
+    for (int32_t li = to; li < n * n; li += n) { /* every line into `to`, lower senders first */
+        bool earlier = r->head_due[li] < first;
+        best = earlier ? li : best;
+        first = earlier ? r->head_due[li] : first;
+    }
     return best >= 0 ? take_group(r, best) : -1;
 }
 
-/* Releases packet p of a group on line li (delivered or dropped). */
-static int32_t drop_packet(RouteMedium *r, int li, int32_t p)
+/* Copy e of group g left its line (delivered or dropped). */
+static void copy_left(RouteMedium *r, const RouteGroup *gr, int e)
 {
-    int32_t next = r->pkt[p].next;
-    delayline_left(&r->line[li], r->pkt[p].k);
-    release_mu(r, r->pkt[p].mu);
-    pool_give(&r->pkts, p);
-    return next;
+    delayline_left(&r->line[gr->from * r->ncars + gr->to], r->fan[gr->fan].k[e]);
+}
+
+/* Group g, off its line and with no copy left, released. */
+static void free_group(RouteMedium *r, int32_t g)
+{
+    int32_t f = r->group[g].fan;
+    if (--r->fan[f].refs == 0 && r->cur_fan[r->fan[f].from] != f)
+        free_fan(r, f); /* the sender's newest record lives on until its next instant */
+    pool_give(&r->groups, g);
 }
 
 void route_drop_group(RouteMedium *r, int32_t g)
 {
     const RouteGroup *gr = &r->group[g];
-    int li = gr->from * r->ncars + gr->to;
-    for (int32_t p = gr->head; p >= 0;)
-        p = drop_packet(r, li, p);
-    pool_give(&r->groups, g);
+    for (int e = 0; e < r->fan[gr->fan].n; e++)
+        if (gr->mask & (UINT32_C(1) << e))
+            copy_left(r, gr, e);
+    free_group(r, g);
 }
 
 static int64_t rt_next_due(const void *ctx)
@@ -396,8 +414,8 @@ static int64_t rt_next_due(const void *ctx)
     return route_next_due((RouteMedium *)ctx); /* a pure query; the first line is a cache */
 }
 
-/* One packet at a time: the head group's first packet; the group stays at
- * the head, with its key, until its last packet leaves. */
+/* One copy at a time: the head group's first copy; the group stays at the
+ * head of its line until its last copy leaves. */
 static bool rt_pop_due(void *ctx, int64_t t_us, MediumDelivery *out)
 {
     RouteMedium *r = ctx;
@@ -406,15 +424,19 @@ static bool rt_pop_due(void *ctx, int64_t t_us, MediumDelivery *out)
         return false;
     int32_t g = *line_at(r, li, 0);
     RouteGroup *gr = &r->group[g];
-    const RoutePacket *p = &r->pkt[gr->head];
-    *out = (MediumDelivery){.scheme = p->k, .from = gr->from, .to = gr->to, .sent_us = gr->sent_us,
-                            .due_us = gr->due_us, .mu = r->mus[p->mu].mu};
+    const RouteFan *fa = &r->fan[gr->fan];
+    int e = 0;
+    while (!(gr->mask & (UINT32_C(1) << e)))
+        e++;
+    *out = (MediumDelivery){.scheme = fa->k[e], .from = gr->from, .to = gr->to, .sent_us = fa->sent_us,
+                            .due_us = gr->due_us, .mu = r->mus[fa->mu[e]]};
     if (r->open[li] == g)
-        r->open[li] = -1; /* a group being handed out takes no more packets */
-    gr->head = drop_packet(r, li, gr->head);
-    if (gr->head < 0) {
+        r->open[li] = -1; /* a group being handed out takes no more copies */
+    copy_left(r, gr, e);
+    gr->mask &= ~(UINT32_C(1) << e);
+    if (gr->mask == 0) {
         line_take(r, li);
-        pool_give(&r->groups, g);
+        free_group(r, g);
     }
     return true;
 }
@@ -426,9 +448,10 @@ int route_in_flight(const RouteMedium *r, int k, int from, InFlight *out, int ma
         int32_t li = from * r->ncars + to;
         for (int32_t i = 0; to != from && i < r->qn[li] && n < max; i++) {
             const RouteGroup *g = &r->group[*line_at(r, li, i)];
-            for (int32_t p = g->head; p >= 0 && n < max; p = r->pkt[p].next)
-                if (r->pkt[p].k == k)
-                    out[n++] = (InFlight){.mu = r->mus[r->pkt[p].mu].mu, .sent_us = g->sent_us, .due_us = g->due_us};
+            const RouteFan *fa = &r->fan[g->fan];
+            for (int e = 0; e < fa->n && n < max; e++)
+                if ((g->mask & (UINT32_C(1) << e)) && fa->k[e] == k)
+                    out[n++] = (InFlight){.mu = r->mus[fa->mu[e]], .sent_us = fa->sent_us, .due_us = g->due_us};
         }
     }
     return n;

@@ -55,9 +55,10 @@
  *   route_pop_group_to(r, to, t_us)  the same as route_pop_group among the
  *        groups for terminal `to`.
  *   route_pop_group(r, t_us)  the first group due at or before t_us, taken
- *        off the queue (-1: none); route_group(r, g) reads it and its
- *        packets (route_group_next), route_drop_group(r, g) releases it
- *        once delivered. Deliveries leave in due order; equal due times:
+ *        off the queue (-1: none); route_group(r, g) reads it, route_fan
+ *        its copies (copy e of the fan is in the group when bit e of the
+ *        group's mask is set; route_mu the bytes), route_drop_group(r, g)
+ *        releases it once delivered. Deliveries leave in due order; equal due times:
  *        the lower sender first, then the lower destination, then sending
  *        order (as route_pop_due hands them out one by one).
  *   route_in_flight(r, k, from, out, max)  scheme k's MUs in flight from
@@ -88,24 +89,28 @@ typedef struct RouteConfig {
     const char *const *names; /* scheme names (delayline_set_schemes) */
 } RouteConfig;
 
-/* One packet of a group: scheme k's copy of stored MU `mu`. */
-typedef struct RoutePacket {
-    int32_t next; /* the group's next packet, -1: the last */
-    int32_t mu;
-    int32_t k;
-} RoutePacket;
+#define ROUTE_FAN 32 /* copies one fan record holds */
 
-/* Packets of one line, sent at one instant, due at one time. */
+/* What one terminal sent at one instant, for every line out of it: copy e
+ * is scheme k[e]'s MU, stored as record mu[e] (consecutive copies of the
+ * same bytes share one record). */
+typedef struct RouteFan {
+    int64_t sent_us;
+    int32_t refs; /* groups that carry copies of it */
+    int32_t n, from;
+    uint8_t k[ROUTE_FAN];
+    int32_t mu[ROUTE_FAN];
+} RouteFan;
+
+/* Copies of one fan record on one line, due at one time: the copies whose
+ * bits mask holds, in sending order. */
 typedef struct RouteGroup {
-    int64_t sent_us, due_us;
-    int32_t head, tail; /* packets, in sending order */
-    int32_t from, to;
+    int64_t due_us;
+    int32_t fan, from, to;
+    uint32_t mask;
 } RouteGroup;
 
-typedef struct RouteMu {
-    Mu mu;
-    int32_t refs; /* packets queued that carry it */
-} RouteMu;
+_Static_assert(ROUTE_FAN <= 32, "a group's copies fit its 32-bit mask");
 
 /* A pool of fixed-size records: indices from `fresh` on were never used,
  * free[0..nfree) lists the released ones. */
@@ -132,8 +137,8 @@ typedef struct RouteMedium {
     /* cs: the uplink fate of each sender's and scheme's MU being fanned out */
     bool up_ok[ROUTE_MAX_CARS][SCHEME_MAX];
     int64_t up_delay_us[ROUTE_MAX_CARS][SCHEME_MAX];
-    int32_t last_mu[ROUTE_MAX_CARS]; /* each sender's newest stored MU while queued, -1 */
-    int cap;          /* packets at most: every line's every scheme at its limit */
+    int32_t cur_fan[ROUTE_MAX_CARS]; /* each sender's newest fan record while it lives, -1 */
+    int cap;          /* copies at most: every line's every scheme at its limit */
     /* each line's groups in due order: a ring of line_cap group indices
      * (qstore[li * line_cap ..]) from qhead[li], qn[li] of them; head_due[li]
      * the first one's due time (INT64_MAX: none) */
@@ -143,9 +148,9 @@ typedef struct RouteMedium {
     int32_t first;    /* the line whose first group leaves first, unless first_stale */
     bool first_stale;
     RouteGroup *group;
-    RoutePacket *pkt;
-    RouteMu *mus;
-    RoutePool groups, pkts, mupool;
+    RouteFan *fan;
+    Mu *mus;
+    RoutePool groups, fans, mupool;
 } RouteMedium;
 
 bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err);
@@ -165,17 +170,14 @@ static inline const RouteGroup *route_group(const RouteMedium *r, int32_t g)
     return &r->group[g];
 }
 
-/* The packet after p in its group (-1: none); p = group->head first. */
-static inline const RoutePacket *route_packet(const RouteMedium *r, int32_t p)
+static inline const RouteFan *route_fan(const RouteMedium *r, const RouteGroup *g)
 {
-    return &r->pkt[p];
+    return &r->fan[g->fan];
 }
 
-static inline const Mu *route_packet_mu(const RouteMedium *r, const RoutePacket *p)
+static inline const Mu *route_mu(const RouteMedium *r, int32_t m)
 {
-    return &r->mus[p->mu].mu;
+    return &r->mus[m];
 }
-
-
 
 #endif
