@@ -367,7 +367,7 @@ static int find_shown(PlayCli *p, int *shown)
         *shown = p->o.nschemes;
         p->o.schemes[p->o.nschemes++] = shown_type;
     }
-    int64_t dmax = engine_delta_max_us((int32_t)(WORLD_SAMPLE_US / 1000), p->o.clock, 2);
+    int64_t dmax = engine_delta_max_us((int32_t)(WORLD_SAMPLE_US / 1000), p->o.clock, ENGINE_MAX_CARS);
     if (p->o.params.delta_us > dmax)
         return cli_usage_error(CMD, "--delta: at most %ld ms at the 33 ms period and these clocks",
                                (long)(dmax / NR_US_PER_MS));

@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -344,6 +345,20 @@ bool engine_set_link(Engine *e, int dir, const LinkSpec *spec, NrError *err)
         return nr_error_set(err, "engine: direction %d runs over the caller's medium, the network or an N-car route, "
                                  "not a link spec", dir);
     return delayline_set_spec(&e->dl[dir], spec, err);
+}
+
+bool engine_set_line(Engine *e, int from, int to, const LinkSpec *spec, NrError *err)
+{
+    int sender = from == ENGINE_SERVER ? to : from;
+    if (sender >= 0 && sender < e->ncars && e->own_route[sender])
+        return route_set_line(e->route, from, to, spec, err);
+    if (from >= 0 && from < e->ncars && to == 1 - from && e->ncars == 2)
+        return engine_set_link(e, from, spec, err);
+    char a[12], b[12];
+    snprintf(a, sizeof a, "%d", from + 1);
+    snprintf(b, sizeof b, "%d", to + 1);
+    return nr_error_set(err, "engine: no line %s-%s of emulated links in this race", from == ENGINE_SERVER ? "s" : a,
+                        to == ENGINE_SERVER ? "s" : b);
 }
 
 const LinkSpec *engine_link(const Engine *e, int dir)

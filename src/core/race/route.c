@@ -466,6 +466,24 @@ static int rt_in_flight(const void *ctx, int k, InFlight *out, int max)
     return n;
 }
 
+bool route_set_line(RouteMedium *r, int from, int to, const LinkSpec *spec, NrError *err)
+{
+    const int n = r->ncars;
+    bool cs = r->topology == ROUTE_CS;
+    if (!cs && from >= 0 && from < n && to >= 0 && to < n && from != to)
+        return delayline_set_spec(&r->line[from * n + to], spec, err);
+    if (cs && from >= 0 && from < n && to == ROUTE_SERVER)
+        return delayline_set_spec(&r->up[from], spec, err);
+    if (cs && from == ROUTE_SERVER && to >= 0 && to < n) {
+        for (int i = 0; i < n; i++)
+            if (i != to && !delayline_set_spec(&r->line[i * n + to], spec, err))
+                return false;
+        return true;
+    }
+    return nr_error_set(err, "route: no line %d-%d in this race (%d terminals, %s)", from + 1, to + 1, n,
+                        cs ? "cs" : "p2p");
+}
+
 static void rt_clear(void *ctx)
 {
     RouteMedium *r = ctx;

@@ -63,6 +63,12 @@
  *        order (as route_pop_due hands them out one by one).
  *   route_in_flight(r, k, from, out, max)  scheme k's MUs in flight from
  *        terminal `from` (any order).
+ *   route_set_line(r, from, to, spec, err)  live change of a line (nodes
+ *        0..N-1, ROUTE_SERVER): p2p from -> to; cs from -> ROUTE_SERVER the
+ *        uplink of client from, ROUTE_SERVER -> to the downlink to client to
+ *        (every sender's stream on it). Applies to MUs sent after the call;
+ *        the random streams continue. False + err when the race has no such
+ *        line or out of memory.
  */
 #ifndef NR_ROUTE_H
 #define NR_ROUTE_H
@@ -70,6 +76,7 @@
 #include "delayline.h"
 
 #define ROUTE_MAX_CARS SCHEME_MAX_CARS
+#define ROUTE_SERVER ROUTE_MAX_CARS /* the server's node index (cs lines I-s, s-J) */
 
 typedef enum RouteTopology { ROUTE_P2P = 0, ROUTE_CS = 1 } RouteTopology;
 typedef enum RouteServer { ROUTE_RELAY = 0, ROUTE_SYNC = 1 } RouteServer;
@@ -164,6 +171,7 @@ int32_t route_pop_group_to(RouteMedium *r, int to, int64_t t_us);
 int64_t route_next_due(RouteMedium *r);
 void route_drop_group(RouteMedium *r, int32_t g);
 int route_in_flight(const RouteMedium *r, int k, int from, InFlight *out, int max);
+bool route_set_line(RouteMedium *r, int from, int to, const LinkSpec *spec, NrError *err);
 
 static inline const RouteGroup *route_group(const RouteMedium *r, int32_t g)
 {
