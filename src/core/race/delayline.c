@@ -208,7 +208,8 @@ static const LinkDraw *slot_fate(DelayLine *d, int k, const Mu *mu, LinkDraw *ow
     return &d->auxdraw;
 }
 
-int delayline_admit(DelayLine *d, int k, const Mu *mu, int64_t enter_us, int64_t due_us[2])
+/* delayline_admit's body, for delayline_send_at to take inline. */
+static int admit_copies(DelayLine *d, int k, const Mu *mu, int64_t enter_us, int64_t due_us[2])
 {
     LinkDraw own;
     const LinkDraw *dr = slot_fate(d, k, mu, &own);
@@ -220,10 +221,15 @@ int delayline_admit(DelayLine *d, int k, const Mu *mu, int64_t enter_us, int64_t
     return fate;
 }
 
+int delayline_admit(DelayLine *d, int k, const Mu *mu, int64_t enter_us, int64_t due_us[2])
+{
+    return admit_copies(d, k, mu, enter_us, due_us);
+}
+
 int delayline_send_at(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t sent_us, int64_t enter_us)
 {
     int64_t due[2];
-    int fate = delayline_admit(d, k, mu, enter_us, due);
+    int fate = admit_copies(d, k, mu, enter_us, due);
     if (!(fate & (MEDIUM_LOST | MEDIUM_OVERFLOW)))
         store(d, k, from, to, mu, sent_us, due[0]);
     if ((fate & MEDIUM_DUPLICATED) && !(fate & MEDIUM_DUP_OVERFLOW))

@@ -16,7 +16,7 @@ void engine_sink_send(void *ctx, int k, int to, const Mu *mu)
     c->sent++;
     c->bytes += mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES;
     int fate = medium_send(&e->med[dir], k, x->from, to, mu, e->now_us);
-    e->due_stale[e->due_of[dir]] = true;
+    e->due_stale[dir] = true; /* a route terminal sends through engine_sink_send_all */
     c->lost += (fate & MEDIUM_LOST) != 0;
     c->duplicated += (fate & MEDIUM_DUPLICATED) != 0;
     c->overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
