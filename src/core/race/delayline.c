@@ -47,8 +47,9 @@ static void clear_queues(void *ctx)
 static void map_trace_bits(DelayLine *d)
 {
     for (int k = 0; k < SCHEME_MAX; k++)
-        d->trace_bit[k] = d->spec.trace.on && d->scheme_name[k] ? linktrace_scheme_bit(&d->spec.trace, d->scheme_name[k])
-                                                                 : -1;
+        d->trace_bit[k] = (int8_t)(d->spec.trace.on && d->scheme_name[k]
+                                       ? linktrace_scheme_bit(&d->spec.trace, d->scheme_name[k])
+                                       : -1);
 }
 
 void delayline_set_schemes(DelayLine *d, const char *const *names, int n)
@@ -64,6 +65,7 @@ static bool init_line(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir
     memset(d, 0, sizeof *d);
     if (nschemes < 1 || nschemes > SCHEME_MAX || !linkspec_copy(&d->spec, spec))
         return false;
+    d->fifo = d->spec.fifo;
     d->seed = seed;
     d->dir = dir;
     d->slot = 1; /* primary_slot 0: no scheme has taken a fate yet */
@@ -125,6 +127,7 @@ bool delayline_set_spec(DelayLine *d, const LinkSpec *spec, NrError *err)
         return nr_error_set(err, "delay line: out of memory copying the link spec");
     linkspec_free(&d->spec);
     d->spec = copy;
+    d->fifo = d->spec.fifo;
     link_set_spec(&d->link, &d->spec);
     link_set_spec(&d->aux, &d->spec);
     map_trace_bits(d);
@@ -167,7 +170,13 @@ static int admit(DelayLine *d, int k, int64_t now_us, int64_t delay_us, int over
     DlQueue *q = &d->q[k];
     if (q->n == DELAYLINE_QUEUE_LIMIT)
         return overflow_flag;
-    *due_us = linkspec_order_due(&d->spec, &q->last_due_us, now_us + (delay_us > 0 ? delay_us : 0));
+    /* linkspec_order_due on the spec's copy of fifo, beside the queues */
+    int64_t due = now_us + (delay_us > 0 ? delay_us : 0);
+    if (d->fifo && due < q->last_due_us)
+        due = q->last_due_us;
+    if (due > q->last_due_us)
+        q->last_due_us = due;
+    *due_us = due;
     q->n++;
     return 0;
 }

@@ -118,24 +118,28 @@ static inline void dlheap_drop_head(DlKey *heap, int *n)
 /* One scheme's share of the line: netem's limit and FIFO state are per
  * scheme, as if each scheme had its own qdisc. */
 typedef struct DlQueue {
-    int n;               /* packets of this scheme in the heap */
-    int64_t last_due_us; /* for `order fifo` */
+    int64_t last_due_us;   /* for `order fifo` */
     uint64_t primary_slot; /* slot whose primary fate this scheme took (+1) */
+    int n;                 /* packets of this scheme in the heap */
 } DlQueue;
 
 typedef struct DelayLine {
+    /* What each slot and each send reads, side by side (an N-car race
+     * keeps dozens of lines: their link streams and specs are kilobytes
+     * that a send does not touch). */
+    uint64_t slot; /* sample slots begun so far */
+    int32_t cur_seq; /* seq of the current slot (a trace's fates are by seq) */
+    int nq;
+    bool need_aux, aux_drawn;
+    bool fifo;     /* spec.fifo */
+    LinkDraw draw, auxdraw;
+    int8_t trace_bit[SCHEME_MAX]; /* scheme k's mask bit in the trace (< 32), -1: shared fate */
+    DlQueue q[SCHEME_MAX];
     LinkSpec spec;
     uint64_t seed;
     int dir;
     Link link, aux;        /* primary and auxiliary streams */
-    LinkDraw draw, auxdraw;
-    bool need_aux, aux_drawn;
-    uint64_t slot; /* sample slots begun so far */
     const char *scheme_name[SCHEME_MAX]; /* delayline_set_schemes; NULL: unnamed */
-    int trace_bit[SCHEME_MAX];           /* scheme k's mask bit in the trace, -1: shared fate */
-    int32_t cur_seq; /* seq of the current slot (a trace's fates are by seq) */
-    int nq;
-    DlQueue q[SCHEME_MAX];
     /* Every scheme's packets in one binary min-heap by (due, order): the
      * next delivery is its head, found without a scan. The packets live in
      * a pool of cap slots: slots from `fresh` on were never used,
