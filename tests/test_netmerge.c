@@ -255,6 +255,9 @@ static void bad_logs(void **state)
     expect_bad_log(HOST, "# netlog: 1\n", "# note\n# car: 3\n",
                    "x.log:1: expected '# netlog: 1' first: not a terminal log");
     expect_bad_log(HOST, "# car: 1\n", "# car: 9\n", "x.log:3: car '9': expected 1 to 8");
+    /* fuzz finding: a car past the race's count (2 when '# cars:' is absent)
+     * was taken, and merge's pair of a two-car log lost its other car */
+    expect_bad_log(HOST, "# car: 1\n", "# car: 3\n", "x.log:16: car 3: the header's race has 2 cars ('# cars:', 2 when absent)");
     expect_bad_log(HOST, "# role: host\n", "# role: server\n", "x.log:2: role 'server': expected host or joiner");
     expect_bad_log(HOST, "# token: 00C0FFEE12345678\n", "# token: 0000\n",
                    "x.log:5: token '0000': expected 1 to 16 hex digits, not 0");

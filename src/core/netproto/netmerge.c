@@ -337,6 +337,9 @@ static bool data_row(Reader *r, char *line, NrError *err)
         for (int k = 0; k < 6; k++)
             if (!r->has[k])
                 return fail(r, err, "no '# %s:' in the header", keys[k]);
+        if (r->log->car > r->log->ncars)
+            return fail(r, err, "car %d: the header's race has %d cars ('# cars:', 2 when absent)", r->log->car,
+                        r->log->ncars);
         r->rows_started = true;
     }
     /* Rows this reader takes must match their columns; others (events
