@@ -335,6 +335,11 @@ int session_pauses(const Session *s)
     return netsession_pauses(s->ns);
 }
 
+bool session_mark(Session *s, int64_t *race_us)
+{
+    return netsession_mark(s->ns, netclock_now_us(s->clock), race_us);
+}
+
 void session_set_input(Session *s, const CarInput *in)
 {
     netsession_set_input(s->ns, in);
