@@ -244,6 +244,18 @@ static int replay_load(ReplayArgs *w, const char *cmd)
     return rc;
 }
 
+/* The recording's marks (the mark key, issue 22), when it has any. */
+static void print_marks(const Recording *rec)
+{
+    if (rec->nmarks == 0)
+        return;
+    printf("marks:  %d at", rec->nmarks);
+    for (int i = 0; i < rec->nmarks; i++)
+        printf("%s %.3f s%s%s%s", i ? "," : "", (double)rec->marks[i].t_ms / 1000.0, rec->marks[i].label[0] ? " (" : "",
+               rec->marks[i].label, rec->marks[i].label[0] ? ")" : "");
+    printf("\n");
+}
+
 /* The table (or CSV) of every scheme, then the series file. */
 static int replay_results(ReplayArgs *w, const EngineConfig *cfg, const char *cmd)
 {
@@ -257,6 +269,7 @@ static int replay_results(ReplayArgs *w, const EngineConfig *cfg, const char *cm
     } else {
         printf("race:   %s (%.1f s, track %s)\n", o->recording,
                (double)(o->rec.nsamples - 1) * o->rec.period_ms / 1000.0, track_name(o->track));
+        print_marks(&o->rec);
         if (race_topo_wide(o)) {
             race_topo_print_params(stdout, o);
             race_topo_print_table(stdout, res, cfg->nschemes, o->ncars);
