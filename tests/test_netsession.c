@@ -196,12 +196,15 @@ static void mark_key_into_the_log(void **state)
     SimOpts o = {.schemes = "nc", .seconds_ms = 3000, .logs = true};
     sim_open(&m, &o);
     int64_t race = -1;
-    assert_false(session_mark(m.t[1].s, &race));
+    bool logged = true;
+    assert_false(session_mark(m.t[1].s, &race, &logged));
+    assert_false(logged);
     sim_run(&m, T0 + 8 * NR_US_PER_S, NULL, NULL); /* the race began about 6.5 s in */
     SessionStatus st;
     session_status(m.t[1].s, &st);
     assert_int_equal(st.phase, SESSION_RACING);
-    assert_true(session_mark(m.t[1].s, &race));
+    assert_true(session_mark(m.t[1].s, &race, &logged));
+    assert_true(logged);
     assert_int_equal(race, st.race_us); /* the simulated clock stood still in between */
     sim_run(&m, T0 + 60 * NR_US_PER_S, NULL, NULL);
     assert_true(m.t[0].ok && m.t[1].ok);

@@ -64,6 +64,8 @@ static void watch_toggle(PlayWin *pw)
     PlayState *ps = pw->ps;
     if (!overwin_open(&pw->watch, pw->loop->win, liverace_engine(ps->lr), NULL, ps->cfg->font_path, ps->sprites.icon, &err))
         play_message(ps, "cannot open the overview window: %s", err.msg);
+    else
+        pw->watch.s->lag = ps->lag; /* opens with the lagometers as the game shows them (F2 in each) */
 }
 
 /* An event of the overview window goes to it, except the driving keys

@@ -33,13 +33,15 @@ void netsession_status(const NetSession *s, int64_t l, NetSessionStatus *out)
     out->seats = s->seats;
 }
 
-bool netsession_mark(NetSession *s, int64_t now_us, int64_t *race_us)
+bool netsession_mark(NetSession *s, int64_t now_us, int64_t *race_us, bool *logged)
 {
+    *logged = false;
     if (!s->have_start)
         return false;
     /* as the status says it: frozen in a pause, negative in the countdown */
     *race_us = s->phase >= PH_RACE ? race_at(s, now_us) : sync_at(s, now_us) - s->start_sync;
-    if (s->log_open && s->cfg.log.mark)
+    *logged = s->log_open && s->cfg.log.mark;
+    if (*logged)
         s->cfg.log.mark(s->cfg.log.ctx, now_us, *race_us);
     return true;
 }
