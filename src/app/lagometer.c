@@ -264,9 +264,7 @@ static void draw_legend(Gfx *g, const LagometerIn *in, SDL_FRect r, float y, flo
 
 static void panel(SDL_Renderer *rd, SDL_FRect r)
 {
-    SDL_SetRenderDrawBlendMode(rd, SDL_BLENDMODE_BLEND);
     gfx_fill(rd, r.x, r.y, r.w, r.h, PAL_LAG_BG);
-    SDL_SetRenderDrawBlendMode(rd, SDL_BLENDMODE_NONE);
     gfx_frame(rd, r.x, r.y, r.w, r.h, gfx_rgb(90, 95, 105));
 }
 

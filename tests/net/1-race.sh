@@ -40,6 +40,8 @@ expect 1 "host log in a missing folder" -- timeout 20 "$NR" host --port 0 --head
 stderr_has "cannot write" "an unwritable log is named before anyone joins"
 expect 2 "host --watch --headless" -- "$NR" host --watch --headless
 stderr_has "drop --headless" "--watch goes with the window"
+expect 2 "host --lagometer --headless" -- "$NR" host --lagometer --headless
+stderr_has "drop --headless" "--lagometer goes with the window"
 
 # host_port FILE: the port a host printed on stderr (0 until it did)
 host_port() {
@@ -60,7 +62,7 @@ key() { sed -n "s/^$2: //p" "$1"; }
 # bot, in the background: the window rides on the session's loop through
 # the whole race; the results stay up until the player closes them (here:
 # SIGTERM), and the window's terminal computed the same metrics.
-SDL_VIDEODRIVER=dummy timeout 120 "$NR" host --port 0 --seconds 3 --schemes nc,dr --watch >"$TMP/wh.out" \
+SDL_VIDEODRIVER=dummy timeout 120 "$NR" host --port 0 --seconds 3 --schemes nc,dr --watch --lagometer >"$TMP/wh.out" \
     2>"$TMP/wh.err" &
 WHOST=$!
 WPORT=$(host_port "$TMP/wh.err")
