@@ -144,9 +144,10 @@ static void draw_guides(SDL_Renderer *rd, const LagometerIn *in, const Geo *g, f
     Batch b = {.c = PAL_DIM};
     for (int64_t s = (g->from / NR_US_PER_S + 1) * NR_US_PER_S; s <= in->now_us; s += NR_US_PER_S)
         batch_add(rd, &b, x_of(g, s), bottom - 4, 1, 4);
+    batch_flush(rd, &b);
+    b.c = PAL_LAG_LIMIT; /* one line over the columns (dashes were 20 rectangles a strip) */
     if (in->limit_us > 0 && in->limit_us <= g->scale_us)
-        for (float x = g->x; x < g->x + g->w; x += 6) /* dashed */
-            batch_add(rd, &b, x, g->plot_y + g->plot_h - h_of(g, in->limit_us), 3, 1);
+        batch_add(rd, &b, g->x, g->plot_y + g->plot_h - h_of(g, in->limit_us), g->w, 1);
     batch_flush(rd, &b);
     b.c = PAL_LAG_MARK;
     for (int i = 0; i < in->nmarks; i++) {
@@ -351,7 +352,7 @@ static const char *const legend_lines[] = {
     "Lagometer (F2): each terminal's MUs of the last 5 s, one column at each MU's sample,",
     "as tall as its delay: green on time; pale top: held until its output time (Delta);",
     "yellow late but used; red late and discarded; magenta: lost; blue band: the other",
-    "car shown predicted (dead reckoning). Dashed: Delta. Yellow lines: marks (F3).",
+    "car shown predicted (dead reckoning). Grey line: Delta. Yellow lines: marks (F3).",
 };
 
 const char *lagometer_legend(int i)

@@ -5,7 +5,7 @@
  * stacked on the delay up to its output time; late but used; discarded;
  * lost: a full-height column), a band along the top where the terminal
  * showed another car at a predicted position (DR extrapolating), Delta as
- * a line, the marks as vertical lines, and in network play the round trip
+ * a grey line, the marks as vertical lines, and in network play the round trip
  * of the clock synchronisation as a curve with the clock offset in text.
  * The vertical scale is the smallest of 100, 200, 300, 500 ms, 1, 2, 3, 5,
  * 10 s ... that holds every column and Delta. With room for text (three

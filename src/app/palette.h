@@ -33,6 +33,7 @@
 #define PAL_LAG_REJECTED gfx_rgb(140, 140, 140)
 #define PAL_LAG_PREDICTED gfx_rgb(110, 190, 255)
 #define PAL_LAG_MARK PAL_ACCENT
+#define PAL_LAG_LIMIT gfx_rgb(190, 195, 205) /* Delta's line */
 #define PAL_LAG_BG gfx_rgb(12, 14, 17)
 
 /* Car 1 orange, car 2 blue, car 3 green, car 4 magenta, then yellow,
