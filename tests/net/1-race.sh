@@ -117,8 +117,11 @@ for f in h j; do
     # own samples 0..N at t = seq * 33 ms; received MUs with send and arrival times
     if awk -F, '$1 == "own" { if ($2 != n || $3 != n * 33000) bad = 1; n++ } END { exit !(n >= 150 && !bad) }' "$log"; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log own rows"; fi
-    # the joiner's MUs come 40 +- 10 ms late, the host's 60 +- 30 ms (pareto tails) (their --link)
-    lo=-1000; hi=400000; [ "$f" = h ] && lo=29000 && hi=80000
+    # the joiner's MUs come 40 +- 10 ms late, the host's 60 +- 30 ms (pareto tails) (their --link):
+    # never earlier than the link allows; how much later depends on the
+    # machine's load (a loaded sanitizer run saw one past 80 ms), so the
+    # upper bound is only a sanity bound
+    lo=-1000; hi=400000; [ "$f" = h ] && lo=29000
     if awk -F, -v lo="$lo" -v hi="$hi" '$1 == "rx" && $3 == "mu" { n++; d = $5 - $6; if (d < lo || d > hi) bad = 1 } END { exit !(n >= 120 && !bad) }' "$log"; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log rx rows (delays outside the links' ranges)"; fi
     if grep -q '^event,.*,end,completed$' "$log" && grep -q '^metric,nc,samples,' "$log"; then
