@@ -5,21 +5,44 @@
 
 #include <string.h>
 
-/* Scheme k at terminal x->from sends mu to `to`: counted in dir[from]
- * (sent, bytes and the medium's fate). */
-void engine_sink_send(void *ctx, int k, int to, const Mu *mu)
+/* Scheme k at terminal dir sends mu to `to`: counted in dir[dir] (sent,
+ * bytes and the medium's fate). */
+static inline int send_counted(Engine *e, int k, int dir, int to, const Mu *mu)
 {
-    SinkCtx *x = ctx;
-    Engine *e = x->e;
-    int dir = x->from;
     DirCounters *c = &e->s[k].m.dir[dir];
     c->sent++;
     c->bytes += mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES;
-    int fate = medium_send(&e->med[dir], k, x->from, to, mu, e->now_us);
+    int fate = medium_send(&e->med[dir], k, dir, to, mu, e->now_us);
     e->due_stale[dir] = true; /* a route terminal sends through engine_sink_send_all */
     c->lost += (fate & MEDIUM_LOST) != 0;
     c->duplicated += (fate & MEDIUM_DUPLICATED) != 0;
     c->overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
+    return fate;
+}
+
+/* The same with the lagometer on: an MU that will never arrive is noted. */
+static ENGINE_LAG_COLD void send_watched(Engine *e, int k, int dir, int to, const Mu *mu)
+{
+    if (send_counted(e, k, dir, to, mu) & (MEDIUM_LOST | MEDIUM_OVERFLOW))
+        engine_lag_lost(e, k, to, mu);
+}
+
+void engine_sink_send(void *ctx, int k, int to, const Mu *mu)
+{
+    SinkCtx *x = ctx;
+    if (x->e->lag)
+        send_watched(x->e, k, x->from, to, mu);
+    else
+        send_counted(x->e, k, x->from, to, mu);
+}
+
+/* Scheme k's copies of mu from `from` that the route lost (or dropped from
+ * a full queue) at sending, bit `to` of lost_to: the lagometer's losses. */
+static ENGINE_LAG_COLD void send_all_watched(Engine *e, int k, const Mu *mu, uint32_t lost_to)
+{
+    for (int to = 0; to < e->ncars; to++)
+        if (lost_to & (UINT32_C(1) << to))
+            engine_lag_lost(e, k, to, mu);
 }
 
 /* Scheme k at the route terminal x->from sends mu to every other terminal
@@ -37,6 +60,8 @@ void engine_sink_send_all(void *ctx, int k, const Mu *mu)
     c->lost += f.lost;
     c->duplicated += f.duplicated;
     c->overflow += f.overflow;
+    if (e->lag && f.lost_to)
+        send_all_watched(e, k, mu, f.lost_to);
 }
 
 /* Scheme k's MU from `from` reached its destination: counted in dir[from]. */
@@ -54,12 +79,23 @@ static void count_receive(Engine *e, int k, int from, RxResult r)
         c->discarded++;
 }
 
-/* An MU reaches local terminal `to` at its local time lt_us: the one
- * receive path of every mode. */
-static RxResult receive_at(Engine *e, int k, int from, int to, const Mu *mu, int64_t lt_us)
+/* The lagometer on: the fates rx[0..n) schemes ks[] gave mu from `from`
+ * at local terminal `to`, race time t_us, noted. */
+static ENGINE_LAG_COLD void receive_watched(Engine *e, const int *ks, int n, int from, int to, const Mu *mu,
+                                            int64_t t_us, const RxResult *rx)
 {
-    RxResult r = terminal_receive(e->term[to], k, mu, lt_us);
+    for (int i = 0; i < n; i++)
+        engine_lag_arrival(e, ks[i], from, to, mu, t_us, rx[i]);
+}
+
+/* An MU reaches local terminal `to` at race time t_us: the one receive
+ * path of every mode (deliver_group takes several schemes' at once). */
+static RxResult receive_at(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
+{
+    RxResult r = terminal_receive(e->term[to], k, mu, engine_local_time(e, to, t_us));
     count_receive(e, k, from, r);
+    if (e->lag)
+        receive_watched(e, &k, 1, from, to, mu, t_us, &r);
     return r;
 }
 
@@ -68,7 +104,7 @@ RxResult engine_receive(Engine *e, int k, int from, int to, const Mu *mu, int64_
     if (k < 0 || k >= e->n || from < 0 || from >= e->ncars || to < 0 || to >= e->ncars || to == from ||
         e->remote[to])
         return RX_REJECTED;
-    return receive_at(e, k, from, to, mu, engine_local_time(e, to, t_us));
+    return receive_at(e, k, from, to, mu, t_us);
 }
 
 /* Route group g, taken off the queue: every copy of it, one due time, one
@@ -115,6 +151,8 @@ static void deliver_group(Engine *e, int32_t g)
         terminal_receive_many(e->term[to], ks, n, route_mu(e->route, fa->mu[c]), lt, rx);
         for (int i = 0; i < n; i++)
             count_receive(e, ks[i], from, rx[i]);
+        if (e->lag)
+            receive_watched(e, ks, n, from, to, route_mu(e->route, fa->mu[c]), gr->due_us, rx);
         n = 0;
     }
     route_drop_group(e->route, g);
@@ -157,7 +195,7 @@ static void deliver_from(Engine *e, int d, int64_t t_us)
             e->hooks.forward(e->hooks.ctx, &m);
         return;
     }
-    receive_at(e, m.scheme, d, to, &m.mu, engine_local_time(e, to, m.due_us));
+    receive_at(e, m.scheme, d, to, &m.mu, m.due_us);
 }
 
 /* Direction d's delivery due at due_us; when the route is the engine's one
@@ -231,6 +269,8 @@ static void start_heat(Engine *e, const Pushed *p)
         }
     for (int k = 0; k < e->n; k++)
         e->s[k].hist_n = 0;
+    if (e->lag)
+        engine_clear_lag(e);
 }
 
 static void do_sample(Engine *e)

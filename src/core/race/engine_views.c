@@ -114,6 +114,8 @@ void engine_capture_views(Engine *e, int64_t idx, int64_t t_us)
             for (int c = 0; c < nc; c++)
                 *out++ = (ShownCar){pose[c].x, pose[c].y, pose[c].seq};
         }
+        if (e->lag)
+            engine_lag_shown(e, j, t_us, v->car);
     }
 }
 

@@ -339,7 +339,7 @@ static int rt_send(void *ctx, int k, int from, int to, const Mu *mu, int64_t now
 
 RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_us)
 {
-    RouteFates out = {0, 0, 0};
+    RouteFates out = {0, 0, 0, 0};
     int32_t f;
     int e = add_copy(r, k, from, mu, now_us, &f);
     for (int to = 0; to < r->ncars; to++) {
@@ -349,6 +349,7 @@ RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t
         out.lost += (fate & MEDIUM_LOST) != 0;
         out.duplicated += (fate & MEDIUM_DUPLICATED) != 0;
         out.overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
+        out.lost_to |= (uint32_t)((fate & (MEDIUM_LOST | MEDIUM_OVERFLOW)) != 0) << to;
     }
     return out;
 }

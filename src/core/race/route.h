@@ -50,7 +50,8 @@
  *   route_line_index(N, i, j) the p2p stream index above.
  *   route_send_all(r, k, from, mu, now_us, out)  the medium's send to every
  *        other terminal in ascending order; out counts the copies lost,
- *        duplicated and dropped by a full queue.
+ *        duplicated and dropped by a full queue, and marks the
+ *        destinations whose copy will never arrive (lost or dropped).
  *   route_next_due(r)         the earliest due time queued (INT64_MAX: none).
  *   route_pop_group_to(r, to, t_us)  the same as route_pop_group among the
  *        groups for terminal `to`.
@@ -128,6 +129,7 @@ typedef struct RoutePool {
 
 typedef struct RouteFates {
     int lost, duplicated, overflow;
+    uint32_t lost_to; /* bit `to`: that copy lost or dropped by a full queue */
 } RouteFates;
 
 typedef struct RouteMedium {

@@ -122,6 +122,14 @@ static RxResult dc_on_receive(void *self, const Mu *mu, int64_t now_us)
     return r;
 }
 
+/* A taken MU is released at its limit, generation + Delta (dc_on_receive). */
+static int64_t dc_output_time(const void *self, const Mu *mu, int64_t now_us)
+{
+    (void)now_us;
+    const DrCausality *s = self;
+    return mu->gen_us + s->delta_us;
+}
+
 /* Car `car` as shown at now, given the own car's frame shown then. */
 static void dc_show(const DrCausality *s, const Mu *own, int car, int64_t now_us, Pose *out)
 {
@@ -173,4 +181,5 @@ const SchemeType scheme_dr_causality = {
     .on_receive = dc_on_receive,
     .display = dc_display,
     .display_all = dc_display_all,
+    .output_time = dc_output_time,
 };

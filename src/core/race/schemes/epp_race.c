@@ -375,6 +375,7 @@ static void epr_display_all(const void *self, int ncars, int64_t now_us, Pose *o
         .state_size = sizeof(EppRace),                                                                             \
         .car_size = sizeof(EprRx),                                                                                 \
         .extra_packets = PACK == EPP_PACK_INDEPENDENT,                                                             \
+        .every_sample = true,                                                                                      \
         .init = ID##_init,                                                                                         \
         .set_params = epr_set_params,                                                                              \
         .on_local = epr_on_local,                                                                                  \
