@@ -65,6 +65,7 @@ static bool join_code(Session *s, NetSessionConfig *nc, NrError *err)
         fprintf(s->cfg.say ? s->cfg.say : stderr, "netrace %s: join code %s\n", s->cfg.cmd, shown);
     }
     randombytes_buf(nc->salt, sizeof nc->salt);
+    randombytes_buf(nc->cookie_key, sizeof nc->cookie_key);
     nc->code = s->code;
     return true;
 }

@@ -11,8 +11,10 @@
  *
  * Handshake: the joiner sends HELLO until the host answers. With a join
  * code (cfg.code) the first HELLOs go in clear and get the host's key
- * answer (salt, nonce echoed; nothing kept: netsession_seal.c), then both
- * seal every datagram and the joiner says HELLO again, sealed. The host
+ * answer (salt, nonce echoed, the cookie of the address it came from;
+ * nothing kept: netsession_seal.c), then both seal every datagram and the
+ * joiner says HELLO again, sealed, with the cookie: the host refuses one
+ * whose cookie is not its source address's (`cookie`). The host
  * takes the first (sealed) HELLO's address as its peer (with cfg.allow, the
  * first from that host, any port), answers WELCOME and the track in TRACK
  * chunks, again for every repeated HELLO of the same nonce. Then only the peer's address with
@@ -169,6 +171,11 @@ typedef struct NetSessionConfig {
      * the commands always give a code. */
     const char *code;
     uint8_t salt[WIRECRYPT_SALT_BYTES]; /* host: the key's salt, the caller's OS random bytes */
+    /* host / server: the secret of the cookies it gives in its key answers
+     * (a MAC of the address and nonce, echoed in the sealed HELLO: the
+     * sender receives where it says it is), the caller's OS random bytes;
+     * only this end holds it */
+    uint8_t cookie_key[WIRECRYPT_COOKIE_KEY_BYTES];
     /* host only: the race it offers */
     const char *track_text, *track_file;
     const char *schemes;   /* canonical comma list */

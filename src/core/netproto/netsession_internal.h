@@ -14,14 +14,15 @@
 #include <stddef.h>
 
 #define RTT_KEEP 8192 /* exchanges kept for the median round trip */
-#define REJECT_REASONS (WIRE_RESULT_COUNT + 6)
+#define REJECT_REASONS (WIRE_RESULT_COUNT + 7)
 #define REJECT_ADDRESS WIRE_RESULT_COUNT /* a datagram from another address */
 #define REJECT_BUSY (WIRE_RESULT_COUNT + 1) /* a HELLO once a joiner is in */
 #define REJECT_RANGE (WIRE_RESULT_COUNT + 2) /* a time that does not fit this race (netsession_range.c) */
 #define REJECT_AUTH (WIRE_RESULT_COUNT + 3) /* a sealed datagram that does not open: forged, altered, another code */
 #define REJECT_REPLAY (WIRE_RESULT_COUNT + 4) /* a sealed counter seen, or older than the window */
 #define REJECT_UNSEALED (WIRE_RESULT_COUNT + 5) /* in clear where only sealed datagrams go */
-#define KEY_ANSWER_BYTES 32 /* the host's answer to a HELLO in clear (netsession_seal.c) */
+#define REJECT_COOKIE (WIRE_RESULT_COUNT + 6) /* a sealed HELLO whose cookie is not its source address's */
+#define KEY_ANSWER_BYTES 40 /* the host's answer to a HELLO in clear (netsession_seal.c) */
 #define PROBES_KEEP 256 /* clock probes whose t1 is kept: an answer to an older one is refused */
 /* The largest clock skew of MU stamps: --clock-offset's limit (1 h) and a minute */
 #define RANGE_SKEW_US (INT64_C(3660) * NR_US_PER_S)
@@ -87,6 +88,7 @@ struct NetSession {
     int ncars, own_car;    /* the race's cars; this end's (-1: a server) */
     bool full_said;        /* the seats were all taken */
     uint64_t token, nonce;
+    uint64_t cookie;       /* a joiner: the host's cookie of its address (key answer), in its sealed HELLOs */
     /* the envelope (netsession_seal.c): the session master once derived
      * (each peer has its link's keys) */
     uint8_t master[WIRECRYPT_KEY_BYTES];
@@ -202,6 +204,7 @@ void seal_push(NetSession *s, int to, const uint8_t *b, size_t n);
 int seal_open(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n, uint8_t *inner, int *inner_n,
               int *peer);
 uint64_t seal_session_id(const NetSession *s);
+uint64_t seal_cookie(const NetSession *s, const NetAddr *addr, uint64_t nonce);
 /* netsession.c */
 void push_datagram(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n);
 void reject(NetSession *s, int reason);

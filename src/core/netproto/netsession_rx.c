@@ -9,7 +9,7 @@
 
 const char *reject_name(int r)
 {
-    static const char *const ours[] = {"address", "busy", "range", "auth", "replay", "unsealed"};
+    static const char *const ours[] = {"address", "busy", "range", "auth", "replay", "unsealed", "cookie"};
     return r >= REJECT_ADDRESS && r < REJECT_REASONS ? ours[r - REJECT_ADDRESS] : wire_result_name((WireResult)r);
 }
 

@@ -32,9 +32,10 @@
 #include "terminal.h"
 
 #define WIRE_MAGIC "NRC1"
-#define WIRE_VERSION 4 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause");
+#define WIRE_VERSION 5 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause");
                           3: sealed datagrams (wirecrypt.h);
-                          4: races of N cars (WELCOME's cars and topology, VIEW in parts, FULL) */
+                          4: races of N cars (WELCOME's cars and topology, VIEW in parts, FULL);
+                          5: the address cookie (key answer, sealed HELLO) */
 #define WIRE_HEADER_BYTES 24
 #define WIRE_MAX_BYTES 1400 /* below every Ethernet path MTU */
 #define WIRE_TEXT 64        /* name fields */
