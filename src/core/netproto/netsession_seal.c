@@ -41,7 +41,8 @@ uint64_t seal_cookie(const NetSession *s, const NetAddr *addr, uint64_t nonce)
     memcpy(msg, &addr->host, 4); /* network order, as on the wire */
     memcpy(msg + 4, &addr->port, 2);
     put_le64(msg + 6, nonce);
-    return wirecrypt_cookie(s->cfg.cookie_key, msg, sizeof msg);
+    uint64_t c = wirecrypt_cookie(s->cfg.cookie_key, msg, sizeof msg);
+    return c ? c : 1; /* never 0: a PEER step without a cookie carries 0 */
 }
 
 /* The session master from the code and the host's salt (Argon2id: once per
@@ -65,6 +66,8 @@ bool seal_keys(NetSession *s, const uint8_t *salt, NrError *err)
 void seal_push(NetSession *s, int to, const uint8_t *b, size_t n)
 {
     NetPeer *np = &s->peers[to];
+    if (!np->proven && (n < WIRE_HEADER_BYTES || b[5] != WIRE_PEER))
+        return; /* an address not proven gets the pair's steps alone (netsession_p2p.c) */
     if (!s->cfg.code || !np->have_keys) {
         push_datagram(s, &np->addr, b, n);
         return;
@@ -150,18 +153,19 @@ static int key_answer(NetSession *s, int64_t l, const NetAddr *from, const uint8
     return -1;
 }
 
-/* Every seat is taken: a HELLO that opened (the sender has the code) is
- * told so, sealed with its link's keys. FULL's bytes are the same every
- * time (packet counter 0, envelope counter 0): one plaintext under one
- * key and nonce, never two. 68 bytes for a sealed HELLO of 152. */
+/* Every seat is taken, or the race is over: a HELLO that opened (the
+ * sender has the code) is told so, FULL or BYE, sealed with its link's
+ * keys. The bytes are the same every time (packet counter 0, envelope
+ * counter 0): one plaintext under one key and nonce, never two. 68 bytes
+ * for a sealed HELLO of 152. */
 static void say_full(NetSession *s, const NetAddr *from, const WireKeys *k)
 {
     WirePacket p;
     memset(&p, 0, sizeof p);
     p.kind = WIRE_CONTROL;
     p.token = s->token;
-    p.u.control.code = WIRE_FULL;
-    p.u.control.arg_us = s->seats;
+    p.u.control.code = s->phase == PH_OVER ? WIRE_BYE : WIRE_FULL;
+    p.u.control.arg_us = s->phase == PH_OVER ? 0 : s->seats;
     uint8_t buf[WIRE_MAX_BYTES], env[WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD];
     size_t n = wire_encode(&p, buf, sizeof buf);
     size_t m = n ? wirecrypt_seal(k, 0, buf, n, env, sizeof env) : 0;
@@ -185,7 +189,7 @@ static int open_hello(NetSession *s, const NetAddr *from, const uint8_t *buf, in
     if (!wirecrypt_cookie_equal(get_le64(buf + 12), seal_cookie(s, from, nonce)))
         return REJECT_COOKIE;
     int at = peer_find(s, from);
-    NetPeer fresh = {.addr = *from, .car = -1, .nonce = nonce, .have_keys = true};
+    NetPeer fresh = {.addr = *from, .car = -1, .nonce = nonce, .have_keys = true, .proven = true}; /* its cookie */
     NetPeer *np = at >= 0 ? &s->peers[at] : &fresh;
     if (at < 0)
         wirecrypt_link(s->master, nonce, 0, true, &fresh.keys);
@@ -193,7 +197,7 @@ static int open_hello(NetSession *s, const NetAddr *from, const uint8_t *buf, in
     WireCryptResult r = wirecrypt_open(&np->keys, &np->replay, buf + HELLO_HEAD, (size_t)(n - HELLO_HEAD), inner, &m);
     if (r != WIRECRYPT_OK)
         return r == WIRECRYPT_SHORT ? WIRE_SHORT : r == WIRECRYPT_REPLAY ? REJECT_REPLAY : REJECT_AUTH;
-    if (at < 0 && s->npeers == s->seats) {
+    if (at < 0 && (s->npeers == s->seats || s->phase == PH_OVER)) {
         say_full(s, from, &fresh.keys);
         return REJECT_BUSY;
     }
