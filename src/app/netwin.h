@@ -57,6 +57,8 @@ typedef struct NetWinConfig {
     int width, height;        /* 0 = 1280 x 720 */
     bool fullscreen;
     bool watch;               /* the gauges of every scheme open at the start (Tab toggles) */
+    bool lagometer;           /* the lagometer shown at the start (F2 toggles; the session's
+                               * engine keeps its rings: SessionConfig.lagometer) */
 } NetWinConfig;
 
 #define NETWIN_CODE_TYPED 32 /* the prompt's text: a code with dashes and room for slips */

@@ -132,6 +132,7 @@ bool race_setup(NetSession *s, NrError *err)
     if (!lines_setup(s, &nc, err))
         return false;
     nc.seed = w->seed;
+    nc.lagometer = s->cfg.lagometer;
     s->np = netterm_new(&nc, err);
     if (!s->np)
         return false;

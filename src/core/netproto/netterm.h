@@ -116,6 +116,7 @@ typedef struct NetTermConfig {
     /* p2p: the line to car j (NULL: link); two cars: the one line's, as link */
     const LinkSpec *pair_link[WIRE_MAX_CARS];
     uint64_t seed;        /* the link's random streams */
+    bool lagometer;       /* the engine keeps the lagometer's rings (engine_lag) */
 } NetTermConfig;
 
 /* What leaves the terminal. packet: a WIRE_MU or WIRE_VIEW packet (kind and
