@@ -79,9 +79,12 @@ expect 0 "merge the four logs" -- "$NR" merge "$TMP/p3.log" "$TMP/p1.log" "$TMP/
 stdout_has "^samples: 153$" "merge: a 5 s race"
 stdout_has "^car1: .*p1.log \(host" "merge: the host's log is car 1's"
 stdout_has "^lost43: 0$" "merge: loopback lost nothing on line 4 -> 3"
-# line 3 -> 2 took the 30 ms of its --link, line 4 -> 2 did not
-if awk -F, '$1 == 32 && $8 < 30000 { bad = 1 } $1 == 32 { n32++ } $1 == 42 && $8 >= 30000 { bad = 1 }
-    END { exit bad || n32 < 100 }' "$TMP/pdelays.csv"; then
+# line 3 -> 2 took the 30 ms of its --link (every MU), line 4 -> 2 did
+# not (its fastest MU came sooner: a loaded machine may delay a few past
+# 30 ms, so no upper bound on each)
+if awk -F, '$1 == 32 && $8 < 30000 { bad = 1 } $1 == 32 { n32++ }
+    $1 == 42 && (n42++ == 0 || $8 < min42) { min42 = $8 }
+    END { exit bad || n32 < 100 || n42 < 100 || min42 >= 30000 }' "$TMP/pdelays.csv"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: --link 3-2 did not delay line 3 -> 2 alone"; fi
 expect 0 "replay the merged race over its measured delays" -- "$NR" replay "$TMP/prace.csv" --csv --schemes "$PMS" \
     --links "$TMP/plinks.txt"
