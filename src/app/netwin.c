@@ -174,8 +174,13 @@ static void hud(NetWin *nw, const NetRace *nr, int w)
     h.car = me;
     const char *kind = nw->cfg->kind == PLAYER_PAD ? "pad" : nw->cfg->kind == PLAYER_BOT ? "bot"
                        : nw->cfg->kind == PLAYER_SCRIPT ? "script" : "keys";
-    snprintf(h.who, sizeof h.who, "%s · peer %.48s%s%s", kind, nr->st.peer[0] ? nr->st.peer : "-",
-             nr->code[0] ? " · code " : "", nr->code);
+    bool p2p = nr->ncars > 2 && nr->st.topology == 0;
+    if (p2p && nr->host)
+        snprintf(h.who, sizeof h.who, "%s · %d joiners%s%s", kind, nr->ncars - 1, nr->code[0] ? " · code " : "",
+                 nr->code);
+    else
+        snprintf(h.who, sizeof h.who, "%s · %s %.48s%s%s", kind, p2p ? "host" : "peer",
+                 nr->st.peer[0] ? nr->st.peer : "-", nr->code[0] ? " · code " : "", nr->code);
     widget_hud_race(nr->rf, me, nr->st.race_us, &h);
     /* the order as this terminal displays it (the race flow is fed when
      * both terminals' views of a sample are in: one network delay late) */
@@ -189,8 +194,8 @@ static void hud(NetWin *nw, const NetRace *nr, int w)
     else
         snprintf(clock, sizeof clock, "clock: the host's");
     if (nr->ncars > 2)
-        snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · %d cars through the server", clock,
-                 (double)nr->st.rtt_us / 1e3, nr->shown, nr->ncars);
+        snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · %d cars %s", clock, (double)nr->st.rtt_us / 1e3,
+                 nr->shown, nr->ncars, p2p ? "peer to peer" : "through the server");
     else
         snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · P%d over the network", clock,
                  (double)nr->st.rtt_us / 1e3, nr->shown, peer + 1);
