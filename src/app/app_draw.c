@@ -13,6 +13,7 @@
 static void xform_for(const AppState *s, const SDL_FRect *rect, int k, int j, AppXform *x)
 {
     x->rect = *rect;
+    x->rotated = false;
     x->cx = rect->x + rect->w / 2;
     x->cy = rect->y + rect->h / 2;
     if (s->follow[s->focus >= 0] && k >= 0) {

@@ -67,12 +67,27 @@ typedef struct AppXform {
     float cx, cy;    /* pixel of world point (wx, wy) */
     double wx, wy;
     float scale;     /* pixels per car width; world y grows upwards */
+    bool rotated;    /* false (zero): north up; true: the world turned by -rot */
+    double rot, rot_cos, rot_sin; /* rad; a driving camera's (drivecam.h) */
 } AppXform;
 
 static inline void app_world_to_px(const AppXform *x, double wx, double wy, float *px, float *py)
 {
+    if (x->rotated) {
+        double dx = wx - x->wx, dy = wy - x->wy;
+        *px = x->cx + (float)((dx * x->rot_cos + dy * x->rot_sin) * x->scale);
+        *py = x->cy - (float)((dy * x->rot_cos - dx * x->rot_sin) * x->scale);
+        return;
+    }
     *px = x->cx + (float)((wx - x->wx) * x->scale);
     *py = x->cy - (float)((wy - x->wy) * x->scale);
+}
+
+/* A world heading as drawn on screen (radians, counter-clockwise from
+ * screen right). */
+static inline double app_screen_heading(const AppXform *x, double heading)
+{
+    return x->rotated ? heading - x->rot : heading;
 }
 
 typedef struct AppGaugeText {

@@ -61,7 +61,7 @@ void widget_car(AppState *v, SDL_Texture *sprite, const AppXform *x, const Pose 
     /* the sprite is 2:1, the car body 2 cw long and 1 cw wide */
     float len = 2.0f * x->scale, wid = 1.0f * x->scale;
     SDL_FRect dst = {cx - len / 2, cy - wid / 2, len, wid};
-    double deg = -p->heading * 180.0 / NR_PI; /* screen y grows downwards */
+    double deg = -app_screen_heading(x, p->heading) * 180.0 / NR_PI; /* screen y grows downwards */
     SDL_RenderCopyExF(v->r, sprite, NULL, &dst, deg, NULL, SDL_FLIP_NONE);
 }
 

@@ -1,0 +1,182 @@
+/* The driving screens' instruments: speedometer, off-screen arrows, the
+ * flash and sparks of a hit (drivewidgets.h). */
+#include "drivewidgets.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#define SPEEDO_A0 (1.25 * NR_PI)  /* 225 degrees: 0 cw/s */
+#define SPEEDO_SWEEP (1.5 * NR_PI) /* 270 degrees clockwise */
+#define PAL_SPEEDO_FACE gfx_rgba(12, 14, 18, 205)
+#define PAL_SPEEDO_SCALE gfx_rgb(120, 126, 136)
+
+double drivewidget_speedo_angle(double speed_cws)
+{
+    double f = fabs(speed_cws) / DRIVEWIDGET_SPEEDO_MAX;
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    return SPEEDO_A0 - SPEEDO_SWEEP * f;
+}
+
+/* A point at radius rad and angle a (counter-clockwise, screen y down). */
+static SDL_FPoint polar(float cx, float cy, float rad, double a)
+{
+    SDL_FPoint p = {cx + rad * (float)cos(a), cy - rad * (float)sin(a)};
+    return p;
+}
+
+/* The dial's face: a 32-gon (two 16-gons half a side apart). */
+static void face(SDL_Renderer *r, float cx, float cy, float rad)
+{
+    for (int k = 0; k < 2; k++) {
+        SDL_FPoint p[16];
+        for (int i = 0; i < 16; i++)
+            p[i] = polar(cx, cy, rad, (i + 0.5 * k) * NR_PI / 8);
+        gfx_poly(r, p, 16, k ? PAL_SPEEDO_FACE : gfx_rgba(12, 14, 18, 90));
+    }
+}
+
+/* The scale: the arc in segments, lit up to the speed; ticks and numbers. */
+static void speedo_scale(AppState *v, float cx, float cy, float rad, double speed, double top)
+{
+    double lit = drivewidget_speedo_angle(speed);
+    float arc_w = fmaxf(2.0f, rad * 0.09f);
+    enum { SEGS = 36 };
+    for (int i = 0; i < SEGS; i++) {
+        double a0 = SPEEDO_A0 - SPEEDO_SWEEP * i / SEGS, a1 = SPEEDO_A0 - SPEEDO_SWEEP * (i + 1) / SEGS;
+        SDL_FPoint p0 = polar(cx, cy, rad * 0.86f, a0), p1 = polar(cx, cy, rad * 0.86f, a1);
+        bool on = a1 >= lit - 1e-9 && fabs(speed) > 0.05;
+        gfx_thick_line(v->r, p0.x, p0.y, p1.x, p1.y, arc_w, on ? PAL_ACCENT : PAL_PANEL);
+    }
+    for (int k = 0; k <= (int)DRIVEWIDGET_SPEEDO_MAX; k += 5) {
+        double a = drivewidget_speedo_angle(k);
+        bool major = k % 10 == 0;
+        SDL_FPoint p0 = polar(cx, cy, rad * (major ? 0.62f : 0.68f), a), p1 = polar(cx, cy, rad * 0.76f, a);
+        gfx_thick_line(v->r, p0.x, p0.y, p1.x, p1.y, fmaxf(1.0f, rad * (major ? 0.04f : 0.025f)), PAL_SPEEDO_SCALE);
+        if (major && k > 0 && k < (int)DRIVEWIDGET_SPEEDO_MAX && rad >= 45) { /* the bottom is the read-out's */
+            SDL_FPoint t = polar(cx, cy, rad * 0.47f, a);
+            int lh = gfx_line_h(&v->gfx, GFX_SMALL);
+            gfx_text(&v->gfx, GFX_SMALL, (int)t.x, (int)(t.y - (float)lh / 2), GFX_CENTER, PAL_DIM, "%d", k);
+        }
+    }
+    if (top > 0) { /* the top speed on a straight */
+        double a = drivewidget_speedo_angle(top);
+        SDL_FPoint p0 = polar(cx, cy, rad * 0.78f, a), p1 = polar(cx, cy, rad * 0.95f, a);
+        gfx_thick_line(v->r, p0.x, p0.y, p1.x, p1.y, fmaxf(1.0f, rad * 0.03f), PAL_FG);
+    }
+}
+
+void drivewidget_speedo(AppState *v, const SDL_FRect *rect, double speed, double top)
+{
+    float side = fminf(rect->w, rect->h);
+    if (side < 120)
+        return;
+    float rad = fminf(fmaxf(side * 0.13f, 36.0f), 120.0f), pad = (float)v->lay.base * 0.5f;
+    float cx = rect->x + pad + rad, cy = rect->y + rect->h - pad - rad;
+    SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_BLEND);
+    face(v->r, cx, cy, rad);
+    SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE);
+    speedo_scale(v, cx, cy, rad, speed, top);
+    SDL_FPoint tip = polar(cx, cy, rad * 0.8f, drivewidget_speedo_angle(speed));
+    gfx_thick_line(v->r, cx, cy, tip.x, tip.y, fmaxf(2.0f, rad * 0.05f), PAL_FG);
+    gfx_disc(v->r, cx, cy, fmaxf(2.5f, rad * 0.07f), PAL_FG);
+    /* the read-out in the dial's open bottom */
+    int whole = (int)lround(fabs(speed));
+    int lb = gfx_line_h(&v->gfx, GFX_BIG), ls = gfx_line_h(&v->gfx, GFX_SMALL);
+    float ty = cy + rad * 0.2f;
+    if (speed < -0.5)
+        gfx_text(&v->gfx, GFX_BIG, (int)cx, (int)ty, GFX_CENTER, PAL_FG, "R %d", whole);
+    else
+        gfx_text(&v->gfx, GFX_BIG, (int)cx, (int)ty, GFX_CENTER, PAL_FG, "%d", whole);
+    if (ty + (float)(lb + ls) < cy + rad * 1.02f)
+        gfx_text(&v->gfx, GFX_SMALL, (int)cx, (int)ty + lb, GFX_CENTER, PAL_DIM, "cw/s");
+}
+
+bool drivewidget_arrow_place(const AppXform *x, const SDL_FRect *inset, float px, float py, float *ax, float *ay,
+                             double *dir)
+{
+    if (px >= inset->x && px <= inset->x + inset->w && py >= inset->y && py <= inset->y + inset->h)
+        return false;
+    float dx = px - x->cx, dy = py - x->cy;
+    if (fabsf(dx) < 1e-6f && fabsf(dy) < 1e-6f)
+        return false;
+    /* how far along (dx, dy) from the centre the line leaves inset */
+    float t = INFINITY;
+    if (dx > 0)
+        t = fminf(t, (inset->x + inset->w - x->cx) / dx);
+    if (dx < 0)
+        t = fminf(t, (inset->x - x->cx) / dx);
+    if (dy > 0)
+        t = fminf(t, (inset->y + inset->h - x->cy) / dy);
+    if (dy < 0)
+        t = fminf(t, (inset->y - x->cy) / dy);
+    t = fmaxf(0.0f, t);
+    *ax = x->cx + dx * t;
+    *ay = x->cy + dy * t;
+    *dir = atan2(dy, dx);
+    return true;
+}
+
+bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, const Pose *pose, int car,
+                       const char *label)
+{
+    float px, py, ax, ay;
+    double dir;
+    app_world_to_px(x, pose->x, pose->y, &px, &py);
+    if (!drivewidget_arrow_place(x, inset, px, py, &ax, &ay, &dir))
+        return false;
+    float size = fmaxf(9.0f, (float)v->lay.base * 1.1f), c = (float)cos(dir), s = (float)sin(dir);
+    /* the tip on the border, the base inside */
+    SDL_FPoint tri[3] = {{ax, ay}, {ax - c * size * 1.6f - s * size * 0.8f, ay - s * size * 1.6f + c * size * 0.8f},
+                         {ax - c * size * 1.6f + s * size * 0.8f, ay - s * size * 1.6f - c * size * 0.8f}};
+    SDL_FPoint out[3];
+    for (int i = 0; i < 3; i++) { /* a dark rim, 2 px */
+        float mx = (tri[0].x + tri[1].x + tri[2].x) / 3, my = (tri[0].y + tri[1].y + tri[2].y) / 3;
+        float ex = tri[i].x - mx, ey = tri[i].y - my, el = sqrtf(ex * ex + ey * ey);
+        out[i].x = tri[i].x + (el > 0 ? ex / el * 2.5f : 0);
+        out[i].y = tri[i].y + (el > 0 ? ey / el * 2.5f : 0);
+    }
+    gfx_poly(v->r, out, 3, gfx_rgb(10, 10, 12));
+    gfx_poly(v->r, tri, 3, pal_car(car));
+    if (!label || !label[0])
+        return true;
+    int tw, th;
+    gfx_text_size(&v->gfx, GFX_SMALL, label, &tw, &th);
+    float lx = ax - c * size * 2.4f - (float)tw / 2, ly = ay - s * size * 2.4f - (float)th / 2;
+    lx = fmaxf(inset->x, fminf(lx, inset->x + inset->w - (float)tw));
+    ly = fmaxf(inset->y, fminf(ly, inset->y + inset->h - (float)th));
+    SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_BLEND);
+    gfx_fill(v->r, lx - 3, ly - 1, (float)tw + 6, (float)th + 2, PAL_SPEEDO_FACE);
+    SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE);
+    gfx_text(&v->gfx, GFX_SMALL, (int)lx, (int)ly, GFX_LEFT, pal_car(car), "%s", label);
+    return true;
+}
+
+void drivewidget_flash(SDL_Renderer *r, const SDL_FRect *rect, double level)
+{
+    if (!(level > 0.01))
+        return;
+    level = level > 1 ? 1 : level;
+    float t = fminf(rect->w, rect->h) * 0.035f * (float)level + 2.0f;
+    SDL_Color c = gfx_rgba(255, 236, 170, (Uint8)(70 + 150 * level));
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+    gfx_fill(r, rect->x, rect->y, rect->w, t, c);
+    gfx_fill(r, rect->x, rect->y + rect->h - t, rect->w, t, c);
+    gfx_fill(r, rect->x, rect->y + t, t, rect->h - 2 * t, c);
+    gfx_fill(r, rect->x + rect->w - t, rect->y + t, t, rect->h - 2 * t, c);
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+}
+
+void drivewidget_sparks(AppState *v, const AppXform *x, const DriveSpark *sparks, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const DriveSpark *s = &sparks[i];
+        if (s->age_s >= DRIVEWIDGET_SPARK_LIFE_S)
+            continue;
+        float x0, y0, x1, y1;
+        app_world_to_px(x, s->x, s->y, &x0, &y0);
+        app_world_to_px(x, s->x - s->vx * 0.03, s->y - s->vy * 0.03, &x1, &y1); /* a 30 ms streak */
+        double fade = 1.0 - s->age_s / DRIVEWIDGET_SPARK_LIFE_S;
+        SDL_Color c = gfx_rgb(255, (Uint8)(200 + 55 * fade), (Uint8)(90 + 140 * fade));
+        gfx_thick_line(v->r, x0, y0, x1, y1, fmaxf(1.5f, x->scale * 0.12f), c);
+    }
+}
