@@ -29,9 +29,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DRIVEGAP_CARS 4
-#define DRIVEGAP_KEEP 1024
-#define DRIVEGAP_STEP_US 100000 /* 100 ms between kept samples: 102 s of history */
+#define DRIVEGAP_CARS 8 /* RACEFLOW_CARS: a served race of 8 */
+#define DRIVEGAP_KEEP 512
+#define DRIVEGAP_STEP_US 200000 /* 200 ms between kept samples: 102 s of history */
 
 typedef struct DriveGap {
     int n, head, ncars; /* head: the next slot to write */

@@ -3,8 +3,11 @@
  * The camera follows the own car (drawn where the physics has it this
  * frame); the peer's car is drawn where the shown scheme displays it, from
  * what really arrived over the network (late, predicted or Delta behind).
- * Car sprites, a minimap, the HUD (race clock or lap, running and best lap,
- * position, the clock estimate, its error bound and the round trip); start
+ * The camera, the speedometer, the arrow towards the peer's car off screen
+ * with the time gap, the feedback of a wall hit and the sounds are the
+ * game's (drivehud.h, sound.h). Car sprites, a minimap, the HUD (race clock
+ * or lap, running and best lap, position, the clock estimate, its error
+ * bound and the round trip); start
  * lights on the synchronised clock, so both machines light them together;
  * a pause box while the peer is silent; the results with lap times as this
  * terminal, the peer and the physics saw them. Tab (or --watch) opens the
@@ -57,6 +60,8 @@ typedef struct NetWinConfig {
     int width, height;        /* 0 = 1280 x 720 */
     bool fullscreen;
     bool watch;               /* the gauges of every scheme open at the start (Tab toggles) */
+    bool camera_rotate;       /* the screen turns with the car (C toggles) */
+    bool mute;                /* no sound (M toggles) */
 } NetWinConfig;
 
 #define NETWIN_CODE_TYPED 32 /* the prompt's text: a code with dashes and room for slips */
