@@ -148,6 +148,36 @@ static void camera_rotates_with_the_car(void **state)
     assert_string_equal(drivecam_mode_name(DRIVECAM_NORTH), "north");
 }
 
+/* An instrument fades when it covers the road the camera looks at or the
+ * car itself, not at rest or when clear of both; in rotate mode the look is
+ * up the screen: the bottom corners stay. On a 960 x 1080 view at 25 cw/s
+ * (scale 960 / 45 px per cw) the look-ahead of 13.75 cw puts the car 207 px
+ * up and left of the centre when heading south-east. */
+static void instruments_fade_over_the_road(void **state)
+{
+    (void)state;
+    SDL_FRect rect = {0, 0, 960, 1080}, bottom_right = {760, 880, 200, 200}, bottom_left = {0, 880, 200, 200},
+              over_car = {200, 260, 150, 150};
+    AppXform x;
+    DriveHud h;
+    drivehud_reset(&h, DRIVECAM_NORTH);
+    Pose p = {.heading = -NR_PI / 4}; /* south-east: down-right on a north-up screen */
+    drivecam_update(&h.cam, &p, 0.0, 1.0 / 60);
+    drivecam_xform(&h.cam, &p, &rect, &x);
+    assert_true(drivehud_fade(&h, &x, &bottom_right) == 1.0); /* at rest */
+    for (int i = 0; i < 600; i++)
+        drivecam_update(&h.cam, &p, 25.0, 1.0 / 60);
+    drivecam_xform(&h.cam, &p, &rect, &x);
+    assert_true(fabs(drivehud_fade(&h, &x, &bottom_right) - DRIVEHUD_FADE_MIN) < 1e-6); /* the road ahead */
+    assert_true(fabs(drivehud_fade(&h, &x, &over_car) - DRIVEHUD_FADE_MIN) < 1e-6);     /* the car */
+    assert_true(drivehud_fade(&h, &x, &bottom_left) == 1.0);                           /* clear */
+    drivehud_reset(&h, DRIVECAM_ROTATE);
+    for (int i = 0; i < 600; i++)
+        drivecam_update(&h.cam, &p, 25.0, 1.0 / 60);
+    drivecam_xform(&h.cam, &p, &rect, &x);
+    assert_true(drivehud_fade(&h, &x, &bottom_right) == 1.0 && drivehud_fade(&h, &x, &bottom_left) == 1.0);
+}
+
 /* ---- time gap ---------------------------------------------------------- */
 
 /* Two cars at 20 cw/s, one 10 cw ahead: it passed the other's point 0.5 s
@@ -377,6 +407,7 @@ int main(void)
         cmocka_unit_test(camera_sees_the_braking_point),
         cmocka_unit_test(camera_glides_after_a_hit),
         cmocka_unit_test(camera_rotates_with_the_car),
+        cmocka_unit_test(instruments_fade_over_the_road),
         cmocka_unit_test(gap_by_hand),
         cmocka_unit_test(gap_estimated_and_reset),
         cmocka_unit_test(engine_pitch_with_speed),

@@ -101,6 +101,51 @@ void drivehud_gap_text(char *buf, size_t n, int car, double gap_s, bool est)
         snprintf(buf, n, "P%d %s%.0f s %s", car + 1, est ? "~" : "", a, side);
 }
 
+/* Where the ray from (px, py) along (ux, uy) enters box (its parameter,
+ * pixels), or -1 when it misses: the slab method. */
+static double ray_box(double px, double py, double ux, double uy, const SDL_FRect *b)
+{
+    double t0 = 0, t1 = 1e9, lo[2] = {b->x, b->y}, hi[2] = {b->x + b->w, b->y + b->h}, p[2] = {px, py}, u[2] = {ux, uy};
+    for (int k = 0; k < 2; k++) {
+        if (fabs(u[k]) < 1e-12) {
+            if (p[k] < lo[k] || p[k] > hi[k])
+                return -1;
+            continue;
+        }
+        double a = (lo[k] - p[k]) / u[k], c = (hi[k] - p[k]) / u[k];
+        t0 = fmax(t0, fmin(a, c));
+        t1 = fmin(t1, fmax(a, c));
+    }
+    return t0 <= t1 ? t0 : -1;
+}
+
+double drivehud_fade(const DriveHud *h, const AppXform *x, const SDL_FRect *box)
+{
+    const DriveCam *c = &h->cam;
+    double ax = c->ax, ay = c->ay, a = hypot(ax, ay);
+    if (!c->primed || a < 1e-9)
+        return 1.0;
+    if (x->rotated) { /* the look-ahead as the screen shows it */
+        double rx = ax * x->rot_cos + ay * x->rot_sin;
+        ay = ay * x->rot_cos - ax * x->rot_sin;
+        ax = rx;
+    }
+    /* the car on screen and the way it looks (screen y grows downwards);
+     * the box grown by a car length all round */
+    double ux = ax / a, uy = -ay / a, px = x->cx - ux * a * x->scale, py = x->cy - uy * a * x->scale;
+    double m = 2.0 * x->scale;
+    SDL_FRect b = {box->x - (float)m, box->y - (float)m, box->w + 2 * (float)m, box->h + 2 * (float)m};
+    /* over the car, or across its line of sight within 20 degrees either side */
+    double covered = 0.0;
+    for (int k = -2; k <= 2; k++) {
+        double ang = k * 10.0 * NR_PI / 180, cs = cos(ang), sn = sin(ang);
+        if (ray_box(px, py, ux * cs - uy * sn, ux * sn + uy * cs, &b) >= 0)
+            covered = fmax(covered, 1.0 - fabs((double)k) * 0.25);
+    }
+    double far = fmin(1.0, a / (0.25 * c->span)); /* looking ahead at all: moving */
+    return 1.0 - (1.0 - DRIVEHUD_FADE_MIN) * covered * far;
+}
+
 /* The car's top speed on a straight (docs/driving.md: a_engine = k_drag v^2
  * + k_roll v), the speedometer's mark. */
 static double top_speed_cws(void)
@@ -124,7 +169,9 @@ void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOt
         drivewidget_arrow(v, x, &inset, &o->pose[i], o->car[i], label);
     }
     drivewidget_flash(v->r, &x->rect, h->flash);
-    drivewidget_speedo(v, &x->rect, o->speed_cws, top_speed_cws());
+    SDL_FRect dial;
+    double opacity = drivewidget_speedo_rect(v, &x->rect, &dial) ? drivehud_fade(h, x, &dial) : 1.0;
+    drivewidget_speedo(v, &x->rect, o->speed_cws, top_speed_cws(), opacity);
 }
 
 void drivehud_sound(const DriveHud *h, Synth *synth, int voice, const DriveHudIn *in, double throttle, double pan,

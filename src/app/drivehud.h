@@ -26,6 +26,14 @@
  *        flash and the speedometer, into x's rect (the top strip of
  *        DRIVEHUD_TOP_LINES text lines is left to the HUD).
  *   drivehud_gap_text(buf, n, car, gap_s, est)  the arrow's label.
+ *   drivehud_fade(h, x, box)  how opaque (DRIVEHUD_FADE_MIN..1) an
+ *        instrument covering box (pixels) should be: less when it covers
+ *        the car or the road the camera looks at (a ray from the car along
+ *        its look-ahead, or 10 or 20 degrees beside it, crosses the box
+ *        grown by a car length), fully opaque at rest or clear of both.
+ *        drivehud_draw fades the speedometer so; the caller gives the
+ *        minimap WIDGET_MINIMAP_ALPHA times drivehud_fade(h, x,
+ *        widget_minimap_rect's box).
  *   drivehud_sound(h, synth, voice, in, throttle, pan, on)  this screen's
  *        sounds after drivehud_update: its engine (voice) at the car's
  *        speed, the crash of a hit begun (a duller knock against a car),
@@ -50,6 +58,7 @@
 #define DRIVEHUD_SPARKS 32
 #define DRIVEHUD_FLASH_S 0.45  /* a hit's flash fades in this long */
 #define DRIVEHUD_TOP_LINES 2.9 /* the HUD strip's height in text lines */
+#define DRIVEHUD_FADE_MIN 0.3  /* an instrument over the road ahead: this opaque */
 
 typedef struct DriveHudIn {
     Pose own;                    /* the own car as this screen draws it */
@@ -88,6 +97,7 @@ void drivehud_update(DriveHud *h, const DriveHudIn *in, double dt_s);
 void drivehud_xform(const DriveHud *h, const Pose *own, const SDL_FRect *rect, AppXform *x);
 void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOthers *others);
 void drivehud_gap_text(char *buf, size_t n, int car, double gap_s, bool est);
+double drivehud_fade(const DriveHud *h, const AppXform *x, const SDL_FRect *box);
 void drivehud_sound(const DriveHud *h, Synth *synth, int voice, const DriveHudIn *in, double throttle, double pan,
                     bool on);
 void drivehud_lights_sound(Synth *synth, int *seen, int64_t to_go_us);

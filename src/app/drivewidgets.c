@@ -25,13 +25,16 @@ static SDL_FPoint polar(float cx, float cy, float rad, double a)
 }
 
 /* The dial's face: a 32-gon (two 16-gons half a side apart). */
-static void face(SDL_Renderer *r, float cx, float cy, float rad)
+static void face(SDL_Renderer *r, float cx, float cy, float rad, double opacity)
 {
+    opacity = opacity < 0 ? 0 : opacity > 1 ? 1 : opacity;
+    SDL_Color c = PAL_SPEEDO_FACE;
     for (int k = 0; k < 2; k++) {
         SDL_FPoint p[16];
         for (int i = 0; i < 16; i++)
             p[i] = polar(cx, cy, rad, (i + 0.5 * k) * NR_PI / 8);
-        gfx_poly(r, p, 16, k ? PAL_SPEEDO_FACE : gfx_rgba(12, 14, 18, 90));
+        c.a = (Uint8)((k ? PAL_SPEEDO_FACE.a : 90) * opacity);
+        gfx_poly(r, p, 16, c);
     }
 }
 
@@ -65,15 +68,24 @@ static void speedo_scale(AppState *v, float cx, float cy, float rad, double spee
     }
 }
 
-void drivewidget_speedo(AppState *v, const SDL_FRect *rect, double speed, double top)
+bool drivewidget_speedo_rect(const AppState *v, const SDL_FRect *rect, SDL_FRect *box)
 {
     float side = fminf(rect->w, rect->h);
     if (side < 120)
-        return;
+        return false;
     float rad = fminf(fmaxf(side * 0.13f, 36.0f), 120.0f), pad = (float)v->lay.base * 0.5f;
-    float cx = rect->x + pad + rad, cy = rect->y + rect->h - pad - rad;
+    *box = (SDL_FRect){rect->x + pad, rect->y + rect->h - pad - 2 * rad, 2 * rad, 2 * rad};
+    return true;
+}
+
+void drivewidget_speedo(AppState *v, const SDL_FRect *rect, double speed, double top, double opacity)
+{
+    SDL_FRect box;
+    if (!drivewidget_speedo_rect(v, rect, &box))
+        return;
+    float rad = box.w / 2, cx = box.x + rad, cy = box.y + rad;
     SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_BLEND);
-    face(v->r, cx, cy, rad);
+    face(v->r, cx, cy, rad, opacity);
     SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE);
     speedo_scale(v, cx, cy, rad, speed, top);
     SDL_FPoint tip = polar(cx, cy, rad * 0.8f, drivewidget_speedo_angle(speed));

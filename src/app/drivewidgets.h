@@ -5,12 +5,14 @@
  * where the road is (a test driver reads the screen's colours: docs/qa.md).
  *
  * Contracts:
- *   drivewidget_speedo(v, rect, speed, top)  a dial in rect's bottom left
+ *   drivewidget_speedo(v, rect, speed, top, opacity)  a dial in rect's bottom left
  *        corner: a 270-degree scale from 0 to DRIVEWIDGET_SPEEDO_MAX cw/s
  *        (ticks every 5, numbers every 10), the arc filled to |speed|, a
  *        needle, the speed in whole cw/s ("R 3" reversing) and "cw/s"; the
- *        mark of the top speed top (cw/s, 0 = none). Its size follows the
- *        rect's short side (nothing on a rect under 120 px).
+ *        mark of the top speed top (cw/s, 0 = none); its face as opaque as
+ *        opacity (0..1) says. Its size follows the rect's short side
+ *        (nothing on a rect under 120 px).
+ *   drivewidget_speedo_rect(v, rect, &box)  the dial's square (false: none).
  *   drivewidget_speedo_angle(speed)  the needle's angle (rad, screen
  *        counter-clockwise from right): 225 degrees at 0, -45 at the top of
  *        the scale, clamped.
@@ -40,7 +42,8 @@ typedef struct DriveSpark {
     double age_s;        /* >= DRIVEWIDGET_SPARK_LIFE_S: gone */
 } DriveSpark;
 
-void drivewidget_speedo(AppState *v, const SDL_FRect *rect, double speed_cws, double top_cws);
+void drivewidget_speedo(AppState *v, const SDL_FRect *rect, double speed_cws, double top_cws, double opacity);
+bool drivewidget_speedo_rect(const AppState *v, const SDL_FRect *rect, SDL_FRect *box);
 double drivewidget_speedo_angle(double speed_cws);
 bool drivewidget_arrow_place(const AppXform *x, const SDL_FRect *inset, float px, float py, float *ax, float *ay,
                              double *dir);

@@ -210,7 +210,9 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
         if (c != nr->me)
             widget_car(nw->view, c < WIDGET_CAR_SPRITES ? nw->sprites.car[c] : NULL, &x, &nr->pose[c], c);
     widget_car(nw->view, nr->me < WIDGET_CAR_SPRITES ? nw->sprites.car[nr->me] : NULL, &x, own, nr->me);
-    widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me);
+    SDL_FRect mini;
+    double fade = widget_minimap_rect(nw->view, &rect, &mini) ? drivehud_fade(&nw->hud, &x, &mini) : 1.0;
+    widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
     DriveHudOthers o = {.n = 0, .me = nr->me, .speed_cws = nr->speed};
     for (int c = 0; c < nr->ncars && o.n < DRIVEGAP_CARS; c++)
         if (c != nr->me) {

@@ -122,7 +122,9 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport)
         if (c != j)
             widget_car(ps->view, ps->sprites.car[c], &x, &pose[c], c);
     widget_car(ps->view, ps->sprites.car[j], &x, &pose[j], j);
-    widget_minimap(ps->view, &x.rect, pose, ps->nseats, j);
+    SDL_FRect mini;
+    double fade = widget_minimap_rect(ps->view, &x.rect, &mini) ? drivehud_fade(&ps->hud[j], &x, &mini) : 1.0;
+    widget_minimap(ps->view, &x.rect, pose, ps->nseats, j, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
     DriveHudOthers o = {.n = 0, .me = j, .speed_cws = liverace_speed(ps->lr, j)};
     for (int c = 0; c < ps->nseats && o.n < DRIVEGAP_CARS; c++)
         if (c != j) {

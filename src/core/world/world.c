@@ -37,19 +37,21 @@ bool world_init_solo(World *w, const Track *track, int slot, NrError *err)
 }
 
 /* A contact of car c at (x, y) this step: against the wall (other -1) or
- * car other, approaching at normal speed vn (cw/s); was: c was in contact
- * at the step before. */
-static void touch(World *w, int c, bool was, int other, double x, double y, double vn)
+ * car other, approaching at normal speed vn (cw/s). A hit begins when the
+ * car touched nothing for WORLD_HIT_QUIET_US (a scrape's contact comes and
+ * goes from step to step: one hit). */
+static void touch(World *w, int c, int other, double x, double y, double vn)
 {
     WorldContact *ct = &w->contact[c];
     if (!ct->now) { /* the first contact of this step */
-        if (!was) { /* and none at the step before: a hit begins */
+        if (ct->steps == 0 || w->t_us - ct->last_us > WORLD_HIT_QUIET_US) {
             ct->hits++;
             ct->hit_cws = 0.0;
         }
         ct->steps++;
         ct->now = true;
     }
+    ct->last_us = w->t_us;
     ct->other = other;
     ct->hit_cws = fmax(ct->hit_cws, vn);
     ct->x = x;
@@ -123,7 +125,7 @@ static double wall_lever(const Car *c, double nx, double ny, double corner[2])
  * CAR_WALL_FRICTION (a glancing touch scrapes a little, a square hit stops
  * the car): at the centre for a shallow contact, at the corner for a
  * steep one (wall_lever; car_wall_impulse, which spins the car). */
-static void wall(World *w, int ci, bool was)
+static void wall(World *w, int ci)
 {
     Car *c = &w->car[ci];
     double half = track_width(w->track) / 2 + CAR_GRASS_CW;
@@ -152,7 +154,7 @@ static void wall(World *w, int ci, bool was)
         px = c->x + nx * 0.5 * CAR_WIDTH_CW;
         py = c->y + ny * 0.5 * CAR_WIDTH_CW;
     }
-    touch(w, ci, was, -1, px, py, vn > 0 ? vn : 0.0);
+    touch(w, ci, -1, px, py, vn > 0 ? vn : 0.0);
 }
 
 /* Slipstream of car a: the closest car ahead of it on its axis. */
@@ -175,14 +177,14 @@ static double draft_of(const World *w, int a)
 
 /* Cars a and b apart if they overlap (car_collide), the contact noted for
  * both at the middle of their centres. */
-static bool collide(World *w, int a, int b, const bool *was)
+static bool collide(World *w, int a, int b)
 {
     double closing;
     if (!car_collide_closing(&w->car[a], &w->car[b], &closing))
         return false;
     double mx = 0.5 * (w->car[a].x + w->car[b].x), my = 0.5 * (w->car[a].y + w->car[b].y);
-    touch(w, a, was[a], b, mx, my, closing);
-    touch(w, b, was[b], a, mx, my, closing);
+    touch(w, a, b, mx, my, closing);
+    touch(w, b, a, mx, my, closing);
     return true;
 }
 
@@ -193,13 +195,10 @@ void world_step(World *w, const CarInput *in)
         w->car[c].draft = draft_of(w, c);
     for (int c = 0; c < w->ncars; c++)
         car_step(&w->car[c], &in[c], &w->params, w->grass[c], dt);
-    bool before[WORLD_MAX_CARS];
-    for (int c = 0; c < w->ncars; c++) {
-        before[c] = w->contact[c].now;
-        w->contact[c].now = false;
-    }
     for (int c = 0; c < w->ncars; c++)
-        wall(w, c, before[c]);
+        w->contact[c].now = false;
+    for (int c = 0; c < w->ncars; c++)
+        wall(w, c);
     /* Pairs until no body overlaps another (a push can create a new
      * overlap with a third car); car to car last, so no overlap remains
      * even where a car is pushed a little into the wall. */
@@ -207,7 +206,7 @@ void world_step(World *w, const CarInput *in)
         bool any = false;
         for (int a = 0; a < w->ncars; a++)
             for (int b = a + 1; b < w->ncars; b++)
-                any |= collide(w, a, b, before);
+                any |= collide(w, a, b);
         if (!any)
             break;
     }

@@ -50,12 +50,14 @@
 #define WORLD_WALL_VN1_CWS 12.0
 
 /* What car c touched: counters that only grow (a reader remembers the
- * last it saw) and the latest contact. A hit is a step in contact after a
- * step without one. */
+ * last it saw) and the latest contact. A hit begins with a contact after
+ * WORLD_HIT_QUIET_US without any (a scrape is one hit). */
+#define WORLD_HIT_QUIET_US 200000
 typedef struct WorldContact {
-    uint32_t hits;     /* contacts begun (wall or car) */
+    uint32_t hits;     /* hits begun (wall or car) */
     uint32_t steps;    /* physics steps spent in contact */
     bool now;          /* in contact at the last step */
+    int64_t last_us;   /* the world's time of the last contact */
     int other;         /* the last contact: -1 the wall, else the other car */
     double hit_cws;    /* normal speed at the start of the last hit (cw/s) */
     double x, y;       /* where the last contact touched (cw) */
