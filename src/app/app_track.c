@@ -12,7 +12,7 @@
  * rectangle (on a partial check) for one and fills a rectangle instead:
  * that cut a wedge out of the road where a bend meets a straight and left
  * a one-pixel seam between the quads of every straight. */
-static void draw_quads(SDL_Renderer *r, const SDL_Vertex *v, int nv, const int *idx, int m, int *order)
+void app_draw_quads(SDL_Renderer *r, const SDL_Vertex *v, int nv, const int *idx, int m, int *order)
 {
     int half = m / 2;
     for (int q = 0, t = 0; q + 6 <= m; q += 6, t += 3)
@@ -59,7 +59,7 @@ static void track_asphalt(AppState *s, const AppXform *x)
         s->idx[m++] = i1 + 1;
         s->idx[m++] = i1;
     }
-    draw_quads(r, s->vert, 2 * n, s->idx, m, s->tri_order);
+    app_draw_quads(r, s->vert, 2 * n, s->idx, m, s->tri_order);
 }
 
 /* White edge lines (and the walls beyond the grass, when the physics has
@@ -103,7 +103,7 @@ static void track_edges(AppState *s, const AppXform *x)
             nv += 4;
         }
     }
-    draw_quads(r, s->edge_vert, nv, s->edge_idx, ni, s->tri_order);
+    app_draw_quads(r, s->edge_vert, nv, s->edge_idx, ni, s->tri_order);
 }
 
 /* ---- road markings: kerbs in the bends, the centre line's dashes, the grid
@@ -212,7 +212,7 @@ static void track_markings(AppState *s, const AppXform *x)
     int ni = 0;
     int nv = track_lines(s, x, &ni);
     nv = track_grid_boxes(s, x, nv, &ni);
-    draw_quads(s->r, s->edge_vert, nv, s->edge_idx, ni, s->tri_order);
+    app_draw_quads(s->r, s->edge_vert, nv, s->edge_idx, ni, s->tri_order);
 }
 
 /* The start / finish line: a chequered band across the track at s = 0. */

@@ -25,31 +25,64 @@ static SDL_FPoint polar(float cx, float cy, float rad, double a)
 }
 
 /* The dial's face: a 32-gon (two 16-gons half a side apart). */
-static void face(SDL_Renderer *r, float cx, float cy, float rad, double opacity)
+static void face(SDL_Renderer *r, float cx, float cy, float rad)
 {
-    opacity = opacity < 0 ? 0 : opacity > 1 ? 1 : opacity;
-    SDL_Color c = PAL_SPEEDO_FACE;
     for (int k = 0; k < 2; k++) {
         SDL_FPoint p[16];
         for (int i = 0; i < 16; i++)
             p[i] = polar(cx, cy, rad, (i + 0.5 * k) * NR_PI / 8);
-        c.a = (Uint8)((k ? PAL_SPEEDO_FACE.a : 90) * opacity);
-        gfx_poly(r, p, 16, c);
+        gfx_poly(r, p, 16, PAL_SPEEDO_FACE);
     }
 }
 
-/* The scale: the arc in segments, lit up to the speed; ticks and numbers. */
-static void speedo_scale(AppState *v, float cx, float cy, float rad, double speed, double top)
+/* The arc from speed a to speed b (cw/s) at radius 0.86 rad in segments of
+ * 1/36 of the scale, as one batch of quads. */
+static void arc(SDL_Renderer *r, float cx, float cy, float rad, double a, double b, SDL_Color c)
 {
-    double lit = drivewidget_speedo_angle(speed);
-    float arc_w = fmaxf(2.0f, rad * 0.09f);
     enum { SEGS = 36 };
+    SDL_Vertex v[4 * SEGS];
+    int idx[6 * SEGS], order[6 * SEGS], nv = 0, ni = 0;
+    float w = fmaxf(2.0f, rad * 0.09f) / 2, r0 = rad * 0.86f - w, r1 = rad * 0.86f + w;
     for (int i = 0; i < SEGS; i++) {
-        double a0 = SPEEDO_A0 - SPEEDO_SWEEP * i / SEGS, a1 = SPEEDO_A0 - SPEEDO_SWEEP * (i + 1) / SEGS;
-        SDL_FPoint p0 = polar(cx, cy, rad * 0.86f, a0), p1 = polar(cx, cy, rad * 0.86f, a1);
-        bool on = a1 >= lit - 1e-9 && fabs(speed) > 0.05;
-        gfx_thick_line(v->r, p0.x, p0.y, p1.x, p1.y, arc_w, on ? PAL_ACCENT : PAL_PANEL);
+        double s0 = DRIVEWIDGET_SPEEDO_MAX * i / SEGS, s1 = DRIVEWIDGET_SPEEDO_MAX * (i + 1) / SEGS;
+        if (s1 <= a + 1e-9 || s0 >= b - 1e-9)
+            continue;
+        double a0 = drivewidget_speedo_angle(fmax(s0, a)), a1 = drivewidget_speedo_angle(fmin(s1, b));
+        SDL_FPoint q[4] = {polar(cx, cy, r0, a0), polar(cx, cy, r1, a0), polar(cx, cy, r1, a1), polar(cx, cy, r0, a1)};
+        static const int quad[6] = {0, 1, 2, 0, 2, 3};
+        for (int k = 0; k < 6; k++)
+            idx[ni++] = nv + quad[k];
+        for (int k = 0; k < 4; k++)
+            v[nv++] = (SDL_Vertex){.position = q[k], .color = c};
     }
+    app_draw_quads(r, v, nv, idx, ni, order);
+}
+
+/* The still parts (face, unlit arc, ticks, numbers, the top speed's mark)
+ * drawn into a texture of side px, kept in the AppState until the size
+ * changes: the dial costs a copy a frame, not its polygons. */
+static SDL_Texture *dial_texture(AppState *v, int px, double top)
+{
+    if (v->dial_tex && v->dial_tex_px == px)
+        return v->dial_tex;
+    if (v->dial_tex)
+        SDL_DestroyTexture(v->dial_tex);
+    v->dial_tex_px = px;
+    v->dial_tex = SDL_CreateTexture(v->r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_TARGET, px, px);
+    SDL_Texture *old = SDL_GetRenderTarget(v->r);
+    if (!v->dial_tex || SDL_SetRenderTarget(v->r, v->dial_tex) != 0) {
+        if (v->dial_tex)
+            SDL_DestroyTexture(v->dial_tex);
+        v->dial_tex = NULL;
+        return NULL;
+    }
+    SDL_SetTextureBlendMode(v->dial_tex, SDL_BLENDMODE_BLEND);
+    SDL_SetRenderDrawColor(v->r, 0, 0, 0, 0);
+    SDL_RenderClear(v->r);
+    float rad = (float)px / 2, cx = rad, cy = rad;
+    SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE); /* the face's alpha goes into the texture as it is */
+    face(v->r, cx, cy, rad);
+    arc(v->r, cx, cy, rad, 0.0, DRIVEWIDGET_SPEEDO_MAX, PAL_PANEL);
     for (int k = 0; k <= (int)DRIVEWIDGET_SPEEDO_MAX; k += 5) {
         double a = drivewidget_speedo_angle(k);
         bool major = k % 10 == 0;
@@ -66,6 +99,8 @@ static void speedo_scale(AppState *v, float cx, float cy, float rad, double spee
         SDL_FPoint p0 = polar(cx, cy, rad * 0.78f, a), p1 = polar(cx, cy, rad * 0.95f, a);
         gfx_thick_line(v->r, p0.x, p0.y, p1.x, p1.y, fmaxf(1.0f, rad * 0.03f), PAL_FG);
     }
+    SDL_SetRenderTarget(v->r, old);
+    return v->dial_tex;
 }
 
 bool drivewidget_speedo_rect(const AppState *v, const SDL_FRect *rect, SDL_FRect *box)
@@ -73,7 +108,7 @@ bool drivewidget_speedo_rect(const AppState *v, const SDL_FRect *rect, SDL_FRect
     float side = fminf(rect->w, rect->h);
     if (side < 120)
         return false;
-    float rad = fminf(fmaxf(side * 0.13f, 36.0f), 120.0f), pad = (float)v->lay.base * 0.5f;
+    float rad = floorf(fminf(fmaxf(side * 0.13f, 36.0f), 120.0f)), pad = floorf((float)v->lay.base * 0.5f);
     *box = (SDL_FRect){rect->x + pad, rect->y + rect->h - pad - 2 * rad, 2 * rad, 2 * rad};
     return true;
 }
@@ -84,10 +119,15 @@ void drivewidget_speedo(AppState *v, const SDL_FRect *rect, double speed, double
     if (!drivewidget_speedo_rect(v, rect, &box))
         return;
     float rad = box.w / 2, cx = box.x + rad, cy = box.y + rad;
-    SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_BLEND);
-    face(v->r, cx, cy, rad, opacity);
-    SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE);
-    speedo_scale(v, cx, cy, rad, speed, top);
+    SDL_Texture *dial = dial_texture(v, (int)box.w, top);
+    if (dial) {
+        opacity = opacity < 0 ? 0 : opacity > 1 ? 1 : opacity;
+        SDL_SetTextureAlphaMod(dial, (Uint8)(255 * opacity));
+        SDL_Rect dst = {(int)box.x, (int)box.y, (int)box.w, (int)box.h};
+        SDL_RenderCopy(v->r, dial, NULL, &dst);
+    }
+    if (fabs(speed) > 0.05)
+        arc(v->r, cx, cy, rad, 0.0, fmin(fabs(speed), DRIVEWIDGET_SPEEDO_MAX), PAL_ACCENT);
     SDL_FPoint tip = polar(cx, cy, rad * 0.8f, drivewidget_speedo_angle(speed));
     gfx_thick_line(v->r, cx, cy, tip.x, tip.y, fmaxf(2.0f, rad * 0.05f), PAL_FG);
     gfx_disc(v->r, cx, cy, fmaxf(2.5f, rad * 0.07f), PAL_FG);

@@ -89,16 +89,17 @@ static double noise(Synth *s)
     return (double)((s->noise * 2685821657736338717ull) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
 }
 
-/* Equal-power panning of v into (l, r). */
-static void pan_add(double v, double pan, double *l, double *r)
+/* Equal-power panning: the gains of the left and right channels. */
+static void pan_gains(double pan, double g[2])
 {
     double a = (pan + 1) * (TWO_PI / 8);
-    *l += v * cos(a);
-    *r += v * sin(a);
+    g[0] = cos(a);
+    g[1] = sin(a);
 }
 
-/* One engine's sample (and its scrape), gliding towards its targets. */
-static void engine_sample(Synth *s, SynthEngine *e, double glide, double *l, double *r)
+/* One engine's sample (and its scrape), gliding towards its targets;
+ * g, gs: the engine's and the scrape's pan gains. */
+static void engine_sample(Synth *s, SynthEngine *e, double glide, const double *g, const double *gs, double *l, double *r)
 {
     e->hz += (e->target_hz - e->hz) * glide;
     e->amp += (e->target_amp - e->amp) * glide;
@@ -111,8 +112,9 @@ static void engine_sample(Synth *s, SynthEngine *e, double glide, double *l, dou
         e->sub_phase -= floor(e->sub_phase);
         double s1 = sin(TWO_PI * e->phase), c1 = cos(TWO_PI * e->phase);
         double s2 = 2 * s1 * c1, c2 = c1 * c1 - s1 * s1, s3 = s2 * c1 + c2 * s1, s4 = 2 * s2 * c2;
-        double v = 0.5 * (s1 + s2 / 2 + s3 / 3 + s4 / 4) + 0.6 * sin(TWO_PI * e->sub_phase);
-        pan_add(e->amp * v, e->pan, l, r);
+        double v = e->amp * (0.5 * (s1 + s2 / 2 + s3 / 3 + s4 / 4) + 0.6 * sin(TWO_PI * e->sub_phase));
+        *l += v * g[0];
+        *r += v * g[1];
     }
     if (e->scrape_hold > 0 && --e->scrape_hold == 0)
         e->scrape_target = 0.0;
@@ -122,18 +124,22 @@ static void engine_sample(Synth *s, SynthEngine *e, double glide, double *l, dou
     if (e->scrape > 0) {
         double n = noise(s);
         e->scrape_lp += (n - e->scrape_lp) * 0.3;
-        pan_add(e->scrape * (n - e->scrape_lp), e->scrape_pan, l, r); /* the hiss: high-passed noise */
+        double v = e->scrape * (n - e->scrape_lp); /* the hiss: high-passed noise */
+        *l += v * gs[0];
+        *r += v * gs[1];
     }
 }
 
-static void hit_sample(Synth *s, SynthHit *h, double decay, double *l, double *r)
+static void hit_sample(Synth *s, SynthHit *h, double decay, const double *g, double *l, double *r)
 {
     if (h->amp <= 0)
         return;
     h->noise_lp += (noise(s) - h->noise_lp) * h->tone;
     h->thump_phase += h->thump_hz / s->rate;
     h->thump_phase -= floor(h->thump_phase);
-    pan_add(h->amp * (0.8 * h->noise_lp / h->tone * 0.25 + 0.7 * sin(TWO_PI * h->thump_phase)), h->pan, l, r);
+    double v = h->amp * (0.8 * h->noise_lp / h->tone * 0.25 + 0.7 * sin(TWO_PI * h->thump_phase));
+    *l += v * g[0];
+    *r += v * g[1];
     h->amp *= decay;
     if (h->amp < QUIET)
         h->amp = 0.0;
@@ -164,12 +170,19 @@ void synth_render(Synth *s, float *out, int frames)
 {
     double glide = 1.0 - exp(-1.0 / (s->rate * SYNTH_GLIDE_S));
     double decay = exp(-1.0 / (s->rate * HIT_DECAY_S));
+    double ge[SYNTH_ENGINES][2], gs[SYNTH_ENGINES][2], gh[SYNTH_HITS][2];
+    for (int v = 0; v < SYNTH_ENGINES; v++) {
+        pan_gains(s->eng[v].pan, ge[v]);
+        pan_gains(s->eng[v].scrape_pan, gs[v]);
+    }
+    for (int h = 0; h < SYNTH_HITS; h++)
+        pan_gains(s->hit[h].pan, gh[h]);
     for (int i = 0; i < frames; i++) {
         double l = 0, r = 0;
         for (int v = 0; v < SYNTH_ENGINES; v++)
-            engine_sample(s, &s->eng[v], glide, &l, &r);
+            engine_sample(s, &s->eng[v], glide, ge[v], gs[v], &l, &r);
         for (int h = 0; h < SYNTH_HITS; h++)
-            hit_sample(s, &s->hit[h], decay, &l, &r);
+            hit_sample(s, &s->hit[h], decay, gh[h], &l, &r);
         for (int b = 0; b < SYNTH_BEEPS; b++) {
             double v = beep_sample(s, &s->beep[b]);
             l += v;
