@@ -84,9 +84,26 @@ void drivehud_update(DriveHud *h, const DriveHudIn *in, double dt_s)
     read_contact(h, in);
 }
 
-void drivehud_xform(const DriveHud *h, const Pose *own, const SDL_FRect *rect, AppXform *x)
+/* The HUD strip's height at the top of a view (pixels). */
+static float top_px(const AppState *v)
 {
-    drivecam_xform(&h->cam, own, rect, x);
+    float l = (float)gfx_line_h(&v->gfx, GFX_NORMAL);
+    return l > 0 ? l * (float)DRIVEHUD_TOP_LINES : (float)v->lay.base * 3.0f;
+}
+
+void drivehud_xform(const DriveHud *h, const AppState *v, const Pose *own, const SDL_FRect *rect, AppXform *x)
+{
+    /* the camera centres on and spans the part below the HUD strip (a
+     * short 2 x 2 cell loses a sixth of its height to it); the track is
+     * drawn under the strip too */
+    SDL_FRect focus = *rect;
+    float top = top_px(v);
+    if (top < rect->h / 3) {
+        focus.y += top;
+        focus.h -= top;
+    }
+    drivecam_xform(&h->cam, own, &focus, x);
+    x->rect = *rect;
 }
 
 void drivehud_gap_text(char *buf, size_t n, int car, double gap_s, bool est)
@@ -158,15 +175,21 @@ static double top_speed_cws(void)
 void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOthers *o)
 {
     drivewidget_sparks(v, x, h->spark, DRIVEHUD_SPARKS);
-    float l = (float)gfx_line_h(&v->gfx, GFX_NORMAL), m = fmaxf(4.0f, (float)v->lay.base * 0.6f);
-    float top = l > 0 ? l * (float)DRIVEHUD_TOP_LINES : (float)v->lay.base * 3.0f;
+    float m = fmaxf(4.0f, (float)v->lay.base * 0.6f), top = top_px(v);
     SDL_FRect inset = {x->rect.x + m, x->rect.y + top + m, x->rect.w - 2 * m, x->rect.h - top - 2 * m};
+    /* the labels keep clear of the own car (a car width and a half round it)
+     * and of each other */
+    SDL_FRect taken[DRIVEGAP_CARS + 1];
+    int ntaken = 1;
+    float cx, cy;
+    app_world_to_px(x, o->own.x, o->own.y, &cx, &cy);
+    taken[0] = (SDL_FRect){cx - 1.5f * x->scale, cy - 1.5f * x->scale, 3 * x->scale, 3 * x->scale};
     for (int i = 0; i < o->n && inset.w > 0 && inset.h > 0; i++) {
         bool est;
         char label[48];
         double gap = drivegap_gap_s(&h->gap, o->me, o->car[i], &est); /* est is set here, before it is read */
         drivehud_gap_text(label, sizeof label, o->car[i], gap, est);
-        drivewidget_arrow(v, x, &inset, &o->pose[i], o->car[i], label);
+        drivewidget_arrow(v, x, &inset, &o->pose[i], o->car[i], label, taken, &ntaken, DRIVEGAP_CARS + 1);
     }
     drivewidget_flash(v->r, &x->rect, h->flash);
     SDL_FRect dial;

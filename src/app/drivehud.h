@@ -19,7 +19,9 @@
  *        sets impact_cws to its speed (0 otherwise), lights the flash,
  *        throws sparks and jolts the camera; scraping says the car is in
  *        contact now.
- *   drivehud_xform(h, own, rect, &x)  the camera's transform into rect.
+ *   drivehud_xform(h, v, own, rect, &x)  the camera's transform into rect:
+ *        centred on and spanning the part of rect below the HUD strip
+ *        (DRIVEHUD_TOP_LINES lines of v's text), x->rect all of rect.
  *   drivehud_draw(h, v, x, others)  the sparks, the arrow towards each
  *        other car off the view with its gap ("P2 1.3 s ahead",
  *        "P2 0.8 s behind", "~" when estimated: drivehud_gap_text), the
@@ -74,6 +76,7 @@ typedef struct DriveHudOthers {
     int car[DRIVEGAP_CARS];   /* the other cars' indices */
     Pose pose[DRIVEGAP_CARS]; /* as this screen shows them */
     int me;
+    Pose own;                 /* the own car as this screen draws it */
     double speed_cws;         /* the own car's, for the speedometer */
 } DriveHudOthers;
 
@@ -94,7 +97,7 @@ typedef struct DriveHud {
 
 void drivehud_reset(DriveHud *h, DriveCamMode mode);
 void drivehud_update(DriveHud *h, const DriveHudIn *in, double dt_s);
-void drivehud_xform(const DriveHud *h, const Pose *own, const SDL_FRect *rect, AppXform *x);
+void drivehud_xform(const DriveHud *h, const AppState *v, const Pose *own, const SDL_FRect *rect, AppXform *x);
 void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOthers *others);
 void drivehud_gap_text(char *buf, size_t n, int car, double gap_s, bool est);
 double drivehud_fade(const DriveHud *h, const AppXform *x, const SDL_FRect *box);

@@ -168,8 +168,35 @@ bool drivewidget_arrow_place(const AppXform *x, const SDL_FRect *inset, float px
     return true;
 }
 
+static bool overlaps(const SDL_FRect *a, const SDL_FRect *b)
+{
+    return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+/* The label's place near (bx, by), inside inset, clear of the taken
+ * rectangles if it can: tried there, then stepped along the edge. */
+static SDL_FRect label_place(const SDL_FRect *inset, float bx, float by, float tw, float th, double dir,
+                             const SDL_FRect *taken, int ntaken)
+{
+    float sx = -(float)sin(dir), sy = (float)cos(dir); /* along the edge */
+    SDL_FRect r = {0, 0, tw + 6, th + 2};
+    for (int k = 0; k < 7; k++) {
+        float step = (float)((k + 1) / 2) * (k % 2 ? 1.0f : -1.0f), dx = sx * step * (th + 6), dy = sy * step * (th + 6);
+        if (fabsf(sx) > fabsf(sy)) /* a top or bottom edge: step sideways by a label's width */
+            dx = sx * step * (tw + 10), dy = 0;
+        r.x = fmaxf(inset->x, fminf(bx - tw / 2 + dx, inset->x + inset->w - tw)) - 3;
+        r.y = fmaxf(inset->y, fminf(by - th / 2 + dy, inset->y + inset->h - th)) - 1;
+        bool clear = true;
+        for (int i = 0; i < ntaken && clear; i++)
+            clear = !overlaps(&r, &taken[i]);
+        if (clear)
+            break;
+    }
+    return r;
+}
+
 bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, const Pose *pose, int car,
-                       const char *label)
+                       const char *label, SDL_FRect *taken, int *ntaken, int max_taken)
 {
     float px, py, ax, ay;
     double dir;
@@ -193,13 +220,14 @@ bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, c
         return true;
     int tw, th;
     gfx_text_size(&v->gfx, GFX_SMALL, label, &tw, &th);
-    float lx = ax - c * size * 2.4f - (float)tw / 2, ly = ay - s * size * 2.4f - (float)th / 2;
-    lx = fmaxf(inset->x, fminf(lx, inset->x + inset->w - (float)tw));
-    ly = fmaxf(inset->y, fminf(ly, inset->y + inset->h - (float)th));
+    SDL_FRect r = label_place(inset, ax - c * size * 2.4f, ay - s * size * 2.4f, (float)tw, (float)th, dir, taken,
+                              *ntaken);
+    if (*ntaken < max_taken)
+        taken[(*ntaken)++] = r;
     SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_BLEND);
-    gfx_fill(v->r, lx - 3, ly - 1, (float)tw + 6, (float)th + 2, PAL_SPEEDO_FACE);
+    gfx_fill(v->r, r.x, r.y, r.w, r.h, PAL_SPEEDO_FACE);
     SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE);
-    gfx_text(&v->gfx, GFX_SMALL, (int)lx, (int)ly, GFX_LEFT, pal_car(car), "%s", label);
+    gfx_text(&v->gfx, GFX_SMALL, (int)(r.x + 3), (int)(r.y + 1), GFX_LEFT, pal_car(car), "%s", label);
     return true;
 }
 

@@ -21,9 +21,12 @@
  *        point lies inside inset; else (ax, ay) where the line from the
  *        view's centre (x->cx, x->cy) to it leaves inset, dir its angle
  *        (rad, screen y down).
- *   drivewidget_arrow(v, x, inset, pose, car, label)  an arrow in the car's
- *        colour on inset's border pointing to the car at pose when it is
- *        off inset, the label beside it, inside; true when drawn.
+ *   drivewidget_arrow(v, x, inset, pose, car, label, taken, &ntaken, max)
+ *        an arrow in the car's colour on inset's border pointing to the car
+ *        at pose when it is off inset, the label beside it, inside, clear
+ *        of the rectangles taken[0..ntaken) if a step along the edge finds
+ *        room (the own car, the labels of other arrows); the label's
+ *        rectangle is added to taken (up to max). True when drawn.
  *   drivewidget_flash(r, rect, level)  a pale frame round rect, as thick
  *        and opaque as level (0..1) says; nothing at 0.
  *   drivewidget_sparks(v, x, sparks, n)  the sparks (world positions and
@@ -48,7 +51,7 @@ double drivewidget_speedo_angle(double speed_cws);
 bool drivewidget_arrow_place(const AppXform *x, const SDL_FRect *inset, float px, float py, float *ax, float *ay,
                              double *dir);
 bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, const Pose *pose, int car,
-                       const char *label);
+                       const char *label, SDL_FRect *taken, int *ntaken, int max_taken);
 void drivewidget_flash(SDL_Renderer *r, const SDL_FRect *rect, double level);
 void drivewidget_sparks(AppState *v, const AppXform *x, const DriveSpark *sparks, int n);
 

@@ -204,7 +204,7 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     AppXform x;
     SDL_FRect rect = {0, 0, (float)w, (float)h};
     const Pose *own = &nr->pose[nr->me];
-    drivehud_xform(&nw->hud, own, &rect, &x);
+    drivehud_xform(&nw->hud, nw->view, own, &rect, &x);
     app_draw_track(nw->view, &x);
     for (int c = 0; c < nr->ncars; c++) /* the own car on top */
         if (c != nr->me)
@@ -213,7 +213,7 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     SDL_FRect mini;
     double fade = widget_minimap_rect(nw->view, &rect, &mini) ? drivehud_fade(&nw->hud, &x, &mini) : 1.0;
     widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
-    DriveHudOthers o = {.n = 0, .me = nr->me, .speed_cws = nr->speed};
+    DriveHudOthers o = {.n = 0, .me = nr->me, .own = *own, .speed_cws = nr->speed};
     for (int c = 0; c < nr->ncars && o.n < DRIVEGAP_CARS; c++)
         if (c != nr->me) {
             o.car[o.n] = c;

@@ -42,7 +42,7 @@ void play_view_xform(const PlayState *ps, int j, const SDL_FRect *viewport, AppX
     SDL_FRect rect = *viewport;
     Pose p;
     play_shown_pose(ps, j, j, &p);
-    drivehud_xform(&ps->hud[j], &p, &rect, x);
+    drivehud_xform(&ps->hud[j], ps->view, &p, &rect, x);
 }
 
 const char *play_kind_text(const PlayState *ps, int j, char *buf, size_t n)
@@ -125,7 +125,7 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport)
     SDL_FRect mini;
     double fade = widget_minimap_rect(ps->view, &x.rect, &mini) ? drivehud_fade(&ps->hud[j], &x, &mini) : 1.0;
     widget_minimap(ps->view, &x.rect, pose, ps->nseats, j, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
-    DriveHudOthers o = {.n = 0, .me = j, .speed_cws = liverace_speed(ps->lr, j)};
+    DriveHudOthers o = {.n = 0, .me = j, .own = pose[j], .speed_cws = liverace_speed(ps->lr, j)};
     for (int c = 0; c < ps->nseats && o.n < DRIVEGAP_CARS; c++)
         if (c != j) {
             o.car[o.n] = c;
