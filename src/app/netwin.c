@@ -234,8 +234,14 @@ static const char *const help_lines[] = {
     "C               the camera: north up, or turning with the car",
     "M               sound on / off",
     "F11 fullscreen · F12 screenshot · H / F1 this help",
-    "Q / Esc         leave the race (the peer is told)",
+    "Q / Esc         leave the race (the peer is told); Enter too after it",
 };
+
+const char *const *netwin_help_lines(int *n)
+{
+    *n = (int)(sizeof help_lines / sizeof help_lines[0]);
+    return help_lines;
+}
 
 /* The boxes over the race: clock sync, pause, results, help, a message. */
 static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)

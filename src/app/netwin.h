@@ -38,6 +38,8 @@
  *        netwin_code_key's rules. 0 with the canonical code in code, 1 when
  *        the player left (Esc, the window closed, *stop), 3 when no window
  *        could be opened (one line on stderr).
+ *   netwin_help_lines(&n)  the H overlay's n lines: every key the window
+ *        takes (the join code is added below them when drawn).
  *   netwin_code_key(typed, cap, key, code)  one key (an SDL keycode) into
  *        the text typed so far (cap bytes with the NUL): A-Z (lower case
  *        too, kept upper), 0-9 and '-' appended while it fits, Backspace
@@ -71,5 +73,6 @@ int netwin_code_key(char *typed, size_t cap, int key, char code[WIRECRYPT_CODE_C
 int netwin_ask_code(const NetWinConfig *cfg, const char *host, char code[WIRECRYPT_CODE_CHARS + 1],
                     volatile sig_atomic_t *stop);
 int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop);
+const char *const *netwin_help_lines(int *n);
 
 #endif
