@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "drivehud.h"
+#include "lagometer.h"
 #include "sound.h"
 
 /* ---- camera ------------------------------------------------------------ */
@@ -176,6 +177,40 @@ static void instruments_fade_over_the_road(void **state)
         drivecam_update(&h.cam, &p, 25.0, 1.0 / 60);
     drivecam_xform(&h.cam, &p, &rect, &x);
     assert_true(drivehud_fade(&h, &x, &bottom_right) == 1.0 && drivehud_fade(&h, &x, &bottom_left) == 1.0);
+}
+
+/* With the lagometer along the bottom (F2) the camera centres the car on
+ * the part between the HUD strip and the lagometer: on a 960 x 1080 view
+ * at base 25 px (no font: the strip is 3 bases, 75 px) the lagometer is
+ * 0.28 * 960 = 268.8 px tall with a 12.5 px margin, so the part ends at
+ * 1080 - 268.8 - 2 * 12.5 = 786.2 and a car at rest sits at (75 + 786.2) / 2
+ * = 430.6 px, against (75 + 1080) / 2 = 577.5 without. A view so short
+ * that less than 40 % would be left (960 x 250: the lagometer 5.5 bases
+ * tall) keeps the whole height: (75 + 250) / 2. */
+static void camera_keeps_above_the_lagometer(void **state)
+{
+    (void)state;
+    static AppState v; /* no renderer, no font: the strip's height from the base */
+    v.lay.base = 25;
+    DriveHud h;
+    drivehud_reset(&h, DRIVECAM_NORTH);
+    Pose p = {.x = 40, .y = -12, .heading = 0.3};
+    drivecam_update(&h.cam, &p, 0.0, 1.0 / 60);
+    SDL_FRect rect = {0, 0, 960, 1080}, low = {0, 0, 960, 250};
+    AppXform x;
+    float cx, cy;
+    drivehud_xform(&h, &v, &p, &rect, &x);
+    app_world_to_px(&x, p.x, p.y, &cx, &cy);
+    assert_true(fabsf(cy - 577.5f) < 0.5f && fabsf(cx - 480.0f) < 0.5f);
+    h.lagometer = true;
+    drivehud_xform(&h, &v, &p, &rect, &x);
+    app_world_to_px(&x, p.x, p.y, &cx, &cy);
+    assert_true(fabsf(cy - 430.6f) < 0.5f && fabsf(cx - 480.0f) < 0.5f);
+    assert_true(cy < lagometer_screen_rect(&rect, 25).y);
+    assert_true(x.rect.h == 1080.0f); /* the track is still drawn under it */
+    drivehud_xform(&h, &v, &p, &low, &x);
+    app_world_to_px(&x, p.x, p.y, &cx, &cy);
+    assert_true(fabsf(cy - 162.5f) < 0.5f);
 }
 
 /* ---- time gap ---------------------------------------------------------- */
@@ -408,6 +443,7 @@ int main(void)
         cmocka_unit_test(camera_glides_after_a_hit),
         cmocka_unit_test(camera_rotates_with_the_car),
         cmocka_unit_test(instruments_fade_over_the_road),
+        cmocka_unit_test(camera_keeps_above_the_lagometer),
         cmocka_unit_test(gap_by_hand),
         cmocka_unit_test(gap_estimated_and_reset),
         cmocka_unit_test(engine_pitch_with_speed),

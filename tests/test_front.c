@@ -464,8 +464,8 @@ static void waiting_screen_shows_the_code(void **state)
 static void network_help_lists_every_key(void **state)
 {
     (void)state;
-    static const char *const keys[] = {"W",   "S", "A",   "D",  "Up",  "Down", "Left",  "Right", "Tab",
-                                       "C",   "M", "F11", "F12", "H",  "F1",   "Q",     "Esc",   "Enter"};
+    static const char *const keys[] = {"W",  "S",  "A",   "D",   "Up", "Down", "Left", "Right", "Tab", "C",
+                                       "M",  "F2", "F3",  "F11", "F12", "H",   "F1",   "Q",     "Esc", "Enter"};
     int n = 0;
     const char *const *lines = netwin_help_lines(&n);
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {

@@ -1,6 +1,7 @@
 /* One driving screen's camera, gaps, hit feedback and instruments
  * (drivehud.h). */
 #include "drivehud.h"
+#include "lagometer.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,12 +92,25 @@ static float top_px(const AppState *v)
     return l > 0 ? l * (float)DRIVEHUD_TOP_LINES : (float)v->lay.base * 3.0f;
 }
 
+/* The part of rect above the lagometer when the caller draws one (F2),
+ * unless that would leave less than 40 % of rect. */
+static SDL_FRect above_lagometer(const DriveHud *h, const AppState *v, const SDL_FRect *rect)
+{
+    SDL_FRect r = *rect;
+    if (h->lagometer) {
+        float bottom = lagometer_screen_rect(rect, v->lay.base).y - (float)v->lay.base * 0.5f;
+        if (bottom - r.y >= 0.4f * r.h)
+            r.h = bottom - r.y;
+    }
+    return r;
+}
+
 void drivehud_xform(const DriveHud *h, const AppState *v, const Pose *own, const SDL_FRect *rect, AppXform *x)
 {
     /* the camera centres on and spans the part below the HUD strip (a
-     * short 2 x 2 cell loses a sixth of its height to it); the track is
-     * drawn under the strip too */
-    SDL_FRect focus = *rect;
+     * short 2 x 2 cell loses a sixth of its height to it) and above the
+     * lagometer; the track is drawn under both too */
+    SDL_FRect focus = above_lagometer(h, v, rect);
     float top = top_px(v);
     if (top < rect->h / 3) {
         focus.y += top;
@@ -176,7 +190,8 @@ void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOt
 {
     drivewidget_sparks(v, x, h->spark, DRIVEHUD_SPARKS);
     float m = fmaxf(4.0f, (float)v->lay.base * 0.6f), top = top_px(v);
-    SDL_FRect inset = {x->rect.x + m, x->rect.y + top + m, x->rect.w - 2 * m, x->rect.h - top - 2 * m};
+    SDL_FRect room = above_lagometer(h, v, &x->rect); /* the arrows and the speedometer */
+    SDL_FRect inset = {room.x + m, room.y + top + m, room.w - 2 * m, room.h - top - 2 * m};
     /* the labels keep clear of the own car (a car width and a half round it)
      * and of each other */
     SDL_FRect taken[DRIVEGAP_CARS + 1];
@@ -193,8 +208,8 @@ void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOt
     }
     drivewidget_flash(v->r, &x->rect, h->flash);
     SDL_FRect dial;
-    double opacity = drivewidget_speedo_rect(v, &x->rect, &dial) ? drivehud_fade(h, x, &dial) : 1.0;
-    drivewidget_speedo(v, &x->rect, o->speed_cws, top_speed_cws(), opacity);
+    double opacity = drivewidget_speedo_rect(v, &room, &dial) ? drivehud_fade(h, x, &dial) : 1.0;
+    drivewidget_speedo(v, &room, o->speed_cws, top_speed_cws(), opacity);
 }
 
 void drivehud_sound(const DriveHud *h, Synth *synth, int voice, const DriveHudIn *in, double throttle, double pan,

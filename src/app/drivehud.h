@@ -21,12 +21,14 @@
  *        contact now.
  *   drivehud_xform(h, v, own, rect, &x)  the camera's transform into rect:
  *        centred on and spanning the part of rect below the HUD strip
- *        (DRIVEHUD_TOP_LINES lines of v's text), x->rect all of rect.
+ *        (DRIVEHUD_TOP_LINES lines of v's text) and above the lagometer
+ *        when h->lagometer, x->rect all of rect.
  *   drivehud_draw(h, v, x, others)  the sparks, the arrow towards each
  *        other car off the view with its gap ("P2 1.3 s ahead",
  *        "P2 0.8 s behind", "~" when estimated: drivehud_gap_text), the
  *        flash and the speedometer, into x's rect (the top strip of
- *        DRIVEHUD_TOP_LINES text lines is left to the HUD).
+ *        DRIVEHUD_TOP_LINES text lines is left to the HUD, the bottom one
+ *        of the lagometer to it when h->lagometer).
  *   drivehud_gap_text(buf, n, car, gap_s, est)  the arrow's label.
  *   drivehud_fade(h, x, box)  how opaque (DRIVEHUD_FADE_MIN..1) an
  *        instrument covering box (pixels) should be: less when it covers
@@ -93,6 +95,9 @@ typedef struct DriveHud {
     DriveSpark spark[DRIVEHUD_SPARKS];
     int spark_next;
     Rng rng;
+    bool lagometer;       /* set by the caller: its lagometer (lagometer_screen_rect) is
+                           * drawn along the bottom; the camera, arrows and speedometer
+                           * keep above it */
 } DriveHud;
 
 void drivehud_reset(DriveHud *h, DriveCamMode mode);

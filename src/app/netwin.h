@@ -64,6 +64,8 @@ typedef struct NetWinConfig {
     bool watch;               /* the gauges of every scheme open at the start (Tab toggles) */
     bool camera_rotate;       /* the screen turns with the car (C toggles) */
     bool mute;                /* no sound (M toggles) */
+    bool lagometer;           /* the lagometer shown at the start (F2 toggles; the session's
+                               * engine keeps its rings: SessionConfig.lagometer) */
 } NetWinConfig;
 
 #define NETWIN_CODE_TYPED 32 /* the prompt's text: a code with dashes and room for slips */
