@@ -246,7 +246,6 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     for (int c = 0; c < nr->ncars; c++) /* the own car on top */
         if (c != nr->me)
             widget_car(nw->view, c < WIDGET_CAR_SPRITES ? nw->sprites.car[c] : NULL, &x, &nr->pose[c], c);
-    widget_car(nw->view, nr->me < WIDGET_CAR_SPRITES ? nw->sprites.car[nr->me] : NULL, &x, own, nr->me);
     SDL_FRect mini;
     double fade = widget_minimap_rect(nw->view, &rect, &mini) ? drivehud_fade(&nw->hud, &x, &mini) : 1.0;
     widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
@@ -257,6 +256,7 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
             o.pose[o.n++] = nr->pose[c];
         }
     drivehud_draw(&nw->hud, nw->view, &x, &o);
+    widget_car(nw->view, nr->me < WIDGET_CAR_SPRITES ? nw->sprites.car[nr->me] : NULL, &x, own, nr->me);
     hud(nw, nr, w);
     if (nw->lag) { /* the MUs that reach this terminal, and the clock sync */
         char title[96];

@@ -145,7 +145,6 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t
     for (int c = 0; c < ps->nseats; c++)
         if (c != j)
             widget_car(ps->view, ps->sprites.car[c], &x, &pose[c], c);
-    widget_car(ps->view, ps->sprites.car[j], &x, &pose[j], j);
     SDL_FRect mini;
     double fade = widget_minimap_rect(ps->view, &x.rect, &mini) ? drivehud_fade(&ps->hud[j], &x, &mini) : 1.0;
     widget_minimap(ps->view, &x.rect, pose, ps->nseats, j, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
@@ -156,6 +155,7 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t
             o.pose[o.n++] = pose[c];
         }
     drivehud_draw(&ps->hud[j], ps->view, &x, &o); /* over the minimap: an arrow may point past it */
+    widget_car(ps->view, ps->sprites.car[j], &x, &pose[j], j); /* the own car over all of them */
     hud(ps, j, &x.rect);
     if (ps->lag)
         draw_lag(ps, j, &x.rect, lag_scale_us);
