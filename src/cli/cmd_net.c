@@ -130,8 +130,8 @@ typedef struct NetArgs {
     bool host, serve;
     const char *server_mode;
     int64_t cars;
-    const char *scheme, *track_arg, *link_text, *peer, *log_path, *keys_path, *pad_mappings, *size;
-    bool fullscreen, watch, headless, scheme_given, race_given, laps_given, lagometer;
+    const char *scheme, *track_arg, *link_text, *peer, *log_path, *keys_path, *pad_mappings, *size, *camera;
+    bool fullscreen, watch, headless, scheme_given, race_given, laps_given, mute, lagometer;
     int64_t laps;
     double seconds, offset_ms, drift;
     char peer_host[256];
@@ -192,6 +192,7 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
                         : cli_flag_is(f, "--keys")         ? &a->keys_path
                         : cli_flag_is(f, "--pad-mappings") ? &a->pad_mappings
                         : cli_flag_is(f, "--size")         ? &a->size
+                        : cli_flag_is(f, "--camera")       ? &a->camera
                         : cli_flag_is(f, "--code")         ? &sc->code
                         : (a->host || a->serve) && cli_flag_is(f, "--allow") ? &sc->allow
                                                                : NULL;
@@ -217,6 +218,7 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
                : strcmp(f, "--raw-clock") == 0 ? &sc->raw_clock
                : strcmp(f, "--headless") == 0  ? &a->headless
                : strcmp(f, "--watch") == 0     ? &a->watch
+               : strcmp(f, "--mute") == 0      ? &a->mute
                : strcmp(f, "--lagometer") == 0 ? &a->lagometer
                                                : NULL;
     if (!on)
@@ -384,8 +386,12 @@ static int window_config(NetCli *n, const NetArgs *a, bool script, bool human, N
     wc->pad_mappings = a->pad_mappings;
     wc->fullscreen = a->fullscreen;
     wc->watch = a->watch;
+    wc->mute = a->mute;
     wc->lagometer = a->lagometer;
     wc->title = a->host ? "netrace host" : "netrace join";
+    if (a->camera && strcmp(a->camera, "north") != 0 && strcmp(a->camera, "rotate") != 0)
+        return cli_usage_error(n->cmd, "--camera '%s': expected north or rotate", a->camera);
+    wc->camera_rotate = a->camera && strcmp(a->camera, "rotate") == 0;
     if (a->size) {
         char extra;
         if (sscanf(a->size, "%dx%d%c", &wc->width, &wc->height, &extra) != 2 || wc->width < 640 ||
@@ -525,6 +531,7 @@ static int serve_main(int argc, char **argv)
     "  --player WHO      keys (default; WASD or the arrows), pad, bot (the default --headless) or\n"   \
     "                    script:FILE (docs/driving.md): who drives this terminal's car\n"            \
     "  --keys FILE, --pad-mappings FILE, --size WxH, --fullscreen  the window (docs/play.md)\n"      \
+    "  --camera MODE     north (default) or rotate with the car; C toggles. --mute: no sound (M)\n"     \
     "  --watch           every scheme's live gauges beside the race (Tab in the window)\n"          \
     "  --lagometer       start with the lagometer shown (F2 in the window; F3 drops a mark)\n"      \
     "  --link SPEC       emulated delay and loss added to what this terminal sends (netem grammar)\n" \
