@@ -213,6 +213,49 @@ static void camera_keeps_above_the_lagometer(void **state)
     assert_true(fabsf(cy - 162.5f) < 0.5f);
 }
 
+static bool rects_overlap(const SDL_FRect *a, const SDL_FRect *b)
+{
+    return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+/* An arrow's label keeps clear of what is in taken: a car 400 px left of
+ * and 300 px below the centre of a 960 x 540 view leaves the inset on its
+ * bottom edge at x = 480 - 400 * 258 / 300 = 136, where the speedometer
+ * (bottom left, 140 px across) is; with the dial taken the label steps
+ * along the edge off it (the speedometer, drawn after the arrows, hid the
+ * label's start before). */
+static void arrow_label_clear_of_the_speedometer(void **state)
+{
+    (void)state;
+    static AppState v;
+    char font[512];
+    assert_int_equal(TTF_Init(), 0);
+    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, 960, 540, 32, SDL_PIXELFORMAT_ARGB8888);
+    v.r = SDL_CreateSoftwareRenderer(surf);
+    assert_true(gfx_pick_font(NULL, font, sizeof font));
+    gfx_init(&v.gfx, v.r, font);
+    v.lay.base = 20;
+    gfx_set_scale(&v.gfx, 20);
+    SDL_FRect rect = {0, 0, 960, 540}, inset = {12, 12, 936, 516}, dial, taken[2];
+    AppXform x = {.rect = rect, .cx = 480, .cy = 270, .scale = 10};
+    Pose other = {.x = -40, .y = -30};
+    assert_true(drivewidget_speedo_rect(&v, &rect, &dial));
+    int n = 0;
+    assert_true(drivewidget_arrow(&v, &x, &inset, &other, 1, "P2 1.3 s behind", taken, &n, 2));
+    assert_int_equal(n, 1);
+    assert_true(rects_overlap(&taken[0], &dial)); /* nothing taken: the label would sit on the dial */
+    taken[0] = dial;
+    n = 1;
+    assert_true(drivewidget_arrow(&v, &x, &inset, &other, 1, "P2 1.3 s behind", taken, &n, 2));
+    assert_int_equal(n, 2);
+    assert_false(rects_overlap(&taken[1], &dial));
+    assert_true(taken[1].x >= inset.x - 3 && taken[1].x + taken[1].w <= inset.x + inset.w + 3);
+    gfx_free(&v.gfx);
+    SDL_DestroyRenderer(v.r);
+    SDL_FreeSurface(surf);
+    TTF_Quit();
+}
+
 /* ---- time gap ---------------------------------------------------------- */
 
 /* Two cars at 20 cw/s, one 10 cw ahead: it passed the other's point 0.5 s
@@ -447,6 +490,7 @@ int main(void)
         cmocka_unit_test(camera_rotates_with_the_car),
         cmocka_unit_test(instruments_fade_over_the_road),
         cmocka_unit_test(camera_keeps_above_the_lagometer),
+        cmocka_unit_test(arrow_label_clear_of_the_speedometer),
         cmocka_unit_test(gap_by_hand),
         cmocka_unit_test(gap_estimated_and_reset),
         cmocka_unit_test(engine_pitch_with_speed),

@@ -192,23 +192,25 @@ void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOt
     float m = fmaxf(4.0f, (float)v->lay.base * 0.6f), top = top_px(v);
     SDL_FRect room = above_lagometer(h, v, &x->rect); /* the arrows and the speedometer */
     SDL_FRect inset = {room.x + m, room.y + top + m, room.w - 2 * m, room.h - top - 2 * m};
-    /* the labels keep clear of the own car (a car width and a half round it)
-     * and of each other */
-    SDL_FRect taken[DRIVEGAP_CARS + 1];
+    /* the labels keep clear of the own car (a car width and a half round it),
+     * of the speedometer (drawn after them) and of each other */
+    SDL_FRect taken[DRIVEGAP_CARS + 2], dial;
     int ntaken = 1;
     float cx, cy;
     app_world_to_px(x, o->own.x, o->own.y, &cx, &cy);
     taken[0] = (SDL_FRect){cx - 1.5f * x->scale, cy - 1.5f * x->scale, 3 * x->scale, 3 * x->scale};
+    bool has_dial = drivewidget_speedo_rect(v, &room, &dial);
+    if (has_dial)
+        taken[ntaken++] = dial;
     for (int i = 0; i < o->n && inset.w > 0 && inset.h > 0; i++) {
         bool est;
         char label[48];
         double gap = drivegap_gap_s(&h->gap, o->me, o->car[i], &est); /* est is set here, before it is read */
         drivehud_gap_text(label, sizeof label, o->car[i], gap, est);
-        drivewidget_arrow(v, x, &inset, &o->pose[i], o->car[i], label, taken, &ntaken, DRIVEGAP_CARS + 1);
+        drivewidget_arrow(v, x, &inset, &o->pose[i], o->car[i], label, taken, &ntaken, DRIVEGAP_CARS + 2);
     }
     drivewidget_flash(v->r, &x->rect, h->flash);
-    SDL_FRect dial;
-    double opacity = drivewidget_speedo_rect(v, &room, &dial) ? drivehud_fade(h, x, &dial) : 1.0;
+    double opacity = has_dial ? drivehud_fade(h, x, &dial) : 1.0;
     drivewidget_speedo(v, &room, o->speed_cws, top_speed_cws(), opacity);
 }
 

@@ -175,15 +175,14 @@ static bool overlaps(const SDL_FRect *a, const SDL_FRect *b)
 
 /* The label's place near (bx, by), inside inset, clear of the taken
  * rectangles if it can: tried there, then stepped along the edge. */
-static SDL_FRect label_place(const SDL_FRect *inset, float bx, float by, float tw, float th, double dir,
+static SDL_FRect label_place(const SDL_FRect *inset, float bx, float by, float tw, float th, bool across,
                              const SDL_FRect *taken, int ntaken)
 {
-    float sx = -(float)sin(dir), sy = (float)cos(dir); /* along the edge */
     SDL_FRect r = {0, 0, tw + 6, th + 2};
     for (int k = 0; k < 7; k++) {
-        float step = (float)((k + 1) / 2) * (k % 2 ? 1.0f : -1.0f), dx = sx * step * (th + 6), dy = sy * step * (th + 6);
-        if (fabsf(sx) > fabsf(sy)) /* a top or bottom edge: step sideways by a label's width */
-            dx = sx * step * (tw + 10), dy = 0;
+        float step = (float)((k + 1) / 2) * (k % 2 ? 1.0f : -1.0f), dx = 0, dy = step * (th + 6);
+        if (across) /* a top or bottom edge: step sideways by a label's width */
+            dx = step * (tw + 10), dy = 0;
         r.x = fmaxf(inset->x, fminf(bx - tw / 2 + dx, inset->x + inset->w - tw)) - 3;
         r.y = fmaxf(inset->y, fminf(by - th / 2 + dy, inset->y + inset->h - th)) - 1;
         bool clear = true;
@@ -220,7 +219,9 @@ bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, c
         return true;
     int tw, th;
     gfx_text_size(&v->gfx, GFX_SMALL, label, &tw, &th);
-    SDL_FRect r = label_place(inset, ax - c * size * 2.4f, ay - s * size * 2.4f, (float)tw, (float)th, dir, taken,
+    /* on the top or the bottom edge the steps go across, on a side up and down */
+    bool across = fminf(fabsf(ay - inset->y), fabsf(ay - inset->y - inset->h)) < 1.0f;
+    SDL_FRect r = label_place(inset, ax - c * size * 2.4f, ay - s * size * 2.4f, (float)tw, (float)th, across, taken,
                               *ntaken);
     if (*ntaken < max_taken)
         taken[(*ntaken)++] = r;

@@ -25,7 +25,7 @@
  *        an arrow in the car's colour on inset's border pointing to the car
  *        at pose when it is off inset, the label beside it, inside, clear
  *        of the rectangles taken[0..ntaken) if a step along the edge finds
- *        room (the own car, the labels of other arrows); the label's
+ *        room (the own car, the speedometer, the labels of other arrows); the label's
  *        rectangle is added to taken (up to max). True when drawn.
  *   drivewidget_flash(r, rect, level)  a pale frame round rect, as thick
  *        and opaque as level (0..1) says; nothing at 0.
