@@ -251,10 +251,12 @@ static int parse_args(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, char *
 /* serve: a headless server of N clients, relay or sync. */
 static int check_serve(NetCli *n, NetArgs *a, SessionConfig *sc)
 {
-    if (n->player || a->link_text || n->lines || a->log_path || a->keys_path || a->pad_mappings || a->size || a->watch ||
-        a->fullscreen || sc->raw_clock || a->offset_ms != 0 || a->drift != 0)
-        return cli_usage_error(n->cmd, "the server drives no car and keeps no log: --player, --link, --log, the "
-                                       "window and the clock flags are the clients' (netrace join)");
+    if (n->player || a->log_path || a->keys_path || a->pad_mappings || a->size || a->watch || a->fullscreen ||
+        sc->raw_clock || a->offset_ms != 0 || a->drift != 0)
+        return cli_usage_error(n->cmd, "the server drives no car and keeps no log: --player, --log, the window and "
+                                       "the clock flags are the clients' (netrace join)");
+    if (n->lines && net_check_lines(n->cmd, n->lines, NET_LINES_SERVER, (int)a->cars) != CLI_OK)
+        return CLI_USAGE;
     if (strcmp(a->server_mode, "relay") != 0 && strcmp(a->server_mode, "sync") != 0)
         return cli_usage_error(n->cmd, "--server '%s': expected relay or sync (docs/nplayers.md)", a->server_mode);
     if (a->laps_given && a->seconds > 0)
@@ -579,7 +581,7 @@ const CliCommand cmd_serve = {
     .summary = "offer a client-server race of 2 to 8 cars over UDP (headless, no car of its own)",
     .usage = "netrace serve [--cars N] [--server relay|sync] [--port P] [--allow HOST] [--code CODE]\n"
              "  [--scheme NAME] [--schemes LIST] [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W]\n"
-             "  [--seed S]",
+             "  [--seed S] [--link SPEC] [--link s-J SPEC]",
     .help = "A dedicated server for a race of N cars over the client-server topology\n"
             "(docs/netplay.md \"Serve\", docs/nplayers.md). It shows the join code, seats N\n"
             "`netrace join` clients (car 1 to N in the order they say HELLO; one more is told\n"
@@ -593,6 +595,9 @@ const CliCommand cmd_serve = {
             "the race and the measured delays that `replay` reproduces.\n\n"
             "  --cars N          seats (2 to 8; default 2); the track needs N grid slots\n"
             "  --server MODE     relay (default) or sync\n"
+            "  --link s-J SPEC   emulate the downlink to client J: each MU relayed to it is\n"
+            "                    delayed / lost as SPEC says (netem grammar; views are not)\n"
+            "  --link SPEC       the same for every client's downlink\n"
             "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n"
             "  --allow HOST      seat clients from HOST only (any port)\n"
             "  --code CODE       the join code (default: drawn and shown)\n"
