@@ -104,27 +104,6 @@ static char *read_text(const char *path, NrError *err)
     return buf;
 }
 
-/* host:port or host (the default port); false after a usage line. */
-static bool parse_peer(const char *cmd, const char *v, char *host, size_t hn, uint16_t *port)
-{
-    const char *colon = strrchr(v, ':');
-    size_t len = colon ? (size_t)(colon - v) : strlen(v);
-    if (len == 0 || len >= hn) {
-        cli_usage_error(cmd, "'%s': expected HOST or HOST:PORT", v);
-        return false;
-    }
-    memcpy(host, v, len);
-    host[len] = '\0';
-    *port = SESSION_DEFAULT_PORT;
-    if (colon) {
-        int64_t p;
-        if (!cli_int(cmd, "port", colon + 1, 1, 65535, &p))
-            return false;
-        *port = (uint16_t)p;
-    }
-    return true;
-}
-
 /* Everything the command line says, before it is checked. */
 typedef struct NetArgs {
     bool host, serve;
@@ -285,7 +264,8 @@ static int check_args(NetCli *n, NetArgs *a, SessionConfig *sc, bool *script, bo
         return cli_usage_error(n->cmd, "--laps and --seconds: a race is one or the other");
     if (!a->host && (a->race_given || a->scheme_given))
         return cli_usage_error(n->cmd, "the race (track, laps, schemes, Delta, seed) is the host's to set");
-    if (!a->host && !parse_peer(n->cmd, a->peer, a->peer_host, sizeof a->peer_host, &sc->peer_port))
+    if (!a->host &&
+        !net_peer_arg(n->cmd, a->peer, a->peer_host, sizeof a->peer_host, SESSION_DEFAULT_PORT, &sc->peer_port))
         return CLI_USAGE;
     char code[WIRECRYPT_CODE_CHARS + 1];
     if (!a->host && !sc->code && a->headless) /* the window asks for it (netwin_ask_code) */
