@@ -123,3 +123,44 @@ stderr_has "did not take this join code" "another code said in one line"
 wait "$D1"; wait "$D2"; wait "$SERVE_PID"
 if grep -q '^rejected_busy: ' "$TMP/s2.out" && grep -q '^rejected_auth: ' "$TMP/s2.out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: the server did not count the full and the foreign HELLOs"; fi
+
+# serve --bots: two of three seats taken by bots the server runs, one
+# person's join (the seats in HELLO order); everyone completes, and the merge of
+# the bots' logs (--bot-logs) and the client's replays what the client
+# printed. The flags' bad combinations are refused in one line.
+expect 2 "serve --bots 5 of 4 seats" -- "$NR" serve --cars 4 --bots 5
+stderr_has "a race of 4 cars has 4 seats" "more bots than seats named"
+expect 2 "serve --bot-logs without --bots" -- "$NR" serve --bot-logs "$TMP"
+stderr_has "no bot to log" "bot logs without bots"
+expect 2 "serve --bots with --allow another host" -- "$NR" serve --bots 1 --allow 10.0.0.9
+stderr_has "the bots join from 127.0.0.1" "bots and --allow"
+mkdir -p "$TMP/bots"
+timeout 60 "$NR" serve --cars 3 --bots 2 --bot-logs "$TMP/bots" --port 0 --seconds 3 --schemes nc,dr \
+    >"$TMP/sb.out" 2>"$TMP/sb.err" &
+SERVE_PID=$!
+SPORT=$(serve_port "$TMP/sb.err")
+expect 0 "a person's join of a race with two bots" -- timeout 60 "$NR" join "127.0.0.1:$SPORT" \
+    --code "$(code "$TMP/sb.err")" --headless --log "$TMP/b3.log"
+cp "$TMP/out" "$TMP/b3.out"
+wait "$SERVE_PID"
+src=$?
+# seats go in HELLO order, the bots' and the person's alike: one car each
+pcar=$(key "$TMP/b3.out" car)
+cars=$(sed -n 's/^netrace serve (bot [12]): car \([1-3]\): completed$/\1/p' "$TMP/sb.err" | sort | tr -d '\n')
+if [ "$src" -eq 0 ] && [ -n "$pcar" ] && [ "$(printf '%s\n' "$pcar" ${cars:+$(echo "$cars" | fold -w1)} | sort | tr -d '\n')" = 123 ]; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: serve --bots exit $src"; sed 's/^/  /' "$TMP/sb.err"; fi
+expect 0 "merge the bots' logs and the client's" -- "$NR" merge "$TMP/bots/bot-1.log" "$TMP/bots/bot-2.log" \
+    "$TMP/b3.log" --out "$TMP/brace.csv" --delays "$TMP/bdelays.csv" --links "$TMP/blinks.txt"
+expect 0 "replay the race with bots" -- "$NR" replay "$TMP/brace.csv" --csv --schemes nc,dr --links "$TMP/blinks.txt"
+awk -F, 'function f(x) { x += 0; return sprintf("%.6f", x == 0 ? 0 : x) }
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { print $1, f($c["inconsistency_rate"]), f($c["pair_rate"]), f($c["spread"]), f($c["disadvantage_1"]),
+      f($c["disadvantage_2"]), f($c["disadvantage_3"]) }' "$TMP/out" >"$TMP/breplay.txt"
+awk 'function f(x) { x += 0; return sprintf("%.6f", x == 0 ? 0 : x) }
+    { split($1, kv, "."); v[kv[1], kv[2]] = $2 }
+    END { n = split("nc,dr", s, ","); for (i = 1; i <= n; i++) print s[i], f(v[s[i], "inconsistency:"]),
+          f(v[s[i], "pair_rate:"]), f(v[s[i], "spread:"]), f(v[s[i], "disadvantage_1:"]),
+          f(v[s[i], "disadvantage_2:"]), f(v[s[i], "disadvantage_3:"]) }' "$TMP/b3.out" >"$TMP/blive.txt"
+if [ "$(wc -l <"$TMP/breplay.txt")" -eq 2 ] && cmp -s "$TMP/blive.txt" "$TMP/breplay.txt"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: a race with bots: live metrics differ from the replay"
+    diff "$TMP/blive.txt" "$TMP/breplay.txt" | head -6; fi
