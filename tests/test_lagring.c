@@ -1,7 +1,8 @@
 /* The lagometer's ring (lagring.h) and the engine's filling of it
  * (engine_lag): fates worked out by hand on a fixed-delay link with a known
- * loss pattern, holds, DR's predicted samples, N cars, losses inferred from
- * sequence gaps over a network, and the ring's own bookkeeping. */
+ * loss pattern, holds, DR's predicted samples, N cars (their own clocks,
+ * the route's losses, p2p and cs), losses inferred from sequence gaps over
+ * a network, and the ring's own bookkeeping. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -86,16 +87,12 @@ static void base_config(EngineConfig *cfg, const Track *t, int ncars, const char
     assert_true(cfg->nschemes > 0);
 }
 
-static Engine *run(const Track *t, int ncars, int n, const char *schemes, int64_t delta_us, const Medium *med,
-                   bool lagometer)
+/* The race of cfg (its cars 10 cw apart at 20 cw/s), n samples, to its end. */
+static Engine *drive(const EngineConfig *cfg, const Track *t, int n)
 {
-    EngineConfig cfg;
-    base_config(&cfg, t, ncars, schemes, delta_us);
+    const int ncars = cfg->ncars;
     NrError err;
-    for (int d = 0; d < ncars; d++)
-        cfg.medium[d] = &med[d];
-    cfg.lagometer = lagometer;
-    Engine *e = engine_new(&cfg, &err);
+    Engine *e = engine_new(cfg, &err);
     assert_non_null(e);
     for (int i = 0; i < n; i++) {
         CarPose p[ENGINE_MAX_CARS];
@@ -109,6 +106,17 @@ static Engine *run(const Track *t, int ncars, int n, const char *schemes, int64_
     engine_finish(e);
     engine_step_to(e, INT64_MAX);
     return e;
+}
+
+static Engine *run(const Track *t, int ncars, int n, const char *schemes, int64_t delta_us, const Medium *med,
+                   bool lagometer)
+{
+    EngineConfig cfg;
+    base_config(&cfg, t, ncars, schemes, delta_us);
+    for (int d = 0; d < ncars; d++)
+        cfg.medium[d] = &med[d];
+    cfg.lagometer = lagometer;
+    return drive(&cfg, t, n);
 }
 
 /* The one event of (car, seq) in r; fails when there is none or two. */
@@ -330,19 +338,7 @@ static void route_race_losses_are_the_counters(RouteTopology topo)
     cfg.topology = topo;
     cfg.seed = 7;
     cfg.lagometer = true;
-    Engine *e = engine_new(&cfg, &err);
-    assert_non_null(e);
-    for (int i = 0; i < 60; i++) {
-        CarPose p[4];
-        for (int c = 0; c < 4; c++) {
-            track_point(t, 10.0 * c + 20.0 * i * 0.033, &p[c].x, &p[c].y, &p[c].heading);
-            p[c].speed = 20.0;
-        }
-        assert_true(engine_push(e, p, 4, 0));
-        engine_step_to(e, (int64_t)i * P_US);
-    }
-    engine_finish(e);
-    engine_step_to(e, INT64_MAX);
+    Engine *e = drive(&cfg, t, 60);
     for (int k = 0; k < 2; k++) {
         int64_t lost = 0, delivered = 0, events[LAG_FATES] = {0};
         for (int d = 0; d < 4; d++) {
@@ -376,6 +372,70 @@ static void route_losses_cs(void **state)
 {
     (void)state;
     route_race_losses_are_the_counters(ROUTE_CS);
+}
+
+/* Three terminals' clocks 0, +5 and +20 ms off race time, every line 30 ms
+ * (p2p: one fixed-delay medium per sender; cs relay: 15 ms up, 15 ms
+ * down), causality at Delta = 100 ms. MU s of car c is stamped g + off_c
+ * (g = 33 s ms) and reaches terminal j at g + 30 ms, j's clock g + 30 +
+ * off_j: j sees a delay of 30 + off_j - off_c ms and holds it until its
+ * stamp + Delta, 100 - that delay; it dates the sending at g + off_c -
+ * off_j. Every MU sent before the last sample's 30 ms arrives (s <= 27 of
+ * 30). */
+static void three_clocks_by_hand(RouteTopology topo)
+{
+    static const int64_t off_ms[3] = {0, 5, 20};
+    Track *t = circle();
+    EngineConfig cfg;
+    base_config(&cfg, t, 3, "causality", 100000);
+    Lossy l[3];
+    Medium m[3];
+    LinkSpec hop;
+    NrError err;
+    assert_true(linkspec_parse(&hop, "delay 15ms", NULL, &err));
+    for (int d = 0; d < 3; d++) {
+        cfg.clock[d].offset_us = off_ms[d] * 1000;
+        if (topo == ROUTE_P2P) {
+            m[d] = lossy_init(&l[d], 30000, 99); /* loses nothing: no terminal 99 */
+            cfg.medium[d] = &m[d];
+        } else {
+            cfg.up_link[d] = &hop;
+            cfg.down_link[d] = &hop;
+        }
+    }
+    cfg.topology = topo;
+    cfg.lagometer = true;
+    Engine *e = drive(&cfg, t, 30);
+    for (int j = 0; j < 3; j++)
+        for (int c = 0; c < 3; c++) {
+            if (c == j)
+                continue;
+            int64_t delay_ms = 30 + off_ms[j] - off_ms[c];
+            for (int32_t s = 0; s <= 27; s++) {
+                const LagEvent *a = event_of(engine_lag(e, 0, j), c, s);
+                assert_int_equal(a->fate, LAG_HELD);
+                assert_int_equal(a->delay_us, delay_ms * 1000);
+                assert_int_equal(a->hold_us, (100 - delay_ms) * 1000);
+                assert_int_equal(a->sent_us, (int64_t)s * P_US + (off_ms[c] - off_ms[j]) * 1000);
+            }
+        }
+    engine_free(e);
+    if (topo == ROUTE_P2P)
+        lossy_free(l, 3);
+    linkspec_free(&hop);
+    track_free(t);
+}
+
+static void three_clocks_p2p(void **state)
+{
+    (void)state;
+    three_clocks_by_hand(ROUTE_P2P);
+}
+
+static void three_clocks_cs(void **state)
+{
+    (void)state;
+    three_clocks_by_hand(ROUTE_CS);
 }
 
 /* ---- over a network: terminal 0 remote, its MUs handed in by hand ------- */
@@ -504,6 +564,8 @@ int main(void)
         cmocka_unit_test(the_ring_changes_nothing),
         cmocka_unit_test(route_losses_p2p),
         cmocka_unit_test(route_losses_cs),
+        cmocka_unit_test(three_clocks_p2p),
+        cmocka_unit_test(three_clocks_cs),
         cmocka_unit_test(network_losses_from_sequence_gaps),
         cmocka_unit_test(ring_wraps_tallies_and_caps_gaps),
     };
