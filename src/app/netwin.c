@@ -13,11 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the same camera as `netrace play`'s screens (play_draw.c) */
-#define NETWIN_VIEW_SPAN_CW 30.0
-#define NETWIN_LOOKAHEAD_S 0.2
-#define NETWIN_LOOKAHEAD_MAX_CW 5.0
-
 typedef struct NetWin {
     const NetWinConfig *cfg;
     Session *session;
@@ -34,6 +29,10 @@ typedef struct NetWin {
     PlayPads pads;
     const Uint8 *key_state;
     double steer;        /* keyboard steering after the ramp */
+    double throttle;     /* the throttle read this frame (the engine's sound) */
+    DriveHud hud;        /* the game's camera, gap, feedback of hits (drivehud.h) */
+    Sound snd;           /* the game's sounds (sound.h) */
+    int lights_beeped;
     bool quit, help, shot, fullscreen;
     bool after_race;     /* the standings are up: Enter closes them too */
     bool failed;         /* the race failed: msg says why, in a box until closed */
@@ -65,8 +64,25 @@ static void read_input(NetWin *nw, double dt_s)
         nw->steer = play_steer_ramp(nw->steer, target, dt_s);
         c.steer = nw->steer;
     }
+    nw->throttle = c.throttle;
     CarInput in = {.throttle = c.throttle, .brake = c.brake, .steer = c.steer};
     netwin_race_input(nw->session, &in);
+}
+
+/* C: the camera north up or turning with the car; M: sound on or off. */
+static void toggle_key(NetWin *nw, SDL_Scancode sc)
+{
+    if (sc == SDL_SCANCODE_C) {
+        DriveCamMode m = nw->hud.cam.mode == DRIVECAM_NORTH ? DRIVECAM_ROTATE : DRIVECAM_NORTH;
+        drivecam_set_mode(&nw->hud.cam, m);
+        snprintf(nw->msg, sizeof nw->msg, "camera: %s (C)", m == DRIVECAM_ROTATE ? "turning with the car" : "north up");
+    } else {
+        sound_set_muted(&nw->snd, !nw->snd.muted);
+        snprintf(nw->msg, sizeof nw->msg, "%s", nw->snd.muted          ? "sound off (M)"
+                                                : sound_playing(&nw->snd) ? "sound on (M)"
+                                                                          : "sound on, but no audio device opened");
+    }
+    nw->msg_frames = 120;
 }
 
 /* F3: a mark at the race time now into the terminal log (docs/netlog.md),
@@ -118,6 +134,8 @@ static void scr_event(void *ctx, const SDL_Event *ev)
         nw->help = !nw->help;
     else if (sc == SDL_SCANCODE_TAB)
         nw->want_watch = true;
+    else if (sc == SDL_SCANCODE_C || sc == SDL_SCANCODE_M)
+        toggle_key(nw, sc);
     else if (sc == SDL_SCANCODE_F11)
         nw->fullscreen = true;
     else if (sc == SDL_SCANCODE_F12)
@@ -154,16 +172,33 @@ static void toggle_watch(NetWin *nw, const NetRace *nr)
     }
 }
 
+/* The camera, the gap, a hit's feedback and the sounds (drivehud.h), as
+ * `netrace play` moves them on each frame. */
+static void feedback(NetWin *nw, const NetRace *nr, double dt_s)
+{
+    if (nr->racing) {
+        bool running = !nr->st.paused && nr->st.phase < SESSION_FINISHED && !nw->after_race;
+        DriveHudIn in = {.own = nr->pose[nr->me], .speed_cws = nr->speed, .contact = nr->contact, .rf = nr->rf,
+                         .view = nr->me, .ncars = nr->ncars};
+        drivehud_update(&nw->hud, &in, running ? dt_s : 0.0);
+        bool human = nw->cfg->kind == PLAYER_KEYS || nw->cfg->kind == PLAYER_PAD;
+        drivehud_sound(&nw->hud, &nw->snd.synth, 0, &in, human ? nw->throttle : 0.6, 0.0, running);
+    }
+    drivehud_lights_sound(&nw->snd.synth, &nw->lights_beeped, nr->racing ? nr->st.race_us : INT64_MIN);
+    sound_pump(&nw->snd);
+}
+
 static void scr_advance(void *ctx, int64_t wall_dt_us)
 {
     NetWin *nw = ctx;
     double dt_s = (double)wall_dt_us / 1e6;
-    read_input(nw, dt_s > 0.1 ? 0.1 : dt_s);
-    if (nw->want_watch) {
-        NetRace nr;
-        netwin_race_read(nw->session, &nr);
+    dt_s = dt_s > 0.1 ? 0.1 : dt_s;
+    read_input(nw, dt_s);
+    NetRace nr;
+    netwin_race_read(nw->session, &nr);
+    if (nw->want_watch)
         toggle_watch(nw, &nr);
-    }
+    feedback(nw, &nr, dt_s);
 }
 
 static void hud(NetWin *nw, const NetRace *nr, int w)
@@ -210,19 +245,23 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     AppXform x;
     SDL_FRect rect = {0, 0, (float)w, (float)h};
     const Pose *own = &nr->pose[nr->me];
-    double ahead = fmin(fabs(nr->speed) * NETWIN_LOOKAHEAD_S, NETWIN_LOOKAHEAD_MAX_CW);
-    x.rect = rect;
-    x.cx = rect.w / 2;
-    x.cy = rect.h / 2;
-    x.wx = own->x + cos(own->heading) * ahead;
-    x.wy = own->y + sin(own->heading) * ahead;
-    x.scale = (float)(fmin(rect.w, rect.h) / NETWIN_VIEW_SPAN_CW);
+    nw->hud.lagometer = nw->lag; /* the camera and instruments keep above it */
+    drivehud_xform(&nw->hud, nw->view, own, &rect, &x);
     app_draw_track(nw->view, &x);
     for (int c = 0; c < nr->ncars; c++) /* the own car on top */
         if (c != nr->me)
             widget_car(nw->view, c < WIDGET_CAR_SPRITES ? nw->sprites.car[c] : NULL, &x, &nr->pose[c], c);
+    SDL_FRect mini;
+    double fade = widget_minimap_rect(nw->view, &rect, &mini) ? drivehud_fade(&nw->hud, &x, &mini) : 1.0;
+    widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
+    DriveHudOthers o = {.n = 0, .me = nr->me, .own = *own, .speed_cws = nr->speed};
+    for (int c = 0; c < nr->ncars && o.n < DRIVEGAP_CARS; c++)
+        if (c != nr->me) {
+            o.car[o.n] = c;
+            o.pose[o.n++] = nr->pose[c];
+        }
+    drivehud_draw(&nw->hud, nw->view, &x, &o);
     widget_car(nw->view, nr->me < WIDGET_CAR_SPRITES ? nw->sprites.car[nr->me] : NULL, &x, own, nr->me);
-    widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me);
     hud(nw, nr, w);
     if (nw->lag) { /* the MUs that reach this terminal, and the clock sync */
         char title[96];
@@ -242,10 +281,18 @@ static const char *const help_lines[] = {
     "A D / Left Right  steer",
     "(a pad: triggers and the left stick)",
     "Tab             every scheme's overview in a second window",
+    "C               the camera: north up, or turning with the car",
+    "M               sound on / off",
     "F2 lagometer on / off · F3 mark: a time-stamped mark into the --log",
-    "F11 fullscreen · F12 screenshot · H this help",
-    "Q / Esc         leave the race (the peer is told)",
+    "F11 fullscreen · F12 screenshot · H / F1 this help",
+    "Q / Esc         leave the race (the peer is told); Enter too after it",
 };
+
+const char *const *netwin_help_lines(int *n)
+{
+    *n = (int)(sizeof help_lines / sizeof help_lines[0]);
+    return help_lines;
+}
 
 /* The boxes over the race: clock sync, pause, results, help, a message. */
 static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)
@@ -462,6 +509,8 @@ int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
     nw->session = s;
     nw->stop = stop;
     nw->want_watch = cfg->watch;
+    drivehud_reset(&nw->hud, cfg->camera_rotate ? DRIVECAM_ROTATE : DRIVECAM_NORTH);
+    sound_open(&nw->snd, cfg->mute);
     nw->lag = cfg->lagometer;
     nw->hist = calloc(1, sizeof *nw->hist);
     nw->net = calloc(1, sizeof *nw->net);
@@ -486,6 +535,7 @@ int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
             show_failure(nw);
     }
     overwin_close(&nw->watch);
+    sound_close(&nw->snd);
     widget_sprites_free(&nw->sprites);
     if (nw->have_gfx0)
         gfx_free(&nw->gfx0);

@@ -49,6 +49,7 @@ void netwin_race_read(Session *s, NetRace *nr)
     for (int c = 0; c < nr->ncars; c++)
         shown_pose(np, k, c, countdown, &nr->pose[c]);
     nr->speed = netterm_speed(np);
+    nr->contact = netterm_contact(np);
     nr->rf = netterm_flow(np);
     const Engine *e = netterm_engine(np);
     nr->lag = engine_lag(e, k, nr->me);

@@ -112,8 +112,8 @@ typedef struct NetArgs {
     bool host, serve;
     const char *server_mode;
     int64_t cars;
-    const char *scheme, *track_arg, *link_text, *peer, *log_path, *keys_path, *pad_mappings, *size;
-    bool fullscreen, watch, headless, scheme_given, race_given, laps_given, lagometer;
+    const char *scheme, *track_arg, *link_text, *peer, *log_path, *keys_path, *pad_mappings, *size, *camera;
+    bool fullscreen, watch, headless, scheme_given, race_given, laps_given, mute, lagometer;
     int64_t laps;
     double seconds, offset_ms, drift;
     char peer_host[256];
@@ -180,6 +180,7 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
                         : cli_flag_is(f, "--keys")         ? &a->keys_path
                         : cli_flag_is(f, "--pad-mappings") ? &a->pad_mappings
                         : cli_flag_is(f, "--size")         ? &a->size
+                        : cli_flag_is(f, "--camera")       ? &a->camera
                         : cli_flag_is(f, "--code")         ? &sc->code
                         : (a->host || a->serve) && cli_flag_is(f, "--allow") ? &sc->allow
                                                                : NULL;
@@ -205,6 +206,7 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
                : strcmp(f, "--raw-clock") == 0 ? &sc->raw_clock
                : strcmp(f, "--headless") == 0  ? &a->headless
                : strcmp(f, "--watch") == 0     ? &a->watch
+               : strcmp(f, "--mute") == 0      ? &a->mute
                : strcmp(f, "--lagometer") == 0 ? &a->lagometer
                                                : NULL;
     if (!on)
@@ -382,8 +384,12 @@ static int window_config(NetCli *n, const NetArgs *a, bool script, bool human, N
     wc->pad_mappings = a->pad_mappings;
     wc->fullscreen = a->fullscreen;
     wc->watch = a->watch;
+    wc->mute = a->mute;
     wc->lagometer = a->lagometer;
     wc->title = a->host ? "netrace host" : "netrace join";
+    if (a->camera && strcmp(a->camera, "north") != 0 && strcmp(a->camera, "rotate") != 0)
+        return cli_usage_error(n->cmd, "--camera '%s': expected north or rotate", a->camera);
+    wc->camera_rotate = a->camera && strcmp(a->camera, "rotate") == 0;
     if (a->size) {
         char extra;
         if (sscanf(a->size, "%dx%d%c", &wc->width, &wc->height, &extra) != 2 || wc->width < 640 ||

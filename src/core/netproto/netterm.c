@@ -454,6 +454,11 @@ double netterm_speed(const NetTerminal *nt)
     return car_speed(&nt->world.car[0]);
 }
 
+const WorldContact *netterm_contact(const NetTerminal *nt)
+{
+    return world_contact(&nt->world, 0); /* the own car: the solo world's only one */
+}
+
 int netterm_car(const NetTerminal *nt)
 {
     return nt->own;

@@ -76,6 +76,8 @@
  *   netterm_pose(nt, &pose) / netterm_speed(nt)  the own car's physics pose
  *        and speed along its heading (cw/s) now, every step (the driving
  *        screen draws the own car where it is this frame).
+ *   netterm_contact(nt)        the own car's contacts with the wall
+ *        (world.h WorldContact: the window's feedback of a hit).
  *   netterm_car(nt)            the own car (0-based).
  *   netterm_shown(nt)          the scheme on the players' screens.
  *   netterm_grid_pose(nt, car, &pose)  car's grid slot (before anything of
@@ -151,6 +153,7 @@ int64_t netterm_mu_received(const NetTerminal *nt);
 void netterm_display(const NetTerminal *nt, int k, int car, Pose *out);
 void netterm_pose(const NetTerminal *nt, Pose *out);
 double netterm_speed(const NetTerminal *nt);
+const WorldContact *netterm_contact(const NetTerminal *nt);
 int netterm_car(const NetTerminal *nt);
 int netterm_shown(const NetTerminal *nt);
 const Engine *netterm_engine(const NetTerminal *nt);
