@@ -78,6 +78,10 @@ expect 0 "merge the four clients' logs" -- "$NR" merge "$TMP/c3.log" "$TMP/c1.lo
 stdout_has "^samples: 153$" "merge: a 5 s race"
 stdout_has "^car1: .*\(client, 153 samples\)$" "merge: a served race's logs are its clients'"
 stdout_has "^lost43: 0$" "merge: loopback lost nothing on line 4 -> 3"
+# what the lines to car 4 lost is what its downlink held when the race ended
+lost4=$(( $(key "$TMP/out" lost14) + $(key "$TMP/out" lost24) + $(key "$TMP/out" lost34) ))
+if [ "$lost4" = "$(key "$TMP/s.out" mu_downlink_unsent)" ]; then pass=$((pass + 1)); else fail=$((fail + 1))
+    echo "FAIL: merge lost $lost4 MUs to car 4, the server held $(key "$TMP/s.out" mu_downlink_unsent) at the end"; fi
 # the server's --link s-4 delayed every MU to car 4 by 20 ms, and not
 # those to car 3 (its fastest came sooner: no upper bound on each, a
 # loaded machine may hold a few)

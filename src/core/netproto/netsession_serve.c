@@ -201,6 +201,8 @@ void serve_print(const NetSession *s, FILE *f)
     for (int j = 0; j < s->ncars; j++)
         if (s->down[j])
             fprintf(f, "link_s_%d: %s\n", j + 1, s->down[j]->spec.text);
-    if (s->downq)
+    if (s->downq) { /* lost on a line, and still held there when the race ended (never sent) */
         fprintf(f, "mu_downlink_lost: %lld\n", (long long)s->down_lost);
+        fprintf(f, "mu_downlink_unsent: %d\n", s->ndownq);
+    }
 }
