@@ -214,7 +214,7 @@ int64_t session_next_wake(const Session *s)
  * datagrams too) until the port has been quiet a while and, after a
  * completed race, the peer has said BYE (it sends nothing after it, so
  * every datagram it sent is counted here: docs/netplay.md "The summary");
- * FINAL_DRAIN_US at most (a lost BYE). */
+ * FINAL_DRAIN_US (or the config's final_drain_us) at most (a lost BYE). */
 static void final_drain(Session *s)
 {
     int64_t t0 = netclock_now_us(s->clock), quiet = t0;
@@ -223,7 +223,8 @@ static void final_drain(Session *s)
         if (drain(s, now, SESSION_DRAIN_MAX) > 0)
             quiet = now;
         bool peer_done = netsession_failed(s->ns) || netsession_peer_left(s->ns);
-        if ((peer_done && now - quiet >= FINAL_QUIET_US) || now - t0 >= FINAL_DRAIN_US || s->cfg.net_port)
+        int64_t cap = s->cfg.final_drain_us > 0 ? s->cfg.final_drain_us : FINAL_DRAIN_US;
+        if ((peer_done && now - quiet >= FINAL_QUIET_US) || now - t0 >= cap || s->cfg.net_port)
             return;
         netport_wait(s->port, now + FINAL_QUIET_US / 5);
     }

@@ -104,6 +104,11 @@ typedef struct SessionConfig {
     const NetAddr *peer_addr, *allow_addr;
     uint64_t entropy;
     FILE *say;              /* where the one-line messages go (NULL: stderr) */
+    /* the longest the last drain waits for the peers' BYE after the race
+     * (0: 2 s; a lost BYE). A test that starves the peer's process (a
+     * flood) lengthens it: the peer's last datagrams are then counted
+     * instead of arriving at a closed socket. */
+    int64_t final_drain_us;
     /* The join code as typed (wirecrypt.h); a host without one draws one
      * and says it. no_seal: datagrams in clear (tests of the checks behind
      * the envelope only; the commands never set it). */
