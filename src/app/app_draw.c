@@ -80,6 +80,7 @@ static void update_trails(AppState *s)
 static void draw_unknown(AppState *s, const SDL_FRect *rect, int j)
 {
     gfx_fill(s->r, rect->x, rect->y, rect->w, rect->h, PAL_PANEL);
+    gfx_room_push(&s->gfx, rect->x, rect->y, rect->w, rect->h);
     char full[48];
     snprintf(full, sizeof full, "P%d screen: no view from the peer yet", j + 1);
     const char *says[3] = {full, "no view yet", "peer"}; /* detail dropped, never letters */
@@ -91,6 +92,7 @@ static void draw_unknown(AppState *s, const SDL_FRect *rect, int j)
     }
     gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + rect->w / 2), (int)(rect->y + rect->h / 2 - lh(s, GFX_SMALL) / 2),
              GFX_CENTER, PAL_DIM, "%s", says[i]);
+    gfx_room_pop(&s->gfx);
     gfx_frame(s->r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
 }
 
@@ -146,6 +148,30 @@ static void view_overlays(AppState *s, int k, int j, const AppXform *x)
     }
 }
 
+/* Both cars' laps at the bottom of a tall view: "car 1 lap 2  car 2 lap 1",
+ * else "lap 2  lap 1" in the cars' colours, else nothing. */
+static void view_laps(AppState *s, const SDL_FRect *rect, const EngineView *v, float ls, float pad)
+{
+    gfx_fill(s->r, rect->x, rect->y + rect->h - ls - pad, rect->w, ls + pad, PAL_CAPTION);
+    int y = (int)(rect->y + rect->h - ls - pad / 2);
+    char a[2][32], b[2][32];
+    for (int c = 0; c < 2; c++) {
+        snprintf(a[c], sizeof a[c], "car %d lap %d", c + 1, v->lap[c] + 1);
+        snprintf(b[c], sizeof b[c], "lap %d", v->lap[c] + 1);
+    }
+    for (int form = 0; form < 2; form++) {
+        const char *t0 = form ? b[0] : a[0], *t1 = form ? b[1] : a[1];
+        int w0, w1, hh;
+        gfx_text_size(&s->gfx, GFX_SMALL, t0, &w0, &hh);
+        gfx_text_size(&s->gfx, GFX_SMALL, t1, &w1, &hh);
+        if ((float)(w0 + w1) + 5 * pad > rect->w)
+            continue;
+        int x1 = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), y, GFX_LEFT, PAL_CAR1, "%s", t0);
+        gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + 3 * pad) + x1, y, GFX_LEFT, PAL_CAR2, "%s", t1);
+        return;
+    }
+}
+
 void app_view_caption(int j, int64_t late_us, bool wide, char *buf, size_t n)
 {
     int ms = (int)((late_us + NR_US_PER_MS / 2) / NR_US_PER_MS);
@@ -162,9 +188,12 @@ static void view_captions(AppState *s, const SDL_FRect *rect, int j, const Engin
     SDL_Renderer *r = s->r;
     float ls = lh(s, GFX_SMALL), pad = (float)s->lay.base * 0.25f;
     gfx_fill(r, rect->x, rect->y, rect->w, ls + pad, PAL_CAPTION);
+    gfx_room_push(&s->gfx, rect->x, rect->y, rect->w, rect->h);
     SDL_Color lc = pal_car(v->leader);
-    char lead[32], who[48];
+    char lead[32], lead2[32], lead3[16], who[48];
     snprintf(lead, sizeof lead, "car %d ahead", v->leader + 1);
+    snprintf(lead2, sizeof lead2, "%d ahead", v->leader + 1);
+    snprintf(lead3, sizeof lead3, "%d", v->leader + 1);
     int lw, lhh, pw;
     gfx_text_size(&s->gfx, GFX_SMALL, lead, &lw, &lhh);
     app_view_caption(j, s->data.late_us[j], true, who, sizeof who);
@@ -172,24 +201,33 @@ static void view_captions(AppState *s, const SDL_FRect *rect, int j, const Engin
     bool wide = (float)(pw + lw) + 6 * pad < rect->w;
     if (!wide)
         app_view_caption(j, s->data.late_us[j], false, who, sizeof who);
-    int tw = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), (int)(rect->y + pad / 2), GFX_LEFT, pal_car(j),
-                      "%s", who);
+    /* the badge says who leads in words, shorter as the view narrows
+     * ("car 2 ahead", "2 ahead", "2"); the screen's name gives way first */
+    const char *leads[3] = {lead, lead2, lead3};
+    gfx_text_size(&s->gfx, GFX_SMALL, who, &pw, &lhh);
+    int li = -1;
+    for (int i = 0; i < 3 && li < 0; i++) {
+        gfx_text_size(&s->gfx, GFX_SMALL, leads[i], &lw, &lhh);
+        if ((float)(pw + lw) + 5 * pad < rect->w)
+            li = i;
+    }
+    bool name = li >= 0; /* else the badge alone, as long as it fits */
+    if (!name)
+        li = gfx_fit(&s->gfx, GFX_SMALL, rect->w - 4 * pad, leads, 3);
+    lw = 0;
+    if (li >= 0)
+        gfx_text_size(&s->gfx, GFX_SMALL, leads[li], &lw, &lhh);
     float bx = rect->x + rect->w - (float)lw - 3 * pad;
-    if (bx > rect->x + (float)tw + 2 * pad || tw == 0) {
+    if (name)
+        gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), (int)(rect->y + pad / 2), GFX_LEFT, pal_car(j), "%s", who);
+    if (li >= 0) {
         gfx_fill(r, bx, rect->y + 1, (float)lw + 2 * pad, ls + pad - 2, lc);
         gfx_text(&s->gfx, GFX_SMALL, (int)(bx + pad), (int)(rect->y + pad / 2), GFX_LEFT, gfx_rgb(0, 0, 0), "%s",
-                 lead);
-    } else { /* too narrow: a block of the leader's colour */
-        gfx_fill(r, rect->x + rect->w - ls - pad, rect->y + 1, ls, ls + pad - 2, lc);
+                 leads[li]);
     }
-    if (rect->h > 12 * (ls + pad)) {
-        gfx_fill(r, rect->x, rect->y + rect->h - ls - pad, rect->w, ls + pad, PAL_CAPTION);
-        int y = (int)(rect->y + rect->h - ls - pad / 2);
-        int w1 = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), y, GFX_LEFT, PAL_CAR1, "car 1 lap %d",
-                          v->lap[0] + 1);
-        gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + 3 * pad) + w1, y, GFX_LEFT, PAL_CAR2, "car 2 lap %d",
-                 v->lap[1] + 1);
-    }
+    if (rect->h > 12 * (ls + pad))
+        view_laps(s, rect, v, ls, pad);
+    gfx_room_pop(&s->gfx);
     gfx_frame(r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
 }
 
@@ -244,6 +282,7 @@ static void draw_label(AppState *s, int k)
     const SDL_FRect *a = &s->lay.label[k];
     const SchemeType *st = s->data.scheme[k];
     float pad = (float)s->lay.base * 0.3f;
+    gfx_room_push(&s->gfx, a->x, a->y, a->w, a->h);
     int w = gfx_text(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, pal_scheme(k), "%s",
                      st->title ? st->title : st->name);
     char line[GFX_TEXT_MAX];
@@ -255,6 +294,7 @@ static void draw_label(AppState *s, int k)
         snprintf(line, sizeof line, "%s (%d of %d)", st->name, k + 1, s->data.n);
     gfx_text(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
              GFX_LEFT, PAL_DIM, "%s", line);
+    gfx_room_pop(&s->gfx);
 }
 
 void app_draw(AppState *s, int w, int h)

@@ -108,15 +108,21 @@ static void gauge_rate(AppState *s, const Metrics *m, const AppGaugeText *t, Gau
     double rate = metrics_inconsistency_rate(m);
     gfx_fill(s->r, x, p->y, w, l, gfx_rgb(52, 56, 64));
     gfx_fill(s->r, x, p->y, (float)(w * fmin(1.0, rate)), l, gfx_rgb(150, 60, 60));
-    int tw = gfx_text(&s->gfx, p->font, (int)(x + pad), (int)p->y, GFX_LEFT, PAL_FG, "%s", t->rate);
-    int rw, rh;
-    gfx_text_size(&s->gfx, p->font, t->recent, &rw, &rh);
+    /* "inconsistent 12.3%", else "incons. 12.3%", else "12.3%" */
+    const char *pct = app_text_after(t->rate, "inconsistent "), *rpct = app_text_after(t->recent, "last ");
+    char mid[64];
+    snprintf(mid, sizeof mid, "incons. %.40s", pct);
+    const char *rates[3] = {t->rate, mid, pct};
+    /* up to the panel's edge (the bar ends a padding earlier) */
+    int tw = gfx_text_fit(&s->gfx, p->font, (int)(x + pad), (int)p->y, GFX_LEFT, PAL_FG, w, rates, 3);
+    const char *recents[2] = {t->recent, rpct}; /* "last 5 s 1.2%", else "5 s 1.2%" */
     SDL_Color rc = m->inconsistent_now ? PAL_WARN : PAL_DIM;
-    if ((float)(tw + rw) + 3 * pad < w) {
-        gfx_text(&s->gfx, p->font, (int)(x + w - pad), (int)p->y, GFX_RIGHT, rc, "%s", t->recent);
+    int ri = gfx_fit(&s->gfx, p->font, w - (float)tw - 3 * pad, recents, 2);
+    if (ri >= 0) {
+        gfx_text(&s->gfx, p->font, (int)(x + w - pad), (int)p->y, GFX_RIGHT, rc, "%s", recents[ri]);
     } else if (p->y + l * 1.15f + 3 * l + pad <= p->bottom + 1) {
         p->y += l;
-        gfx_text(&s->gfx, p->font, (int)(x + pad), (int)p->y, GFX_LEFT, rc, "%s", t->recent);
+        gfx_text_fit(&s->gfx, p->font, (int)(x + pad), (int)p->y, GFX_LEFT, rc, w, recents, 2);
     }
     p->y += l * 1.15f;
 }
@@ -140,10 +146,14 @@ static void gauge_fair_bar(AppState *s, double f, double R, GaugePen *p)
         gfx_fill(r, cxm - tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
     }
     gfx_fill(r, cxm - 1, y - 2, 3, bh + 4, PAL_FG);
-    gfx_text(&s->gfx, GFX_SMALL, (int)(x + pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_LEFT, gfx_rgb(0, 0, 0),
-             "P2");
-    gfx_text(&s->gfx, GFX_SMALL, (int)(x + w - pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
-             gfx_rgb(0, 0, 0), "P1");
+    int lw, lhh; /* the ends' names, when each fits in its half with the centre line clear */
+    gfx_text_size(&s->gfx, GFX_SMALL, "P2", &lw, &lhh);
+    if ((float)lw + 2 * pad < w / 2 - 2) {
+        gfx_text(&s->gfx, GFX_SMALL, (int)(x + pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_LEFT,
+                 gfx_rgb(0, 0, 0), "P2");
+        gfx_text(&s->gfx, GFX_SMALL, (int)(x + w - pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
+                 gfx_rgb(0, 0, 0), "P1");
+    }
     p->y += bh + pad / 2;
 }
 
@@ -152,24 +162,21 @@ static void gauge_fair_bar(AppState *s, double f, double R, GaugePen *p)
 static void gauge_fair_text(AppState *s, double f, const AppGaugeText *t, GaugePen *p)
 {
     SDL_Color fc = f >= APP_FAIR_EVEN_CW ? PAL_CAR1 : f <= -APP_FAIR_EVEN_CW ? PAL_CAR2 : PAL_FG;
-    const char *fair = t->fair;
-    for (int cut = 0; cut < 2; cut++) {
-        int fw0, fh0;
-        gfx_text_size(&s->gfx, p->font, fair, &fw0, &fh0);
-        if ((float)fw0 <= p->w)
-            break;
-        const char *sp = strchr(fair, ' ');
-        if (sp)
-            fair = sp + 1;
-    }
-    int fw1 = gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, fc, "%s", fair);
-    int ww, wh;
-    gfx_text_size(&s->gfx, p->font, t->who, &ww, &wh);
-    if ((float)(fw1 + ww) + 2 * p->pad < p->w) {
-        gfx_text(&s->gfx, p->font, (int)(p->x + p->w), (int)p->y, GFX_RIGHT, fc, "%s", t->who);
+    /* "mean d1-d2 +0.13 cw", "d1-d2 +0.13 cw", "+0.13 cw", "+0.13" */
+    const char *d12 = app_text_after(t->fair, "mean "), *val = app_text_after(d12, "d1-d2 ");
+    char num[32];
+    snprintf(num, sizeof num, "%.*s", (int)strcspn(val, " "), val);
+    const char *fairs[4] = {t->fair, d12, val, num};
+    int fw1 = gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, fc, p->w, fairs, 4);
+    char shortwho[32]; /* "P1 disadvantaged", else "P1 disadv." */
+    snprintf(shortwho, sizeof shortwho, "%.2s disadv.", t->who);
+    const char *whos[2] = {t->who, strcmp(t->who, "even") == 0 ? NULL : shortwho};
+    int wi = gfx_fit(&s->gfx, p->font, p->w - (float)fw1 - 2 * p->pad, whos, 2);
+    if (wi >= 0) {
+        gfx_text(&s->gfx, p->font, (int)(p->x + p->w), (int)p->y, GFX_RIGHT, fc, "%s", whos[wi]);
     } else if (p->y + 2 * p->l <= p->bottom + 1) {
         p->y += p->l;
-        gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, fc, "%s", t->who);
+        gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, fc, p->w, whos, 2);
     }
     p->y += p->l;
 }
@@ -178,17 +185,31 @@ static void gauge_fair_text(AppState *s, double f, const AppGaugeText *t, GaugeP
  * view the legend of what they mean. */
 static void gauge_counts(AppState *s, const AppGaugeText *t, bool big, bool compact, const SDL_FRect *g, GaugePen *p)
 {
+    /* "d1 +0.05  d2 -0.10 cw", else without the unit and the double space */
+    char d2[64], mus2[96];
+    snprintf(d2, sizeof d2, "%s", t->d);
+    char *cw = strstr(d2, " cw");
+    if (cw)
+        *cw = '\0';
+    char *dd = strstr(d2, "  ");
+    if (dd)
+        memmove(dd, dd + 1, strlen(dd));
+    long long s12 = 0, s21 = 0, d12 = 0, d21 = 0;
+    sscanf(t->mus, "sent %lld/%lld discarded %lld/%lld", &s12, &s21, &d12, &d21);
+    snprintf(mus2, sizeof mus2, "sent %lld/%lld disc %lld/%lld", s12, s21, d12, d21);
+    const char *ds[2] = {t->d, d2}, *muss[2] = {t->mus, mus2};
     if (compact) {
-        int w1 = gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, "%s", t->d);
-        if ((float)w1 + p->w * 0.45f < p->w)
-            gfx_text(&s->gfx, p->font, (int)(p->x + p->w), (int)p->y, GFX_RIGHT, PAL_DIM, "%s", t->mus);
+        int w1 = gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, p->w, ds, 2);
+        int mi = gfx_fit(&s->gfx, p->font, p->w - (float)w1 - 2 * p->pad, muss, 2);
+        if (mi >= 0 && (float)w1 + p->w * 0.45f < p->w)
+            gfx_text(&s->gfx, p->font, (int)(p->x + p->w), (int)p->y, GFX_RIGHT, PAL_DIM, "%s", muss[mi]);
         return;
     }
-    gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, "%s", t->d);
+    gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, p->w, ds, 2);
     p->y += p->l;
     if (!room(p, 1))
         return;
-    gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_DIM, "%s", t->mus);
+    gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_DIM, p->w, muss, 2);
     p->y += p->l;
     if (!big)
         return;
@@ -200,8 +221,16 @@ static void gauge_counts(AppState *s, const AppGaugeText *t, bool big, bool comp
         "bar: log scale, ticks 0.1, 1, 10.. cw",
         "sent/discarded: 1→2 / 2→1",
     };
-    for (int i = 0; i < 5 && p->y + p->l < g->y + g->h; i++, p->y += p->l)
-        gfx_text(&s->gfx, GFX_SMALL, (int)p->x, (int)p->y, GFX_LEFT, PAL_DIM, "%s", lines[i]);
+    /* the legend wrapped to the panel, as many lines as fit */
+    for (int i = 0; i < 5; i++) {
+        char wrapped[4][GFX_TEXT_MAX];
+        int nw = gfx_wrap(&s->gfx, GFX_SMALL, p->w, lines[i], wrapped, 4);
+        for (int q = 0; q < nw; q++, p->y += p->l) {
+            if (!(p->y + p->l < g->y + g->h))
+                return;
+            gfx_text(&s->gfx, GFX_SMALL, (int)p->x, (int)p->y, GFX_LEFT, PAL_DIM, "%s", wrapped[q]);
+        }
+    }
 }
 
 /* The gauge panel's lines, top to bottom, as many as fit. */
@@ -238,7 +267,9 @@ void app_draw_gauges(AppState *s, int k, bool big)
     gfx_fill(r, g->x, g->y, g->w, g->h, PAL_PANEL);
     SDL_Rect clip = {(int)g->x, (int)g->y, (int)g->w, (int)g->h};
     SDL_RenderSetClipRect(r, &clip);
+    gfx_room_push(&s->gfx, g->x, g->y, g->w, g->h);
     draw_gauge_lines(s, k, big, g, l, pad);
+    gfx_room_pop(&s->gfx);
     SDL_RenderSetClipRect(r, NULL);
 }
 
@@ -307,6 +338,7 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
     p.highlight = s->focus + 1;
     p.zero_line = true;
     p.title = pass == 0 ? "inconsistency rate, cumulative (%)" : "d1 - d2 per sample (car widths, log scale)";
+    p.title_short = pass == 0 ? "inconsistency (%)" : "d1 - d2 (cw, log)";
     /* one scheme's excursion to +-1000 cw must not hide the others' +-1 */
     p.symlog = pass == 0 ? 0 : 0.1;
     PlotTheme th = plot_theme_dark();

@@ -30,6 +30,8 @@
  *        window loop (winloop.h); app_requests(s) its WIN_* requests.
  *   app_link_text(spec, ...)           a link spec text from a spec with the
  *        window's overrides, for linkspec_parse.
+ *   app_link_short(spec, buf, n)       a link in short: "75±10 ms", "75 ms
+ *        loss 2%", "down (loss 100%)" (the HUD, a narrow status line).
  */
 #ifndef NR_APP_INTERNAL_H
 #define NR_APP_INTERNAL_H
@@ -131,6 +133,7 @@ typedef struct AppState {
     bool paused, loop, help;
     bool follow[2];     /* zoom on the cars: [0] overview, [1] focus */
     double speed;
+    double scale;       /* text scale (gfx_base_px), 1 = as the window's size says */
     int focus;          /* -1 = overview */
     unsigned overlays;
     int sel;            /* selected value control */
@@ -227,6 +230,7 @@ void app_gauge_text(const Metrics *m, AppGaugeText *t);
 double app_fair_fill(double v, double range);
 bool app_link_text(const LinkSpec *spec, int64_t delay_us, int64_t jitter_us, double loss_p,
                    const char *dist, char *buf, size_t n);
+void app_link_short(const LinkSpec *spec, char *buf, size_t n);
 void app_set_message(AppState *s, const char *fmt, ...) NR_PRINTF(2, 3);
 /* The value of a control as shown in the control bar. */
 void app_ctl_value(const AppState *s, int ctl, char *buf, size_t n);

@@ -92,8 +92,7 @@ void app_layout(AppState *s, int w, int h)
     memset(L, 0, sizeof *L);
     L->w = w;
     L->h = h;
-    int base = h / 42 < w / 72 ? h / 42 : w / 72;
-    base = base < 10 ? 10 : base > 40 ? 40 : base;
+    int base = gfx_base_px(w, h, s->scale);
     L->base = base;
     gfx_set_scale(&s->gfx, base);
     float pad = (float)base * 0.4f;

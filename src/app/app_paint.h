@@ -7,6 +7,7 @@
 #include "palette.h"
 
 #include <math.h>
+#include <string.h>
 
 static inline float lh(const AppState *s, int font)
 {
@@ -22,6 +23,14 @@ static inline SDL_FRect frect(float x, float y, float w, float h)
     if (r.h < 0)
         r.h = 0;
     return r;
+}
+
+/* text past prefix when text starts with it, else text (the shorter forms
+ * of a gauge string: "inconsistent 12.3%" -> "12.3%"). */
+static inline const char *app_text_after(const char *text, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strncmp(text, prefix, n) == 0 ? text + n : text;
 }
 
 /* app_gauges.c: one scheme's gauges (big: the focus view's), the two strip

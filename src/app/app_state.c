@@ -92,6 +92,7 @@ bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *
     s->paused = cfg->paused;
     s->loop = cfg->loop;
     s->speed = app_speed_nearest(cfg->speed > 0 ? cfg->speed : 1.0);
+    s->scale = cfg->scale > 0 ? cfg->scale : 1.0;
     s->focus = cfg->focus >= 0 && cfg->focus < engine_scheme_count(e) ? cfg->focus : -1;
     s->overlays = cfg->overlays;
     s->trail_t = -1;
@@ -112,6 +113,7 @@ void app_state_init_track(AppState *s, const Track *t, const AppConfig *cfg, SDL
     s->cfg = *cfg;
     s->r = r;
     s->focus = -1;
+    s->scale = cfg->scale > 0 ? cfg->scale : 1.0;
     s->follow[0] = s->follow[1] = true;
     track_geometry(s, t, cfg, r);
 }

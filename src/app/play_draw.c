@@ -74,23 +74,6 @@ const char *play_kind_text(const PlayState *ps, int j, char *buf, size_t n)
     return buf;
 }
 
-/* The link that brings the other car to screen j, in short. */
-void play_link_text(const LinkSpec *in, char *ls, size_t n)
-{
-    int dl = (int)(in->delay_us / NR_US_PER_MS), jt = (int)(in->jitter_us / NR_US_PER_MS);
-    bool random_loss = in->loss_kind == LINK_LOSS_RANDOM;
-    if (random_loss && in->loss_p >= 1.0) /* an outage: say so, not "0 ms" */
-        snprintf(ls, n, "down (loss 100%%)");
-    else if (jt > 0)
-        snprintf(ls, n, "%d±%d ms", dl, jt);
-    else
-        snprintf(ls, n, "%d ms", dl);
-    if (random_loss && in->loss_p > 0 && in->loss_p < 1.0) {
-        size_t u = strlen(ls);
-        snprintf(ls + u, n - u, " loss %.3g%%", in->loss_p * 100.0);
-    }
-}
-
 static void hud(PlayState *ps, int j, const SDL_FRect *rect)
 {
     const Engine *e = liverace_engine(ps->lr);
@@ -107,7 +90,7 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     if (play_links_text(ps, j, ls, sizeof ls)) { /* N cars or cs */
         snprintf(h.right, sizeof h.right, "%s · %s", engine_scheme(e, k)->name, ls);
     } else {
-        play_link_text(engine_link(e, 1 - j), ls, sizeof ls);
+        app_link_short(engine_link(e, 1 - j), ls, sizeof ls);
         snprintf(h.right, sizeof h.right, "%s · link %d→%d %s", engine_scheme(e, k)->name, 2 - j, j + 1, ls);
     }
     widget_hud(ps->view, rect, &h);
@@ -137,8 +120,7 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport)
 void play_frame_scale(AppState *v, int w, int h)
 {
     gfx_begin_frame(&v->gfx);
-    int base = h / 42 < w / 72 ? h / 42 : w / 72;
-    base = base < 10 ? 10 : base > 40 ? 40 : base;
+    int base = gfx_base_px(w, h, v->scale);
     v->lay.base = base;
     v->lay.w = w;
     v->lay.h = h;
@@ -205,7 +187,11 @@ void play_draw(PlayState *ps, int w, int h)
         float l = (float)gfx_line_h(g, GFX_NORMAL);
         int tw, th;
         gfx_text_size(g, GFX_NORMAL, ps->msg, &tw, &th);
-        widget_panel(ps->r, ((float)w - (float)tw) / 2 - l / 2, (float)h - 2.2f * l, (float)tw + l, 1.6f * l, PAL_DIM);
+        float px = ((float)w - (float)tw) / 2 - l / 2, py = (float)h - 2.2f * l;
+        widget_panel(ps->r, px, py, (float)tw + l, 1.6f * l, PAL_DIM);
+        gfx_audit_cover(g, px, py, (float)tw + l, 1.6f * l);
+        gfx_room_push(g, px, py, (float)tw + l, 1.6f * l);
         gfx_text(g, GFX_NORMAL, w / 2, (int)((float)h - 1.9f * l), GFX_CENTER, PAL_FG, "%s", ps->msg);
+        gfx_room_pop(g);
     }
 }

@@ -99,6 +99,7 @@ void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud)
     SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_BLEND);
     gfx_fill(v->r, rect->x, rect->y, rect->w, lb + l + 2 * pad, PAL_HUD_BG);
     SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE);
+    gfx_room_push(g, rect->x, rect->y, rect->w, lb + l + 2 * pad);
     int x0 = (int)(rect->x + pad), y0 = (int)(rect->y + pad / 2);
     int w = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, pal_car(hud->car), "P%d", hud->car + 1);
     int ww = gfx_text(g, GFX_NORMAL, x0 + w + (int)pad, y0 + (int)(lb - l), GFX_LEFT, PAL_DIM, "%s", hud->who);
@@ -122,6 +123,7 @@ void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud)
     int ls = gfx_line_h(g, GFX_SMALL);
     gfx_text(g, crowded ? GFX_SMALL : GFX_NORMAL, (int)(rect->x + rect->w - pad), y1 + (crowded ? (int)l - ls : 0),
              GFX_RIGHT, PAL_DIM, "%s", hud->right);
+    gfx_room_pop(g);
 }
 
 void widget_hud_race(const RaceFlow *rf, int j, int64_t race_us, Hud *hud)
@@ -213,19 +215,18 @@ void widget_lights_at(Gfx *g, float base, float cx0, float y, int64_t to_go_us)
 
 void widget_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame)
 {
-    float l = (float)gfx_line_h(g, GFX_NORMAL);
-    int maxw = 0;
-    for (int i = 0; i < n; i++) {
-        int tw, th;
-        gfx_text_size(g, GFX_NORMAL, lines[i], &tw, &th);
-        maxw = tw > maxw ? tw : maxw;
-    }
-    float pad = l, bw = (float)maxw + 2 * pad, bh = l * (float)n + 2 * pad;
+    float pad = (float)gfx_line_h(g, GFX_NORMAL);
+    GfxLines fl; /* the normal font, else the small one, else wrapped (gfx_fit_lines) */
+    gfx_fit_lines(g, (float)w - 2 * pad, (float)h - 2 * pad, lines, n, &fl);
+    float bw = (float)fl.w + 2 * pad, bh = fl.line_h * (float)fl.n + 2 * pad;
     float x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
     widget_panel(g->r, x, y, bw, bh, frame);
-    for (int i = 0; i < n; i++)
-        gfx_text(g, GFX_NORMAL, (int)(x + pad), (int)(y + pad + l * (float)i), GFX_LEFT, i == 0 ? PAL_ACCENT : PAL_FG,
-                 "%s", lines[i]);
+    gfx_audit_cover(g, x, y, bw, bh);
+    gfx_room_push(g, x, y, bw, bh);
+    for (int i = 0; i < fl.n; i++)
+        gfx_text(g, fl.font, (int)(x + pad), (int)(y + pad + fl.line_h * (float)i), GFX_LEFT,
+                 fl.src[i] == 0 ? PAL_ACCENT : PAL_FG, "%s", fl.line[i]);
+    gfx_room_pop(g);
 }
 
 void widget_result_lines(const RaceFlow *rf, int who, char (*lines)[160])
