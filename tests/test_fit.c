@@ -1,9 +1,11 @@
 /* Nothing cut (issue 22, "a window a classroom can read"): every layout of
- * the replay window (overview, focus, help), drawn offscreen at the sizes
- * of projectors and laptops (960x540 .. 1920x1080) and at a larger text
- * scale, with every scheme, keeps every string inside its panel, button or
- * strip and inside the window, and no string over another
- * (tests/text_audit.h). The text layer records each string's box and its
+ * the replay window (overview, focus, help), of the game (grid, lights,
+ * race, pause, help, results, a message) and of the network window
+ * (waiting with the join code, clock sync, race, pause, results, help,
+ * failure), drawn offscreen at the sizes of projectors and laptops
+ * (960x540 .. 1920x1080) and at a larger text scale, with every scheme,
+ * keeps every string inside its panel, button or strip and inside the
+ * window, and no string over another (tests/text_audit.h). The text layer records each string's box and its
  * room while auditing (gfx_audit_start), the way test_app's road test
  * scans the track's pixels. */
 #include <setjmp.h>
@@ -12,12 +14,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app_internal.h"
+#include "bot.h"
 #include "netrace_config.h"
+#include "netwin.h"
+#include "play_internal.h"
 #include "text_audit.h"
 
 typedef struct Size {
@@ -26,12 +32,27 @@ typedef struct Size {
 } Size;
 
 /* Projectors (1024x768, 1024x576), a 720p laptop, half of a 1920 display
- * (two windows side by side), full HD; larger text on 720p and 768p. */
+ * (two windows side by side), full HD; larger text on 720p and 768p (up to
+ * the cap of gfx_base_px), smaller on 540p. */
 static const Size sizes[] = {
     {1024, 768, 1.0}, {1280, 720, 1.0}, {1920, 1080, 1.0}, {960, 540, 1.0},
-    {1024, 576, 1.0}, {1280, 720, 1.5}, {1024, 768, 1.25},
+    {1024, 576, 1.0}, {1280, 720, 1.5}, {1024, 768, 1.25}, {1280, 720, 3.0}, {1920, 1080, 2.0}, {960, 540, 0.5},
 };
 enum { NSIZES = (int)(sizeof sizes / sizeof sizes[0]) };
+
+/* One surface as large as the largest size; each size draws into a
+ * viewport of its own at the top left (the audit's window is the viewport). */
+typedef struct Canvas {
+    SDL_Surface *surf;
+    SDL_Renderer *r;
+} Canvas;
+
+static SDL_Renderer *canvas_at(Canvas *c, const Size *z)
+{
+    SDL_Rect vp = {0, 0, z->w, z->h};
+    SDL_RenderSetViewport(c->r, &vp);
+    return c->r;
+}
 
 typedef struct Race {
     Track *track;
@@ -98,7 +119,7 @@ static int audit_frame(AppState *s, GfxAudit *a, const Size *z, const char *what
 
 /* Every layout of one replay at every size: the overview, each scheme's
  * focus, the help over both. */
-static int audit_replay(const char *recording, const char *schemes, int64_t t_us)
+static int audit_replay(Canvas *c, const char *recording, const char *schemes, int64_t t_us)
 {
     Race f;
     if (!race_open(&f, recording, schemes))
@@ -108,14 +129,13 @@ static int audit_replay(const char *recording, const char *schemes, int64_t t_us
     GfxAudit *a = calloc(1, sizeof *a);
     for (int i = 0; i < NSIZES; i++) {
         const Size *z = &sizes[i];
-        SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, z->w, z->h, 32, SDL_PIXELFORMAT_ARGB8888);
-        SDL_Renderer *r = surf ? SDL_CreateSoftwareRenderer(surf) : NULL;
+        SDL_Renderer *r = canvas_at(c, z);
         AppState *s = calloc(1, sizeof *s);
         AppConfig cfg = app_config_default();
         cfg.replay = f.rp;
         cfg.title = recording;
         NrError err = {{0}};
-        if (!r || !s || !app_state_init(s, f.rp, &cfg, r, &err)) {
+        if (!s || !app_state_init(s, f.rp, &cfg, r, &err)) {
             bad++;
             continue;
         }
@@ -136,8 +156,6 @@ static int audit_replay(const char *recording, const char *schemes, int64_t t_us
         s->focus = -1;
         app_state_free(s);
         free(s);
-        SDL_DestroyRenderer(r);
-        SDL_FreeSurface(surf);
     }
     free(a);
     race_close(&f);
@@ -146,24 +164,320 @@ static int audit_replay(const char *recording, const char *schemes, int64_t t_us
 
 static void replay_layouts_cut_nothing(void **state)
 {
-    (void)state;
+    Canvas *c = *state;
     int bad = 0;
-    bad += audit_replay("default.csv", "every", 10 * NR_US_PER_S);
-    bad += audit_replay("default.csv", "all", 10 * NR_US_PER_S);
-    bad += audit_replay("default.csv", "racing", 10 * NR_US_PER_S);
-    bad += audit_replay("close.csv", "nc", 20 * NR_US_PER_S);
+    bad += audit_replay(c, "default.csv", "every", 10 * NR_US_PER_S);
+    bad += audit_replay(c, "default.csv", "all", 10 * NR_US_PER_S);
+    bad += audit_replay(c, "default.csv", "racing", 10 * NR_US_PER_S);
+    bad += audit_replay(c, "close.csv", "nc", 20 * NR_US_PER_S);
     assert_int_equal(bad, 0);
+}
+
+/* ---- the game ----------------------------------------------------------- */
+
+typedef struct Bots {
+    const Track *track;
+    Bot *bot[2];
+} Bots;
+
+static bool make_bots(void *ctx, Controller ctl[2], NrError *err)
+{
+    Bots *b = ctx;
+    CarParams p;
+    car_params_default(&p);
+    for (int j = 0; j < 2; j++) {
+        if (j == 0)
+            continue; /* player 1 on the keys: the grid waits for Space */
+        bot_free(b->bot[j]);
+        b->bot[j] = bot_new(b->track, &p, (BotDriver){.skill = 0.9, .noise = 0.3}, 5, (uint64_t)j, err);
+        if (!b->bot[j])
+            return false;
+        ctl[j] = bot_controller(b->bot[j]);
+    }
+    return true;
+}
+
+/* The game's frame at every size, audited (the game draws on the canvas). */
+static int audit_play_frame(Canvas *c, PlayState *ps, GfxAudit *a, const char *what)
+{
+    int bad = 0;
+    for (int i = 0; i < NSIZES; i++) {
+        const Size *z = &sizes[i];
+        canvas_at(c, z);
+        ps->view->scale = z->scale;
+        char name[160];
+        snprintf(name, sizeof name, "play, %s %dx%d scale %g", what, z->w, z->h, z->scale);
+        gfx_audit_start(&ps->view->gfx, a);
+        play_draw(ps, z->w, z->h);
+        gfx_audit_stop(&ps->view->gfx);
+        bad += text_audit_faults(a, name);
+        if (ps->view->gfx.has_font && a->n < 5) {
+            fprintf(stderr, "%s: only %d strings drawn\n", name, a->n);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+static void key(PlayState *ps, SDL_Scancode sc)
+{
+    SDL_Event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = SDL_KEYDOWN;
+    ev.key.keysym.scancode = sc;
+    ev.key.keysym.sym = SDL_GetKeyFromScancode(sc);
+    play_handle_event(ps, &ev);
+}
+
+static void game_layouts_cut_nothing(void **state)
+{
+    Canvas *c = *state;
+    NrError err = {{0}};
+    Track *t = track_load(NETRACE_SOURCE_DIR "/tracks/default.track", &err);
+    assert_non_null(t);
+    Bots bots = {.track = t};
+    PlayConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    LiveRaceConfig *lc = &cfg.race;
+    lc->track = t;
+    lc->track_file = "default.track";
+    lc->engine.nschemes = scheme_parse_list("every", lc->engine.schemes, SCHEME_MAX, &err);
+    lc->engine.seed = 3;
+    lc->engine.params = scheme_default_params();
+    lc->engine.keep_history = true;
+    lc->shown = 3;
+    lc->flow.laps = 1;
+    lc->flow.duration_us = 20 * NR_US_PER_S; /* nobody drives car 1: a race against the clock */
+    lc->source = "human";
+    lc->created = "test";
+    cfg.kind[0] = PLAYER_KEYS;
+    cfg.kind[1] = PLAYER_BOT;
+    cfg.make_ctl = make_bots;
+    cfg.make_ctx = &bots;
+    cfg.assets_dir = NETRACE_SOURCE_DIR "/assets";
+    PlayState *ps = calloc(1, sizeof *ps);
+    assert_true(play_state_init(ps, &cfg, c->r, &err));
+    /* F is fullscreen (no player drives with it), Ctrl + the text larger */
+    key(ps, SDL_SCANCODE_F);
+    assert_true(ps->want_fullscreen);
+    ps->want_fullscreen = false;
+    SDL_Event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = SDL_KEYDOWN;
+    ev.key.keysym.sym = SDLK_EQUALS;
+    ev.key.keysym.scancode = SDL_SCANCODE_EQUALS;
+    ev.key.keysym.mod = KMOD_RCTRL;
+    play_handle_event(ps, &ev);
+    assert_true(fabs(ps->view->scale - 1.1) < 1e-9);
+    ps->view->scale = 1.0;
+    GfxAudit *a = calloc(1, sizeof *a);
+    int bad = audit_play_frame(c, ps, a, "grid");
+    key(ps, SDL_SCANCODE_SPACE);
+    for (int i = 0; i < 2 * 60; i++)
+        play_frame(ps, 16667);
+    bad += audit_play_frame(c, ps, a, "lights");
+    for (int i = 0; i < 10 * 60; i++)
+        play_frame(ps, 16667);
+    bad += audit_play_frame(c, ps, a, "race");
+    play_message(ps, "screenshot: /home/a-teacher/Pictures/netrace/netrace-play-20250101-120000-t0012.3.png");
+    bad += audit_play_frame(c, ps, a, "message");
+    ps->msg_frames = 0;
+    key(ps, SDL_SCANCODE_P);
+    bad += audit_play_frame(c, ps, a, "pause");
+    key(ps, SDL_SCANCODE_H);
+    bad += audit_play_frame(c, ps, a, "help");
+    key(ps, SDL_SCANCODE_H);
+    key(ps, SDL_SCANCODE_P);
+    for (int i = 0; i < 60 * 60 && liverace_flow(ps->lr)->phase != RF_DONE; i++)
+        play_frame(ps, 16667);
+    assert_int_equal(liverace_flow(ps->lr)->phase, RF_DONE);
+    bad += audit_play_frame(c, ps, a, "results");
+    play_state_free(ps);
+    free(ps);
+    free(a);
+    for (int j = 0; j < 2; j++)
+        bot_free(bots.bot[j]);
+    track_free(t);
+    assert_int_equal(bad, 0);
+}
+
+/* ---- the network window -------------------------------------------------- */
+
+static int audit_net(Canvas *c, const NetRace *nr, const NetWinLook *look, const char *what)
+{
+    int bad = 0;
+    GfxAudit *a = calloc(1, sizeof *a);
+    for (int i = 0; i < NSIZES; i++) {
+        const Size *z = &sizes[i];
+        NetWinConfig cfg = {.kind = PLAYER_KEYS, .scale = z->scale};
+        netwin_draw_frame(canvas_at(c, z), &cfg, nr, look, z->w, z->h, a);
+        char name[160];
+        snprintf(name, sizeof name, "network, %s %dx%d scale %g", what, z->w, z->h, z->scale);
+        bad += text_audit_faults(a, name);
+    }
+    free(a);
+    return bad;
+}
+
+static void network_layouts_cut_nothing(void **state)
+{
+    Canvas *c = *state;
+    NrError err = {{0}};
+    Track *t = track_load(NETRACE_SOURCE_DIR "/tracks/default.track", &err);
+    assert_non_null(t);
+    RaceFlow rf;
+    RaceFlowConfig fc = {.laps = 3, .lap_cw = track_length(t)};
+    raceflow_init(&rf, &fc);
+    NetRace nr;
+    memset(&nr, 0, sizeof nr);
+    nr.host = true;
+    nr.port = 41000;
+    snprintf(nr.code, sizeof nr.code, "7K3QM-X9A2C");
+    nr.shown = "dr-causality";
+    nr.rf = &rf;
+    NetWinLook plain = {0}, help = {.help = true},
+               msg = {.msg = "screenshot: /home/a-teacher/Pictures/netrace/netrace-net-20250101-120000-t0012.3.png"},
+               fail = {.failed = true, .msg = "the host did not answer within 20 s (host 192.168.100.200:41000)"};
+    int bad = audit_net(c, &nr, &plain, "waiting (host)");
+    nr.host = false;
+    bad += audit_net(c, &nr, &plain, "waiting (joiner)");
+    bad += audit_net(c, &nr, &fail, "failure");
+    nr.track = t;
+    nr.st.phase = SESSION_SYNCING;
+    snprintf(nr.st.peer, sizeof nr.st.peer, "192.168.100.200:41000");
+    nr.st.offset_us = -123456789;
+    nr.st.bound_us = 1234;
+    nr.st.rtt_us = 250000;
+    bad += audit_net(c, &nr, &plain, "sync");
+    nr.st.phase = SESSION_RACING;
+    nr.racing = true;
+    nr.me = 1;
+    nr.st.race_us = 61234567;
+    rf.phase = RF_RACING;
+    rf.laps[1][1] = 2;
+    rf.cross_us[1][1][0] = 33123000;
+    rf.cross_us[1][1][1] = 66456000;
+    for (int c = 0; c < 2; c++) {
+        double x, y, h, s;
+        track_grid(t, c, &x, &y, &h, &s);
+        nr.pose[c] = (Pose){x, y, h, -1};
+    }
+    bad += audit_net(c, &nr, &plain, "race");
+    bad += audit_net(c, &nr, &help, "help");
+    bad += audit_net(c, &nr, &msg, "message");
+    nr.st.paused = true;
+    nr.st.pause_cause = NETSESSION_PAUSE_PEER_SILENT;
+    nr.st.silent_us = 4200000;
+    bad += audit_net(c, &nr, &plain, "pause");
+    nr.st.paused = false;
+    nr.st.phase = SESSION_FINISHED;
+    for (int v = 0; v < RACEFLOW_VIEWS; v++)
+        for (int c = 0; c < 2; c++) {
+            rf.laps[v][c] = 3;
+            for (int l = 0; l < 3; l++)
+                rf.cross_us[v][c][l] = (int64_t)(l + 1) * 33000000 + c * 1234567 + v * 10000;
+        }
+    rf.phase = RF_DONE;
+    bad += audit_net(c, &nr, &plain, "results");
+    track_free(t);
+    /* the joiner's prompt for the code, with a long host name */
+    GfxAudit *a = calloc(1, sizeof *a);
+    for (int i = 0; i < NSIZES; i++) {
+        const Size *z = &sizes[i];
+        SDL_Renderer *r = canvas_at(c, z);
+        Gfx g;
+        char font[512];
+        gfx_pick_font(NULL, font, sizeof font);
+        gfx_init(&g, r, font[0] ? font : NULL);
+        for (int wrong = 0; wrong < 2; wrong++) {
+            gfx_audit_start(&g, a);
+            netwin_code_draw(&g, "lab-pc-12.physics.example-university.edu", "AB3DE-FGH", wrong, z->scale, z->w, z->h);
+            gfx_audit_stop(&g);
+            char name[96];
+            snprintf(name, sizeof name, "code prompt %dx%d scale %g", z->w, z->h, z->scale);
+            bad += text_audit_faults(a, name);
+        }
+        gfx_free(&g);
+    }
+    free(a);
+    assert_int_equal(bad, 0);
+}
+
+/* ---- text scale ----------------------------------------------------------- */
+
+/* The base text size: min(h / 42, w / 72) in 10..40 (docs/window.md), times
+ * the scale, capped at min(h / 26, w / 48); Ctrl + / - / 0 step it. */
+static void text_scale_steps(void **state)
+{
+    Canvas *c = *state;
+    assert_int_equal(gfx_base_px(1280, 720, 1.0), 17);
+    assert_int_equal(gfx_base_px(1920, 1080, 1.0), 25);
+    assert_int_equal(gfx_base_px(1024, 768, 1.0), 14);  /* 1024 / 72 */
+    assert_int_equal(gfx_base_px(640, 360, 1.0), 10);   /* at least 10 */
+    assert_int_equal(gfx_base_px(3840, 2160, 1.0), 40); /* at most 40 */
+    assert_int_equal(gfx_base_px(1280, 720, 1.5), 26);  /* 25.5 rounded */
+    assert_int_equal(gfx_base_px(1280, 720, 3.0), 26);  /* the cap: 1280 / 48 */
+    assert_int_equal(gfx_base_px(1920, 1080, 0.5), 13); /* 12.5 rounded */
+    assert_true(fabs(gfx_scale_step(1.0, +1) - 1.1) < 1e-9);
+    assert_true(fabs(gfx_scale_step(1.0, -1) - 0.9) < 1e-9);
+    assert_true(fabs(gfx_scale_step(1.05, -1) - 1.0) < 1e-9);
+    assert_true(gfx_scale_step(3.0, +1) == GFX_SCALE_MAX && gfx_scale_step(0.5, -1) == GFX_SCALE_MIN);
+    /* the replay window: Ctrl + twice, Ctrl -, Ctrl 0; a plain + is the speed */
+    Race f;
+    assert_true(race_open(&f, "default.csv", "racing"));
+    SDL_Renderer *r = canvas_at(c, &(Size){1280, 720, 1.0});
+    AppState *s = calloc(1, sizeof *s);
+    AppConfig cfg = app_config_default();
+    cfg.replay = f.rp;
+    cfg.scale = 1.25;
+    NrError err = {{0}};
+    assert_true(app_state_init(s, f.rp, &cfg, r, &err));
+    app_draw(s, 1280, 720);
+    assert_int_equal(s->lay.base, 21); /* 17 x 1.25 */
+    SDL_Event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = SDL_KEYDOWN;
+    ev.key.keysym.sym = SDLK_EQUALS;
+    ev.key.keysym.mod = KMOD_LCTRL;
+    app_handle_event(s, &ev);
+    app_handle_event(s, &ev);
+    assert_true(fabs(s->scale - 1.75) < 1e-9);
+    assert_non_null(strstr(s->msg, "text x1.75"));
+    app_draw(s, 1280, 720);
+    assert_int_equal(s->lay.base, 26); /* 29.75 capped */
+    ev.key.keysym.sym = SDLK_MINUS;
+    app_handle_event(s, &ev);
+    assert_true(fabs(s->scale - 1.5) < 1e-9);
+    ev.key.keysym.sym = SDLK_0;
+    app_handle_event(s, &ev);
+    assert_true(s->scale == 1.0);
+    double speed = s->speed;
+    ev.key.keysym.sym = SDLK_EQUALS;
+    ev.key.keysym.mod = 0;
+    app_handle_event(s, &ev);
+    assert_true(s->scale == 1.0 && s->speed == 2 * speed);
+    app_state_free(s);
+    free(s);
+    race_close(&f);
 }
 
 static int setup(void **state)
 {
-    (void)state;
-    return TTF_Init() == 0 && SDL_Init(SDL_INIT_EVENTS) == 0 ? 0 : -1;
+    if (TTF_Init() != 0 || SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER | SDL_INIT_EVENTS) != 0)
+        return -1;
+    Canvas *c = calloc(1, sizeof *c);
+    c->surf = SDL_CreateRGBSurfaceWithFormat(0, 1920, 1080, 32, SDL_PIXELFORMAT_ARGB8888);
+    c->r = c->surf ? SDL_CreateSoftwareRenderer(c->surf) : NULL;
+    *state = c;
+    return c->r ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-    (void)state;
+    Canvas *c = *state;
+    SDL_DestroyRenderer(c->r);
+    SDL_FreeSurface(c->surf);
+    free(c);
     SDL_Quit();
     TTF_Quit();
     return 0;
@@ -173,6 +487,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(replay_layouts_cut_nothing),
+        cmocka_unit_test(game_layouts_cut_nothing),
+        cmocka_unit_test(network_layouts_cut_nothing),
+        cmocka_unit_test(text_scale_steps),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

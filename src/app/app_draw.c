@@ -283,17 +283,17 @@ static void draw_label(AppState *s, int k)
     const SchemeType *st = s->data.scheme[k];
     float pad = (float)s->lay.base * 0.3f;
     gfx_room_push(&s->gfx, a->x, a->y, a->w, a->h);
-    int w = gfx_text(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, pal_scheme(k), "%s",
-                     st->title ? st->title : st->name);
-    char line[GFX_TEXT_MAX];
+    int w = gfx_text_shrink(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, pal_scheme(k), a->w,
+                            st->title ? st->title : st->name);
+    /* beside it: name, place and summary, else name and place, else the place */
+    char line[GFX_TEXT_MAX], line2[GFX_TEXT_MAX], line3[32];
     snprintf(line, sizeof line, "%s (%d of %d): %s", st->name, k + 1, s->data.n,
              st->summary ? st->summary : "");
-    int lw, lhh;
-    gfx_text_size(&s->gfx, GFX_NORMAL, line, &lw, &lhh);
-    if (a->x + (float)(w + lw) + 3 * pad > a->x + a->w) /* too long: name and place only */
-        snprintf(line, sizeof line, "%s (%d of %d)", st->name, k + 1, s->data.n);
-    gfx_text(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
-             GFX_LEFT, PAL_DIM, "%s", line);
+    snprintf(line2, sizeof line2, "%s (%d of %d)", st->name, k + 1, s->data.n);
+    snprintf(line3, sizeof line3, "(%d of %d)", k + 1, s->data.n);
+    const char *lines[3] = {line, line2, line3};
+    gfx_text_fit(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
+                 GFX_LEFT, PAL_DIM, a->w - (float)w - 3 * pad, lines, 3);
     gfx_room_pop(&s->gfx);
 }
 

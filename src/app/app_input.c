@@ -128,6 +128,10 @@ static void handle_key(AppState *s, const SDL_KeyboardEvent *k)
     SDL_Keycode sym = k->keysym.sym;
     Uint16 mod = k->keysym.mod;
     bool shift = (mod & KMOD_SHIFT) != 0, ctrl = (mod & KMOD_CTRL) != 0;
+    if (gfx_scale_key(&s->scale, k)) { /* larger text for the back of the room */
+        app_set_message(s, "text x%g (Ctrl + / - / 0)", s->scale);
+        return;
+    }
     if (sym == SDLK_q || (ctrl && (sym == SDLK_w || sym == SDLK_c))) {
         s->want_quit = true;
         return;

@@ -17,14 +17,22 @@
  *   gfx_line_h(g, font)        line height in pixels (0 without a font).
  *   gfx_base_px(w, h, scale)   the base text size of a w x h screen:
  *        min(h / 42, w / 72) clamped to 10..40, times scale (--scale and
- *        Ctrl +/-; 1 = as the window's size says), 8..120 px.
+ *        Ctrl +/-; 1 = as the window's size says), at most min(h / 26,
+ *        w / 48) (the largest the layouts hold: 1.5 x on 1280x720), at
+ *        least 8 px.
  *   gfx_scale_step(scale, dir)  the next text scale up (dir > 0) or down
  *        of GFX_SCALE_MIN..GFX_SCALE_MAX (browser-like steps); dir 0: 1.
+ *   gfx_scale_key(scale, key)  Ctrl + (or =) one step larger, Ctrl - one
+ *        smaller, Ctrl 0 back to 1, in *scale; false (unchanged) for any
+ *        other key.
  *   gfx_fit(g, font, max_w, alts, n)  the first of alts[0..n) whose width
  *        in font is at most max_w pixels, -1 when none is: the caller
  *        shortens or drops, never cuts.
  *   gfx_text_fit(g, font, x, y, align, c, max_w, alts, n)  draws that one
  *        (nothing when none fits); returns its width (0 when none).
+ *   gfx_text_shrink(g, font, x, y, align, c, max_w, text)  text in font,
+ *        else in the next smaller fonts, else shortened in its middle in
+ *        the small one (gfx_ellipsize); returns the width drawn (0: none).
  *   gfx_wrap(g, font, max_w, text, out, max_lines)  text broken at spaces
  *        into lines of at most max_w pixels (a word wider than that is
  *        broken between characters); returns the lines written to out
@@ -144,9 +152,11 @@ void gfx_text_size(Gfx *g, int font, const char *text, int *w, int *h);
 int gfx_line_h(const Gfx *g, int font);
 int gfx_base_px(int w, int h, double scale);
 double gfx_scale_step(double scale, int dir);
+bool gfx_scale_key(double *scale, const SDL_KeyboardEvent *key);
 int gfx_fit(Gfx *g, int font, float max_w, const char *const *alts, int n);
 int gfx_text_fit(Gfx *g, int font, int x, int y, int align, SDL_Color c, float max_w, const char *const *alts,
                  int n);
+int gfx_text_shrink(Gfx *g, int font, int x, int y, int align, SDL_Color c, float max_w, const char *text);
 int gfx_wrap(Gfx *g, int font, float max_w, const char *text, char (*out)[GFX_TEXT_MAX], int max_lines);
 void gfx_ellipsize(Gfx *g, int font, float max_w, const char *text, char *out, size_t n);
 bool gfx_fit_lines(Gfx *g, float max_w, float max_h, const char *const *lines, int n, GfxLines *out);

@@ -11,9 +11,12 @@ int gfx_base_px(int w, int h, double scale)
 {
     int base = h / 42 < w / 72 ? h / 42 : w / 72;
     base = base < 10 ? 10 : base > 40 ? 40 : base;
-    if (scale > 0 && scale != 1.0)
+    if (scale > 0 && scale != 1.0) {
+        int most = h / 26 < w / 48 ? h / 26 : w / 48; /* the bars and a row of gauges still fit */
         base = (int)lround(base * scale);
-    return base < 8 ? 8 : base > 120 ? 120 : base;
+        base = base > most ? (most > 10 ? most : 10) : base;
+    }
+    return base < 8 ? 8 : base;
 }
 
 /* The steps of a browser's zoom, so Ctrl +/- feels familiar. */
@@ -34,6 +37,29 @@ double gfx_scale_step(double scale, int dir)
         if (scales[i] < scale - 1e-9)
             return scales[i];
     return GFX_SCALE_MIN;
+}
+
+bool gfx_scale_key(double *scale, const SDL_KeyboardEvent *key)
+{
+    if (!(key->keysym.mod & KMOD_CTRL))
+        return false;
+    switch (key->keysym.sym) {
+    case SDLK_PLUS:
+    case SDLK_EQUALS:
+    case SDLK_KP_PLUS:
+        *scale = gfx_scale_step(*scale, +1);
+        return true;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS:
+        *scale = gfx_scale_step(*scale, -1);
+        return true;
+    case SDLK_0:
+    case SDLK_KP_0:
+        *scale = 1.0;
+        return true;
+    default:
+        return false;
+    }
 }
 
 int gfx_fit(Gfx *g, int font, float max_w, const char *const *alts, int n)
@@ -129,6 +155,18 @@ void gfx_audit_cover(Gfx *g, float x, float y, float w, float h)
     for (int i = 0; i < a->n; i++)
         if (SDL_HasIntersection(&a->rec[i].box, &c))
             a->rec[i].hidden = true;
+}
+
+static bool fits(Gfx *g, int font, float max_w, const char *s);
+
+int gfx_text_shrink(Gfx *g, int font, int x, int y, int align, SDL_Color c, float max_w, const char *text)
+{
+    for (int f = font; f >= GFX_SMALL; f--)
+        if (fits(g, f, max_w, text))
+            return gfx_text(g, f, x, y, align, c, "%s", text);
+    char out[GFX_TEXT_MAX];
+    gfx_ellipsize(g, GFX_SMALL, max_w, text, out, sizeof out);
+    return out[0] ? gfx_text(g, GFX_SMALL, x, y, align, c, "%s", out) : 0;
 }
 
 static bool fits(Gfx *g, int font, float max_w, const char *s)

@@ -35,6 +35,7 @@ typedef struct NetWin {
     const Uint8 *key_state;
     double steer;        /* keyboard steering after the ramp */
     bool quit, help, shot, fullscreen;
+    double scale;        /* text scale: --scale, then Ctrl +/- */
     bool after_race;     /* the standings are up: Enter closes them too */
     bool failed;         /* the race failed: msg says why, in a box until closed */
     char msg[256];
@@ -81,6 +82,13 @@ static void scr_event(void *ctx, const SDL_Event *ev)
         fprintf(stderr, "netrace: %s drives\n", pe.name);
     if (ev->type != SDL_KEYDOWN || ev->key.repeat)
         return;
+    if (gfx_scale_key(&nw->scale, &ev->key)) { /* larger text for the back of the room */
+        if (nw->view)
+            nw->view->scale = nw->scale;
+        snprintf(nw->msg, sizeof nw->msg, "text x%g (Ctrl + / - / 0)", nw->scale);
+        nw->msg_frames = 120;
+        return;
+    }
     SDL_Scancode sc = ev->key.keysym.scancode;
     if (sc == SDL_SCANCODE_Q || sc == SDL_SCANCODE_ESCAPE || (nw->after_race && sc == SDL_SCANCODE_RETURN))
         nw->quit = true;
@@ -88,7 +96,7 @@ static void scr_event(void *ctx, const SDL_Event *ev)
         nw->help = !nw->help;
     else if (sc == SDL_SCANCODE_TAB)
         nw->want_watch = true;
-    else if (sc == SDL_SCANCODE_F11)
+    else if (sc == SDL_SCANCODE_F11 || (sc == SDL_SCANCODE_F && !playkeys_drives(&nw->keys, sc)))
         nw->fullscreen = true;
     else if (sc == SDL_SCANCODE_F12)
         nw->shot = true;
@@ -193,7 +201,8 @@ static const char *const help_lines[] = {
     "A D / Left Right  steer",
     "(a pad: triggers and the left stick)",
     "Tab             every scheme's overview in a second window",
-    "F11 fullscreen · F12 screenshot · H this help",
+    "F or F11 fullscreen · F12 screenshot · H this help",
+    "Ctrl + / Ctrl -  larger / smaller text (Ctrl 0: as the window fits)",
     "Q / Esc         leave the race (the peer is told)",
 };
 
@@ -251,30 +260,67 @@ static void draw_waiting(NetWin *nw, const NetRace *nr, int w, int h)
     if (!nw->have_gfx0)
         return;
     gfx_begin_frame(&nw->gfx0);
-    gfx_set_scale(&nw->gfx0, h / 42 < 10 ? 10 : h / 42);
+    gfx_set_scale(&nw->gfx0, gfx_base_px(w, h, nw->scale));
     char l2[160], l3[160];
     const char *title = netwin_race_wait_text(nr, l2, l3, sizeof l2);
-    gfx_text(&nw->gfx0, GFX_BIG, w / 2, h / 4, GFX_CENTER, PAL_ACCENT, "%s", title);
-    gfx_text(&nw->gfx0, GFX_BIG, w / 2, h / 4 + h / 8, GFX_CENTER, PAL_FG, "%s", l2);
-    gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 4 + h / 4, GFX_CENTER, PAL_FG, "%s", l3);
-    gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 4 + h / 3, GFX_CENTER, PAL_DIM, "Q / Esc: give up");
+    float room = (float)w - (float)gfx_line_h(&nw->gfx0, GFX_NORMAL);
+    gfx_text_shrink(&nw->gfx0, GFX_BIG, w / 2, h / 4, GFX_CENTER, PAL_ACCENT, room, title);
+    gfx_text_shrink(&nw->gfx0, GFX_BIG, w / 2, h / 4 + h / 8, GFX_CENTER, PAL_FG, room, l2);
+    gfx_text_shrink(&nw->gfx0, GFX_NORMAL, w / 2, h / 4 + h / 4, GFX_CENTER, PAL_FG, room, l3);
+    gfx_text_shrink(&nw->gfx0, GFX_NORMAL, w / 2, h / 4 + h / 3, GFX_CENTER, PAL_DIM, room, "Q / Esc: give up");
 }
 
-static void draw_failure(NetWin *nw, int w, int h)
+static void draw_failure(NetWin *nw, const NetRace *nr, int w, int h)
 {
     if (!nw->have_gfx0)
         return;
     gfx_begin_frame(&nw->gfx0);
-    gfx_set_scale(&nw->gfx0, h / 42 < 10 ? 10 : h / 42);
-    NetRace nr;
-    netwin_race_read(nw->session, &nr);
+    gfx_set_scale(&nw->gfx0, gfx_base_px(w, h, nw->scale));
     /* a wrong code looks like silence to the joiner: the host drops it */
     const char *lines[4] = {"No race", nw->msg, "Q / Esc / Enter: close", NULL};
-    if (!nr.host && !nr.track) {
+    if (!nr->host && !nr->track) {
         lines[2] = "the host did not answer to that join code: check the code its window shows";
         lines[3] = "Q / Esc / Enter: close";
     }
     widget_text_box(&nw->gfx0, w, h, lines, lines[3] ? 4 : 3, PAL_WARN);
+}
+
+/* The drawing context once the track is known. */
+static void make_view(NetWin *nw, const NetRace *nr)
+{
+    if (nw->view || !nr->track || (nw->view = calloc(1, sizeof *nw->view)) == NULL)
+        return;
+    AppConfig ac = app_config_default();
+    ac.font_path = nw->cfg->font_path;
+    ac.live = true;
+    ac.wall_cw = CAR_GRASS_CW;
+    ac.scale = nw->scale;
+    app_state_init_track(nw->view, nr->track, &ac, nw->loop.r);
+}
+
+static void draw_frame(NetWin *nw, const NetRace *nr, int w, int h)
+{
+    SDL_Color grass = PAL_GRASS;
+    SDL_SetRenderDrawColor(nw->loop.r, grass.r, grass.g, grass.b, 255);
+    SDL_RenderClear(nw->loop.r);
+    if (nw->failed) {
+        draw_failure(nw, nr, w, h);
+        return;
+    }
+    if (!nw->view) {
+        draw_waiting(nw, nr, w, h);
+        return;
+    }
+    play_frame_scale(nw->view, w, h);
+    if (nr->racing) {
+        draw_race(nw, nr, w, h);
+    } else {
+        AppXform x;
+        SDL_FRect rect = {0, 0, (float)w, (float)h};
+        app_fit_xform(nw->view, &rect, &x);
+        app_draw_track(nw->view, &x);
+    }
+    draw_boxes(nw, nr, w, h);
 }
 
 static void scr_draw(void *ctx, int w, int h)
@@ -282,34 +328,38 @@ static void scr_draw(void *ctx, int w, int h)
     NetWin *nw = ctx;
     NetRace nr;
     netwin_race_read(nw->session, &nr);
-    if (!nw->view && nr.track && (nw->view = calloc(1, sizeof *nw->view)) != NULL) {
-        AppConfig ac = app_config_default();
-        ac.font_path = nw->cfg->font_path;
-        ac.live = true;
-        ac.wall_cw = CAR_GRASS_CW;
-        app_state_init_track(nw->view, nr.track, &ac, nw->loop.r);
-    }
-    SDL_Color grass = PAL_GRASS;
-    SDL_SetRenderDrawColor(nw->loop.r, grass.r, grass.g, grass.b, 255);
-    SDL_RenderClear(nw->loop.r);
-    if (nw->failed) {
-        draw_failure(nw, w, h);
+    make_view(nw, &nr);
+    draw_frame(nw, &nr, w, h);
+}
+
+void netwin_draw_frame(SDL_Renderer *r, const NetWinConfig *cfg, const NetRace *nr, const NetWinLook *look, int w,
+                       int h, GfxAudit *audit)
+{
+    NetWin *nw = calloc(1, sizeof *nw);
+    if (!nw)
         return;
+    nw->cfg = cfg;
+    nw->scale = cfg->scale > 0 ? cfg->scale : 1.0;
+    nw->loop.r = r;
+    char font[512];
+    gfx_pick_font(cfg->font_path, font, sizeof font);
+    gfx_init(&nw->gfx0, r, font[0] ? font : NULL);
+    nw->have_gfx0 = true;
+    nw->help = look->help;
+    nw->failed = look->failed;
+    snprintf(nw->msg, sizeof nw->msg, "%s", look->msg ? look->msg : "");
+    nw->msg_frames = look->msg && !look->failed ? 1 : 0;
+    make_view(nw, nr);
+    gfx_audit_start(&nw->gfx0, audit);
+    if (nw->view)
+        gfx_audit_start(&nw->view->gfx, audit); /* one record: the two fonts draw one frame */
+    draw_frame(nw, nr, w, h);
+    gfx_free(&nw->gfx0);
+    if (nw->view) {
+        app_state_free(nw->view);
+        free(nw->view);
     }
-    if (!nw->view) {
-        draw_waiting(nw, &nr, w, h);
-        return;
-    }
-    play_frame_scale(nw->view, w, h);
-    if (nr.racing) {
-        draw_race(nw, &nr, w, h);
-    } else {
-        AppXform x;
-        SDL_FRect rect = {0, 0, (float)w, (float)h};
-        app_fit_xform(nw->view, &rect, &x);
-        app_draw_track(nw->view, &x);
-    }
-    draw_boxes(nw, &nr, w, h);
+    free(nw);
 }
 
 static unsigned scr_requests(void *ctx)
@@ -401,6 +451,7 @@ int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
         return 3;
     }
     nw->cfg = cfg;
+    nw->scale = cfg->scale > 0 ? cfg->scale : 1.0;
     nw->session = s;
     nw->stop = stop;
     nw->want_watch = cfg->watch;

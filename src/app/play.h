@@ -53,6 +53,7 @@ typedef struct PlayConfig {
     const char *title;
     int width, height;        /* 0 = 1280 x 720 */
     bool fullscreen;
+    double scale;             /* text scale (--scale, Ctrl +/-); 0 = 1 */
     bool watch;               /* open the overview window at the start (and in
                                * the benchmark, draw it every frame) */
     int bench_frames;

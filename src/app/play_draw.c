@@ -141,7 +141,8 @@ static const char *const help_lines[] = {
     "Q              quit (when paused, on the grid or finished); Ctrl-Q any time",
     "Tab            the overview of every scheme in a second window",
     "O              the replay window on the race just driven (after the finish)",
-    "F11 fullscreen · F12 screenshot · H this help",
+    "F or F11 fullscreen · F12 screenshot · H this help",
+    "Ctrl + / Ctrl -  larger / smaller text (Ctrl 0: as the window fits)",
     "",
     "Each screen shows the race as that player's terminal displays it under",
     "the chosen scheme: the other car late, predicted or Delta behind.",
@@ -186,12 +187,14 @@ void play_draw(PlayState *ps, int w, int h)
         Gfx *g = &v->gfx;
         float l = (float)gfx_line_h(g, GFX_NORMAL);
         int tw, th;
-        gfx_text_size(g, GFX_NORMAL, ps->msg, &tw, &th);
+        char fit[GFX_TEXT_MAX]; /* a long path loses its middle, not its end */
+        gfx_ellipsize(g, GFX_NORMAL, (float)w - 2 * l, ps->msg, fit, sizeof fit);
+        gfx_text_size(g, GFX_NORMAL, fit, &tw, &th);
         float px = ((float)w - (float)tw) / 2 - l / 2, py = (float)h - 2.2f * l;
         widget_panel(ps->r, px, py, (float)tw + l, 1.6f * l, PAL_DIM);
         gfx_audit_cover(g, px, py, (float)tw + l, 1.6f * l);
         gfx_room_push(g, px, py, (float)tw + l, 1.6f * l);
-        gfx_text(g, GFX_NORMAL, w / 2, (int)((float)h - 1.9f * l), GFX_CENTER, PAL_FG, "%s", ps->msg);
+        gfx_text(g, GFX_NORMAL, w / 2, (int)((float)h - 1.9f * l), GFX_CENTER, PAL_FG, "%s", fit);
         gfx_room_pop(g);
     }
 }

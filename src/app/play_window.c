@@ -16,18 +16,6 @@ typedef struct PlayWin {
     int restarts; /* races restarted by the benchmark */
 } PlayWin;
 
-/* A key the players drive with never reaches the overview (its D, arrows
- * and others would change links and views). */
-static bool player_key(const PlayState *ps, SDL_Scancode sc)
-{
-    for (int j = 0; j < PLAYKEYS_PLAYERS; j++)
-        for (int a = 0; a < PK_ACTIONS; a++)
-            for (int i = 0; i < PLAYKEYS_PER_ACTION; i++)
-                if (ps->keys.key[j][a][i] == sc)
-                    return true;
-    return false;
-}
-
 /* Starts the race at once (no grid, no lights): the benchmark's frames are
  * racing frames. */
 static void skip_to_start(PlayState *ps)
@@ -80,7 +68,7 @@ static void scr_event(void *ctx, const SDL_Event *ev)
                         (sc == SDL_SCANCODE_TAB || sc == SDL_SCANCODE_ESCAPE || sc == SDL_SCANCODE_P);
         if (game_key)
             play_handle_event(ps, ev);
-        else if (!(key && player_key(ps, sc)) && overwin_event(&pw->watch, ev))
+        else if (!(key && playkeys_drives(&ps->keys, sc)) && overwin_event(&pw->watch, ev))
             overwin_close(&pw->watch);
         return;
     }

@@ -129,7 +129,7 @@ typedef struct NetArgs {
     const char *scheme, *track_arg, *link_text, *peer, *log_path, *keys_path, *pad_mappings, *size;
     bool fullscreen, watch, headless, scheme_given, race_given, laps_given;
     int64_t laps;
-    double seconds, offset_ms, drift;
+    double seconds, offset_ms, drift, scale;
     char peer_host[256];
 } NetArgs;
 
@@ -201,6 +201,8 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
     }
     if (cli_flag_is(f, "--clock-offset"))
         return number_flag(n, argc, argv, i, "--clock-offset", -3.6e6, 3.6e6, &a->offset_ms) ? CLI_OK : CLI_USAGE;
+    if (cli_flag_is(f, "--scale"))
+        return number_flag(n, argc, argv, i, "--scale", GFX_SCALE_MIN, GFX_SCALE_MAX, &a->scale) ? CLI_OK : CLI_USAGE;
     if (cli_flag_is(f, "--clock-drift"))
         return number_flag(n, argc, argv, i, "--clock-drift", -1000.0, 1000.0, &a->drift) ? CLI_OK : CLI_USAGE;
     if (cli_flag_is(f, "--skill") || cli_flag_is(f, "--noise")) {
@@ -371,6 +373,7 @@ static int window_config(NetCli *n, const NetArgs *a, bool script, bool human, N
     wc->keys_path = a->keys_path;
     wc->pad_mappings = a->pad_mappings;
     wc->fullscreen = a->fullscreen;
+    wc->scale = a->scale;
     wc->watch = a->watch;
     wc->title = a->host ? "netrace host" : "netrace join";
     if (a->size) {
@@ -504,6 +507,7 @@ static int serve_main(int argc, char **argv)
     "  --player WHO      keys (default; WASD or the arrows), pad, bot (the default --headless) or\n"   \
     "                    script:FILE (docs/driving.md): who drives this terminal's car\n"            \
     "  --keys FILE, --pad-mappings FILE, --size WxH, --fullscreen  the window (docs/play.md)\n"      \
+    "  --scale X         text X times larger, 0.5 .. 3 (Ctrl + / - in the window)\n"                \
     "  --watch           every scheme's live gauges beside the race (Tab in the window)\n"          \
     "  --link SPEC       emulated delay and loss added to what this terminal sends (netem grammar)\n" \
     "  --clock-offset MS, --clock-drift PPM  an artificial clock error (tests the clock sync)\n"      \

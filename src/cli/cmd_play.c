@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_load.h"
 #include "experiment.h"
+#include "gfx.h"
 #include "inputs.h"
 #include "liverace.h"
 #include "play.h"
@@ -287,6 +288,8 @@ static int window_flag(PlayConfig *pc, int argc, char **argv, int *i)
         ok = cli_value(argc, argv, i, CMD, &v) && cli_int(CMD, "--bench-frames", v, 1, 1000000, &n);
         if (ok)
             pc->bench_frames = (int)n;
+    } else if (cli_flag_is(a, "--scale")) {
+        ok = cli_value(argc, argv, i, CMD, &v) && cli_double(CMD, "--scale", v, GFX_SCALE_MIN, GFX_SCALE_MAX, &pc->scale);
     } else if (strcmp(a, "--watch") == 0) {
         pc->watch = true;
     } else if (strcmp(a, "--fullscreen") == 0) {
@@ -489,7 +492,7 @@ const CliCommand cmd_play = {
              "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC] [--links FILE] [--link-script FILE]\n"
              "  [--delta MS] [--tdr W] [--schemes LIST] [--seed S] [--track FILE] [--out FILE|none] [--keys FILE]\n"
              "  [--pad-mappings FILE] [--watch] [--headless [--csv] [--series OUT.csv]] [--size WxH] [--fullscreen]\n"
-             "  [--bench-frames N]",
+             "  [--scale X] [--bench-frames N]",
     .help = "Two to four cars race on the car physics; each player's screen (two side by side,\n"
             "three or four in a 2 x 2 grid: P1 top left, P2 top right, P3 bottom left, P4\n"
             "bottom right) shows the race as that player's terminal displays it under --scheme,\n"
@@ -512,6 +515,7 @@ const CliCommand cmd_play = {
             "  --headless        no window, bots / scripts only, as fast as possible; prints\n"
             "                    replay's table (--csv: as CSV), --series OUT.csv like replay's\n"
             "  --size WxH, --fullscreen, --shots DIR, --assets DIR, --bench-frames N\n"
+            "  --scale X         text X times larger, 0.5 .. 3 (Ctrl + / - in the window)\n"
             "Keys: H in the game shows them (docs/play.md).\n" RACE_OPTS_HELP RACE_TOPO_HELP_LINES,
     .run = play_main,
 };

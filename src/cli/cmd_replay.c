@@ -3,6 +3,7 @@
 #include "app.h"
 #include "cli.h"
 #include "experiment.h"
+#include "gfx.h"
 #include "race_opts.h"
 
 #include <inttypes.h>
@@ -90,6 +91,13 @@ static int view_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd
         if (!cli_value(argc, argv, i, cmd, &val) || !cli_double(cmd, "--speed", val, 0.25, 8.0, &x))
             return -1;
         v->app.speed = x;
+        return 1;
+    }
+    if (cli_flag_is(a, "--scale")) {
+        double x;
+        if (!cli_value(argc, argv, i, cmd, &val) || !cli_double(cmd, "--scale", val, GFX_SCALE_MIN, GFX_SCALE_MAX, &x))
+            return -1;
+        v->app.scale = x;
         return 1;
     }
     if (cli_flag_is(a, "--bench-frames")) {
@@ -328,7 +336,7 @@ const CliCommand cmd_replay = {
              "  [--link21 SPEC] [--link-script FILE] [--delta MS] [--tdr W] [--converge MS]\n"
              "  [--schemes LIST] [--seed S] [--clock1 OFF[,PPM]] [--clock2 OFF[,PPM]]\n"
              "  [--snapshot T FILE.png]... [--size WxH] [--speed X] [--focus SCHEME] [--loop]\n"
-             "  [--paused] [--fullscreen] [--shots DIR] [--bench-frames N] [--cars N]\n"
+             "  [--paused] [--fullscreen] [--scale X] [--shots DIR] [--bench-frames N] [--cars N]\n"
              "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC]... [--links FILE]",
     .help = "FILE defaults to recordings/default.csv; --schemes defaults to all (the papers' twelve;\n"
             "every: all sixteen).\n"
@@ -341,12 +349,14 @@ const CliCommand cmd_replay = {
             "  --series OUT.csv  write every 33 ms metric sample of every scheme\n"
             "  --snapshot T FILE.png  write what the window shows at race time T (s) to a\n"
             "                    PNG; repeatable; needs no display (then no window opens)\n"
-            "  --size WxH        window / snapshot size in pixels (default 1280x720)\n"
+            "  --size WxH        window / snapshot size in pixels (default 1280x720, or the\n"
+            "                    display's usable area when smaller)\n"
             "  --speed X         replay speed 0.25 .. 8 (default 1)\n"
             "  --focus SCHEME    start with one scheme's two views large\n"
             "  --loop            restart the race at its end\n"
             "  --paused          start paused (Space plays)\n"
             "  --fullscreen      start fullscreen (F toggles)\n"
+            "  --scale X         text X times larger, 0.5 .. 3 (Ctrl + / - in the window)\n"
             "  --shots DIR       where P / F12 screenshots go (default ~/Pictures/netrace)\n"
             "  --bench-frames N  render N overview frames, print frame times, exit\n"
             "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP
