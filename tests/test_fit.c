@@ -31,11 +31,12 @@ typedef struct Size {
     double scale;
 } Size;
 
-/* Projectors (1024x768, 1024x576), a 720p laptop, half of a 1920 display
- * (two windows side by side), full HD; larger text on 720p and 768p (up to
- * the cap of gfx_base_px), smaller on 540p. */
+/* Projectors (1024x768, 1024x576), a 720p laptop, halves of a 1920x1080
+ * display (960x540, and 960x1080 where Tab puts the game and the overview
+ * side by side), full HD; larger text on 720p and 768p (up to the cap of
+ * gfx_base_px), smaller on 540p. */
 static const Size sizes[] = {
-    {1024, 768, 1.0}, {1280, 720, 1.0}, {1920, 1080, 1.0}, {960, 540, 1.0},
+    {1024, 768, 1.0}, {1280, 720, 1.0}, {1920, 1080, 1.0}, {960, 540, 1.0}, {960, 1080, 1.0},
     {1024, 576, 1.0}, {1280, 720, 1.5}, {1024, 768, 1.25}, {1280, 720, 3.0}, {1920, 1080, 2.0}, {960, 540, 0.5},
 };
 enum { NSIZES = (int)(sizeof sizes / sizeof sizes[0]) };

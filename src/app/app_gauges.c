@@ -185,8 +185,9 @@ static void gauge_fair_text(AppState *s, double f, const AppGaugeText *t, GaugeP
  * view the legend of what they mean. */
 static void gauge_counts(AppState *s, const AppGaugeText *t, bool big, bool compact, const SDL_FRect *g, GaugePen *p)
 {
-    /* "d1 +0.05  d2 -0.10 cw", else without the unit and the double space */
-    char d2[64], mus2[96];
+    /* "d1 +0.05  d2 -0.10 cw", else without the unit and the double space,
+     * else "d1+0.05 d2-0.10" */
+    char d2[64], d3[64], mus2[96];
     snprintf(d2, sizeof d2, "%s", t->d);
     char *cw = strstr(d2, " cw");
     if (cw)
@@ -194,18 +195,23 @@ static void gauge_counts(AppState *s, const AppGaugeText *t, bool big, bool comp
     char *dd = strstr(d2, "  ");
     if (dd)
         memmove(dd, dd + 1, strlen(dd));
+    size_t m = 0;
+    for (size_t i = 0; d2[i] && m + 1 < sizeof d3; i++)
+        if (!(d2[i] == ' ' && i > 0 && d2[i - 1] >= '1' && d2[i - 1] <= '2' && d2[i - 2] == 'd'))
+            d3[m++] = d2[i];
+    d3[m] = '\0';
     long long s12 = 0, s21 = 0, d12 = 0, d21 = 0;
     sscanf(t->mus, "sent %lld/%lld discarded %lld/%lld", &s12, &s21, &d12, &d21);
     snprintf(mus2, sizeof mus2, "sent %lld/%lld disc %lld/%lld", s12, s21, d12, d21);
-    const char *ds[2] = {t->d, d2}, *muss[2] = {t->mus, mus2};
+    const char *ds[3] = {t->d, d2, d3}, *muss[2] = {t->mus, mus2};
     if (compact) {
-        int w1 = gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, p->w, ds, 2);
+        int w1 = gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, p->w, ds, 3);
         int mi = gfx_fit(&s->gfx, p->font, p->w - (float)w1 - 2 * p->pad, muss, 2);
         if (mi >= 0 && (float)w1 + p->w * 0.45f < p->w)
             gfx_text(&s->gfx, p->font, (int)(p->x + p->w), (int)p->y, GFX_RIGHT, PAL_DIM, "%s", muss[mi]);
         return;
     }
-    gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, p->w, ds, 2);
+    gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, p->w, ds, 3);
     p->y += p->l;
     if (!room(p, 1))
         return;

@@ -70,7 +70,10 @@ static void scr_event(void *ctx, const SDL_Event *ev)
 {
     NetWin *nw = ctx;
     if (overwin_owns(&nw->watch, ev)) {
+        bool key = ev->type == SDL_KEYDOWN || ev->type == SDL_KEYUP;
         bool tab = ev->type == SDL_KEYDOWN && ev->key.keysym.scancode == SDL_SCANCODE_TAB;
+        if (key && !tab && playkeys_drives(&nw->keys, ev->key.keysym.scancode))
+            return; /* the driving keys drive (the keyboard's state), they change no view */
         if (tab || overwin_event(&nw->watch, ev))
             nw->want_watch = true; /* Tab or closing it: the overview goes */
         return;
@@ -105,9 +108,9 @@ static void scr_event(void *ctx, const SDL_Event *ev)
 /* Tab: the overview of every scheme opens beside the window, or closes. */
 static void toggle_watch(NetWin *nw, const NetRace *nr)
 {
-    if (nw->watch.win) {
+    if (overwin_is_open(&nw->watch)) {
         nw->want_watch = false;
-        overwin_close(&nw->watch);
+        overwin_close(&nw->watch); /* the window back as it was */
         return;
     }
     if (!nr->track)
@@ -120,7 +123,9 @@ static void toggle_watch(NetWin *nw, const NetRace *nr)
         return;
     }
     NrError err = {{0}};
-    if (!overwin_open(&nw->watch, nw->loop.win, NULL, nr->track, nw->cfg->font_path, nw->sprites.icon, &err)) {
+    OverWinConfig oc = {.game = nw->loop.win, .game_r = nw->loop.r, .track = nr->track,
+                        .font_path = nw->cfg->font_path, .icon = nw->sprites.icon, .scale = nw->scale};
+    if (!overwin_open(&nw->watch, &oc, &err)) {
         snprintf(nw->msg, sizeof nw->msg, "cannot open the overview window: %.200s", err.msg);
         nw->msg_frames = 240;
     }
@@ -329,6 +334,11 @@ static void scr_draw(void *ctx, int w, int h)
     NetRace nr;
     netwin_race_read(nw->session, &nr);
     make_view(nw, &nr);
+    if (overwin_in_place(&nw->watch)) { /* the overview instead of the race until Tab */
+        nw->watch.s->data = nw->data;
+        overwin_draw_here(&nw->watch, w, h);
+        return;
+    }
     draw_frame(nw, &nr, w, h);
 }
 
@@ -366,7 +376,8 @@ static unsigned scr_requests(void *ctx)
 {
     NetWin *nw = ctx;
     bool stop = nw->stop && *nw->stop;
-    unsigned r = (nw->quit || stop ? WIN_QUIT : 0) | (nw->fullscreen ? WIN_FULLSCREEN : 0) | (nw->shot ? WIN_SHOT : 0);
+    unsigned r = (nw->quit || stop ? WIN_QUIT : 0) | (nw->fullscreen ? WIN_FULLSCREEN : 0) | (nw->shot ? WIN_SHOT : 0) |
+                 overwin_requests(&nw->watch);
     nw->fullscreen = nw->shot = false;
     return r;
 }

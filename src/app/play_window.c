@@ -44,14 +44,24 @@ static void open_replay(PlayState *ps, SDL_Window *win)
 
 static void watch_toggle(PlayWin *pw)
 {
-    if (pw->watch.win) {
-        overwin_close(&pw->watch);
+    if (overwin_is_open(&pw->watch)) {
+        overwin_close(&pw->watch); /* the game's window back as it was */
         return;
     }
     NrError err = {{0}};
     PlayState *ps = pw->ps;
-    if (!overwin_open(&pw->watch, pw->loop->win, liverace_engine(ps->lr), NULL, ps->cfg->font_path, ps->sprites.icon, &err))
+    OverWinConfig oc = {.game = pw->loop->win, .game_r = pw->loop->r, .e = liverace_engine(ps->lr),
+                        .font_path = ps->cfg->font_path, .icon = ps->sprites.icon, .scale = ps->view->scale,
+                        .shot_dir = ps->cfg->shot_dir};
+    if (!overwin_open(&pw->watch, &oc, &err))
         play_message(ps, "cannot open the overview window: %s", err.msg);
+}
+
+/* The overview reads the race's engine (a restart made a new one). */
+static void watch_engine(PlayWin *pw)
+{
+    if (pw->watch.s)
+        pw->watch.s->e = liverace_engine(pw->ps->lr);
 }
 
 /* An event of the overview window goes to it, except the driving keys
@@ -108,14 +118,20 @@ static void scr_advance(void *ctx, int64_t wall_dt_us)
 static void scr_draw(void *ctx, int w, int h)
 {
     PlayWin *pw = ctx;
-    play_draw(pw->ps, w, h);
+    if (overwin_in_place(&pw->watch)) { /* the overview instead of the race until Tab */
+        watch_engine(pw);
+        overwin_draw_here(&pw->watch, w, h);
+    } else {
+        play_draw(pw->ps, w, h);
+    }
 }
 
 static unsigned scr_requests(void *ctx)
 {
-    PlayState *ps = ((PlayWin *)ctx)->ps;
+    PlayWin *pw = ctx;
+    PlayState *ps = pw->ps;
     unsigned r = (ps->want_quit ? WIN_QUIT : 0) | (ps->want_fullscreen ? WIN_FULLSCREEN : 0) |
-                 (ps->want_shot ? WIN_SHOT : 0);
+                 (ps->want_shot ? WIN_SHOT : 0) | overwin_requests(&pw->watch);
     ps->want_fullscreen = ps->want_shot = false;
     return r;
 }
@@ -133,8 +149,7 @@ static void scr_message(void *ctx, const char *text)
 static void scr_after(void *ctx)
 {
     PlayWin *pw = ctx;
-    if (pw->watch.s)
-        pw->watch.s->e = liverace_engine(pw->ps->lr); /* a restart made a new engine */
+    watch_engine(pw);
     overwin_draw(&pw->watch);
 }
 
@@ -151,10 +166,11 @@ static void scr_bench_title(void *ctx, int w, int h, char *buf, size_t n)
     const Engine *e = liverace_engine(pw->ps->lr);
     int len = snprintf(buf, n, "play: %d driving screens (scheme %s), %dx%d", pw->ps->nseats,
                        engine_scheme(e, pw->ps->cfg->race.shown)->name, w, h);
-    if (pw->watch.r && len > 0 && (size_t)len < n) {
+    if (overwin_is_open(&pw->watch) && len > 0 && (size_t)len < n) {
         int ww = 0, wh = 0;
         SDL_GetRendererOutputSize(pw->watch.r, &ww, &wh);
-        len += snprintf(buf + len, n - (size_t)len, " + overview of %d schemes %dx%d", engine_scheme_count(e), ww, wh);
+        len += snprintf(buf + len, n - (size_t)len, " + overview of %d schemes %dx%d%s", engine_scheme_count(e), ww, wh,
+                        overwin_in_place(&pw->watch) ? " in place of the race" : "");
     }
     if (len > 0 && (size_t)len < n)
         snprintf(buf + len, n - (size_t)len, ", races restarted %d", pw->restarts);
