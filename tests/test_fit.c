@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "autopilot.h"
 #include "bot.h"
 #include "netrace_config.h"
 #include "netwin.h"
@@ -62,13 +63,32 @@ typedef struct Race {
     Replay *rp;
 } Race;
 
+/* A bundled recording, or "autopilot N": N bots for 20 s on the default track. */
+static bool race_load(Race *f, const char *recording, NrError *err)
+{
+    char path[1024];
+    int ncars = 0;
+    if (sscanf(recording, "autopilot %d", &ncars) == 1) {
+        Track *t = track_load(NETRACE_SOURCE_DIR "/tracks/default.track", err);
+        AutopilotConfig ac;
+        autopilot_config_default(&ac);
+        ac.ncars = ncars;
+        ac.duration_ms = 20000;
+        ac.track_file = "default.track";
+        bool ok = t && autopilot_race(t, &ac, &f->rec, err);
+        track_free(t);
+        return ok;
+    }
+    snprintf(path, sizeof path, "%s/recordings/%s", NETRACE_SOURCE_DIR, recording);
+    return recording_load(&f->rec, path, err);
+}
+
 static bool race_open(Race *f, const char *recording, const char *schemes)
 {
     memset(f, 0, sizeof *f);
     NrError err = {{0}};
     char path[1024];
-    snprintf(path, sizeof path, "%s/recordings/%s", NETRACE_SOURCE_DIR, recording);
-    if (!recording_load(&f->rec, path, &err)) {
+    if (!race_load(f, recording, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return false;
     }
@@ -135,6 +155,7 @@ static int audit_replay(Canvas *c, const char *recording, const char *schemes, i
         AppConfig cfg = app_config_default();
         cfg.replay = f.rp;
         cfg.title = recording;
+        cfg.links_text = f.rec.ncars > 2 ? "p2p, 8 terminals: every link delay 75ms 10ms distribution paretonormal" : NULL;
         NrError err = {{0}};
         if (!s || !app_state_init(s, f.rp, &cfg, r, &err)) {
             bad++;
@@ -171,6 +192,18 @@ static void replay_layouts_cut_nothing(void **state)
     bad += audit_replay(c, "default.csv", "all", 10 * NR_US_PER_S);
     bad += audit_replay(c, "default.csv", "racing", 10 * NR_US_PER_S);
     bad += audit_replay(c, "close.csv", "nc", 20 * NR_US_PER_S);
+    assert_int_equal(bad, 0);
+}
+
+/* Issue 19: the window of four and of eight cars. */
+static void nrace_layouts_cut_nothing(void **state)
+{
+    Canvas *c = *state;
+    int bad = 0;
+    bad += audit_replay(c, "four.csv", "every", 12 * NR_US_PER_S);
+    bad += audit_replay(c, "four.csv", "racing", 12 * NR_US_PER_S);
+    bad += audit_replay(c, "autopilot 8", "every", 15 * NR_US_PER_S);
+    bad += audit_replay(c, "autopilot 3", "nc", 15 * NR_US_PER_S);
     assert_int_equal(bad, 0);
 }
 
@@ -488,6 +521,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(replay_layouts_cut_nothing),
+        cmocka_unit_test(nrace_layouts_cut_nothing),
         cmocka_unit_test(game_layouts_cut_nothing),
         cmocka_unit_test(network_layouts_cut_nothing),
         cmocka_unit_test(text_scale_steps),

@@ -218,6 +218,8 @@ static void draw_controls(AppState *s)
     char val[64];
     for (int c = 0; c < CTL_NVALUES; c++) {
         const SDL_FRect *b = &s->lay.ctl[c];
+        if (b->w <= 0)
+            continue; /* hidden (a race's fixed links) */
         gfx_fill(r, b->x, b->y, b->w, b->h, c == s->sel ? gfx_rgb(70, 64, 30) : PAL_PANEL);
         if (c == s->sel)
             gfx_frame(r, b->x, b->y, b->w, b->h, PAL_ACCENT);

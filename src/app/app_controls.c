@@ -232,6 +232,10 @@ void app_ctl_change(AppState *s, int ctl, int dir, bool big)
         app_set_message(s, "a network race: its links and parameters were set when it began");
         return;
     }
+    if (app_links_fixed(s) && ctl <= CTL_DIST) {
+        app_set_message(s, "this race's links are set on the command line (--link I-J, --links FILE)");
+        return;
+    }
     int step = dir * (big ? 5 : 1);
     SchemeParams p = *engine_params(s->e);
     switch (ctl) {

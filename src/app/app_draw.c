@@ -16,10 +16,24 @@ static void xform_for(const AppState *s, const SDL_FRect *rect, int k, int j, Ap
     x->cx = rect->x + rect->w / 2;
     x->cy = rect->y + rect->h / 2;
     if (s->follow[s->focus >= 0] && k >= 0) {
-        const EngineView v = s->data.view[k][j];
-        x->wx = (v.pose[0].x + v.pose[1].x) / 2;
-        x->wy = (v.pose[0].y + v.pose[1].y) / 2;
-        double dist = hypot(v.pose[0].x - v.pose[1].x, v.pose[0].y - v.pose[1].y);
+        const EngineView *v = &s->data.view[k][j];
+        double dist;
+        if (racedata_cars(&s->data) == 2) {
+            x->wx = (v->pose[0].x + v->pose[1].x) / 2;
+            x->wy = (v->pose[0].y + v->pose[1].y) / 2;
+            dist = hypot(v->pose[0].x - v->pose[1].x, v->pose[0].y - v->pose[1].y);
+        } else { /* the box around every car: its centre and diagonal */
+            double x0 = v->pose[0].x, x1 = x0, y0 = v->pose[0].y, y1 = y0;
+            for (int c = 1; c < racedata_cars(&s->data); c++) {
+                x0 = fmin(x0, v->pose[c].x);
+                x1 = fmax(x1, v->pose[c].x);
+                y0 = fmin(y0, v->pose[c].y);
+                y1 = fmax(y1, v->pose[c].y);
+            }
+            x->wx = (x0 + x1) / 2;
+            x->wy = (y0 + y1) / 2;
+            dist = hypot(x1 - x0, y1 - y0);
+        }
         /* car widths across the short side: both cars with a margin, at
          * least 30 in the large focus views and 14 in the overview's
          * thumbnails (cars of ~2 x 1 cw big enough to see on a projector) */
@@ -60,11 +74,11 @@ static void update_trails(AppState *s)
     if (s->trail_t >= 0 && now - s->trail_t < 66 * NR_US_PER_MS)
         return;
     s->trail_t = now;
-    int n = s->data.n;
+    int n = s->data.n, nc = racedata_cars(&s->data);
     for (int k = 0; k < n; k++)
-        for (int j = 0; j < 2; j++) {
+        for (int j = 0; j < nc; j++) {
             const EngineView v = s->data.view[k][j];
-            for (int c = 0; c < 2; c++) {
+            for (int c = 0; c < nc; c++) {
                 AppTrail *t = &s->trail[k][j][c];
                 t->x[t->head] = (float)v.pose[c].x;
                 t->y[t->head] = (float)v.pose[c].y;
@@ -111,14 +125,15 @@ static void view_track(AppState *s, const SDL_FRect *rect, const SDL_Rect *clip,
     app_draw_track(s, x);
 }
 
-/* Overlays under the cars: trails of both cars; the MUs on the way to
- * terminal j (they carry the other car); the other car's true position. */
+/* Overlays under the cars: trails of every car; the MUs on the way to
+ * terminal j (they carry the other cars; with more than two cars, every
+ * MU the others have on the way); the other cars' true positions. */
 static void view_overlays(AppState *s, int k, int j, const AppXform *x)
 {
     SDL_Renderer *r = s->r;
-    int other = 1 - j;
+    int nc = racedata_cars(&s->data);
     if (s->overlays & APP_OVERLAY_TRAILS) {
-        for (int c = 0; c < 2; c++) {
+        for (int c = 0; c < nc; c++) {
             const AppTrail *t = &s->trail[k][j][c];
             SDL_Color col = pal_mix(pal_car(c), PAL_GRASS, 0.35f);
             for (int i = 1; i < t->n; i++) {
@@ -130,7 +145,9 @@ static void view_overlays(AppState *s, int k, int j, const AppXform *x)
             }
         }
     }
-    if ((s->overlays & APP_OVERLAY_INFLIGHT) && s->e) {
+    for (int other = 0; other < nc && (s->overlays & APP_OVERLAY_INFLIGHT) && s->e; other++) {
+        if (other == j)
+            continue;
         int m = engine_in_flight(s->e, k, other, s->inflight, ENGINE_QUEUE_LIMIT); /* direction other -> j */
         SDL_Color col = pal_mix(pal_car(other), gfx_rgb(255, 255, 255), 0.55f);
         float rad = fmaxf(2.0f, x->scale * 0.3f);
@@ -140,7 +157,9 @@ static void view_overlays(AppState *s, int k, int j, const AppXform *x)
             gfx_disc(r, px, py, rad, col);
         }
     }
-    if ((s->overlays & APP_OVERLAY_GHOST) && s->e) {
+    for (int other = 0; other < nc && (s->overlays & APP_OVERLAY_GHOST) && s->e; other++) {
+        if (other == j)
+            continue;
         Pose truth;
         engine_truth(s->e, other, &truth, NULL);
         app_draw_car(s, x, truth.x, truth.y, truth.heading, pal_mix(pal_car(other), gfx_rgb(255, 255, 255), 0.6f),
@@ -149,11 +168,20 @@ static void view_overlays(AppState *s, int k, int j, const AppXform *x)
 }
 
 /* Both cars' laps at the bottom of a tall view: "car 1 lap 2  car 2 lap 1",
- * else "lap 2  lap 1" in the cars' colours, else nothing. */
-static void view_laps(AppState *s, const SDL_FRect *rect, const EngineView *v, float ls, float pad)
+ * else "lap 2  lap 1" in the cars' colours, else nothing; with more cars,
+ * the terminal's own car's ("car 3 lap 2"). */
+static void view_laps(AppState *s, const SDL_FRect *rect, int j, const EngineView *v, float ls, float pad)
 {
     gfx_fill(s->r, rect->x, rect->y + rect->h - ls - pad, rect->w, ls + pad, PAL_CAPTION);
     int y = (int)(rect->y + rect->h - ls - pad / 2);
+    if (racedata_cars(&s->data) > 2) {
+        char own[32], lap[16];
+        snprintf(own, sizeof own, "car %d lap %d", j + 1, v->lap[j] + 1);
+        snprintf(lap, sizeof lap, "lap %d", v->lap[j] + 1);
+        const char *forms[2] = {own, lap};
+        gfx_text_fit(&s->gfx, GFX_SMALL, (int)(rect->x + pad), y, GFX_LEFT, pal_car(j), rect->w - 2 * pad, forms, 2);
+        return;
+    }
     char a[2][32], b[2][32];
     for (int c = 0; c < 2; c++) {
         snprintf(a[c], sizeof a[c], "car %d lap %d", c + 1, v->lap[c] + 1);
@@ -226,14 +254,14 @@ static void view_captions(AppState *s, const SDL_FRect *rect, int j, const Engin
                  leads[li]);
     }
     if (rect->h > 12 * (ls + pad))
-        view_laps(s, rect, v, ls, pad);
+        view_laps(s, rect, j, v, ls, pad);
     gfx_room_pop(&s->gfx);
     gfx_frame(r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
 }
 
 /* Terminal j's screen under scheme k: the track, the overlays, both cars
  * where that terminal displays them (its own on top), the captions. */
-static void draw_view(AppState *s, int k, int j)
+void app_draw_view(AppState *s, int k, int j)
 {
     const SDL_FRect *rect = &s->lay.view[k][j];
     if (rect->w < 4 || rect->h < 4)
@@ -249,26 +277,39 @@ static void draw_view(AppState *s, int k, int j)
     view_track(s, rect, &clip, &x);
     const EngineView v = s->data.view[k][j];
     s->drawn[k].leader[j] = v.leader;
-    s->drawn[k].gap[j] = v.progress[0] - v.progress[1];
+    if (j < 2) /* the two-car gap (tests) */
+        s->drawn[k].gap[j] = v.progress[0] - v.progress[1];
     s->drawn[k].drawn = true;
     view_overlays(s, k, j, &x);
-    int other = 1 - j;
-    app_draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, pal_car(other), false);
+    for (int other = 0; other < racedata_cars(&s->data); other++) /* the own car on top */
+        if (other != j)
+            app_draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, pal_car(other), false);
     app_draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, pal_car(j), false);
     SDL_RenderSetClipRect(s->r, NULL);
     view_captions(s, rect, j, &v);
 }
 
-/* A red frame around both screens of scheme k while the engine's latest
+/* A red frame around every screen of scheme k while the engine's latest
  * sample is inconsistent (the screens disagree on who is ahead). */
-static void draw_disagree(AppState *s, int k)
+void app_draw_disagree(AppState *s, int k)
 {
     s->drawn[k].frame = s->data.metrics[k]->inconsistent_now;
     if (!s->drawn[k].frame)
         return;
-    const SDL_FRect *a = &s->lay.view[k][0], *b = &s->lay.view[k][1];
     float t = fmaxf(2.0f, (float)s->lay.base * 0.15f);
-    float x0 = a->x - t, y0 = fminf(a->y, b->y) - t, x1 = b->x + b->w + t, y1 = fmaxf(a->y + a->h, b->y + b->h) + t;
+    const SDL_FRect *a = &s->lay.view[k][0];
+    float x0 = a->x, y0 = a->y, x1 = a->x + a->w, y1 = a->y + a->h;
+    for (int j = 1; j < racedata_cars(&s->data); j++) {
+        const SDL_FRect *b = &s->lay.view[k][j];
+        x0 = fminf(x0, b->x);
+        y0 = fminf(y0, b->y);
+        x1 = fmaxf(x1, b->x + b->w);
+        y1 = fmaxf(y1, b->y + b->h);
+    }
+    x0 -= t;
+    y0 -= t;
+    x1 += t;
+    y1 += t;
     SDL_Color c = gfx_rgb(230, 40, 40);
     gfx_fill(s->r, x0, y0, x1 - x0, t, c);
     gfx_fill(s->r, x0, y1 - t, x1 - x0, t, c);
@@ -277,7 +318,7 @@ static void draw_disagree(AppState *s, int k)
 }
 
 /* The focused scheme's name above its two views. */
-static void draw_label(AppState *s, int k)
+void app_draw_label(AppState *s, int k)
 {
     const SDL_FRect *a = &s->lay.label[k];
     const SchemeType *st = s->data.scheme[k];
@@ -312,6 +353,7 @@ void app_draw(AppState *s, int w, int h)
     if (s->paused || !s->gtext_valid) {
         for (int k = 0; k < n; k++) {
             app_gauge_text(s->data.metrics[k], &s->gtext[k]);
+            app_gauge_text_n(s->data.metrics[k], racedata_cars(&s->data), &s->gtext[k]);
             s->gtext_t[k] = now;
         }
         s->gtext_valid = true;
@@ -329,21 +371,24 @@ void app_draw(AppState *s, int w, int h)
             if (oldest < 0)
                 break;
             app_gauge_text(s->data.metrics[oldest], &s->gtext[oldest]);
+            app_gauge_text_n(s->data.metrics[oldest], racedata_cars(&s->data), &s->gtext[oldest]);
             s->gtext_t[oldest] = now;
         }
     }
     memset(s->drawn, 0, sizeof s->drawn);
-    if (s->focus >= 0) {
-        draw_label(s, s->focus);
-        draw_view(s, s->focus, 0);
-        draw_view(s, s->focus, 1);
-        draw_disagree(s, s->focus);
+    if (racedata_cars(&s->data) > 2) {
+        app_draw_nrace(s);
+    } else if (s->focus >= 0) {
+        app_draw_label(s, s->focus);
+        app_draw_view(s, s->focus, 0);
+        app_draw_view(s, s->focus, 1);
+        app_draw_disagree(s, s->focus);
         app_draw_gauges(s, s->focus, true);
     } else {
         for (int k = 0; k < n; k++) {
-            draw_view(s, k, 0);
-            draw_view(s, k, 1);
-            draw_disagree(s, k);
+            app_draw_view(s, k, 0);
+            app_draw_view(s, k, 1);
+            app_draw_disagree(s, k);
             app_draw_gauges(s, k, false);
         }
     }

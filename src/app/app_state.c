@@ -96,6 +96,7 @@ bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *
     s->focus = cfg->focus >= 0 && cfg->focus < engine_scheme_count(e) ? cfg->focus : -1;
     s->overlays = cfg->overlays;
     s->trail_t = -1;
+    s->sel = app_links_fixed(s) ? CTL_DELTA : 0;
     /* both the thumbnails and a focused scheme zoom on the cars (a whole
      * track in a thumbnail leaves cars of a few pixels); Z toggles */
     s->follow[0] = s->follow[1] = true;

@@ -30,6 +30,7 @@ typedef struct NetWin {
     bool want_watch;
     NetHistory *hist;    /* the overview's charts (heap), kept from the start */
     RaceData data;       /* the overview's data of this frame */
+    bool have_data;      /* data filled at least once */
     PlayKeys keys;
     PlayPads pads;
     const Uint8 *key_state;
@@ -334,7 +335,7 @@ static void scr_draw(void *ctx, int w, int h)
     NetRace nr;
     netwin_race_read(nw->session, &nr);
     make_view(nw, &nr);
-    if (overwin_in_place(&nw->watch)) { /* the overview instead of the race until Tab */
+    if (overwin_in_place(&nw->watch) && nw->have_data) { /* the overview instead of the race until Tab */
         nw->watch.s->data = nw->data;
         overwin_draw_here(&nw->watch, w, h);
         return;
@@ -401,7 +402,10 @@ static void scr_message(void *ctx, const char *text)
 static void scr_after(void *ctx)
 {
     NetWin *nw = ctx;
-    if (!netwin_race_data(nw->session, nw->hist, &nw->data) || !nw->watch.s)
+    if (!netwin_race_data(nw->session, nw->hist, &nw->data))
+        return;
+    nw->have_data = true;
+    if (!nw->watch.s)
         return;
     nw->watch.s->data = nw->data;
     overwin_draw(&nw->watch);

@@ -47,6 +47,7 @@ typedef struct ViewOpts {
     int width, height;
     AppConfig app;
     const char *focus;
+    char links[1024]; /* an N-car or client-server race's links, for the status line */
 } ViewOpts;
 
 /* Takes a window / snapshot flag at argv[*i]: 1 taken, 0 not mine, -1 bad. */
@@ -239,10 +240,8 @@ static int replay_load(ReplayArgs *w, const char *cmd)
     int rc = race_opts_load(o, cmd);
     if (rc == CLI_OK)
         rc = race_topo_resolve(o, cmd);
-    /* The window and snapshots draw two-car races (docs/nplayers.md). */
-    if (rc == CLI_OK && race_topo_wide(o) && (w->view.nsnap > 0 || w->view.app.bench_frames > 0))
-        rc = cli_usage_error(cmd, "--snapshot / --bench-frames draw two-car races: this race has %d cars (%s)",
-                             o->ncars, o->topology == ROUTE_CS ? "cs" : "p2p");
+    if (rc == CLI_OK && o->compare && (w->view.nsnap > 0 || w->view.app.bench_frames > 0))
+        rc = cli_usage_error(cmd, "--snapshot / --bench-frames draw one race: name one --topology and --server");
     if (rc == CLI_OK)
         race_warn_delta(o, cmd, NULL, 0);
     if (rc == CLI_OK && w->series)
@@ -295,15 +294,19 @@ static int replay_go(ReplayArgs *w, const char *cmd)
             return cli_usage_error(cmd, "--focus '%s' is not one of the selected schemes", view->focus);
     }
     view->app.title = w->o.recording ? w->o.recording : RACE_DEFAULT_RECORDING;
+    if (race_topo_wide(&w->o)) { /* N cars or cs: the window shows the race's links, fixed */
+        race_topo_describe(&w->o, view->links, sizeof view->links);
+        view->app.links_text = view->links;
+    }
     if (view->nsnap > 0) {
         int rc = write_snapshots(view, &cfg, &w->o.rec, cmd);
         if (rc != CLI_OK)
             return rc;
     }
     /* The window, unless told otherwise or there is nothing to show it on;
-     * snapshots alone are a batch job; it draws two-car races. */
-    bool want_window = !w->headless && !w->csv && !race_topo_wide(&w->o) &&
-                       (view->nsnap == 0 || view->app.bench_frames > 0);
+     * snapshots alone are a batch job; a comparison of topologies is a
+     * table (netrace sweep plots it). */
+    bool want_window = !w->headless && !w->csv && !w->o.compare && (view->nsnap == 0 || view->app.bench_frames > 0);
     if (want_window) {
         int rc = run_window(view, &cfg, &w->o.rec, cmd, view->app.title);
         if (rc == CLI_OK || view->app.bench_frames > 0)
@@ -360,8 +363,9 @@ const CliCommand cmd_replay = {
             "  --shots DIR       where P / F12 screenshots go (default ~/Pictures/netrace)\n"
             "  --bench-frames N  render N overview frames, print frame times, exit\n"
             "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP
-            "N cars and topologies (docs/nplayers.md; the window shows two-car races, so\n"
-            "these print the N-car table: pairwise rate, spread, each player's disadvantage):\n"
+            "N cars and topologies (docs/nplayers.md; the window then shows the focused\n"
+            "scheme's N screens large and every scheme in a compact grid; the table gives\n"
+            "the pairwise rate, spread and each player's disadvantage):\n"
             RACE_TOPO_HELP,
     .run = replay_run,
 };
