@@ -224,19 +224,29 @@ static void draw_controls(AppState *s)
         if (c == s->sel)
             gfx_frame(r, b->x, b->y, b->w, b->h, PAL_ACCENT);
         gfx_room_push(&s->gfx, b->x, b->y, b->w, b->h);
-        const char *labels[2] = {ctl_label[c], ctl_short[c]};
-        gfx_text_fit(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)b->y + 1, GFX_CENTER, PAL_DIM, b->w - 4, labels, 2);
         app_ctl_value(s, c, val, sizeof val);
         const SDL_FRect *mi = &s->lay.minus[c], *pl = &s->lay.plus[c];
         gfx_fill(r, mi->x, mi->y, mi->w, mi->h, gfx_rgb(64, 68, 78));
         gfx_fill(r, pl->x, pl->y, pl->w, pl->h, gfx_rgb(64, 68, 78));
         gfx_text(&s->gfx, GFX_SMALL, (int)(mi->x + mi->w / 2), (int)(mi->y + (mi->h - ls) / 2), GFX_CENTER, PAL_FG, "-");
         gfx_text(&s->gfx, GFX_SMALL, (int)(pl->x + pl->w / 2), (int)(pl->y + (pl->h - ls) / 2), GFX_CENTER, PAL_FG, "+");
-        char forms[4][64];
+        char forms[4][64], up[4][96];
         const char *vals[4];
         value_forms(val, forms, vals);
-        /* centred on the control, clear of its - and + */
+        /* the value centred on the control, clear of its - and +; when no
+         * form of it fits there, beside the label on the line above */
         float room_w = 2 * fminf(b->x + b->w / 2 - (mi->x + mi->w), pl->x - (b->x + b->w / 2)) - 4;
+        const char *labels[4] = {ctl_label[c], ctl_short[c], NULL, NULL};
+        if (gfx_fit(&s->gfx, GFX_SMALL, room_w, vals, 4) < 0) {
+            const char *num = forms[2][0] ? forms[2] : forms[1];
+            snprintf(up[0], sizeof up[0], "%s %s", ctl_label[c], val);
+            snprintf(up[1], sizeof up[1], "%s %s", ctl_short[c], forms[1]);
+            snprintf(up[2], sizeof up[2], "%s %s", ctl_short[c], num);
+            snprintf(up[3], sizeof up[3], "%s", num);
+            for (int i = 0; i < 4; i++)
+                labels[i] = up[i];
+        }
+        gfx_text_fit(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)b->y + 1, GFX_CENTER, PAL_DIM, b->w - 4, labels, 4);
         gfx_text_fit(&s->gfx, GFX_SMALL, (int)(b->x + b->w / 2), (int)(mi->y + (mi->h - ls) / 2), GFX_CENTER,
                      c == s->sel ? PAL_ACCENT : PAL_FG, room_w, vals, 4);
         gfx_room_pop(&s->gfx);
@@ -340,13 +350,34 @@ static const char *const help_lines[] = {
     "use a log scale (ticks 0.1, 1, 10 cw); the picture is each 33 ms sample.",
 };
 
+/* What the overview shows of a race of more than two cars (the keys are
+ * help_lines' up to its first paragraph of meanings). */
+#define HELP_KEY_LINES 18
+static const char *const help_nrace[] = {
+    "Each cell is one scheme: its screens in small, or '=' and the order of the cars most",
+    "screens show (leader first), then each screen that shows another order (red: where).",
+    "A red frame: the screens disagree on the order at this sample. 1-9, Tab or a click on",
+    "a cell: that scheme's screens large with its gauges; pairs = the pairs of cars whose",
+    "order the screens disagree on; spread = standard deviation of the players' mean",
+    "errors; disadvantage > 0: that player is shown further behind than the others",
+    "(bar to the right). Cars 1-8: orange, blue, yellow, purple, green, pink, white, teal.",
+};
+
 void app_draw_help(AppState *s)
 {
     SDL_Renderer *r = s->r;
     float pad = lh(s, GFX_NORMAL);
+    const char *nlines[HELP_KEY_LINES + sizeof help_nrace / sizeof help_nrace[0]];
+    const char *const *lines = help_lines;
     int n = (int)(sizeof help_lines / sizeof help_lines[0]);
+    if (racedata_cars(&s->data) > 2) { /* the keys, then what the N-car overview shows */
+        memcpy(nlines, help_lines, sizeof(char *) * HELP_KEY_LINES);
+        memcpy(nlines + HELP_KEY_LINES, help_nrace, sizeof help_nrace);
+        lines = nlines;
+        n = (int)(sizeof nlines / sizeof nlines[0]);
+    }
     GfxLines fl; /* the normal font, else the small one, else wrapped */
-    gfx_fit_lines(&s->gfx, (float)s->lay.w - 2 * pad, (float)s->lay.h - 2 * pad, help_lines, n, &fl);
+    gfx_fit_lines(&s->gfx, (float)s->lay.w - 2 * pad, (float)s->lay.h - 2 * pad, lines, n, &fl);
     float w = (float)fl.w + 2 * pad, h = fl.line_h * (float)fl.n + 2 * pad;
     float x = ((float)s->lay.w - w) / 2, y = ((float)s->lay.h - h) / 2;
     SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);

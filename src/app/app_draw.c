@@ -39,6 +39,11 @@ static void xform_for(const AppState *s, const SDL_FRect *rect, int k, int j, Ap
          * thumbnails (cars of ~2 x 1 cw big enough to see on a projector) */
         double span = fmax(s->focus >= 0 ? 30.0 : 14.0, dist * 1.4 + 8.0);
         double px = fmin(rect->w, rect->h);
+        if (racedata_cars(&s->data) > 2) { /* N cars: every car below the caption strip, in the smaller views too */
+            float cap = lh(s, GFX_SMALL) + (float)s->lay.base * 0.25f;
+            x->cy = rect->y + cap + (rect->h - cap) / 2;
+            px = fmin(rect->w, rect->h - cap);
+        }
         x->scale = (float)(px / span);
     } else {
         /* leave the caption strips (top, and bottom in large views) clear */
