@@ -360,7 +360,7 @@ static const char *const help_nrace[] = {
     "a cell: that scheme's screens large with its gauges; pairs = the pairs of cars whose",
     "order the screens disagree on; spread = standard deviation of the players' mean",
     "errors; disadvantage > 0: that player is shown further behind than the others",
-    "(bar to the right). Cars 1-8: orange, blue, yellow, purple, green, pink, white, teal.",
+    "(bar to the right). Cars 1-8: orange, blue, green, magenta, yellow, cyan, violet, pink.",
 };
 
 void app_draw_help(AppState *s)

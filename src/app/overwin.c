@@ -108,6 +108,7 @@ bool overwin_open(OverWin *w, const OverWinConfig *c, NrError *err)
     ac.live = true;
     ac.wall_cw = CAR_GRASS_CW;
     ac.scale = c->scale;
+    ac.links_text = c->links_text;
     /* in place the top bar says how back to the race */
     ac.title = w->in_place ? "every scheme (Tab: back to the race)" : NULL;
     if (c->e) {

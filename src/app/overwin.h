@@ -50,6 +50,7 @@ typedef struct OverWinConfig {
     SDL_Surface *icon;         /* NULL = none */
     double scale;              /* text scale; 0 = 1 */
     const char *shot_dir;      /* P / F12 in its own window; NULL = the default */
+    const char *links_text;    /* a race whose links are fixed (AppConfig.links_text); NULL = none */
 } OverWinConfig;
 
 typedef struct OverWin {

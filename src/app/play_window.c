@@ -52,7 +52,7 @@ static void watch_toggle(PlayWin *pw)
     PlayState *ps = pw->ps;
     OverWinConfig oc = {.game = pw->loop->win, .game_r = pw->loop->r, .e = liverace_engine(ps->lr),
                         .font_path = ps->cfg->font_path, .icon = ps->sprites.icon, .scale = ps->view->scale,
-                        .shot_dir = ps->cfg->shot_dir};
+                        .shot_dir = ps->cfg->shot_dir, .links_text = ps->cfg->links_text};
     if (!overwin_open(&pw->watch, &oc, &err))
         play_message(ps, "cannot open the overview window: %s", err.msg);
 }

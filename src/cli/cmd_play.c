@@ -77,12 +77,8 @@ static bool next_paths(void *ctx, int race, char *rec, char *inputs, size_t n)
 static int open_replay(void *ctx, const char *rec_path, char *why, size_t n)
 {
     PlayCli *p = ctx;
-    /* the replay window draws two-car p2p races (docs/nplayers.md) */
-    if (race_topo_wide(&p->o)) {
-        snprintf(why, n, "the replay window draws two-car races only (netrace replay --headless)");
-        return 1;
-    }
     Recording rec;
+    char links[1024];
     NrError err = {{0}};
     if (!cli_load_recording(rec_path, &rec, &err)) {
         snprintf(why, n, "%s", err.msg);
@@ -102,6 +98,10 @@ static int open_replay(void *ctx, const char *rec_path, char *why, size_t n)
         ac.replay = r;
         ac.title = rec_path;
         ac.script = p->o.script.n ? &p->o.script : NULL; /* the links as they were driven */
+        if (race_topo_wide(&p->o)) { /* N cars or cs: the race's links, fixed (docs/window.md) */
+            race_topo_describe(&p->o, links, sizeof links);
+            ac.links_text = links;
+        }
         rc = app_run_window(&ac);
         if (rc != 0)
             snprintf(why, n, "the replay window did not open (the terminal says why)");
@@ -480,6 +480,11 @@ static int play_main(int argc, char **argv)
     pc.next_rec_path = next_paths;
     pc.open_replay = open_replay;
     pc.title = "netrace play";
+    char links[1024];
+    if (race_topo_wide(&p.o)) { /* the overview's status line: the race's links, fixed */
+        race_topo_describe(&p.o, links, sizeof links);
+        pc.links_text = links;
+    }
     rc = play_run_window(&pc);
     return finish(&p, rc == 0 ? CLI_OK : CLI_FAIL);
 }
