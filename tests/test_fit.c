@@ -353,6 +353,34 @@ static int audit_net(Canvas *c, const NetRace *nr, const NetWinLook *look, const
     return bad;
 }
 
+/* The joiner's prompt for the code, with a long host name, as typed and
+ * after a wrong code. */
+static void code_prompt_cuts_nothing(void **state)
+{
+    Canvas *c = *state;
+    int bad = 0;
+    GfxAudit *a = calloc(1, sizeof *a);
+    for (int i = 0; i < NSIZES; i++) {
+        const Size *z = &sizes[i];
+        SDL_Renderer *r = canvas_at(c, z);
+        Gfx g;
+        char font[512];
+        gfx_pick_font(NULL, font, sizeof font);
+        gfx_init(&g, r, font[0] ? font : NULL);
+        for (int wrong = 0; wrong < 2; wrong++) {
+            gfx_audit_start(&g, a);
+            netwin_code_draw(&g, "lab-pc-12.physics.example-university.edu", "AB3DE-FGH", wrong, z->scale, z->w, z->h);
+            gfx_audit_stop(&g);
+            char name[96];
+            snprintf(name, sizeof name, "code prompt %dx%d scale %g", z->w, z->h, z->scale);
+            bad += text_audit_faults(a, name);
+        }
+        gfx_free(&g);
+    }
+    free(a);
+    assert_int_equal(bad, 0);
+}
+
 static void network_layouts_cut_nothing(void **state)
 {
     Canvas *c = *state;
@@ -414,26 +442,6 @@ static void network_layouts_cut_nothing(void **state)
     rf.phase = RF_DONE;
     bad += audit_net(c, &nr, &plain, "results");
     track_free(t);
-    /* the joiner's prompt for the code, with a long host name */
-    GfxAudit *a = calloc(1, sizeof *a);
-    for (int i = 0; i < NSIZES; i++) {
-        const Size *z = &sizes[i];
-        SDL_Renderer *r = canvas_at(c, z);
-        Gfx g;
-        char font[512];
-        gfx_pick_font(NULL, font, sizeof font);
-        gfx_init(&g, r, font[0] ? font : NULL);
-        for (int wrong = 0; wrong < 2; wrong++) {
-            gfx_audit_start(&g, a);
-            netwin_code_draw(&g, "lab-pc-12.physics.example-university.edu", "AB3DE-FGH", wrong, z->scale, z->w, z->h);
-            gfx_audit_stop(&g);
-            char name[96];
-            snprintf(name, sizeof name, "code prompt %dx%d scale %g", z->w, z->h, z->scale);
-            bad += text_audit_faults(a, name);
-        }
-        gfx_free(&g);
-    }
-    free(a);
     assert_int_equal(bad, 0);
 }
 
@@ -524,6 +532,7 @@ int main(void)
         cmocka_unit_test(nrace_layouts_cut_nothing),
         cmocka_unit_test(game_layouts_cut_nothing),
         cmocka_unit_test(network_layouts_cut_nothing),
+        cmocka_unit_test(code_prompt_cuts_nothing),
         cmocka_unit_test(text_scale_steps),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -50,30 +50,35 @@ typedef struct ViewOpts {
     char links[1024]; /* an N-car or client-server race's links, for the status line */
 } ViewOpts;
 
+/* --snapshot T FILE.png at argv[*i]: 1 taken, -1 bad. */
+static int snapshot_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd)
+{
+    if (*i + 2 >= argc) {
+        cli_usage_error(cmd, "--snapshot takes a race time in seconds and a PNG file name");
+        return -1;
+    }
+    double t;
+    if (!cli_double(cmd, "--snapshot", argv[*i + 1], 0.0, 1e6, &t))
+        return -1;
+    if (v->nsnap == REPLAY_MAX_SNAPSHOTS) {
+        cli_usage_error(cmd, "at most %d --snapshot requests", REPLAY_MAX_SNAPSHOTS);
+        return -1;
+    }
+    if (cli_png_check(cmd, "--snapshot", argv[*i + 2]) != CLI_OK)
+        return -1; /* PNG bytes under a .jpg name were written before */
+    v->snap_t_us[v->nsnap] = (int64_t)llround(t * 1e6);
+    v->snap_path[v->nsnap] = argv[*i + 2];
+    v->nsnap++;
+    *i += 2;
+    return 1;
+}
+
 /* Takes a window / snapshot flag at argv[*i]: 1 taken, 0 not mine, -1 bad. */
 static int view_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd)
 {
     const char *a = argv[*i], *val = NULL;
-    if (strcmp(a, "--snapshot") == 0) {
-        if (*i + 2 >= argc) {
-            cli_usage_error(cmd, "--snapshot takes a race time in seconds and a PNG file name");
-            return -1;
-        }
-        double t;
-        if (!cli_double(cmd, "--snapshot", argv[*i + 1], 0.0, 1e6, &t))
-            return -1;
-        if (v->nsnap == REPLAY_MAX_SNAPSHOTS) {
-            cli_usage_error(cmd, "at most %d --snapshot requests", REPLAY_MAX_SNAPSHOTS);
-            return -1;
-        }
-        if (cli_png_check(cmd, "--snapshot", argv[*i + 2]) != CLI_OK)
-            return -1; /* PNG bytes under a .jpg name were written before */
-        v->snap_t_us[v->nsnap] = (int64_t)llround(t * 1e6);
-        v->snap_path[v->nsnap] = argv[*i + 2];
-        v->nsnap++;
-        *i += 2;
-        return 1;
-    }
+    if (strcmp(a, "--snapshot") == 0)
+        return snapshot_flag(v, argc, argv, i, cmd);
     if (cli_flag_is(a, "--size")) {
         if (!cli_value(argc, argv, i, cmd, &val))
             return -1;
