@@ -104,12 +104,17 @@ static void test_timed_race_and_recording(void **st)
     CarInput go = {.throttle = 1.0, .steer = 0.0};
     liverace_set_input(lr, 0, &go);
     liverace_set_input(lr, 1, &go);
-    int64_t tt = 0;
+    int64_t tt = 0, mark_ms = -1;
     while (!liverace_done(lr) && tt < 10 * NR_US_PER_S) {
         tt += 16667;
         assert_true(liverace_advance(lr, tt, &err));
+        if (tt == 30 * 16667) /* the mark key half way: race time 500.01 ms */
+            assert_true(liverace_mark(lr, "", &mark_ms, &err));
     }
+    assert_int_equal(mark_ms, 500);
     assert_true(liverace_done(lr));
+    assert_false(liverace_mark(lr, "", &mark_ms, &err)); /* closed at the finish */
+    assert_non_null(strstr(err.msg, "not being recorded"));
     /* the first sample at or after 2 s: 61 x 33 ms = 2.013 s */
     assert_int_equal(liverace_flow(lr)->over_us, 2013 * NR_US_PER_MS);
     assert_true(engine_done(liverace_engine(lr)));
@@ -120,6 +125,8 @@ static void test_timed_race_and_recording(void **st)
     assert_int_equal(r.nsamples, 62); /* samples 0 .. 61 */
     assert_int_equal(r.samples[61].t_ms, 2013);
     assert_string_equal(r.source, "human");
+    assert_int_equal(r.nmarks, 1);
+    assert_int_equal(r.marks[0].t_ms, 500);
     /* the recorded poses are the engine's truth at each sample */
     Pose truth;
     engine_truth(liverace_engine(lr), 0, &truth, NULL);

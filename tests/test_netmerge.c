@@ -255,6 +255,9 @@ static void bad_logs(void **state)
     expect_bad_log(HOST, "# netlog: 1\n", "# note\n# car: 3\n",
                    "x.log:1: expected '# netlog: 1' first: not a terminal log");
     expect_bad_log(HOST, "# car: 1\n", "# car: 9\n", "x.log:3: car '9': expected 1 to 8");
+    /* fuzz finding: a car past the race's count (2 when '# cars:' is absent)
+     * was taken, and merge's pair of a two-car log lost its other car */
+    expect_bad_log(HOST, "# car: 1\n", "# car: 3\n", "x.log:16: car 3: the header's race has 2 cars ('# cars:', 2 when absent)");
     expect_bad_log(HOST, "# role: host\n", "# role: server\n", "x.log:2: role 'server': expected host or joiner");
     expect_bad_log(HOST, "# token: 00C0FFEE12345678\n", "# token: 0000\n",
                    "x.log:5: token '0000': expected 1 to 16 hex digits, not 0");
@@ -294,6 +297,53 @@ static void bad_logs(void **state)
 
 /* A killed writer: the last line is cut; the log reads up to the line
  * before and says it was cut. */
+/* The mark key's rows (issue 22): read from each log, merged into the
+ * recording labelled by role, a countdown mark at 0; logs without them
+ * (the fixtures as they were) merge with none. */
+static void marks_merge_into_the_recording(void **state)
+{
+    (void)state;
+    TermLog h, j;
+    load_pair(&h, &j);
+    assert_int_equal(h.nmarks, 0);
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(netmerge_recording(&h, &j, &rec, &err));
+    assert_int_equal(rec.nmarks, 0);
+    recording_free(&rec);
+    termlog_free(&h);
+    termlog_free(&j);
+    char *h1 = edit(HOST, "# columns metric: row,scheme,key,value\n",
+                    "# columns metric: row,scheme,key,value\n# columns mark: row,local_us,sync_us\n");
+    char *h2 = edit(h1, "own,1,33000,", "mark,3800000,-1200000\nmark,5040600,40600\nown,1,33000,");
+    char *j1 = edit(JOINER, "# columns tx:", "# columns mark: row,local_us,sync_us\n# columns tx:");
+    char *j2 = edit(j1, "own,2,66000,", "mark,7066999,66999\nown,2,66000,");
+    if (!read_log(&h, h2, "host.log", &err) || !read_log(&j, j2, "join.log", &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(h.nmarks, 2);
+    assert_int_equal(h.marks[0], -1200000);
+    assert_int_equal(j.nmarks, 1);
+    assert_true(netmerge_recording(&j, &h, &rec, &err));
+    assert_int_equal(rec.nmarks, 3);
+    static const int64_t want_t[] = {0, 40, 66};
+    static const char *const want_l[] = {"host", "host", "joiner"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(rec.marks[i].t_ms, want_t[i]);
+        assert_string_equal(rec.marks[i].label, want_l[i]);
+    }
+    recording_free(&rec);
+    termlog_free(&h);
+    char *bad = edit(h2, "mark,5040600,40600", "mark,5040600,soon");
+    assert_false(read_log(&h, bad, "x.log", &err));
+    assert_non_null(strstr(err.msg, "mark sync_us 'soon': expected an integer"));
+    free(bad);
+    free(h1);
+    free(h2);
+    free(j1);
+    free(j2);
+    termlog_free(&j);
+}
+
 static void cut_log_reads_to_the_last_whole_line(void **state)
 {
     (void)state;
@@ -364,6 +414,7 @@ int main(void)
         cmocka_unit_test(recording_field_by_field),
         cmocka_unit_test(delays_by_hand),
         cmocka_unit_test(bad_logs),
+        cmocka_unit_test(marks_merge_into_the_recording),
         cmocka_unit_test(cut_log_reads_to_the_last_whole_line),
         cmocka_unit_test(mismatched_logs_refused),
     };

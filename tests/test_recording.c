@@ -226,6 +226,99 @@ static void truncated_recovery(void **state)
     }
 }
 
+/* Marks (issue 22): written by the live writer where they happen and by
+ * recording_save after the rows of the last sample at or before each; read
+ * back in time order with their labels; a file without marks, or an old
+ * reader's view (comments between rows), loses nothing. */
+static void marks_written_read_and_saved(void **state)
+{
+    (void)state;
+    char path[512], again[512];
+    tmp_path(path, sizeof path, "marks.csv");
+    tmp_path(again, sizeof again, "marks2.csv");
+    Recording meta;
+    fill_meta(&meta, 2, 0);
+    NrError err;
+    RecWriter *w = recwriter_open(path, &meta, &err);
+    assert_non_null(w);
+    for (int i = 0; i < 4; i++) {
+        for (int c = 0; c < 2; c++)
+            assert_true(recwriter_append(w, c, &(RecSample){.t_ms = i * 33, .x = c, .y = i}, &err));
+        if (i == 1)
+            assert_true(recwriter_mark(w, 50, "", &err)); /* pressed at 50 ms, after sample 1 */
+        if (i == 2)
+            assert_true(recwriter_mark(w, 66, "joiner", &err));
+    }
+    assert_false(recwriter_mark(w, -1, "", &err));
+    assert_non_null(strstr(err.msg, "mark at -1 ms"));
+    assert_false(recwriter_mark(w, 70, "a label far longer than thirty-one bytes", &err));
+    assert_true(recwriter_close(w, &err));
+    size_t len;
+    char *text = read_file(path, &len);
+    assert_non_null(strstr(text, "\n33,2,1,1,0,0\n# mark: 50\n66,1,0,2,0,0\n66,2,1,2,0,0\n# mark: 66 joiner\n"));
+    free(text);
+    Recording r;
+    assert_true(recording_load(&r, path, &err));
+    assert_int_equal(r.nmarks, 2);
+    assert_int_equal(r.marks[0].t_ms, 50);
+    assert_string_equal(r.marks[0].label, "");
+    assert_int_equal(r.marks[1].t_ms, 66);
+    assert_string_equal(r.marks[1].label, "joiner");
+    assert_int_equal(r.nsamples, 4);
+    /* marks out of order in memory are kept in time order (stable), and
+     * recording_save puts each after the rows of its sample */
+    assert_true(recording_mark_add(&r, 0, "host"));
+    assert_true(recording_mark_add(&r, 500, "late"));   /* after the last sample */
+    assert_true(recording_mark_add(&r, 50, "second")); /* after the first mark at 50 */
+    assert_false(recording_mark_add(&r, 1, " lead"));
+    assert_false(recording_mark_add(&r, RECORDING_MARK_MAX_MS + 1, ""));
+    assert_true(recording_save(&r, again, &err));
+    text = read_file(again, &len);
+    assert_non_null(strstr(text, "\n0,2,1,0,0,0\n# mark: 0 host\n33,1,"));
+    assert_non_null(strstr(text, "\n# mark: 50\n# mark: 50 second\n66,1,"));
+    assert_non_null(strstr(text, "\n66,2,1,2,0,0\n# mark: 66 joiner\n99,1,"));
+    const char *tail = "\n99,2,1,3,0,0\n# mark: 500 late\n";
+    assert_true(len > strlen(tail) && strcmp(text + len - strlen(tail), tail) == 0);
+    free(text);
+    Recording b;
+    assert_true(recording_load(&b, again, &err));
+    assert_int_equal(b.nmarks, 5);
+    static const int64_t want_t[] = {0, 50, 50, 66, 500};
+    static const char *const want_l[] = {"host", "", "second", "joiner", "late"};
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(b.marks[i].t_ms, want_t[i]);
+        assert_string_equal(b.marks[i].label, want_l[i]);
+    }
+    recording_free(&b);
+    /* a mark in the header counts; other comments are comments; at most
+     * RECORDING_MAX_MARKS */
+    write_file(path, "# netrace-recording: 1\n# track: t.track\n# mark: 7 hdr\n# period_ms: 33\n# cars: 2\n"
+                     "# source: autopilot\nt_ms,car,x,y,heading,speed\n0,1,0,0,0,0\n# marker: 5\n# note mark: 3\n"
+                     "0,2,1,1,0,0\n#   mark:   9   a b  \n");
+    assert_true(recording_load(&b, path, &err));
+    assert_int_equal(b.nmarks, 2);
+    assert_int_equal(b.marks[0].t_ms, 7);
+    assert_string_equal(b.marks[0].label, "hdr");
+    assert_int_equal(b.marks[1].t_ms, 9);
+    assert_string_equal(b.marks[1].label, "a b");
+    recording_free(&b);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(HEAD ROWS0, f);
+    for (int i = 0; i <= RECORDING_MAX_MARKS; i++)
+        fprintf(f, "# mark: %d\n", i);
+    fclose(f);
+    assert_false(recording_load(&b, path, &err));
+    char want[64];
+    snprintf(want, sizeof want, ":%d: more than %d marks", 9 + RECORDING_MAX_MARKS, RECORDING_MAX_MARKS);
+    assert_non_null(strstr(err.msg, want));
+    assert_null(b.marks);
+    recording_free(&r);
+    assert_null(r.marks);
+    assert_int_equal(r.nmarks, 0);
+    recording_free(&meta);
+}
+
 static void expect_bad(const char *name, const char *text, const char *needle)
 {
     char path[512];
@@ -258,6 +351,9 @@ static void bad_recordings(void **state)
     expect_bad("period.csv", "# netrace-recording: 1\n# period_ms: 0\n", ":2: period_ms is '0'");
     expect_bad("source.csv", "# netrace-recording: 1\n# source: robot\n", ":2: source is 'robot'");
     expect_bad("columns.csv", HEAD "t,car,x,y\n" ROWS0, ":7: 4 fields, expected 6"); /* a second column line is a row */
+    expect_bad("mark.csv", HEAD ROWS0 "# mark: soon\n", ":9: mark 'soon': expected '# mark: T_MS [LABEL]'");
+    expect_bad("mark2.csv", HEAD ROWS0 "#mark: -33\n", ":9: mark '-33'");
+    expect_bad("mark3.csv", HEAD "# mark: 1 " "0123456789012345678901234567890123\n", ":7: mark '1 0123");
     expect_bad("colline.csv",
                "# netrace-recording: 1\n# track: t.track\n# period_ms: 33\n# cars: 2\n# source: human\nt,c\n",
                ":6: expected the column line");
@@ -391,6 +487,7 @@ int main(void)
         cmocka_unit_test(writer_flushes_and_renames),
         cmocka_unit_test(truncated_recovery),
         cmocka_unit_test(bad_recordings),
+        cmocka_unit_test(marks_written_read_and_saved),
         cmocka_unit_test(progress_and_lead_changes),
         cmocka_unit_test(gap_stats_by_hand),
         cmocka_unit_test(in_range_bounds),

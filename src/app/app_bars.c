@@ -334,6 +334,7 @@ static const char *const help_lines[] = {
     "G            ghost (true position)   T          trails",
     "M            MUs in flight           Z          zoom on the cars",
     "F or F11     fullscreen              P or F12   screenshot (~/Pictures/netrace)",
+    "F2           lagometer on / off      F3         mark (a live race's recording / log)",
     "H, F1 or ?   this help               Q, Ctrl-Q  quit",
     "Ctrl + / -   larger / smaller text   Ctrl 0     text as the window fits",
     "",
@@ -350,10 +351,13 @@ static const char *const help_lines[] = {
     "use a log scale (ticks 0.1, 1, 10 cw); the picture is each 33 ms sample.",
 };
 
-/* What the overview shows of a race of more than two cars (the keys are
- * help_lines' up to its first paragraph of meanings). */
-#define HELP_KEY_LINES 18
+/* What the overview shows of a race of more than two cars: the keys are
+ * help_lines' up to the mouse's line, then this mouse line and these. */
+#define HELP_KEY_LINES 17
+#define HELP_LINES_MAX 48
 static const char *const help_nrace[] = {
+    "click a scheme's cell to focus it, click its screens or right-click for the overview.",
+    "",
     "Each cell is one scheme: its screens in small, or '=' and the order of the cars most",
     "screens show (leader first), then each screen that shows another order (red: where).",
     "A red frame: the screens disagree on the order at this sample. 1-9, Tab or a click on",
@@ -363,19 +367,29 @@ static const char *const help_nrace[] = {
     "(bar to the right). Cars 1-8: orange, blue, green, magenta, yellow, cyan, violet, pink.",
 };
 
+/* The help's lines (two cars, or the keys and the N-car overview's), then
+ * the lagometer's; returns their count. */
+static int help_collect(const AppState *s, const char **out)
+{
+    int n = 0;
+    bool ncar = racedata_cars(&s->data) > 2;
+    int keys = ncar ? HELP_KEY_LINES : (int)(sizeof help_lines / sizeof help_lines[0]);
+    for (int i = 0; i < keys; i++)
+        out[n++] = help_lines[i];
+    for (int i = 0; ncar && i < (int)(sizeof help_nrace / sizeof help_nrace[0]); i++)
+        out[n++] = help_nrace[i];
+    out[n++] = "";
+    for (int i = 0; lagometer_legend(i) && n < HELP_LINES_MAX; i++)
+        out[n++] = lagometer_legend(i);
+    return n;
+}
+
 void app_draw_help(AppState *s)
 {
     SDL_Renderer *r = s->r;
     float pad = lh(s, GFX_NORMAL);
-    const char *nlines[HELP_KEY_LINES + sizeof help_nrace / sizeof help_nrace[0]];
-    const char *const *lines = help_lines;
-    int n = (int)(sizeof help_lines / sizeof help_lines[0]);
-    if (racedata_cars(&s->data) > 2) { /* the keys, then what the N-car overview shows */
-        memcpy(nlines, help_lines, sizeof(char *) * HELP_KEY_LINES);
-        memcpy(nlines + HELP_KEY_LINES, help_nrace, sizeof help_nrace);
-        lines = nlines;
-        n = (int)(sizeof nlines / sizeof nlines[0]);
-    }
+    const char *lines[HELP_LINES_MAX];
+    int n = help_collect(s, lines);
     GfxLines fl; /* the normal font, else the small one, else wrapped */
     gfx_fit_lines(&s->gfx, (float)s->lay.w - 2 * pad, (float)s->lay.h - 2 * pad, lines, n, &fl);
     float w = (float)fl.w + 2 * pad, h = fl.line_h * (float)fl.n + 2 * pad;

@@ -10,9 +10,13 @@
 /* ---- views ------------------------------------------------------------- */
 
 /* Whole track fitted into rect, or (follow mode) a camera on both cars. */
-static void xform_for(const AppState *s, const SDL_FRect *rect, int k, int j, AppXform *x)
+static void xform_for(const AppState *s, const SDL_FRect *view, int k, int j, AppXform *x)
 {
-    x->rect = *rect;
+    x->rect = *view;
+    SDL_FRect area = *view; /* where the cars are shown: above the lagometer when it is on */
+    if (s->lag && k >= 0)
+        area.h = app_lag_rect(s, k, view).y - view->y;
+    const SDL_FRect *rect = &area;
     x->cx = rect->x + rect->w / 2;
     x->cy = rect->y + rect->h / 2;
     if (s->follow[s->focus >= 0] && k >= 0) {
@@ -292,6 +296,57 @@ void app_draw_view(AppState *s, int k, int j)
     app_draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, pal_car(j), false);
     SDL_RenderSetClipRect(s->r, NULL);
     view_captions(s, rect, j, &v);
+    if (s->lag)
+        app_draw_lag(s, k, j, rect);
+}
+
+/* Where scheme k's lagometer goes in a screen (view): along its bottom
+ * (lagometer_view_rect), above the laps caption when the screen shows one
+ * (view_captions); a focused screen's tall enough for its title and legend
+ * when that takes at most 45 % of the screen (the N-car focus's four). */
+SDL_FRect app_lag_rect(const AppState *s, int k, const SDL_FRect *view)
+{
+    SDL_FRect r = lagometer_view_rect(view, s->lay.base, s->focus == k);
+    float cap = lh(s, GFX_SMALL) + (float)s->lay.base * 0.25f, text_h = 4.6f * lh(s, GFX_SMALL);
+    if (s->focus == k && r.h < text_h && text_h <= 0.45f * view->h)
+        r.h = text_h;
+    r.y = view->y + view->h - r.h - (view->h > 12 * cap ? cap : 0);
+    return r;
+}
+
+static void lag_in(const AppState *s, int k, int j, LagometerIn *in)
+{
+    const SchemeType *st = s->data.scheme[k];
+    *in = (LagometerIn){.ring = s->data.lag[k][j], .own = j, .now_us = s->data.now_us,
+                        .period_us = s->data.period_us, .limit_us = st->holds_delta ? s->data.delta_us : 0,
+                        .marks = s->marks, .nmarks = s->nmarks, .mark_origin_us = app_mark_origin_us(s),
+                        .net = s->data.late_us[j] == 0 ? s->data.net : NULL};
+}
+
+/* One delay scale for every strip drawn, so that their heights compare. */
+static int64_t lag_common_scale(const AppState *s)
+{
+    int64_t top = 0;
+    for (int k = 0; k < s->data.n; k++)
+        for (int j = 0; j < racedata_cars(&s->data) && (s->focus < 0 || s->focus == k || racedata_cars(&s->data) > 2); j++) {
+            LagometerIn in;
+            lag_in(s, k, j, &in);
+            int64_t v = lagometer_scale(&in);
+            top = v > top ? v : top;
+        }
+    return top;
+}
+
+void app_draw_lag(AppState *s, int k, int j, const SDL_FRect *view)
+{
+    LagometerIn in;
+    lag_in(s, k, j, &in);
+    char title[96];
+    snprintf(title, sizeof title, "P%d lagometer · %s", j + 1,
+             s->data.scheme[k]->title ? s->data.scheme[k]->title : s->data.scheme[k]->name);
+    in.title = title;
+    in.scale_us = s->lag_scale_us;
+    lagometer_draw(&s->gfx, &in, app_lag_rect(s, k, view));
 }
 
 /* A red frame around every screen of scheme k while the engine's latest
@@ -381,6 +436,7 @@ void app_draw(AppState *s, int w, int h)
         }
     }
     memset(s->drawn, 0, sizeof s->drawn);
+    s->lag_scale_us = s->lag ? lag_common_scale(s) : 0;
     if (racedata_cars(&s->data) > 2) {
         app_draw_nrace(s);
     } else if (s->focus >= 0) {

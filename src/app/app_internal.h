@@ -196,6 +196,15 @@ typedef struct AppState {
 
     AppTrail trail[SCHEME_MAX][ENGINE_MAX_CARS][ENGINE_MAX_CARS];
     int64_t trail_t;
+
+    /* the lagometer (F2) and the marks (F3): drawn from data.lag; the marks
+     * are the recording's (replay) or the owner's (a live race, whose
+     * window takes F3 before the overview), in time order */
+    bool lag;
+    int64_t lag_scale_us; /* the strips' common delay scale this frame */
+    const RecMark *marks;
+    int nmarks;
+    double mark_s[RECORDING_MAX_MARKS]; /* the charts' x of each */
 } AppState;
 
 /* The race's links are not the window's to change (N cars, client-server:
@@ -230,6 +239,12 @@ void app_step_to(AppState *s, int64_t t_us);
  * the links the user set (without a script) stay as they are. */
 void app_restart(AppState *s);
 void app_draw(AppState *s, int w, int h);
+/* Scheme k's lagometer in terminal j's screen (view) of the overview. */
+void app_draw_lag(AppState *s, int k, int j, const SDL_FRect *view);
+/* Where that lagometer goes in the screen: above its laps caption. */
+SDL_FRect app_lag_rect(const AppState *s, int k, const SDL_FRect *view);
+/* Race time of the marks' zero: the current heat's start in a replay. */
+int64_t app_mark_origin_us(const AppState *s);
 /* The race time drawn (the engine's, or the owner's data). */
 int64_t app_now_us(const AppState *s);
 /* The engine's sampling period (33 ms when it has none). */

@@ -42,6 +42,10 @@ typedef struct NetWin {
     char msg[256];
     int msg_frames;
     volatile sig_atomic_t *stop;
+    bool lag;            /* the lagometer shown (F2) */
+    LagNetHist *net;     /* the clock sync's round trips for it (heap) */
+    RecMark marks[PLAY_MARKS]; /* this terminal's marks (F3), for the strips and the charts */
+    int nmarks, marks_total;
 } NetWin;
 
 /* Both key sets drive the one car of this terminal (WASD or the arrows),
@@ -67,9 +71,35 @@ static void read_input(NetWin *nw, double dt_s)
     netwin_race_input(nw->session, &in);
 }
 
+/* F3: a mark at the race time now into the terminal log (docs/netlog.md),
+ * kept for the lagometer and the overview's charts. */
+static void mark(NetWin *nw)
+{
+    int64_t race_us;
+    bool logged;
+    if (!netwin_race_mark(nw->session, &race_us, &logged)) {
+        snprintf(nw->msg, sizeof nw->msg, "F3 marks a race once its start is known");
+    } else {
+        if (nw->nmarks == PLAY_MARKS) {
+            memmove(nw->marks, nw->marks + 1, sizeof nw->marks[0] * (PLAY_MARKS - 1));
+            nw->nmarks--;
+        }
+        nw->marks[nw->nmarks++] = (RecMark){.t_ms = race_us > 0 ? race_us / NR_US_PER_MS : 0};
+        nw->marks_total++;
+        snprintf(nw->msg, sizeof nw->msg, "mark %d at %.3f s %s", nw->marks_total, (double)race_us / 1e6,
+                 logged ? "in the log" : "(no --log: not kept)");
+    }
+    nw->msg_frames = 120;
+}
+
 static void scr_event(void *ctx, const SDL_Event *ev)
 {
     NetWin *nw = ctx;
+    if (overwin_owns(&nw->watch, ev) && ev->type == SDL_KEYDOWN && ev->key.keysym.scancode == SDL_SCANCODE_F3) {
+        if (!ev->key.repeat)
+            mark(nw); /* the mark key works from either window */
+        return;
+    }
     if (overwin_owns(&nw->watch, ev)) {
         bool key = ev->type == SDL_KEYDOWN || ev->type == SDL_KEYUP;
         bool tab = ev->type == SDL_KEYDOWN && ev->key.keysym.scancode == SDL_SCANCODE_TAB;
@@ -104,6 +134,10 @@ static void scr_event(void *ctx, const SDL_Event *ev)
         nw->fullscreen = true;
     else if (sc == SDL_SCANCODE_F12)
         nw->shot = true;
+    else if (sc == SDL_SCANCODE_F2)
+        nw->lag = !nw->lag;
+    else if (sc == SDL_SCANCODE_F3)
+        mark(nw);
 }
 
 /* Tab: the overview of every scheme opens beside the window, or closes. */
@@ -129,6 +163,8 @@ static void toggle_watch(NetWin *nw, const NetRace *nr)
     if (!overwin_open(&nw->watch, &oc, &err)) {
         snprintf(nw->msg, sizeof nw->msg, "cannot open the overview window: %.200s", err.msg);
         nw->msg_frames = 240;
+    } else {
+        nw->watch.s->lag = nw->lag; /* opens with the lagometer as this window shows it (F2 in each) */
     }
 }
 
@@ -197,6 +233,14 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     widget_car(nw->view, nr->me < WIDGET_CAR_SPRITES ? nw->sprites.car[nr->me] : NULL, &x, own, nr->me);
     widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me);
     hud(nw, nr, w);
+    if (nw->lag) { /* the MUs that reach this terminal, and the clock sync */
+        char title[96];
+        snprintf(title, sizeof title, "P%d lagometer · %s", nr->me + 1, nr->shown ? nr->shown : "?");
+        LagometerIn in = {.ring = nr->lag, .own = nr->me, .now_us = nr->lag_now_us, .period_us = nr->period_us,
+                          .limit_us = nr->limit_us, .marks = nw->marks, .nmarks = nw->nmarks, .net = nw->net,
+                          .title = title};
+        lagometer_draw(&nw->view->gfx, &in, lagometer_screen_rect(&rect, nw->view->lay.base));
+    }
     widget_lights(&nw->view->gfx, (float)nw->view->lay.base, w, nr->st.race_us);
 }
 
@@ -207,6 +251,7 @@ static const char *const help_lines[] = {
     "A D / Left Right  steer",
     "(a pad: triggers and the left stick)",
     "Tab             every scheme's overview in a second window",
+    "F2 lagometer on / off · F3 mark: a time-stamped mark into the --log",
     "F or F11 fullscreen · F12 screenshot · H this help",
     "Ctrl + / Ctrl -  larger / smaller text (Ctrl 0: as the window fits)",
     "Q / Esc         leave the race (the peer is told)",
@@ -244,13 +289,16 @@ static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)
         int views[3] = {nr->me, 1 - nr->me, RACEFLOW_TRUTH};
         widget_results(g, w, h, nr->rf, title, views, labels, 3, "Q / Esc / Enter: close");
     }
-    if (nw->help) {
+    if (nw->help) { /* the keys, the join code, how to read the lagometer */
         enum { NHELP = (int)(sizeof help_lines / sizeof help_lines[0]) };
-        const char *lines[NHELP + 1];
+        const char *lines[NHELP + 16];
         memcpy(lines, help_lines, sizeof help_lines);
         snprintf(l1, sizeof l1, "join code %s", nr->code[0] ? nr->code : "(none: in clear)");
         lines[NHELP] = l1;
-        widget_text_box(g, w, h, lines, NHELP + 1, PAL_ACCENT);
+        int n = NHELP + 1;
+        for (int i = 0; lagometer_legend(i) && n < NHELP + 16; i++)
+            lines[n++] = lagometer_legend(i);
+        widget_text_box(g, w, h, lines, n, PAL_ACCENT);
     }
     if (nw->msg_frames > 0) {
         nw->msg_frames--;
@@ -335,6 +383,8 @@ static void scr_draw(void *ctx, int w, int h)
     NetRace nr;
     netwin_race_read(nw->session, &nr);
     make_view(nw, &nr);
+    if (nr.racing && nr.st.rtt_us > 0) /* the clock sync over the race, for the lagometer */
+        lagnet_add(nw->net, nr.st.race_us, nr.st.rtt_us, nr.st.offset_us, nr.st.bound_us);
     if (overwin_in_place(&nw->watch) && nw->have_data) { /* the overview instead of the race until Tab */
         nw->watch.s->data = nw->data;
         overwin_draw_here(&nw->watch, w, h);
@@ -360,6 +410,9 @@ void netwin_draw_frame(SDL_Renderer *r, const NetWinConfig *cfg, const NetRace *
     nw->failed = look->failed;
     snprintf(nw->msg, sizeof nw->msg, "%s", look->msg ? look->msg : "");
     nw->msg_frames = look->msg && !look->failed ? 1 : 0;
+    nw->lag = look->lag;
+    if (look->net && (nw->net = malloc(sizeof *nw->net)) != NULL)
+        *nw->net = *look->net;
     make_view(nw, nr);
     gfx_audit_start(&nw->gfx0, audit);
     if (nw->view)
@@ -370,6 +423,7 @@ void netwin_draw_frame(SDL_Renderer *r, const NetWinConfig *cfg, const NetRace *
         app_state_free(nw->view);
         free(nw->view);
     }
+    free(nw->net);
     free(nw);
 }
 
@@ -405,9 +459,12 @@ static void scr_after(void *ctx)
     if (!netwin_race_data(nw->session, nw->hist, &nw->data))
         return;
     nw->have_data = true;
+    nw->data.net = nw->net;
     if (!nw->watch.s)
         return;
     nw->watch.s->data = nw->data;
+    nw->watch.s->marks = nw->marks;
+    nw->watch.s->nmarks = nw->nmarks;
     overwin_draw(&nw->watch);
 }
 
@@ -470,9 +527,11 @@ int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
     nw->session = s;
     nw->stop = stop;
     nw->want_watch = cfg->watch;
+    nw->lag = cfg->lagometer;
     nw->hist = calloc(1, sizeof *nw->hist);
-    int rc = !nw->hist ? 3 : 4;
-    if (nw->hist && setup_input(nw)) {
+    nw->net = calloc(1, sizeof *nw->net);
+    int rc = !nw->hist || !nw->net ? 3 : 4;
+    if (nw->hist && nw->net && setup_input(nw)) {
         char font[512];
         gfx_pick_font(cfg->font_path, font, sizeof font);
         gfx_init(&nw->gfx0, nw->loop.r, font[0] ? font : NULL);
@@ -501,6 +560,7 @@ int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
     }
     pads_free(&nw->pads);
     free(nw->hist);
+    free(nw->net);
     winloop_close(&nw->loop);
     free(nw);
     return rc;

@@ -37,7 +37,8 @@
  *        could be opened (one line on stderr).
  *   netwin_draw_frame(r, cfg, nr, look, w, h, audit)  one frame of the
  *        window from nr alone (no session, no loop) on renderer r, with
- *        the help, a message or the failure box as look says; audit
+ *        the help, a message, the failure box or the lagometer (its
+ *        clock sync history copied) as look says; audit
  *        (NULL = none) records its text (the tests' text audit).
  *   netwin_code_draw(g, host, typed, bad, scale, w, h)  the prompt's frame
  *        (what netwin_ask_code shows) on g's renderer.
@@ -52,6 +53,7 @@
 #define NR_NETWIN_H
 
 #include "gfx.h"
+#include "lagometer.h"
 #include "netwin_race.h"
 #include "play.h"
 #include "session.h"
@@ -66,6 +68,8 @@ typedef struct NetWinConfig {
     bool fullscreen;
     bool watch;               /* the gauges of every scheme open at the start (Tab toggles) */
     double scale;             /* text scale (--scale, Ctrl +/-); 0 = 1 */
+    bool lagometer;           /* the lagometer shown at the start (F2 toggles; the session's
+                               * engine keeps its rings: SessionConfig.lagometer) */
 } NetWinConfig;
 
 /* What the keys and messages put over the race, for netwin_draw_frame. */
@@ -73,6 +77,8 @@ typedef struct NetWinLook {
     bool help;       /* the H box */
     bool failed;     /* the failure box, msg saying why */
     const char *msg; /* a transient message (a screenshot's path); NULL = none */
+    bool lag;        /* the lagometer (F2) */
+    const LagNetHist *net; /* its clock sync history; NULL = none */
 } NetWinLook;
 
 #define NETWIN_CODE_TYPED 32 /* the prompt's text: a code with dashes and room for slips */

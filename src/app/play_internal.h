@@ -48,6 +48,7 @@
 
 #define PLAY_MSG_FRAMES 240
 #define PLAY_MSG_MAX 256
+#define PLAY_MARKS 256 /* marks drawn (the latest; the recording keeps every one) */
 
 typedef struct PlayState {
     const PlayConfig *cfg;
@@ -79,6 +80,10 @@ typedef struct PlayState {
     bool want_quit, want_shot, want_fullscreen, want_watch, want_replay;
     char msg[PLAY_MSG_MAX];
     int msg_frames;
+
+    bool lag;              /* the lagometers shown (F2) */
+    RecMark marks[PLAY_MARKS]; /* this race's marks (F3), in time order */
+    int nmarks, marks_total;
 } PlayState;
 
 bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrError *err);
@@ -104,6 +109,10 @@ const char *play_kind_text(const PlayState *ps, int j, char *buf, size_t n);
 void play_shown_pose(const PlayState *ps, int j, int car, Pose *out);
 bool play_restart(PlayState *ps, NrError *err);
 void play_message(PlayState *ps, const char *fmt, ...) NR_PRINTF(2, 3);
+/* The mark key (F3): a mark at the race time now into the recording, kept
+ * for the lagometers and the overview's charts; says so in the message
+ * line. False (and why, said) before the lights go out or unrecorded. */
+bool play_mark(PlayState *ps);
 /* A driving screen's frame starts: text sizes follow the window (a base of
  * 1/42 of its height or 1/72 of its width, 10 to 40 px). */
 void play_frame_scale(AppState *v, int w, int h);

@@ -101,6 +101,7 @@ static bool start_race(PlayState *ps, NrError *err)
     ps->rec_failed = false;
     ps->announced = false;
     ps->script_seen = 0;
+    ps->nmarks = ps->marks_total = 0;
     memset(ps->steer, 0, sizeof ps->steer);
     memset(ps->in, 0, sizeof ps->in);
     return true;
@@ -118,6 +119,7 @@ bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrEr
     for (int j = PLAYKEYS_PLAYERS; j < ps->nseats; j++)
         if (cfg->kind[j] == PLAYER_KEYS)
             return nr_error_set(err, "player %d cannot drive with keys: the keyboard drives players 1 and 2", j + 1);
+    ps->lag = cfg->lagometer;
     ps->key_state = SDL_GetKeyboardState(NULL);
     playkeys_default(&ps->keys);
     if (cfg->keys_path && !playkeys_load(&ps->keys, cfg->keys_path, err))
@@ -182,6 +184,29 @@ bool play_restart(PlayState *ps, NrError *err)
     ps->pause_why[0] = '\0';
     if (nobody(ps))
         raceflow_go(liverace_flow(ps->lr), 0);
+    return true;
+}
+
+bool play_mark(PlayState *ps)
+{
+    RacePhase ph = liverace_flow(ps->lr)->phase;
+    if (ph < RF_RACING || ph == RF_DONE) {
+        play_message(ps, "F3 marks a race while it runs");
+        return false;
+    }
+    int64_t t_ms;
+    NrError err = {{0}};
+    if (!liverace_mark(ps->lr, "", &t_ms, &err)) {
+        play_message(ps, "%s", err.msg);
+        return false;
+    }
+    if (ps->nmarks == PLAY_MARKS) { /* the oldest leaves the screen, not the file */
+        memmove(ps->marks, ps->marks + 1, sizeof ps->marks[0] * (PLAY_MARKS - 1));
+        ps->nmarks--;
+    }
+    ps->marks[ps->nmarks++] = (RecMark){.t_ms = t_ms};
+    ps->marks_total++;
+    play_message(ps, "mark %d at %.3f s in %s", ps->marks_total, (double)t_ms / 1000.0, ps->rec_path);
     return true;
 }
 
@@ -268,6 +293,12 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
         break;
     case SDL_SCANCODE_F12:
         ps->want_shot = true;
+        break;
+    case SDL_SCANCODE_F2:
+        ps->lag = !ps->lag;
+        break;
+    case SDL_SCANCODE_F3:
+        play_mark(ps);
         break;
     case SDL_SCANCODE_RETURN:
     case SDL_SCANCODE_SPACE:

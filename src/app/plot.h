@@ -71,6 +71,9 @@ typedef struct PlotPanel {
                             * outlier does not flatten every other curve) */
     const char *title_short; /* the window's charts: the title when the full
                               * one does not fit (NULL: drop it) */
+    const double *marks;   /* x of vertical lines (the window's marks, issue 22);
+                            * drawn by the window's charts only; NULL = none */
+    int nmarks;
 } PlotPanel;
 
 typedef struct PlotFigure {

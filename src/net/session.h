@@ -44,6 +44,8 @@
  *   session_pauses(s)       times the race paused (docs/netplay.md "Pause").
  *   session_set_input(s, in)  the own car's input when cfg->external_input
  *        (keys, pad): held until the next call.
+ *   session_mark(s, &race_us, &logged)  the mark key: netsession_mark at the
+ *        clock now.
  */
 #ifndef NR_SESSION_H
 #define NR_SESSION_H
@@ -85,6 +87,7 @@ typedef struct SessionConfig {
     int64_t clock_offset_us;
     double clock_drift_ppm;
     bool raw_clock;         /* schemes on the local clock */
+    bool lagometer;         /* the engine keeps the lagometer's rings (the window's F2) */
     const char *log_path;   /* NULL = no log */
     SessionMakeController make_controller;
     void *ctx;
@@ -140,5 +143,6 @@ void session_code(const Session *s, char out[WIRECRYPT_CODE_TEXT]);
 int session_pauses(const Session *s);
 const SchemeType *session_scheme(const Session *s, int k);
 void session_set_input(Session *s, const CarInput *in);
+bool session_mark(Session *s, int64_t *race_us, bool *logged);
 
 #endif

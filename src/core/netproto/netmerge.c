@@ -18,14 +18,15 @@
 #define SYNC_LIMIT_US (INT64_C(1) << 53)
 
 /* The row types this reader takes and the columns it needs of each. */
-enum { T_OWN, T_RX, T_TX, T_METRIC, T_KNOWN };
-static const char *const type_name[T_KNOWN] = {"own", "rx", "tx", "metric"};
+enum { T_OWN, T_RX, T_TX, T_METRIC, T_MARK, T_KNOWN };
+static const char *const type_name[T_KNOWN] = {"own", "rx", "tx", "metric", "mark"};
 #define COLS_MAX 8
 static const char *const type_cols[T_KNOWN][COLS_MAX] = {
     {"seq", "t_sync_us", "x", "y", "heading", "speed", NULL},
     {"pkt_seq", "kind", "arr_sync_us", "send_sync_us", "car", "seq", "mu_kind", "schemes"},
     {"pkt_seq", "seq", "mu_kind", "send_sync_us", NULL},
     {"scheme", "key", "value", NULL},
+    {"sync_us", NULL},
 };
 
 typedef struct RowType {
@@ -54,6 +55,7 @@ void termlog_free(TermLog *log)
     free(log->rx);
     free(log->tx);
     free(log->metrics);
+    free(log->marks);
     memset(log, 0, sizeof *log);
 }
 
@@ -320,6 +322,18 @@ static bool metric_row(Reader *r, const RowType *t, char **f, NrError *err)
     return true;
 }
 
+/* The mark key's row (issue 22): its race time. */
+static bool mark_row(Reader *r, const RowType *t, char **f, NrError *err)
+{
+    TermLog *log = r->log;
+    if (log->nmarks == TERMLOG_MARKS_MAX)
+        return fail(r, err, "more than %d mark rows", TERMLOG_MARKS_MAX);
+    if (!log->marks && !(log->marks = malloc(TERMLOG_MARKS_MAX * sizeof *log->marks)))
+        return fail(r, err, "out of memory");
+    return int_at(r, "mark", "sync_us", f[t->col[0]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &log->marks[log->nmarks++],
+                  err);
+}
+
 static bool data_row(Reader *r, char *line, NrError *err)
 {
     char *f[FIELDS_MAX];
@@ -337,6 +351,9 @@ static bool data_row(Reader *r, char *line, NrError *err)
         for (int k = 0; k < 6; k++)
             if (!r->has[k])
                 return fail(r, err, "no '# %s:' in the header", keys[k]);
+        if (r->log->car > r->log->ncars)
+            return fail(r, err, "car %d: the header's race has %d cars ('# cars:', 2 when absent)", r->log->car,
+                        r->log->ncars);
         r->rows_started = true;
     }
     /* Rows this reader takes must match their columns; others (events
@@ -352,6 +369,8 @@ static bool data_row(Reader *r, char *line, NrError *err)
         return pkt_row(r, t, f, false, err);
     case T_METRIC:
         return metric_row(r, t, f, err);
+    case T_MARK:
+        return mark_row(r, t, f, err);
     default:
         return true;
     }

@@ -1,8 +1,8 @@
 /* Merging the terminal logs of a network race (docs/netlog.md) into one
  * race recording (`source: network`) and the measured one-way delays in the
  * trace format of `trace FILE` (docs/link.md "Trace"). The reader takes
- * only what the merge needs: the header, the `own`, `rx` (MU), `tx` and
- * `metric` rows; other row types are skipped. Every log is untrusted.
+ * only what the merge needs: the header, the `own`, `rx` (MU), `tx`,
+ * `metric` and `mark` rows; other row types are skipped. Every log is untrusted.
  * A TermLog is a log as read here (src/net's NetLog is its writer).
  *
  * Contracts:
@@ -24,7 +24,9 @@
  *        netmerge_samples samples: car 1 from the car-1 log, car 2 from the
  *        other; t_ms = seq * period; source network; the track file named
  *        by the host's track_file (else track); created from the host's
- *        log. rec is the caller's (recording_free).
+ *        log; both logs' marks (`mark` rows, race time floored to the ms,
+ *        0 for one in the countdown) labelled host / joiner. rec is the
+ *        caller's (recording_free).
  *   netmerge_delays(a, b, rows, n, err)  every MU received in either log
  *        with seq below netmerge_samples, one row per received copy:
  *        direction (12: received by car 2), seq, kind, the packet's pkt_seq
@@ -41,7 +43,8 @@
  *        scheme list, n cars (each log's `cars`), every car 1..n once, one
  *        topology; a p2p race of two: one host, one joiner. The error names
  *        the missing car or the odd log (by its car).
- *   netmerge_recording_all / netmerge_samples_all: car c from car c's log.
+ *   netmerge_recording_all / netmerge_samples_all: car c from car c's log;
+ *        every log's marks (a served race's labelled carN).
  *   netmerge_delays_all: direction from -> to for the rx rows of car to's
  *        log (from the MU's car); dir as NetDelayRow says.
  *   netmerge_counts_pair(logs, n, from, to, out): as netmerge_counts for
@@ -66,6 +69,7 @@
 #define TERMLOG_ROWS_MAX 4000000 /* rows of one type: ~18 h of 30 Hz MUs with parity */
 #define TERMLOG_METRICS_MAX 1024
 #define TERMLOG_MAX_CARS 8
+#define TERMLOG_MARKS_MAX 512 /* mark rows of one log: eight logs fill a recording's RECORDING_MAX_MARKS */
 
 typedef struct TermLogPkt {
     int32_t from; /* rx rows: the sending car (1-based) */
@@ -102,6 +106,8 @@ typedef struct TermLog {
     TermLogPkt *tx;           /* MUs put on the wire */
     int nmetrics;
     TermLogMetric *metrics;
+    int nmarks;
+    int64_t *marks;          /* `mark` rows: race time (sync_us) of each, as written */
 } TermLog;
 
 typedef struct NetDelayRow {

@@ -3,6 +3,7 @@
  * (netmerge.h; docs/netlog.md, docs/link.md "Trace"). */
 #include "netmerge.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,28 @@ int netmerge_samples_all(const TermLog *const *logs, int n)
     return m;
 }
 
+/* Every log's marks (the mark key, issue 22) into rec, labelled host and
+ * joiner in a two-terminal race, carN in a served one; a mark in the
+ * countdown at 0. */
+static bool merge_marks(const TermLog *const *logs, int n, Recording *rec, NrError *err)
+{
+    for (int i = 0; i < n; i++) {
+        char label[RECORDING_MARK_LABEL];
+        if (logs[i]->host || n == 2)
+            snprintf(label, sizeof label, "%s", logs[i]->host ? "host" : "joiner");
+        else
+            snprintf(label, sizeof label, "car%d", logs[i]->car);
+        for (int k = 0; k < logs[i]->nmarks; k++) {
+            int64_t ms = logs[i]->marks[k] > 0 ? logs[i]->marks[k] / NR_US_PER_MS : 0;
+            if (!recording_mark_add(rec, ms, label)) {
+                recording_free(rec);
+                return nr_error_set(err, "more than %d marks in the logs", RECORDING_MAX_MARKS);
+            }
+        }
+    }
+    return true;
+}
+
 bool netmerge_recording_all(const TermLog *const *logs, int n, Recording *rec, NrError *err)
 {
     memset(rec, 0, sizeof *rec);
@@ -90,7 +113,7 @@ bool netmerge_recording_all(const TermLog *const *logs, int n, Recording *rec, N
     for (int c = 0; c < n; c++)
         memcpy(&rec->samples[(size_t)c * (size_t)ns], netmerge_of_car(logs, n, c + 1)->own,
                (size_t)ns * sizeof *rec->samples);
-    return true;
+    return merge_marks(logs, n, rec, err);
 }
 
 static int cmp_delay(const void *pa, const void *pb)

@@ -66,6 +66,10 @@
  *        netsession_car_count (the race's, 2 until WELCOME), netsession_own_car
  *        (-1 a server), netsession_seated (peers in: joiners or clients).
  *   netsession_peer_left(s)         the peer said BYE: it sends nothing more.
+ *   netsession_mark(s, now, &race_us, &logged)  the mark key (issue 22):
+ *        race time now (negative in the countdown) into *race_us and a
+ *        `mark` row into the log when one is open (*logged says whether,
+ *        docs/netlog.md); false (nothing written) before the start is known.
  *
  * A server (cfg.server, `netrace serve`, docs/netplay.md "Serve") is a host
  * without a car: it seats cfg.ncars clients (each HELLO's link keyed on its
@@ -146,6 +150,7 @@ typedef struct NetSessionLog {
     void (*metrics)(void *ctx, const char *scheme, const Metrics *m, int own_dir);
     bool (*flush)(void *ctx, NrError *err); /* false: the log cannot be kept, the session ends */
     bool (*close)(void *ctx, NrError *err);
+    void (*mark)(void *ctx, int64_t local, int64_t race); /* the mark key (netsession_mark) */
 } NetSessionLog;
 
 /* Makes the controller of this terminal's car once the track is known. */
@@ -180,6 +185,7 @@ typedef struct NetSessionConfig {
     /* this terminal */
     const LinkSpec *link;  /* emulated link before the wire; NULL = none */
     bool raw_clock;        /* schemes on the local clock */
+    bool lagometer;        /* the race's engine keeps the lagometer's rings (a window shows them) */
     int64_t offset_true_us; /* the artificial clock error, for the log's header */
     double drift_true_ppm;
     NetSessionMakeController make_controller;
@@ -273,5 +279,6 @@ int netsession_scheme_count(const NetSession *s);
 const SchemeType *netsession_scheme(const NetSession *s, int k);
 bool netsession_is_host(const NetSession *s);
 void netsession_set_input(NetSession *s, const CarInput *in);
+bool netsession_mark(NetSession *s, int64_t now_us, int64_t *race_us, bool *logged);
 
 #endif

@@ -88,6 +88,7 @@ bool race_setup(NetSession *s, NrError *err)
     nc.ctl = s->cfg.external_input ? NULL : &s->ctl;
     nc.link = s->cfg.link;
     nc.seed = w->seed;
+    nc.lagometer = s->cfg.lagometer;
     s->np = netterm_new(&nc, err);
     if (!s->np)
         return false;

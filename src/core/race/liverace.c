@@ -343,6 +343,15 @@ const World *liverace_world(const LiveRace *lr)
     return &lr->world;
 }
 
+bool liverace_mark(LiveRace *lr, const char *label, int64_t *t_ms, NrError *err)
+{
+    if (!lr->rec || lr->write_failed)
+        return nr_error_set(err, "no mark: the race is not being recorded");
+    int64_t t = lr->world.t_us > 0 ? lr->world.t_us / 1000 : 0;
+    *t_ms = t;
+    return recwriter_mark(lr->rec, t, label, err);
+}
+
 int64_t liverace_now(const LiveRace *lr)
 {
     return lr->world.t_us;

@@ -52,6 +52,10 @@
  *        so once).
  *   liverace_close_recording(lr, err)  closes both files now (renames the
  *        .part files); later samples are not recorded. Idempotent.
+ *   liverace_mark(lr, label, &t_ms, err)  drops a mark (recording.h) into
+ *        the recording at the race time now (ms, 0 before the start): the
+ *        teacher's or the experimenter's key. False + err when nothing is
+ *        being recorded (no recording, closed, or a write failed).
  *   liverace_flow(lr)        the race flow: the caller runs the grid and the
  *        countdown (raceflow_go / raceflow_tick) before advancing.
  *   liverace_engine / liverace_world / liverace_now / liverace_done
@@ -104,6 +108,7 @@ void liverace_set_input(LiveRace *lr, int car, const CarInput *in);
 bool liverace_advance(LiveRace *lr, int64_t t_us, NrError *err);
 int64_t liverace_run_headless(LiveRace *lr, bool *write_ok, NrError *err);
 bool liverace_close_recording(LiveRace *lr, NrError *err);
+bool liverace_mark(LiveRace *lr, const char *label, int64_t *t_ms, NrError *err);
 RaceFlow *liverace_flow(LiveRace *lr);
 Engine *liverace_engine(LiveRace *lr);
 const World *liverace_world(const LiveRace *lr);

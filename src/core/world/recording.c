@@ -137,6 +137,25 @@ bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
     return true;
 }
 
+static bool write_mark(FILE *f, const RecMark *m)
+{
+    return fprintf(f, "# mark: %lld%s%s\n", (long long)m->t_ms, m->label[0] ? " " : "", m->label) > 0;
+}
+
+bool recwriter_mark(RecWriter *w, int64_t t_ms, const char *label, NrError *err)
+{
+    Recording one = {0};
+    if (!recording_mark_add(&one, t_ms, label)) /* checks time and label */
+        return nr_error_set(err, "%s: mark at %lld ms '%.40s': expected 0 to %lld ms and a label of at most %d "
+                            "printable characters", w->pf.part, (long long)t_ms, label,
+                            (long long)RECORDING_MARK_MAX_MS, RECORDING_MARK_LABEL - 1);
+    bool ok = write_mark(w->pf.f, &one.marks[0]);
+    free(one.marks);
+    if (!ok || nr_part_flush(&w->pf) != NR_PART_OK)
+        return nr_error_set(err, "%s: write error: %s", w->pf.part, nr_part_reason(&w->pf));
+    return true;
+}
+
 bool recwriter_close(RecWriter *w, NrError *err)
 {
     if (!w)
@@ -162,14 +181,20 @@ bool recording_save(const Recording *rec, const char *path, NrError *err)
     RecWriter *w = recwriter_open(path, rec, err);
     if (!w)
         return false;
-    for (int i = 0; i < rec->nsamples; i++) {
-        for (int c = 0; c < rec->ncars; c++) {
-            if (!recwriter_append(w, c, recording_at(rec, c, i), err)) {
-                nr_part_abort(&w->pf); /* a partial copy of an in-memory recording is worthless */
-                free(w);
-                return false;
-            }
-        }
+    int m = 0;
+    bool ok = true;
+    for (int i = 0; i < rec->nsamples && ok; i++) {
+        for (int c = 0; c < rec->ncars && ok; c++)
+            ok = recwriter_append(w, c, recording_at(rec, c, i), err);
+        /* each mark after the last sample at or before it */
+        int64_t next_t = i + 1 < rec->nsamples ? recording_at(rec, 0, i + 1)->t_ms : INT64_MAX;
+        for (; ok && m < rec->nmarks && rec->marks[m].t_ms < next_t; m++)
+            ok = write_mark(w->pf.f, &rec->marks[m]) || nr_error_set(err, "%s: write error", w->pf.part);
+    }
+    if (!ok) {
+        nr_part_abort(&w->pf); /* a partial copy of an in-memory recording is worthless */
+        free(w);
+        return false;
     }
     return recwriter_close(w, err);
 }
@@ -188,6 +213,9 @@ void recording_free(Recording *rec)
     free(rec->samples);
     rec->samples = NULL;
     rec->nsamples = 0;
+    free(rec->marks);
+    rec->marks = NULL;
+    rec->nmarks = rec->marks_cap = 0;
 }
 
 typedef struct Reader {
@@ -308,6 +336,21 @@ static bool parse_row(Reader *r, char *text, int line, NrError *err)
     return true;
 }
 
+/* A '#' line between the rows: a mark, else a comment. */
+static bool body_comment(Reader *r, char *text, int line, NrError *err)
+{
+    char *p = text + 1;
+    p += strspn(p, " \t");
+    if (strncmp(p, "mark:", 5) != 0)
+        return true;
+    p += 5;
+    p += strspn(p, " \t");
+    size_t n = strlen(p);
+    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+        p[--n] = '\0';
+    return recording_mark_read(r->rec, p, r->path, line, err);
+}
+
 static bool header_line(Reader *r, char *text, int line, bool *have, NrError *err)
 {
     Recording *rec = r->rec;
@@ -362,6 +405,8 @@ static bool header_line(Reader *r, char *text, int line, bool *have, NrError *er
         memcpy(rec->created, val, vl + 1);
     } else if (strcmp(key, REC_MAGIC) == 0) {
         return nr_error_set(err, "%s:%d: second '%s' header line", r->path, line, REC_MAGIC);
+    } else if (strcmp(key, "mark") == 0) {
+        return recording_mark_read(rec, val, r->path, line, err);
     } else if (recording_meta_get(rec, key) == NULL) {
         /* The race's condition and other informative keys: kept when they
          * fit (the first of a repeated key), ignored otherwise. */
@@ -450,8 +495,10 @@ static ReadStep read_line(Reader *r, char *buf, size_t got, NrLine lr, NrError *
         r->rec->truncated = true;
         return READ_STOP;
     }
-    if (len == 0 || buf[0] == '#')
-        return READ_NEXT; /* blank lines and comments between rows are harmless */
+    if (len > 0 && buf[0] == '#') /* a mark, or a comment: harmless */
+        return body_comment(r, buf, r->line, err) ? READ_NEXT : READ_FAIL;
+    if (len == 0)
+        return READ_NEXT; /* blank lines between rows are harmless */
     return parse_row(r, buf, r->line, err) ? READ_NEXT : READ_FAIL;
 }
 
@@ -517,7 +564,7 @@ bool recording_read(Recording *rec, FILE *f, const char *path, NrError *err)
     ok = ok && read_end(&r, err) && store_samples(&r, err);
     free(r.rows);
     if (!ok) {
-        free(rec->samples);
+        recording_free(rec); /* samples and marks */
         memset(rec, 0, sizeof *rec);
     }
     return ok;

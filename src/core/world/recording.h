@@ -31,6 +31,27 @@
  *                  bytes, is one of the format's own keys, the value is not
  *                  one printable line that fits, or the list is full.
  *   recording_meta_get(rec, key)  the value, or NULL when absent.
+ *   Marks (issue 22: a key pressed by the teacher or the experimenter while
+ *                  racing): lines `# mark: T_MS [LABEL]` anywhere after the
+ *                  first line, written where they happen (after the rows
+ *                  of the samples before them); readers before marks took
+ *                  them for comments, so the format version stays 1.
+ *                  rec->marks[0..nmarks) in time order (a stable sort:
+ *                  equal times keep the file's order).
+ *   recording_mark_add(rec, t_ms, label)  a mark at t_ms (0 .. 10^12) with
+ *                  a label of printable text without leading or trailing
+ *                  space, at most RECORDING_MARK_LABEL - 1 bytes ("" none);
+ *                  false when out of range, full (RECORDING_MAX_MARKS) or
+ *                  out of memory. Freed by recording_free.
+ *   recording_mark_parse(value, &t_ms, label)  the value of a mark line
+ *                  ("12345" or "12345 host"): false when it is not one.
+ *   recording_mark_read(rec, value, path, line, err)  the reader's: parse
+ *                  and add; false + err "FILE:LINE: ..." when it is not a
+ *                  mark or there are more than RECORDING_MAX_MARKS.
+ *   recwriter_mark(w, t_ms, label, err)  writes a mark line now (between
+ *                  whole sample times) and flushes it: a crash keeps it.
+ *                  recording_save writes rec's marks after the rows of the
+ *                  last sample at or before each.
  *   recording_progress(rec, track, car, out)  out[i] = car's unwrapped
  *                  progress at sample i, unwrapped sample to sample from its
  *                  grid slot's progress (0 for cars beyond the grid);
@@ -63,6 +84,15 @@ typedef struct RecSample {
     double speed;   /* car widths per second */
 } RecSample;
 
+#define RECORDING_MAX_MARKS 4096
+#define RECORDING_MARK_LABEL 32
+#define RECORDING_MARK_MAX_MS INT64_C(1000000000000)
+
+typedef struct RecMark {
+    int64_t t_ms;                      /* race time of the mark */
+    char label[RECORDING_MARK_LABEL];  /* who marked ("" none; merge: host, joiner) */
+} RecMark;
+
 #define RECORDING_MAX_META 16
 #define RECORDING_META_KEY 24
 #define RECORDING_META_VALUE 256
@@ -84,6 +114,8 @@ typedef struct Recording {
     bool truncated;
     int nmeta;
     RecMeta meta[RECORDING_MAX_META]; /* the condition (recording_meta_add) */
+    int nmarks, marks_cap;
+    RecMark *marks;    /* time order (recording_mark_add); NULL when none */
 } Recording;
 
 bool recording_load(Recording *rec, const char *path, NrError *err);
@@ -100,12 +132,16 @@ bool recording_in_range(const Recording *rec, const char *path, NrError *err);
 void recording_free(Recording *rec);
 bool recording_meta_add(Recording *rec, const char *key, const char *value);
 const char *recording_meta_get(const Recording *rec, const char *key);
+bool recording_mark_add(Recording *rec, int64_t t_ms, const char *label);
+bool recording_mark_parse(const char *value, int64_t *t_ms, char label[RECORDING_MARK_LABEL]);
+bool recording_mark_read(Recording *rec, const char *value, const char *path, int line, NrError *err);
 const RecSample *recording_at(const Recording *rec, int car, int i);
 bool recording_save(const Recording *rec, const char *path, NrError *err);
 
 typedef struct RecWriter RecWriter;
 RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err);
 bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err);
+bool recwriter_mark(RecWriter *w, int64_t t_ms, const char *label, NrError *err);
 bool recwriter_close(RecWriter *w, NrError *err);
 
 typedef struct Track Track;
