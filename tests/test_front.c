@@ -322,6 +322,12 @@ static void hud_lines_as_the_terminal_saw_them(void **state)
     assert_string_equal(h.best, "");
     widget_hud_race(&rf, 1, -2000000, &h);
     assert_string_equal(h.centre, "0:30.0 left");
+    /* after the limit (a network session's clock runs on): the lap clock
+     * stops at 30 s with the race */
+    rf.phase = RF_DONE;
+    widget_hud_race(&rf, 1, 41250000, &h);
+    assert_string_equal(h.centre, "0:00.0 left");
+    assert_string_equal(h.lap, "0:30.0");
 }
 
 /* Issue 22: "1 laps". A 3-lap race where terminal 1 saw car 1 finish its

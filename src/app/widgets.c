@@ -199,6 +199,8 @@ void widget_hud_race(const RaceFlow *rf, int j, int64_t race_us, Hud *hud)
     char t[32];
     if (race_us < 0)
         race_us = 0;
+    if (rf->cfg.duration_us > 0 && race_us > rf->cfg.duration_us)
+        race_us = rf->cfg.duration_us; /* a timed race's clocks stop at its limit */
     if (rf->cfg.duration_us > 0) {
         int64_t left = rf->cfg.duration_us - race_us;
         widget_fmt_running(t, sizeof t, left < 0 ? 0 : left);
