@@ -363,6 +363,52 @@ static void game_layouts_cut_nothing(void **state)
 
 /* ---- text scale ----------------------------------------------------------- */
 
+/* The T_dr control keeps its label with its value between - and + at every
+ * size and scale (at 1280x720 x1.5 its "0.25" went up in the label's place,
+ * the label dropped). */
+static void tdr_control_keeps_its_label(void **state)
+{
+    Canvas *c = *state;
+    Race f;
+    assert_true(race_open(&f, "default.csv", "all"));
+    replay_step_to(f.rp, 5 * NR_US_PER_S);
+    GfxAudit *a = calloc(1, sizeof *a);
+    int bad = 0;
+    for (int i = 0; i < NSIZES; i++) {
+        const Size *z = &fit_sizes[i];
+        AppState *s = calloc(1, sizeof *s);
+        AppConfig cfg = app_config_default();
+        NrError err = {{0}};
+        assert_true(app_state_init(s, f.rp, &cfg, canvas_at(c, z), &err));
+        s->no_layers = true;
+        s->scale = z->scale;
+        gfx_audit_start(&s->gfx, a);
+        app_draw(s, z->w, z->h);
+        gfx_audit_stop(&s->gfx);
+        const SDL_FRect *b = &s->lay.ctl[CTL_TDR];
+        int label_y = -1, value_y = -1;
+        for (int q = 0; q < a->n; q++) {
+            const SDL_Rect *x = &a->rec[q].box;
+            if (x->x < (int)b->x || x->x + x->w > (int)(b->x + b->w) || x->y < (int)b->y)
+                continue;
+            if (strcmp(a->rec[q].text, "T_dr") == 0)
+                label_y = x->y;
+            else if (strncmp(a->rec[q].text, "0.25", 4) == 0)
+                value_y = x->y;
+        }
+        if (label_y < 0 || value_y <= label_y) {
+            fprintf(stderr, "%dx%d x%g: T_dr's label at %d, its value at %d\n", z->w, z->h, z->scale, label_y,
+                    value_y);
+            bad++;
+        }
+        app_state_free(s);
+        free(s);
+    }
+    free(a);
+    race_close(&f);
+    assert_int_equal(bad, 0);
+}
+
 /* The base text size: min(h / 42, w / 72) in 10..40 (docs/window.md), times
  * the scale, capped at min(h / 26, w / 48); Ctrl + / - / 0 step it. */
 static void text_scale_steps(void **state)
@@ -426,6 +472,7 @@ int main(void)
         cmocka_unit_test(nrace_layouts_cut_nothing),
         cmocka_unit_test(game_layouts_cut_nothing),
         cmocka_unit_test(text_scale_steps),
+        cmocka_unit_test(tdr_control_keeps_its_label),
     };
     return cmocka_run_group_tests(tests, fit_setup, fit_teardown);
 }

@@ -73,8 +73,15 @@ static void layout_controls(AppState *s, float fw, float ls)
 {
     AppLayout *L = &s->lay;
     float weight[CTL_NVALUES], wsum = 0, cx0 = 0;
-    for (int c = 0; c < CTL_NVALUES; c++) /* a race's fixed links have no controls (app_links_fixed) */
-        wsum += weight[c] = app_links_fixed(s) && c <= CTL_DIST ? 0.0f : c == CTL_DIST ? 1.6f : c == CTL_SPEED ? 0.8f : 1.0f;
+    /* a race's fixed links have no controls (app_links_fixed); T_dr's value
+     * has a digit more than the others' ("0.25"): a little wider, so that
+     * it stays between its - and + under its label at larger text */
+    for (int c = 0; c < CTL_NVALUES; c++)
+        wsum += weight[c] = app_links_fixed(s) && c <= CTL_DIST ? 0.0f
+                            : c == CTL_DIST                  ? 1.6f
+                            : c == CTL_SPEED                 ? 0.85f
+                            : c == CTL_TDR                   ? 1.15f
+                                                             : 1.0f;
     for (int c = 0; c < CTL_NVALUES; c++) {
         float cwid = fw * weight[c] / wsum;
         if (cwid <= 0)
