@@ -28,7 +28,7 @@ static void control_bytes_by_hand(void **state)
 {
     (void)state;
     static const uint8_t want[40] = {
-        'N', 'R', 'C', '1', 4, 7, 40, 0,                 /* magic, version, kind, length */
+        'N', 'R', 'C', '1', 5, 7, 40, 0,                 /* magic, version, kind, length */
         0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, /* token */
         9, 0, 0, 0, 0, 0, 0, 0,                         /* packet counter, reserved */
         2, 0, 0, 0, 0, 0, 0, 0,                         /* code START, reserved */
@@ -192,8 +192,8 @@ static void rejections(void **state)
         assert_int_equal(decode(b, n), want);                                                                   \
     } while (0)
     MUTATE(0, 'X', WIRE_BAD_MAGIC);
-    MUTATE(4, 3, WIRE_BAD_VERSION); /* the version before N-car races */
-    MUTATE(4, 5, WIRE_BAD_VERSION);
+    MUTATE(4, 4, WIRE_BAD_VERSION); /* the version before the address cookie */
+    MUTATE(4, 6, WIRE_BAD_VERSION);
     MUTATE(5, 0, WIRE_BAD_KIND);
     MUTATE(5, WIRE_KIND_END, WIRE_BAD_KIND);
     MUTATE(5, WIRE_CONTROL, WIRE_BAD_LENGTH); /* a CONTROL is 40 bytes, not 152 */

@@ -3,8 +3,11 @@
  * The camera follows the own car (drawn where the physics has it this
  * frame); the peer's car is drawn where the shown scheme displays it, from
  * what really arrived over the network (late, predicted or Delta behind).
- * Car sprites, a minimap, the HUD (race clock or lap, running and best lap,
- * position, the clock estimate, its error bound and the round trip); start
+ * The camera, the speedometer, the arrow towards the peer's car off screen
+ * with the time gap, the feedback of a wall hit and the sounds are the
+ * game's (drivehud.h, sound.h). Car sprites, a minimap, the HUD (race clock
+ * or lap, running and best lap, position, the clock estimate, its error
+ * bound and the round trip); start
  * lights on the synchronised clock, so both machines light them together;
  * a pause box while the peer is silent; the results with lap times as this
  * terminal, the peer and the physics saw them. Tab (or --watch) opens the
@@ -42,6 +45,8 @@
  *        (NULL = none) records its text (the tests' text audit).
  *   netwin_code_draw(g, host, typed, bad, scale, w, h)  the prompt's frame
  *        (what netwin_ask_code shows) on g's renderer.
+ *   netwin_help_lines(&n)  the H overlay's n lines: every key the window
+ *        takes (the join code is added below them when drawn).
  *   netwin_code_key(typed, cap, key, code)  one key (an SDL keycode) into
  *        the text typed so far (cap bytes with the NUL): A-Z (lower case
  *        too, kept upper), 0-9 and '-' appended while it fits, Backspace
@@ -68,6 +73,8 @@ typedef struct NetWinConfig {
     bool fullscreen;
     bool watch;               /* the gauges of every scheme open at the start (Tab toggles) */
     double scale;             /* text scale (--scale, Ctrl +/-); 0 = 1 */
+    bool camera_rotate;       /* the screen turns with the car (C toggles) */
+    bool mute;                /* no sound (M toggles) */
     bool lagometer;           /* the lagometer shown at the start (F2 toggles; the session's
                                * engine keeps its rings: SessionConfig.lagometer) */
 } NetWinConfig;
@@ -91,5 +98,6 @@ int netwin_ask_code(const NetWinConfig *cfg, const char *host, char code[WIRECRY
 int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop);
 void netwin_draw_frame(SDL_Renderer *r, const NetWinConfig *cfg, const NetRace *nr, const NetWinLook *look, int w,
                        int h, GfxAudit *audit);
+const char *const *netwin_help_lines(int *n);
 
 #endif

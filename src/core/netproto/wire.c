@@ -15,6 +15,9 @@ enum {
     CONTROL_BYTES = 4 + 4 + 8,
     VIEW_CAR_BYTES = 8 + 8 + 4 + 4,
     VIEW_BYTES = 4 + 4 + 8 + 8 + 4 + 4 + WIRE_VIEW_ENTRIES * VIEW_CAR_BYTES,
+    PEERS_ENTRY_BYTES = 4 + 2 + 2 + 8,
+    PEERS_BYTES = 1 + 1 + 2 + 4 + WIRE_MAX_CARS * PEERS_ENTRY_BYTES,
+    PEER_BYTES = 1 + 1 + 1 + 1 + 4 + 8 + 8,
 };
 
 #define VIEW_MAX_PROGRESS 1e9 /* cw: far beyond any race, below overflow */
@@ -396,6 +399,89 @@ static WireResult decode_view(Cur *c, const WireCheck *chk, WirePacket *out)
     return zero ? WIRE_OK : WIRE_BAD_RESERVED;
 }
 
+/* PEERS: each entry the address (4 bytes of IPv4 and 2 of port, network
+ * order, as the socket layer keeps them), 2 zero bytes, the nonce. */
+static bool encode_peers(Cur *c, const WirePacket *p)
+{
+    const WirePeers *w = &p->u.peers;
+    put(c, w->go, 1);
+    put(c, w->ncars, 1);
+    put(c, 0, 2);
+    put(c, 0, 4);
+    for (int k = 0; k < WIRE_MAX_CARS; k++) {
+        memcpy(c->w + c->pos, &w->addr[k].host, 4);
+        memcpy(c->w + c->pos + 4, &w->addr[k].port, 2);
+        c->pos += 6;
+        put(c, 0, 2);
+        put(c, w->nonce[k], 8);
+    }
+    return true;
+}
+
+/* PEERS: a race of 3 to 8 cars; every joiner's entry an address (host and
+ * port not 0, each once) and a nonce (not 0); the host's entry and those
+ * past the race's cars zero. */
+static WireResult decode_peers(Cur *c, const WireCheck *chk, WirePacket *out)
+{
+    (void)chk;
+    WirePeers *w = &out->u.peers;
+    w->go = (uint8_t)get(c, 1);
+    w->ncars = (uint8_t)get(c, 1);
+    if (get(c, 2) != 0 || get(c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    bool ok = w->go <= 1 && w->ncars >= 3 && w->ncars <= WIRE_MAX_CARS, zero = true;
+    for (int k = 0; k < WIRE_MAX_CARS; k++) {
+        memcpy(&w->addr[k].host, c->r + c->pos, 4);
+        memcpy(&w->addr[k].port, c->r + c->pos + 4, 2);
+        c->pos += 6;
+        zero &= get(c, 2) == 0;
+        w->nonce[k] = get(c, 8);
+        bool joiner = ok && k >= 1 && k < w->ncars;
+        if (!joiner) {
+            zero &= w->addr[k].host == 0 && w->addr[k].port == 0 && w->nonce[k] == 0;
+            continue;
+        }
+        ok &= w->addr[k].host != 0 && w->addr[k].port != 0 && w->nonce[k] != 0;
+        for (int j = 1; j < k; j++)
+            ok &= !netaddr_equal(&w->addr[j], &w->addr[k]);
+    }
+    if (!ok)
+        return WIRE_BAD_FIELD;
+    return zero ? WIRE_OK : WIRE_BAD_RESERVED;
+}
+
+static bool encode_peer(Cur *c, const WirePacket *p)
+{
+    const WirePeer *w = &p->u.peer;
+    put(c, w->step, 1);
+    put(c, w->from, 1);
+    put(c, w->to, 1);
+    put(c, 0, 1);
+    put(c, 0, 4);
+    put(c, w->challenge, 8);
+    put(c, w->cookie, 8);
+    return true;
+}
+
+/* PEER: a step 1-4 between two joiners (cars 1..WIRE_MAX_CARS-1, not the
+ * same), a challenge, a cookie in steps 2 and 3 only. */
+static WireResult decode_peer(Cur *c, const WireCheck *chk, WirePacket *out)
+{
+    (void)chk;
+    WirePeer *w = &out->u.peer;
+    w->step = (uint8_t)get(c, 1);
+    w->from = (uint8_t)get(c, 1);
+    w->to = (uint8_t)get(c, 1);
+    if (get(c, 1) != 0 || get(c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    w->challenge = get(c, 8);
+    w->cookie = get(c, 8);
+    bool ok = w->step >= 1 && w->step <= 4 && w->from >= 1 && w->from < WIRE_MAX_CARS && w->to >= 1 &&
+              w->to < WIRE_MAX_CARS && w->from != w->to && w->challenge != 0;
+    ok &= (w->step == 2 || w->step == 3) == (w->cookie != 0);
+    return ok ? WIRE_OK : WIRE_BAD_FIELD;
+}
+
 /* The kinds, indexed by WireKind: payload size, encoder, decoder. */
 typedef struct KindCodec {
     size_t payload; /* bytes after the header */
@@ -412,6 +498,8 @@ static const KindCodec codecs[WIRE_KIND_END] = {
     [WIRE_SYNC_RESP] = {SYNC_RESP_BYTES, encode_sync, decode_sync},
     [WIRE_CONTROL] = {CONTROL_BYTES, encode_control, decode_control},
     [WIRE_VIEW] = {VIEW_BYTES, encode_view, decode_view},
+    [WIRE_PEERS] = {PEERS_BYTES, encode_peers, decode_peers},
+    [WIRE_PEER] = {PEER_BYTES, encode_peer, decode_peer},
 };
 
 /* The kind's codec; NULL for a value that is not a kind. */
