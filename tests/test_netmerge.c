@@ -258,7 +258,10 @@ static void bad_logs(void **state)
     /* fuzz finding: a car past the race's count (2 when '# cars:' is absent)
      * was taken, and merge's pair of a two-car log lost its other car */
     expect_bad_log(HOST, "# car: 1\n", "# car: 3\n", "x.log:16: car 3: the header's race has 2 cars ('# cars:', 2 when absent)");
-    expect_bad_log(HOST, "# role: host\n", "# role: server\n", "x.log:2: role 'server': expected host or joiner");
+    expect_bad_log(HOST, "# role: host\n", "# role: server\n", "x.log:2: role 'server': expected host, joiner or client");
+    /* a client is a served race's (`netrace serve`): its log says cs */
+    expect_bad_log(HOST, "# role: host\n", "# role: client\n",
+                   "x.log:16: role client: a served race's, but its topology is 'p2p' (expected cs relay or cs sync)");
     expect_bad_log(HOST, "# token: 00C0FFEE12345678\n", "# token: 0000\n",
                    "x.log:5: token '0000': expected 1 to 16 hex digits, not 0");
     expect_bad_log(HOST, "# period_ms: 33\n", "# period_ms: 0\n", "x.log:8: period_ms '0': expected 1 to 1000");

@@ -40,11 +40,11 @@ static void count_turn(Sim *m, void *ctx)
 static long turns; /* of the last served race's simulation loop */
 
 /* A served race of `cars` bots, each client's datagrams delayed 10-25 ms
- * with jitter, the server's 5 ms. */
-static void served(Sim *m, int cars, int mode, int extra, const char *code)
+ * with jitter, the server's 5 ms; `lines` the server's --link s-J. */
+static void served_lines(Sim *m, int cars, int mode, int extra, const char *code, const LinkMatrix *lines)
 {
     SimOpts o = {.schemes = SCHEMES, .seconds_ms = 5000, .logs = true, .cars = cars, .server_mode = mode,
-                 .extra_clients = extra, .join_code = code};
+                 .extra_clients = extra, .join_code = code, .lines = {lines}};
     o.link[0] = (NetMemLink){.delay_us = 5000, .jitter_us = 1000};
     for (int i = 1; i < SIM_TERMS; i++) {
         o.link[i] = (NetMemLink){.delay_us = 10000 + 5000 * (i % 4), .jitter_us = 3000};
@@ -53,6 +53,11 @@ static void served(Sim *m, int cars, int mode, int extra, const char *code)
     sim_open(m, &o);
     turns = 0;
     sim_run(m, T0 + 90 * NR_US_PER_S, count_turn, &turns);
+}
+
+static void served(Sim *m, int cars, int mode, int extra, const char *code)
+{
+    served_lines(m, cars, mode, extra, code, NULL);
 }
 
 /* Every terminal completed (netsim.h); a 5 s race ends at the first
@@ -147,6 +152,84 @@ static void mark_in_a_served_race(void **state)
     sim_close(&m);
 }
 
+/* The smallest one-way delay of the MUs of each car in terminal t's log. */
+static void smallest_delays(const Term *t, int64_t low[9])
+{
+    for (int c = 0; c < 9; c++)
+        low[c] = INT64_MAX;
+    char *text = read_all(t->log);
+    for (char *l = strstr(text, "\nrx,"); l; l = strstr(l + 1, "\nrx,")) {
+        long long arr, send;
+        int car;
+        char kind[16];
+        if (sscanf(l + 1, "rx,%*[^,],%15[^,],%*[^,],%lld,%lld,%d", kind, &arr, &send, &car) == 4 &&
+            strcmp(kind, "mu") == 0 && car >= 1 && car <= 8 && arr - send < low[car])
+            low[car] = arr - send;
+    }
+    free(text);
+}
+
+/* The server's downlink to car 2 delayed 40 ms (`serve --link s-2 'delay
+ * 40ms'`, relay and sync): car 2 gets every other car's MUs 40 ms later
+ * than the others do; the clients agree and the merge of their logs
+ * replays the race as it ran (the server's hold is in the measured
+ * delays). */
+static void downlink(int mode)
+{
+    Sim m;
+    LinkMatrix lines;
+    linkmatrix_init(&lines);
+    NrError err = {{0}};
+    assert_true(linkmatrix_set(&lines, "s-2", "delay 40ms", "--link", &err));
+    served_lines(&m, 4, mode, 0, NULL, &lines);
+    expect_completed(&m, 4, NULL);
+    assert_same_metrics_n(&m);
+    assert_replay_matches_n(&m, SCHEMES);
+    int two = -1, other = -1; /* the terminals of car 2 and of another car (seats go in HELLO order) */
+    for (int i = 1; i <= 4; i++)
+        if (netsession_own_car(session_core(m.t[i].s)) == 1)
+            two = i;
+        else
+            other = i;
+    assert_true(two > 0 && other > 0);
+    int oc = netsession_own_car(session_core(m.t[other].s)) + 1;
+    int64_t low2[9], low_o[9];
+    smallest_delays(&m.t[two], low2);
+    smallest_delays(&m.t[other], low_o);
+    /* An MU reaches the server after its uplink (10-25 ms, jitter 3: at
+     * least 7 ms) and goes out on arrival (relay) or at its sample + Delta
+     * (sync, 100 ms); car 2's downlink holds it 40 ms more, then the
+     * server's datagrams take 5 +- 1 ms; 1 ms for the clocks' estimates. */
+    int64_t out = mode == 1 ? 100000 : 7000, most = mode == 1 ? 100000 + 25000 : 25000 + 3000;
+    for (int c = 1; c <= 4; c++) {
+        if (c != 2) {
+            printf("car %d's MUs at car 2: %lld us at the least\n", c, (long long)low2[c]);
+            assert_true(low2[c] >= out + 40000 + 4000 - 1000);
+        }
+        if (c != oc) { /* no downlink: at the least at most the slowest line's least */
+            printf("car %d's MUs at car %d: %lld us at the least\n", c, oc, (long long)low_o[c]);
+            assert_true(low_o[c] >= out + 4000 - 1000 && low_o[c] <= most + 6000 + 1000);
+        }
+    }
+    char *text = read_all(m.t[two].log); /* a served race's terminal is a client, not a host's joiner */
+    assert_non_null(strstr(text, "\n# role: client\n"));
+    free(text);
+    linkmatrix_free(&lines);
+    sim_close(&m);
+}
+
+static void downlink_relay(void **state)
+{
+    (void)state;
+    downlink(0);
+}
+
+static void downlink_sync(void **state)
+{
+    (void)state;
+    downlink(1);
+}
+
 /* Eight bots, the most a race has. */
 static void eight_relay(void **state)
 {
@@ -214,6 +297,7 @@ int main(void)
         cmocka_unit_test(four_relay),   cmocka_unit_test(mark_in_a_served_race),
         cmocka_unit_test(four_sync),    cmocka_unit_test(eight_relay),
         cmocka_unit_test(fifth_player), cmocka_unit_test(client_of_another_race),
+        cmocka_unit_test(downlink_relay), cmocka_unit_test(downlink_sync),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,7 +59,7 @@ static int print_merged(const char *cmd, const char *const *paths, const TermLog
     for (int c = 1; c <= n; c++)
         for (int i = 0; i < n; i++)
             if (logs[i]->car == c)
-                printf("car%d: %s (%s, %d samples%s)\n", c, paths[i], logs[i]->host ? "host" : "joiner",
+                printf("car%d: %s (%s, %d samples%s)\n", c, paths[i], logs[i]->role,
                        logs[i]->nown, logs[i]->cut ? ", cut short" : "");
     for (int a = 1; a <= n; a++)
         for (int b = 1; b <= n; b++) {

@@ -8,6 +8,7 @@
 #include "nr_part.h"
 #include "cli_load.h"
 #include "inputs.h"
+#include "net_bots.h"
 #include "net_lines.h"
 #include "netwin.h"
 #include "nr_file.h"
@@ -40,6 +41,8 @@ typedef struct NetCli {
     LinkSpec link;
     bool have_link;
     LinkMatrix *lines; /* --link I-J SPEC: this terminal's lines (NULL: none) */
+    int64_t bots;         /* serve --bots K: seats this process fills with bots */
+    const char *bot_logs; /* serve --bot-logs DIR */
     char track_path[4096]; /* the host's track file (the session names it) */
 } NetCli;
 
@@ -104,27 +107,6 @@ static char *read_text(const char *path, NrError *err)
     return buf;
 }
 
-/* host:port or host (the default port); false after a usage line. */
-static bool parse_peer(const char *cmd, const char *v, char *host, size_t hn, uint16_t *port)
-{
-    const char *colon = strrchr(v, ':');
-    size_t len = colon ? (size_t)(colon - v) : strlen(v);
-    if (len == 0 || len >= hn) {
-        cli_usage_error(cmd, "'%s': expected HOST or HOST:PORT", v);
-        return false;
-    }
-    memcpy(host, v, len);
-    host[len] = '\0';
-    *port = SESSION_DEFAULT_PORT;
-    if (colon) {
-        int64_t p;
-        if (!cli_int(cmd, "port", colon + 1, 1, 65535, &p))
-            return false;
-        *port = (uint16_t)p;
-    }
-    return true;
-}
-
 /* Everything the command line says, before it is checked. */
 typedef struct NetArgs {
     bool host, serve;
@@ -178,6 +160,12 @@ static int race_flag(NetCli *n, NetArgs *a, int argc, char **argv, int *i)
                    : CLI_USAGE;
     if (a->serve && cli_flag_is(f, "--server"))
         return cli_value(argc, argv, i, n->cmd, &a->server_mode) ? CLI_OK : CLI_USAGE;
+    if (a->serve && cli_flag_is(f, "--bots"))
+        return cli_value(argc, argv, i, n->cmd, &v) && cli_int(n->cmd, "--bots", v, 0, WIRE_MAX_CARS, &n->bots)
+                   ? CLI_OK
+                   : CLI_USAGE;
+    if (a->serve && cli_flag_is(f, "--bot-logs"))
+        return cli_value(argc, argv, i, n->cmd, &n->bot_logs) ? CLI_OK : CLI_USAGE;
     return -1;
 }
 
@@ -255,14 +243,23 @@ static int parse_args(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, char *
 /* serve: a headless server of N clients, relay or sync. */
 static int check_serve(NetCli *n, NetArgs *a, SessionConfig *sc)
 {
-    if (n->player || a->link_text || n->lines || a->log_path || a->keys_path || a->pad_mappings || a->size || a->watch ||
-        a->fullscreen || sc->raw_clock || a->offset_ms != 0 || a->drift != 0)
-        return cli_usage_error(n->cmd, "the server drives no car and keeps no log: --player, --link, --log, the "
-                                       "window and the clock flags are the clients' (netrace join)");
+    if (n->player || a->log_path || a->keys_path || a->pad_mappings || a->size || a->watch || a->fullscreen ||
+        sc->raw_clock || a->offset_ms != 0 || a->drift != 0)
+        return cli_usage_error(n->cmd, "the server drives no car and keeps no log: --player, --log, the window and "
+                                       "the clock flags are the clients' (netrace join)");
+    if (n->lines && net_check_lines(n->cmd, n->lines, NET_LINES_SERVER, (int)a->cars) != CLI_OK)
+        return CLI_USAGE;
     if (strcmp(a->server_mode, "relay") != 0 && strcmp(a->server_mode, "sync") != 0)
         return cli_usage_error(n->cmd, "--server '%s': expected relay or sync (docs/nplayers.md)", a->server_mode);
     if (a->laps_given && a->seconds > 0)
         return cli_usage_error(n->cmd, "--laps and --seconds: a race is one or the other");
+    if (n->bots > a->cars)
+        return cli_usage_error(n->cmd, "--bots %lld: a race of %lld cars has %lld seats", (long long)n->bots,
+                               (long long)a->cars, (long long)a->cars);
+    if (n->bot_logs && n->bots == 0)
+        return cli_usage_error(n->cmd, "--bot-logs without --bots: no bot to log");
+    if (n->bots > 0 && sc->allow && strcmp(sc->allow, "127.0.0.1") != 0 && strcmp(sc->allow, "localhost") != 0)
+        return cli_usage_error(n->cmd, "--bots with --allow %s: the bots join from 127.0.0.1", sc->allow);
     sc->server = true;
     sc->ncars = (int)a->cars;
     sc->server_mode = strcmp(a->server_mode, "sync") == 0;
@@ -287,7 +284,8 @@ static int check_args(NetCli *n, NetArgs *a, SessionConfig *sc, bool *script, bo
         return cli_usage_error(n->cmd, "--laps and --seconds: a race is one or the other");
     if (!a->host && (a->race_given || a->scheme_given))
         return cli_usage_error(n->cmd, "the race (track, laps, schemes, Delta, seed) is the host's to set");
-    if (!a->host && !parse_peer(n->cmd, a->peer, a->peer_host, sizeof a->peer_host, &sc->peer_port))
+    if (!a->host &&
+        !net_peer_arg(n->cmd, a->peer, a->peer_host, sizeof a->peer_host, SESSION_DEFAULT_PORT, &sc->peer_port))
         return CLI_USAGE;
     char code[WIRECRYPT_CODE_CHARS + 1];
     if (!a->host && !sc->code && a->headless) /* the window asks for it (netwin_ask_code) */
@@ -429,6 +427,17 @@ static int run_session(NetCli *n, const SessionConfig *sc0, const NetWinConfig *
     if (sc->server)
         fprintf(stderr, "netrace serve: waiting for %d clients on UDP port %u (%s)\n", sc->ncars,
                 (unsigned)session_port(s), sc->server_mode ? "sync" : "relay");
+    NetBots *bots = NULL;
+    if (n->bots > 0) { /* serve --bots K: they join at once, taking the first seats */
+        char code[WIRECRYPT_CODE_TEXT];
+        session_code(s, code);
+        bots = net_bots_start((int)n->bots, session_port(s), code, (BotDriver){.skill = n->skill, .noise = n->noise},
+                              n->bot_logs, &err);
+        if (!bots) {
+            session_free(s);
+            return cli_fail(n->cmd, "%s", err.msg);
+        }
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -446,6 +455,9 @@ static int run_session(NetCli *n, const SessionConfig *sc0, const NetWinConfig *
         }
         ok = wrc == 0;
     }
+    if (stop_flag)
+        net_bots_stop(bots);
+    ok &= net_bots_finish(bots, stderr);
     session_print(s, stdout);
     int pauses = session_pauses(s);
     if (pauses > 0) /* the metrics hold (docs/netplay.md "Pause"); the people raced a broken race */
@@ -515,99 +527,17 @@ static int net_main(int argc, char **argv, bool host, bool serve)
     return finish(&n, rc);
 }
 
-static int host_main(int argc, char **argv)
+int net_host_main(int argc, char **argv)
 {
     return net_main(argc, argv, true, false);
 }
 
-static int join_main(int argc, char **argv)
+int net_join_main(int argc, char **argv)
 {
     return net_main(argc, argv, false, false);
 }
 
-static int serve_main(int argc, char **argv)
+int net_serve_main(int argc, char **argv)
 {
     return net_main(argc, argv, false, true);
 }
-
-#define NET_COMMON_HELP                                                                              \
-    "  --player WHO      keys (default; WASD or the arrows), pad, bot (the default --headless) or\n"   \
-    "                    script:FILE (docs/driving.md): who drives this terminal's car\n"            \
-    "  --keys FILE, --pad-mappings FILE, --size WxH, --fullscreen  the window (docs/play.md)\n"      \
-    "  --scale X         text X times larger, 0.5 .. 3 (Ctrl + / - in the window)\n"                \
-    "  --camera MODE     north (default) or rotate with the car; C toggles. --mute: no sound (M)\n"     \
-    "  --watch           every scheme's live gauges beside the race (Tab in the window)\n"          \
-    "  --lagometer       start with the lagometer shown (F2 in the window; F3 drops a mark)\n"      \
-    "  --link SPEC       emulated delay and loss added to what this terminal sends (netem grammar)\n" \
-    "  --link I-J SPEC   the line from car I (this terminal's) to car J alone (over --link SPEC)\n"  \
-    "  --clock-offset MS, --clock-drift PPM  an artificial clock error (tests the clock sync)\n"      \
-    "  --raw-clock       run the schemes on the local clock instead of the synchronised one\n"        \
-    "  --code CODE       the join code (the host draws and shows one without it; the joiner's\n"  \
-    "                    must be the host's; its window asks without it, --headless needs it):\n"  \
-    "                    every datagram sealed with it (docs/netplay.md)\n"                        \
-    "  --log FILE        the terminal log (docs/netlog.md), crash-safe\n"                            \
-    "  --headless        no window (a bot or a script drives): key: value lines at the end\n"
-
-const CliCommand cmd_host = {
-    .name = "host",
-    .summary = "offer a network race over UDP and drive car 1 (2 to 8 cars, peer to peer)",
-    .usage = "netrace host [--cars N] [--port P] [--allow HOST] [--code CODE] [--player keys|pad|bot|script:FILE]\n"
-             "  [--scheme NAME] [--schemes LIST] [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W]\n"
-             "  [--seed S] [--link SPEC] [--link 1-J SPEC] [--clock-offset MS] [--clock-drift PPM] [--raw-clock]\n"
-             "  [--log FILE] [--headless]",
-    .help = "Waits for `netrace join` on UDP port P (default 41000), sends it the track, the\n"
-            "schemes and the settings, synchronises the clocks, starts the countdown at one\n"
-            "synchronised instant and races. Every scheme of --schemes runs on the same real\n"
-            "packets; both terminals compute the same live metrics (docs/netplay.md).\n"
-            "With --cars N (3 to 8) it seats N - 1 joiners (cars 2 to N, in the order they\n"
-            "say HELLO; one more is told the race is full), introduces them to each other and\n"
-            "every pair races directly, peer to peer; the host is every joiner's clock\n"
-            "(docs/netplay.md \"Peer-to-peer races of N\"). Each terminal logs; `netrace\n"
-            "merge` of all N logs gives the race that `replay --links` reproduces.\n\n"
-            "  --cars N          the race's cars (2 to 8; default 2); the track needs N grid slots\n"
-            "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n"
-            "  --allow HOST      take joiners only from HOST (else the first to say HELLO)\n" NET_COMMON_HELP,
-    .run = host_main,
-};
-
-const CliCommand cmd_join = {
-    .name = "join",
-    .summary = "join a network race at HOST[:PORT] (a host's or a server's: its seat)",
-    .usage = "netrace join HOST[:PORT] [--code CODE] [--port P] [--player keys|pad|bot|script:FILE] [--link SPEC]\n"
-             "  [--link I-J SPEC] [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
-    .help = "Joins the race a `netrace host` offers (car 2 to N: the order the host seats\n"
-            "its joiners; with more than two cars every pair races directly, peer to peer)\n"
-            "or a seat of a `netrace serve` race of N cars (car 1 to N). One too many is\n"
-            "told the race is full. The track and settings come from the host or server,\n"
-            "so the joiner needs no files; through a server, --link is the uplink. --link\n"
-            "I-J lines are checked once the car is known (I must be this terminal's).\n\n"
-            "  --port P          own UDP port (default: any free one)\n" NET_COMMON_HELP,
-    .run = join_main,
-};
-
-const CliCommand cmd_serve = {
-    .name = "serve",
-    .summary = "offer a client-server race of 2 to 8 cars over UDP (headless, no car of its own)",
-    .usage = "netrace serve [--cars N] [--server relay|sync] [--port P] [--allow HOST] [--code CODE]\n"
-             "  [--scheme NAME] [--schemes LIST] [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W]\n"
-             "  [--seed S]",
-    .help = "A dedicated server for a race of N cars over the client-server topology\n"
-            "(docs/netplay.md \"Serve\", docs/nplayers.md). It shows the join code, seats N\n"
-            "`netrace join` clients (car 1 to N in the order they say HELLO; one more is told\n"
-            "the race is full), sends each the track and the settings, is their clock\n"
-            "reference, starts the countdown once all are ready and relays every client's\n"
-            "MUs and views to the others:\n"
-            "  relay  each MU on arrival;\n"
-            "  sync   each MU at its sample's instant + Delta (or on arrival when later): one\n"
-            "         common output time for every client (centralised causality control).\n"
-            "Each client logs its terminal (join --log); `netrace merge` of all N logs gives\n"
-            "the race and the measured delays that `replay` reproduces.\n\n"
-            "  --cars N          seats (2 to 8; default 2); the track needs N grid slots\n"
-            "  --server MODE     relay (default) or sync\n"
-            "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n"
-            "  --allow HOST      seat clients from HOST only (any port)\n"
-            "  --code CODE       the join code (default: drawn and shown)\n"
-            "  the race: --track, --laps / --seconds, --schemes, --scheme, --delta, --tdr, --seed\n"
-            "            as `netrace host`",
-    .run = serve_main,
-};

@@ -1,5 +1,5 @@
 /* `--link I-J SPEC` of the network terminals: parsed and checked as far as
- * the command line can (net_lines.h). */
+ * the command line can; join's HOST[:PORT] (net_lines.h). */
 #include "net_lines.h"
 
 #include <stdio.h>
@@ -55,4 +55,24 @@ int net_check_lines(const char *cmd, const LinkMatrix *m, NetLineRole role, int 
                                             "uplink is its own: netrace join --link)", from, to);
         }
     return CLI_OK;
+}
+
+bool net_peer_arg(const char *cmd, const char *v, char *host, size_t hn, uint16_t default_port, uint16_t *port)
+{
+    const char *colon = strrchr(v, ':');
+    size_t len = colon ? (size_t)(colon - v) : strlen(v);
+    if (len == 0 || len >= hn) {
+        cli_usage_error(cmd, "'%s': expected HOST or HOST:PORT", v);
+        return false;
+    }
+    memcpy(host, v, len);
+    host[len] = '\0';
+    *port = default_port;
+    if (colon) {
+        int64_t p;
+        if (!cli_int(cmd, "port", colon + 1, 1, 65535, &p))
+            return false;
+        *port = (uint16_t)p;
+    }
+    return true;
 }

@@ -1,6 +1,7 @@
 /* The per-line links of a network terminal (`--link I-J SPEC`, docs/netplay.md
  * "Peer-to-peer races of N", docs/nplayers.md "Link matrix"): parsed for
- * `host`, `join` and `serve`, checked as far as the command line can.
+ * `host`, `join` and `serve`, checked as far as the command line can; and
+ * the address join is given.
  *
  * Contracts:
  *   net_line_flag(cmd, &lines, argc, argv, &i)  argv[i] is `--link` and its
@@ -14,6 +15,12 @@
  *        joiner's are not the server's (s-J); the server's are s-J with J
  *        a seat. CLI_OK, or CLI_USAGE after a usage line naming the line.
  *        A joiner's I is checked once it knows its car (netsession.h).
+ *   net_host_main / net_join_main / net_serve_main(argc, argv)  the runs of
+ *        `netrace host`, `join` and `serve` (cmd_net.c; their texts:
+ *        net_help.c).
+ *   net_peer_arg(cmd, v, host, hn, default_port, &port)  join's HOST[:PORT]:
+ *        HOST (1 to hn - 1 bytes) into host, the port (default_port when
+ *        none is given, else 1 to 65535); false after a usage line.
  */
 #ifndef NR_NET_LINES_H
 #define NR_NET_LINES_H
@@ -21,9 +28,16 @@
 #include "cli.h"
 #include "linkmatrix.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 typedef enum NetLineRole { NET_LINES_HOST, NET_LINES_JOINER, NET_LINES_SERVER } NetLineRole;
 
 int net_line_flag(const char *cmd, LinkMatrix **lines, int argc, char **argv, int *i);
 int net_check_lines(const char *cmd, const LinkMatrix *m, NetLineRole role, int cars);
+int net_host_main(int argc, char **argv);
+int net_join_main(int argc, char **argv);
+int net_serve_main(int argc, char **argv);
+bool net_peer_arg(const char *cmd, const char *v, char *host, size_t hn, uint16_t default_port, uint16_t *port);
 
 #endif

@@ -1,5 +1,6 @@
 # netrace serve + 4 netrace join on loopback (issue 19): the server seats
-# four headless bots, relays their MUs and views; every client exits 0,
+# four headless bots, relays their MUs and views (car 4's 20 ms later:
+# --link s-4); every client exits 0,
 # estimates its clock (each 50-150 ms off) within its bound, and prints
 # the same live metrics, the N-car ones too; merge of the four logs and
 # replay over the measured delays (--links) reproduce them. Then a fifth
@@ -14,6 +15,10 @@ stderr_has "expected relay or sync" "the server behaviours named"
 expect 2 "serve --player bot" -- "$NR" serve --player bot
 stderr_has "the server drives no car" "serve has no car"
 expect 2 "serve --log" -- "$NR" serve --log "$TMP/s.log"
+expect 2 "serve --link 1-s" -- "$NR" serve --link 1-s 'delay 5ms'
+stderr_has "the server's lines are its downlinks s-J" "a client's uplink is not the server's to emulate"
+expect 2 "serve --link s-5 of 4 seats" -- "$NR" serve --cars 4 --link s-5 'delay 5ms'
+stderr_has "s-5" "a downlink past the seats named"
 expect 1 "serve --cars 8 on a track of fewer grid slots" -- "$NR" serve --cars 8 --port 0 --track "$SRC/tests/data/two-slots.track"
 stderr_has "grid slots, a race of 8 cars needs 8" "too few grid slots named"
 
@@ -29,7 +34,8 @@ serve_port() {
 }
 
 SMS=nc,causality,dr,dr-causality
-timeout 120 "$NR" serve --cars 4 --port 0 --seconds 5 --schemes "$SMS" >"$TMP/s.out" 2>"$TMP/s.err" &
+timeout 120 "$NR" serve --cars 4 --port 0 --seconds 5 --schemes "$SMS" --link s-4 'delay 20ms' >"$TMP/s.out" \
+    2>"$TMP/s.err" &
 SERVE_PID=$!
 SPORT=$(serve_port "$TMP/s.err")
 SCODE=$(code "$TMP/s.err")
@@ -49,7 +55,9 @@ for p in $CPIDS; do
     crc=$?
     if [ "$crc" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: client $i exit $crc"; sed 's/^/  /' "$TMP/c$i.err"; fi
 done
-if grep -q '^clients: 4$' "$TMP/s.out" && grep -q '^packets_rejected: 0$' "$TMP/s.out"; then pass=$((pass + 1)); else
+if grep -q '^clients: 4$' "$TMP/s.out" && grep -q '^packets_rejected: 0$' "$TMP/s.out" &&
+    grep -q '^link_s_4: delay 20ms$' "$TMP/s.out" && grep -q '^mu_downlink_lost: 0$' "$TMP/s.out" &&
+    grep -q '^role: client$' "$TMP/c1.out" && grep -q '^# role: client$' "$TMP/c1.log"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: the server's summary"; sed 's/^/  /' "$TMP/s.out"; fi
 # each client's clock estimate within 1 ms of the truth (--clock-offset: -150, -50, 50, 150 ms)
 for i in 1 2 3 4; do
@@ -68,7 +76,15 @@ if [ "$same" = 1 ] && grep -q '^nc.samples: 153$' "$TMP/c1.metrics" && grep -q '
 expect 0 "merge the four clients' logs" -- "$NR" merge "$TMP/c3.log" "$TMP/c1.log" "$TMP/c4.log" "$TMP/c2.log" \
     --out "$TMP/srace.csv" --delays "$TMP/sdelays.csv" --links "$TMP/slinks.txt"
 stdout_has "^samples: 153$" "merge: a 5 s race"
+stdout_has "^car1: .*\(client, 153 samples\)$" "merge: a served race's logs are its clients'"
 stdout_has "^lost43: 0$" "merge: loopback lost nothing on line 4 -> 3"
+# the server's --link s-4 delayed every MU to car 4 by 20 ms, and not
+# those to car 3 (its fastest came sooner: no upper bound on each, a
+# loaded machine may hold a few)
+if awk -F, '$1 ~ /^[0-9]4$/ && $8 < 20000 { bad = 1 } $1 ~ /^[0-9]4$/ { n4++ }
+    $1 ~ /^[0-9]3$/ && (n3++ == 0 || $8 < min3) { min3 = $8 }
+    END { exit bad || n4 < 100 || n3 < 100 || min3 >= 20000 }' "$TMP/sdelays.csv"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: serve --link s-4 did not delay car 4's downlink alone"; fi
 if grep -q '^# cars: 4$' "$TMP/srace.csv" && grep -q '^2-4 trace .* direction 24$' "$TMP/slinks.txt"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the merged race is not of 4 cars, or no link matrix"; fi
 expect 0 "replay the merged race over its measured delays" -- "$NR" replay "$TMP/srace.csv" --csv --schemes "$SMS" \
@@ -107,3 +123,44 @@ stderr_has "did not take this join code" "another code said in one line"
 wait "$D1"; wait "$D2"; wait "$SERVE_PID"
 if grep -q '^rejected_busy: ' "$TMP/s2.out" && grep -q '^rejected_auth: ' "$TMP/s2.out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: the server did not count the full and the foreign HELLOs"; fi
+
+# serve --bots: two of three seats taken by bots the server runs, one
+# person's join (the seats in HELLO order); everyone completes, and the merge of
+# the bots' logs (--bot-logs) and the client's replays what the client
+# printed. The flags' bad combinations are refused in one line.
+expect 2 "serve --bots 5 of 4 seats" -- "$NR" serve --cars 4 --bots 5
+stderr_has "a race of 4 cars has 4 seats" "more bots than seats named"
+expect 2 "serve --bot-logs without --bots" -- "$NR" serve --bot-logs "$TMP"
+stderr_has "no bot to log" "bot logs without bots"
+expect 2 "serve --bots with --allow another host" -- "$NR" serve --bots 1 --allow 10.0.0.9
+stderr_has "the bots join from 127.0.0.1" "bots and --allow"
+mkdir -p "$TMP/bots"
+timeout 60 "$NR" serve --cars 3 --bots 2 --bot-logs "$TMP/bots" --port 0 --seconds 3 --schemes nc,dr \
+    >"$TMP/sb.out" 2>"$TMP/sb.err" &
+SERVE_PID=$!
+SPORT=$(serve_port "$TMP/sb.err")
+expect 0 "a person's join of a race with two bots" -- timeout 60 "$NR" join "127.0.0.1:$SPORT" \
+    --code "$(code "$TMP/sb.err")" --headless --log "$TMP/b3.log"
+cp "$TMP/out" "$TMP/b3.out"
+wait "$SERVE_PID"
+src=$?
+# seats go in HELLO order, the bots' and the person's alike: one car each
+pcar=$(key "$TMP/b3.out" car)
+cars=$(sed -n 's/^netrace serve (bot [12]): car \([1-3]\): completed$/\1/p' "$TMP/sb.err" | sort | tr -d '\n')
+if [ "$src" -eq 0 ] && [ -n "$pcar" ] && [ "$(printf '%s\n' "$pcar" ${cars:+$(echo "$cars" | fold -w1)} | sort | tr -d '\n')" = 123 ]; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: serve --bots exit $src"; sed 's/^/  /' "$TMP/sb.err"; fi
+expect 0 "merge the bots' logs and the client's" -- "$NR" merge "$TMP/bots/bot-1.log" "$TMP/bots/bot-2.log" \
+    "$TMP/b3.log" --out "$TMP/brace.csv" --delays "$TMP/bdelays.csv" --links "$TMP/blinks.txt"
+expect 0 "replay the race with bots" -- "$NR" replay "$TMP/brace.csv" --csv --schemes nc,dr --links "$TMP/blinks.txt"
+awk -F, 'function f(x) { x += 0; return sprintf("%.6f", x == 0 ? 0 : x) }
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { print $1, f($c["inconsistency_rate"]), f($c["pair_rate"]), f($c["spread"]), f($c["disadvantage_1"]),
+      f($c["disadvantage_2"]), f($c["disadvantage_3"]) }' "$TMP/out" >"$TMP/breplay.txt"
+awk 'function f(x) { x += 0; return sprintf("%.6f", x == 0 ? 0 : x) }
+    { split($1, kv, "."); v[kv[1], kv[2]] = $2 }
+    END { n = split("nc,dr", s, ","); for (i = 1; i <= n; i++) print s[i], f(v[s[i], "inconsistency:"]),
+          f(v[s[i], "pair_rate:"]), f(v[s[i], "spread:"]), f(v[s[i], "disadvantage_1:"]),
+          f(v[s[i], "disadvantage_2:"]), f(v[s[i], "disadvantage_3:"]) }' "$TMP/b3.out" >"$TMP/blive.txt"
+if [ "$(wc -l <"$TMP/breplay.txt")" -eq 2 ] && cmp -s "$TMP/blive.txt" "$TMP/breplay.txt"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: a race with bots: live metrics differ from the replay"
+    diff "$TMP/blive.txt" "$TMP/breplay.txt" | head -6; fi

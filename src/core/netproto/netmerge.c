@@ -148,9 +148,10 @@ static bool header_line(Reader *r, char *text, NrError *err)
         log->version = (int)v;
         r->has[0] = true;
     } else if (strcmp(key, "role") == 0) {
-        if (strcmp(val, "host") != 0 && strcmp(val, "joiner") != 0)
-            return fail(r, err, "role '%.16s': expected host or joiner", val);
+        if (strcmp(val, "host") != 0 && strcmp(val, "joiner") != 0 && strcmp(val, "client") != 0)
+            return fail(r, err, "role '%.16s': expected host, joiner or client", val);
         log->host = strcmp(val, "host") == 0;
+        snprintf(log->role, sizeof log->role, "%s", val);
         r->has[1] = true;
     } else if (strcmp(key, "car") == 0) {
         if (!nr_parse_int64(val, &v) || v < 1 || v > TERMLOG_MAX_CARS)
@@ -365,6 +366,9 @@ static bool data_row(Reader *r, char *line, NrError *err)
         if (r->log->car > r->log->ncars)
             return fail(r, err, "car %d: the header's race has %d cars ('# cars:', 2 when absent)", r->log->car,
                         r->log->ncars);
+        if (strcmp(r->log->role, "client") == 0 && strncmp(r->log->topology, "cs", 2) != 0)
+            return fail(r, err, "role client: a served race's, but its topology is '%s' (expected cs relay or "
+                                "cs sync)", r->log->topology);
         r->rows_started = true;
     }
     /* Rows this reader takes must match their columns; others (events

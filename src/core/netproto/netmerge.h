@@ -11,7 +11,7 @@
  *        safe to free). A last line without its newline (a killed writer)
  *        is dropped and sets log->cut, as does a name ending in ".part".
  *        Checks: `# netlog: 1` first; role, car, session (token in older logs), period_ms and track
- *        in the header; a `# columns TYPE:` line before the first row of
+ *        in the header (role client only with topology cs); a `# columns TYPE:` line before the first row of
  *        each type, naming the columns this reader needs; own rows with seq
  *        0, 1, 2, ... at t_sync_us = seq * period; finite poses; MU rx rows
  *        from the peer's car, send_sync_us = seq * period.
@@ -90,7 +90,8 @@ typedef struct TermLogMetric {
 
 typedef struct TermLog {
     int version;
-    bool host;               /* role: host or joiner */
+    bool host;               /* role: host (or joiner, client) */
+    char role[16];           /* `role`: host, joiner (of a host), client (of a server; older logs: joiner) */
     int car;                 /* 1-based */
     int ncars;               /* `cars` (2 when absent) */
     char topology[16];       /* `topology`: p2p (when absent), cs relay, cs sync */

@@ -69,10 +69,12 @@ typedef struct NetPeer {
     int hellos;           /* joiner, the lower car: hellos sent unanswered (their spacing doubles) */
 } NetPeer;
 
-/* An MU a `sync` server forwards at its output time (route.h ROUTE_SYNC). */
+/* An MU a `sync` server forwards at its output time (route.h ROUTE_SYNC),
+ * or one its emulated downlink to a client holds (`--link s-J`). */
 typedef struct Relay {
-    int64_t due_race;     /* the sample's instant + Delta, race time */
+    int64_t due_race;     /* the sample's instant + Delta, or its arrival + the downlink's delay: race time */
     int from;             /* the sending peer */
+    int to;               /* the one client it goes to (a downlink's), -1 every client but from */
     int n;
     uint8_t bytes[WIRE_MAX_BYTES]; /* the packet as it came (its token, pkt_seq) */
 } Relay;
@@ -162,6 +164,12 @@ struct NetSession {
     Relay *relay;          /* RELAY_KEEP, by due_race; NULL but for a sync server */
     int nrelay;
     int64_t relayed_mu, relayed_view, relay_dropped;
+    /* a server's emulated downlinks (`--link s-J`, the clients' cars): each
+     * MU relayed to car j drawn a fate on down[j], held in downq until due */
+    Link *down[NET_PEERS_MAX];
+    Relay *downq;          /* RELAY_KEEP, by due_race; NULL without a downlink */
+    int ndownq;
+    int64_t down_lost;
     /* counters */
     int64_t received, rejected[REJECT_REASONS], rejected_total;
     int64_t next_log_flush;

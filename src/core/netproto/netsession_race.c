@@ -38,7 +38,7 @@ static bool log_open(NetSession *s, const NetTermConfig *nc, int car, NrError *e
     if (!s->cfg.log.open)
         return true;
     NetLogMeta m = {
-        .role = s->cfg.host ? "host" : "joiner", .car = car + 1, .ncars = s->ncars,
+        .role = s->cfg.host ? "host" : w->topology ? "client" : "joiner", .car = car + 1, .ncars = s->ncars,
         .topology = w->topology ? "cs" : "p2p", .server = w->topology ? (w->server ? "sync" : "relay") : "",
         .peer = s->peers[0].addr, .session_id = seal_session_id(s),
         .track_name = track_name(s->track), .track_file = s->cfg.host ? s->cfg.track_file : w->track_file,

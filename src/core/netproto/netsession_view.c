@@ -141,7 +141,7 @@ void netsession_print(const NetSession *s, int64_t l, FILE *f)
 {
     /* the host's synchronised clock is its own: its offset is 0 by definition */
     bool est = !s->cfg.host && clocksync_count(&s->cs) > 0;
-    fprintf(f, "role: %s\n", s->cfg.server ? "server" : s->cfg.host ? "host" : "joiner");
+    fprintf(f, "role: %s\n", s->cfg.server ? "server" : s->cfg.host ? "host" : s->welcome.topology ? "client" : "joiner");
     if (s->ncars > 2 || s->welcome.topology) { /* two-player summaries stay as they were */
         fprintf(f, "cars: %d\n", s->ncars);
         if (s->own_car >= 0)
