@@ -17,6 +17,7 @@
 
 #include "app_internal.h"
 #include "netrace_config.h"
+#include "pixels.h"
 #include "rng.h"
 
 /* A circle of radius 60 car widths, counter-clockwise, 24 control points. */
@@ -130,19 +131,6 @@ static int teardown(void **state)
     SDL_Quit();
     TTF_Quit();
     return 0;
-}
-
-static SDL_Color pixel_at(SDL_Surface *s, int x, int y)
-{
-    Uint32 v = ((Uint32 *)((Uint8 *)s->pixels + y * s->pitch))[x];
-    SDL_Color c;
-    SDL_GetRGBA(v, s->format, &c.r, &c.g, &c.b, &c.a);
-    return c;
-}
-
-static bool same_rgb(SDL_Color a, SDL_Color b)
-{
-    return a.r == b.r && a.g == b.g && a.b == b.b;
 }
 
 /* Every view: the pixel where the engine places each car has that car's colour. */

@@ -24,6 +24,7 @@
 #include "app_internal.h"
 #include "netwin.h"
 #include "netwin_race.h"
+#include "overwin.h"
 #include "widgets.h"
 
 #include "netrace_config.h"
@@ -173,6 +174,67 @@ static void bench_steps_a_sixtieth(void **state)
     winloop_close(&L);
 }
 
+/* ---- window sizes and the overview's place ------------------------------ */
+
+/* Issue 22: bare `netrace` on a 1024x768 display opened 1280x720 at x =
+ * -128. The default is 1280x720 capped at the usable area; the window
+ * stays on the display. The overview of every scheme goes beside a game
+ * window the display holds twice, else (a 1024 display: halves would be
+ * 512 wide) in the game's own window, whose size Tab leaves as it was.
+ * SDL's dummy display is 1024x768. */
+static void windows_fit_the_display(void **state)
+{
+    (void)state;
+    int w, h;
+    winloop_default_size(1024, 768, &w, &h);
+    assert_true(w == 1024 && h == 720);
+    winloop_default_size(1920, 1080, &w, &h);
+    assert_true(w == 1280 && h == 720);
+    winloop_default_size(800, 600, &w, &h);
+    assert_true(w == 800 && h == 600);
+    winloop_default_size(1280, 720, &w, &h);
+    assert_true(w == 1280 && h == 720);
+    WinLoopConfig c = {.title = "probe", .invisible_ok = true};
+    WinLoop L;
+    assert_true(winloop_open(&L, &c));
+    SDL_Rect b;
+    assert_int_equal(SDL_GetDisplayUsableBounds(0, &b), 0);
+    int x, y;
+    SDL_GetWindowSize(L.win, &w, &h);
+    SDL_GetWindowPosition(L.win, &x, &y);
+    assert_true(w == (b.w < 1280 ? b.w : 1280) && h == (b.h < 720 ? b.h : 720));
+    assert_true(x >= b.x && y >= b.y && x + w <= b.x + b.w && y + h <= b.y + b.h);
+    NrError err;
+    Track *t = track_load(NETRACE_SOURCE_DIR "/tracks/default.track", &err);
+    assert_non_null(t);
+    OverWin ow;
+    OverWinConfig oc = {.game = L.win, .game_r = L.r, .track = t};
+    assert_true(overwin_open(&ow, &oc, &err));
+    assert_true(overwin_in_place(&ow) == (2 * w > b.w && b.w / 2 < OVERWIN_MIN_W));
+    SDL_Event key;
+    memset(&key, 0, sizeof key);
+    key.type = SDL_KEYDOWN;
+    key.key.windowID = SDL_GetWindowID(L.win);
+    key.key.keysym.sym = SDLK_F12;
+    assert_true(overwin_owns(&ow, &key));
+    assert_false(overwin_event(&ow, &key));
+    assert_int_equal(overwin_requests(&ow), WIN_SHOT); /* the game's loop shoots what it shows */
+    overwin_close(&ow);
+    int w2, h2;
+    SDL_GetWindowSize(L.win, &w2, &h2);
+    assert_true(w2 == w && h2 == h);
+    /* a small game window: the overview beside it, in a window of its own */
+    SDL_SetWindowMinimumSize(L.win, 100, 100);
+    SDL_SetWindowSize(L.win, b.w / 2 - 10, 300);
+    assert_true(overwin_open(&ow, &oc, &err));
+    assert_false(overwin_in_place(&ow));
+    assert_non_null(ow.win);
+    assert_false(overwin_owns(&ow, &key)); /* the game window's key stays the game's */
+    overwin_close(&ow);
+    track_free(t);
+    winloop_close(&L);
+}
+
 /* ---- start lights ------------------------------------------------------ */
 
 /* Runs of colour c along row y: how many lights of that colour are drawn. */
@@ -261,6 +323,12 @@ static void hud_lines_as_the_terminal_saw_them(void **state)
     assert_string_equal(h.best, "");
     widget_hud_race(&rf, 1, -2000000, &h);
     assert_string_equal(h.centre, "0:30.0 left");
+    /* after the limit (a network session's clock runs on): the lap clock
+     * stops at 30 s with the race */
+    rf.phase = RF_DONE;
+    widget_hud_race(&rf, 1, 41250000, &h);
+    assert_string_equal(h.centre, "0:00.0 left");
+    assert_string_equal(h.lap, "0:30.0");
 }
 
 /* Issue 22: "1 laps". A 3-lap race where terminal 1 saw car 1 finish its
@@ -485,6 +553,7 @@ int main(void)
         cmocka_unit_test(network_help_lists_every_key),
         cmocka_unit_test(loop_drives_the_screen),
         cmocka_unit_test(bench_steps_a_sixtieth),
+        cmocka_unit_test(windows_fit_the_display),
         cmocka_unit_test(lights_count_down_by_race_time),
         cmocka_unit_test(hud_lines_as_the_terminal_saw_them),
         cmocka_unit_test(results_say_one_lap),

@@ -45,6 +45,7 @@ typedef struct AppConfig {
     const char *shot_dir;    /* where F12 / P screenshots go; NULL = ~/Pictures/netrace (see docs/window.md) */
     int width, height;       /* initial window size; 0 = 1280 x 720 */
     double speed;            /* replay speed, 0 = 1.0; clamped to 0.25 .. 8 */
+    double scale;            /* text scale (--scale, Ctrl +/-), 0 = 1.0; GFX_SCALE_MIN..MAX */
     bool fullscreen;
     bool paused;             /* start paused */
     bool loop;               /* restart at the race end */
@@ -56,6 +57,10 @@ typedef struct AppConfig {
                               * widths; the physics' CAR_GRASS_CW); 0 = none */
     bool live;               /* someone else drives the engine (the game's overview
                               * window): no pause, step, restart, loop or speed */
+    const char *links_text;  /* the links of a race the controls cannot change
+                              * (N cars, client-server): shown in the status
+                              * line, the link controls hidden; NULL = the two
+                              * links of a two-car p2p race, live */
     const LinkScript *script; /* borrowed; link changes applied at their race
                                * times (shown in the top bar); NULL = none.
                                * A restart (R, loop) puts the links back as

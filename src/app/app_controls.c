@@ -79,6 +79,22 @@ bool app_link_text(const LinkSpec *l, int64_t delay_us, int64_t jitter_us, doubl
 }
 
 /* Current loss probability of a spec as the loss control shows it. */
+void app_link_short(const LinkSpec *in, char *ls, size_t n)
+{
+    int dl = (int)(in->delay_us / NR_US_PER_MS), jt = (int)(in->jitter_us / NR_US_PER_MS);
+    bool random_loss = in->loss_kind == LINK_LOSS_RANDOM;
+    if (random_loss && in->loss_p >= 1.0) /* an outage: say so, not "0 ms" */
+        snprintf(ls, n, "down (loss 100%%)");
+    else if (jt > 0)
+        snprintf(ls, n, "%d±%d ms", dl, jt);
+    else
+        snprintf(ls, n, "%d ms", dl);
+    if (random_loss && in->loss_p > 0 && in->loss_p < 1.0) {
+        size_t u = strlen(ls);
+        snprintf(ls + u, n - u, " loss %.3g%%", in->loss_p * 100.0);
+    }
+}
+
 static double spec_loss(const LinkSpec *l)
 {
     return l->loss_kind == LINK_LOSS_RANDOM ? l->loss_p : 0.0;
@@ -214,6 +230,10 @@ void app_ctl_change(AppState *s, int ctl, int dir, bool big)
         return; /* the race runs at the drivers' pace */
     if (!s->e) {
         app_set_message(s, "a network race: its links and parameters were set when it began");
+        return;
+    }
+    if (app_links_fixed(s) && ctl <= CTL_DIST) {
+        app_set_message(s, "this race's links are set on the command line (--link I-J, --links FILE)");
         return;
     }
     int step = dir * (big ? 5 : 1);

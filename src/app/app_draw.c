@@ -16,20 +16,39 @@ static void xform_for(const AppState *s, const SDL_FRect *view, int k, int j, Ap
     x->rotated = false;
     SDL_FRect area = *view; /* where the cars are shown: above the lagometer when it is on */
     if (s->lag && k >= 0)
-        area.h = lagometer_view_rect(view, s->lay.base, s->focus >= 0).y - view->y;
+        area.h = app_lag_rect(s, k, view).y - view->y;
     const SDL_FRect *rect = &area;
     x->cx = rect->x + rect->w / 2;
     x->cy = rect->y + rect->h / 2;
     if (s->follow[s->focus >= 0] && k >= 0) {
-        const EngineView v = s->data.view[k][j];
-        x->wx = (v.pose[0].x + v.pose[1].x) / 2;
-        x->wy = (v.pose[0].y + v.pose[1].y) / 2;
-        double dist = hypot(v.pose[0].x - v.pose[1].x, v.pose[0].y - v.pose[1].y);
+        const EngineView *v = &s->data.view[k][j];
+        double dist;
+        if (racedata_cars(&s->data) == 2) {
+            x->wx = (v->pose[0].x + v->pose[1].x) / 2;
+            x->wy = (v->pose[0].y + v->pose[1].y) / 2;
+            dist = hypot(v->pose[0].x - v->pose[1].x, v->pose[0].y - v->pose[1].y);
+        } else { /* the box around every car: its centre and diagonal */
+            double x0 = v->pose[0].x, x1 = x0, y0 = v->pose[0].y, y1 = y0;
+            for (int c = 1; c < racedata_cars(&s->data); c++) {
+                x0 = fmin(x0, v->pose[c].x);
+                x1 = fmax(x1, v->pose[c].x);
+                y0 = fmin(y0, v->pose[c].y);
+                y1 = fmax(y1, v->pose[c].y);
+            }
+            x->wx = (x0 + x1) / 2;
+            x->wy = (y0 + y1) / 2;
+            dist = hypot(x1 - x0, y1 - y0);
+        }
         /* car widths across the short side: both cars with a margin, at
          * least 30 in the large focus views and 14 in the overview's
          * thumbnails (cars of ~2 x 1 cw big enough to see on a projector) */
         double span = fmax(s->focus >= 0 ? 30.0 : 14.0, dist * 1.4 + 8.0);
         double px = fmin(rect->w, rect->h);
+        if (racedata_cars(&s->data) > 2) { /* N cars: every car below the caption strip, in the smaller views too */
+            float cap = lh(s, GFX_SMALL) + (float)s->lay.base * 0.25f;
+            x->cy = rect->y + cap + (rect->h - cap) / 2;
+            px = fmin(rect->w, rect->h - cap);
+        }
         x->scale = (float)(px / span);
     } else {
         /* leave the caption strips (top, and bottom in large views) clear */
@@ -65,11 +84,11 @@ static void update_trails(AppState *s)
     if (s->trail_t >= 0 && now - s->trail_t < 66 * NR_US_PER_MS)
         return;
     s->trail_t = now;
-    int n = s->data.n;
+    int n = s->data.n, nc = racedata_cars(&s->data);
     for (int k = 0; k < n; k++)
-        for (int j = 0; j < 2; j++) {
+        for (int j = 0; j < nc; j++) {
             const EngineView v = s->data.view[k][j];
-            for (int c = 0; c < 2; c++) {
+            for (int c = 0; c < nc; c++) {
                 AppTrail *t = &s->trail[k][j][c];
                 t->x[t->head] = (float)v.pose[c].x;
                 t->y[t->head] = (float)v.pose[c].y;
@@ -85,6 +104,7 @@ static void update_trails(AppState *s)
 static void draw_unknown(AppState *s, const SDL_FRect *rect, int j)
 {
     gfx_fill(s->r, rect->x, rect->y, rect->w, rect->h, PAL_PANEL);
+    gfx_room_push(&s->gfx, rect->x, rect->y, rect->w, rect->h);
     char full[48];
     snprintf(full, sizeof full, "P%d screen: no view from the peer yet", j + 1);
     const char *says[3] = {full, "no view yet", "peer"}; /* detail dropped, never letters */
@@ -96,6 +116,7 @@ static void draw_unknown(AppState *s, const SDL_FRect *rect, int j)
     }
     gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + rect->w / 2), (int)(rect->y + rect->h / 2 - lh(s, GFX_SMALL) / 2),
              GFX_CENTER, PAL_DIM, "%s", says[i]);
+    gfx_room_pop(&s->gfx);
     gfx_frame(s->r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
 }
 
@@ -114,14 +135,15 @@ static void view_track(AppState *s, const SDL_FRect *rect, const SDL_Rect *clip,
     app_draw_track(s, x);
 }
 
-/* Overlays under the cars: trails of both cars; the MUs on the way to
- * terminal j (they carry the other car); the other car's true position. */
+/* Overlays under the cars: trails of every car; the MUs on the way to
+ * terminal j (they carry the other cars; with more than two cars, every
+ * MU the others have on the way); the other cars' true positions. */
 static void view_overlays(AppState *s, int k, int j, const AppXform *x)
 {
     SDL_Renderer *r = s->r;
-    int other = 1 - j;
+    int nc = racedata_cars(&s->data);
     if (s->overlays & APP_OVERLAY_TRAILS) {
-        for (int c = 0; c < 2; c++) {
+        for (int c = 0; c < nc; c++) {
             const AppTrail *t = &s->trail[k][j][c];
             SDL_Color col = pal_mix(pal_car(c), PAL_GRASS, 0.35f);
             for (int i = 1; i < t->n; i++) {
@@ -133,7 +155,9 @@ static void view_overlays(AppState *s, int k, int j, const AppXform *x)
             }
         }
     }
-    if ((s->overlays & APP_OVERLAY_INFLIGHT) && s->e) {
+    for (int other = 0; other < nc && (s->overlays & APP_OVERLAY_INFLIGHT) && s->e; other++) {
+        if (other == j)
+            continue;
         int m = engine_in_flight(s->e, k, other, s->inflight, ENGINE_QUEUE_LIMIT); /* direction other -> j */
         SDL_Color col = pal_mix(pal_car(other), gfx_rgb(255, 255, 255), 0.55f);
         float rad = fmaxf(2.0f, x->scale * 0.3f);
@@ -143,11 +167,46 @@ static void view_overlays(AppState *s, int k, int j, const AppXform *x)
             gfx_disc(r, px, py, rad, col);
         }
     }
-    if ((s->overlays & APP_OVERLAY_GHOST) && s->e) {
+    for (int other = 0; other < nc && (s->overlays & APP_OVERLAY_GHOST) && s->e; other++) {
+        if (other == j)
+            continue;
         Pose truth;
         engine_truth(s->e, other, &truth, NULL);
         app_draw_car(s, x, truth.x, truth.y, truth.heading, pal_mix(pal_car(other), gfx_rgb(255, 255, 255), 0.6f),
                      true);
+    }
+}
+
+/* Both cars' laps at the bottom of a tall view: "car 1 lap 2  car 2 lap 1",
+ * else "lap 2  lap 1" in the cars' colours, else nothing; with more cars,
+ * the terminal's own car's ("car 3 lap 2"). */
+static void view_laps(AppState *s, const SDL_FRect *rect, int j, const EngineView *v, float ls, float pad)
+{
+    gfx_fill(s->r, rect->x, rect->y + rect->h - ls - pad, rect->w, ls + pad, PAL_CAPTION);
+    int y = (int)(rect->y + rect->h - ls - pad / 2);
+    if (racedata_cars(&s->data) > 2) {
+        char own[32], lap[16];
+        snprintf(own, sizeof own, "car %d lap %d", j + 1, v->lap[j] + 1);
+        snprintf(lap, sizeof lap, "lap %d", v->lap[j] + 1);
+        const char *forms[2] = {own, lap};
+        gfx_text_fit(&s->gfx, GFX_SMALL, (int)(rect->x + pad), y, GFX_LEFT, pal_car(j), rect->w - 2 * pad, forms, 2);
+        return;
+    }
+    char a[2][32], b[2][32];
+    for (int c = 0; c < 2; c++) {
+        snprintf(a[c], sizeof a[c], "car %d lap %d", c + 1, v->lap[c] + 1);
+        snprintf(b[c], sizeof b[c], "lap %d", v->lap[c] + 1);
+    }
+    for (int form = 0; form < 2; form++) {
+        const char *t0 = form ? b[0] : a[0], *t1 = form ? b[1] : a[1];
+        int w0, w1, hh;
+        gfx_text_size(&s->gfx, GFX_SMALL, t0, &w0, &hh);
+        gfx_text_size(&s->gfx, GFX_SMALL, t1, &w1, &hh);
+        if ((float)(w0 + w1) + 5 * pad > rect->w)
+            continue;
+        int x1 = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), y, GFX_LEFT, PAL_CAR1, "%s", t0);
+        gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + 3 * pad) + x1, y, GFX_LEFT, PAL_CAR2, "%s", t1);
+        return;
     }
 }
 
@@ -167,9 +226,12 @@ static void view_captions(AppState *s, const SDL_FRect *rect, int j, const Engin
     SDL_Renderer *r = s->r;
     float ls = lh(s, GFX_SMALL), pad = (float)s->lay.base * 0.25f;
     gfx_fill(r, rect->x, rect->y, rect->w, ls + pad, PAL_CAPTION);
+    gfx_room_push(&s->gfx, rect->x, rect->y, rect->w, rect->h);
     SDL_Color lc = pal_car(v->leader);
-    char lead[32], who[48];
+    char lead[32], lead2[32], lead3[16], who[48];
     snprintf(lead, sizeof lead, "car %d ahead", v->leader + 1);
+    snprintf(lead2, sizeof lead2, "%d ahead", v->leader + 1);
+    snprintf(lead3, sizeof lead3, "%d", v->leader + 1);
     int lw, lhh, pw;
     gfx_text_size(&s->gfx, GFX_SMALL, lead, &lw, &lhh);
     app_view_caption(j, s->data.late_us[j], true, who, sizeof who);
@@ -177,30 +239,39 @@ static void view_captions(AppState *s, const SDL_FRect *rect, int j, const Engin
     bool wide = (float)(pw + lw) + 6 * pad < rect->w;
     if (!wide)
         app_view_caption(j, s->data.late_us[j], false, who, sizeof who);
-    int tw = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), (int)(rect->y + pad / 2), GFX_LEFT, pal_car(j),
-                      "%s", who);
+    /* the badge says who leads in words, shorter as the view narrows
+     * ("car 2 ahead", "2 ahead", "2"); the screen's name gives way first */
+    const char *leads[3] = {lead, lead2, lead3};
+    gfx_text_size(&s->gfx, GFX_SMALL, who, &pw, &lhh);
+    int li = -1;
+    for (int i = 0; i < 3 && li < 0; i++) {
+        gfx_text_size(&s->gfx, GFX_SMALL, leads[i], &lw, &lhh);
+        if ((float)(pw + lw) + 5 * pad < rect->w)
+            li = i;
+    }
+    bool name = li >= 0; /* else the badge alone, as long as it fits */
+    if (!name)
+        li = gfx_fit(&s->gfx, GFX_SMALL, rect->w - 4 * pad, leads, 3);
+    lw = 0;
+    if (li >= 0)
+        gfx_text_size(&s->gfx, GFX_SMALL, leads[li], &lw, &lhh);
     float bx = rect->x + rect->w - (float)lw - 3 * pad;
-    if (bx > rect->x + (float)tw + 2 * pad || tw == 0) {
+    if (name)
+        gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), (int)(rect->y + pad / 2), GFX_LEFT, pal_car(j), "%s", who);
+    if (li >= 0) {
         gfx_fill(r, bx, rect->y + 1, (float)lw + 2 * pad, ls + pad - 2, lc);
         gfx_text(&s->gfx, GFX_SMALL, (int)(bx + pad), (int)(rect->y + pad / 2), GFX_LEFT, gfx_rgb(0, 0, 0), "%s",
-                 lead);
-    } else { /* too narrow: a block of the leader's colour */
-        gfx_fill(r, rect->x + rect->w - ls - pad, rect->y + 1, ls, ls + pad - 2, lc);
+                 leads[li]);
     }
-    if (rect->h > 12 * (ls + pad)) {
-        gfx_fill(r, rect->x, rect->y + rect->h - ls - pad, rect->w, ls + pad, PAL_CAPTION);
-        int y = (int)(rect->y + rect->h - ls - pad / 2);
-        int w1 = gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + pad), y, GFX_LEFT, PAL_CAR1, "car 1 lap %d",
-                          v->lap[0] + 1);
-        gfx_text(&s->gfx, GFX_SMALL, (int)(rect->x + 3 * pad) + w1, y, GFX_LEFT, PAL_CAR2, "car 2 lap %d",
-                 v->lap[1] + 1);
-    }
+    if (rect->h > 12 * (ls + pad))
+        view_laps(s, rect, j, v, ls, pad);
+    gfx_room_pop(&s->gfx);
     gfx_frame(r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
 }
 
 /* Terminal j's screen under scheme k: the track, the overlays, both cars
  * where that terminal displays them (its own on top), the captions. */
-static void draw_view(AppState *s, int k, int j)
+void app_draw_view(AppState *s, int k, int j)
 {
     const SDL_FRect *rect = &s->lay.view[k][j];
     if (rect->w < 4 || rect->h < 4)
@@ -216,16 +287,32 @@ static void draw_view(AppState *s, int k, int j)
     view_track(s, rect, &clip, &x);
     const EngineView v = s->data.view[k][j];
     s->drawn[k].leader[j] = v.leader;
-    s->drawn[k].gap[j] = v.progress[0] - v.progress[1];
+    if (j < 2) /* the two-car gap (tests) */
+        s->drawn[k].gap[j] = v.progress[0] - v.progress[1];
     s->drawn[k].drawn = true;
     view_overlays(s, k, j, &x);
-    int other = 1 - j;
-    app_draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, pal_car(other), false);
+    for (int other = 0; other < racedata_cars(&s->data); other++) /* the own car on top */
+        if (other != j)
+            app_draw_car(s, &x, v.pose[other].x, v.pose[other].y, v.pose[other].heading, pal_car(other), false);
     app_draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, pal_car(j), false);
     SDL_RenderSetClipRect(s->r, NULL);
     view_captions(s, rect, j, &v);
     if (s->lag)
         app_draw_lag(s, k, j, rect);
+}
+
+/* Where scheme k's lagometer goes in a screen (view): along its bottom
+ * (lagometer_view_rect), above the laps caption when the screen shows one
+ * (view_captions); a focused screen's tall enough for its title and legend
+ * when that takes at most 45 % of the screen (the N-car focus's four). */
+SDL_FRect app_lag_rect(const AppState *s, int k, const SDL_FRect *view)
+{
+    SDL_FRect r = lagometer_view_rect(view, s->lay.base, s->focus == k);
+    float cap = lh(s, GFX_SMALL) + (float)s->lay.base * 0.25f, text_h = 4.6f * lh(s, GFX_SMALL);
+    if (s->focus == k && r.h < text_h && text_h <= 0.45f * view->h)
+        r.h = text_h;
+    r.y = view->y + view->h - r.h - (view->h > 12 * cap ? cap : 0);
+    return r;
 }
 
 static void lag_in(const AppState *s, int k, int j, LagometerIn *in)
@@ -242,7 +329,7 @@ static int64_t lag_common_scale(const AppState *s)
 {
     int64_t top = 0;
     for (int k = 0; k < s->data.n; k++)
-        for (int j = 0; j < 2 && (s->focus < 0 || s->focus == k); j++) {
+        for (int j = 0; j < racedata_cars(&s->data) && (s->focus < 0 || s->focus == k || racedata_cars(&s->data) > 2); j++) {
             LagometerIn in;
             lag_in(s, k, j, &in);
             int64_t v = lagometer_scale(&in);
@@ -260,19 +347,30 @@ void app_draw_lag(AppState *s, int k, int j, const SDL_FRect *view)
              s->data.scheme[k]->title ? s->data.scheme[k]->title : s->data.scheme[k]->name);
     in.title = title;
     in.scale_us = s->lag_scale_us;
-    lagometer_draw(&s->gfx, &in, lagometer_view_rect(view, s->lay.base, s->focus >= 0));
+    lagometer_draw(&s->gfx, &in, app_lag_rect(s, k, view));
 }
 
-/* A red frame around both screens of scheme k while the engine's latest
+/* A red frame around every screen of scheme k while the engine's latest
  * sample is inconsistent (the screens disagree on who is ahead). */
-static void draw_disagree(AppState *s, int k)
+void app_draw_disagree(AppState *s, int k)
 {
     s->drawn[k].frame = s->data.metrics[k]->inconsistent_now;
     if (!s->drawn[k].frame)
         return;
-    const SDL_FRect *a = &s->lay.view[k][0], *b = &s->lay.view[k][1];
     float t = fmaxf(2.0f, (float)s->lay.base * 0.15f);
-    float x0 = a->x - t, y0 = fminf(a->y, b->y) - t, x1 = b->x + b->w + t, y1 = fmaxf(a->y + a->h, b->y + b->h) + t;
+    const SDL_FRect *a = &s->lay.view[k][0];
+    float x0 = a->x, y0 = a->y, x1 = a->x + a->w, y1 = a->y + a->h;
+    for (int j = 1; j < racedata_cars(&s->data); j++) {
+        const SDL_FRect *b = &s->lay.view[k][j];
+        x0 = fminf(x0, b->x);
+        y0 = fminf(y0, b->y);
+        x1 = fmaxf(x1, b->x + b->w);
+        y1 = fmaxf(y1, b->y + b->h);
+    }
+    x0 -= t;
+    y0 -= t;
+    x1 += t;
+    y1 += t;
     SDL_Color c = gfx_rgb(230, 40, 40);
     gfx_fill(s->r, x0, y0, x1 - x0, t, c);
     gfx_fill(s->r, x0, y1 - t, x1 - x0, t, c);
@@ -281,22 +379,24 @@ static void draw_disagree(AppState *s, int k)
 }
 
 /* The focused scheme's name above its two views. */
-static void draw_label(AppState *s, int k)
+void app_draw_label(AppState *s, int k)
 {
     const SDL_FRect *a = &s->lay.label[k];
     const SchemeType *st = s->data.scheme[k];
     float pad = (float)s->lay.base * 0.3f;
-    int w = gfx_text(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, pal_scheme(k), "%s",
-                     st->title ? st->title : st->name);
-    char line[GFX_TEXT_MAX];
+    gfx_room_push(&s->gfx, a->x, a->y, a->w, a->h);
+    int w = gfx_text_shrink(&s->gfx, GFX_BIG, (int)a->x, (int)a->y, GFX_LEFT, pal_scheme(k), a->w,
+                            st->title ? st->title : st->name);
+    /* beside it: name, place and summary, else name and place, else the place */
+    char line[GFX_TEXT_MAX], line2[GFX_TEXT_MAX], line3[32];
     snprintf(line, sizeof line, "%s (%d of %d): %s", st->name, k + 1, s->data.n,
              st->summary ? st->summary : "");
-    int lw, lhh;
-    gfx_text_size(&s->gfx, GFX_NORMAL, line, &lw, &lhh);
-    if (a->x + (float)(w + lw) + 3 * pad > a->x + a->w) /* too long: name and place only */
-        snprintf(line, sizeof line, "%s (%d of %d)", st->name, k + 1, s->data.n);
-    gfx_text(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
-             GFX_LEFT, PAL_DIM, "%s", line);
+    snprintf(line2, sizeof line2, "%s (%d of %d)", st->name, k + 1, s->data.n);
+    snprintf(line3, sizeof line3, "(%d of %d)", k + 1, s->data.n);
+    const char *lines[3] = {line, line2, line3};
+    gfx_text_fit(&s->gfx, GFX_NORMAL, (int)(a->x + (float)w + 3 * pad), (int)(a->y + lh(s, GFX_BIG) - lh(s, GFX_NORMAL)),
+                 GFX_LEFT, PAL_DIM, a->w - (float)w - 3 * pad, lines, 3);
+    gfx_room_pop(&s->gfx);
 }
 
 void app_draw(AppState *s, int w, int h)
@@ -314,6 +414,7 @@ void app_draw(AppState *s, int w, int h)
     if (s->paused || !s->gtext_valid) {
         for (int k = 0; k < n; k++) {
             app_gauge_text(s->data.metrics[k], &s->gtext[k]);
+            app_gauge_text_n(s->data.metrics[k], racedata_cars(&s->data), &s->gtext[k]);
             s->gtext_t[k] = now;
         }
         s->gtext_valid = true;
@@ -331,22 +432,25 @@ void app_draw(AppState *s, int w, int h)
             if (oldest < 0)
                 break;
             app_gauge_text(s->data.metrics[oldest], &s->gtext[oldest]);
+            app_gauge_text_n(s->data.metrics[oldest], racedata_cars(&s->data), &s->gtext[oldest]);
             s->gtext_t[oldest] = now;
         }
     }
     memset(s->drawn, 0, sizeof s->drawn);
     s->lag_scale_us = s->lag ? lag_common_scale(s) : 0;
-    if (s->focus >= 0) {
-        draw_label(s, s->focus);
-        draw_view(s, s->focus, 0);
-        draw_view(s, s->focus, 1);
-        draw_disagree(s, s->focus);
+    if (racedata_cars(&s->data) > 2) {
+        app_draw_nrace(s);
+    } else if (s->focus >= 0) {
+        app_draw_label(s, s->focus);
+        app_draw_view(s, s->focus, 0);
+        app_draw_view(s, s->focus, 1);
+        app_draw_disagree(s, s->focus);
         app_draw_gauges(s, s->focus, true);
     } else {
         for (int k = 0; k < n; k++) {
-            draw_view(s, k, 0);
-            draw_view(s, k, 1);
-            draw_disagree(s, k);
+            app_draw_view(s, k, 0);
+            app_draw_view(s, k, 1);
+            app_draw_disagree(s, k);
             app_draw_gauges(s, k, false);
         }
     }

@@ -1,5 +1,5 @@
-/* The window's gauges (inconsistency, fairness bar, d1 / d2, counters) and
- * strip charts, each chart cached in a layer redrawn when its history grows. */
+/* The window's gauges: inconsistency, the fairness bar, d1 / d2, counters
+ * (the strip charts are app_charts.c's). */
 #include "app_paint.h"
 
 #include <stdio.h>
@@ -51,13 +51,6 @@ static double fairness_range(const AppState *s)
     return mx;
 }
 
-/* Where the next gauge line goes: x, y its top left, w its width, l the
- * line height, bottom the panel's (pixels). */
-typedef struct GaugePen {
-    float x, y, w, l, pad, bottom;
-    int font;
-} GaugePen;
-
 /* Room for n more lines. */
 static bool room(const GaugePen *p, float n)
 {
@@ -67,7 +60,7 @@ static bool room(const GaugePen *p, float n)
 /* The overview's panel title: "7 EPP-xv epp-xv": the short name goes first,
  * then the title falls back to the name, then to the number: detail is
  * dropped, never letters. */
-static void gauge_title(AppState *s, int k, const SDL_FRect *g, GaugePen *p)
+void app_gauge_title(AppState *s, int k, const SDL_FRect *g, GaugePen *p)
 {
     const SchemeType *st = s->data.scheme[k];
     gfx_fill(s->r, g->x, g->y, 4, g->h, pal_scheme(k));
@@ -102,21 +95,27 @@ static void gauge_title(AppState *s, int k, const SDL_FRect *g, GaugePen *p)
 /* Inconsistency: a bar filled by the rate, the text over it; the recent
  * rate beside, or on a line of its own while the fairness bar and its
  * value still fit below (the detail to drop). */
-static void gauge_rate(AppState *s, const Metrics *m, const AppGaugeText *t, GaugePen *p)
+void app_gauge_rate(AppState *s, const Metrics *m, const AppGaugeText *t, GaugePen *p)
 {
     float x = p->x, w = p->w, l = p->l, pad = p->pad;
     double rate = metrics_inconsistency_rate(m);
     gfx_fill(s->r, x, p->y, w, l, gfx_rgb(52, 56, 64));
     gfx_fill(s->r, x, p->y, (float)(w * fmin(1.0, rate)), l, gfx_rgb(150, 60, 60));
-    int tw = gfx_text(&s->gfx, p->font, (int)(x + pad), (int)p->y, GFX_LEFT, PAL_FG, "%s", t->rate);
-    int rw, rh;
-    gfx_text_size(&s->gfx, p->font, t->recent, &rw, &rh);
+    /* "inconsistent 12.3%", else "incons. 12.3%", else "12.3%" */
+    const char *pct = app_text_after(t->rate, "inconsistent "), *rpct = app_text_after(t->recent, "last ");
+    char mid[64];
+    snprintf(mid, sizeof mid, "incons. %.40s", pct);
+    const char *rates[3] = {t->rate, mid, pct};
+    /* up to the panel's edge (the bar ends a padding earlier) */
+    int tw = gfx_text_fit(&s->gfx, p->font, (int)(x + pad), (int)p->y, GFX_LEFT, PAL_FG, w, rates, 3);
+    const char *recents[2] = {t->recent, rpct}; /* "last 5 s 1.2%", else "5 s 1.2%" */
     SDL_Color rc = m->inconsistent_now ? PAL_WARN : PAL_DIM;
-    if ((float)(tw + rw) + 3 * pad < w) {
-        gfx_text(&s->gfx, p->font, (int)(x + w - pad), (int)p->y, GFX_RIGHT, rc, "%s", t->recent);
+    int ri = gfx_fit(&s->gfx, p->font, w - (float)tw - 3 * pad, recents, 2);
+    if (ri >= 0) {
+        gfx_text(&s->gfx, p->font, (int)(x + w - pad), (int)p->y, GFX_RIGHT, rc, "%s", recents[ri]);
     } else if (p->y + l * 1.15f + 3 * l + pad <= p->bottom + 1) {
         p->y += l;
-        gfx_text(&s->gfx, p->font, (int)(x + pad), (int)p->y, GFX_LEFT, rc, "%s", t->recent);
+        gfx_text_fit(&s->gfx, p->font, (int)(x + pad), (int)p->y, GFX_LEFT, rc, w, recents, 2);
     }
     p->y += l * 1.15f;
 }
@@ -140,10 +139,14 @@ static void gauge_fair_bar(AppState *s, double f, double R, GaugePen *p)
         gfx_fill(r, cxm - tx - 0.5f, y + bh * 0.6f, 1, bh * 0.4f, gfx_rgb(150, 155, 165));
     }
     gfx_fill(r, cxm - 1, y - 2, 3, bh + 4, PAL_FG);
-    gfx_text(&s->gfx, GFX_SMALL, (int)(x + pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_LEFT, gfx_rgb(0, 0, 0),
-             "P2");
-    gfx_text(&s->gfx, GFX_SMALL, (int)(x + w - pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
-             gfx_rgb(0, 0, 0), "P1");
+    int lw, lhh; /* the ends' names, when each fits in its half with the centre line clear */
+    gfx_text_size(&s->gfx, GFX_SMALL, "P2", &lw, &lhh);
+    if ((float)lw + 2 * pad < w / 2 - 2) {
+        gfx_text(&s->gfx, GFX_SMALL, (int)(x + pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_LEFT,
+                 gfx_rgb(0, 0, 0), "P2");
+        gfx_text(&s->gfx, GFX_SMALL, (int)(x + w - pad), (int)(y + (bh - lh(s, GFX_SMALL)) / 2), GFX_RIGHT,
+                 gfx_rgb(0, 0, 0), "P1");
+    }
     p->y += bh + pad / 2;
 }
 
@@ -152,24 +155,21 @@ static void gauge_fair_bar(AppState *s, double f, double R, GaugePen *p)
 static void gauge_fair_text(AppState *s, double f, const AppGaugeText *t, GaugePen *p)
 {
     SDL_Color fc = f >= APP_FAIR_EVEN_CW ? PAL_CAR1 : f <= -APP_FAIR_EVEN_CW ? PAL_CAR2 : PAL_FG;
-    const char *fair = t->fair;
-    for (int cut = 0; cut < 2; cut++) {
-        int fw0, fh0;
-        gfx_text_size(&s->gfx, p->font, fair, &fw0, &fh0);
-        if ((float)fw0 <= p->w)
-            break;
-        const char *sp = strchr(fair, ' ');
-        if (sp)
-            fair = sp + 1;
-    }
-    int fw1 = gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, fc, "%s", fair);
-    int ww, wh;
-    gfx_text_size(&s->gfx, p->font, t->who, &ww, &wh);
-    if ((float)(fw1 + ww) + 2 * p->pad < p->w) {
-        gfx_text(&s->gfx, p->font, (int)(p->x + p->w), (int)p->y, GFX_RIGHT, fc, "%s", t->who);
+    /* "mean d1-d2 +0.13 cw", "d1-d2 +0.13 cw", "+0.13 cw", "+0.13" */
+    const char *d12 = app_text_after(t->fair, "mean "), *val = app_text_after(d12, "d1-d2 ");
+    char num[32];
+    snprintf(num, sizeof num, "%.*s", (int)strcspn(val, " "), val);
+    const char *fairs[4] = {t->fair, d12, val, num};
+    int fw1 = gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, fc, p->w, fairs, 4);
+    char shortwho[32]; /* "P1 disadvantaged", else "P1 disadv." */
+    snprintf(shortwho, sizeof shortwho, "%.2s disadv.", t->who);
+    const char *whos[2] = {t->who, strcmp(t->who, "even") == 0 ? NULL : shortwho};
+    int wi = gfx_fit(&s->gfx, p->font, p->w - (float)fw1 - 2 * p->pad, whos, 2);
+    if (wi >= 0) {
+        gfx_text(&s->gfx, p->font, (int)(p->x + p->w), (int)p->y, GFX_RIGHT, fc, "%s", whos[wi]);
     } else if (p->y + 2 * p->l <= p->bottom + 1) {
         p->y += p->l;
-        gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, fc, "%s", t->who);
+        gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, fc, p->w, whos, 2);
     }
     p->y += p->l;
 }
@@ -178,17 +178,37 @@ static void gauge_fair_text(AppState *s, double f, const AppGaugeText *t, GaugeP
  * view the legend of what they mean. */
 static void gauge_counts(AppState *s, const AppGaugeText *t, bool big, bool compact, const SDL_FRect *g, GaugePen *p)
 {
+    /* "d1 +0.05  d2 -0.10 cw", else without the unit and the double space,
+     * else "d1+0.05 d2-0.10" */
+    char d2[64], d3[64], mus2[96];
+    snprintf(d2, sizeof d2, "%s", t->d);
+    char *cw = strstr(d2, " cw");
+    if (cw)
+        *cw = '\0';
+    char *dd = strstr(d2, "  ");
+    if (dd)
+        memmove(dd, dd + 1, strlen(dd));
+    size_t m = 0;
+    for (size_t i = 0; d2[i] && m + 1 < sizeof d3; i++)
+        if (!(d2[i] == ' ' && i > 0 && d2[i - 1] >= '1' && d2[i - 1] <= '2' && d2[i - 2] == 'd'))
+            d3[m++] = d2[i];
+    d3[m] = '\0';
+    long long s12 = 0, s21 = 0, d12 = 0, d21 = 0;
+    sscanf(t->mus, "sent %lld/%lld discarded %lld/%lld", &s12, &s21, &d12, &d21);
+    snprintf(mus2, sizeof mus2, "sent %lld/%lld disc %lld/%lld", s12, s21, d12, d21);
+    const char *ds[3] = {t->d, d2, d3}, *muss[2] = {t->mus, mus2};
     if (compact) {
-        int w1 = gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, "%s", t->d);
-        if ((float)w1 + p->w * 0.45f < p->w)
-            gfx_text(&s->gfx, p->font, (int)(p->x + p->w), (int)p->y, GFX_RIGHT, PAL_DIM, "%s", t->mus);
+        int w1 = gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, p->w, ds, 3);
+        int mi = gfx_fit(&s->gfx, p->font, p->w - (float)w1 - 2 * p->pad, muss, 2);
+        if (mi >= 0 && (float)w1 + p->w * 0.45f < p->w)
+            gfx_text(&s->gfx, p->font, (int)(p->x + p->w), (int)p->y, GFX_RIGHT, PAL_DIM, "%s", muss[mi]);
         return;
     }
-    gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, "%s", t->d);
+    gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_FG, p->w, ds, 3);
     p->y += p->l;
     if (!room(p, 1))
         return;
-    gfx_text(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_DIM, "%s", t->mus);
+    gfx_text_fit(&s->gfx, p->font, (int)p->x, (int)p->y, GFX_LEFT, PAL_DIM, p->w, muss, 2);
     p->y += p->l;
     if (!big)
         return;
@@ -200,8 +220,16 @@ static void gauge_counts(AppState *s, const AppGaugeText *t, bool big, bool comp
         "bar: log scale, ticks 0.1, 1, 10.. cw",
         "sent/discarded: 1→2 / 2→1",
     };
-    for (int i = 0; i < 5 && p->y + p->l < g->y + g->h; i++, p->y += p->l)
-        gfx_text(&s->gfx, GFX_SMALL, (int)p->x, (int)p->y, GFX_LEFT, PAL_DIM, "%s", lines[i]);
+    /* the legend wrapped to the panel, as many lines as fit */
+    for (int i = 0; i < 5; i++) {
+        char wrapped[4][GFX_TEXT_MAX];
+        int nw = gfx_wrap(&s->gfx, GFX_SMALL, p->w, lines[i], wrapped, 4);
+        for (int q = 0; q < nw; q++, p->y += p->l) {
+            if (!(p->y + p->l < g->y + g->h))
+                return;
+            gfx_text(&s->gfx, GFX_SMALL, (int)p->x, (int)p->y, GFX_LEFT, PAL_DIM, "%s", wrapped[q]);
+        }
+    }
 }
 
 /* The gauge panel's lines, top to bottom, as many as fit. */
@@ -211,11 +239,11 @@ static void draw_gauge_lines(AppState *s, int k, bool big, const SDL_FRect *g, f
     const Metrics *m = s->data.metrics[k];
     GaugePen p = {g->x + pad, g->y + pad / 2, g->w - 2 * pad, l, pad, g->y + g->h, big ? GFX_NORMAL : GFX_SMALL};
     if (!big)
-        gauge_title(s, k, g, &p);
+        app_gauge_title(s, k, g, &p);
     bool compact = p.bottom - p.y < 5.3f * l;
     if (!room(&p, 1))
         return;
-    gauge_rate(s, m, &t, &p);
+    app_gauge_rate(s, m, &t, &p);
     if (!room(&p, 1))
         return;
     double f = metrics_mean_d1_minus_d2(m);
@@ -238,118 +266,8 @@ void app_draw_gauges(AppState *s, int k, bool big)
     gfx_fill(r, g->x, g->y, g->w, g->h, PAL_PANEL);
     SDL_Rect clip = {(int)g->x, (int)g->y, (int)g->w, (int)g->h};
     SDL_RenderSetClipRect(r, &clip);
+    gfx_room_push(&s->gfx, g->x, g->y, g->w, g->h);
     draw_gauge_lines(s, k, big, g, l, pad);
+    gfx_room_pop(&s->gfx);
     SDL_RenderSetClipRect(r, NULL);
-}
-
-/* ---- cached layers ----------------------------------------------------- */
-
-/* Makes l a w x h render target and points the renderer at it; false when
- * targets are unsupported (the caller then draws straight to the frame). */
-bool app_layer_begin(AppState *s, AppLayer *l, int w, int h)
-{
-    if (!l->tex || l->w != w || l->h != h) {
-        if (l->tex)
-            SDL_DestroyTexture(l->tex);
-        l->tex = SDL_CreateTexture(s->r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_TARGET, w, h);
-        l->w = w;
-        l->h = h;
-        l->key = 0;
-        l->text_key[0] = '\0';
-        if (!l->tex)
-            return false;
-    }
-    if (SDL_SetRenderTarget(s->r, l->tex) != 0)
-        return false;
-    return true;
-}
-
-void app_layer_end(AppState *s, AppLayer *l, float x, float y)
-{
-    SDL_SetRenderTarget(s->r, NULL);
-    SDL_Rect dst = {(int)x, (int)y, l->w, l->h};
-    SDL_RenderCopy(s->r, l->tex, NULL, &dst);
-}
-
-/* ---- strip charts ------------------------------------------------------ */
-
-static void draw_chart(AppState *s, int pass, SDL_FRect a)
-{
-    int n = s->data.n;
-    PlotSeries se[SCHEME_MAX];
-    double end_s = (double)s->data.end_us / 1e6;
-    int cap = (int)a.w;
-    cap = cap > APP_CHART_PTS ? APP_CHART_PTS : cap < 2 ? 2 : cap;
-    for (int k = 0; k < n; k++) {
-        int hn = s->data.nhistory[k];
-        const MetricSample *h = s->data.history[k];
-        int m = (h && hn > 0) ? (hn < cap ? hn : cap) : 0;
-        for (int i = 0; i < m; i++) {
-            int src = m > 1 ? (int)((int64_t)i * (hn - 1) / (m - 1)) : 0;
-            s->chart_x[k][i] = (double)h[src].t_us / 1e6;
-            s->chart_y[k][i] = pass == 0 ? h[src].rate * 100.0 : h[src].d1 - h[src].d2;
-        }
-        se[k].label = s->data.scheme[k]->name;
-        se[k].x = s->chart_x[k];
-        se[k].y = s->chart_y[k];
-        se[k].n = m;
-        se[k].markers = false;
-        se[k].lo = se[k].hi = NULL;
-    }
-    PlotPanel p;
-    memset(&p, 0, sizeof p);
-    p.series = se;
-    p.nseries = n;
-    p.fixed_x = true;
-    p.xmin = 0;
-    p.xmax = end_s > 0 ? end_s : 1;
-    p.xlabel = "race time (s)";
-    p.highlight = s->focus + 1;
-    p.zero_line = true;
-    p.title = pass == 0 ? "inconsistency rate, cumulative (%)" : "d1 - d2 per sample (car widths, log scale)";
-    /* one scheme's excursion to +-1000 cw must not hide the others' +-1 */
-    p.symlog = pass == 0 ? 0 : 0.1;
-    int64_t origin = app_mark_origin_us(s); /* the marks on the race's time axis */
-    for (int i = 0; i < s->nmarks; i++)
-        s->mark_s[i] = (double)(origin + s->marks[i].t_ms * NR_US_PER_MS) / 1e6;
-    p.marks = s->mark_s;
-    p.nmarks = s->nmarks;
-    PlotTheme th = plot_theme_dark();
-    gfx_fill(s->r, a.x, a.y, a.w, a.h, PAL_PANEL);
-    plot_draw_panel(&s->gfx, a, &p, &th);
-}
-
-/* The two charts, each redrawn into its layer only when the history has
- * grown by about one pixel column, was reset, or the layout changed. */
-void app_draw_charts(AppState *s)
-{
-    int n = s->data.n;
-    int64_t total = 0;
-    for (int k = 0; k < n; k++)
-        total += s->data.nhistory[k];
-    int64_t race_samples = s->data.end_us / s->data.period_us + 1;
-    for (int pass = 0; pass < 2; pass++) {
-        const SDL_FRect *a = &s->lay.chart[pass];
-        if (a->w < 40 || a->h < 40)
-            return;
-        AppLayer *l = &s->chart_layer[pass];
-        int64_t per_px = race_samples / (int64_t)a->w + 1;
-        int64_t bucket = (int64_t)(n > 0 ? n : 1) * per_px;
-        /* the second chart's buckets are offset by half: never both redrawn in one frame */
-        uint64_t key = ((uint64_t)((total + (pass ? bucket / 2 : 0)) / bucket) << 16) ^
-                       ((uint64_t)(s->focus + 2) << 8) ^ (uint64_t)n ^ ((uint64_t)s->lay.base << 40) ^
-                       ((uint64_t)s->nmarks << 48) ^
-                       (total == 0 ? 0x5a5a5a5aULL : 0);
-        if (s->no_layers || !app_layer_begin(s, l, (int)a->w, (int)a->h)) {
-            SDL_SetRenderTarget(s->r, NULL);
-            draw_chart(s, pass, *a);
-            continue;
-        }
-        if (l->key != key) {
-            SDL_FRect at = {0, 0, a->w, a->h};
-            draw_chart(s, pass, at);
-            l->key = key;
-        }
-        app_layer_end(s, l, a->x, a->y);
-    }
 }

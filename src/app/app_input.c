@@ -40,6 +40,14 @@ static void handle_click(AppState *s, float x, float y, int button)
         return;
     }
     int n = s->data.n;
+    if (racedata_cars(&s->data) > 2) { /* a scheme's cell focuses it; the focused scheme's screens: the overview */
+        for (int k = 0; k < n; k++)
+            if (in_rect(&L->row[k], x, y)) {
+                s->focus = k == s->focus ? -1 : k;
+                return;
+            }
+        return;
+    }
     if (s->focus >= 0) {
         if (in_rect(&L->main, x, y))
             s->focus = -1;
@@ -107,10 +115,10 @@ static bool control_key(AppState *s, SDL_Keycode sym, bool shift)
         app_ctl_change(s, CTL_DIST, shift ? -1 : +1, false);
         return true;
     case SDLK_UP:
-        s->sel = (s->sel + CTL_NVALUES - 1) % CTL_NVALUES;
-        return true;
-    case SDLK_DOWN:
-        s->sel = (s->sel + 1) % CTL_NVALUES;
+    case SDLK_DOWN: /* the next shown control (a race's fixed links have none) */
+        do
+            s->sel = (s->sel + (sym == SDLK_UP ? CTL_NVALUES - 1 : 1)) % CTL_NVALUES;
+        while (app_links_fixed(s) && s->sel <= CTL_DIST);
         return true;
     case SDLK_LEFT:
     case SDLK_LEFTBRACKET:
@@ -128,6 +136,10 @@ static void handle_key(AppState *s, const SDL_KeyboardEvent *k)
     SDL_Keycode sym = k->keysym.sym;
     Uint16 mod = k->keysym.mod;
     bool shift = (mod & KMOD_SHIFT) != 0, ctrl = (mod & KMOD_CTRL) != 0;
+    if (gfx_scale_key(&s->scale, k)) { /* larger text for the back of the room */
+        app_set_message(s, "text x%g (Ctrl + / - / 0)", s->scale);
+        return;
+    }
     if (sym == SDLK_q || (ctrl && (sym == SDLK_w || sym == SDLK_c))) {
         s->want_quit = true;
         return;

@@ -21,7 +21,9 @@
  *        (a peer's screen from its VIEW) "P2 screen 42 ms ago" (short
  *        "P2 42ms ago"), late_us rounded to the millisecond.
  *   app_gauge_text(m, &t)              the gauge strings of one scheme, formatted
- *        from its metrics.
+ *        from its metrics; app_gauge_text_n(m, ncars, &t) its strings of a
+ *        race of more than two cars (pairs, spread, each disadvantage,
+ *        the counters' totals; nothing for two).
  *   app_fair_fill(v, range)            how much of a half fairness bar a mean
  *        d1 - d2 of v car widths fills (0..1) on a scale up to range: 0
  *        exactly when the gauge says "even" (|v| < APP_FAIR_EVEN_CW), at
@@ -30,6 +32,8 @@
  *        window loop (winloop.h); app_requests(s) its WIN_* requests.
  *   app_link_text(spec, ...)           a link spec text from a spec with the
  *        window's overrides, for linkspec_parse.
+ *   app_link_short(spec, buf, n)       a link in short: "75±10 ms", "75 ms
+ *        loss 2%", "down (loss 100%)" (the HUD, a narrow status line).
  */
 #ifndef NR_APP_INTERNAL_H
 #define NR_APP_INTERNAL_H
@@ -97,13 +101,20 @@ typedef struct AppGaugeText {
     char who[64];    /* who is disadvantaged by the mean */
     char d[64];      /* current d1 and d2 */
     char mus[96];    /* MUs sent and discarded per direction */
+    /* more than two cars (app_gauge_text_n) */
+    char pairs[48];  /* pairwise inconsistency rate, % */
+    char spread[48]; /* the fairness spread, cw */
+    char dis[ENGINE_MAX_CARS][24]; /* each player's disadvantage, cw */
+    char totals[96]; /* MUs sent, lost, late and discarded by every terminal */
 } AppGaugeText;
 
 typedef struct AppLayout {
     int w, h, base;
     int cols, rows;
     SDL_FRect top, main, chart[2], status, ctl_row[2];
-    SDL_FRect label[SCHEME_MAX], view[SCHEME_MAX][2], gauge[SCHEME_MAX], row[SCHEME_MAX];
+    SDL_FRect label[SCHEME_MAX], view[SCHEME_MAX][ENGINE_MAX_CARS], gauge[SCHEME_MAX], row[SCHEME_MAX];
+    SDL_FRect cell[SCHEME_MAX]; /* N cars: each scheme's cell of the compact grid */
+    bool cell_views, cell_order; /* N cars: the cells show the screens / the orders */
     SDL_FRect ctl[CTL_COUNT], minus[CTL_COUNT], plus[CTL_COUNT];
 } AppLayout;
 
@@ -125,7 +136,7 @@ typedef struct AppTrail {
  * metrics: the lead badge of each screen, each screen's displayed gap
  * (progress of car 1 minus car 2, car widths), and the red frame. */
 typedef struct AppDrawn {
-    int leader[2];
+    int leader[ENGINE_MAX_CARS];
     double gap[2];
     bool frame;
     bool drawn;
@@ -146,6 +157,7 @@ typedef struct AppState {
     bool paused, loop, help;
     bool follow[2];     /* zoom on the cars: [0] overview, [1] focus */
     double speed;
+    double scale;       /* text scale (gfx_base_px), 1 = as the window's size says */
     int focus;          /* -1 = overview */
     unsigned overlays;
     int sel;            /* selected value control */
@@ -199,7 +211,7 @@ typedef struct AppState {
     int script_next;
     LinkSpec link0[2];
 
-    AppTrail trail[SCHEME_MAX][2][2];
+    AppTrail trail[SCHEME_MAX][ENGINE_MAX_CARS][ENGINE_MAX_CARS];
     int64_t trail_t;
 
     /* the lagometer (F2) and the marks (F3): drawn from data.lag; the marks
@@ -211,6 +223,13 @@ typedef struct AppState {
     int nmarks;
     double mark_s[RECORDING_MAX_MARKS]; /* the charts' x of each */
 } AppState;
+
+/* The race's links are not the window's to change (N cars, client-server:
+ * cfg.links_text describes them): the link controls are hidden. */
+static inline bool app_links_fixed(const AppState *s)
+{
+    return s->cfg.links_text != NULL;
+}
 
 bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
 /* The same on an engine someone else steps (rp NULL with cfg->live: the
@@ -239,6 +258,8 @@ void app_restart(AppState *s);
 void app_draw(AppState *s, int w, int h);
 /* Scheme k's lagometer in terminal j's screen (view) of the overview. */
 void app_draw_lag(AppState *s, int k, int j, const SDL_FRect *view);
+/* Where that lagometer goes in the screen: above its laps caption. */
+SDL_FRect app_lag_rect(const AppState *s, int k, const SDL_FRect *view);
 /* Race time of the marks' zero: the current heat's start in a replay. */
 int64_t app_mark_origin_us(const AppState *s);
 /* The race time drawn (the engine's, or the owner's data). */
@@ -254,9 +275,11 @@ void app_layout(AppState *s, int w, int h);
 void app_view_xform(const AppState *s, int k, int j, AppXform *x);
 void app_view_caption(int j, int64_t late_us, bool wide, char *buf, size_t n);
 void app_gauge_text(const Metrics *m, AppGaugeText *t);
+void app_gauge_text_n(const Metrics *m, int ncars, AppGaugeText *t);
 double app_fair_fill(double v, double range);
 bool app_link_text(const LinkSpec *spec, int64_t delay_us, int64_t jitter_us, double loss_p,
                    const char *dist, char *buf, size_t n);
+void app_link_short(const LinkSpec *spec, char *buf, size_t n);
 void app_set_message(AppState *s, const char *fmt, ...) NR_PRINTF(2, 3);
 /* The value of a control as shown in the control bar. */
 void app_ctl_value(const AppState *s, int ctl, char *buf, size_t n);

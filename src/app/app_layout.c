@@ -29,6 +29,15 @@ static void layout_focus(AppState *s, float pad, float fw, float mid_top, float 
     L->rows = 1;
 }
 
+void app_layout_charts_right(AppState *s, float pad, float fw, float mid_top, float mid_bot)
+{
+    AppLayout *L = &s->lay;
+    float chw = floorf(fw * 0.30f), mh = mid_bot - mid_top;
+    L->chart[0] = frect(fw - chw, mid_top + pad / 2, chw - pad, mh / 2 - pad);
+    L->chart[1] = frect(fw - chw, mid_top + mh / 2 + pad / 2, chw - pad, mh / 2 - pad);
+    L->main = frect(0, mid_top, fw - chw, mh);
+}
+
 /* Overview: one row per scheme (views, then gauges headed by the scheme's
  * name), two columns past six; the two charts stacked on the right. */
 static void layout_overview(AppState *s, float pad, float fw, float mid_top, float mid_bot)
@@ -36,10 +45,7 @@ static void layout_overview(AppState *s, float pad, float fw, float mid_top, flo
     AppLayout *L = &s->lay;
     int n = s->data.n;
     double aspect = (s->bx1 - s->bx0) / (s->by1 - s->by0);
-    float chw = floorf(fw * 0.30f), mh = mid_bot - mid_top;
-    L->chart[0] = frect(fw - chw, mid_top + pad / 2, chw - pad, mh / 2 - pad);
-    L->chart[1] = frect(fw - chw, mid_top + mh / 2 + pad / 2, chw - pad, mh / 2 - pad);
-    L->main = frect(0, mid_top, fw - chw, mh);
+    app_layout_charts_right(s, pad, fw, mid_top, mid_bot);
     int cols = n > 6 ? 2 : 1;
     int rows = n > 0 ? (n + cols - 1) / cols : 1;
     L->cols = cols;
@@ -67,10 +73,19 @@ static void layout_controls(AppState *s, float fw, float ls)
 {
     AppLayout *L = &s->lay;
     float weight[CTL_NVALUES], wsum = 0, cx0 = 0;
+    /* a race's fixed links have no controls (app_links_fixed); T_dr's value
+     * has a digit more than the others' ("0.25"): a little wider, so that
+     * it stays between its - and + under its label at larger text */
     for (int c = 0; c < CTL_NVALUES; c++)
-        wsum += weight[c] = c == CTL_DIST ? 1.6f : c == CTL_SPEED ? 0.8f : 1.0f;
+        wsum += weight[c] = app_links_fixed(s) && c <= CTL_DIST ? 0.0f
+                            : c == CTL_DIST                  ? 1.6f
+                            : c == CTL_SPEED                 ? 0.85f
+                            : c == CTL_TDR                   ? 1.15f
+                                                             : 1.0f;
     for (int c = 0; c < CTL_NVALUES; c++) {
         float cwid = fw * weight[c] / wsum;
+        if (cwid <= 0)
+            continue; /* no rectangle: not drawn, not clickable */
         SDL_FRect b = frect(cx0 + 2, L->ctl_row[0].y + 2, cwid - 4, L->ctl_row[0].h - 4);
         cx0 += cwid;
         L->ctl[c] = b;
@@ -92,8 +107,7 @@ void app_layout(AppState *s, int w, int h)
     memset(L, 0, sizeof *L);
     L->w = w;
     L->h = h;
-    int base = h / 42 < w / 72 ? h / 42 : w / 72;
-    base = base < 10 ? 10 : base > 40 ? 40 : base;
+    int base = gfx_base_px(w, h, s->scale);
     L->base = base;
     gfx_set_scale(&s->gfx, base);
     float pad = (float)base * 0.4f;
@@ -109,7 +123,9 @@ void app_layout(AppState *s, int w, int h)
     L->ctl_row[0] = frect(0, fh - ctl1 - ctl0, fw, ctl0);
     L->status = frect(0, L->ctl_row[0].y - ls * 1.3f, fw, ls * 1.3f);
     float mid_top = L->top.h, mid_bot = L->status.y;
-    if (s->focus >= 0)
+    if (racedata_cars(&s->data) > 2)
+        app_layout_nrace(s, pad, fw, mid_top, mid_bot);
+    else if (s->focus >= 0)
         layout_focus(s, pad, fw, mid_top, mid_bot);
     else
         layout_overview(s, pad, fw, mid_top, mid_bot);

@@ -100,6 +100,7 @@ bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *
     s->paused = cfg->paused;
     s->loop = cfg->loop;
     s->speed = app_speed_nearest(cfg->speed > 0 ? cfg->speed : 1.0);
+    s->scale = cfg->scale > 0 ? cfg->scale : 1.0;
     s->focus = cfg->focus >= 0 && cfg->focus < engine_scheme_count(e) ? cfg->focus : -1;
     s->overlays = cfg->overlays;
     s->lag = cfg->lagometer;
@@ -108,6 +109,7 @@ bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *
         s->nmarks = replay_recording(rp)->nmarks;
     }
     s->trail_t = -1;
+    s->sel = app_links_fixed(s) ? CTL_DELTA : 0;
     /* both the thumbnails and a focused scheme zoom on the cars (a whole
      * track in a thumbnail leaves cars of a few pixels); Z toggles */
     s->follow[0] = s->follow[1] = true;
@@ -125,6 +127,7 @@ void app_state_init_track(AppState *s, const Track *t, const AppConfig *cfg, SDL
     s->cfg = *cfg;
     s->r = r;
     s->focus = -1;
+    s->scale = cfg->scale > 0 ? cfg->scale : 1.0;
     s->follow[0] = s->follow[1] = true;
     track_geometry(s, t, cfg, r);
 }

@@ -23,6 +23,19 @@ void app_draw_quads(SDL_Renderer *r, const SDL_Vertex *v, int nv, const int *idx
     SDL_RenderGeometry(r, NULL, v, nv, order, m);
 }
 
+/* Plain comparisons: fminf / fmaxf are library calls (their NaN rules keep
+ * the compiler from inlining them), and the culling below makes ~5,000 per
+ * view: 7 % of an N-car overview's frame. No coordinate here is NaN. */
+static inline float min2f(float a, float b)
+{
+    return a < b ? a : b;
+}
+
+static inline float max2f(float a, float b)
+{
+    return a > b ? a : b;
+}
+
 /* The asphalt: one quad per segment, those wholly off the view skipped. */
 static void track_asphalt(AppState *s, const AppXform *x)
 {
@@ -45,10 +58,10 @@ static void track_asphalt(AppState *s, const AppXform *x)
                                   &s->vert[i1 + 1].position};
         float qx0 = q[0]->x, qx1 = q[0]->x, qy0 = q[0]->y, qy1 = q[0]->y;
         for (int c = 1; c < 4; c++) {
-            qx0 = fminf(qx0, q[c]->x);
-            qx1 = fmaxf(qx1, q[c]->x);
-            qy0 = fminf(qy0, q[c]->y);
-            qy1 = fmaxf(qy1, q[c]->y);
+            qx0 = min2f(qx0, q[c]->x);
+            qx1 = max2f(qx1, q[c]->x);
+            qy0 = min2f(qy0, q[c]->y);
+            qy1 = max2f(qy1, q[c]->y);
         }
         if (qx1 < x0 || qx0 > x1 || qy1 < y0 || qy0 > y1)
             continue;
@@ -84,8 +97,8 @@ static void track_edges(AppState *s, const AppXform *x)
             app_world_to_px(x, ex[i], ey[i], &x0, &y0);
             app_world_to_px(x, ex[i1], ey[i1], &x1, &y1);
             /* off the view: nothing to draw (zoomed views see a few segments) */
-            if (fmaxf(x0, x1) < x->rect.x - lw || fminf(x0, x1) > x->rect.x + x->rect.w + lw ||
-                fmaxf(y0, y1) < x->rect.y - lw || fminf(y0, y1) > x->rect.y + x->rect.h + lw)
+            if (max2f(x0, x1) < x->rect.x - lw || min2f(x0, x1) > x->rect.x + x->rect.w + lw ||
+                max2f(y0, y1) < x->rect.y - lw || min2f(y0, y1) > x->rect.y + x->rect.h + lw)
                 continue;
             float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
             if (len < 1e-6f)

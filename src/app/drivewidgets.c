@@ -58,11 +58,71 @@ static void arc(SDL_Renderer *r, float cx, float cy, float rad, double a, double
     app_draw_quads(r, v, nv, idx, ni, order);
 }
 
+static bool overlaps(const SDL_FRect *a, const SDL_FRect *b)
+{
+    return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+/* The box of number k on the dial (its centre on the radius at 0.47). */
+static SDL_FRect number_box(AppState *v, float cx, float cy, float rad, int k)
+{
+    char t[16];
+    int tw, th;
+    snprintf(t, sizeof t, "%d", k);
+    gfx_text_size(&v->gfx, GFX_SMALL, t, &tw, &th);
+    SDL_FPoint p = polar(cx, cy, rad * 0.47f, drivewidget_speedo_angle(k));
+    return (SDL_FRect){p.x - (float)tw / 2, p.y - (float)th / 2, (float)tw, (float)th};
+}
+
+/* Which numbers the scale shows: every 10 cw/s, else every 20, when two
+ * neighbours' boxes keep apart (larger text on a small dial); 0: none. */
+static int number_step(AppState *v, float cx, float cy, float rad)
+{
+    for (int every = 10; every <= 20; every += 10) {
+        bool apart = true;
+        for (int k = every; k + every < (int)DRIVEWIDGET_SPEEDO_MAX && apart; k += every) {
+            SDL_FRect a = number_box(v, cx, cy, rad, k), b = number_box(v, cx, cy, rad, k + every);
+            apart = !overlaps(&a, &b);
+        }
+        if (apart)
+            return every;
+    }
+    return 0;
+}
+
 /* The still parts (face, unlit arc, ticks, numbers, the top speed's mark)
- * drawn into a texture of side px, kept in the AppState until the size
- * changes: the dial costs a copy a frame, not its polygons. */
+ * of a dial of radius rad centred at cx, cy on the current target. */
+static void dial_draw(AppState *v, float cx, float cy, float rad, double top)
+{
+    face(v->r, cx, cy, rad);
+    arc(v->r, cx, cy, rad, 0.0, DRIVEWIDGET_SPEEDO_MAX, PAL_PANEL);
+    int every = number_step(v, cx, cy, rad);
+    for (int k = 0; k <= (int)DRIVEWIDGET_SPEEDO_MAX; k += 5) {
+        double a = drivewidget_speedo_angle(k);
+        bool major = k % 10 == 0;
+        SDL_FPoint p0 = polar(cx, cy, rad * (major ? 0.62f : 0.68f), a), p1 = polar(cx, cy, rad * 0.76f, a);
+        gfx_thick_line(v->r, p0.x, p0.y, p1.x, p1.y, fmaxf(1.0f, rad * (major ? 0.04f : 0.025f)), PAL_SPEEDO_SCALE);
+        if (every > 0 && k % every == 0 && k > 0 && k < (int)DRIVEWIDGET_SPEEDO_MAX && rad >= 45) { /* the bottom is the read-out's */
+            SDL_FPoint t = polar(cx, cy, rad * 0.47f, a);
+            int lh = gfx_line_h(&v->gfx, GFX_SMALL);
+            gfx_text(&v->gfx, GFX_SMALL, (int)t.x, (int)(t.y - (float)lh / 2), GFX_CENTER, PAL_DIM, "%d", k);
+        }
+    }
+    if (top > 0) { /* the top speed on a straight */
+        double a = drivewidget_speedo_angle(top);
+        SDL_FPoint p0 = polar(cx, cy, rad * 0.78f, a), p1 = polar(cx, cy, rad * 0.95f, a);
+        gfx_thick_line(v->r, p0.x, p0.y, p1.x, p1.y, fmaxf(1.0f, rad * 0.03f), PAL_FG);
+    }
+}
+
+/* The dial drawn into a texture of side px, kept in the AppState until the
+ * size changes: the dial costs a copy a frame, not its polygons. NULL
+ * without render targets, and while the text audit runs (gfx.h: its boxes
+ * are the window's, so the dial is drawn straight into the frame then). */
 static SDL_Texture *dial_texture(AppState *v, int px, double top)
 {
+    if (v->gfx.audit)
+        return NULL;
     if (v->dial_tex && v->dial_tex_px == px)
         return v->dial_tex;
     if (v->dial_tex)
@@ -79,26 +139,8 @@ static SDL_Texture *dial_texture(AppState *v, int px, double top)
     SDL_SetTextureBlendMode(v->dial_tex, SDL_BLENDMODE_BLEND);
     SDL_SetRenderDrawColor(v->r, 0, 0, 0, 0);
     SDL_RenderClear(v->r);
-    float rad = (float)px / 2, cx = rad, cy = rad;
     SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE); /* the face's alpha goes into the texture as it is */
-    face(v->r, cx, cy, rad);
-    arc(v->r, cx, cy, rad, 0.0, DRIVEWIDGET_SPEEDO_MAX, PAL_PANEL);
-    for (int k = 0; k <= (int)DRIVEWIDGET_SPEEDO_MAX; k += 5) {
-        double a = drivewidget_speedo_angle(k);
-        bool major = k % 10 == 0;
-        SDL_FPoint p0 = polar(cx, cy, rad * (major ? 0.62f : 0.68f), a), p1 = polar(cx, cy, rad * 0.76f, a);
-        gfx_thick_line(v->r, p0.x, p0.y, p1.x, p1.y, fmaxf(1.0f, rad * (major ? 0.04f : 0.025f)), PAL_SPEEDO_SCALE);
-        if (major && k > 0 && k < (int)DRIVEWIDGET_SPEEDO_MAX && rad >= 45) { /* the bottom is the read-out's */
-            SDL_FPoint t = polar(cx, cy, rad * 0.47f, a);
-            int lh = gfx_line_h(&v->gfx, GFX_SMALL);
-            gfx_text(&v->gfx, GFX_SMALL, (int)t.x, (int)(t.y - (float)lh / 2), GFX_CENTER, PAL_DIM, "%d", k);
-        }
-    }
-    if (top > 0) { /* the top speed on a straight */
-        double a = drivewidget_speedo_angle(top);
-        SDL_FPoint p0 = polar(cx, cy, rad * 0.78f, a), p1 = polar(cx, cy, rad * 0.95f, a);
-        gfx_thick_line(v->r, p0.x, p0.y, p1.x, p1.y, fmaxf(1.0f, rad * 0.03f), PAL_FG);
-    }
+    dial_draw(v, (float)px / 2, (float)px / 2, (float)px / 2, top);
     SDL_SetRenderTarget(v->r, old);
     return v->dial_tex;
 }
@@ -125,6 +167,10 @@ void drivewidget_speedo(AppState *v, const SDL_FRect *rect, double speed, double
         SDL_SetTextureAlphaMod(dial, (Uint8)(255 * opacity));
         SDL_Rect dst = {(int)box.x, (int)box.y, (int)box.w, (int)box.h};
         SDL_RenderCopy(v->r, dial, NULL, &dst);
+    } else {
+        SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_BLEND);
+        dial_draw(v, cx, cy, rad, top);
+        SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE);
     }
     if (fabs(speed) > 0.05)
         arc(v->r, cx, cy, rad, 0.0, fmin(fabs(speed), DRIVEWIDGET_SPEEDO_MAX), PAL_ACCENT);
@@ -168,13 +214,9 @@ bool drivewidget_arrow_place(const AppXform *x, const SDL_FRect *inset, float px
     return true;
 }
 
-static bool overlaps(const SDL_FRect *a, const SDL_FRect *b)
-{
-    return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
-}
-
 /* The label's place near (bx, by), inside inset, clear of the taken
- * rectangles if it can: tried there, then stepped along the edge. */
+ * rectangles: tried there, then stepped along the edge; w = 0 when no
+ * step is clear (the label is left out). */
 static SDL_FRect label_place(const SDL_FRect *inset, float bx, float by, float tw, float th, bool across,
                              const SDL_FRect *taken, int ntaken)
 {
@@ -189,8 +231,9 @@ static SDL_FRect label_place(const SDL_FRect *inset, float bx, float by, float t
         for (int i = 0; i < ntaken && clear; i++)
             clear = !overlaps(&r, &taken[i]);
         if (clear)
-            break;
+            return r;
     }
+    r.w = r.h = 0; /* no clear place: the arrow alone, its label left out (never over another) */
     return r;
 }
 
@@ -223,6 +266,8 @@ bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, c
     bool across = fminf(fabsf(ay - inset->y), fabsf(ay - inset->y - inset->h)) < 1.0f;
     SDL_FRect r = label_place(inset, ax - c * size * 2.4f, ay - s * size * 2.4f, (float)tw, (float)th, across, taken,
                               *ntaken);
+    if (r.w <= 0)
+        return true;
     if (*ntaken < max_taken)
         taken[(*ntaken)++] = r;
     SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_BLEND);

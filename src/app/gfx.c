@@ -152,6 +152,8 @@ int gfx_text(Gfx *g, int font, int x, int y, int align, SDL_Color c, const char 
     else if (align == GFX_RIGHT)
         dst.x -= e->w;
     SDL_RenderCopy(g->r, e->tex, NULL, &dst);
+    if (g->audit)
+        gfx_audit_text(g, &dst, buf);
     return e->w;
 }
 

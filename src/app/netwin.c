@@ -1,49 +1,12 @@
 /* Network play's driving window: one terminal's screen on the one window
  * loop, ridden by the session's loop (netwin.h). What it reads of the race
  * comes through netwin_race.h. */
-#include "netwin.h"
-
-#include "netwin_race.h"
-#include "overwin.h"
-#include "play_internal.h"
-#include "widgets.h"
+#include "netwin_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct NetWin {
-    const NetWinConfig *cfg;
-    Session *session;
-    WinLoop loop;
-    AppState *view;      /* heap; made when the track is known (the joiner learns it from the host) */
-    Gfx gfx0;            /* text before the track (and the view's fonts) exist */
-    bool have_gfx0;
-    WidgetSprites sprites;
-    OverWin watch;       /* every scheme's overview in a second window (Tab, --watch) */
-    bool want_watch;
-    NetHistory *hist;    /* the overview's charts (heap), kept from the start */
-    RaceData data;       /* the overview's data of this frame */
-    PlayKeys keys;
-    PlayPads pads;
-    const Uint8 *key_state;
-    double steer;        /* keyboard steering after the ramp */
-    double throttle;     /* the throttle read this frame (the engine's sound) */
-    DriveHud hud;        /* the game's camera, gap, feedback of hits (drivehud.h) */
-    Sound snd;           /* the game's sounds (sound.h) */
-    int lights_beeped;
-    bool quit, help, shot, fullscreen;
-    bool after_race;     /* the standings are up: Enter closes them too */
-    bool failed;         /* the race failed: msg says why, in a box until closed */
-    char msg[256];
-    int msg_frames;
-    volatile sig_atomic_t *stop;
-    bool lag;            /* the lagometer shown (F2) */
-    LagNetHist *net;     /* the clock sync's round trips for it (heap) */
-    RecMark marks[PLAY_MARKS]; /* this terminal's marks (F3), for the strips and the charts */
-    int nmarks, marks_total;
-} NetWin;
 
 /* Both key sets drive the one car of this terminal (WASD or the arrows),
  * or the pad that joined; keys steer through the ramp of `netrace play`. */
@@ -115,7 +78,10 @@ static void scr_event(void *ctx, const SDL_Event *ev)
         return;
     }
     if (overwin_owns(&nw->watch, ev)) {
+        bool key = ev->type == SDL_KEYDOWN || ev->type == SDL_KEYUP;
         bool tab = ev->type == SDL_KEYDOWN && ev->key.keysym.scancode == SDL_SCANCODE_TAB;
+        if (key && !tab && playkeys_drives(&nw->keys, ev->key.keysym.scancode))
+            return; /* the driving keys drive (the keyboard's state), they change no view */
         if (tab || overwin_event(&nw->watch, ev))
             nw->want_watch = true; /* Tab or closing it: the overview goes */
         return;
@@ -127,6 +93,13 @@ static void scr_event(void *ctx, const SDL_Event *ev)
         fprintf(stderr, "netrace: %s drives\n", pe.name);
     if (ev->type != SDL_KEYDOWN || ev->key.repeat)
         return;
+    if (gfx_scale_key(&nw->scale, &ev->key)) { /* larger text for the back of the room */
+        if (nw->view)
+            nw->view->scale = nw->scale;
+        snprintf(nw->msg, sizeof nw->msg, "text x%g (Ctrl + / - / 0)", nw->scale);
+        nw->msg_frames = 120;
+        return;
+    }
     SDL_Scancode sc = ev->key.keysym.scancode;
     if (sc == SDL_SCANCODE_Q || sc == SDL_SCANCODE_ESCAPE || (nw->after_race && sc == SDL_SCANCODE_RETURN))
         nw->quit = true;
@@ -136,7 +109,7 @@ static void scr_event(void *ctx, const SDL_Event *ev)
         nw->want_watch = true;
     else if (sc == SDL_SCANCODE_C || sc == SDL_SCANCODE_M)
         toggle_key(nw, sc);
-    else if (sc == SDL_SCANCODE_F11)
+    else if (sc == SDL_SCANCODE_F11 || (sc == SDL_SCANCODE_F && !playkeys_drives(&nw->keys, sc)))
         nw->fullscreen = true;
     else if (sc == SDL_SCANCODE_F12)
         nw->shot = true;
@@ -149,9 +122,9 @@ static void scr_event(void *ctx, const SDL_Event *ev)
 /* Tab: the overview of every scheme opens beside the window, or closes. */
 static void toggle_watch(NetWin *nw, const NetRace *nr)
 {
-    if (nw->watch.win) {
+    if (overwin_is_open(&nw->watch)) {
         nw->want_watch = false;
-        overwin_close(&nw->watch);
+        overwin_close(&nw->watch); /* the window back as it was */
         return;
     }
     if (!nr->track)
@@ -164,7 +137,9 @@ static void toggle_watch(NetWin *nw, const NetRace *nr)
         return;
     }
     NrError err = {{0}};
-    if (!overwin_open(&nw->watch, nw->loop.win, NULL, nr->track, nw->cfg->font_path, nw->sprites.icon, &err)) {
+    OverWinConfig oc = {.game = nw->loop.win, .game_r = nw->loop.r, .track = nr->track,
+                        .font_path = nw->cfg->font_path, .icon = nw->sprites.icon, .scale = nw->scale};
+    if (!overwin_open(&nw->watch, &oc, &err)) {
         snprintf(nw->msg, sizeof nw->msg, "cannot open the overview window: %.200s", err.msg);
         nw->msg_frames = 240;
     } else {
@@ -172,14 +147,14 @@ static void toggle_watch(NetWin *nw, const NetRace *nr)
     }
 }
 
+
 /* The camera, the gap, a hit's feedback and the sounds (drivehud.h), as
  * `netrace play` moves them on each frame. */
 static void feedback(NetWin *nw, const NetRace *nr, double dt_s)
 {
     if (nr->racing) {
         bool running = !nr->st.paused && nr->st.phase < SESSION_FINISHED && !nw->after_race;
-        DriveHudIn in = {.own = nr->pose[nr->me], .speed_cws = nr->speed, .contact = nr->contact, .rf = nr->rf,
-                         .view = nr->me, .ncars = nr->ncars};
+        DriveHudIn in = netwin_hud_in(nr);
         drivehud_update(&nw->hud, &in, running ? dt_s : 0.0);
         bool human = nw->cfg->kind == PLAYER_KEYS || nw->cfg->kind == PLAYER_PAD;
         drivehud_sound(&nw->hud, &nw->snd.synth, 0, &in, human ? nw->throttle : 0.6, 0.0, running);
@@ -201,224 +176,30 @@ static void scr_advance(void *ctx, int64_t wall_dt_us)
     feedback(nw, &nr, dt_s);
 }
 
-static void hud(NetWin *nw, const NetRace *nr, int w)
-{
-    Hud h;
-    memset(&h, 0, sizeof h);
-    int me = nr->me, peer = nr->ncars > 2 ? (me == 0 ? 1 : 0) : 1 - me;
-    h.car = me;
-    const char *kind = nw->cfg->kind == PLAYER_PAD ? "pad" : nw->cfg->kind == PLAYER_BOT ? "bot"
-                       : nw->cfg->kind == PLAYER_SCRIPT ? "script" : "keys";
-    bool p2p = nr->ncars > 2 && nr->st.topology == 0;
-    if (p2p && nr->host)
-        snprintf(h.who, sizeof h.who, "%s · %d joiners%s%s", kind, nr->ncars - 1, nr->code[0] ? " · code " : "",
-                 nr->code);
-    else
-        snprintf(h.who, sizeof h.who, "%s · %s %.48s%s%s", kind, p2p ? "host" : "peer",
-                 nr->st.peer[0] ? nr->st.peer : "-", nr->code[0] ? " · code " : "", nr->code);
-    widget_hud_race(nr->rf, me, nr->st.race_us, &h);
-    /* the order as this terminal displays it (the race flow is fed when
-     * both terminals' views of a sample are in: one network delay late) */
-    h.place = 1; /* the place among every car, as this terminal displays the order */
-    for (int c = 0; c < nr->ncars; c++)
-        h.place += c != me && nr->rf->progress[me][c] > nr->rf->progress[me][me] ? 1 : 0;
-    char clock[96];
-    if (nr->st.bound_us > 0)
-        snprintf(clock, sizeof clock, "clock %+.3f ms ±%.2f", (double)nr->st.offset_us / 1e3,
-                 (double)nr->st.bound_us / 1e3);
-    else
-        snprintf(clock, sizeof clock, "clock: the host's");
-    if (nr->ncars > 2)
-        snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · %d cars %s", clock, (double)nr->st.rtt_us / 1e3,
-                 nr->shown, nr->ncars, p2p ? "peer to peer" : "through the server");
-    else
-        snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · P%d over the network", clock,
-                 (double)nr->st.rtt_us / 1e3, nr->shown, peer + 1);
-    SDL_FRect rect = {0, 0, (float)w, 0};
-    widget_hud(nw->view, &rect, &h);
-}
-
-/* The race: the camera on the own car as shown, looking ahead; both cars,
- * the minimap, the HUD, the lights. */
-static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
-{
-    AppXform x;
-    SDL_FRect rect = {0, 0, (float)w, (float)h};
-    const Pose *own = &nr->pose[nr->me];
-    nw->hud.lagometer = nw->lag; /* the camera and instruments keep above it */
-    drivehud_xform(&nw->hud, nw->view, own, &rect, &x);
-    app_draw_track(nw->view, &x);
-    for (int c = 0; c < nr->ncars; c++) /* the own car on top */
-        if (c != nr->me)
-            widget_car(nw->view, c < WIDGET_CAR_SPRITES ? nw->sprites.car[c] : NULL, &x, &nr->pose[c], c);
-    SDL_FRect mini;
-    double fade = widget_minimap_rect(nw->view, &rect, &mini) ? drivehud_fade(&nw->hud, &x, &mini) : 1.0;
-    widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
-    DriveHudOthers o = {.n = 0, .me = nr->me, .own = *own, .speed_cws = nr->speed};
-    for (int c = 0; c < nr->ncars && o.n < DRIVEGAP_CARS; c++)
-        if (c != nr->me) {
-            o.car[o.n] = c;
-            o.pose[o.n++] = nr->pose[c];
-        }
-    drivehud_draw(&nw->hud, nw->view, &x, &o);
-    widget_car(nw->view, nr->me < WIDGET_CAR_SPRITES ? nw->sprites.car[nr->me] : NULL, &x, own, nr->me);
-    hud(nw, nr, w);
-    if (nw->lag) { /* the MUs that reach this terminal, and the clock sync */
-        char title[96];
-        snprintf(title, sizeof title, "P%d lagometer · %s", nr->me + 1, nr->shown ? nr->shown : "?");
-        LagometerIn in = {.ring = nr->lag, .own = nr->me, .now_us = nr->lag_now_us, .period_us = nr->period_us,
-                          .limit_us = nr->limit_us, .marks = nw->marks, .nmarks = nw->nmarks, .net = nw->net,
-                          .title = title};
-        lagometer_draw(&nw->view->gfx, &in, lagometer_screen_rect(&rect, nw->view->lay.base));
-    }
-    widget_lights(&nw->view->gfx, (float)nw->view->lay.base, w, nr->st.race_us);
-}
-
-static const char *const help_lines[] = {
-    "Keys",
-    "W / Up          throttle",
-    "S / Down        brake",
-    "A D / Left Right  steer",
-    "(a pad: triggers and the left stick)",
-    "Tab             every scheme's overview in a second window",
-    "C               the camera: north up, or turning with the car",
-    "M               sound on / off",
-    "F2 lagometer on / off · F3 mark: a time-stamped mark into the --log",
-    "F11 fullscreen · F12 screenshot · H / F1 this help",
-    "Q / Esc         leave the race (the peer is told); Enter too after it",
-};
-
-const char *const *netwin_help_lines(int *n)
-{
-    *n = (int)(sizeof help_lines / sizeof help_lines[0]);
-    return help_lines;
-}
-
-/* The boxes over the race: clock sync, pause, results, help, a message. */
-static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)
-{
-    Gfx *g = &nw->view->gfx;
-    char l1[160], l2[160];
-    if (nr->st.phase == SESSION_SYNCING) {
-        snprintf(l1, sizeof l1, "peer %s", nr->st.peer);
-        snprintf(l2, sizeof l2, "clock offset %+.3f ms ±%.2f ms, round trip %.2f ms", (double)nr->st.offset_us / 1e3,
-                 (double)nr->st.bound_us / 1e3, (double)nr->st.rtt_us / 1e3);
-        const char *lines[3] = {"Synchronising the clocks", l1, l2};
-        widget_text_box(g, w, h, lines, 3, PAL_ACCENT);
-    } else if (nr->st.paused) {
-        const char *l3 = netwin_race_pause_text(&nr->st, l1, sizeof l1);
-        const char *lines[3] = {"PAUSED", l1, l3};
-        widget_text_box(g, w, h, lines, 3, PAL_WARN);
-    } else if (nr->racing && nr->st.phase >= SESSION_FINISHED && nr->ncars > 2) {
-        char title[160], here[64];
-        snprintf(title, sizeof title, "Finish (%s, %d cars): %s", nr->shown, nr->ncars,
-                 nr->rf->cfg.duration_us > 0 ? "standings at the time limit" : "finishing order and lap times");
-        snprintf(here, sizeof here, "here (P%d's screen):", nr->me + 1);
-        const char *labels[2] = {here, "the truth (physics):"};
-        int views[2] = {nr->me, RACEFLOW_TRUTH};
-        widget_results(g, w, h, nr->rf, title, views, labels, 2, "Q / Esc / Enter: close");
-    } else if (nr->racing && nr->st.phase >= SESSION_FINISHED) {
-        char title[160], here[64];
-        snprintf(title, sizeof title, "Finish (%s): %s", nr->shown,
-                 nr->rf->cfg.duration_us > 0 ? "standings at the time limit" : "finishing order and lap times");
-        snprintf(here, sizeof here, "here (P%d's screen):", nr->me + 1);
-        const char *labels[3] = {here, "at the peer:", "the truth (physics):"};
-        int views[3] = {nr->me, 1 - nr->me, RACEFLOW_TRUTH};
-        widget_results(g, w, h, nr->rf, title, views, labels, 3, "Q / Esc / Enter: close");
-    }
-    if (nw->help) { /* the keys, the join code, how to read the lagometer */
-        enum { NHELP = (int)(sizeof help_lines / sizeof help_lines[0]) };
-        const char *lines[NHELP + 16];
-        memcpy(lines, help_lines, sizeof help_lines);
-        snprintf(l1, sizeof l1, "join code %s", nr->code[0] ? nr->code : "(none: in clear)");
-        lines[NHELP] = l1;
-        int n = NHELP + 1;
-        for (int i = 0; lagometer_legend(i) && n < NHELP + 16; i++)
-            lines[n++] = lagometer_legend(i);
-        widget_text_box(g, w, h, lines, n, PAL_ACCENT);
-    }
-    if (nw->msg_frames > 0) {
-        nw->msg_frames--;
-        const char *lines[1] = {nw->msg};
-        widget_text_box(g, w, (int)((float)h * 1.7f), lines, 1, PAL_DIM);
-    }
-}
-
-/* Before the track is known: what the session waits for, the join code
- * large (the joiner types it: docs/netplay.md "Join code"). */
-static void draw_waiting(NetWin *nw, const NetRace *nr, int w, int h)
-{
-    if (!nw->have_gfx0)
-        return;
-    gfx_begin_frame(&nw->gfx0);
-    gfx_set_scale(&nw->gfx0, h / 42 < 10 ? 10 : h / 42);
-    char l2[160], l3[160];
-    const char *title = netwin_race_wait_text(nr, l2, l3, sizeof l2);
-    gfx_text(&nw->gfx0, GFX_BIG, w / 2, h / 4, GFX_CENTER, PAL_ACCENT, "%s", title);
-    gfx_text(&nw->gfx0, GFX_BIG, w / 2, h / 4 + h / 8, GFX_CENTER, PAL_FG, "%s", l2);
-    gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 4 + h / 4, GFX_CENTER, PAL_FG, "%s", l3);
-    gfx_text(&nw->gfx0, GFX_NORMAL, w / 2, h / 4 + h / 3, GFX_CENTER, PAL_DIM, "Q / Esc: give up");
-}
-
-static void draw_failure(NetWin *nw, int w, int h)
-{
-    if (!nw->have_gfx0)
-        return;
-    gfx_begin_frame(&nw->gfx0);
-    gfx_set_scale(&nw->gfx0, h / 42 < 10 ? 10 : h / 42);
-    NetRace nr;
-    netwin_race_read(nw->session, &nr);
-    /* a wrong code looks like silence to the joiner: the host drops it */
-    const char *lines[4] = {"No race", nw->msg, "Q / Esc / Enter: close", NULL};
-    if (!nr.host && !nr.track) {
-        lines[2] = "the host did not answer to that join code: check the code its window shows";
-        lines[3] = "Q / Esc / Enter: close";
-    }
-    widget_text_box(&nw->gfx0, w, h, lines, lines[3] ? 4 : 3, PAL_WARN);
-}
 
 static void scr_draw(void *ctx, int w, int h)
 {
     NetWin *nw = ctx;
     NetRace nr;
     netwin_race_read(nw->session, &nr);
-    if (!nw->view && nr.track && (nw->view = calloc(1, sizeof *nw->view)) != NULL) {
-        AppConfig ac = app_config_default();
-        ac.font_path = nw->cfg->font_path;
-        ac.live = true;
-        ac.wall_cw = CAR_GRASS_CW;
-        app_state_init_track(nw->view, nr.track, &ac, nw->loop.r);
-    }
-    SDL_Color grass = PAL_GRASS;
-    SDL_SetRenderDrawColor(nw->loop.r, grass.r, grass.g, grass.b, 255);
-    SDL_RenderClear(nw->loop.r);
-    if (nw->failed) {
-        draw_failure(nw, w, h);
-        return;
-    }
-    if (!nw->view) {
-        draw_waiting(nw, &nr, w, h);
-        return;
-    }
-    play_frame_scale(nw->view, w, h);
+    netwin_view_make(nw, &nr);
     if (nr.racing && nr.st.rtt_us > 0) /* the clock sync over the race, for the lagometer */
         lagnet_add(nw->net, nr.st.race_us, nr.st.rtt_us, nr.st.offset_us, nr.st.bound_us);
-    if (nr.racing) {
-        draw_race(nw, &nr, w, h);
-    } else {
-        AppXform x;
-        SDL_FRect rect = {0, 0, (float)w, (float)h};
-        app_fit_xform(nw->view, &rect, &x);
-        app_draw_track(nw->view, &x);
+    if (overwin_in_place(&nw->watch) && nw->have_data) { /* the overview instead of the race until Tab */
+        nw->watch.s->data = nw->data;
+        overwin_draw_here(&nw->watch, w, h);
+        return;
     }
-    draw_boxes(nw, &nr, w, h);
+    netwin_frame_draw(nw, &nr, w, h);
 }
+
 
 static unsigned scr_requests(void *ctx)
 {
     NetWin *nw = ctx;
     bool stop = nw->stop && *nw->stop;
-    unsigned r = (nw->quit || stop ? WIN_QUIT : 0) | (nw->fullscreen ? WIN_FULLSCREEN : 0) | (nw->shot ? WIN_SHOT : 0);
+    unsigned r = (nw->quit || stop ? WIN_QUIT : 0) | (nw->fullscreen ? WIN_FULLSCREEN : 0) | (nw->shot ? WIN_SHOT : 0) |
+                 overwin_requests(&nw->watch);
     nw->fullscreen = nw->shot = false;
     return r;
 }
@@ -442,9 +223,12 @@ static void scr_message(void *ctx, const char *text)
 static void scr_after(void *ctx)
 {
     NetWin *nw = ctx;
-    if (!netwin_race_data(nw->session, nw->hist, &nw->data) || !nw->watch.s)
+    if (!netwin_race_data(nw->session, nw->hist, &nw->data))
         return;
+    nw->have_data = true;
     nw->data.net = nw->net;
+    if (!nw->watch.s)
+        return;
     nw->watch.s->data = nw->data;
     nw->watch.s->marks = nw->marks;
     nw->watch.s->nmarks = nw->nmarks;
@@ -506,6 +290,7 @@ int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
         return 3;
     }
     nw->cfg = cfg;
+    nw->scale = cfg->scale > 0 ? cfg->scale : 1.0;
     nw->session = s;
     nw->stop = stop;
     nw->want_watch = cfg->watch;

@@ -38,6 +38,13 @@
  *        netwin_code_key's rules. 0 with the canonical code in code, 1 when
  *        the player left (Esc, the window closed, *stop), 3 when no window
  *        could be opened (one line on stderr).
+ *   netwin_draw_frame(r, cfg, nr, look, w, h, audit)  one frame of the
+ *        window from nr alone (no session, no loop) on renderer r, with
+ *        the help, a message, the failure box or the lagometer (its
+ *        clock sync history copied) as look says; audit
+ *        (NULL = none) records its text (the tests' text audit).
+ *   netwin_code_draw(g, host, typed, bad, scale, w, h)  the prompt's frame
+ *        (what netwin_ask_code shows) on g's renderer.
  *   netwin_help_lines(&n)  the H overlay's n lines: every key the window
  *        takes (the join code is added below them when drawn).
  *   netwin_code_key(typed, cap, key, code)  one key (an SDL keycode) into
@@ -50,6 +57,9 @@
 #ifndef NR_NETWIN_H
 #define NR_NETWIN_H
 
+#include "gfx.h"
+#include "lagometer.h"
+#include "netwin_race.h"
 #include "play.h"
 #include "session.h"
 
@@ -62,19 +72,32 @@ typedef struct NetWinConfig {
     int width, height;        /* 0 = 1280 x 720 */
     bool fullscreen;
     bool watch;               /* the gauges of every scheme open at the start (Tab toggles) */
+    double scale;             /* text scale (--scale, Ctrl +/-); 0 = 1 */
     bool camera_rotate;       /* the screen turns with the car (C toggles) */
     bool mute;                /* no sound (M toggles) */
     bool lagometer;           /* the lagometer shown at the start (F2 toggles; the session's
                                * engine keeps its rings: SessionConfig.lagometer) */
 } NetWinConfig;
 
+/* What the keys and messages put over the race, for netwin_draw_frame. */
+typedef struct NetWinLook {
+    bool help;       /* the H box */
+    bool failed;     /* the failure box, msg saying why */
+    const char *msg; /* a transient message (a screenshot's path); NULL = none */
+    bool lag;        /* the lagometer (F2) */
+    const LagNetHist *net; /* its clock sync history; NULL = none */
+} NetWinLook;
+
 #define NETWIN_CODE_TYPED 32 /* the prompt's text: a code with dashes and room for slips */
 enum { NETWIN_CODE_TYPING = 0, NETWIN_CODE_DONE = 1, NETWIN_CODE_BAD = 2 };
 
 int netwin_code_key(char *typed, size_t cap, int key, char code[WIRECRYPT_CODE_CHARS + 1]);
+void netwin_code_draw(Gfx *g, const char *host, const char *typed, bool bad, double scale, int w, int h);
 int netwin_ask_code(const NetWinConfig *cfg, const char *host, char code[WIRECRYPT_CODE_CHARS + 1],
                     volatile sig_atomic_t *stop);
 int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop);
+void netwin_draw_frame(SDL_Renderer *r, const NetWinConfig *cfg, const NetRace *nr, const NetWinLook *look, int w,
+                       int h, GfxAudit *audit);
 const char *const *netwin_help_lines(int *n);
 
 #endif

@@ -32,7 +32,8 @@ typedef struct CodePrompt {
     const char *host;
     char typed[NETWIN_CODE_TYPED];
     char *code;
-    bool bad, done, quit;
+    bool bad, done, quit, fullscreen;
+    double scale;
     volatile sig_atomic_t *stop;
 } CodePrompt;
 
@@ -48,27 +49,45 @@ static void prompt_event(void *ctx, const SDL_Event *ev)
         p->quit = true;
         return;
     }
+    if (k == SDLK_F11) { /* F is a letter of the code here */
+        p->fullscreen = true;
+        return;
+    }
+    if (gfx_scale_key(&p->scale, &ev->key))
+        return;
     int r = netwin_code_key(p->typed, sizeof p->typed, (int)k, p->code);
     p->done = r == NETWIN_CODE_DONE;
     p->bad = r == NETWIN_CODE_BAD;
 }
 
+void netwin_code_draw(Gfx *g, const char *host, const char *typed, bool bad, double scale, int w, int h)
+{
+    SDL_Color grass = PAL_GRASS;
+    SDL_SetRenderDrawColor(g->r, grass.r, grass.g, grass.b, 255);
+    SDL_RenderClear(g->r);
+    gfx_begin_frame(g);
+    gfx_set_scale(g, gfx_base_px(w, h, scale));
+    char l1[200], l1b[200], l2[NETWIN_CODE_TYPED + 2];
+    snprintf(l1, sizeof l1, "Join %.120s: type the code the host's window shows", host);
+    snprintf(l1b, sizeof l1b, "Join %.120s", host);
+    snprintf(l2, sizeof l2, "%s_", typed);
+    const char *l1s[3] = {l1, l1b, "type the join code"}, *l2s[1] = {l2};
+    const char *l3s[2] = {bad ? "that is not a code: 10 letters and digits (the dash optional)"
+                              : "A-Z 0-9, Backspace, Enter to join, Esc to leave",
+                          bad ? "not a code: 10 letters and digits" : "Enter join, Esc leave"};
+    float room = (float)w - (float)gfx_line_h(g, GFX_NORMAL);
+    gfx_text_fit(g, GFX_NORMAL, w / 2, h / 4, GFX_CENTER, PAL_ACCENT, room, l1s, 3);
+    widget_panel(g->r, (float)w / 4, (float)h * 0.36f, (float)w / 2, (float)h / 7, PAL_ACCENT);
+    gfx_room_push(g, (float)w / 4, (float)h * 0.36f, (float)w / 2, (float)h / 7);
+    gfx_text_shrink(g, GFX_BIG, w / 2, (int)((float)h * 0.395f), GFX_CENTER, PAL_FG, (float)w / 2 - 4, l2s[0]);
+    gfx_room_pop(g);
+    gfx_text_fit(g, GFX_NORMAL, w / 2, (int)((float)h * 0.6f), GFX_CENTER, bad ? PAL_WARN : PAL_DIM, room, l3s, 2);
+}
+
 static void prompt_draw(void *ctx, int w, int h)
 {
     CodePrompt *p = ctx;
-    SDL_Color grass = PAL_GRASS;
-    SDL_SetRenderDrawColor(p->gfx.r, grass.r, grass.g, grass.b, 255);
-    SDL_RenderClear(p->gfx.r);
-    gfx_begin_frame(&p->gfx);
-    gfx_set_scale(&p->gfx, h / 42 < 10 ? 10 : h / 42);
-    char l1[200], l3[160];
-    snprintf(l1, sizeof l1, "Join %.120s: type the code the host's window shows", p->host);
-    snprintf(l3, sizeof l3, "%s", p->bad ? "that is not a code: 10 letters and digits (the dash optional)"
-                                         : "A-Z 0-9, Backspace, Enter to join, Esc to leave");
-    gfx_text(&p->gfx, GFX_NORMAL, w / 2, h / 4, GFX_CENTER, PAL_ACCENT, "%s", l1);
-    widget_panel(p->gfx.r, (float)w / 4, (float)h * 0.36f, (float)w / 2, (float)h / 7, PAL_ACCENT);
-    gfx_text(&p->gfx, GFX_BIG, w / 2, (int)((float)h * 0.395f), GFX_CENTER, PAL_FG, "%s_", p->typed);
-    gfx_text(&p->gfx, GFX_NORMAL, w / 2, (int)((float)h * 0.6f), GFX_CENTER, p->bad ? PAL_WARN : PAL_DIM, "%s", l3);
+    netwin_code_draw(&p->gfx, p->host, p->typed, p->bad, p->scale, w, h);
 }
 
 static void prompt_advance(void *ctx, int64_t wall_dt_us)
@@ -90,7 +109,9 @@ static void prompt_message(void *ctx, const char *text)
 static unsigned prompt_requests(void *ctx)
 {
     CodePrompt *p = ctx;
-    return p->quit || p->done || (p->stop && *p->stop) ? WIN_QUIT : 0;
+    unsigned r = (p->quit || p->done || (p->stop && *p->stop) ? WIN_QUIT : 0) | (p->fullscreen ? WIN_FULLSCREEN : 0);
+    p->fullscreen = false;
+    return r;
 }
 
 int netwin_ask_code(const NetWinConfig *cfg, const char *host, char code[WIRECRYPT_CODE_CHARS + 1],
@@ -107,6 +128,7 @@ int netwin_ask_code(const NetWinConfig *cfg, const char *host, char code[WIRECRY
     CodePrompt p;
     memset(&p, 0, sizeof p);
     p.host = host;
+    p.scale = cfg->scale > 0 ? cfg->scale : 1.0;
     p.code = code;
     p.stop = stop;
     char font[512];

@@ -53,6 +53,9 @@ typedef struct PlayConfig {
     const char *title;
     int width, height;        /* 0 = 1280 x 720 */
     bool fullscreen;
+    double scale;             /* text scale (--scale, Ctrl +/-); 0 = 1 */
+    const char *links_text;   /* N cars or cs: the race's links for the overview's
+                               * status line (no link controls); NULL = two-car p2p */
     bool watch;               /* open the overview window at the start (and in
                                * the benchmark, draw it every frame) */
     bool camera_rotate;       /* the screens turn with the car (C toggles) */

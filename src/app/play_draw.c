@@ -67,23 +67,6 @@ const char *play_kind_text(const PlayState *ps, int j, char *buf, size_t n)
     return buf;
 }
 
-/* The link that brings the other car to screen j, in short. */
-void play_link_text(const LinkSpec *in, char *ls, size_t n)
-{
-    int dl = (int)(in->delay_us / NR_US_PER_MS), jt = (int)(in->jitter_us / NR_US_PER_MS);
-    bool random_loss = in->loss_kind == LINK_LOSS_RANDOM;
-    if (random_loss && in->loss_p >= 1.0) /* an outage: say so, not "0 ms" */
-        snprintf(ls, n, "down (loss 100%%)");
-    else if (jt > 0)
-        snprintf(ls, n, "%d±%d ms", dl, jt);
-    else
-        snprintf(ls, n, "%d ms", dl);
-    if (random_loss && in->loss_p > 0 && in->loss_p < 1.0) {
-        size_t u = strlen(ls);
-        snprintf(ls + u, n - u, " loss %.3g%%", in->loss_p * 100.0);
-    }
-}
-
 static void hud(PlayState *ps, int j, const SDL_FRect *rect)
 {
     const Engine *e = liverace_engine(ps->lr);
@@ -100,7 +83,7 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     if (play_links_text(ps, j, ls, sizeof ls)) { /* N cars or cs */
         snprintf(h.right, sizeof h.right, "%s · %s", engine_scheme(e, k)->name, ls);
     } else {
-        play_link_text(engine_link(e, 1 - j), ls, sizeof ls);
+        app_link_short(engine_link(e, 1 - j), ls, sizeof ls);
         snprintf(h.right, sizeof h.right, "%s · link %d→%d %s", engine_scheme(e, k)->name, 2 - j, j + 1, ls);
     }
     widget_hud(ps->view, rect, &h);
@@ -165,8 +148,7 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t
 void play_frame_scale(AppState *v, int w, int h)
 {
     gfx_begin_frame(&v->gfx);
-    int base = h / 42 < w / 72 ? h / 42 : w / 72;
-    base = base < 10 ? 10 : base > 40 ? 40 : base;
+    int base = gfx_base_px(w, h, v->scale);
     v->lay.base = base;
     v->lay.w = w;
     v->lay.h = h;
@@ -199,7 +181,8 @@ static const char *const help_lines[] = {
     "C              the camera: north up, or turning with the car (--camera)",
     "M              sound on / off (--mute)",
     "F2 lagometer on / off · F3 mark: drops a time-stamped mark into the recording",
-    "F11 fullscreen · F12 screenshot · H / F1 this help",
+    "F or F11 fullscreen · F12 screenshot · H / F1 this help",
+    "Ctrl + / Ctrl -  larger / smaller text (Ctrl 0: as the window fits)",
     "",
     "Each screen shows the race as that player's terminal displays it under",
     "the chosen scheme: the other car late, predicted or Delta behind.",
@@ -257,14 +240,19 @@ void play_draw(PlayState *ps, int w, int h)
         Gfx *g = &v->gfx;
         float l = (float)gfx_line_h(g, GFX_NORMAL);
         int tw, th;
-        gfx_text_size(g, GFX_NORMAL, ps->msg, &tw, &th);
-        float y = (float)h - 2.2f * l; /* above the lagometers when they are shown */
-        if (ps->lag) {
+        char fit[GFX_TEXT_MAX]; /* a long path loses its middle, not its end */
+        gfx_ellipsize(g, GFX_NORMAL, (float)w - 2 * l, ps->msg, fit, sizeof fit);
+        gfx_text_size(g, GFX_NORMAL, fit, &tw, &th);
+        float px = ((float)w - (float)tw) / 2 - l / 2, py = (float)h - 2.2f * l;
+        if (ps->lag) { /* above the lagometers */
             SDL_FRect low = play_screen_rect(ps, ps->nseats - 1, w, h); /* a screen of the bottom row */
             SDL_FRect lag = lagometer_screen_rect(&low, v->lay.base);
-            y = lag.y - 2.0f * l;
+            py = lag.y - 2.0f * l;
         }
-        widget_panel(ps->r, ((float)w - (float)tw) / 2 - l / 2, y, (float)tw + l, 1.6f * l, PAL_DIM);
-        gfx_text(g, GFX_NORMAL, w / 2, (int)(y + 0.3f * l), GFX_CENTER, PAL_FG, "%s", ps->msg);
+        widget_panel(ps->r, px, py, (float)tw + l, 1.6f * l, PAL_DIM);
+        gfx_audit_cover(g, px, py, (float)tw + l, 1.6f * l);
+        gfx_room_push(g, px, py, (float)tw + l, 1.6f * l);
+        gfx_text(g, GFX_NORMAL, w / 2, (int)(py + 0.3f * l), GFX_CENTER, PAL_FG, "%s", fit);
+        gfx_room_pop(g);
     }
 }

@@ -241,6 +241,16 @@ static const char *short_name(SDL_Scancode sc)
     }
 }
 
+bool playkeys_drives(const PlayKeys *k, SDL_Scancode sc)
+{
+    for (int j = 0; j < PLAYKEYS_PLAYERS; j++)
+        for (int a = 0; a < PK_ACTIONS; a++)
+            for (int i = 0; i < PLAYKEYS_PER_ACTION; i++)
+                if (k->key[j][a][i] == sc)
+                    return true;
+    return false;
+}
+
 void playkeys_describe(const PlayKeys *k, int player, char *buf, size_t n)
 {
     const int order[PK_ACTIONS] = {PK_THROTTLE, PK_LEFT, PK_BRAKE, PK_RIGHT};

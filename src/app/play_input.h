@@ -22,6 +22,8 @@
  *        brake 0 or 1.
  *   playkeys_describe(k, player, buf, n)  "W/A/S/D" style text for the HUD
  *        (the arrow keys as arrows: "↑/←/↓/→").
+ *   playkeys_drives(k, sc)       some player drives with sc (the game's other keys
+ *        then give way: F is fullscreen unless mapped).
  *
  *   pads_init(p)                 no pads; SDL_INIT_GAMECONTROLLER is the
  *        caller's.
@@ -85,6 +87,8 @@ bool playkeys_load(PlayKeys *k, const char *path, NrError *err);
 bool playkeys_parse(PlayKeys *k, const char *text, const char *name, NrError *err);
 void playkeys_read(const PlayKeys *k, int player, const Uint8 *state, PlayControl *out);
 void playkeys_describe(const PlayKeys *k, int player, char *buf, size_t n);
+/* Whether some player drives with sc (the game's other keys then give way). */
+bool playkeys_drives(const PlayKeys *k, SDL_Scancode sc);
 
 typedef struct Pad {
     SDL_GameController *gc;

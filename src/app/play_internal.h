@@ -31,8 +31,6 @@
  *        ↓150±20 ms": the others' uplinks, then the server's line to j);
  *        false for two cars over p2p without pair lines (the HUD
  *        then names the live link 2→1 / 1→2 as it always did).
- *   play_link_text(spec, buf, n)    one link in short: "75±10 ms", "down
- *        (loss 100%)", "... loss 2%".
  *   play_screen_pan(ps, j)          where player j's screen sits, for its
  *        sounds: -1 left .. 1 right.
  *   play_lights_to_go(ps)           the race time the start lights show:
@@ -112,7 +110,6 @@ void play_screen_xform(const PlayState *ps, int j, int w, int h, AppXform *x);
 void play_view_xform(const PlayState *ps, int j, const SDL_FRect *viewport, AppXform *x);
 int play_place(const EngineView *v, int ncars, int j);
 bool play_links_text(const PlayState *ps, int j, char *buf, size_t n);
-void play_link_text(const LinkSpec *spec, char *buf, size_t n);
 /* The frame between the screens and, with three players, the fourth cell
  * (play_layout.c); the start lights where the layout puts them. */
 void play_layout_frame(PlayState *ps, int w, int h);

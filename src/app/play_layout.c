@@ -43,7 +43,7 @@ static void specs_text(const LinkSpec *const *spec, int n, char *buf, size_t len
         hi = m > hi ? m : hi;
     }
     if (same && spec[0])
-        play_link_text(spec[0], buf, len);
+        app_link_short(spec[0], buf, len);
     else if (same)
         snprintf(buf, len, "0 ms");
     else
@@ -76,7 +76,7 @@ bool play_links_text(const PlayState *ps, int j, char *buf, size_t len)
     }
     char down[64];
     if (ec->down_link[j])
-        play_link_text(ec->down_link[j], down, sizeof down);
+        app_link_short(ec->down_link[j], down, sizeof down);
     else
         snprintf(down, sizeof down, "0 ms");
     /* the uplinks of the others, then the server's line to this client */

@@ -147,6 +147,7 @@ bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrEr
     ac.font_path = cfg->font_path;
     ac.live = true;
     ac.wall_cw = CAR_GRASS_CW; /* the physics' wall beyond the grass */
+    ac.scale = cfg->scale;
     if (!app_state_init_engine(ps->view, liverace_engine(ps->lr), NULL, &ac, r, err))
         return false;
     widget_sprites_load(&ps->sprites, r, cfg->assets_dir);
@@ -285,6 +286,10 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
         ps->want_quit = true;
         return;
     }
+    if (gfx_scale_key(&ps->view->scale, k)) { /* larger text for the back of the room */
+        play_message(ps, "text x%g (Ctrl + / - / 0)", ps->view->scale);
+        return;
+    }
     if (k->repeat)
         return;
     switch (k->keysym.scancode) {
@@ -301,6 +306,10 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
         break;
     case SDL_SCANCODE_TAB:
         ps->want_watch = true;
+        break;
+    case SDL_SCANCODE_F: /* as in the replay window, unless a player drives with it */
+        if (!playkeys_drives(&ps->keys, k->keysym.scancode))
+            ps->want_fullscreen = true;
         break;
     case SDL_SCANCODE_F11:
         ps->want_fullscreen = true;

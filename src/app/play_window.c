@@ -16,18 +16,6 @@ typedef struct PlayWin {
     int restarts; /* races restarted by the benchmark */
 } PlayWin;
 
-/* A key the players drive with never reaches the overview (its D, arrows
- * and others would change links and views). */
-static bool player_key(const PlayState *ps, SDL_Scancode sc)
-{
-    for (int j = 0; j < PLAYKEYS_PLAYERS; j++)
-        for (int a = 0; a < PK_ACTIONS; a++)
-            for (int i = 0; i < PLAYKEYS_PER_ACTION; i++)
-                if (ps->keys.key[j][a][i] == sc)
-                    return true;
-    return false;
-}
-
 /* Starts the race at once (no grid, no lights): the benchmark's frames are
  * racing frames. */
 static void skip_to_start(PlayState *ps)
@@ -56,16 +44,30 @@ static void open_replay(PlayState *ps, SDL_Window *win)
 
 static void watch_toggle(PlayWin *pw)
 {
-    if (pw->watch.win) {
-        overwin_close(&pw->watch);
+    if (overwin_is_open(&pw->watch)) {
+        overwin_close(&pw->watch); /* the game's window back as it was */
         return;
     }
     NrError err = {{0}};
     PlayState *ps = pw->ps;
-    if (!overwin_open(&pw->watch, pw->loop->win, liverace_engine(ps->lr), NULL, ps->cfg->font_path, ps->sprites.icon, &err))
+    OverWinConfig oc = {.game = pw->loop->win, .game_r = pw->loop->r, .e = liverace_engine(ps->lr),
+                        .font_path = ps->cfg->font_path, .icon = ps->sprites.icon, .scale = ps->view->scale,
+                        .shot_dir = ps->cfg->shot_dir, .links_text = ps->cfg->links_text};
+    if (!overwin_open(&pw->watch, &oc, &err))
         play_message(ps, "cannot open the overview window: %s", err.msg);
     else
         pw->watch.s->lag = ps->lag; /* opens with the lagometers as the game shows them (F2 in each) */
+}
+
+/* The overview reads the race's engine (a restart made a new one) and
+ * draws the game's marks. */
+static void watch_engine(PlayWin *pw)
+{
+    if (pw->watch.s) {
+        pw->watch.s->e = liverace_engine(pw->ps->lr);
+        pw->watch.s->marks = pw->ps->marks;
+        pw->watch.s->nmarks = pw->ps->nmarks;
+    }
 }
 
 /* An event of the overview window goes to it, except the driving keys
@@ -82,7 +84,7 @@ static void scr_event(void *ctx, const SDL_Event *ev)
                                                     sc == SDL_SCANCODE_P || sc == SDL_SCANCODE_F3);
         if (game_key)
             play_handle_event(ps, ev);
-        else if (!(key && player_key(ps, sc)) && overwin_event(&pw->watch, ev))
+        else if (!(key && playkeys_drives(&ps->keys, sc)) && overwin_event(&pw->watch, ev))
             overwin_close(&pw->watch);
         return;
     }
@@ -122,14 +124,20 @@ static void scr_advance(void *ctx, int64_t wall_dt_us)
 static void scr_draw(void *ctx, int w, int h)
 {
     PlayWin *pw = ctx;
-    play_draw(pw->ps, w, h);
+    if (overwin_in_place(&pw->watch)) { /* the overview instead of the race until Tab */
+        watch_engine(pw);
+        overwin_draw_here(&pw->watch, w, h);
+    } else {
+        play_draw(pw->ps, w, h);
+    }
 }
 
 static unsigned scr_requests(void *ctx)
 {
-    PlayState *ps = ((PlayWin *)ctx)->ps;
+    PlayWin *pw = ctx;
+    PlayState *ps = pw->ps;
     unsigned r = (ps->want_quit ? WIN_QUIT : 0) | (ps->want_fullscreen ? WIN_FULLSCREEN : 0) |
-                 (ps->want_shot ? WIN_SHOT : 0);
+                 (ps->want_shot ? WIN_SHOT : 0) | overwin_requests(&pw->watch);
     ps->want_fullscreen = ps->want_shot = false;
     return r;
 }
@@ -147,11 +155,7 @@ static void scr_message(void *ctx, const char *text)
 static void scr_after(void *ctx)
 {
     PlayWin *pw = ctx;
-    if (pw->watch.s) {
-        pw->watch.s->e = liverace_engine(pw->ps->lr); /* a restart made a new engine */
-        pw->watch.s->marks = pw->ps->marks;
-        pw->watch.s->nmarks = pw->ps->nmarks;
-    }
+    watch_engine(pw);
     overwin_draw(&pw->watch);
 }
 
@@ -168,10 +172,11 @@ static void scr_bench_title(void *ctx, int w, int h, char *buf, size_t n)
     const Engine *e = liverace_engine(pw->ps->lr);
     int len = snprintf(buf, n, "play: %d driving screens (scheme %s), %dx%d", pw->ps->nseats,
                        engine_scheme(e, pw->ps->cfg->race.shown)->name, w, h);
-    if (pw->watch.r && len > 0 && (size_t)len < n) {
+    if (overwin_is_open(&pw->watch) && len > 0 && (size_t)len < n) {
         int ww = 0, wh = 0;
         SDL_GetRendererOutputSize(pw->watch.r, &ww, &wh);
-        len += snprintf(buf + len, n - (size_t)len, " + overview of %d schemes %dx%d", engine_scheme_count(e), ww, wh);
+        len += snprintf(buf + len, n - (size_t)len, " + overview of %d schemes %dx%d%s", engine_scheme_count(e), ww, wh,
+                        overwin_in_place(&pw->watch) ? " in place of the race" : "");
     }
     if (len > 0 && (size_t)len < n)
         snprintf(buf + len, n - (size_t)len, ", races restarted %d", pw->restarts);

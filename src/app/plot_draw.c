@@ -51,6 +51,27 @@ static int sdl_text_w(void *ctx, const char *s)
     return w;
 }
 
+static bool boxes_touch(const SDL_Rect *a, const SDL_Rect *b)
+{
+    SDL_Rect both;
+    return a->w > 0 && b->w > 0 && SDL_IntersectRect(a, b, &both) && both.w > 1 && both.h > 1;
+}
+
+/* A y tick's label right of the axis, unless it would touch the first x
+ * tick's label (the axis corner) or the last y label drawn (a panel too
+ * short for two lines of labels): then it is left out. */
+static void y_label(Gfx *g, const PlotAxes *A, SDL_Rect xfirst, SDL_Rect *last, float y, const char *text,
+                    SDL_Color fg)
+{
+    int w, h;
+    gfx_text_size(g, GFX_SMALL, text, &w, &h);
+    SDL_Rect box = {(int)(A->left - A->pad) - w, (int)(y - A->flh / 2), w, h};
+    if (boxes_touch(&box, &xfirst) || boxes_touch(&box, last))
+        return;
+    gfx_text(g, GFX_SMALL, (int)(A->left - A->pad), (int)(y - A->flh / 2), GFX_RIGHT, fg, "%s", text);
+    *last = box;
+}
+
 /* Title, grid, ticks and their labels, axes, x label, legend. */
 static void draw_axes(Gfx *g, const PlotMeasure *m, SDL_FRect a, const PlotPanel *p, const PlotAxes *A,
                       const PlotTheme *th)
@@ -60,20 +81,32 @@ static void draw_axes(Gfx *g, const PlotMeasure *m, SDL_FRect a, const PlotPanel
     float pad = A->pad, flh = A->flh;
     char buf[64];
     double v, sv[PLOT_MAX_TICKS];
-    if (p->title)
-        gfx_text(g, GFX_SMALL, (int)(A->left + A->pw / 2), (int)(a.y + pad / 2), GFX_CENTER, fg, "%s", p->title);
+    if (p->title) { /* centred on the plot area, within the panel: shorter, or none */
+        float cx = A->left + A->pw / 2, room = 2 * fminf(cx - a.x, a.x + a.w - cx) - pad;
+        const char *titles[2] = {p->title, p->title_short};
+        gfx_text_fit(g, GFX_SMALL, (int)cx, (int)(a.y + pad / 2), GFX_CENTER, fg, room, titles, 2);
+    }
+    /* the first x tick's label sits under the axis corner: a y tick label
+     * that would touch it is left out */
+    SDL_Rect xfirst = {0, 0, 0, 0}, last = {0, 0, 0, 0};
+    if (plot_lin_tick(A, false, 0, &v)) {
+        int xw, xh;
+        plot_fmt_tick(buf, sizeof buf, v, A->xs);
+        gfx_text_size(g, GFX_SMALL, buf, &xw, &xh);
+        xfirst = (SDL_Rect){(int)plot_ax_px(A, v) - xw / 2, (int)A->bottom + 1, xw, xh};
+    }
     for (int i = 0; plot_lin_tick(A, true, i, &v); i++) {
         float y = plot_ax_py(A, v);
         gfx_fill(r, A->left, y, A->pw, 1, grid);
         plot_fmt_tick(buf, sizeof buf, v, A->ys);
-        gfx_text(g, GFX_SMALL, (int)(A->left - pad), (int)(y - flh / 2), GFX_RIGHT, fg, "%s", buf);
+        y_label(g, A, xfirst, &last, y, buf, fg);
     }
     int ns = A->sl > 0 ? plot_symlog_ticks(A, sv, PLOT_MAX_TICKS) : 0;
     for (int i = 0; i < ns; i++) {
         float y = plot_ax_py(A, sv[i]);
         gfx_fill(r, A->left, y, A->pw, 1, grid);
         plot_fmt_symlog(buf, sizeof buf, sv[i]);
-        gfx_text(g, GFX_SMALL, (int)(A->left - pad), (int)(y - flh / 2), GFX_RIGHT, fg, "%s", buf);
+        y_label(g, A, xfirst, &last, y, buf, fg);
     }
     for (int i = 0; plot_lin_tick(A, false, i, &v); i++) {
         float x = plot_ax_px(A, v);
@@ -93,7 +126,8 @@ static void draw_axes(Gfx *g, const PlotMeasure *m, SDL_FRect a, const PlotPanel
     }
     float ex[PLOT_MAX_SERIES];
     int er[PLOT_MAX_SERIES];
-    for (int s = 0; A->lrows > 0 && s < plot_legend_place(m, p, A->left, A->pw, ex, er); s++) {
+    int rows = A->lrows > 0 ? plot_legend_place(m, p, A->left, A->pw, ex, er) : 0;
+    for (int s = 0; rows > 0 && s < p->nseries; s++) { /* every series (the loop stopped at the row count) */
         float ry = by + flh * (float)er[s], phase = 0, sw = flh * 1.4f;
         curve_segment(r, plot_series_dashed(s), ex[s], ry + flh / 2, ex[s] + sw, ry + flh / 2, A->thick,
                       plot_rgb(plot_series_colour(s)), &phase);
@@ -164,6 +198,7 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
     SDL_Renderer *r = g->r;
     SDL_Rect panel = {(int)a.x, (int)a.y, (int)a.w, (int)a.h};
     SDL_RenderSetClipRect(r, &panel);
+    gfx_room_push(g, a.x, a.y, a.w, a.h);
     PlotMeasure m = {sdl_text_w, g, (float)gfx_line_h(g, GFX_SMALL), g->base_px};
     PlotAxes A;
     memset(&A, 0, sizeof A);
@@ -177,5 +212,6 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         for (int s = 0; s < p->nseries; s++)
             draw_series(r, p, &A, s);
     }
+    gfx_room_pop(g);
     SDL_RenderSetClipRect(r, NULL);
 }

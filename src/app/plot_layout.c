@@ -244,6 +244,14 @@ bool plot_axes_layout(const PlotMeasure *m, float x, float y, float w, float h, 
             A->Y0 = A->y0;
             A->Y1 = A->y1;
         }
+        /* the widened range's labels may be wider ("100" where "40" was) */
+        float left = x + pad + (p->ylabel ? flh * 1.2f : 0) + (float)ytick_width(m, A) + pad;
+        if (left > A->left) {
+            A->left = left;
+            A->pw = A->right - A->left;
+            if (A->pw < 20)
+                return false;
+        }
     }
     return true;
 }

@@ -100,6 +100,68 @@ void widget_minimap(AppState *v, const SDL_FRect *screen, const Pose *pose, int 
     }
 }
 
+/* text and its shorter forms, each without the last " · " part of the one
+ * before ("keys · peer 10.0.0.2:41000 · code X" .. "keys"); returns how
+ * many (at most max). */
+static int dot_forms(const char *text, char (*f)[GFX_TEXT_MAX], const char **alts, int max)
+{
+    int n = 0;
+    snprintf(f[n], GFX_TEXT_MAX, "%s", text);
+    alts[n] = f[n];
+    n++;
+    while (n < max) {
+        char *cut = strstr(f[n - 1], " · "), *last = NULL;
+        for (; cut; cut = strstr(cut + 1, " · "))
+            last = cut;
+        if (!last)
+            break;
+        snprintf(f[n], GFX_TEXT_MAX, "%.*s", (int)(last - f[n - 1]), f[n - 1]);
+        alts[n] = f[n];
+        n++;
+    }
+    return n;
+}
+
+/* The HUD's first line: "P1", who drives, the race clock or lap in the
+ * centre, the place on the right. Texts that would run into each other
+ * first take the smaller font for the centre (play's 2 x 2 grid), then
+ * shorter forms of who drives ("keys · peer X · code Y" .. "keys"), then
+ * the centre loses its line. */
+static void hud_line1(AppState *v, const SDL_FRect *rect, const Hud *hud, float pad, float l, float lb)
+{
+    Gfx *g = &v->gfx;
+    int x0 = (int)(rect->x + pad), y0 = (int)(rect->y + pad / 2);
+    int w = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, pal_car(hud->car), "P%d", hud->car + 1);
+    static const char *const suffix[4] = {"th", "st", "nd", "rd"};
+    int place = hud->place < 1 ? 1 : hud->place;
+    int pw = gfx_text(g, GFX_BIG, (int)(rect->x + rect->w - pad), y0, GFX_RIGHT, place == 1 ? PAL_ACCENT : PAL_FG,
+                      "%d%s", place, suffix[place < 4 ? place : 0]);
+    float cx = rect->x + rect->w / 2, left = (float)(x0 + w) + pad, right = rect->x + rect->w - pad - (float)pw;
+    char f[4][GFX_TEXT_MAX];
+    const char *whos[4];
+    int n = dot_forms(hud->who, f, whos, 4), cw[2], ch, ww[4];
+    gfx_text_size(g, GFX_BIG, hud->centre, &cw[0], &ch);
+    gfx_text_size(g, GFX_NORMAL, hud->centre, &cw[1], &ch);
+    for (int i = 0; i < n; i++)
+        gfx_text_size(g, GFX_NORMAL, whos[i], &ww[i], &ch);
+    /* the first (who form, centre font) in which both fit, centre clear of the place */
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < 2; c++) {
+            float half = (float)cw[c] / 2;
+            if (left + (float)ww[i] + pad > cx - half || cx + half + pad > right)
+                continue;
+            gfx_text(g, GFX_NORMAL, (int)left, y0 + (int)(lb - l), GFX_LEFT, PAL_DIM, "%s", whos[i]);
+            gfx_text(g, c ? GFX_NORMAL : GFX_BIG, (int)cx, y0 + (c ? (int)(lb - l) : 0), GFX_CENTER, PAL_FG, "%s",
+                     hud->centre);
+            return;
+        }
+    const char *centre[1] = {hud->centre}; /* no room for both: the centre, then who in what is left */
+    int c = gfx_text_fit(g, GFX_NORMAL, (int)cx, y0 + (int)(lb - l), GFX_CENTER, PAL_FG, 2 * fminf(cx - left, right - cx) - 2 * pad,
+                         centre, 1);
+    gfx_text_fit(g, GFX_NORMAL, (int)left, y0 + (int)(lb - l), GFX_LEFT, PAL_DIM,
+                 (c > 0 ? cx - (float)c / 2 : right) - left - pad, whos, n);
+}
+
 void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud)
 {
     Gfx *g = &v->gfx;
@@ -108,29 +170,36 @@ void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud)
     SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_BLEND);
     gfx_fill(v->r, rect->x, rect->y, rect->w, lb + l + 2 * pad, PAL_HUD_BG);
     SDL_SetRenderDrawBlendMode(v->r, SDL_BLENDMODE_NONE);
-    int x0 = (int)(rect->x + pad), y0 = (int)(rect->y + pad / 2);
-    int w = gfx_text(g, GFX_BIG, x0, y0, GFX_LEFT, pal_car(hud->car), "P%d", hud->car + 1);
-    int ww = gfx_text(g, GFX_NORMAL, x0 + w + (int)pad, y0 + (int)(lb - l), GFX_LEFT, PAL_DIM, "%s", hud->who);
-    /* a narrow screen (play's 2 x 2 grid): texts that would run into each
-     * other take the smaller font */
-    int tw, th;
-    gfx_text_size(g, GFX_BIG, hud->centre, &tw, &th);
-    bool crowded = rect->x + rect->w / 2 - (float)tw / 2 < (float)(x0 + w + ww) + 2 * pad;
-    gfx_text(g, crowded ? GFX_NORMAL : GFX_BIG, (int)(rect->x + rect->w / 2), y0 + (crowded ? (int)(lb - l) : 0),
-             GFX_CENTER, PAL_FG, "%s", hud->centre);
-    static const char *const suffix[4] = {"th", "st", "nd", "rd"};
-    int place = hud->place < 1 ? 1 : hud->place;
-    gfx_text(g, GFX_BIG, (int)(rect->x + rect->w - pad), y0, GFX_RIGHT, place == 1 ? PAL_ACCENT : PAL_FG, "%d%s",
-             place, suffix[place < 4 ? place : 0]);
-    int y1 = (int)(rect->y + pad / 2 + lb);
+    gfx_room_push(g, rect->x, rect->y, rect->w, lb + l + 2 * pad);
+    hud_line1(v, rect, hud, pad, l, lb);
+    int x0 = (int)(rect->x + pad), y1 = (int)(rect->y + pad / 2 + lb);
+    /* the second line: the running and best laps first, then what is
+     * right of them: whole in the normal font, else whole in the small
+     * one, else shorter */
     int lw = gfx_text(g, GFX_NORMAL, x0, y1, GFX_LEFT, PAL_FG, "lap %s", hud->lap);
-    if (hud->best[0])
-        lw += (int)pad * 2 + gfx_text(g, GFX_NORMAL, x0 + lw + (int)pad * 2, y1, GFX_LEFT, PAL_DIM, "best %s", hud->best);
-    gfx_text_size(g, GFX_NORMAL, hud->right, &tw, &th);
-    crowded = rect->x + rect->w - pad - (float)tw < (float)(x0 + lw) + 2 * pad;
-    int ls = gfx_line_h(g, GFX_SMALL);
-    gfx_text(g, crowded ? GFX_SMALL : GFX_NORMAL, (int)(rect->x + rect->w - pad), y1 + (crowded ? (int)l - ls : 0),
-             GFX_RIGHT, PAL_DIM, "%s", hud->right);
+    if (hud->best[0]) {
+        char best[64];
+        snprintf(best, sizeof best, "best %s", hud->best);
+        const char *bests[1] = {best};
+        int bw = gfx_text_fit(g, GFX_NORMAL, x0 + lw + (int)pad * 2, y1, GFX_LEFT, PAL_DIM,
+                              rect->x + rect->w - pad - (float)(x0 + lw) - 2 * pad, bests, 1);
+        lw += bw > 0 ? bw + (int)pad * 2 : 0;
+    }
+    char f[6][GFX_TEXT_MAX];
+    const char *rights[6];
+    int n = dot_forms(hud->right, f, rights, 6), ls = gfx_line_h(g, GFX_SMALL);
+    float room = rect->x + rect->w - 2 * pad - (float)(x0 + lw) - pad;
+    for (int i = 0; i < n; i++)
+        for (int font = GFX_NORMAL; font >= GFX_SMALL; font--) {
+            const char *one[1] = {rights[i]};
+            if (gfx_fit(g, font, room, one, 1) < 0)
+                continue;
+            gfx_text(g, font, (int)(rect->x + rect->w - pad), y1 + (font == GFX_SMALL ? (int)l - ls : 0), GFX_RIGHT,
+                     PAL_DIM, "%s", rights[i]);
+            gfx_room_pop(g);
+            return;
+        }
+    gfx_room_pop(g);
 }
 
 void widget_hud_race(const RaceFlow *rf, int j, int64_t race_us, Hud *hud)
@@ -139,6 +208,8 @@ void widget_hud_race(const RaceFlow *rf, int j, int64_t race_us, Hud *hud)
     char t[32];
     if (race_us < 0)
         race_us = 0;
+    if (rf->cfg.duration_us > 0 && race_us > rf->cfg.duration_us)
+        race_us = rf->cfg.duration_us; /* a timed race's clocks stop at its limit */
     if (rf->cfg.duration_us > 0) {
         int64_t left = rf->cfg.duration_us - race_us;
         widget_fmt_running(t, sizeof t, left < 0 ? 0 : left);
@@ -222,19 +293,18 @@ void widget_lights_at(Gfx *g, float base, float cx0, float y, int64_t to_go_us)
 
 void widget_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame)
 {
-    float l = (float)gfx_line_h(g, GFX_NORMAL);
-    int maxw = 0;
-    for (int i = 0; i < n; i++) {
-        int tw, th;
-        gfx_text_size(g, GFX_NORMAL, lines[i], &tw, &th);
-        maxw = tw > maxw ? tw : maxw;
-    }
-    float pad = l, bw = (float)maxw + 2 * pad, bh = l * (float)n + 2 * pad;
+    float pad = (float)gfx_line_h(g, GFX_NORMAL);
+    GfxLines fl; /* the normal font, else the small one, else wrapped (gfx_fit_lines) */
+    gfx_fit_lines(g, (float)w - 2 * pad, (float)h - 2 * pad, lines, n, &fl);
+    float bw = (float)fl.w + 2 * pad, bh = fl.line_h * (float)fl.n + 2 * pad;
     float x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
     widget_panel(g->r, x, y, bw, bh, frame);
-    for (int i = 0; i < n; i++)
-        gfx_text(g, GFX_NORMAL, (int)(x + pad), (int)(y + pad + l * (float)i), GFX_LEFT, i == 0 ? PAL_ACCENT : PAL_FG,
-                 "%s", lines[i]);
+    gfx_audit_cover(g, x, y, bw, bh);
+    gfx_room_push(g, x, y, bw, bh);
+    for (int i = 0; i < fl.n; i++)
+        gfx_text(g, fl.font, (int)(x + pad), (int)(y + pad + fl.line_h * (float)i), GFX_LEFT,
+                 fl.src[i] == 0 ? PAL_ACCENT : PAL_FG, "%s", fl.line[i]);
+    gfx_room_pop(g);
 }
 
 void widget_result_lines(const RaceFlow *rf, int who, char (*lines)[160])

@@ -20,7 +20,8 @@
  *   widget_hud(v, rect, hud)  the strip at the top of a driving screen.
  *   widget_hud_race(rf, car, race_us, &hud)  fills hud's race lines as this
  *        terminal sees its own car: time left or lap n/N or the finish, the
- *        running lap's time and the best lap.
+ *        running lap's time and the best lap (a timed race's clocks stop at
+ *        its limit, however far race_us runs on).
  *   widget_lights(g, base, w, to_go_us)  the five start lights centred at
  *        the top: one lit per second from 5 s before the lights go out
  *        (to_go_us = race time, negative before the start), all green with

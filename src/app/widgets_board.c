@@ -38,11 +38,100 @@ static bool agreement(const RaceFlow *rf, const int *views, int nviews, char *bu
     return differ;
 }
 
-static int text_w(Gfx *g, const char *s)
+static int text_w(Gfx *g, int font, const char *s)
 {
     int tw = 0, th = 0;
-    gfx_text_size(g, GFX_NORMAL, s, &tw, &th);
+    gfx_text_size(g, font, s, &tw, &th);
     return tw;
+}
+
+/* One arrangement of the box: a font, blocks in ncol columns. */
+typedef struct BoardFit {
+    int font, ncol, rows;
+    float l, pad, gap, colw[RACEFLOW_VIEWS], inner, bw, bh;
+} BoardFit;
+
+/* The box in font with ncol columns; true when it fits w x h as it is. */
+static bool board_layout(Gfx *g, int font, int ncol, BoardBlock *b, int nviews, int ncars,
+                         const char *const *heads, float w, float h, BoardFit *f)
+{
+    f->font = font;
+    f->ncol = ncol;
+    f->l = (float)gfx_line_h(g, font);
+    f->pad = f->l;
+    f->gap = 2 * f->l;
+    float sum = f->gap * (float)(ncol - 1), wide = 0;
+    for (int c = 0; c < ncol; c++)
+        f->colw[c] = 0;
+    for (int v = 0; v < nviews; v++) {
+        b[v].w = 0;
+        for (int i = 0; i < b[v].n; i++) {
+            int tw = text_w(g, font, b[v].line[i]);
+            b[v].w = tw > b[v].w ? tw : b[v].w;
+        }
+        f->colw[v % ncol] = (float)b[v].w > f->colw[v % ncol] ? (float)b[v].w : f->colw[v % ncol];
+    }
+    for (int c = 0; c < ncol; c++)
+        sum += f->colw[c];
+    for (int i = 0; i < 3; i++) {
+        float tw = (float)text_w(g, font, heads[i]);
+        wide = tw > wide ? tw : wide;
+    }
+    f->inner = wide > sum ? wide : sum;
+    f->rows = (nviews + ncol - 1) / ncol;
+    f->bw = f->inner + 2 * f->pad;
+    f->bh = 2 * f->pad + f->l * 3.0f + (float)f->rows * (f->l * (float)(1 + ncars) + f->l * 0.5f);
+    return f->bw <= w && f->bh <= h;
+}
+
+/* The normal font, else the small one, in two columns (P1 | P2, ...),
+ * else three, else one; when none fits, the small font with a tighter
+ * margin and the columns the height needs, each line shortened to its
+ * column from its end (the last lap times go first). */
+static void board_fit(Gfx *g, BoardBlock *b, int nviews, int ncars, const char *const *heads, int w, int h,
+                      BoardFit *f)
+{
+    static const int cols[3] = {2, 3, 1};
+    for (int font = GFX_NORMAL; font >= GFX_SMALL; font--)
+        for (int i = 0; i < 3; i++)
+            if (cols[i] <= nviews && board_layout(g, font, cols[i], b, nviews, ncars, heads, (float)w, (float)h, f))
+                return;
+    int ncol = 1;
+    while (ncol < 3 && ncol < nviews &&
+           !(board_layout(g, GFX_SMALL, ncol, b, nviews, ncars, heads, (float)w, (float)h, f), f->bh <= (float)h))
+        ncol++;
+    board_layout(g, GFX_SMALL, ncol, b, nviews, ncars, heads, (float)w, (float)h, f);
+    f->pad = f->l * 0.5f;
+    f->gap = f->l;
+    float room = (float)w - 2 * f->pad, sum = f->gap * (float)(ncol - 1);
+    for (int c = 0; c < ncol; c++)
+        sum += f->colw[c];
+    if (sum > room)
+        for (int c = 0; c < ncol; c++)
+            f->colw[c] = (room - f->gap * (float)(ncol - 1)) / (float)ncol;
+    f->inner = f->inner < room ? f->inner : room;
+    f->bw = f->inner + 2 * f->pad;
+    f->bh -= f->l; /* the tighter margin */
+}
+
+/* text in at most max_w: whole, else without its last words, else with
+ * its middle left out. */
+static void board_text(Gfx *g, int font, float x, float y, float max_w, SDL_Color c, const char *text)
+{
+    char out[BOARD_LINE];
+    snprintf(out, sizeof out, "%s", text);
+    size_t n = strlen(out);
+    while ((float)text_w(g, font, out) > max_w && n > 0) {
+        while (n > 0 && out[n - 1] != ' ')
+            n--;
+        while (n > 0 && out[n - 1] == ' ')
+            n--;
+        out[n] = '\0';
+    }
+    if (n == 0)
+        gfx_ellipsize(g, font, max_w, text, out, sizeof out);
+    if (out[0])
+        gfx_text(g, font, (int)x, (int)y, GFX_LEFT, c, "%s", out);
 }
 
 void widget_results_board(Gfx *g, int w, int h, const RaceFlow *rf, const char *title, const int *views,
@@ -50,47 +139,33 @@ void widget_results_board(Gfx *g, int w, int h, const RaceFlow *rf, const char *
 {
     BoardBlock b[RACEFLOW_VIEWS];
     nviews = nviews > RACEFLOW_VIEWS ? RACEFLOW_VIEWS : nviews;
-    int colw[2] = {0, 0};
     for (int v = 0; v < nviews; v++) {
         snprintf(b[v].line[0], BOARD_LINE, "%s", labels[v]);
         widget_result_lines(rf, views[v], &b[v].line[1]);
         b[v].n = 1 + rf->cfg.ncars;
-        b[v].w = 0;
-        for (int i = 0; i < b[v].n; i++) {
-            int tw = text_w(g, b[v].line[i]);
-            b[v].w = tw > b[v].w ? tw : b[v].w;
-        }
     }
     char status[BOARD_LINE];
     bool differ = agreement(rf, views, nviews, status, sizeof status);
-    float l = (float)gfx_line_h(g, GFX_NORMAL), pad = l, gap = 2 * l;
-    int wide = 0;
-    for (int v = 0; v < nviews; v++)
-        colw[v % 2] = b[v].w > colw[v % 2] ? b[v].w : colw[v % 2];
-    int head = text_w(g, title), st = text_w(g, status), ft = text_w(g, footer);
-    wide = head > st ? head : st;
-    wide = ft > wide ? ft : wide;
-    /* two blocks a row when they fit the window, else one column */
-    int ncol = (float)(colw[0] + colw[1]) + gap + 2 * pad <= (float)w ? 2 : 1;
-    float cw0 = ncol == 2 ? (float)colw[0] : (float)(colw[0] > colw[1] ? colw[0] : colw[1]);
-    float inner = ncol == 2 ? (float)(colw[0] + colw[1]) + gap : cw0;
-    inner = (float)wide > inner ? (float)wide : inner;
-    int rows = (nviews + ncol - 1) / ncol;
-    float block_h = l * (float)(1 + rf->cfg.ncars);
-    float bw = inner + 2 * pad, bh = 2 * pad + l * 3.0f + (float)rows * block_h + (float)rows * l * 0.5f;
-    float x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
-    widget_panel(g->r, x, y, bw, bh, differ ? PAL_WARN : PAL_ACCENT);
-    float ty = y + pad;
-    gfx_text(g, GFX_NORMAL, (int)(x + pad), (int)ty, GFX_LEFT, PAL_ACCENT, "%s", title);
-    ty += l * 1.5f;
+    const char *heads[3] = {title, status, footer};
+    BoardFit f;
+    board_fit(g, b, nviews, rf->cfg.ncars, heads, w, h, &f);
+    float l = f.l, block_h = l * (float)(1 + rf->cfg.ncars);
+    float bh = f.bh < (float)h ? f.bh : (float)h;
+    float x = ((float)w - f.bw) / 2, y = ((float)h - bh) / 2;
+    widget_panel(g->r, x, y, f.bw, bh, differ ? PAL_WARN : PAL_ACCENT);
+    gfx_audit_cover(g, x, y, f.bw, bh);
+    gfx_room_push(g, x, y, f.bw, bh);
+    board_text(g, f.font, x + f.pad, y + f.pad, f.inner, PAL_ACCENT, title);
+    float ty = y + f.pad + l * 1.5f, bottom = y + bh - f.pad - 2 * l; /* the last two lines' top */
     for (int v = 0; v < nviews; v++) {
-        float bx = x + pad + (ncol == 2 && v % 2 ? (float)colw[0] + gap : 0.0f);
-        float by = ty + (float)(v / ncol) * (block_h + l * 0.5f);
-        for (int i = 0; i < b[v].n; i++)
-            gfx_text(g, GFX_NORMAL, (int)bx, (int)(by + l * (float)i), GFX_LEFT, i == 0 ? PAL_DIM : PAL_FG, "%s",
-                     b[v].line[i]);
+        float bx = x + f.pad;
+        for (int c = 0; c < v % f.ncol; c++)
+            bx += f.colw[c] + f.gap;
+        float by = ty + (float)(v / f.ncol) * (block_h + l * 0.5f);
+        for (int i = 0; i < b[v].n && by + l * (float)(i + 1) <= bottom; i++)
+            board_text(g, f.font, bx, by + l * (float)i, f.colw[v % f.ncol], i == 0 ? PAL_DIM : PAL_FG, b[v].line[i]);
     }
-    ty += (float)rows * (block_h + l * 0.5f);
-    gfx_text(g, GFX_NORMAL, (int)(x + pad), (int)ty, GFX_LEFT, differ ? PAL_WARN : PAL_FG, "%s", status);
-    gfx_text(g, GFX_NORMAL, (int)(x + pad), (int)(ty + l), GFX_LEFT, PAL_FG, "%s", footer);
+    board_text(g, f.font, x + f.pad, bottom, f.inner, differ ? PAL_WARN : PAL_FG, status);
+    board_text(g, f.font, x + f.pad, bottom + l, f.inner, PAL_FG, footer);
+    gfx_room_pop(g);
 }

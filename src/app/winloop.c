@@ -4,6 +4,7 @@
 
 #include "gfx.h"
 
+#include <SDL_syswm.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,11 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
+
+#ifdef NETRACE_X11
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#endif
 
 #define WIN_FRAME_MS 16.0   /* about 60 frames per second */
 #define WIN_BENCH_DT_US 16667 /* race time per benchmark frame: 1/60 s */
@@ -52,6 +58,72 @@ SDL_Renderer *winloop_create_renderer(SDL_Window *win)
     return SDL_CreateRenderer(win, -1, drv && *drv ? 0 : SDL_RENDERER_SOFTWARE);
 }
 
+void winloop_default_size(int bw, int bh, int *w, int *h)
+{
+    *w = bw > 0 && bw < 1280 ? bw : 1280;
+    *h = bh > 0 && bh < 720 ? bh : 720;
+}
+
+/* Whether a window manager runs on the window's display: on X11 the root
+ * window names one in _NET_SUPPORTING_WM_CHECK (EWMH); elsewhere (Wayland,
+ * other systems) the compositor is assumed to handle fullscreen. */
+static bool window_manager(SDL_Window *win)
+{
+#ifdef NETRACE_X11
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(win, &info) || info.subsystem != SDL_SYSWM_X11)
+        return true;
+    Display *d = info.info.x11.display;
+    Atom check = XInternAtom(d, "_NET_SUPPORTING_WM_CHECK", True), type;
+    if (check == None)
+        return false;
+    int format;
+    unsigned long n = 0, after;
+    unsigned char *data = NULL;
+    int rc = XGetWindowProperty(d, DefaultRootWindow(d), check, 0, 1, False, XA_WINDOW, &type, &format, &n, &after,
+                                &data);
+    bool wm = rc == Success && data && n == 1;
+    if (data)
+        XFree(data);
+    return wm;
+#else
+    (void)win;
+    return true;
+#endif
+}
+
+void winfull_toggle(WinFull *f, SDL_Window *win)
+{
+    if (!f->on) {
+        SDL_GetWindowPosition(win, &f->was.x, &f->was.y);
+        SDL_GetWindowSize(win, &f->was.w, &f->was.h);
+        f->on = true;
+        SDL_Rect b;
+        int d = SDL_GetWindowDisplayIndex(win);
+        f->borderless = !window_manager(win) && d >= 0 && SDL_GetDisplayBounds(d, &b) == 0;
+        if (!f->borderless) {
+            SDL_SetWindowFullscreen(win, SDL_WINDOW_FULLSCREEN_DESKTOP);
+            return;
+        }
+        /* nobody to ask for fullscreen (a bare X server): cover the display */
+        SDL_SetWindowBordered(win, SDL_FALSE);
+        SDL_SetWindowPosition(win, b.x, b.y);
+        SDL_SetWindowSize(win, b.w, b.h);
+        SDL_RaiseWindow(win);
+        return;
+    }
+    f->on = false;
+    if (f->borderless) {
+        f->borderless = false;
+        SDL_SetWindowBordered(win, SDL_TRUE);
+        SDL_SetWindowSize(win, f->was.w, f->was.h);
+        SDL_SetWindowPosition(win, f->was.x, f->was.y);
+    } else {
+        SDL_SetWindowFullscreen(win, 0);
+    }
+}
+
 bool winloop_open(WinLoop *L, const WinLoopConfig *c)
 {
     memset(L, 0, sizeof *L);
@@ -73,13 +145,16 @@ bool winloop_open(WinLoop *L, const WinLoopConfig *c)
         winloop_close(L);
         return false;
     }
-    int w = c->width > 0 ? c->width : 1280, h = c->height > 0 ? c->height : 720;
+    int w = c->width, h = c->height;
+    SDL_Rect b = {0, 0, 1280, 720};
+    if (SDL_GetDisplayUsableBounds(0, &b) != 0)
+        b = (SDL_Rect){0, 0, 1280, 720};
+    if (w <= 0 || h <= 0) /* the default fits the display (a 1024x768 projector) */
+        winloop_default_size(b.w, b.h, &w, &h);
+    /* centred on the display, never off its left or top edge */
+    int x = b.x + (b.w > w ? (b.w - w) / 2 : 0), y = b.y + (b.h > h ? (b.h - h) / 2 : 0);
     Uint32 flags = SDL_WINDOW_RESIZABLE; /* no HIGHDPI: mouse and pixels share one scale */
-    if (c->fullscreen)
-        flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
-    L->fullscreen = c->fullscreen;
-    L->win = SDL_CreateWindow(c->title ? c->title : "netrace", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
-                              flags);
+    L->win = SDL_CreateWindow(c->title ? c->title : "netrace", x, y, w, h, flags);
     L->r = L->win ? winloop_create_renderer(L->win) : NULL;
     if (!L->r) {
         fprintf(stderr, "netrace: cannot open the window (%s): no window\n", SDL_GetError());
@@ -87,6 +162,8 @@ bool winloop_open(WinLoop *L, const WinLoopConfig *c)
         return false;
     }
     SDL_SetWindowMinimumSize(L->win, c->min_w > 0 ? c->min_w : 640, c->min_h > 0 ? c->min_h : 360);
+    if (c->fullscreen)
+        winfull_toggle(&L->full, L->win);
     L->last = SDL_GetPerformanceCounter();
     return true;
 }
@@ -167,10 +244,8 @@ bool winloop_frame(WinLoop *L, const WinScreen *scr, bool pace)
     while (SDL_PollEvent(&ev))
         scr->event(scr->ctx, &ev);
     unsigned req = scr->requests(scr->ctx);
-    if (req & WIN_FULLSCREEN) {
-        L->fullscreen = !L->fullscreen;
-        SDL_SetWindowFullscreen(L->win, L->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
-    }
+    if (req & WIN_FULLSCREEN)
+        winfull_toggle(&L->full, L->win);
     uint64_t freq = SDL_GetPerformanceFrequency(), now = SDL_GetPerformanceCounter();
     int64_t dt_us = (int64_t)((double)(now - L->last) * 1e6 / (double)freq);
     L->last = now;

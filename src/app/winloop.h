@@ -14,7 +14,18 @@
  *        SDL_QuitSubSystem(SDL_INIT_VIDEO) (winloop_close does it).
  *   winloop_open(L, cfg)   starts video (and game controllers with
  *        cfg->gamepads), SDL_ttf unless running, opens the window and its
- *        renderer. False after one line on stderr; L is then closed.
+ *        renderer: cfg's size, or without one the default that fits the
+ *        display's usable area (winloop_default_size), placed on it (never
+ *        off its left or top edge); fullscreen with cfg->fullscreen. False
+ *        after one line on stderr; L is then closed.
+ *   winloop_default_size(bw, bh, &w, &h)  1280 x 720, each side capped at
+ *        the usable area bw x bh (a 1024x768 projector: 1024 x 720).
+ *   winfull_toggle(f, win)  fullscreen on and off (F, F11, --fullscreen)
+ *        for any window: SDL's desktop fullscreen through the window
+ *        manager, or where none runs (a bare X server: SDL's request would
+ *        go unanswered, the picture drawn for a display-sized window cut)
+ *        a borderless window over the whole display; off restores the
+ *        window as it was.
  *   winloop_close(L)       renderer, window, SDL_ttf if it started it, the
  *        subsystems it started. Safe on a closed or zeroed L.
  *   winloop_frame(L, scr, pace)  one frame: every pending event to
@@ -75,6 +86,12 @@ typedef struct WinScreen {
     void (*bench_title)(void *ctx, int w, int h, char *buf, size_t n);
 } WinScreen;
 
+typedef struct WinFull {
+    bool on;         /* fullscreen asked for */
+    bool borderless; /* no window manager: a borderless window over the display */
+    SDL_Rect was;    /* the window before (position and size) */
+} WinFull;
+
 typedef struct WinLoopConfig {
     const char *title;
     int width, height;    /* 0 = 1280 x 720 */
@@ -88,13 +105,15 @@ typedef struct WinLoopConfig {
 typedef struct WinLoop {
     SDL_Window *win;
     SDL_Renderer *r;
-    bool fullscreen;
+    WinFull full;
     bool video, pads, ttf_here; /* what open started, for close */
     const char *shot_dir;
     uint64_t last;        /* performance counter at the last frame */
 } WinLoop;
 
 bool winloop_video_start(bool invisible_ok);
+void winloop_default_size(int bw, int bh, int *w, int *h);
+void winfull_toggle(WinFull *f, SDL_Window *win);
 bool winloop_open(WinLoop *L, const WinLoopConfig *cfg);
 void winloop_close(WinLoop *L);
 bool winloop_frame(WinLoop *L, const WinScreen *scr, bool pace);

@@ -115,7 +115,7 @@ typedef struct NetArgs {
     const char *scheme, *track_arg, *link_text, *peer, *log_path, *keys_path, *pad_mappings, *size, *camera;
     bool fullscreen, watch, headless, scheme_given, race_given, laps_given, mute, lagometer;
     int64_t laps;
-    double seconds, offset_ms, drift;
+    double seconds, offset_ms, drift, scale;
     char peer_host[256];
 } NetArgs;
 
@@ -194,6 +194,8 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
     }
     if (cli_flag_is(f, "--clock-offset"))
         return number_flag(n, argc, argv, i, "--clock-offset", -3.6e6, 3.6e6, &a->offset_ms) ? CLI_OK : CLI_USAGE;
+    if (cli_flag_is(f, "--scale"))
+        return number_flag(n, argc, argv, i, "--scale", GFX_SCALE_MIN, GFX_SCALE_MAX, &a->scale) ? CLI_OK : CLI_USAGE;
     if (cli_flag_is(f, "--clock-drift"))
         return number_flag(n, argc, argv, i, "--clock-drift", -1000.0, 1000.0, &a->drift) ? CLI_OK : CLI_USAGE;
     if (cli_flag_is(f, "--skill") || cli_flag_is(f, "--noise")) {
@@ -383,6 +385,7 @@ static int window_config(NetCli *n, const NetArgs *a, bool script, bool human, N
     wc->keys_path = a->keys_path;
     wc->pad_mappings = a->pad_mappings;
     wc->fullscreen = a->fullscreen;
+    wc->scale = a->scale;
     wc->watch = a->watch;
     wc->mute = a->mute;
     wc->lagometer = a->lagometer;

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_load.h"
 #include "experiment.h"
+#include "gfx.h"
 #include "inputs.h"
 #include "liverace.h"
 #include "play.h"
@@ -76,12 +77,8 @@ static bool next_paths(void *ctx, int race, char *rec, char *inputs, size_t n)
 static int open_replay(void *ctx, const char *rec_path, char *why, size_t n)
 {
     PlayCli *p = ctx;
-    /* the replay window draws two-car p2p races (docs/nplayers.md) */
-    if (race_topo_wide(&p->o)) {
-        snprintf(why, n, "the replay window draws two-car races only (netrace replay --headless)");
-        return 1;
-    }
     Recording rec;
+    char links[1024];
     NrError err = {{0}};
     if (!cli_load_recording(rec_path, &rec, &err)) {
         snprintf(why, n, "%s", err.msg);
@@ -101,6 +98,10 @@ static int open_replay(void *ctx, const char *rec_path, char *why, size_t n)
         ac.replay = r;
         ac.title = rec_path;
         ac.script = p->o.script.n ? &p->o.script : NULL; /* the links as they were driven */
+        if (race_topo_wide(&p->o)) { /* N cars or cs: the race's links, fixed (docs/window.md) */
+            race_topo_describe(&p->o, links, sizeof links);
+            ac.links_text = links;
+        }
         rc = app_run_window(&ac);
         if (rc != 0)
             snprintf(why, n, "the replay window did not open (the terminal says why)");
@@ -287,6 +288,8 @@ static int window_flag(PlayConfig *pc, int argc, char **argv, int *i)
         ok = cli_value(argc, argv, i, CMD, &v) && cli_int(CMD, "--bench-frames", v, 1, 1000000, &n);
         if (ok)
             pc->bench_frames = (int)n;
+    } else if (cli_flag_is(a, "--scale")) {
+        ok = cli_value(argc, argv, i, CMD, &v) && cli_double(CMD, "--scale", v, GFX_SCALE_MIN, GFX_SCALE_MAX, &pc->scale);
     } else if (cli_flag_is(a, "--camera")) {
         if (!cli_value(argc, argv, i, CMD, &v))
             return FLAG_BAD;
@@ -490,6 +493,11 @@ static int play_main(int argc, char **argv)
     pc.next_rec_path = next_paths;
     pc.open_replay = open_replay;
     pc.title = "netrace play";
+    char links[1024];
+    if (race_topo_wide(&p.o)) { /* the overview's status line: the race's links, fixed */
+        race_topo_describe(&p.o, links, sizeof links);
+        pc.links_text = links;
+    }
     rc = play_run_window(&pc);
     return finish(&p, rc == 0 ? CLI_OK : CLI_FAIL);
 }
@@ -502,7 +510,7 @@ const CliCommand cmd_play = {
              "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC] [--links FILE] [--link-script FILE]\n"
              "  [--delta MS] [--tdr W] [--schemes LIST] [--seed S] [--track FILE] [--out FILE|none] [--keys FILE]\n"
              "  [--pad-mappings FILE] [--watch] [--headless [--csv] [--series OUT.csv]] [--size WxH] [--fullscreen]\n"
-             "  [--camera north|rotate] [--mute] [--lagometer] [--bench-frames N]",
+             "  [--scale X] [--camera north|rotate] [--mute] [--lagometer] [--bench-frames N]",
     .help = "Two to four cars race on the car physics; each player's screen (two side by side,\n"
             "three or four in a 2 x 2 grid: P1 top left, P2 top right, P3 bottom left, P4\n"
             "bottom right) shows the race as that player's terminal displays it under --scheme,\n"
@@ -528,6 +536,7 @@ const CliCommand cmd_play = {
             "  --headless        no window, bots / scripts only, as fast as possible; prints\n"
             "                    replay's table (--csv: as CSV), --series OUT.csv like replay's\n"
             "  --size WxH, --fullscreen, --shots DIR, --assets DIR, --bench-frames N\n"
+            "  --scale X         text X times larger, 0.5 .. 3 (Ctrl + / - in the window)\n"
             "Keys: H in the game shows them (docs/play.md).\n" RACE_OPTS_HELP RACE_TOPO_HELP_LINES,
     .run = play_main,
 };

@@ -3,6 +3,7 @@
 #include "app.h"
 #include "cli.h"
 #include "experiment.h"
+#include "gfx.h"
 #include "race_opts.h"
 
 #include <inttypes.h>
@@ -46,32 +47,38 @@ typedef struct ViewOpts {
     int width, height;
     AppConfig app;
     const char *focus;
+    char links[1024]; /* an N-car or client-server race's links, for the status line */
 } ViewOpts;
+
+/* --snapshot T FILE.png at argv[*i]: 1 taken, -1 bad. */
+static int snapshot_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd)
+{
+    if (*i + 2 >= argc) {
+        cli_usage_error(cmd, "--snapshot takes a race time in seconds and a PNG file name");
+        return -1;
+    }
+    double t;
+    if (!cli_double(cmd, "--snapshot", argv[*i + 1], 0.0, 1e6, &t))
+        return -1;
+    if (v->nsnap == REPLAY_MAX_SNAPSHOTS) {
+        cli_usage_error(cmd, "at most %d --snapshot requests", REPLAY_MAX_SNAPSHOTS);
+        return -1;
+    }
+    if (cli_png_check(cmd, "--snapshot", argv[*i + 2]) != CLI_OK)
+        return -1; /* PNG bytes under a .jpg name were written before */
+    v->snap_t_us[v->nsnap] = (int64_t)llround(t * 1e6);
+    v->snap_path[v->nsnap] = argv[*i + 2];
+    v->nsnap++;
+    *i += 2;
+    return 1;
+}
 
 /* Takes a window / snapshot flag at argv[*i]: 1 taken, 0 not mine, -1 bad. */
 static int view_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd)
 {
     const char *a = argv[*i], *val = NULL;
-    if (strcmp(a, "--snapshot") == 0) {
-        if (*i + 2 >= argc) {
-            cli_usage_error(cmd, "--snapshot takes a race time in seconds and a PNG file name");
-            return -1;
-        }
-        double t;
-        if (!cli_double(cmd, "--snapshot", argv[*i + 1], 0.0, 1e6, &t))
-            return -1;
-        if (v->nsnap == REPLAY_MAX_SNAPSHOTS) {
-            cli_usage_error(cmd, "at most %d --snapshot requests", REPLAY_MAX_SNAPSHOTS);
-            return -1;
-        }
-        if (cli_png_check(cmd, "--snapshot", argv[*i + 2]) != CLI_OK)
-            return -1; /* PNG bytes under a .jpg name were written before */
-        v->snap_t_us[v->nsnap] = (int64_t)llround(t * 1e6);
-        v->snap_path[v->nsnap] = argv[*i + 2];
-        v->nsnap++;
-        *i += 2;
-        return 1;
-    }
+    if (strcmp(a, "--snapshot") == 0)
+        return snapshot_flag(v, argc, argv, i, cmd);
     if (cli_flag_is(a, "--size")) {
         if (!cli_value(argc, argv, i, cmd, &val))
             return -1;
@@ -90,6 +97,13 @@ static int view_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd
         if (!cli_value(argc, argv, i, cmd, &val) || !cli_double(cmd, "--speed", val, 0.25, 8.0, &x))
             return -1;
         v->app.speed = x;
+        return 1;
+    }
+    if (cli_flag_is(a, "--scale")) {
+        double x;
+        if (!cli_value(argc, argv, i, cmd, &val) || !cli_double(cmd, "--scale", val, GFX_SCALE_MIN, GFX_SCALE_MAX, &x))
+            return -1;
+        v->app.scale = x;
         return 1;
     }
     if (cli_flag_is(a, "--bench-frames")) {
@@ -237,10 +251,8 @@ static int replay_load(ReplayArgs *w, const char *cmd)
     int rc = race_opts_load(o, cmd);
     if (rc == CLI_OK)
         rc = race_topo_resolve(o, cmd);
-    /* The window and snapshots draw two-car races (docs/nplayers.md). */
-    if (rc == CLI_OK && race_topo_wide(o) && (w->view.nsnap > 0 || w->view.app.bench_frames > 0))
-        rc = cli_usage_error(cmd, "--snapshot / --bench-frames draw two-car races: this race has %d cars (%s)",
-                             o->ncars, o->topology == ROUTE_CS ? "cs" : "p2p");
+    if (rc == CLI_OK && o->compare && (w->view.nsnap > 0 || w->view.app.bench_frames > 0))
+        rc = cli_usage_error(cmd, "--snapshot / --bench-frames draw one race: name one --topology and --server");
     if (rc == CLI_OK)
         race_warn_delta(o, cmd, NULL, 0);
     if (rc == CLI_OK && w->series)
@@ -306,15 +318,19 @@ static int replay_go(ReplayArgs *w, const char *cmd)
             return cli_usage_error(cmd, "--focus '%s' is not one of the selected schemes", view->focus);
     }
     view->app.title = w->o.recording ? w->o.recording : RACE_DEFAULT_RECORDING;
+    if (race_topo_wide(&w->o)) { /* N cars or cs: the window shows the race's links, fixed */
+        race_topo_describe(&w->o, view->links, sizeof view->links);
+        view->app.links_text = view->links;
+    }
     if (view->nsnap > 0) {
         int rc = write_snapshots(view, &cfg, &w->o.rec, cmd);
         if (rc != CLI_OK)
             return rc;
     }
     /* The window, unless told otherwise or there is nothing to show it on;
-     * snapshots alone are a batch job; it draws two-car races. */
-    bool want_window = !w->headless && !w->csv && !race_topo_wide(&w->o) &&
-                       (view->nsnap == 0 || view->app.bench_frames > 0);
+     * snapshots alone are a batch job; a comparison of topologies is a
+     * table (netrace sweep plots it). */
+    bool want_window = !w->headless && !w->csv && !w->o.compare && (view->nsnap == 0 || view->app.bench_frames > 0);
     if (want_window) {
         int rc = run_window(view, &cfg, &w->o.rec, cmd, view->app.title);
         if (rc == CLI_OK || view->app.bench_frames > 0)
@@ -347,8 +363,8 @@ const CliCommand cmd_replay = {
              "  [--link21 SPEC] [--link-script FILE] [--delta MS] [--tdr W] [--converge MS]\n"
              "  [--schemes LIST] [--seed S] [--clock1 OFF[,PPM]] [--clock2 OFF[,PPM]] [--clock I=OFF[,PPM]]...\n"
              "  [--snapshot T FILE.png]... [--size WxH] [--speed X] [--focus SCHEME] [--loop]\n"
-             "  [--paused] [--fullscreen] [--lagometer] [--shots DIR] [--bench-frames N] [--cars N]\n"
-             "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC]... [--links FILE]",
+             "  [--paused] [--fullscreen] [--scale X] [--lagometer] [--shots DIR] [--bench-frames N]\n"
+             "  [--cars N] [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC]... [--links FILE]",
     .help = "FILE defaults to recordings/default.csv; --schemes defaults to all (the papers' twelve;\n"
             "every: all sixteen).\n"
             "Without --headless the window opens\n"
@@ -360,18 +376,21 @@ const CliCommand cmd_replay = {
             "  --series OUT.csv  write every 33 ms metric sample of every scheme\n"
             "  --snapshot T FILE.png  write what the window shows at race time T (s) to a\n"
             "                    PNG; repeatable; needs no display (then no window opens)\n"
-            "  --size WxH        window / snapshot size in pixels (default 1280x720)\n"
+            "  --size WxH        window / snapshot size in pixels (default 1280x720, or the\n"
+            "                    display's usable area when smaller)\n"
             "  --speed X         replay speed 0.25 .. 8 (default 1)\n"
             "  --focus SCHEME    start with one scheme's two views large\n"
             "  --loop            restart the race at its end\n"
             "  --paused          start paused (Space plays)\n"
             "  --fullscreen      start fullscreen (F toggles)\n"
+            "  --scale X         text X times larger, 0.5 .. 3 (Ctrl + / - in the window)\n"
             "  --lagometer       start with every screen's lagometer shown (F2 toggles)\n"
             "  --shots DIR       where P / F12 screenshots go (default ~/Pictures/netrace)\n"
             "  --bench-frames N  render N overview frames, print frame times, exit\n"
             "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP
-            "N cars and topologies (docs/nplayers.md; the window shows two-car races, so\n"
-            "these print the N-car table: pairwise rate, spread, each player's disadvantage):\n"
+            "N cars and topologies (docs/nplayers.md; the window then shows the focused\n"
+            "scheme's N screens large and every scheme in a compact grid; the table gives\n"
+            "the pairwise rate, spread and each player's disadvantage):\n"
             RACE_TOPO_HELP,
     .run = replay_run,
 };

@@ -6,6 +6,7 @@
     "  --player WHO      keys (default; WASD or the arrows), pad, bot (the default --headless) or\n"   \
     "                    script:FILE (docs/driving.md): who drives this terminal's car\n"            \
     "  --keys FILE, --pad-mappings FILE, --size WxH, --fullscreen  the window (docs/play.md)\n"      \
+    "  --scale X         text X times larger, 0.5 .. 3 (Ctrl + / - in the window)\n"                \
     "  --camera MODE     north (default) or rotate with the car; C toggles. --mute: no sound (M)\n"     \
     "  --watch           every scheme's live gauges beside the race (Tab in the window)\n"          \
     "  --lagometer       start with the lagometer shown (F2 in the window; F3 drops a mark)\n"      \

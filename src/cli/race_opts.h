@@ -125,7 +125,10 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *        (p2p, then cs relay, then cs sync, as the lists name them): copies
  *        of o with topology and server set; returns the count (1 without a
  *        comparison).
- *   race_topo_print_params / _table / _csv  the wide forms of the outputs. */
+ *   race_topo_print_params / _table / _csv  the wide forms of the outputs.
+ *   race_topo_describe(o, buf, n)  the links in one line for the window's
+ *        status line: "p2p, 4 terminals: every link SPEC", "cs relay, 4
+ *        terminals: up SPEC, down SPEC", else each line "1-2 SPEC; ...". */
 int race_topo_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd);
 int race_topo_resolve(RaceOpts *o, const char *cmd);
 int race_topo_resolve_cars(RaceOpts *o, const char *cmd, int ncars);
@@ -139,6 +142,7 @@ int race_topo_configs(const RaceOpts *o, RaceOpts *out, int max);
 const LinkSpec *race_topo_line(const RaceOpts *o, int from, int to);
 const char *race_topo_name(const RaceOpts *o);
 void race_topo_print_params(FILE *f, const RaceOpts *o);
+void race_topo_describe(const RaceOpts *o, char *buf, size_t n);
 void race_topo_print_table(FILE *f, const RunResult *r, int n, int ncars);
 void race_topo_print_csv(FILE *f, const RaceOpts *o, const RunResult *r, int n);
 void race_topo_csv_extra_header(FILE *f, int ncars);

@@ -225,6 +225,64 @@ void race_topo_config(const RaceOpts *o, EngineConfig *cfg)
     }
 }
 
+/* line i of the race's lines in a fixed order: p2p (from, to) pairs, cs the
+ * uplinks then the downlinks; false past the last. */
+static bool nth_line(const RaceOpts *o, int i, int *from, int *to)
+{
+    int nc = o->ncars;
+    if (o->topology == ROUTE_CS) {
+        if (i >= 2 * nc)
+            return false;
+        *from = i < nc ? i : LINKMATRIX_SERVER;
+        *to = i < nc ? LINKMATRIX_SERVER : i - nc;
+        return true;
+    }
+    if (i >= nc * (nc - 1))
+        return false;
+    *from = i / (nc - 1);
+    *to = i % (nc - 1);
+    *to += *to >= *from;
+    return true;
+}
+
+void race_topo_describe(const RaceOpts *o, char *buf, size_t n)
+{
+    int from, to, len = snprintf(buf, n, "%s, %d terminals: ",
+                                 o->topology == ROUTE_P2P ? "p2p" : o->server == ROUTE_SYNC ? "cs sync" : "cs relay",
+                                 o->ncars);
+    bool same_up = true, same_down = true; /* one spec on every line (cs: every uplink, every downlink) */
+    const char *up = race_topo_line(o, 0, o->topology == ROUTE_CS ? LINKMATRIX_SERVER : 1)->text, *down = up;
+    if (o->topology == ROUTE_CS)
+        down = race_topo_line(o, LINKMATRIX_SERVER, 0)->text;
+    for (int i = 0; nth_line(o, i, &from, &to); i++) {
+        const char *t = race_topo_line(o, from, to)->text;
+        if (to == LINKMATRIX_SERVER || o->topology == ROUTE_P2P)
+            same_up &= strcmp(t, up) == 0;
+        else
+            same_down &= strcmp(t, down) == 0;
+    }
+    if (len < 0 || (size_t)len >= n)
+        return;
+    if (same_up && same_down && o->topology == ROUTE_P2P) {
+        snprintf(buf + len, n - (size_t)len, "every link %s", up[0] ? up : "no delay");
+        return;
+    }
+    if (same_up && same_down) {
+        snprintf(buf + len, n - (size_t)len, "up %s, down %s", up[0] ? up : "no delay", down[0] ? down : "no delay");
+        return;
+    }
+    for (int i = 0; nth_line(o, i, &from, &to) && (size_t)len < n; i++) {
+        const char *t = race_topo_line(o, from, to)->text;
+        char a[4], b[4];
+        snprintf(a, sizeof a, from == LINKMATRIX_SERVER ? "s" : "%d", from + 1);
+        snprintf(b, sizeof b, to == LINKMATRIX_SERVER ? "s" : "%d", to + 1);
+        int m = snprintf(buf + len, n - (size_t)len, "%s%s-%s %s", i ? "; " : "", a, b, t[0] ? t : "no delay");
+        if (m < 0)
+            return;
+        len += m;
+    }
+}
+
 void race_topo_print_params(FILE *f, const RaceOpts *o)
 {
     fprintf(f, "topology: %s, %d terminals%s\n", o->topology == ROUTE_P2P ? "p2p" : "cs", o->ncars,

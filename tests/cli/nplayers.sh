@@ -64,6 +64,11 @@ expect 0 "sweep compares topologies" -- "$NR" sweep --recording "$F" --delays 50
 stdout_has "^== cs sync$" "sweep: a summary per topology"
 expect 0 "sweep: 2 points x 3 topologies + header" -- test "$(wc -l <"$TMP/cmp.csv")" -eq 7
 expect 0 "sweep: cs sync rows" -- grep -q ",4,cs,sync," "$TMP/cmp.csv"
+# the window draws N cars (issue 19): a snapshot of the four-car race, focused
+expect 0 "snapshot of four cars" -- "$NR" replay "$F" --schemes racing --focus dr --snapshot 12 "$TMP/four.png" --size 640x360
+stderr_has "wrote .*four.png \(snapshot at t = 11.979 s, 640x360\)" "the four-car snapshot written"
+expect 0 "the snapshot is a PNG" -- grep -q PNG "$TMP/four.png"
+expect 0 "snapshot of a cs race" -- "$NR" replay "$F" --schemes nc --topology cs --snapshot 5 "$TMP/cs.png" --size 640x360
 expect 2 "replay takes one topology" -- "$NR" replay "$F" --headless --topology p2p,cs
 stderr_has "lists compare them in netrace sweep" "replay names the sweep"
 expect 2 "a bad topology list" -- "$NR" sweep --recording "$F" --topology p2p,mesh
