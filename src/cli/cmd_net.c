@@ -205,7 +205,8 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
         return number_flag(n, argc, argv, i, "--clock-drift", -1000.0, 1000.0, &a->drift) ? CLI_OK : CLI_USAGE;
     if (cli_flag_is(f, "--skill") || cli_flag_is(f, "--noise")) {
         bool sk = f[2] == 's';
-        return number_flag(n, argc, argv, i, sk ? "--skill" : "--noise", 0.0, 1.0, sk ? &n->skill : &n->noise)
+        return number_flag(n, argc, argv, i, sk ? "--skill" : "--noise", sk ? BOT_SKILL_MIN : 0.0, 1.0,
+                           sk ? &n->skill : &n->noise)
                    ? CLI_OK
                    : CLI_USAGE;
     }

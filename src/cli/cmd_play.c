@@ -245,7 +245,7 @@ static int race_flag(PlayCli *p, int argc, char **argv, int *i)
     } else if (cli_flag_is(a, "--skill") || cli_flag_is(a, "--noise")) {
         double d;
         bool sk = a[2] == 's';
-        ok = cli_value(argc, argv, i, CMD, &v) && cli_double(CMD, sk ? "--skill" : "--noise", v, 0.0, 1.0, &d);
+        ok = cli_value(argc, argv, i, CMD, &v) && cli_double(CMD, sk ? "--skill" : "--noise", v, sk ? BOT_SKILL_MIN : 0.0, 1.0, &d);
         if (ok)
             *(sk ? &p->pl.skill : &p->pl.noise) = d;
     } else if (cli_flag_is(a, "--series")) {
@@ -507,7 +507,8 @@ const CliCommand cmd_play = {
             "  --out FILE        the recording (FILE.inputs.csv beside it holds the inputs);\n"
             "                    default recordings/play-DATE-TIME.csv; 'none': not recorded\n"
             "  --keys FILE       key map (docs/play.md); --pad-mappings FILE: SDL gamepad mappings\n"
-            "  --skill X, --noise X  the bots' driver (default 0.9, 0.5); bots are seeded by --seed\n"
+            "  --skill X, --noise X  the bots' driver (default 0.9, 0.5); skill -1..0 a slow,\n"
+            "                    forgiving novice (-1: about 1.6 times the lap time of 1); seeded by --seed\n"
             "  --watch           open the overview of every scheme in a second window\n"
             "  --headless        no window, bots / scripts only, as fast as possible; prints\n"
             "                    replay's table (--csv: as CSV), --series OUT.csv like replay's\n"

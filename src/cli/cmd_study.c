@@ -91,7 +91,7 @@ static int parse_flags(StudyCli *s, int argc, char **argv, bool *order, bool *he
         } else if (cli_flag_is(a, "--skill") || cli_flag_is(a, "--noise")) {
             bool sk = a[2] == 's';
             if (!cli_value(argc, argv, &i, STUDY_CMD, &v) ||
-                !cli_double(STUDY_CMD, sk ? "--skill" : "--noise", v, 0.0, 1.0, &d))
+                !cli_double(STUDY_CMD, sk ? "--skill" : "--noise", v, sk ? BOT_SKILL_MIN : 0.0, 1.0, &d))
                 return CLI_USAGE;
             *(sk ? &s->pl.skill : &s->pl.noise) = d;
         } else if (cli_flag_is(a, "--out")) {
