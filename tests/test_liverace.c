@@ -100,15 +100,20 @@ static void test_timed_race_and_recording(void **st)
     LiveRace *lr = liverace_new(&c, &err);
     assert_non_null(lr);
     assert_int_equal(access(part, F_OK), 0); /* opened at once as .part */
+    assert_false(liverace_mark(lr, 1, RECORDING_MARK_DISSATISFIED, &err)); /* on the grid: no mark */
     start(lr);
     CarInput go = {.throttle = 1.0, .steer = 0.0};
     liverace_set_input(lr, 0, &go);
     liverace_set_input(lr, 1, &go);
     int64_t tt = 0;
+    int frame = 0;
     while (!liverace_done(lr) && tt < 10 * NR_US_PER_S) {
         tt += 16667;
         assert_true(liverace_advance(lr, tt, &err));
+        if (++frame == 30 || frame == 31 || frame == 80) /* a mark lands in the file at once */
+            assert_true(liverace_mark(lr, frame == 80 ? 2 : 1, RECORDING_MARK_DISSATISFIED, &err));
     }
+    assert_false(liverace_mark(lr, 1, RECORDING_MARK_DISSATISFIED, &err)); /* after the race: none */
     assert_true(liverace_done(lr));
     /* the first sample at or after 2 s: 61 x 33 ms = 2.013 s */
     assert_int_equal(liverace_flow(lr)->over_us, 2013 * NR_US_PER_MS);
@@ -118,6 +123,34 @@ static void test_timed_race_and_recording(void **st)
     Recording r;
     assert_true(recording_load(&r, rec, &err));
     assert_int_equal(r.nsamples, 62); /* samples 0 .. 61 */
+    /* the marks at the physics time of their frames, as the race kept them */
+    int nm;
+    const RecMark *m = liverace_marks(lr, &nm);
+    assert_int_equal(nm, 3);
+    assert_int_equal(r.nmarks, 3);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(r.marks[i].t_ms, m[i].t_ms);
+        assert_int_equal(r.marks[i].player, i == 2 ? 2 : 1);
+        assert_string_equal(r.marks[i].kind, "dissatisfied");
+    }
+    assert_true(m[0].t_ms >= 30 * 16667 / 1000 - 6 && m[0].t_ms <= 30 * 16667 / 1000);
+    assert_true(m[2].t_ms > m[1].t_ms && m[1].t_ms > m[0].t_ms);
+    /* the live file is what recording_save writes of it: marks where a
+     * saved recording puts them */
+    char again[110];
+    snprintf(again, sizeof again, "%s/again.csv", dir);
+    assert_true(recording_save(&r, again, &err));
+    FILE *fa = fopen(rec, "rb"), *fb = fopen(again, "rb");
+    assert_true(fa && fb);
+    int ca, cb;
+    do {
+        ca = fgetc(fa);
+        cb = fgetc(fb);
+    } while (ca == cb && ca != EOF);
+    assert_int_equal(ca, cb);
+    fclose(fa);
+    fclose(fb);
+    remove(again);
     assert_int_equal(r.samples[61].t_ms, 2013);
     assert_string_equal(r.source, "human");
     /* the recorded poses are the engine's truth at each sample */

@@ -244,6 +244,77 @@ static void expect_bad(const char *name, const char *text, const char *needle)
     assert_null(r.samples);
 }
 
+/* Marks ("# mark: T_MS,PLAYER,KIND[,NOTE]" between the rows): written,
+ * read back in order, saved again byte for byte, each before the rows of
+ * the first sample time at or after it; a malformed mark is refused with
+ * its line; a reader that does not know marks skips them as comments, so a
+ * file with marks has the same samples as without them. */
+static void marks_round_trip(void **state)
+{
+    (void)state;
+    Recording a;
+    fill_meta(&a, 2, 4); /* samples at 0, 33, 66, 99 ms */
+    RecMark m[3] = {{.t_ms = 40, .player = 1, .kind = "dissatisfied"},
+                    {.t_ms = 66, .player = 2, .kind = "dissatisfied"},
+                    {.t_ms = 500, .player = 0, .kind = "teacher", .note = "watch the gap, here"}};
+    for (int i = 0; i < 3; i++)
+        assert_true(recording_mark_add(&a, &m[i]));
+    RecMark bad = {.t_ms = 1, .player = 3, .kind = "dissatisfied"}; /* no player 3 in a race of 2 */
+    assert_false(recording_mark_add(&a, &bad));
+    bad.player = 1;
+    snprintf(bad.kind, sizeof bad.kind, "Bad Kind");
+    assert_false(recording_mark_add(&a, &bad));
+    char p1[512], p2[512];
+    tmp_path(p1, sizeof p1, "marks.csv");
+    tmp_path(p2, sizeof p2, "marks2.csv");
+    NrError err;
+    assert_true(recording_save(&a, p1, &err));
+    size_t l1, l2;
+    char *t1 = read_file(p1, &l1);
+    const char *body = "t_ms,car,x,y,heading,speed\n0,1,0,0,0,0\n0,2,0,0,0,0\n33,1,0,0,0,0\n33,2,0,0,0,0\n"
+                       "# mark: 40,1,dissatisfied\n# mark: 66,2,dissatisfied\n66,1,0,0,0,0\n66,2,0,0,0,0\n"
+                       "99,1,0,0,0,0\n99,2,0,0,0,0\n# mark: 500,0,teacher,watch the gap, here\n";
+    assert_non_null(strstr(t1, body));
+    Recording b;
+    assert_true(recording_load(&b, p1, &err));
+    assert_int_equal(b.nmarks, 3);
+    assert_int_equal(b.nsamples, 4);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(b.marks[i].t_ms, m[i].t_ms);
+        assert_int_equal(b.marks[i].player, m[i].player);
+        assert_string_equal(b.marks[i].kind, m[i].kind);
+        assert_string_equal(b.marks[i].note, m[i].note);
+    }
+    assert_true(recording_save(&b, p2, &err));
+    char *t2 = read_file(p2, &l2);
+    assert_int_equal(l1, l2);
+    assert_memory_equal(t1, t2, l1);
+    /* the marks take nothing from the samples: the same file without them */
+    char *plain = malloc(l1 + 1), *o = plain;
+    for (const char *line = t1; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = (size_t)(nl - line) + 1;
+        if (strncmp(line, "# mark:", 7) != 0) {
+            memcpy(o, line, n);
+            o += n;
+        }
+        line += n;
+    }
+    *o = '\0';
+    write_file(p2, plain);
+    Recording c;
+    assert_true(recording_load(&c, p2, &err));
+    assert_int_equal(c.nmarks, 0);
+    assert_int_equal(c.nsamples, b.nsamples);
+    assert_memory_equal(c.samples, b.samples, sizeof *b.samples * 2 * 4);
+    free(plain);
+    free(t1);
+    free(t2);
+    recording_free(&a);
+    recording_free(&b);
+    recording_free(&c);
+}
+
 static void bad_recordings(void **state)
 {
     (void)state;
@@ -272,6 +343,11 @@ static void bad_recordings(void **state)
     expect_bad("huge.csv", HEAD "0,1,1e999,0,0,0\n", ":7: field x is '1e999', expected a finite number");
     expect_bad("order.csv", HEAD ROWS0 ROWS1 "0,1,0,0,0,0\n", ":11: rows out of time order: t_ms 0 after 33");
     expect_bad("dup.csv", HEAD ROWS0 "0,2,1,1,0,0\n" ROWS1, ":9: duplicate sample: car 2 at t_ms 0");
+    expect_bad("mark1.csv", HEAD ROWS0 "# mark: 10,3,dissatisfied\n" ROWS1, ":9: mark: expected T_MS,PLAYER,KIND");
+    expect_bad("mark2.csv", HEAD ROWS0 "# mark: -1,1,dissatisfied\n", ":9: mark: expected");
+    expect_bad("mark3.csv", HEAD ROWS0 "# mark: 10,1\n", ":9: mark: expected");
+    expect_bad("mark4.csv", HEAD ROWS0 "# mark: 10,1,Angry\n", ":9: mark: expected");
+    expect_bad("mark5.csv", HEAD ROWS0 "# mark: 10,1,\n", ":9: mark: expected");
     expect_bad("missingcar.csv", HEAD "0,1,0,0,0,0\n" ROWS1, ":8: car 2 has no sample at t_ms 0");
     expect_bad("gap.csv", HEAD ROWS0 "66,1,0,0,0,0\n66,2,0,0,0,0\n", ":9: t_ms 66, expected 33");
     expect_bad("start.csv", HEAD "33,1,0,0,0,0\n", ":7: t_ms 33, expected 0");
@@ -391,6 +467,7 @@ int main(void)
         cmocka_unit_test(writer_flushes_and_renames),
         cmocka_unit_test(truncated_recovery),
         cmocka_unit_test(bad_recordings),
+        cmocka_unit_test(marks_round_trip),
         cmocka_unit_test(progress_and_lead_changes),
         cmocka_unit_test(gap_stats_by_hand),
         cmocka_unit_test(in_range_bounds),

@@ -86,6 +86,12 @@ static int info_recording(const char *path)
      * finalised (a killed game or network terminal), even when its last
      * flush ended on a whole line. */
     printf("complete: %s\n", nr_part_named(path) || rec.truncated ? "no" : "yes");
+    if (rec.nmarks > 0) /* the marked moments, as the file writes them */
+        printf("marks: %d\n", rec.nmarks);
+    for (int i = 0; i < rec.nmarks; i++) {
+        const RecMark *m = &rec.marks[i];
+        printf("mark: %ld,%d,%s%s%s\n", (long)m->t_ms, m->player, m->kind, m->note[0] ? "," : "", m->note);
+    }
     int rc = CLI_OK;
     char tpath[4096];
     if (rec.ncars < 2) {

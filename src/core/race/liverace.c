@@ -27,6 +27,8 @@ struct LiveRace {
     NrError step_err;
     bool loop_failed;             /* a write failed in this raceloop_run */
     NrError loop_err, loop_first;
+    RecMark *marks;               /* liverace_mark */
+    int nmarks;
 };
 
 /* The race flow reads each metrics sample of the shown scheme: the truth
@@ -225,6 +227,7 @@ void liverace_free(LiveRace *lr)
             remove(lr->cfg.inputs_path);
     }
     engine_free(lr->engine);
+    free(lr->marks);
     free(lr);
 }
 
@@ -365,4 +368,31 @@ void liverace_pose(const LiveRace *lr, int car, Pose *out)
 double liverace_speed(const LiveRace *lr, int car)
 {
     return car_speed(&lr->world.car[car]);
+}
+
+bool liverace_mark(LiveRace *lr, int player, const char *kind, NrError *err)
+{
+    if (lr->flow.phase != RF_RACING && lr->flow.phase != RF_FINISHING)
+        return false;
+    RecMark m;
+    memset(&m, 0, sizeof m);
+    m.t_ms = (int32_t)(lr->world.t_us / 1000);
+    m.player = player;
+    snprintf(m.kind, sizeof m.kind, "%s", kind);
+    if (!recmark_valid(&m, lr->ncars) || strlen(kind) >= sizeof m.kind)
+        return nr_error_set(err, "mark '%s' of player %d is not a valid mark", kind, player);
+    if (lr->nmarks >= RECORDING_MAX_MARKS)
+        return nr_error_set(err, "more than %d marks in one race", RECORDING_MAX_MARKS);
+    RecMark *grown = realloc(lr->marks, (size_t)(lr->nmarks + 1) * sizeof *grown);
+    if (!grown)
+        return nr_error_set(err, "out of memory");
+    lr->marks = grown;
+    lr->marks[lr->nmarks++] = m;
+    return !lr->rec || lr->write_failed || recwriter_mark(lr->rec, &m, err);
+}
+
+const RecMark *liverace_marks(const LiveRace *lr, int *n)
+{
+    *n = lr->nmarks;
+    return lr->marks;
 }

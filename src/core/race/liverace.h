@@ -58,6 +58,13 @@
  *   liverace_pose(lr, car, &pose)  the car's physics pose now (every step,
  *        not only at samples; not quantised).
  *   liverace_speed(lr, car)  its speed along the heading (cw/s).
+ *   liverace_mark(lr, player, kind, err)  a mark (recording.h RecMark) at
+ *        the race time of the physics now (liverace_now, in ms) by player
+ *        (1-based; 0 = nobody's): written into the recording and flushed at
+ *        once, and kept in the race's list. Only while racing (RF_RACING or
+ *        RF_FINISHING): false otherwise, or + err when the mark is not valid
+ *        or cannot be written (the race goes on).
+ *   liverace_marks(lr, &n)   the marks so far, in order (n of them).
  *   liverace_last_change(lr, &count)  the link-script change applied last
  *        (NULL before the first) and how many have been applied; a caller
  *        that sees count grow shows the change.
@@ -112,5 +119,7 @@ bool liverace_done(const LiveRace *lr);
 void liverace_pose(const LiveRace *lr, int car, Pose *out);
 double liverace_speed(const LiveRace *lr, int car);
 const LinkChange *liverace_last_change(const LiveRace *lr, int *count);
+bool liverace_mark(LiveRace *lr, int player, const char *kind, NrError *err);
+const RecMark *liverace_marks(const LiveRace *lr, int *n);
 
 #endif

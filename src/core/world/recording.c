@@ -19,6 +19,7 @@
 
 #define REC_MAGIC "netrace-recording"
 #define REC_COLUMNS "t_ms,car,x,y,heading,speed"
+#define REC_MARK "# mark:"
 #define REC_MAX_SAMPLES 50000000 /* rows per car; ~19 days at 33 ms */
 #define REC_PATH_MAX 4096
 
@@ -137,6 +138,17 @@ bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
     return true;
 }
 
+bool recwriter_mark(RecWriter *w, const RecMark *m, NrError *err)
+{
+    char line[RECORDING_MARK_KIND + RECORDING_MARK_NOTE + 64];
+    if (!recmark_valid(m, w->ncars) || recmark_format(line, sizeof line, m) < 0)
+        return nr_error_set(err, "%s: mark '%s' of player %d at t_ms %ld is not a valid mark", w->pf.part, m->kind,
+                            m->player, (long)m->t_ms);
+    if (fputs(line, w->pf.f) == EOF || nr_part_flush(&w->pf) != NR_PART_OK)
+        return nr_error_set(err, "%s: write error: %s", w->pf.part, nr_part_reason(&w->pf));
+    return true;
+}
+
 bool recwriter_close(RecWriter *w, NrError *err)
 {
     if (!w)
@@ -162,14 +174,24 @@ bool recording_save(const Recording *rec, const char *path, NrError *err)
     RecWriter *w = recwriter_open(path, rec, err);
     if (!w)
         return false;
-    for (int i = 0; i < rec->nsamples; i++) {
-        for (int c = 0; c < rec->ncars; c++) {
-            if (!recwriter_append(w, c, recording_at(rec, c, i), err)) {
-                nr_part_abort(&w->pf); /* a partial copy of an in-memory recording is worthless */
-                free(w);
-                return false;
-            }
-        }
+    int mark = 0;
+    bool ok = true;
+    for (int i = 0; i < rec->nsamples && ok; i++) {
+        /* a mark before the rows of the first sample time at or after it,
+         * where a live race writes it (its physics has not sampled that
+         * time yet) */
+        int32_t t = recording_at(rec, 0, i)->t_ms;
+        for (; ok && mark < rec->nmarks && rec->marks[mark].t_ms <= t; mark++)
+            ok = recwriter_mark(w, &rec->marks[mark], err);
+        for (int c = 0; c < rec->ncars && ok; c++)
+            ok = recwriter_append(w, c, recording_at(rec, c, i), err);
+    }
+    for (; ok && mark < rec->nmarks; mark++)
+        ok = recwriter_mark(w, &rec->marks[mark], err);
+    if (!ok) {
+        nr_part_abort(&w->pf); /* a partial copy of an in-memory recording is worthless */
+        free(w);
+        return false;
     }
     return recwriter_close(w, err);
 }
@@ -188,6 +210,9 @@ void recording_free(Recording *rec)
     free(rec->samples);
     rec->samples = NULL;
     rec->nsamples = 0;
+    free(rec->marks);
+    rec->marks = NULL;
+    rec->nmarks = 0;
 }
 
 typedef struct Reader {
@@ -415,6 +440,22 @@ static bool header_complete(const Reader *r, NrError *err)
 
 typedef enum ReadStep { READ_NEXT, READ_STOP, READ_FAIL } ReadStep;
 
+/* "# mark: T_MS,PLAYER,KIND[,NOTE]" between the rows (recording.h). */
+static bool read_mark(Reader *r, const char *text, NrError *err)
+{
+    RecMark m;
+    text += strspn(text, " \t");
+    if (!recmark_parse(&m, text, r->rec->ncars))
+        return nr_error_set(err, "%s:%d: mark: expected T_MS,PLAYER,KIND[,NOTE] (t_ms >= 0, player 0..%d, kind "
+                            "[a-z_]+ of at most %d bytes, a printable note of at most %d)", r->path, r->line,
+                            r->rec->ncars, RECORDING_MARK_KIND - 1, RECORDING_MARK_NOTE - 1);
+    if (r->rec->nmarks >= RECORDING_MAX_MARKS)
+        return nr_error_set(err, "%s:%d: more than %d marks", r->path, r->line, RECORDING_MAX_MARKS);
+    if (!recording_mark_add(r->rec, &m))
+        return nr_error_set(err, "%s:%d: out of memory", r->path, r->line);
+    return true;
+}
+
 /* One line of got bytes (newline kept; cut: no newline, a killed writer's
  * last line) whatever nr_line_read said of it (lr). */
 static ReadStep read_line(Reader *r, char *buf, size_t got, NrLine lr, NrError *err)
@@ -450,6 +491,8 @@ static ReadStep read_line(Reader *r, char *buf, size_t got, NrLine lr, NrError *
         r->rec->truncated = true;
         return READ_STOP;
     }
+    if (strncmp(buf, REC_MARK, strlen(REC_MARK)) == 0)
+        return read_mark(r, buf + strlen(REC_MARK), err) ? READ_NEXT : READ_FAIL;
     if (len == 0 || buf[0] == '#')
         return READ_NEXT; /* blank lines and comments between rows are harmless */
     return parse_row(r, buf, r->line, err) ? READ_NEXT : READ_FAIL;
@@ -517,7 +560,7 @@ bool recording_read(Recording *rec, FILE *f, const char *path, NrError *err)
     ok = ok && read_end(&r, err) && store_samples(&r, err);
     free(r.rows);
     if (!ok) {
-        free(rec->samples);
+        recording_free(rec);
         memset(rec, 0, sizeof *rec);
     }
     return ok;

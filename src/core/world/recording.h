@@ -31,6 +31,27 @@
  *                  bytes, is one of the format's own keys, the value is not
  *                  one printable line that fits, or the list is full.
  *   recording_meta_get(rec, key)  the value, or NULL when absent.
+ *   recording_mark_add(rec, m)  appends a mark (a moment someone marked
+ *                  during the race: a player's dissatisfaction, a teacher's
+ *                  note); false when it is not valid (recmark_valid) or
+ *                  memory runs out. Marks travel as body lines
+ *                  "# mark: T_MS,PLAYER,KIND[,NOTE]" between the rows, which
+ *                  readers before them skip as comments; the reader keeps
+ *                  them in file order (up to RECORDING_MAX_MARKS) and refuses
+ *                  a malformed one with FILE:LINE.
+ *   recmark_valid(m, ncars)  t_ms >= 0, player 0 (nobody's) or 1..ncars,
+ *                  kind [a-z_]+ of 1..RECORDING_MARK_KIND - 1 bytes, note
+ *                  printable (may be empty).
+ *   recmark_format(buf, n, m)  the mark's line with its newline; its length,
+ *                  or -1 when it does not fit.
+ *   recmark_parse(m, text, ncars)  the value after "# mark:" into *m; false
+ *                  when it is not a valid mark.
+ *   recwriter_mark(w, m, err)  writes the mark's line now (after the rows
+ *                  written so far) and flushes it: a mark given is kept
+ *                  through kill -9. recording_save puts a mark before the rows
+ *                  of the first sample time at or after it (a live race
+ *                  marks at its physics time, not sampled yet) and keeps
+ *                  the marks' order.
  *   recording_progress(rec, track, car, out)  out[i] = car's unwrapped
  *                  progress at sample i, unwrapped sample to sample from its
  *                  grid slot's progress (0 for cars beyond the grid);
@@ -72,6 +93,19 @@ typedef struct RecMeta {
     char value[RECORDING_META_VALUE];
 } RecMeta;
 
+/* A marked moment of a race: "# mark: T_MS,PLAYER,KIND[,NOTE]". */
+#define RECORDING_MAX_MARKS 100000
+#define RECORDING_MARK_KIND 24
+#define RECORDING_MARK_NOTE 128
+#define RECORDING_MARK_DISSATISFIED "dissatisfied" /* a player's, while racing (studies) */
+
+typedef struct RecMark {
+    int32_t t_ms;                    /* race time */
+    int player;                      /* 1-based car; 0 = nobody's (a teacher, the experimenter) */
+    char kind[RECORDING_MARK_KIND];  /* what it marks: dissatisfied, ... */
+    char note[RECORDING_MARK_NOTE];  /* free text, may be empty */
+} RecMark;
+
 typedef struct Recording {
     int version;
     char track[128];   /* track file name as written in the header */
@@ -84,6 +118,8 @@ typedef struct Recording {
     bool truncated;
     int nmeta;
     RecMeta meta[RECORDING_MAX_META]; /* the condition (recording_meta_add) */
+    RecMark *marks;    /* recording_mark_add; freed by recording_free */
+    int nmarks;
 } Recording;
 
 bool recording_load(Recording *rec, const char *path, NrError *err);
@@ -100,12 +136,17 @@ bool recording_in_range(const Recording *rec, const char *path, NrError *err);
 void recording_free(Recording *rec);
 bool recording_meta_add(Recording *rec, const char *key, const char *value);
 const char *recording_meta_get(const Recording *rec, const char *key);
+bool recording_mark_add(Recording *rec, const RecMark *m);
+bool recmark_valid(const RecMark *m, int ncars);
+int recmark_format(char *buf, size_t n, const RecMark *m);
+bool recmark_parse(RecMark *m, const char *text, int ncars);
 const RecSample *recording_at(const Recording *rec, int car, int i);
 bool recording_save(const Recording *rec, const char *path, NrError *err);
 
 typedef struct RecWriter RecWriter;
 RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err);
 bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err);
+bool recwriter_mark(RecWriter *w, const RecMark *m, NrError *err);
 bool recwriter_close(RecWriter *w, NrError *err);
 
 typedef struct Track Track;
