@@ -39,6 +39,15 @@
  *        sample).
  *   play_restart(ps, err)           a new race on the grid (the current
  *        recording finalised; the next one gets the next name).
+ *   play_next_race(ps, cfg, err)    a new race on the grid under another
+ *        config (a study's next race: its own links, scheme, recording):
+ *        the current race finalised, keys, pads and sprites kept, the view
+ *        rebuilt when the track differs. cfg is borrowed until the next call
+ *        or play_state_free.
+ *   play_mark(ps, j)                player j's dissatisfaction mark while
+ *        racing (liverace_mark, kind dissatisfied): the race's recording
+ *        gets it at once, the player's screen shows "marked" for a second.
+ *        False when the race is not running.
  */
 #ifndef NR_PLAY_INTERNAL_H
 #define NR_PLAY_INTERNAL_H
@@ -81,6 +90,8 @@ typedef struct PlayState {
     bool want_quit, want_shot, want_fullscreen, want_watch, want_replay;
     char msg[PLAY_MSG_MAX];
     int msg_frames;
+    int64_t marked_until_us[PLAY_SEATS]; /* flow time until which "marked" shows */
+    int marks[PLAY_SEATS];               /* marks given in this race */
 } PlayState;
 
 bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrError *err);
@@ -106,6 +117,13 @@ void play_results_box(PlayState *ps, int w, int h);
 const char *play_kind_text(const PlayState *ps, int j, char *buf, size_t n);
 void play_shown_pose(const PlayState *ps, int j, int car, Pose *out);
 bool play_restart(PlayState *ps, NrError *err);
+bool play_next_race(PlayState *ps, const PlayConfig *cfg, NrError *err);
+bool play_mark(PlayState *ps, int j);
+/* The HUD's right side of player j's screen: the scheme and the link that
+ * brings the other car ("nc · link 2→1 75±10 ms"), or under blinding only
+ * cfg->hud_note; "MARKED" for a second after the player's mark. */
+void play_hud_right(const PlayState *ps, int j, char *buf, size_t n);
+#define PLAY_MARK_SHOW_US (1000 * NR_US_PER_MS)
 void play_message(PlayState *ps, const char *fmt, ...) NR_PRINTF(2, 3);
 /* A driving screen's frame starts: text sizes follow the window (a base of
  * 1/42 of its height or 1/72 of its width, 10 to 40 px). */
@@ -115,6 +133,8 @@ void play_frame_scale(AppState *v, int w, int h);
 double play_steer_ramp(double current, double target, double dt_s);
 /* The H overlay's lines (n of them): keys, pads, reversing, the scheme. */
 const char *const *play_help_lines(int *n);
+/* The same in a session (a study's race): driving, the mark key, pause. */
+const char *const *play_session_help_lines(int *n);
 #define PLAY_STEER_RATE 6.0   /* full lock in about 0.17 s */
 #define PLAY_CENTRE_RATE 10.0 /* centred in 0.1 s */
 

@@ -103,6 +103,8 @@ static bool start_race(PlayState *ps, NrError *err)
     ps->script_seen = 0;
     memset(ps->steer, 0, sizeof ps->steer);
     memset(ps->in, 0, sizeof ps->in);
+    memset(ps->marks, 0, sizeof ps->marks);
+    memset(ps->marked_until_us, 0, sizeof ps->marked_until_us);
     return true;
 }
 
@@ -142,8 +144,8 @@ bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrEr
     if (!app_state_init_engine(ps->view, liverace_engine(ps->lr), NULL, &ac, r, err))
         return false;
     widget_sprites_load(&ps->sprites, r, cfg->assets_dir);
-    /* bots and scripts need nobody to press start */
-    if (nobody(ps))
+    /* bots and scripts need nobody to press start (a session starts its races) */
+    if (nobody(ps) && !cfg->session)
         raceflow_go(liverace_flow(ps->lr), 0);
     return true;
 }
@@ -181,6 +183,52 @@ bool play_restart(PlayState *ps, NrError *err)
     ps->pause_why[0] = '\0';
     if (nobody(ps))
         raceflow_go(liverace_flow(ps->lr), 0);
+    return true;
+}
+
+bool play_next_race(PlayState *ps, const PlayConfig *cfg, NrError *err)
+{
+    NrError e2 = {{0}};
+    if (!liverace_close_recording(ps->lr, &e2))
+        play_message(ps, "%s", e2.msg);
+    bool same_track = cfg->race.track == ps->cfg->race.track;
+    liverace_free(ps->lr);
+    announce(ps);
+    ps->lr = NULL;
+    ps->cfg = cfg;
+    ps->race_no = 1;
+    ps->rec_path[0] = ps->inputs_path[0] = '\0';
+    int seats = cfg->race.ncars ? cfg->race.ncars : 2;
+    if (seats != ps->nseats) /* a session keeps its players */
+        return nr_error_set(err, "the next race has %d players, this game %d", seats, ps->nseats);
+    for (int j = 0; j < ps->nseats; j++)
+        pads_want(&ps->pads, j, cfg->kind[j] == PLAYER_PAD);
+    if (!start_race(ps, err))
+        return false;
+    if (same_track) {
+        ps->view->e = liverace_engine(ps->lr);
+        ps->view->gtext_valid = false;
+    } else { /* the view's geometry is the track's */
+        AppConfig ac = ps->view->cfg;
+        app_state_free(ps->view);
+        if (!app_state_init_engine(ps->view, liverace_engine(ps->lr), NULL, &ac, ps->r, err))
+            return false;
+    }
+    ps->paused = ps->help = ps->help_paused = false;
+    ps->pause_why[0] = '\0';
+    return true;
+}
+
+bool play_mark(PlayState *ps, int j)
+{
+    NrError err = {{0}};
+    if (!liverace_mark(ps->lr, j + 1, RECORDING_MARK_DISSATISFIED, &err)) {
+        if (err.msg[0])
+            play_message(ps, "%s", err.msg);
+        return false;
+    }
+    ps->marks[j]++;
+    ps->marked_until_us[j] = ps->flow_us + PLAY_MARK_SHOW_US;
     return true;
 }
 
@@ -228,6 +276,15 @@ static void start_countdown(PlayState *ps)
     raceflow_go(rf, ps->flow_us);
 }
 
+/* The keys a session keeps (a study's race): pause, help, fullscreen,
+ * screenshot; restart, replay, overview, quit and start belong to the
+ * session. */
+static bool session_key(SDL_Scancode sc)
+{
+    return sc == SDL_SCANCODE_ESCAPE || sc == SDL_SCANCODE_P || sc == SDL_SCANCODE_H || sc == SDL_SCANCODE_F1 ||
+           sc == SDL_SCANCODE_F11 || sc == SDL_SCANCODE_F12;
+}
+
 static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
 {
     SDL_Keycode sym = k->keysym.sym;
@@ -238,6 +295,14 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
         return;
     }
     if (k->repeat)
+        return;
+    int player, action;
+    if (playkeys_find(&ps->keys, k->keysym.scancode, &player, &action)) {
+        if (action == PK_MARK && !ps->paused)
+            play_mark(ps, player);
+        return;
+    }
+    if (ps->cfg->session && !session_key(k->keysym.scancode))
         return;
     switch (k->keysym.scancode) {
     case SDL_SCANCODE_ESCAPE:
@@ -320,17 +385,21 @@ void play_handle_event(PlayState *ps, const SDL_Event *ev)
     case SDL_KEYDOWN:
         handle_key(ps, &ev->key);
         break;
-    case SDL_CONTROLLERBUTTONDOWN:
+    case SDL_CONTROLLERBUTTONDOWN: {
         /* Start on a playing pad: start the race, pause or resume (a pad
-         * nobody plays with is a spectator's) */
-        if (ev->cbutton.button == SDL_CONTROLLER_BUTTON_START && pads_player_of(&ps->pads, ev->cbutton.which) >= 0) {
+         * nobody plays with is a spectator's); Y marks */
+        int j = pads_player_of(&ps->pads, ev->cbutton.which);
+        if (j >= 0 && ev->cbutton.button == PADS_MARK_BUTTON && !ps->paused)
+            play_mark(ps, j);
+        if (ev->cbutton.button == SDL_CONTROLLER_BUTTON_START && j >= 0) {
             RacePhase ph = liverace_flow(ps->lr)->phase;
-            if (ph == RF_GRID)
+            if (ph == RF_GRID && !ps->cfg->session)
                 start_countdown(ps);
-            else
+            else if (ph != RF_GRID)
                 set_pause(ps, !ps->paused);
         }
         break;
+    }
     default:
         break;
     }

@@ -388,7 +388,13 @@ bool liverace_mark(LiveRace *lr, int player, const char *kind, NrError *err)
         return nr_error_set(err, "out of memory");
     lr->marks = grown;
     lr->marks[lr->nmarks++] = m;
-    return !lr->rec || lr->write_failed || recwriter_mark(lr->rec, &m, err);
+    if (!lr->rec || lr->write_failed)
+        return true;
+    if (!recwriter_mark(lr->rec, &m, err)) {
+        lr->write_failed = true; /* as a row that cannot be written: the race goes on unrecorded */
+        return false;
+    }
+    return true;
 }
 
 const RecMark *liverace_marks(const LiveRace *lr, int *n)
