@@ -465,7 +465,8 @@ void play_frame(PlayState *ps, int64_t wall_dt_us)
         if (!liverace_close_recording(ps->lr, &e2))
             play_message(ps, "%s", e2.msg);
         else if (ps->rec_path[0]) {
-            play_message(ps, "race recorded: %s", ps->rec_path);
+            if (!ps->cfg->session) /* a session's players need no file names */
+                play_message(ps, "race recorded: %s", ps->rec_path);
             announce(ps);
         }
     }

@@ -219,7 +219,7 @@ static int finish(PlayCli *p, int rc)
     return rc;
 }
 
-enum { FLAG_NOT_MINE, FLAG_TAKEN, FLAG_BAD };
+enum { FLAG_NOT_MINE = RACE_FLAG_NOT_MINE, FLAG_TAKEN = RACE_FLAG_TAKEN, FLAG_BAD = RACE_FLAG_BAD };
 
 /* The race's own flags (players, scheme, length, track, outputs, bots). */
 static int race_flag(PlayCli *p, int argc, char **argv, int *i)
@@ -260,39 +260,20 @@ static int race_flag(PlayCli *p, int argc, char **argv, int *i)
     return ok ? FLAG_TAKEN : FLAG_BAD;
 }
 
-/* The window's flags (key map, pads, assets, screenshots, size, bench). */
+/* The window's flags of play alone (the others: players_window_flag). */
 static int window_flag(PlayConfig *pc, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v = NULL;
     bool ok = true;
-    if (cli_flag_is(a, "--keys")) {
-        ok = cli_value(argc, argv, i, CMD, &pc->keys_path);
-    } else if (cli_flag_is(a, "--pad-mappings")) {
-        ok = cli_value(argc, argv, i, CMD, &pc->pad_mappings);
-    } else if (cli_flag_is(a, "--assets")) {
-        ok = cli_value(argc, argv, i, CMD, &pc->assets_dir);
-    } else if (cli_flag_is(a, "--shots")) {
-        ok = cli_value(argc, argv, i, CMD, &pc->shot_dir) && cli_dir_check(CMD, "--shots", pc->shot_dir) == CLI_OK;
-    } else if (cli_flag_is(a, "--size")) {
-        char extra;
-        if (!cli_value(argc, argv, i, CMD, &v))
-            return FLAG_BAD;
-        if (sscanf(v, "%dx%d%c", &pc->width, &pc->height, &extra) != 2 || pc->width < 320 || pc->height < 200 ||
-            pc->width > 16384 || pc->height > 16384) {
-            cli_usage_error(CMD, "--size '%s': expected WIDTHxHEIGHT, at least 320x200", v);
-            return FLAG_BAD;
-        }
-    } else if (cli_flag_is(a, "--bench-frames")) {
+    if (cli_flag_is(a, "--bench-frames")) {
         int64_t n;
         ok = cli_value(argc, argv, i, CMD, &v) && cli_int(CMD, "--bench-frames", v, 1, 1000000, &n);
         if (ok)
             pc->bench_frames = (int)n;
     } else if (strcmp(a, "--watch") == 0) {
         pc->watch = true;
-    } else if (strcmp(a, "--fullscreen") == 0) {
-        pc->fullscreen = true;
     } else {
-        return FLAG_NOT_MINE;
+        return players_window_flag(pc, argc, argv, i, CMD);
     }
     return ok ? FLAG_TAKEN : FLAG_BAD;
 }

@@ -1,0 +1,250 @@
+/* The study screen's drawing (studywin.h): the cards over the game's
+ * screens, the finish, and each player's rating screen on their half. The
+ * players' halves never name the condition. */
+#include "studywin_internal.h"
+#include "widgets.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define BOX_LINES 6
+#define WRAP_LINES 6
+
+/* A panel centred in player j's half (its top at top_frac of the height),
+ * one line per entry in its own font and colour. */
+static void half_box(Gfx *g, int j, int w, int h, float top_frac, const char *const *lines, const int *font,
+                     const SDL_Color *col, int n)
+{
+    float half = (float)w / 2, pad = (float)gfx_line_h(g, GFX_NORMAL);
+    float bh = 2 * pad, maxw = 0;
+    for (int i = 0; i < n; i++) {
+        int tw, th;
+        gfx_text_size(g, font[i], lines[i], &tw, &th);
+        maxw = (float)tw > maxw ? (float)tw : maxw;
+        bh += (float)gfx_line_h(g, font[i]) * 1.15f;
+    }
+    float bw = maxw + 2 * pad;
+    if (bw > half - pad)
+        bw = half - pad;
+    float x = (float)j * half + (half - bw) / 2, y = (float)h * top_frac;
+    widget_panel(g->r, x, y, bw, bh, pal_car(j));
+    float ty = y + pad;
+    for (int i = 0; i < n; i++) {
+        gfx_text(g, font[i], (int)((float)j * half + half / 2), (int)ty, GFX_CENTER, col[i], "%s", lines[i]);
+        ty += (float)gfx_line_h(g, font[i]) * 1.15f;
+    }
+}
+
+/* How player j says "ready" (or joins with a pad first). */
+static void ready_line(const StudyWin *sw, int j, char *buf, size_t n)
+{
+    const PlayState *ps = sw->ps;
+    PlayerKind k = sw->cfg->play.kind[j];
+    if (sw->ready[j])
+        snprintf(buf, n, k == PLAYER_BOT || k == PLAYER_SCRIPT ? "the bot is ready" : "Ready - waiting for player %d",
+                 2 - j);
+    else if (k == PLAYER_PAD && !pads_has(&ps->pads, j))
+        snprintf(buf, n, "Press a button on a gamepad to join");
+    else if (k == PLAYER_PAD)
+        snprintf(buf, n, "Ready? Press A");
+    else
+        snprintf(buf, n, "Ready? Press %s", playkeys_key_name(&ps->keys, j, PK_THROTTLE));
+}
+
+static void draw_card(StudyWin *sw, int w, int h)
+{
+    Gfx *g = &sw->ps->view->gfx;
+    const StudyStep *st = &sw->step;
+    char title[64], sub[96], rd[96];
+    bool brk = sw->phase == SW_BREAK;
+    if (brk) {
+        snprintf(title, sizeof title, "Break");
+        snprintf(sub, sizeof sub, "%d rated race%s done, %d to go", st->rated_done, st->rated_done == 1 ? "" : "s",
+                 st->rated_left);
+    } else {
+        snprintf(title, sizeof title, "Race %d of %d", st->race, st->nraces);
+        snprintf(sub, sizeof sub, "%s", st->practice ? "a practice race: not rated" : "rate it when it ends");
+    }
+    for (int j = 0; j < 2; j++) {
+        ready_line(sw, j, rd, sizeof rd);
+        const char *lines[3] = {title, sub, rd};
+        const int font[3] = {GFX_BIG, GFX_NORMAL, GFX_NORMAL};
+        const SDL_Color col[3] = {PAL_ACCENT, PAL_FG, sw->ready[j] ? PAL_GO : PAL_FG};
+        half_box(g, j, w, h, 0.36f, lines, font, col, 3);
+    }
+}
+
+static void draw_finished(StudyWin *sw, int w, int h)
+{
+    Gfx *g = &sw->ps->view->gfx;
+    for (int j = 0; j < 2; j++) {
+        const char *lines[1] = {"Finished"};
+        const int font[1] = {GFX_BIG};
+        const SDL_Color col[1] = {PAL_ACCENT};
+        half_box(g, j, w, h, 0.36f, lines, font, col, 1);
+    }
+}
+
+/* text in lines of at most maxw pixels, broken between words; the count. */
+static int wrap(Gfx *g, int font, const char *text, int maxw, char (*out)[GFX_TEXT_MAX], int max)
+{
+    int n = 0;
+    const char *s = text;
+    while (*s && n < max) {
+        while (*s == ' ')
+            s++;
+        size_t best = 0, len = 0;
+        for (;;) {
+            size_t next = len;
+            while (s[next] && s[next] != ' ')
+                next++;
+            if (next >= GFX_TEXT_MAX)
+                next = GFX_TEXT_MAX - 1;
+            char buf[GFX_TEXT_MAX];
+            memcpy(buf, s, next);
+            buf[next] = '\0';
+            int tw, th;
+            gfx_text_size(g, font, buf, &tw, &th);
+            if ((tw > maxw && best > 0) || next == len)
+                break;
+            best = len = next;
+            if (!s[next] || next == GFX_TEXT_MAX - 1)
+                break;
+            len++; /* past the space */
+        }
+        if (best == 0) /* no break fits: the word alone */
+            while (s[best] && s[best] != ' ' && best < GFX_TEXT_MAX - 1)
+                best++;
+        memcpy(out[n], s, best);
+        out[n++][best] = '\0';
+        s += best;
+    }
+    return n;
+}
+
+/* Player j's hint for the rating screen, in their own keys or pad. */
+static void rate_hint(const StudyWin *sw, int j, char *buf, size_t n)
+{
+    const PlayKeys *k = &sw->ps->keys;
+    if (sw->cfg->play.kind[j] == PLAYER_PAD) {
+        snprintf(buf, n, "d-pad or stick: choose · A: confirm");
+        return;
+    }
+    const char *mark = playkeys_key_name(k, j, PK_MARK);
+    snprintf(buf, n, "%s %s: choose · %s%s%s: confirm", playkeys_key_name(k, j, PK_THROTTLE),
+             playkeys_key_name(k, j, PK_BRAKE), playkeys_key_name(k, j, PK_RIGHT), strcmp(mark, "-") ? " or " : "",
+             strcmp(mark, "-") ? mark : "");
+}
+
+static void draw_options(StudyWin *sw, int j, float x, float y, float bw, float avail)
+{
+    Gfx *g = &sw->ps->view->gfx;
+    const StudyRater *rt = &sw->rater[j];
+    const StudyQuestion *q = &sw->cfg->plan->q[rt->q];
+    const char *labels[5];
+    int n = studywin_options(q, labels);
+    float lb = (float)gfx_line_h(g, GFX_BIG), row = lb * 2.0f;
+    if (row * (float)n > avail)
+        row = avail / (float)n;
+    y += (avail - row * (float)n) / 3; /* the list a little above the middle of its room */
+    for (int i = 0; i < n; i++) {
+        float ry = y + row * (float)i;
+        bool on = i == rt->choice;
+        gfx_fill(g->r, x, ry, bw, row * 0.84f, on ? PAL_ACCENT : PAL_PANEL);
+        gfx_frame(g->r, x, ry, bw, row * 0.84f, on ? PAL_ACCENT : PAL_DIM);
+        int ty = (int)(ry + (row * 0.84f - lb) / 2);
+        SDL_Color c = on ? PAL_BAR : PAL_FG;
+        if (q->kind == STUDY_Q_YESNO)
+            gfx_text(g, GFX_BIG, (int)(x + bw / 2), ty, GFX_CENTER, c, "%s", labels[i]);
+        else
+            gfx_text(g, GFX_BIG, (int)(x + bw / 2), ty, GFX_CENTER, c, "%d  %-9s", studywin_score(q, i), labels[i]);
+    }
+}
+
+static void draw_rater(StudyWin *sw, int j, int w, int h)
+{
+    Gfx *g = &sw->ps->view->gfx;
+    const StudyPlan *plan = sw->cfg->plan;
+    const StudyRater *rt = &sw->rater[j];
+    float half = (float)w / 2, x0 = (float)j * half, m = (float)sw->font_base;
+    float ln = (float)gfx_line_h(g, GFX_NORMAL), lb = (float)gfx_line_h(g, GFX_BIG);
+    gfx_frame(g->r, x0 + m / 2, m / 2, half - m, (float)h - m, pal_car(j));
+    gfx_text(g, GFX_BIG, (int)(x0 + m), (int)m, GFX_LEFT, pal_car(j), "P%d", j + 1);
+    gfx_text(g, GFX_NORMAL, (int)(x0 + half - m), (int)(m + (lb - ln)), GFX_RIGHT, PAL_DIM, "race %d of %d",
+             sw->step.race, sw->step.nraces);
+    float y = m + lb * 1.8f;
+    if (rt->q >= plan->nq) {
+        gfx_text(g, GFX_BIG, (int)(x0 + half / 2), (int)((float)h * 0.4f), GFX_CENTER, PAL_GO, "Thank you");
+        gfx_text(g, GFX_NORMAL, (int)(x0 + half / 2), (int)((float)h * 0.4f + lb * 1.5f), GFX_CENTER, PAL_FG,
+                 "waiting for player %d", 2 - j);
+        return;
+    }
+    gfx_text(g, GFX_NORMAL, (int)(x0 + m), (int)y, GFX_LEFT, PAL_DIM, "question %d of %d", rt->q + 1, plan->nq);
+    y += ln * 1.5f;
+    char lines[WRAP_LINES][GFX_TEXT_MAX];
+    int nl = wrap(g, GFX_BIG, plan->q[rt->q].text, (int)(half - 3 * m), lines, WRAP_LINES);
+    for (int i = 0; i < nl; i++)
+        gfx_text(g, GFX_BIG, (int)(x0 + m * 1.5f), (int)(y + lb * (float)i), GFX_LEFT, PAL_FG, "%s", lines[i]);
+    y += lb * (float)(nl > 3 ? nl : 3) + lb * 0.5f; /* the answers stay put from question to question */
+    float bottom = (float)h - m - ln * 2.0f;
+    draw_options(sw, j, x0 + m * 2, y, half - 4 * m, bottom - y);
+    char hint[160];
+    rate_hint(sw, j, hint, sizeof hint);
+    gfx_text(g, GFX_NORMAL, (int)(x0 + half / 2), (int)(bottom + ln * 0.4f), GFX_CENTER, PAL_DIM, "%s", hint);
+}
+
+/* The rating and closing screens' own text size: larger than the race's,
+ * from the window (a half is w / 2 wide). */
+static void own_scale(StudyWin *sw, int w, int h)
+{
+    Gfx *g = &sw->ps->view->gfx;
+    int base = h / 28 < w / 64 ? h / 28 : w / 64;
+    base = base < 12 ? 12 : base > 40 ? 40 : base;
+    sw->font_base = base;
+    gfx_begin_frame(g);
+    gfx_set_scale(g, base);
+    SDL_Color bg = PAL_BG;
+    SDL_SetRenderDrawColor(g->r, bg.r, bg.g, bg.b, 255);
+    SDL_RenderClear(g->r);
+}
+
+static void draw_done(StudyWin *sw, int w, int h)
+{
+    Gfx *g = &sw->ps->view->gfx;
+    bool over = sw->phase == SW_OVER; /* a hook failed: the experimenter's terminal says why */
+    bool part = sw->step.stopped;     /* --stop-after: the rest another time */
+    for (int j = 0; j < 2; j++) {
+        const char *lines[3] = {over ? "The session stopped" : "Thank you!",
+                                over   ? "Please call the experimenter."
+                                : part ? "That is all for now."
+                                       : "The session is complete.",
+                                over ? "" : "Esc closes the window"};
+        const int font[3] = {GFX_BIG, GFX_NORMAL, GFX_NORMAL};
+        const SDL_Color col[3] = {PAL_ACCENT, PAL_FG, PAL_DIM};
+        half_box(g, j, w, h, 0.36f, lines, font, col, 3);
+    }
+}
+
+void studywin_draw(StudyWin *sw, int w, int h)
+{
+    switch (sw->phase) {
+    case SW_RATE:
+        own_scale(sw, w, h);
+        for (int j = 0; j < 2; j++)
+            draw_rater(sw, j, w, h);
+        gfx_fill(sw->ps->r, (float)w / 2 - 1, 0, 2, (float)h, gfx_rgb(10, 10, 10));
+        break;
+    case SW_DONE:
+    case SW_OVER:
+        own_scale(sw, w, h);
+        draw_done(sw, w, h);
+        break;
+    default: /* the game's screens, and the card or the finish over them */
+        play_draw(sw->ps, w, h);
+        if (sw->phase == SW_CARD || sw->phase == SW_BREAK)
+            draw_card(sw, w, h);
+        else if (sw->phase == SW_FINISHED)
+            draw_finished(sw, w, h);
+        break;
+    }
+}
