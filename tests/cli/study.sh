@@ -189,6 +189,9 @@ stdout_has "^C +dr +acceptable +4 +1\.00 +0\.00 +\[1\.00, 1\.00\]" "report: C al
 stdout_has "^  operability +n +4 +mean \|difference\| 0\.25 +identical 75 %" "report: repeat agreement"
 stdout_has "^  fairness +n +4 +mean \|difference\| 0\.00 +identical 100 %" "report: repeat identical"
 grep -q '^example,B,overall,mos,3,4$' "$TMP/report.csv" && ok || ko "report CSV: MOS of B"
+# bots mark nothing: 0 marks in each of A's 4 player-races
+stdout_has "^  A +n +4 +mean 0\.00 +95% interval \[0\.00, 0\.00\]" "report: marks per player and race"
+grep -q '^example,A,,marks_per_race,0,4$' "$TMP/report.csv" && ok || ko "report CSV: marks of A"
 grep -q '^example,A,operability,ci95_low,2\.70' "$TMP/report.csv" && ok || ko "report CSV: interval of A"
 is_png "$TMP/report.png" "report plot"
 expect 0 "study --report --plot .pdf" -- "$NR" study --report "$TMP/s1" "$TMP/s2" --plot "$TMP/report.pdf"
