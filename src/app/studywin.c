@@ -52,10 +52,13 @@ static int next_question(const StudyWin *sw, int j, int q)
 
 static void begin_phase(StudyWin *sw, StudyPhase ph)
 {
+    /* a bot drives without being asked; a break is the people's, and the
+     * players who ended it are ready for the race after it */
+    bool after_break = sw->phase == SW_BREAK && ph == SW_CARD;
     sw->phase = ph;
     sw->phase_us = sw->clock_us;
-    for (int j = 0; j < 2; j++) /* a bot drives without being asked; a break is the people's */
-        sw->ready[j] = ph == SW_CARD && drives_itself(sw, j);
+    for (int j = 0; j < 2; j++)
+        sw->ready[j] = ph == SW_CARD && (drives_itself(sw, j) || after_break);
 }
 
 /* The session's next step; false after a failed hook (the window closes). */

@@ -57,6 +57,7 @@ static void draw_card(StudyWin *sw, int w, int h)
     const StudyStep *st = &sw->step;
     char title[64], sub[96], rd[96];
     bool brk = sw->phase == SW_BREAK;
+    float top = brk ? 0.36f : 0.16f; /* a race's card leaves its grid in view */
     if (brk) {
         snprintf(title, sizeof title, "Break");
         snprintf(sub, sizeof sub, "%d rated race%s done, %d to go", st->rated_done, st->rated_done == 1 ? "" : "s",
@@ -70,7 +71,7 @@ static void draw_card(StudyWin *sw, int w, int h)
         const char *lines[3] = {title, sub, rd};
         const int font[3] = {GFX_BIG, GFX_NORMAL, GFX_NORMAL};
         const SDL_Color col[3] = {PAL_ACCENT, PAL_FG, sw->ready[j] ? PAL_GO : PAL_FG};
-        half_box(g, j, w, h, 0.36f, lines, font, col, 3);
+        half_box(g, j, w, h, top, lines, font, col, 3);
     }
 }
 
@@ -81,7 +82,7 @@ static void draw_finished(StudyWin *sw, int w, int h)
         const char *lines[1] = {"Finished"};
         const int font[1] = {GFX_BIG};
         const SDL_Color col[1] = {PAL_ACCENT};
-        half_box(g, j, w, h, 0.36f, lines, font, col, 1);
+        half_box(g, j, w, h, 0.16f, lines, font, col, 1);
     }
 }
 
@@ -131,7 +132,7 @@ static void rate_hint(const StudyWin *sw, int j, char *buf, size_t n)
         return;
     }
     const char *mark = playkeys_key_name(k, j, PK_MARK);
-    snprintf(buf, n, "%s %s: choose · %s%s%s: confirm", playkeys_key_name(k, j, PK_THROTTLE),
+    snprintf(buf, n, "%s / %s: choose · %s%s%s: confirm", playkeys_key_name(k, j, PK_THROTTLE),
              playkeys_key_name(k, j, PK_BRAKE), playkeys_key_name(k, j, PK_RIGHT), strcmp(mark, "-") ? " or " : "",
              strcmp(mark, "-") ? mark : "");
 }
@@ -239,9 +240,13 @@ void studywin_draw(StudyWin *sw, int w, int h)
         own_scale(sw, w, h);
         draw_done(sw, w, h);
         break;
+    case SW_BREAK: /* no race on the screens: the players rest */
+        own_scale(sw, w, h);
+        draw_card(sw, w, h);
+        break;
     default: /* the game's screens, and the card or the finish over them */
         play_draw(sw->ps, w, h);
-        if (sw->phase == SW_CARD || sw->phase == SW_BREAK)
+        if (sw->phase == SW_CARD)
             draw_card(sw, w, h);
         else if (sw->phase == SW_FINISHED)
             draw_finished(sw, w, h);

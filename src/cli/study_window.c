@@ -72,12 +72,16 @@ static bool hook_next(void *ctx, StudyStep *st, NrError *err)
     switch (next) {
     case STUDY_NEXT_DRIVE:
         return drive_step(w, race, st);
-    case STUDY_NEXT_RATE:
+    case STUDY_NEXT_RATE: {
         st->kind = STUDY_STEP_RATE;
+        int given = 0;
         for (int j = 0; j < 2; j++)
             for (int q = 0; q < ss->s->plan.nq; q++)
-                st->given[j][q] = study_session_given(ss, race->index, j + 1, q);
+                given += st->given[j][q] = study_session_given(ss, race->index, j + 1, q);
+        printf("race %d: rating screens (%d of %d answers given before)\n", race->index, given, 2 * ss->s->plan.nq);
+        fflush(stdout);
         return true;
+    }
     case STUDY_NEXT_BREAK:
         st->kind = STUDY_STEP_BREAK;
         break_counts(ss, race, st);
