@@ -31,6 +31,7 @@
 #include "netrace_config.h"
 #include "study_cli.h"
 #include "studywin_internal.h"
+#include "vpad.h"
 
 /* The command registry is main.c's; these tests call the session itself. */
 const CliCommand *const cli_commands[] = {NULL};
@@ -61,7 +62,7 @@ static const char PLAN[] = "netrace-study 1\n"
 static char root[64];
 
 /* What the test does to a session at a moment of it. */
-typedef enum Stop { RUN_TO_END, KILL_MID_RATING, KILL_ON_CARD, KILL_MID_RACE, CLOSE_ON_BREAK } Stop;
+typedef enum Stop { RUN_TO_END, KILL_MID_RATING, KILL_ON_CARD, KILL_MID_RACE, CLOSE_ON_BREAK, STOP_AFTER_2 } Stop;
 
 /* The answer subject `player` gives to question q of race r (ratings.csv's
  * score): every grade and both yes / no appear. */
@@ -176,6 +177,7 @@ static int run_session(const char *dir, bool resume, Stop stop)
     s.pair = 1;
     s.out_dir = dir;
     s.resume = resume;
+    s.stop_after = stop == STOP_AFTER_2 ? 2 : 0; /* --stop-after 2 */
     players_init(&s.pl);
     s.pl.kind[0] = s.pl.kind[1] = PLAYER_BOT; /* bots drive; the subjects rate on the keys */
     StudySession ss;
@@ -460,24 +462,201 @@ static void test_kill_between_and_mid_race(void **state)
     }
 }
 
-/* The window closed on the break after race 2: exit 0, and --resume goes
- * on with race 3 (the break is not shown again). */
+/* The window closed on the break after race 2, and a session stopped
+ * after race 2 (--stop-after 2, its last screen "That is all for now"):
+ * exit 0, and --resume goes on with race 3 (the break is not shown again). */
 static void test_window_closed(void **state)
 {
     (void)state;
     char ref[128], dir[128];
     dir_of(ref, sizeof ref, "ref");
-    dir_of(dir, sizeof dir, "closed");
-    int status = in_child(dir, false, CLOSE_ON_BREAK);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), CLI_OK);
-    char p[256];
-    struct stat st;
-    snprintf(p, sizeof p, "%s/race-003.csv", dir);
-    assert_int_not_equal(stat(p, &st), 0); /* closed before race 3 */
-    snprintf(p, sizeof p, "%s/race-002.csv", dir);
-    assert_int_equal(stat(p, &st), 0);
-    resume_matches(ref, dir);
+    for (int k = 0; k < 2; k++) {
+        dir_of(dir, sizeof dir, k ? "stopped" : "closed");
+        int status = in_child(dir, false, k ? STOP_AFTER_2 : CLOSE_ON_BREAK);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), CLI_OK);
+        char p[256];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/race-003.csv", dir);
+        assert_int_not_equal(stat(p, &st), 0); /* not before race 3 */
+        snprintf(p, sizeof p, "%s/race-002.csv", dir);
+        assert_int_equal(stat(p, &st), 0);
+        resume_matches(ref, dir);
+    }
+}
+
+/* ---- the rating screen by itself, with hooks of the test's own -------- */
+
+typedef struct Fake {
+    StudyStep steps[2];
+    int nsteps, next;
+    int n;                 /* answers taken */
+    int player[16], q[16], score[16];
+    int64_t ms[16];
+} Fake;
+
+static bool fake_next(void *ctx, StudyStep *st, NrError *err)
+{
+    (void)err;
+    Fake *f = ctx;
+    *st = f->steps[f->next < f->nsteps ? f->next++ : f->nsteps - 1];
+    return true;
+}
+
+static bool fake_race_done(void *ctx, LiveRace *lr, NrError *err)
+{
+    (void)ctx, (void)lr;
+    return nr_error_set(err, "no race in this test");
+}
+
+static bool fake_answer(void *ctx, int race, int player, int q, int score, int64_t ms, NrError *err)
+{
+    (void)err;
+    Fake *f = ctx;
+    assert_int_equal(race, 2);
+    f->player[f->n] = player;
+    f->q[f->n] = q;
+    f->score[f->n] = score;
+    f->ms[f->n++] = ms;
+    return true;
+}
+
+/* n frames of 1/60 s: every pending SDL event to the screen, then a step. */
+static void frames(StudyWin *sw, int n)
+{
+    for (int i = 0; i < n; i++) {
+        SDL_Event ev;
+        while (SDL_PollEvent(&ev))
+            studywin_event(sw, &ev);
+        studywin_advance(sw, FRAME_US);
+    }
+}
+
+static void pad_button(StudyWin *sw, SDL_Joystick *j, SDL_GameControllerButton b)
+{
+    SDL_JoystickSetVirtualButton(j, b, 1);
+    frames(sw, 1);
+    SDL_JoystickSetVirtualButton(j, b, 0);
+    frames(sw, 1);
+}
+
+static void key_press(StudyWin *sw, SDL_Scancode sc)
+{
+    push_key(sc);
+    frames(sw, 1);
+}
+
+/* Rating with a gamepad (player 1: it joins with a button, the d-pad and
+ * the left stick choose, A confirms) and with keys (player 2), one
+ * question at a time: the first press lands on 3 Fair (Yes / No on a
+ * yes/no question), keys within the guard after a question appears do
+ * nothing, each answer reaches the hooks with the time from its question
+ * to the confirm, and the screen moves on when both are done. Runs last:
+ * SDL stays in this process. */
+static void test_pad_and_keys_rate(void **state)
+{
+    (void)state;
+    assert_int_equal(SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER | SDL_INIT_EVENTS), 0);
+    assert_int_equal(TTF_Init(), 0);
+    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, 1024, 768, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_Renderer *r = SDL_CreateSoftwareRenderer(surf);
+    NrError err;
+    Track *track = track_load(NETRACE_SOURCE_DIR "/tracks/default.track", &err);
+    assert_non_null(track);
+    FILE *pf = fmemopen((void *)PLAN, sizeof PLAN - 1, "r");
+    StudyPlan plan;
+    assert_true(studyplan_read(&plan, pf, "plan", &err));
+    fclose(pf);
+    Fake fake = {.nsteps = 2};
+    fake.steps[0] = (StudyStep){.kind = STUDY_STEP_RATE, .race = 2, .nraces = 3};
+    fake.steps[0].given[1][1] = true; /* player 2 answered fairness before (a resumed screen) */
+    fake.steps[1] = (StudyStep){.kind = STUDY_STEP_DONE, .nraces = 3};
+    StudyWinConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.hooks = (StudyWinHooks){.ctx = &fake, .next = fake_next, .race_done = fake_race_done, .answer = fake_answer};
+    cfg.plan = &plan;
+    LiveRaceConfig *lc = &cfg.play.race;
+    lc->track = track;
+    lc->track_file = "default.track";
+    lc->engine.nschemes = scheme_parse_list("nc", lc->engine.schemes, SCHEME_MAX, &err);
+    lc->engine.params = scheme_default_params();
+    lc->flow.laps = 1;
+    cfg.play.kind[0] = PLAYER_PAD;
+    cfg.play.kind[1] = PLAYER_KEYS;
+    cfg.play.session = cfg.play.blind = true;
+    StudyWin *sw;
+    assert_true(studywin_open(&sw, &cfg, r, &err));
+    assert_int_equal(sw->phase, SW_RATE);
+    assert_int_equal(sw->rater[1].q, 0);
+    SDL_Joystick *pad = vpad_attach("virtual pad", NULL, NULL);
+    frames(sw, 2);
+    pad_button(sw, pad, SDL_CONTROLLER_BUTTON_A); /* joins player 1; inside the guard: no answer */
+    assert_true(pads_has(&sw->ps->pads, 0));
+    assert_int_equal(fake.n, 0);
+    frames(sw, 12); /* 16 frames (267 ms) of the question: past the guard */
+    pad_button(sw, pad, SDL_CONTROLLER_BUTTON_DPAD_DOWN); /* first press: 3 Fair (index 2) */
+    assert_int_equal(sw->rater[0].choice, 2);
+    pad_button(sw, pad, SDL_CONTROLLER_BUTTON_DPAD_DOWN); /* 2 Poor */
+    SDL_JoystickSetVirtualAxis(pad, SDL_CONTROLLER_AXIS_LEFTY, -30000); /* stick up: 3 Fair */
+    frames(sw, 2);
+    SDL_JoystickSetVirtualAxis(pad, SDL_CONTROLLER_AXIS_LEFTY, -25000); /* still up: no second move */
+    frames(sw, 1);
+    SDL_JoystickSetVirtualAxis(pad, SDL_CONTROLLER_AXIS_LEFTY, 0);
+    frames(sw, 1);
+    SDL_JoystickSetVirtualAxis(pad, SDL_CONTROLLER_AXIS_LEFTY, -30000); /* again: 4 Good */
+    frames(sw, 1);
+    SDL_JoystickSetVirtualAxis(pad, SDL_CONTROLLER_AXIS_LEFTY, 0);
+    frames(sw, 1);
+    assert_int_equal(sw->rater[0].choice, 1);
+    pad_button(sw, pad, SDL_CONTROLLER_BUTTON_A); /* confirmed */
+    assert_int_equal(fake.n, 1);
+    assert_true(fake.player[0] == 1 && fake.q[0] == 0 && fake.score[0] == 4);
+    /* events are read before a frame's step: the confirm came after 2 + 2 +
+     * 12 + 2 + 2 + 2 + 1 + 1 + 1 + 1 = 26 frames of the question, 26 x
+     * 16.667 ms = 433 ms */
+    assert_int_equal(fake.ms[0], 26 * FRAME_US / 1000);
+    pad_button(sw, pad, SDL_CONTROLLER_BUTTON_A); /* inside the next question's guard: nothing */
+    assert_int_equal(fake.n, 1);
+    assert_int_equal(sw->rater[0].choice, -1);
+    /* player 2 on the keys: Up lands on 3 Fair, Right confirms; its
+     * fairness (given before) is skipped */
+    key_press(sw, SDL_SCANCODE_UP);
+    key_press(sw, SDL_SCANCODE_RIGHT);
+    assert_int_equal(fake.n, 2);
+    assert_true(fake.player[1] == 2 && fake.q[1] == 0 && fake.score[1] == 3);
+    assert_int_equal(sw->rater[1].q, 2);
+    frames(sw, 16);
+    key_press(sw, SDL_SCANCODE_DOWN); /* overall: 3 Fair, then 2 */
+    key_press(sw, SDL_SCANCODE_DOWN);
+    key_press(sw, SDL_SCANCODE_RSHIFT); /* the mark key confirms too */
+    frames(sw, 16);
+    key_press(sw, SDL_SCANCODE_DOWN); /* acceptable: the first Down is No */
+    key_press(sw, SDL_SCANCODE_RIGHT);
+    assert_int_equal(fake.n, 4);
+    assert_true(fake.q[2] == 2 && fake.score[2] == 2 && fake.q[3] == 3 && fake.score[3] == 0);
+    assert_int_equal(sw->rater[1].q, plan.nq); /* player 2 done: waits */
+    assert_int_equal(sw->phase, SW_RATE);
+    studywin_draw(sw, 1024, 768);
+    for (int q = 1; q < plan.nq; q++) { /* player 1: Fair for the rest, Yes for acceptable */
+        frames(sw, 16);
+        pad_button(sw, pad, SDL_CONTROLLER_BUTTON_DPAD_UP);
+        pad_button(sw, pad, SDL_CONTROLLER_BUTTON_DPAD_RIGHT);
+    }
+    assert_int_equal(fake.n, 7);
+    assert_true(fake.score[4] == 3 && fake.score[5] == 3 && fake.score[6] == 1);
+    frames(sw, 1);
+    assert_int_equal(sw->phase, SW_DONE);
+    assert_int_equal(studywin_result(sw), STUDYWIN_DONE);
+    studywin_draw(sw, 1024, 768);
+    key_press(sw, SDL_SCANCODE_ESCAPE);
+    assert_true(sw->want_quit);
+    vpad_detach(pad);
+    studywin_close(sw);
+    track_free(track);
+    SDL_DestroyRenderer(r);
+    SDL_FreeSurface(surf);
+    TTF_Quit();
+    SDL_Quit();
 }
 
 int main(void)
@@ -487,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_kill_mid_rating),
         cmocka_unit_test(test_kill_between_and_mid_race),
         cmocka_unit_test(test_window_closed),
+        cmocka_unit_test(test_pad_and_keys_rate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
