@@ -62,6 +62,8 @@ typedef struct StudyStep {
     const PlayConfig *play;   /* RACE: the race (the session's until its next step after this one) */
     bool given[2][STUDY_MAX_QUESTIONS]; /* RATE: answers given before (a resumed session) */
     bool stopped;             /* DONE: the session stops here for now (--stop-after) */
+    char shown[96];           /* RACE: the condition for the players' card when the plan does
+                               * not blind them ("condition B: dr"); "" under blinding */
 } StudyStep;
 
 typedef struct StudyWinHooks {

@@ -64,7 +64,9 @@ static void draw_card(StudyWin *sw, int w, int h)
                  st->rated_left);
     } else {
         snprintf(title, sizeof title, "Race %d of %d", st->race, st->nraces);
-        snprintf(sub, sizeof sub, "%s", st->practice ? "a practice race: not rated" : "rate it when it ends");
+        snprintf(sub, sizeof sub, "%s", st->shown[0]     ? st->shown
+                                        : st->practice ? "a practice race: not rated"
+                                                       : "rate it when it ends");
     }
     for (int j = 0; j < 2; j++) {
         ready_line(sw, j, rd, sizeof rd);

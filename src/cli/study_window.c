@@ -45,6 +45,10 @@ static bool drive_step(WinRun *w, const StudyRace *race, StudyStep *st)
     st->kind = STUDY_STEP_RACE;
     st->practice = race->kind == STUDY_RACE_PRACTICE;
     st->play = pc;
+    const StudyCondition *c = &w->ss->s->plan.cond[race->cond];
+    if (!w->ss->s->plan.blind) /* the plan shows the players their condition */
+        snprintf(st->shown, sizeof st->shown, "%scondition %s: %s", st->practice ? "practice, " : "", c->label,
+                 c->scheme);
     return true;
 }
 
