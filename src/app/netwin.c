@@ -65,6 +65,16 @@ static void read_input(NetWin *nw, double dt_s)
     netwin_race_input(nw->session, &in);
 }
 
+/* The player's mark key while racing (docs/studies.md): into this
+ * terminal's log at once; the screen says so for a second. */
+static void mark(NetWin *nw)
+{
+    if (netwin_race_mark(nw->session)) {
+        snprintf(nw->msg, sizeof nw->msg, "MARKED");
+        nw->msg_frames = 60;
+    }
+}
+
 static void scr_event(void *ctx, const SDL_Event *ev)
 {
     NetWin *nw = ctx;
@@ -79,9 +89,17 @@ static void scr_event(void *ctx, const SDL_Event *ev)
     PadEvent pe;
     if (pads_event(&nw->pads, ev, &pe) && pe.news == PAD_JOINED)
         fprintf(stderr, "netrace: %s drives\n", pe.name);
+    if (ev->type == SDL_CONTROLLERBUTTONDOWN && ev->cbutton.button == PADS_MARK_BUTTON &&
+        pads_player_of(&nw->pads, ev->cbutton.which) == 0)
+        mark(nw);
     if (ev->type != SDL_KEYDOWN || ev->key.repeat)
         return;
     SDL_Scancode sc = ev->key.keysym.scancode;
+    int player, action;
+    if (playkeys_find(&nw->keys, sc, &player, &action) && action == PK_MARK) {
+        mark(nw); /* either key set's mark: both drive this terminal's car */
+        return;
+    }
     if (sc == SDL_SCANCODE_Q || sc == SDL_SCANCODE_ESCAPE || (nw->after_race && sc == SDL_SCANCODE_RETURN))
         nw->quit = true;
     else if (sc == SDL_SCANCODE_H || sc == SDL_SCANCODE_F1)
@@ -192,6 +210,7 @@ static const char *const help_lines[] = {
     "S / Down        brake",
     "A D / Left Right  steer",
     "(a pad: triggers and the left stick)",
+    "Shift (a pad: Y) mark this moment in the log",
     "Tab             every scheme's overview in a second window",
     "F11 fullscreen · F12 screenshot · H this help",
     "Q / Esc         leave the race (the peer is told)",

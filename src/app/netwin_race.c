@@ -184,3 +184,8 @@ bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile s
     session_set_frame(s, NULL, NULL);
     return ok;
 }
+
+bool netwin_race_mark(Session *s)
+{
+    return session_mark(s, RECORDING_MARK_DISSATISFIED);
+}

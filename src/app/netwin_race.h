@@ -31,6 +31,8 @@
  *        waits for (n bytes each).
  *   netwin_race_error(s)  why the race did not complete (session_error).
  *   netwin_race_input(s, in)   this terminal's controls to the session.
+ *   netwin_race_mark(s)        the player's dissatisfaction mark now
+ *        (session_mark, kind dissatisfied); false when not racing.
  *   netwin_race_pose(countdown, shown, grid, &out)  the pose a screen draws
  *        for a car: its grid slot in the countdown (the terminal starts at
  *        race time 0), else what the scheme shows, a prediction (seq -1)
@@ -77,6 +79,7 @@ const char *netwin_race_pause_text(const SessionStatus *st, char *why, size_t n)
 const char *netwin_race_wait_text(const NetRace *nr, char *l2, char *l3, size_t n);
 const char *netwin_race_error(const Session *s);
 void netwin_race_input(Session *s, const CarInput *in);
+bool netwin_race_mark(Session *s);
 bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile sig_atomic_t *stop);
 
 #endif

@@ -339,3 +339,8 @@ void session_set_input(Session *s, const CarInput *in)
 {
     netsession_set_input(s->ns, in);
 }
+
+bool session_mark(Session *s, const char *kind)
+{
+    return netsession_mark(s->ns, netclock_now_us(s->clock), kind);
+}

@@ -44,6 +44,7 @@
  *   session_pauses(s)       times the race paused (docs/netplay.md "Pause").
  *   session_set_input(s, in)  the own car's input when cfg->external_input
  *        (keys, pad): held until the next call.
+ *   session_mark(s, kind)   netsession_mark at the clock's now.
  */
 #ifndef NR_SESSION_H
 #define NR_SESSION_H
@@ -140,5 +141,6 @@ void session_code(const Session *s, char out[WIRECRYPT_CODE_TEXT]);
 int session_pauses(const Session *s);
 const SchemeType *session_scheme(const Session *s, int k);
 void session_set_input(Session *s, const CarInput *in);
+bool session_mark(Session *s, const char *kind);
 
 #endif

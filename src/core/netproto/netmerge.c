@@ -18,14 +18,15 @@
 #define SYNC_LIMIT_US (INT64_C(1) << 53)
 
 /* The row types this reader takes and the columns it needs of each. */
-enum { T_OWN, T_RX, T_TX, T_METRIC, T_KNOWN };
-static const char *const type_name[T_KNOWN] = {"own", "rx", "tx", "metric"};
+enum { T_OWN, T_RX, T_TX, T_METRIC, T_EVENT, T_KNOWN };
+static const char *const type_name[T_KNOWN] = {"own", "rx", "tx", "metric", "event"};
 #define COLS_MAX 8
 static const char *const type_cols[T_KNOWN][COLS_MAX] = {
     {"seq", "t_sync_us", "x", "y", "heading", "speed", NULL},
     {"pkt_seq", "kind", "arr_sync_us", "send_sync_us", "car", "seq", "mu_kind", "schemes"},
     {"pkt_seq", "seq", "mu_kind", "send_sync_us", NULL},
     {"scheme", "key", "value", NULL},
+    {"sync_us", "what", "detail", NULL},
 };
 
 typedef struct RowType {
@@ -54,6 +55,7 @@ void termlog_free(TermLog *log)
     free(log->rx);
     free(log->tx);
     free(log->metrics);
+    free(log->marks);
     memset(log, 0, sizeof *log);
 }
 
@@ -116,6 +118,25 @@ static bool columns_line(Reader *r, char *spec, NrError *err)
                 return fail(r, err, "columns of '%s' lack '%s'", name, type_cols[t->known][c]);
         }
     r->ntypes++;
+    return true;
+}
+
+/* The race's condition among the header's keys (kept as text for the
+ * recording); other keys are informative. */
+static bool condition_value(Reader *r, const char *key, const char *val, NrError *err)
+{
+    TermLog *log = r->log;
+    struct {
+        const char *key;
+        char *out;
+        size_t n;
+    } cond[] = {{"shown", log->shown, sizeof log->shown},       {"link", log->link, sizeof log->link},
+                {"delta_ms", log->delta_ms, sizeof log->delta_ms}, {"tdr_cw", log->tdr_cw, sizeof log->tdr_cw},
+                {"converge_ms", log->converge_ms, sizeof log->converge_ms},
+                {"seed", log->seed, sizeof log->seed},          {"clock", log->clock, sizeof log->clock}};
+    for (size_t i = 0; i < sizeof cond / sizeof cond[0]; i++)
+        if (strcmp(key, cond[i].key) == 0)
+            return text_value(r, key, val, cond[i].out, cond[i].n, err);
     return true;
 }
 
@@ -186,7 +207,7 @@ static bool header_line(Reader *r, char *text, NrError *err)
     } else if (strcmp(key, "schemes") == 0) {
         return text_value(r, key, val, log->schemes, sizeof log->schemes, err);
     }
-    return true; /* other keys are informative */
+    return condition_value(r, key, val, err); /* the condition; other keys are informative */
 }
 
 static bool grow(Reader *r, void **v, int64_t *cap, int64_t n, size_t size, const char *what, NrError *err)
@@ -320,6 +341,38 @@ static bool metric_row(Reader *r, const RowType *t, char **f, NrError *err)
     return true;
 }
 
+/* An event row: a `mark` (docs/netlog.md) is this log's player's mark at
+ * race time sync_us; other events are informative. */
+static bool event_row(Reader *r, const RowType *t, char **f, int nf, NrError *err)
+{
+    TermLog *log = r->log;
+    if (strcmp(f[t->col[1]], "mark") != 0)
+        return true;
+    if (nf != t->nfields)
+        return fail(r, err, "mark row has %d fields: expected %d as its columns line says", nf, t->nfields);
+    int64_t ts;
+    if (!int_at(r, "mark", "sync_us", f[t->col[0]], 0, INT32_MAX * INT64_C(1000), &ts, err))
+        return false;
+    RecMark m;
+    memset(&m, 0, sizeof m);
+    m.t_ms = (int32_t)(ts / NR_US_PER_MS);
+    m.player = log->car;
+    const char *kind = f[t->col[2]];
+    if (strlen(kind) >= sizeof m.kind)
+        return fail(r, err, "mark '%.32s': expected a kind of [a-z_]+", kind);
+    snprintf(m.kind, sizeof m.kind, "%s", kind);
+    if (!recmark_valid(&m, TERMLOG_MAX_CARS))
+        return fail(r, err, "mark '%.32s': expected a kind of [a-z_]+", kind);
+    if (log->nmarks == RECORDING_MAX_MARKS)
+        return fail(r, err, "more than %d marks", RECORDING_MAX_MARKS);
+    RecMark *g = realloc(log->marks, (size_t)(log->nmarks + 1) * sizeof *g);
+    if (!g)
+        return fail(r, err, "out of memory");
+    log->marks = g;
+    log->marks[log->nmarks++] = m;
+    return true;
+}
+
 static bool data_row(Reader *r, char *line, NrError *err)
 {
     char *f[FIELDS_MAX];
@@ -340,7 +393,9 @@ static bool data_row(Reader *r, char *line, NrError *err)
         r->rows_started = true;
     }
     /* Rows this reader takes must match their columns; others (events
-     * with free text) are skipped unread. */
+     * with free text, but for marks) are skipped unread. */
+    if (t->known == T_EVENT)
+        return event_row(r, t, f, nf, err);
     if (t->known >= 0 && nf != t->nfields)
         return fail(r, err, "%s row has %d fields: expected %d as its columns line says", t->name, nf, t->nfields);
     switch (t->known) {

@@ -14,7 +14,9 @@
  *        in the header; a `# columns TYPE:` line before the first row of
  *        each type, naming the columns this reader needs; own rows with seq
  *        0, 1, 2, ... at t_sync_us = seq * period; finite poses; MU rx rows
- *        from the peer's car, send_sync_us = seq * period.
+ *        from the peer's car, send_sync_us = seq * period. Event rows
+ *        are skipped, but for `mark` (what), whose sync_us (race time) and
+ *        kind (detail, [a-z_]+) must be valid: this log's player's marks.
  *   termlog_free(log)            NULL-safe.
  *   netmerge_check(a, b, err)   the two logs are one race: same session id,
  *        period, track and scheme list (when both name one); cars 1 and 2
@@ -24,7 +26,12 @@
  *        netmerge_samples samples: car 1 from the car-1 log, car 2 from the
  *        other; t_ms = seq * period; source network; the track file named
  *        by the host's track_file (else track); created from the host's
- *        log. rec is the caller's (recording_free).
+ *        log; the condition (docs/netlog.md): scheme (the shown one, the
+ *        host's log's, else car 1's), for two cars link12 and link21 (the
+ *        emulated link each end put on what it sent), for more cars or a
+ *        server the topology and each terminal's link_out_N, delta_ms,
+ *        tdr_cw, converge_ms, seed, clock; and every log's marks (player =
+ *        its car) in time order. rec is the caller's (recording_free).
  *   netmerge_delays(a, b, rows, n, err)  every MU received in either log
  *        with seq below netmerge_samples, one row per received copy:
  *        direction (12: received by car 2), seq, kind, the packet's pkt_seq
@@ -102,6 +109,11 @@ typedef struct TermLog {
     TermLogPkt *tx;           /* MUs put on the wire */
     int nmetrics;
     TermLogMetric *metrics;
+    /* the race's condition as the header gives it (text, "" when absent):
+     * the recording's condition lines (docs/netlog.md) */
+    char shown[32], link[512], delta_ms[24], tdr_cw[24], converge_ms[24], seed[24], clock[16];
+    int nmarks;
+    RecMark *marks;          /* event rows `mark`: the player's marks, race time, this log's car */
 } TermLog;
 
 typedef struct NetDelayRow {

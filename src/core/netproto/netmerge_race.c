@@ -68,6 +68,54 @@ int netmerge_samples_all(const TermLog *const *logs, int n)
     return m;
 }
 
+/* The race's condition as the logs' headers give it (what play's
+ * recordings say: liverace.h), each key only when a log has it and it fits
+ * the recording's header (the logs keep every value whole). */
+static void condition_lines(const TermLog *const *logs, int n, const TermLog *named, Recording *rec)
+{
+    const TermLog *c1 = netmerge_of_car(logs, n, 1);
+    const TermLog *src = named->shown[0] ? named : c1;
+    bool wide = n > 2 || strcmp(c1->topology, "p2p") != 0;
+    if (src->shown[0])
+        recording_meta_add(rec, "scheme", src->shown);
+    if (wide)
+        recording_meta_add(rec, "topology", c1->topology);
+    for (int c = 1; c <= n; c++) { /* the emulated link each terminal put on what it sent */
+        const TermLog *l = netmerge_of_car(logs, n, c);
+        char key[RECORDING_META_KEY];
+        snprintf(key, sizeof key, wide ? "link_out_%d" : c == 1 ? "link12" : "link21", c);
+        if (l->link[0])
+            recording_meta_add(rec, key, l->link);
+    }
+    const char *keys[5] = {"delta_ms", "tdr_cw", "converge_ms", "seed", "clock"};
+    const char *vals[5] = {src->delta_ms, src->tdr_cw, src->converge_ms, src->seed, src->clock};
+    for (int k = 0; k < 5; k++)
+        if (vals[k][0])
+            recording_meta_add(rec, keys[k], vals[k]);
+}
+
+static int cmp_mark(const void *pa, const void *pb)
+{
+    const RecMark *x = pa, *y = pb;
+    if (x->t_ms != y->t_ms)
+        return x->t_ms < y->t_ms ? -1 : 1;
+    if (x->player != y->player)
+        return x->player - y->player;
+    return strcmp(x->kind, y->kind);
+}
+
+/* Every log's marks, in time order (ties: by car). */
+static bool merged_marks(const TermLog *const *logs, int n, Recording *rec)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < logs[i]->nmarks; k++)
+            if (!recording_mark_add(rec, &logs[i]->marks[k]))
+                return false;
+    if (rec->nmarks > 1)
+        qsort(rec->marks, (size_t)rec->nmarks, sizeof *rec->marks, cmp_mark);
+    return true;
+}
+
 bool netmerge_recording_all(const TermLog *const *logs, int n, Recording *rec, NrError *err)
 {
     memset(rec, 0, sizeof *rec);
@@ -90,6 +138,9 @@ bool netmerge_recording_all(const TermLog *const *logs, int n, Recording *rec, N
     for (int c = 0; c < n; c++)
         memcpy(&rec->samples[(size_t)c * (size_t)ns], netmerge_of_car(logs, n, c + 1)->own,
                (size_t)ns * sizeof *rec->samples);
+    condition_lines(logs, n, named, rec);
+    if (!merged_marks(logs, n, rec))
+        return nr_error_set(err, "the logs' marks: out of memory or more than %d", RECORDING_MAX_MARKS);
     return true;
 }
 

@@ -528,6 +528,20 @@ void netsession_quit(NetSession *s, int64_t now_us, const char *why)
     session_fail(s, "bye", "quit", why);
 }
 
+bool netsession_mark(NetSession *s, int64_t now_us, const char *kind)
+{
+    size_t n = strlen(kind);
+    if (s->phase != PH_RACE || !s->have_start || !s->log_open || n == 0 || n >= RECORDING_MARK_KIND ||
+        strspn(kind, "abcdefghijklmnopqrstuvwxyz_") != n || race_at(s, now_us) < 0)
+        return false;
+    if (s->cfg.log.event)
+        s->cfg.log.event(s->cfg.log.ctx, now_us, race_at(s, now_us), "mark", kind);
+    NrError err = {{0}};
+    if (s->cfg.log.flush) /* a mark given is a mark kept */
+        s->cfg.log.flush(s->cfg.log.ctx, &err);
+    return true;
+}
+
 bool netsession_end(NetSession *s, int64_t now_us)
 {
     if (now_us > s->now)

@@ -55,6 +55,11 @@
  *   netsession_next_deadline(s)     the local time of the next timed action
  *        (INT64_MAX when over): call tick then, or on the next datagram.
  *   netsession_quit(s, now, why)    the player or a signal ends it: BYE.
+ *   netsession_mark(s, now, kind)   this terminal's player marks the moment
+ *        (a dissatisfaction key, docs/studies.md): the log's event row
+ *        `mark` with the race time and kind as detail, flushed at once
+ *        (merge turns it into the recording's mark). Only while racing;
+ *        false otherwise or when kind is not [a-z_]+.
  *   netsession_end(s, now)          once over: the log's last rows (rejects,
  *        end, metrics) and its close; false when the log could not be kept.
  *   netsession_pop_datagram(s, out) the next datagram to send (FIFO); false
@@ -253,6 +258,7 @@ void netsession_input(NetSession *s, int64_t now_us, const NetAddr *from, const 
 void netsession_tick(NetSession *s, int64_t now_us);
 int64_t netsession_next_deadline(const NetSession *s);
 void netsession_quit(NetSession *s, int64_t now_us, const char *why);
+bool netsession_mark(NetSession *s, int64_t now_us, const char *kind);
 bool netsession_end(NetSession *s, int64_t now_us);
 bool netsession_pop_datagram(NetSession *s, NetDatagram *out);
 bool netsession_pop_event(NetSession *s, NetSessionEvent *out);
