@@ -7,7 +7,7 @@
 /* Payload sizes (docs/wire.md); the header is WIRE_HEADER_BYTES. */
 enum {
     HELLO_BYTES = 4 + 4 + 8 + WIRE_TEXT,
-    WELCOME_BYTES = 8 + 8 * 4 + 8 * 4 + WIRE_SCHEMES_TEXT + WIRE_TEXT,
+    WELCOME_BYTES = 8 + 8 * 4 + 8 * 4 + WIRE_SCHEMES_TEXT + WIRE_TEXT + WIRE_SCHEMES_TEXT + 4 + 4 + 4,
     TRACK_BYTES = 4 * 4 + WIRE_TRACK_CHUNK,
     MU_BYTES = 6 * 4 + 8 + 12 * 8,
     SYNC_REQ_BYTES = 4 + 4 + 8,
@@ -15,6 +15,7 @@ enum {
     CONTROL_BYTES = 4 + 4 + 8,
     VIEW_CAR_BYTES = 8 + 8 + 4 + 4,
     VIEW_BYTES = 4 + 4 + 8 + 8 + 4 + 4 + WIRE_VIEW_ENTRIES * VIEW_CAR_BYTES,
+    STUDY_BYTES = 4 + 4 + 8 + WIRE_STUDY_ID + WIRE_STUDY_TEXT,
 };
 
 #define VIEW_MAX_PROGRESS 1e9 /* cw: far beyond any race, below overflow */
@@ -124,7 +125,8 @@ static WireResult decode_hello(Cur *c, const WireCheck *chk, WirePacket *out)
 static bool encode_welcome(Cur *c, const WirePacket *p)
 {
     const WireWelcome *w = &p->u.welcome;
-    if (strnlen(w->schemes, WIRE_SCHEMES_TEXT) >= WIRE_SCHEMES_TEXT || strnlen(w->track_file, WIRE_TEXT) >= WIRE_TEXT)
+    if (strnlen(w->schemes, WIRE_SCHEMES_TEXT) >= WIRE_SCHEMES_TEXT || strnlen(w->track_file, WIRE_TEXT) >= WIRE_TEXT ||
+        strnlen(w->peer_link, WIRE_SCHEMES_TEXT) >= WIRE_SCHEMES_TEXT)
         return false;
     put(c, w->nonce, 8);
     put(c, (uint32_t)w->car, 4);
@@ -143,7 +145,26 @@ static bool encode_welcome(Cur *c, const WirePacket *p)
     put(c, w->seed, 8);
     put_text(c, w->schemes, WIRE_SCHEMES_TEXT);
     put_text(c, w->track_file, WIRE_TEXT);
+    put_text(c, w->peer_link, WIRE_SCHEMES_TEXT);
+    put(c, (uint32_t)w->study_race, 4);
+    put(c, (uint32_t)w->study_races, 4);
+    put(c, w->study_flags, 1);
+    put(c, w->study_nq, 1);
+    put(c, 0, 2);
     return true;
+}
+
+/* WELCOME's study fields: all zero outside a study; in one, the race
+ * within the session, practice or rated (a rated race has its questions),
+ * blind or not. */
+static bool welcome_study_ok(const WireWelcome *w)
+{
+    if (w->study_race == 0)
+        return w->study_races == 0 && w->study_flags == 0 && w->study_nq == 0;
+    bool practice = w->study_flags & WIRE_STUDY_PRACTICE, rated = w->study_flags & WIRE_STUDY_RATED;
+    return w->study_race >= 1 && w->study_race <= w->study_races && w->study_races <= WIRE_STUDY_RACES &&
+           (w->study_flags & ~7u) == 0 && practice != rated && (rated ? w->study_nq >= 1 : w->study_nq == 0) &&
+           w->study_nq <= WIRE_STUDY_QUESTIONS;
 }
 
 static WireResult decode_welcome(Cur *c, const WireCheck *chk, WirePacket *out)
@@ -179,6 +200,14 @@ static WireResult decode_welcome(Cur *c, const WireCheck *chk, WirePacket *out)
     ok &= w->delta_us >= 0 && w->delta_us <= SCHEME_DELTA_MAX_US;
     ok &= finite_in(w->tdr_cw, 0.0, 1000.0);
     ok &= w->converge_us >= 0 && w->converge_us <= 10 * NR_US_PER_S;
+    ok = ok && get_text(c, w->peer_link, WIRE_SCHEMES_TEXT);
+    w->study_race = (int32_t)get(c, 4);
+    w->study_races = (int32_t)get(c, 4);
+    w->study_flags = (uint8_t)get(c, 1);
+    w->study_nq = (uint8_t)get(c, 1);
+    if (get(c, 2) != 0)
+        return WIRE_BAD_RESERVED;
+    ok &= welcome_study_ok(w);
     return ok ? WIRE_OK : WIRE_BAD_FIELD;
 }
 
@@ -396,6 +425,55 @@ static WireResult decode_view(Cur *c, const WireCheck *chk, WirePacket *out)
     return zero ? WIRE_OK : WIRE_BAD_RESERVED;
 }
 
+static bool encode_study(Cur *c, const WirePacket *p)
+{
+    const WireStudy *s = &p->u.study;
+    if (strnlen(s->id, WIRE_STUDY_ID) >= WIRE_STUDY_ID || strnlen(s->text, WIRE_STUDY_TEXT) >= WIRE_STUDY_TEXT)
+        return false;
+    put(c, s->op, 1);
+    put(c, s->index, 1);
+    put(c, s->qkind, 1);
+    put(c, (uint8_t)s->score, 1);
+    put(c, (uint32_t)s->race, 4);
+    put(c, (uint64_t)s->value, 8);
+    put_text(c, s->id, WIRE_STUDY_ID);
+    put_text(c, s->text, WIRE_STUDY_TEXT);
+    return true;
+}
+
+/* STUDY: each op its own fields, every other one zero; a question's id
+ * and text printable and not empty, an answer's score and response time
+ * in range, a race within a session. */
+static WireResult decode_study(Cur *c, const WireCheck *chk, WirePacket *out)
+{
+    (void)chk;
+    WireStudy *s = &out->u.study;
+    s->op = (uint8_t)get(c, 1);
+    s->index = (uint8_t)get(c, 1);
+    s->qkind = (uint8_t)get(c, 1);
+    s->score = (int8_t)get(c, 1);
+    s->race = (int32_t)get(c, 4);
+    s->value = (int64_t)get(c, 8);
+    if (!get_text(c, s->id, WIRE_STUDY_ID) || !get_text(c, s->text, WIRE_STUDY_TEXT))
+        return WIRE_BAD_FIELD;
+    bool ok = s->race >= 1 && s->race <= WIRE_STUDY_RACES && s->index < WIRE_STUDY_QUESTIONS;
+    bool texts = s->id[0] != '\0' && s->text[0] != '\0', none = s->id[0] == '\0' && s->text[0] == '\0';
+    switch (s->op) {
+    case WIRE_STUDY_QUESTION:
+        return ok && texts && s->qkind <= 1 && s->score == 0 && s->value == 0 ? WIRE_OK : WIRE_BAD_FIELD;
+    case WIRE_STUDY_ANSWER:
+        ok &= s->score >= 0 && s->score <= 5 && s->value >= -1 && s->value <= 24 * 3600 * INT64_C(1000);
+        return ok && none && s->qkind == 0 ? WIRE_OK : WIRE_BAD_FIELD;
+    case WIRE_STUDY_ACK:
+        return ok && none && s->qkind == 0 && s->score == 0 && s->value == 0 ? WIRE_OK : WIRE_BAD_FIELD;
+    case WIRE_STUDY_DONE:
+        ok &= s->index == 0 && s->value >= 0 && s->value <= RECORDING_MAX_MARKS;
+        return ok && none && s->qkind == 0 && s->score == 0 ? WIRE_OK : WIRE_BAD_FIELD;
+    default:
+        return WIRE_BAD_FIELD;
+    }
+}
+
 /* The kinds, indexed by WireKind: payload size, encoder, decoder. */
 typedef struct KindCodec {
     size_t payload; /* bytes after the header */
@@ -412,6 +490,7 @@ static const KindCodec codecs[WIRE_KIND_END] = {
     [WIRE_SYNC_RESP] = {SYNC_RESP_BYTES, encode_sync, decode_sync},
     [WIRE_CONTROL] = {CONTROL_BYTES, encode_control, decode_control},
     [WIRE_VIEW] = {VIEW_BYTES, encode_view, decode_view},
+    [WIRE_STUDY] = {STUDY_BYTES, encode_study, decode_study},
 };
 
 /* The kind's codec; NULL for a value that is not a kind. */
