@@ -25,7 +25,6 @@
 #define NET_DEFAULT_TRACK "tracks/default.track"
 #define NET_DEFAULT_LAPS 2
 #define NET_DEFAULT_SCHEME "nc"
-#define NET_TRACK_MAX (64u << 20) /* the wire format's limit */
 
 typedef struct NetCli {
     const char *cmd;
@@ -79,46 +78,6 @@ static int finish(NetCli *n, int rc)
     linkspec_free(&n->link);
     race_opts_free(&n->o);
     return rc;
-}
-
-/* The whole track file as text (the host sends it to the joiner). */
-static char *read_text(const char *path, NrError *err)
-{
-    FILE *f = nr_file_open(path, "track", err);
-    if (!f)
-        return NULL;
-    char *buf = malloc(NET_TRACK_MAX + 1);
-    size_t n = buf ? fread(buf, 1, NET_TRACK_MAX + 1, f) : 0;
-    bool bad = !buf || ferror(f) || n > NET_TRACK_MAX || n == 0 || memchr(buf, 0, n);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        nr_error_set(err, "%s: not a track text of 1 byte to 64 MiB", path);
-        return NULL;
-    }
-    buf[n] = '\0';
-    return buf;
-}
-
-/* host:port or host (the default port); false after a usage line. */
-static bool parse_peer(const char *cmd, const char *v, char *host, size_t hn, uint16_t *port)
-{
-    const char *colon = strrchr(v, ':');
-    size_t len = colon ? (size_t)(colon - v) : strlen(v);
-    if (len == 0 || len >= hn) {
-        cli_usage_error(cmd, "'%s': expected HOST or HOST:PORT", v);
-        return false;
-    }
-    memcpy(host, v, len);
-    host[len] = '\0';
-    *port = SESSION_DEFAULT_PORT;
-    if (colon) {
-        int64_t p;
-        if (!cli_int(cmd, "port", colon + 1, 1, 65535, &p))
-            return false;
-        *port = (uint16_t)p;
-    }
-    return true;
 }
 
 /* Everything the command line says, before it is checked. */
@@ -274,7 +233,8 @@ static int check_args(NetCli *n, NetArgs *a, SessionConfig *sc, bool *script, bo
         return cli_usage_error(n->cmd, "--laps and --seconds: a race is one or the other");
     if (!a->host && (a->race_given || a->scheme_given))
         return cli_usage_error(n->cmd, "the race (track, laps, schemes, Delta, seed) is the host's to set");
-    if (!a->host && !parse_peer(n->cmd, a->peer, a->peer_host, sizeof a->peer_host, &sc->peer_port))
+    if (!a->host && !cli_peer_parse(n->cmd, a->peer, a->peer_host, sizeof a->peer_host, SESSION_DEFAULT_PORT,
+                                    &sc->peer_port))
         return CLI_USAGE;
     char code[WIRECRYPT_CODE_CHARS + 1];
     if (!a->host && !sc->code && a->headless) /* the window asks for it (netwin_ask_code) */
@@ -333,7 +293,7 @@ static int host_offer(NetCli *n, NetArgs *a, SessionConfig *sc, char *schemes, s
     track_free(t);
     if (slots < cars)
         return cli_fail(n->cmd, "%s: %d grid slots, a race of %d cars needs %d", track_path, slots, cars, cars);
-    n->track_text = read_text(track_path, &err);
+    n->track_text = cli_read_track_text(track_path, &err);
     if (!n->track_text)
         return cli_fail(n->cmd, "%s", err.msg);
     const char *slash = strrchr(track_path, '/');
