@@ -92,7 +92,7 @@ static void subject(StudyWin *sw, int j)
         return;
     }
     const StudyRater *rt = &sw->rater[j];
-    if (sw->phase != SW_RATE || rt->q >= sw->cfg->plan->nq || sw->clock_us - rt->shown_us < STUDYWIN_GUARD_US)
+    if (sw->phase != SW_RATE || rt->q >= sw->cfg->plan->nq || sw->clock_us - rt->shown_us < STUDYRATE_GUARD_US)
         return;
     const StudyQuestion *q = &sw->cfg->plan->q[rt->q];
     int want = wanted(q, sw->step.race, j + 1, rt->q);
@@ -284,7 +284,7 @@ static char *answers_without_times(const char *dir, int *rows)
         assert_non_null(comma);
         if (strncmp(l, "study,", 6) != 0) {
             int64_t ms;
-            if (!nr_parse_int64(comma + 1, &ms) || ms < STUDYWIN_GUARD_US / NR_US_PER_MS)
+            if (!nr_parse_int64(comma + 1, &ms) || ms < STUDYRATE_GUARD_US / NR_US_PER_MS)
                 fail_msg("response time '%s' in %s: not measured", comma + 1, l);
         }
         *comma = '\0';

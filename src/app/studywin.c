@@ -7,26 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What a player's key or pad button means on the cards and rating screens. */
-enum { IN_NONE, IN_UP, IN_DOWN, IN_CONFIRM };
-
-static const char *const ACR_LABELS[5] = {"Excellent", "Good", "Fair", "Poor", "Bad"};
-static const char *const YESNO_LABELS[2] = {"Yes", "No"};
-
-int studywin_options(const StudyQuestion *q, const char **labels)
-{
-    int n = q->kind == STUDY_Q_YESNO ? 2 : 5;
-    for (int i = 0; i < n; i++)
-        labels[i] = q->kind == STUDY_Q_YESNO ? YESNO_LABELS[i] : ACR_LABELS[i];
-    return n;
-}
-
-/* ITU-T P.800 ACR: the list runs 5 Excellent (top) .. 1 Bad; yes 1, no 0. */
-int studywin_score(const StudyQuestion *q, int option)
-{
-    return q->kind == STUDY_Q_YESNO ? 1 - option : 5 - option;
-}
-
 static bool drives_itself(const StudyWin *sw, int j)
 {
     PlayerKind k = sw->cfg->play.kind[j];
@@ -39,15 +19,6 @@ static void fail(StudyWin *sw, const NrError *err)
     sw->result = STUDYWIN_FAILED;
     sw->phase = SW_OVER;
     sw->want_quit = true;
-}
-
-/* The next unanswered question of player j from q on (nq: none left). */
-static int next_question(const StudyWin *sw, int j, int q)
-{
-    int nq = sw->cfg->plan->nq;
-    while (q < nq && sw->step.given[j][q])
-        q++;
-    return q;
 }
 
 static void begin_phase(StudyWin *sw, StudyPhase ph)
@@ -83,7 +54,7 @@ static bool go_next(StudyWin *sw)
     case STUDY_STEP_RATE:
         begin_phase(sw, SW_RATE);
         for (int j = 0; j < 2; j++)
-            sw->rater[j] = (StudyRater){.q = next_question(sw, j, 0), .choice = -1, .shown_us = sw->clock_us};
+            studyrate_begin(&sw->rater[j], st.given[j], sw->cfg->plan->nq, sw->clock_us);
         break;
     case STUDY_STEP_BREAK:
         begin_phase(sw, SW_BREAK);
@@ -96,43 +67,23 @@ static bool go_next(StudyWin *sw)
     return true;
 }
 
-/* Player j gives the chosen option of the question shown. */
-static void confirm(StudyWin *sw, int j)
+/* A press of player j on the rating screen: an answer confirmed goes to
+ * the hooks at once. */
+static void rate_input(StudyWin *sw, int j, int in)
 {
     StudyRater *rt = &sw->rater[j];
-    if (rt->choice < 0)
+    const StudyPlan *plan = sw->cfg->plan;
+    int score;
+    int64_t ms;
+    if (!studyrate_input(rt, plan->q, plan->nq, in, sw->clock_us, &score, &ms))
         return;
-    const StudyQuestion *q = &sw->cfg->plan->q[rt->q];
     NrError err = {{0}};
-    int64_t ms = (sw->clock_us - rt->shown_us) / NR_US_PER_MS;
-    if (!sw->cfg->hooks.answer(sw->cfg->hooks.ctx, sw->step.race, j + 1, rt->q, studywin_score(q, rt->choice), ms,
-                               &err)) {
+    if (!sw->cfg->hooks.answer(sw->cfg->hooks.ctx, sw->step.race, j + 1, rt->q, score, ms, &err)) {
         fail(sw, &err);
         return;
     }
     sw->step.given[j][rt->q] = true;
-    rt->q = next_question(sw, j, rt->q + 1);
-    rt->choice = -1;
-    rt->shown_us = sw->clock_us;
-}
-
-static void rate_input(StudyWin *sw, int j, int in)
-{
-    StudyRater *rt = &sw->rater[j];
-    if (rt->q >= sw->cfg->plan->nq || sw->clock_us - rt->shown_us < STUDYWIN_GUARD_US)
-        return;
-    const char *labels[5];
-    int n = studywin_options(&sw->cfg->plan->q[rt->q], labels);
-    if (in == IN_CONFIRM) {
-        confirm(sw, j);
-    } else if ((in == IN_UP || in == IN_DOWN) && rt->choice < 0) {
-        /* the first press: the middle grade, or the yes / no it points at */
-        rt->choice = n == 2 ? (in == IN_UP ? 0 : 1) : n / 2;
-    } else if (in == IN_UP && rt->choice > 0) {
-        rt->choice--;
-    } else if (in == IN_DOWN && rt->choice < n - 1) {
-        rt->choice++;
-    }
+    studyrate_given(rt, sw->step.given[j], plan->nq, sw->clock_us);
 }
 
 /* A key or button of player j outside the race. */
@@ -173,10 +124,10 @@ static void key_input(StudyWin *sw, const SDL_KeyboardEvent *k)
                                         sc == SDL_SCANCODE_RETURN || sc == SDL_SCANCODE_SPACE)) {
         sw->want_quit = true;
     } else if (playkeys_find(&sw->ps->keys, sc, &player, &action)) {
-        int in = action == PK_THROTTLE ? IN_UP
-                 : action == PK_BRAKE  ? IN_DOWN
-                 : action == PK_RIGHT || action == PK_MARK ? IN_CONFIRM
-                                                           : IN_NONE;
+        int in = action == PK_THROTTLE ? STUDYRATE_UP
+                 : action == PK_BRAKE  ? STUDYRATE_DOWN
+                 : action == PK_RIGHT || action == PK_MARK ? STUDYRATE_CONFIRM
+                                                           : STUDYRATE_NONE;
         player_input(sw, player, in);
     }
 }
@@ -189,7 +140,7 @@ static void pad_input(StudyWin *sw, const SDL_Event *ev)
     if (pads_event(&ps->pads, ev, &pe)) {
         if (pe.news == PAD_JOINED) {
             play_message(ps, "player %d plays with %s", pe.player + 1, pe.name);
-            player_input(sw, pe.player, IN_NONE);
+            player_input(sw, pe.player, STUDYRATE_NONE);
         } else {
             play_message(ps, "player %d lost the gamepad (%s): plug it in and press a button", pe.player + 1,
                          pe.name);
@@ -199,23 +150,19 @@ static void pad_input(StudyWin *sw, const SDL_Event *ev)
     if (ev->type == SDL_CONTROLLERBUTTONDOWN) {
         int j = pads_player_of(&ps->pads, ev->cbutton.which);
         Uint8 b = ev->cbutton.button;
-        int in = b == SDL_CONTROLLER_BUTTON_DPAD_UP     ? IN_UP
-                 : b == SDL_CONTROLLER_BUTTON_DPAD_DOWN ? IN_DOWN
-                 : b == SDL_CONTROLLER_BUTTON_A || b == SDL_CONTROLLER_BUTTON_DPAD_RIGHT ? IN_CONFIRM
-                                                                                        : IN_NONE;
+        int in = b == SDL_CONTROLLER_BUTTON_DPAD_UP     ? STUDYRATE_UP
+                 : b == SDL_CONTROLLER_BUTTON_DPAD_DOWN ? STUDYRATE_DOWN
+                 : b == SDL_CONTROLLER_BUTTON_A || b == SDL_CONTROLLER_BUTTON_DPAD_RIGHT ? STUDYRATE_CONFIRM
+                                                                                        : STUDYRATE_NONE;
         if (j >= 0)
             player_input(sw, j, in);
     } else if (ev->type == SDL_CONTROLLERAXISMOTION && ev->caxis.axis == SDL_CONTROLLER_AXIS_LEFTY) {
         int j = pads_player_of(&ps->pads, ev->caxis.which);
         if (j < 0)
             return;
-        /* one move each time the stick leaves the centre (hysteresis) */
-        int v = ev->caxis.value, zone = v < -20000 ? -1 : v > 20000 ? 1 : v > -8000 && v < 8000 ? 0 : 2;
-        if (zone != 2 && zone != sw->rater[j].stick) {
-            sw->rater[j].stick = zone;
-            if (zone != 0 && sw->phase == SW_RATE)
-                rate_input(sw, j, zone < 0 ? IN_UP : IN_DOWN);
-        }
+        int in = studyrate_stick(&sw->rater[j], ev->caxis.value); /* one move each time it leaves the centre */
+        if (in != STUDYRATE_NONE && sw->phase == SW_RATE)
+            rate_input(sw, j, in);
     }
 }
 
@@ -265,7 +212,7 @@ void studywin_advance(StudyWin *sw, int64_t wall_dt_us)
             go_next(sw);
         break;
     case SW_RATE:
-        if (sw->rater[0].q >= sw->cfg->plan->nq && sw->rater[1].q >= sw->cfg->plan->nq)
+        if (studyrate_done(&sw->rater[0], sw->cfg->plan->nq) && studyrate_done(&sw->rater[1], sw->cfg->plan->nq))
             go_next(sw);
         break;
     case SW_BREAK:

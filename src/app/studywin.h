@@ -10,17 +10,13 @@
  * through hooks: this screen knows no files, no order and no plan beyond
  * its questions.
  *
- * Rating (each player on their own half, each at their own pace): one
- * question at a time; the five grades of ITU-T P.800 / P.910 absolute
- * category rating listed 5 Excellent (top) to 1 Bad, or Yes / No; nothing
- * chosen at first (the first press chooses 3 Fair, or Yes / No), then the
- * player's up and down (keys: throttle and brake, W / S and Up / Down by
- * default; pads: d-pad or left stick) move the choice and confirm (keys:
- * the player's right or mark key; pads: A or d-pad right) gives it: the
- * answer goes to the hooks at once with its response time (wall time from
- * the question appearing to the confirm, STUDYWIN_GUARD_US of input ignored
- * first so a held key cannot answer it). An answer given is final. A
- * player done waits for the other.
+ * Rating: each player on their own half, each at their own pace, on a
+ * rater (studyrate.h: one question at a time, the ACR grades or yes / no);
+ * the player's up and down (keys: throttle and brake, W / S and Up / Down
+ * by default; pads: d-pad or left stick) move the choice and confirm
+ * (keys: the player's right or mark key; pads: A or d-pad right) gives it:
+ * the answer goes to the hooks at once with its response time. An answer
+ * given is final. A player done waits for the other.
  *
  * Contracts:
  *   studywin_open(sw, cfg, r, err)  the game's state on cfg->play (its race:
@@ -45,9 +41,9 @@
 
 #include "play.h"
 #include "studyplan.h"
+#include "studyrate.h"
 #include "winloop.h"
 
-#define STUDYWIN_GUARD_US (250 * NR_US_PER_MS)  /* input ignored when a question appears */
 #define STUDYWIN_FINISH_US (2000 * NR_US_PER_MS) /* the finished race stays on screen */
 
 typedef enum StudyStepKind { STUDY_STEP_RACE, STUDY_STEP_RATE, STUDY_STEP_BREAK, STUDY_STEP_DONE } StudyStepKind;

@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define BOX_LINES 6
-#define WRAP_LINES 6
 
 /* A panel centred in player j's half (its top at top_frac of the height),
  * one line per entry in its own font and colour. */
@@ -88,43 +86,6 @@ static void draw_finished(StudyWin *sw, int w, int h)
     }
 }
 
-/* text in lines of at most maxw pixels, broken between words; the count. */
-static int wrap(Gfx *g, int font, const char *text, int maxw, char (*out)[GFX_TEXT_MAX], int max)
-{
-    int n = 0;
-    const char *s = text;
-    while (*s && n < max) {
-        while (*s == ' ')
-            s++;
-        size_t best = 0, len = 0;
-        for (;;) {
-            size_t next = len;
-            while (s[next] && s[next] != ' ')
-                next++;
-            if (next >= GFX_TEXT_MAX)
-                next = GFX_TEXT_MAX - 1;
-            char buf[GFX_TEXT_MAX];
-            memcpy(buf, s, next);
-            buf[next] = '\0';
-            int tw, th;
-            gfx_text_size(g, font, buf, &tw, &th);
-            if ((tw > maxw && best > 0) || next == len)
-                break;
-            best = len = next;
-            if (!s[next] || next == GFX_TEXT_MAX - 1)
-                break;
-            len++; /* past the space */
-        }
-        if (best == 0) /* no break fits: the word alone */
-            while (s[best] && s[best] != ' ' && best < GFX_TEXT_MAX - 1)
-                best++;
-        memcpy(out[n], s, best);
-        out[n++][best] = '\0';
-        s += best;
-    }
-    return n;
-}
-
 /* Player j's hint for the rating screen, in their own keys or pad. */
 static void rate_hint(const StudyWin *sw, int j, char *buf, size_t n)
 {
@@ -139,61 +100,14 @@ static void rate_hint(const StudyWin *sw, int j, char *buf, size_t n)
              strcmp(mark, "-") ? mark : "");
 }
 
-static void draw_options(StudyWin *sw, int j, float x, float y, float bw, float avail)
-{
-    Gfx *g = &sw->ps->view->gfx;
-    const StudyRater *rt = &sw->rater[j];
-    const StudyQuestion *q = &sw->cfg->plan->q[rt->q];
-    const char *labels[5];
-    int n = studywin_options(q, labels);
-    float lb = (float)gfx_line_h(g, GFX_BIG), row = lb * 2.0f;
-    if (row * (float)n > avail)
-        row = avail / (float)n;
-    y += (avail - row * (float)n) / 3; /* the list a little above the middle of its room */
-    for (int i = 0; i < n; i++) {
-        float ry = y + row * (float)i;
-        bool on = i == rt->choice;
-        gfx_fill(g->r, x, ry, bw, row * 0.84f, on ? PAL_ACCENT : PAL_PANEL);
-        gfx_frame(g->r, x, ry, bw, row * 0.84f, on ? PAL_ACCENT : PAL_DIM);
-        int ty = (int)(ry + (row * 0.84f - lb) / 2);
-        SDL_Color c = on ? PAL_BAR : PAL_FG;
-        if (q->kind == STUDY_Q_YESNO)
-            gfx_text(g, GFX_BIG, (int)(x + bw / 2), ty, GFX_CENTER, c, "%s", labels[i]);
-        else
-            gfx_text(g, GFX_BIG, (int)(x + bw / 2), ty, GFX_CENTER, c, "%d  %-9s", studywin_score(q, i), labels[i]);
-    }
-}
-
 static void draw_rater(StudyWin *sw, int j, int w, int h)
 {
-    Gfx *g = &sw->ps->view->gfx;
-    const StudyPlan *plan = sw->cfg->plan;
-    const StudyRater *rt = &sw->rater[j];
-    float half = (float)w / 2, x0 = (float)j * half, m = (float)sw->font_base;
-    float ln = (float)gfx_line_h(g, GFX_NORMAL), lb = (float)gfx_line_h(g, GFX_BIG);
-    gfx_frame(g->r, x0 + m / 2, m / 2, half - m, (float)h - m, pal_car(j));
-    gfx_text(g, GFX_BIG, (int)(x0 + m), (int)m, GFX_LEFT, pal_car(j), "P%d", j + 1);
-    gfx_text(g, GFX_NORMAL, (int)(x0 + half - m), (int)(m + (lb - ln)), GFX_RIGHT, PAL_DIM, "race %d of %d",
-             sw->step.race, sw->step.nraces);
-    float y = m + lb * 1.8f;
-    if (rt->q >= plan->nq) {
-        gfx_text(g, GFX_BIG, (int)(x0 + half / 2), (int)((float)h * 0.4f), GFX_CENTER, PAL_GO, "Thank you");
-        gfx_text(g, GFX_NORMAL, (int)(x0 + half / 2), (int)((float)h * 0.4f + lb * 1.5f), GFX_CENTER, PAL_FG,
-                 "waiting for player %d", 2 - j);
-        return;
-    }
-    gfx_text(g, GFX_NORMAL, (int)(x0 + m), (int)y, GFX_LEFT, PAL_DIM, "question %d of %d", rt->q + 1, plan->nq);
-    y += ln * 1.5f;
-    char lines[WRAP_LINES][GFX_TEXT_MAX];
-    int nl = wrap(g, GFX_BIG, plan->q[rt->q].text, (int)(half - 3 * m), lines, WRAP_LINES);
-    for (int i = 0; i < nl; i++)
-        gfx_text(g, GFX_BIG, (int)(x0 + m * 1.5f), (int)(y + lb * (float)i), GFX_LEFT, PAL_FG, "%s", lines[i]);
-    y += lb * (float)(nl > 3 ? nl : 3) + lb * 0.5f; /* the answers stay put from question to question */
-    float bottom = (float)h - m - ln * 2.0f;
-    draw_options(sw, j, x0 + m * 2, y, half - 4 * m, bottom - y);
-    char hint[160];
+    char hint[160], waiting[64];
     rate_hint(sw, j, hint, sizeof hint);
-    gfx_text(g, GFX_NORMAL, (int)(x0 + half / 2), (int)(bottom + ln * 0.4f), GFX_CENTER, PAL_DIM, "%s", hint);
+    snprintf(waiting, sizeof waiting, "waiting for player %d", 2 - j);
+    StudyRateLook lk = {.seat = j, .x0 = (float)j * (float)w / 2, .width = (float)w / 2, .h = h, .m = sw->font_base,
+                        .race = sw->step.race, .nraces = sw->step.nraces, .hint = hint, .waiting = waiting};
+    studyrate_draw(&sw->ps->view->gfx, &sw->rater[j], sw->cfg->plan->q, sw->cfg->plan->nq, &lk);
 }
 
 /* The rating and closing screens' own text size: larger than the race's,

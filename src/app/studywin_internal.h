@@ -7,16 +7,14 @@
  *        player's own keys and pad (keys: throttle up, brake down, right or
  *        mark confirm; pads: d-pad or left stick, A or d-pad right).
  *   studywin_advance(sw, dt)    the screen's clock, the race, the holds.
- *   studywin_draw(sw, w, h)     the phase's screen (studywin_draw.c).
- *   studywin_options(q, labels) the answers of question q, top to bottom
- *        (5 Excellent .. 1 Bad, or Yes / No): their count; labels[i] is the
- *        text of option i.
- *   studywin_score(q, i)        the score of option i as ratings.csv has it.
+ *   studywin_draw(sw, w, h)     the phase's screen (studywin_draw.c): each
+ *        player's rater (studyrate.h) on their half.
  */
 #ifndef NR_STUDYWIN_INTERNAL_H
 #define NR_STUDYWIN_INTERNAL_H
 
 #include "play_internal.h"
+#include "studyrate.h"
 #include "studywin.h"
 
 typedef enum StudyPhase {
@@ -28,14 +26,6 @@ typedef enum StudyPhase {
     SW_DONE,     /* the session is complete */
     SW_OVER,     /* a hook failed: the window closes */
 } StudyPhase;
-
-/* One player's rating screen. */
-typedef struct StudyRater {
-    int q;            /* the question shown; plan->nq once done */
-    int choice;       /* option index (0 = top), -1 = none chosen yet */
-    int64_t shown_us; /* the screen's clock when the question appeared */
-    int stick;        /* the left stick's zone (-1 up, 0, 1 down) */
-} StudyRater;
 
 struct StudyWin {
     const StudyWinConfig *cfg;
@@ -54,7 +44,5 @@ struct StudyWin {
 void studywin_event(StudyWin *sw, const SDL_Event *ev);
 void studywin_advance(StudyWin *sw, int64_t wall_dt_us);
 void studywin_draw(StudyWin *sw, int w, int h);
-int studywin_options(const StudyQuestion *q, const char **labels);
-int studywin_score(const StudyQuestion *q, int option);
 
 #endif
