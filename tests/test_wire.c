@@ -130,39 +130,6 @@ static void other_kinds_round_trip(void **state)
     memcpy(bad, buf, n);
     bad[60] = 0; /* p2p with a sync server: no such race */
     assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
-    /* A study's race 3 of 10, rated, blind, 4 questions, and the joiner's
-     * link: peer_link at 416, study_race 672, races 676, flags 680, nq 681,
-     * two reserved bytes at 682 */
-    w.u.welcome.ncars = 2;
-    w.u.welcome.car = 1;
-    w.u.welcome.topology = w.u.welcome.server = 0;
-    strcpy(w.u.welcome.peer_link, "delay 75ms 10ms");
-    w.u.welcome.study_race = 3;
-    w.u.welcome.study_races = 10;
-    w.u.welcome.study_flags = WIRE_STUDY_RATED | WIRE_STUDY_BLIND;
-    w.u.welcome.study_nq = 4;
-    n = wire_encode(&w, buf, sizeof buf);
-    assert_int_equal(memcmp(buf + 416, "delay 75ms 10ms", 16), 0);
-    assert_true(buf[672] == 3 && buf[676] == 10 && buf[680] == 6 && buf[681] == 4);
-    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
-    assert_string_equal(q.u.welcome.peer_link, "delay 75ms 10ms");
-    assert_true(q.u.welcome.study_race == 3 && q.u.welcome.study_races == 10 && q.u.welcome.study_nq == 4);
-    /* race past the session, practice and rated at once, rated without
-     * questions, a practice race with some, an unknown flag, the reserved
-     * bytes, study fields outside a study */
-    static const struct { int off, val; } wrong_study[] = {{672, 11}, {680, 7}, {681, 0}, {681, 9}, {680, 10},
-                                                           {682, 1}};
-    for (size_t i = 0; i < sizeof wrong_study / sizeof wrong_study[0]; i++) {
-        memcpy(bad, buf, n);
-        bad[wrong_study[i].off] = (uint8_t)wrong_study[i].val;
-        assert_int_equal(wire_decode(bad, n, &c, &q), wrong_study[i].off == 682 ? WIRE_BAD_RESERVED : WIRE_BAD_FIELD);
-    }
-    memcpy(bad, buf, n);
-    bad[672] = 0; /* not a study race, but the other study fields set */
-    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
-    memcpy(bad, buf, n);
-    bad[680] = WIRE_STUDY_PRACTICE; /* practice with 4 questions */
-    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
     /* TRACK */
     WirePacket t = {.kind = WIRE_TRACK, .token = TOKEN};
     t.u.track.offset = 1024;
@@ -184,6 +151,54 @@ static void other_kinds_round_trip(void **state)
     assert_int_equal(wire_encode(&s, buf, sizeof buf), 40);
     /* a buffer too small writes nothing */
     assert_int_equal(wire_encode(&w, buf, 100), 0);
+}
+
+/* WELCOME of a study's race: its fields by hand and their checks. */
+static void study_welcome(void **state)
+{
+    (void)state;
+    WireCheck c = check();
+    uint8_t buf[WIRE_MAX_BYTES], bad[WIRE_MAX_BYTES];
+    WirePacket w = {.kind = WIRE_WELCOME, .token = TOKEN}, q;
+    w.u.welcome = (WireWelcome){.nonce = 77, .car = 1, .ncars = 2, .period_ms = 33, .seed = 9, .laps = 2,
+                                .track_bytes = 1800};
+    strcpy(w.u.welcome.schemes, "nc,dr");
+    /* A study's race 3 of 10, rated, blind, 4 questions, and the joiner's
+     * link: peer_link at 416, study_race 672, races 676, flags 680, nq 681,
+     * given 682, a reserved byte at 683 */
+    strcpy(w.u.welcome.peer_link, "delay 75ms 10ms");
+    w.u.welcome.study_race = 3;
+    w.u.welcome.study_races = 10;
+    w.u.welcome.study_flags = WIRE_STUDY_RATED | WIRE_STUDY_BLIND;
+    w.u.welcome.study_nq = 4;
+    size_t n = wire_encode(&w, buf, sizeof buf);
+    assert_int_equal(memcmp(buf + 416, "delay 75ms 10ms", 16), 0);
+    assert_true(buf[672] == 3 && buf[676] == 10 && buf[680] == 6 && buf[681] == 4);
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+    assert_string_equal(q.u.welcome.peer_link, "delay 75ms 10ms");
+    assert_true(q.u.welcome.study_race == 3 && q.u.welcome.study_races == 10 && q.u.welcome.study_nq == 4);
+    /* race past the session, practice and rated at once, rated without
+     * questions, too many, an unknown flag, rate-only of a practice race, a
+     * given answer past the questions, the reserved byte, study fields
+     * outside a study */
+    static const struct { int off, val; } wrong_study[] = {{672, 11}, {680, 7}, {681, 0}, {681, 9},
+                                                           {680, 16 | 2}, {680, 8 | 1}, {682, 16}, {683, 1}};
+    for (size_t i = 0; i < sizeof wrong_study / sizeof wrong_study[0]; i++) {
+        memcpy(bad, buf, n);
+        bad[wrong_study[i].off] = (uint8_t)wrong_study[i].val;
+        assert_int_equal(wire_decode(bad, n, &c, &q), wrong_study[i].off == 683 ? WIRE_BAD_RESERVED : WIRE_BAD_FIELD);
+    }
+    memcpy(bad, buf, n);
+    bad[680] = WIRE_STUDY_RATED | WIRE_STUDY_RATE_ONLY; /* a resumed race's ratings, two of them kept */
+    bad[682] = 5;
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_OK);
+    assert_true(q.u.welcome.study_given == 5);
+    memcpy(bad, buf, n);
+    bad[672] = 0; /* not a study race, but the other study fields set */
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
+    memcpy(bad, buf, n);
+    bad[680] = WIRE_STUDY_PRACTICE; /* practice with 4 questions */
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
 }
 
 /* STUDY: each op round trip and its field checks (docs/wire.md). */
@@ -542,6 +557,7 @@ int main(void)
         cmocka_unit_test(control_bytes_by_hand),
         cmocka_unit_test(mu_round_trip),
         cmocka_unit_test(other_kinds_round_trip),
+        cmocka_unit_test(study_welcome),
         cmocka_unit_test(rejections),
         cmocka_unit_test(study_packets),
         cmocka_unit_test(view_packets),

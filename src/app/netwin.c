@@ -1,11 +1,8 @@
 /* Network play's driving window: one terminal's screen on the one window
  * loop, ridden by the session's loop (netwin.h). What it reads of the race
  * comes through netwin_race.h. */
-#include "netwin.h"
+#include "netwin_internal.h"
 
-#include "netwin_race.h"
-#include "overwin.h"
-#include "play_internal.h"
 #include "widgets.h"
 
 #include <math.h>
@@ -17,30 +14,6 @@
 #define NETWIN_VIEW_SPAN_CW 30.0
 #define NETWIN_LOOKAHEAD_S 0.2
 #define NETWIN_LOOKAHEAD_MAX_CW 5.0
-
-typedef struct NetWin {
-    const NetWinConfig *cfg;
-    Session *session;
-    WinLoop loop;
-    AppState *view;      /* heap; made when the track is known (the joiner learns it from the host) */
-    Gfx gfx0;            /* text before the track (and the view's fonts) exist */
-    bool have_gfx0;
-    WidgetSprites sprites;
-    OverWin watch;       /* every scheme's overview in a second window (Tab, --watch) */
-    bool want_watch;
-    NetHistory *hist;    /* the overview's charts (heap), kept from the start */
-    RaceData data;       /* the overview's data of this frame */
-    PlayKeys keys;
-    PlayPads pads;
-    const Uint8 *key_state;
-    double steer;        /* keyboard steering after the ramp */
-    bool quit, help, shot, fullscreen;
-    bool after_race;     /* the standings are up: Enter closes them too */
-    bool failed;         /* the race failed: msg says why, in a box until closed */
-    char msg[256];
-    int msg_frames;
-    volatile sig_atomic_t *stop;
-} NetWin;
 
 /* Both key sets drive the one car of this terminal (WASD or the arrows),
  * or the pad that joined; keys steer through the ramp of `netrace play`. */
@@ -67,7 +40,7 @@ static void read_input(NetWin *nw, double dt_s)
 
 /* The player's mark key while racing (docs/studies.md): into this
  * terminal's log at once; the screen says so for a second. */
-static void mark(NetWin *nw)
+void netwin_mark(NetWin *nw)
 {
     if (netwin_race_mark(nw->session)) {
         snprintf(nw->msg, sizeof nw->msg, "MARKED");
@@ -78,6 +51,10 @@ static void mark(NetWin *nw)
 static void scr_event(void *ctx, const SDL_Event *ev)
 {
     NetWin *nw = ctx;
+    if (nw->cfg->study) {
+        netwin_study_event(nw, ev);
+        return;
+    }
     if (overwin_owns(&nw->watch, ev)) {
         bool tab = ev->type == SDL_KEYDOWN && ev->key.keysym.scancode == SDL_SCANCODE_TAB;
         if (tab || overwin_event(&nw->watch, ev))
@@ -91,13 +68,13 @@ static void scr_event(void *ctx, const SDL_Event *ev)
         fprintf(stderr, "netrace: %s drives\n", pe.name);
     if (ev->type == SDL_CONTROLLERBUTTONDOWN && ev->cbutton.button == PADS_MARK_BUTTON &&
         pads_player_of(&nw->pads, ev->cbutton.which) == 0)
-        mark(nw);
+        netwin_mark(nw);
     if (ev->type != SDL_KEYDOWN || ev->key.repeat)
         return;
     SDL_Scancode sc = ev->key.keysym.scancode;
     int player, action;
     if (playkeys_find(&nw->keys, sc, &player, &action) && action == PK_MARK) {
-        mark(nw); /* either key set's mark: both drive this terminal's car */
+        netwin_mark(nw); /* either key set's mark: both drive this terminal's car */
         return;
     }
     if (sc == SDL_SCANCODE_Q || sc == SDL_SCANCODE_ESCAPE || (nw->after_race && sc == SDL_SCANCODE_RETURN))
@@ -140,6 +117,10 @@ static void scr_advance(void *ctx, int64_t wall_dt_us)
 {
     NetWin *nw = ctx;
     double dt_s = (double)wall_dt_us / 1e6;
+    if (nw->cfg->study)
+        netwin_study_advance(nw, wall_dt_us);
+    if (!nw->session)
+        return;
     read_input(nw, dt_s > 0.1 ? 0.1 : dt_s);
     if (nw->want_watch) {
         NetRace nr;
@@ -170,7 +151,10 @@ static void hud(NetWin *nw, const NetRace *nr, int w)
                  (double)nr->st.bound_us / 1e3);
     else
         snprintf(clock, sizeof clock, "clock: the host's");
-    if (nr->ncars > 2)
+    if (nw->cfg->study && nw->st.race.blind) { /* the subject sees no condition (docs/studies.md) */
+        snprintf(h.who, sizeof h.who, "%s", kind);
+        netwin_study_hud(nw, h.right, sizeof h.right);
+    } else if (nr->ncars > 2)
         snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · %d cars through the server", clock,
                  (double)nr->st.rtt_us / 1e3, nr->shown, nr->ncars);
     else
@@ -221,7 +205,9 @@ static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)
 {
     Gfx *g = &nw->view->gfx;
     char l1[160], l2[160];
-    if (nr->st.phase == SESSION_SYNCING) {
+    if (nw->cfg->study && !nr->st.paused) {
+        netwin_study_boxes(nw, nr, w, h); /* the card, "Finished": no clocks, no results */
+    } else if (nr->st.phase == SESSION_SYNCING) {
         snprintf(l1, sizeof l1, "peer %s", nr->st.peer);
         snprintf(l2, sizeof l2, "clock offset %+.3f ms ±%.2f ms, round trip %.2f ms", (double)nr->st.offset_us / 1e3,
                  (double)nr->st.bound_us / 1e3, (double)nr->st.rtt_us / 1e3);
@@ -296,17 +282,32 @@ static void draw_failure(NetWin *nw, int w, int h)
     widget_text_box(&nw->gfx0, w, h, lines, lines[3] ? 4 : 3, PAL_WARN);
 }
 
+static void drop_view(NetWin *nw)
+{
+    if (nw->view) {
+        app_state_free(nw->view);
+        free(nw->view);
+    }
+    nw->view = NULL;
+    nw->view_track = NULL;
+}
+
 static void scr_draw(void *ctx, int w, int h)
 {
     NetWin *nw = ctx;
     NetRace nr;
-    netwin_race_read(nw->session, &nr);
+    memset(&nr, 0, sizeof nr);
+    if (nw->session)
+        netwin_race_read(nw->session, &nr);
+    if (nr.track != nw->view_track) /* a study's next race: its own track */
+        drop_view(nw);
     if (!nw->view && nr.track && (nw->view = calloc(1, sizeof *nw->view)) != NULL) {
         AppConfig ac = app_config_default();
         ac.font_path = nw->cfg->font_path;
         ac.live = true;
         ac.wall_cw = CAR_GRASS_CW;
         app_state_init_track(nw->view, nr.track, &ac, nw->loop.r);
+        nw->view_track = nr.track;
     }
     SDL_Color grass = PAL_GRASS;
     SDL_SetRenderDrawColor(nw->loop.r, grass.r, grass.g, grass.b, 255);
@@ -315,6 +316,8 @@ static void scr_draw(void *ctx, int w, int h)
         draw_failure(nw, w, h);
         return;
     }
+    if (nw->cfg->study && netwin_study_draws(nw, &nr, w, h))
+        return;
     if (!nw->view) {
         draw_waiting(nw, &nr, w, h);
         return;
@@ -343,6 +346,8 @@ static unsigned scr_requests(void *ctx)
 static double scr_time(void *ctx)
 {
     NetRace nr;
+    if (!((NetWin *)ctx)->session)
+        return 0.0;
     netwin_race_read(((NetWin *)ctx)->session, &nr);
     return nr.st.race_us > 0 ? (double)nr.st.race_us / 1e6 : 0.0;
 }
@@ -359,7 +364,7 @@ static void scr_message(void *ctx, const char *text)
 static void scr_after(void *ctx)
 {
     NetWin *nw = ctx;
-    if (!netwin_race_data(nw->session, nw->hist, &nw->data) || !nw->watch.s)
+    if (!nw->session || nw->cfg->study || !netwin_race_data(nw->session, nw->hist, &nw->data) || !nw->watch.s)
         return;
     nw->watch.s->data = nw->data;
     overwin_draw(&nw->watch);
@@ -368,11 +373,29 @@ static void scr_after(void *ctx)
 static bool on_session_frame(void *ctx)
 {
     NetWin *nw = ctx;
-    WinScreen scr = {.ctx = nw, .shot_prefix = "netrace-net", .event = scr_event, .advance = scr_advance,
-                     .draw = scr_draw, .requests = scr_requests, .race_time_s = scr_time, .message = scr_message,
-                     .after = scr_after};
+    WinScreen scr = {.ctx = nw, .shot_prefix = nw->cfg->study ? "netrace-study" : "netrace-net", .event = scr_event,
+                     .advance = scr_advance, .draw = scr_draw, .requests = scr_requests, .race_time_s = scr_time,
+                     .message = scr_message, .after = scr_after};
     /* no pacing here: the session calls every SESSION_FRAME_US */
-    return winloop_frame(&nw->loop, &scr, false);
+    if (!winloop_frame(&nw->loop, &scr, false))
+        nw->quit = true;
+    return !nw->quit;
+}
+
+static bool on_attached_frame(void *ctx, Session *s)
+{
+    (void)s;
+    return on_session_frame(ctx);
+}
+
+bool netwin_frame(NetWin *nw)
+{
+    return on_session_frame(nw);
+}
+
+bool netwin_closed(const NetWin *nw)
+{
+    return nw->quit || (nw->stop && *nw->stop);
 }
 
 /* A race that did not happen or broke off: why (the session's line, such
@@ -406,55 +429,89 @@ static bool setup_input(NetWin *nw)
     return true;
 }
 
-int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
+NetWin *netwin_open(const NetWinConfig *cfg, volatile sig_atomic_t *stop, int *rc)
 {
     /* an invisible driver only when asked for by name (the tests drive the
      * window's loop on SDL's dummy driver); never a silent fallback */
     const char *want = getenv("SDL_VIDEODRIVER");
     WinLoopConfig wc = {.title = cfg->title ? cfg->title : "netrace", .width = cfg->width, .height = cfg->height,
-                        .fullscreen = cfg->fullscreen, .gamepads = true,
+                        .fullscreen = cfg->fullscreen, .gamepads = true, .shot_dir = cfg->shot_dir,
                         .invisible_ok = want && (strcmp(want, "dummy") == 0 || strcmp(want, "offscreen") == 0)};
     NetWin *nw = calloc(1, sizeof *nw);
+    *rc = 3;
     if (!nw || !winloop_open(&nw->loop, &wc)) {
         free(nw);
-        return 3;
+        return NULL;
     }
+    nw->loop.fixed_dt_us = cfg->frame_dt_us;
     nw->cfg = cfg;
-    nw->session = s;
     nw->stop = stop;
-    nw->want_watch = cfg->watch;
+    nw->want_watch = cfg->watch && !cfg->study;
+    nw->st.finished_us = -1;
     nw->hist = calloc(1, sizeof *nw->hist);
-    int rc = !nw->hist ? 3 : 4;
-    if (nw->hist && setup_input(nw)) {
-        char font[512];
-        gfx_pick_font(cfg->font_path, font, sizeof font);
-        gfx_init(&nw->gfx0, nw->loop.r, font[0] ? font : NULL);
-        nw->have_gfx0 = true;
-        widget_sprites_load(&nw->sprites, nw->loop.r, NULL);
-        if (nw->sprites.icon)
-            SDL_SetWindowIcon(nw->loop.win, nw->sprites.icon);
-        bool ok = netwin_race_run(s, on_session_frame, nw, stop);
-        rc = ok ? 0 : 1;
-        bool left = nw->quit; /* Q or Esc: the player knows why */
-        /* the standings stay up until the player closes them */
-        nw->quit = false;
-        nw->after_race = true;
-        while (ok && on_session_frame(nw))
-            SDL_Delay(30);
-        if (!ok && !left && !(stop && *stop))
-            show_failure(nw);
+    if (!nw->hist || !setup_input(nw)) {
+        *rc = nw->hist ? 4 : 3;
+        netwin_close(nw);
+        return NULL;
     }
+    char font[512];
+    gfx_pick_font(cfg->font_path, font, sizeof font);
+    gfx_init(&nw->gfx0, nw->loop.r, font[0] ? font : NULL);
+    nw->have_gfx0 = true;
+    widget_sprites_load(&nw->sprites, nw->loop.r, NULL);
+    if (nw->sprites.icon)
+        SDL_SetWindowIcon(nw->loop.win, nw->sprites.icon);
+    *rc = 0;
+    return nw;
+}
+
+void netwin_attach(NetWin *nw, Session *s)
+{
+    if (s == nw->session)
+        return;
+    overwin_close(&nw->watch);
+    drop_view(nw); /* it drew the race before's track, freed with its session */
+    memset(nw->hist, 0, sizeof *nw->hist);
+    nw->session = s;
+    nw->after_race = nw->failed = false;
+    if (s)
+        netwin_race_attach(s, on_attached_frame, nw);
+    if (nw->cfg->study)
+        netwin_study_attach(nw);
+}
+
+void netwin_close(NetWin *nw)
+{
+    if (!nw)
+        return;
     overwin_close(&nw->watch);
     widget_sprites_free(&nw->sprites);
     if (nw->have_gfx0)
         gfx_free(&nw->gfx0);
-    if (nw->view) {
-        app_state_free(nw->view);
-        free(nw->view);
-    }
+    drop_view(nw);
     pads_free(&nw->pads);
     free(nw->hist);
     winloop_close(&nw->loop);
     free(nw);
+}
+
+int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
+{
+    int rc;
+    NetWin *nw = netwin_open(cfg, stop, &rc);
+    if (!nw)
+        return rc;
+    nw->session = s;
+    bool ok = netwin_race_run(s, on_session_frame, nw, stop);
+    rc = ok ? 0 : 1;
+    bool left = nw->quit; /* Q or Esc: the player knows why */
+    /* the standings stay up until the player closes them */
+    nw->quit = false;
+    nw->after_race = true;
+    while (ok && on_session_frame(nw))
+        SDL_Delay(30);
+    if (!ok && !left && !(stop && *stop))
+        show_failure(nw);
+    netwin_close(nw);
     return rc;
 }

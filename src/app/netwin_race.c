@@ -185,6 +185,16 @@ bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile s
     return ok;
 }
 
+void netwin_race_attach(Session *s, bool (*frame)(void *ctx, Session *s), void *ctx)
+{
+    session_set_frame(s, frame, ctx);
+}
+
+const NetStudyRace *netwin_race_study(const Session *s)
+{
+    return session_study(s);
+}
+
 bool netwin_race_mark(Session *s)
 {
     return session_mark(s, RECORDING_MARK_DISSATISFIED);

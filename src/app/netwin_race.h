@@ -40,6 +40,10 @@
  *   netwin_race_run(s, frame, ctx, stop)  runs the session to its end with
  *        frame(ctx) called on its loop (false from it leaves the race);
  *        true when the race completed.
+ *   netwin_race_attach(s, frame, ctx)  frame(ctx, s) called on the session's
+ *        loop from now on (a caller's own loop of session_step).
+ *   netwin_race_study(s)  the session's study race (NULL: none, or not
+ *        known yet).
  */
 #ifndef NR_NETWIN_RACE_H
 #define NR_NETWIN_RACE_H
@@ -81,5 +85,7 @@ const char *netwin_race_error(const Session *s);
 void netwin_race_input(Session *s, const CarInput *in);
 bool netwin_race_mark(Session *s);
 bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile sig_atomic_t *stop);
+void netwin_race_attach(Session *s, bool (*frame)(void *ctx, Session *s), void *ctx);
+const NetStudyRace *netwin_race_study(const Session *s);
 
 #endif

@@ -4,6 +4,8 @@
  * report of one or many sessions (--report). */
 #include "study_cli.h"
 
+#include "wirecrypt.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +110,16 @@ static int parse_flags(StudyCli *s, PlayConfig *pc, int argc, char **argv, bool 
         } else if (cli_flag_is(a, "--ratings")) {
             if (!cli_value(argc, argv, &i, STUDY_CMD, &s->ratings_path))
                 return CLI_USAGE;
+        } else if (cli_flag_is(a, "--join") || cli_flag_is(a, "--code") || cli_flag_is(a, "--allow")) {
+            const char **to = a[2] == 'j' ? &s->net_join : a[2] == 'c' ? &s->net_code : &s->net_allow;
+            if (!cli_value(argc, argv, &i, STUDY_CMD, to))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--port")) {
+            if (!cli_value(argc, argv, &i, STUDY_CMD, &v) || !cli_int(STUDY_CMD, "--port", v, 0, 65535, &n))
+                return CLI_USAGE;
+            s->net_port = (int)n;
+        } else if (strcmp(a, "--host") == 0) {
+            s->net_host = true;
         } else if (strcmp(a, "--order") == 0) {
             *order = true;
         } else if (strcmp(a, "--headless") == 0) {
@@ -150,14 +162,52 @@ static int check_session_flags(const StudyCli *s, bool headless)
     return CLI_OK;
 }
 
-/* The session, headless or in the window; DIR as it was left either way. */
+/* Over the network: each end's own flags. The joiner has no plan, no DIR
+ * of the study (its --out keeps its logs), and drives car 2. */
+static int check_net_flags(const StudyCli *s, bool headless)
+{
+    if (!s->net_host && !s->net_join) {
+        if (s->net_code || s->net_allow || s->net_port >= 0)
+            return cli_usage_error(STUDY_CMD, "--code, --port and --allow go with --host or --join");
+        return CLI_OK;
+    }
+    if (s->net_host && s->net_join)
+        return cli_usage_error(STUDY_CMD, "--host or --join: one end each");
+    if (s->net_host && s->pl.given[1])
+        return cli_usage_error(STUDY_CMD, "--p2 drives the joiner's car: give it on the joiner's command");
+    if (!s->net_join)
+        return CLI_OK;
+    if (s->plan_path || s->pair || s->resume || s->stop_after || s->net_allow)
+        return cli_usage_error(STUDY_CMD, "the joiner takes the host's races: drop the plan, --pair, --resume, "
+                                          "--stop-after and --allow (the host's)");
+    if (s->pl.given[0])
+        return cli_usage_error(STUDY_CMD, "the joiner drives car 2: --p2 (--p1 is the host's)");
+    if (s->net_code && !wirecrypt_code_normalise(s->net_code, (char[WIRECRYPT_CODE_CHARS + 1]){0}))
+        return cli_usage_error(STUDY_CMD, "--code '%.24s': expected %d characters of %s (dashes, case ignored)",
+                               s->net_code, WIRECRYPT_CODE_CHARS, WIRECRYPT_ALPHABET);
+    if (headless && !s->net_code)
+        return cli_usage_error(STUDY_CMD, "give the join code the host shows: --code CODE");
+    if (headless && !s->ratings_path)
+        return cli_usage_error(STUDY_CMD, "--ratings FILE: a headless joiner takes its player's answers from a "
+                                          "file (player 2 lines)");
+    if (!headless && s->ratings_path)
+        return cli_usage_error(STUDY_CMD, "--ratings FILE goes with --headless");
+    if (headless && (s->pl.kind[1] == PLAYER_KEYS || s->pl.kind[1] == PLAYER_PAD))
+        return cli_usage_error(STUDY_CMD, "--headless races a bot or a script: --p2 bot or script:FILE");
+    return CLI_OK;
+}
+
+/* The session, headless or in the window, here or as the host of a
+ * network study; DIR as it was left either way. */
 static int run_session(StudyCli *s, PlayConfig *pc, bool headless)
 {
     StudySession *ss = calloc(1, sizeof *ss);
     if (!ss)
         return cli_fail(STUDY_CMD, "out of memory");
     int rc = study_session_open(ss, s);
-    if (rc == CLI_OK)
+    if (rc == CLI_OK && s->net_host)
+        rc = study_host_main(ss, pc, headless);
+    else if (rc == CLI_OK)
         rc = headless ? study_run_headless(ss) : study_run_window(ss, pc);
     study_session_free(ss);
     free(ss);
@@ -171,6 +221,7 @@ static int study_main(int argc, char **argv)
             return report_main(argc, argv);
     StudyCli s;
     memset(&s, 0, sizeof s);
+    s.net_port = -1;
     players_init(&s.pl);
     bool order = false, headless = false;
     for (int i = 1; i < argc; i++)
@@ -180,13 +231,20 @@ static int study_main(int argc, char **argv)
     PlayConfig pc;
     memset(&pc, 0, sizeof pc);
     int rc = parse_flags(&s, &pc, argc, argv, &order, &headless);
+    if (rc == CLI_OK)
+        rc = check_net_flags(&s, headless);
     if (rc != CLI_OK)
         return finish(&s, rc);
+    if (s.net_join) {
+        if ((rc = players_load_scripts(&s.pl, STUDY_CMD)) != CLI_OK)
+            return finish(&s, rc);
+        return finish(&s, study_join_main(&s, &pc, headless));
+    }
     if (!s.plan_path)
         return finish(&s, cli_usage_error(STUDY_CMD, "name the study plan (e.g. studies/example.study)"));
     if (s.pair == 0)
         return finish(&s, cli_usage_error(STUDY_CMD, "--pair N: which pair of subjects (1, 2, ...)"));
-    if (order && (headless || s.out_dir || s.ratings_path || s.resume || s.window_flag))
+    if (order && (headless || s.out_dir || s.ratings_path || s.resume || s.window_flag || s.net_host))
         return finish(&s, cli_usage_error(STUDY_CMD, "--order prints the order only: drop the session's flags"));
     if (!order && (rc = check_session_flags(&s, headless)) != CLI_OK)
         return finish(&s, rc);
@@ -213,6 +271,10 @@ const CliCommand cmd_study = {
              "  [--pad-mappings FILE] [--size WxH] [--fullscreen] [--shots DIR] [--resume] [--stop-after RACE]\n"
              "netrace study PLAN --pair N --out DIR --headless --ratings FILE [--p1 bot|script:FILE] [--p2 ...]\n"
              "  [--skill X] [--noise X] [--resume] [--stop-after RACE]\n"
+             "netrace study PLAN --pair N --out DIR --host [--port P] [--allow HOST] [--code CODE] [--p1 ...]\n"
+             "  [the window's or --headless --ratings FILE] [--resume] [--stop-after RACE]\n"
+             "netrace study --join HOST[:PORT] [--code CODE] [--port P] [--out DIR] [--p2 keys|pad|bot|script:FILE]\n"
+             "  [the window's or --headless --ratings FILE]\n"
              "netrace study --report DIR... [--csv FILE] [--plot FIG.png|svg|pdf]",
     .help = "A study plan (docs/studies.md; studies/example.study) lists conditions (scheme,\n"
             "links, Delta, T_dr, track, laps or seconds), practice races, a hidden repeat,\n"
@@ -231,6 +293,11 @@ const CliCommand cmd_study = {
             "                    --ratings FILE answers for them: race,player,question,score\n"
             "  --resume          continue DIR at the first race without complete ratings\n"
             "  --stop-after R    end the session after race R (continue with --resume)\n"
+            "  --host            over the network: this machine runs the plan and player 1\n"
+            "                    (--port P, default 41000; --allow HOST; --code CODE, else one\n"
+            "                    drawn and printed for every race); both players' answers in DIR\n"
+            "  --join HOST[:P]   the other machine: player 2 (--p2), no plan; its window asks\n"
+            "                    for the code (--code); --out DIR keeps its race logs\n"
             "  --report DIR...   MOS with 95 % intervals per condition and question, the hidden\n"
             "                    repeat's agreement, scores against inconsistency and fairness;\n"
             "                    --csv FILE (long format), --plot FIG.png|svg|pdf\n"

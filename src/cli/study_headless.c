@@ -34,9 +34,10 @@ static int drive(StudySession *ss, const StudyRace *race)
     if (rc == CLI_OK && !ok) {
         rc = cli_fail(CMD, "race %d: %s", race->index, err.msg);
     } else if (rc == CLI_OK) {
-        int nmarks;
+        int nmarks, counts[2];
         const RecMark *marks = liverace_marks(lr, &nmarks);
-        rc = study_session_race_done(ss, race, liverace_engine(lr), rs->lc.shown, marks, nmarks);
+        study_marks_count(marks, nmarks, counts);
+        rc = study_session_race_done(ss, race, liverace_engine(lr), rs->lc.shown, counts, "csv");
     }
     liverace_free(lr);
     study_setup_free(rs);

@@ -24,9 +24,8 @@
 #define PLAN_COPY_MAX (1u << 20) /* a plan is a few kilobytes */
 #define PATH_LEN STUDY_PATH_LEN
 
-typedef StudySession Session;
 
-static void dir_path(const Session *ss, char *out, const char *name)
+static void dir_path(const StudySession *ss, char *out, const char *name)
 {
     snprintf(out, PATH_LEN, "%s/%s", ss->s->out_dir, name);
 }
@@ -100,7 +99,7 @@ static bool dir_is_empty(const char *dir)
 }
 
 /* A new session may use DIR: it does not exist or is an empty folder. */
-static int check_new(const Session *ss)
+static int check_new(const StudySession *ss)
 {
     const char *dir = ss->s->out_dir;
     struct stat st;
@@ -111,7 +110,7 @@ static int check_new(const Session *ss)
 }
 
 /* A new session: DIR (new or empty), the plan's copy, session.txt, order.csv. */
-static int new_session(Session *ss, const char *plan_text, size_t plan_len)
+static int new_session(StudySession *ss, const char *plan_text, size_t plan_len)
 {
     const char *dir = ss->s->out_dir;
     struct stat st;
@@ -140,7 +139,7 @@ static int new_session(Session *ss, const char *plan_text, size_t plan_len)
 }
 
 /* --resume: DIR holds a session of this pair and this very plan. */
-static int check_resume(Session *ss, const char *plan_text, size_t plan_len)
+static int check_resume(StudySession *ss, const char *plan_text, size_t plan_len)
 {
     char path[PATH_LEN], *buf = malloc(PLAN_COPY_MAX + 2);
     size_t len;
@@ -169,7 +168,7 @@ static int check_resume(Session *ss, const char *plan_text, size_t plan_len)
 }
 
 /* What DIR already holds: the answers given and the races driven. */
-static int load_progress(Session *ss)
+static int load_progress(StudySession *ss)
 {
     char path[PATH_LEN];
     NrError err = {{0}};
@@ -183,7 +182,7 @@ static int load_progress(Session *ss)
     return CLI_OK;
 }
 
-static bool race_driven(const Session *ss, int race)
+static bool race_driven(const StudySession *ss, int race)
 {
     for (int i = 0; i < ss->met.n; i++)
         if (ss->met.m[i].pair == ss->s->pair && ss->met.m[i].race == race)
@@ -193,9 +192,10 @@ static bool race_driven(const Session *ss, int race)
 
 /* A race not driven to its end (killed, or its metrics never written):
  * whatever it left is moved to race-NNN.aborted-K.*, never overwritten. */
-static int keep_aside(const Session *ss, int race)
+static int keep_aside(const StudySession *ss, int race)
 {
-    static const char *const tails[] = {".csv", ".csv.part", ".inputs.csv", ".inputs.csv.part"};
+    static const char *const tails[] = {".csv", ".csv.part", ".inputs.csv", ".inputs.csv.part", ".host.log",
+                                        ".host.log.part"};
     enum { NTAILS = sizeof tails / sizeof tails[0] };
     char from[NTAILS][PATH_LEN], to[PATH_LEN], base[64];
     struct stat st;
@@ -232,8 +232,7 @@ static int keep_aside(const Session *ss, int race)
 /* Every scheme's metrics of the race and the players' mark counts (on the
  * shown scheme's rows: the times are in the recording), appended in one
  * write: from then on the race counts as driven. */
-static bool write_metrics(Session *ss, const StudyRace *race, const Engine *e, int shown, const RecMark *marks,
-                          int nmarks)
+static bool write_metrics(StudySession *ss, const StudyRace *race, const Engine *e, int shown, const int marks[2])
 {
     RunResult res[SCHEME_MAX];
     experiment_results(e, res);
@@ -252,13 +251,11 @@ static bool write_metrics(Session *ss, const StudyRace *race, const Engine *e, i
             len += (size_t)studydata_metric_row(rows + len, cap - len, &ss->s->plan, ss->s->pair, race,
                                                 r->scheme->name, k == shown, names[m], v[m]);
     }
-    for (int j = 1; j <= 2; j++) {
-        int count = 0;
-        for (int i = 0; i < nmarks; i++)
-            count += marks[i].player == j && strcmp(marks[i].kind, RECORDING_MARK_DISSATISFIED) == 0;
-        len += (size_t)studydata_metric_row(rows + len, cap - len, &ss->s->plan, ss->s->pair, race,
-                                            res[shown].scheme->name, true, j == 1 ? "marks_p1" : "marks_p2", count);
-    }
+    for (int j = 1; j <= 2; j++)
+        if (marks[j - 1] >= 0)
+            len += (size_t)studydata_metric_row(rows + len, cap - len, &ss->s->plan, ss->s->pair, race,
+                                                res[shown].scheme->name, true, j == 1 ? "marks_p1" : "marks_p2",
+                                                marks[j - 1]);
     char path[PATH_LEN];
     dir_path(ss, path, "metrics.csv");
     bool ok = len < cap && append_rows(path, STUDYDATA_METRICS_HEADER, rows);
@@ -276,7 +273,7 @@ static bool write_metrics(Session *ss, const StudyRace *race, const Engine *e, i
 }
 
 /* The recording's study lines, after the condition liverace writes. */
-static int study_meta(const Session *ss, const StudyRace *race, RecMeta *meta)
+static int study_meta(const StudySession *ss, const StudyRace *race, RecMeta *meta)
 {
     const StudyPlan *pl = &ss->s->plan;
     int n = 0;
@@ -301,7 +298,7 @@ int study_session_setup(StudySession *ss, const StudyRace *race, StudyRaceSetup 
     printf("race %d of %d: %s %s (scheme %s; link12 %s; link21 %s)\n", race->index, ss->ord.nrace,
            studyorder_kind_name(race->kind), c->label, c->scheme, c->link[0], c->link[1]);
     fflush(stdout); /* the experimenter's terminal, at once */
-    int rc = keep_aside(ss, race->index);
+    int rc = race_driven(ss, race->index) ? CLI_OK : keep_aside(ss, race->index); /* rated again: kept */
     if (rc != CLI_OK)
         return rc;
     RaceOpts *o = &rs->o;
@@ -351,16 +348,33 @@ void study_setup_free(StudyRaceSetup *rs)
     rs->o_init = false;
 }
 
-int study_session_race_done(StudySession *ss, const StudyRace *race, const Engine *e, int shown,
-                            const RecMark *marks, int nmarks)
+void study_marks_count(const RecMark *marks, int nmarks, int out[2])
+{
+    out[0] = out[1] = 0;
+    for (int i = 0; i < nmarks; i++)
+        if (marks[i].player >= 1 && marks[i].player <= 2 && strcmp(marks[i].kind, RECORDING_MARK_DISSATISFIED) == 0)
+            out[marks[i].player - 1]++;
+}
+
+int study_session_race_done(StudySession *ss, const StudyRace *race, const Engine *e, int shown, const int marks[2],
+                            const char *recorded)
 {
     char rec[PATH_LEN], name[64];
     struct stat st;
-    snprintf(name, sizeof name, "race-%03d.csv", race->index);
+    snprintf(name, sizeof name, "race-%03d.%s", race->index, recorded);
     dir_path(ss, rec, name);
     if (stat(rec, &st) != 0) /* a recording that could not be written: the race does not count */
         return cli_fail(CMD, "race %d: its recording %s is not in place", race->index, rec);
-    return write_metrics(ss, race, e, shown, marks, nmarks) ? CLI_OK : CLI_FAIL;
+    return write_metrics(ss, race, e, shown, marks) ? CLI_OK : CLI_FAIL;
+}
+
+int study_session_marks(StudySession *ss, const StudyRace *race, const char *scheme, int player, int count)
+{
+    char path[PATH_LEN], row[512];
+    studydata_metric_row(row, sizeof row, &ss->s->plan, ss->s->pair, race, scheme, true,
+                         player == 1 ? "marks_p1" : "marks_p2", count);
+    dir_path(ss, path, "metrics.csv");
+    return append_rows(path, STUDYDATA_METRICS_HEADER, row) ? CLI_OK : CLI_FAIL;
 }
 
 bool study_session_given(const StudySession *ss, int race, int player, int q)
@@ -441,8 +455,14 @@ StudyNext study_session_next(StudySession *ss, const StudyRace **race)
     return STUDY_NEXT_DONE;
 }
 
+void study_session_again(StudySession *ss)
+{
+    if (ss->cursor < ss->ord.nrace)
+        ss->stage = 0;
+}
+
 /* --ratings FILE: read, and every answer for a race the order rates. */
-static int load_answers(Session *ss)
+static int load_answers(StudySession *ss)
 {
     NrError err = {{0}};
     const char *path = ss->s->ratings_path;
@@ -466,7 +486,7 @@ static int load_answers(Session *ss)
 
 /* DIR ready (begin: new, or resumed), the plan's bytes checked against its
  * copy; !begin: the checks alone, nothing written. */
-static int open_dir(Session *ss, bool begin)
+static int open_dir(StudySession *ss, bool begin)
 {
     if (!begin && !ss->s->resume)
         return check_new(ss);
@@ -493,7 +513,7 @@ int study_session_begin(StudySession *ss)
 
 /* Every condition's track is found and loads before the subjects sit down
  * (and before DIR is touched); conditions on one track share it. */
-static int load_tracks(Session *ss)
+static int load_tracks(StudySession *ss)
 {
     const StudyPlan *pl = &ss->s->plan;
     for (int c = 0; c < pl->ncond; c++) {

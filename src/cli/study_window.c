@@ -111,16 +111,13 @@ static bool hook_race_done(void *ctx, LiveRace *lr, NrError *err)
 {
     WinRun *w = ctx;
     err->msg[0] = '\0';
-    int nmarks;
+    int nmarks, count[2];
     const RecMark *marks = liverace_marks(lr, &nmarks);
-    int count[2] = {0, 0};
-    for (int i = 0; i < nmarks; i++)
-        if (marks[i].player >= 1 && marks[i].player <= 2)
-            count[marks[i].player - 1]++;
+    study_marks_count(marks, nmarks, count);
     printf("race %d recorded: %s; dissatisfaction marks P1 %d, P2 %d\n", w->race->index, w->slot[w->cur]->rec,
            count[0], count[1]);
     fflush(stdout);
-    return study_session_race_done(w->ss, w->race, liverace_engine(lr), w->slot[w->cur]->lc.shown, marks, nmarks) ==
+    return study_session_race_done(w->ss, w->race, liverace_engine(lr), w->slot[w->cur]->lc.shown, count, "csv") ==
            CLI_OK;
 }
 

@@ -39,6 +39,10 @@ bool netlog_close(NetLog *g, NrError *err);
 
 typedef struct NetLogSink {
     const char *path;
+    /* a study's folder: the log of study race N is DIR/race-NNN.ROLE.log
+     * (host, joiner), named when the race is known; NULL: path */
+    const char *study_dir;
+    char named[4200];
     NetLog *log;
 } NetLogSink;
 

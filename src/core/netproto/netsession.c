@@ -113,6 +113,7 @@ void session_say(NetSession *s, NetSessionEventKind kind, const char *text)
         s->nev--;
     }
     NetSessionEvent *e = &s->events[(s->ev_head + s->nev++) % EVENTS_KEEP];
+    memset(e, 0, sizeof *e);
     e->kind = kind;
     snprintf(e->text, sizeof e->text, "%s", text);
 }
@@ -209,6 +210,7 @@ NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError 
         s->npeers = 1;
     } else {
         welcome_init(s);
+        study_welcome(s);
         s->token = rng_u64(&s->rng) | 1;
         if (cfg->code && !seal_keys(s, cfg->salt, err)) {
             free(s);
@@ -387,9 +389,15 @@ static void finish_tick(NetSession *s, int64_t l)
     }
     /* the peer finished and every view of a sample both took has arrived
      * (a reordered last VIEW may come after FINISH, even after BYE) */
-    bool paired = (s->peer_finished || s->peer_bye) &&
-                  race_paired(s, s->peer_finished ? s->peer_finish_race / WORLD_SAMPLE_US + 1 : 0);
-    if (s->phase == PH_FINISHED && (paired || l - s->finished_local > s->to.linger_us)) {
+    bool paired = s->study.rate_only || /* no race: nothing to pair */
+                  ((s->peer_finished || s->peer_bye) &&
+                   race_paired(s, s->peer_finished ? s->peer_finish_race / WORLD_SAMPLE_US + 1 : 0));
+    bool over = paired || l - s->finished_local > s->to.linger_us;
+    if (s->phase == PH_FINISHED && over && s->study.race > 0 && !s->study_race_said) {
+        s->study_race_said = true; /* the race's views are in: its metrics are whole */
+        session_say(s, NETSESSION_EV_STUDY_RACE_DONE, "");
+    }
+    if (s->phase == PH_FINISHED && !study_holds(s) && (over || s->study.race > 0)) {
         for (int i = 0; i < 3; i++)
             send_control(s, WIRE_BYE, 0);
         session_event(s, "bye", "finished");
@@ -453,6 +461,7 @@ void netsession_tick(NetSession *s, int64_t l)
         return;
     pause_tick(s, l);
     finish_tick(s, l);
+    study_tick(s, l);
     if (l >= s->next_log_flush) {
         log_rejects(s, l);
         NrError err = {{0}};
@@ -509,8 +518,9 @@ int64_t netsession_next_deadline(const NetSession *s)
         if (due != INT64_MAX && (!s->paused || due <= s->cap)) /* the next sample or relay, in local time */
             d = min64(d, s->now + (due - race_at(s, s->now)));
     }
-    if (s->phase == PH_FINISHED)
+    if (s->phase == PH_FINISHED && (!study_holds(s) || !s->study_race_said))
         d = min64(d, s->finished_local + s->to.linger_us + 1);
+    d = min64(d, study_next_due(s));
     return d > s->now ? d : s->now;
 }
 
@@ -526,20 +536,6 @@ void netsession_quit(NetSession *s, int64_t now_us, const char *why)
         return;
     }
     session_fail(s, "bye", "quit", why);
-}
-
-bool netsession_mark(NetSession *s, int64_t now_us, const char *kind)
-{
-    size_t n = strlen(kind);
-    if (s->phase != PH_RACE || !s->have_start || !s->log_open || n == 0 || n >= RECORDING_MARK_KIND ||
-        strspn(kind, "abcdefghijklmnopqrstuvwxyz_") != n || race_at(s, now_us) < 0)
-        return false;
-    if (s->cfg.log.event)
-        s->cfg.log.event(s->cfg.log.ctx, now_us, race_at(s, now_us), "mark", kind);
-    NrError err = {{0}};
-    if (s->cfg.log.flush) /* a mark given is a mark kept */
-        s->cfg.log.flush(s->cfg.log.ctx, &err);
-    return true;
 }
 
 bool netsession_end(NetSession *s, int64_t now_us)

@@ -49,11 +49,14 @@ static void send_welcome(NetSession *s, int i)
         memcpy(p.u.track.data, s->cfg.track_text + off, p.u.track.n);
         send_to(s, i, &p);
     }
+    study_send_questions(s, i);
 }
 
 /* Every seat taken: the race is set up and the clients synchronise. */
 static void seats_full(NetSession *s)
 {
+    if (study_rate_only(s))
+        return;
     NrError err = {{0}};
     if (!(s->cfg.server ? serve_setup(s, &err) : race_setup(s, &err))) {
         session_fail(s, NULL, NULL, err.msg);
@@ -107,6 +110,7 @@ static bool on_setup(NetSession *s, const WirePacket *p, NrError *err)
         if (w->nonce != s->nonce || (w->topology == 0 && w->car == 0)) /* car 0 is a p2p race's host */
             return true;
         s->welcome = *w;
+        study_welcomed(s);
         s->ncars = s->chk.ncars = w->ncars;
         s->own_car = s->chk.own_car = w->car;
         s->track_text = calloc((size_t)s->welcome.track_bytes + 1, 1);
@@ -125,7 +129,10 @@ static bool on_setup(NetSession *s, const WirePacket *p, NrError *err)
         s->chunk_seen[i] = 1;
         s->track_got += t->n;
     }
-    if (s->track_text && s->track_got == s->welcome.track_bytes && s->phase == PH_HANDSHAKE) {
+    if (s->track_text && s->track_got == s->welcome.track_bytes && s->phase == PH_HANDSHAKE &&
+        study_questions_here(s)) {
+        if (study_rate_only(s))
+            return true;
         if (!race_setup(s, err))
             return false;
         s->phase = PH_SYNC;
@@ -323,6 +330,9 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
     }
     NrError err = {{0}};
     switch (p.kind) {
+    case WIRE_STUDY: /* a joiner's last question completes its setup */
+        study_receive(s, &p.u.study);
+        /* fall through */
     case WIRE_WELCOME:
     case WIRE_TRACK:
         if (!s->cfg.host && !on_setup(s, &p, &err))

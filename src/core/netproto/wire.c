@@ -150,7 +150,8 @@ static bool encode_welcome(Cur *c, const WirePacket *p)
     put(c, (uint32_t)w->study_races, 4);
     put(c, w->study_flags, 1);
     put(c, w->study_nq, 1);
-    put(c, 0, 2);
+    put(c, w->study_given, 1);
+    put(c, 0, 1);
     return true;
 }
 
@@ -160,11 +161,12 @@ static bool encode_welcome(Cur *c, const WirePacket *p)
 static bool welcome_study_ok(const WireWelcome *w)
 {
     if (w->study_race == 0)
-        return w->study_races == 0 && w->study_flags == 0 && w->study_nq == 0;
+        return w->study_races == 0 && w->study_flags == 0 && w->study_nq == 0 && w->study_given == 0;
     bool practice = w->study_flags & WIRE_STUDY_PRACTICE, rated = w->study_flags & WIRE_STUDY_RATED;
+    bool rate_only = w->study_flags & WIRE_STUDY_RATE_ONLY;
     return w->study_race >= 1 && w->study_race <= w->study_races && w->study_races <= WIRE_STUDY_RACES &&
-           (w->study_flags & ~7u) == 0 && practice != rated && (rated ? w->study_nq >= 1 : w->study_nq == 0) &&
-           w->study_nq <= WIRE_STUDY_QUESTIONS;
+           (w->study_flags & ~15u) == 0 && practice != rated && (rated ? w->study_nq >= 1 : w->study_nq == 0) &&
+           w->study_nq <= WIRE_STUDY_QUESTIONS && (!rate_only || rated) && (w->study_given >> w->study_nq) == 0;
 }
 
 static WireResult decode_welcome(Cur *c, const WireCheck *chk, WirePacket *out)
@@ -205,7 +207,8 @@ static WireResult decode_welcome(Cur *c, const WireCheck *chk, WirePacket *out)
     w->study_races = (int32_t)get(c, 4);
     w->study_flags = (uint8_t)get(c, 1);
     w->study_nq = (uint8_t)get(c, 1);
-    if (get(c, 2) != 0)
+    w->study_given = (uint8_t)get(c, 1);
+    if (get(c, 1) != 0)
         return WIRE_BAD_RESERVED;
     ok &= welcome_study_ok(w);
     return ok ? WIRE_OK : WIRE_BAD_FIELD;

@@ -73,7 +73,7 @@ typedef enum WireControlCode {
 } WireControlCode;
 
 /* WELCOME's study_flags. */
-enum { WIRE_STUDY_PRACTICE = 1, WIRE_STUDY_RATED = 2, WIRE_STUDY_BLIND = 4 };
+enum { WIRE_STUDY_PRACTICE = 1, WIRE_STUDY_RATED = 2, WIRE_STUDY_BLIND = 4, WIRE_STUDY_RATE_ONLY = 8 };
 
 typedef enum WireStudyOp {
     WIRE_STUDY_QUESTION = 1, /* host -> joiner, with WELCOME: question `index` of the race */
@@ -126,8 +126,10 @@ typedef struct WireWelcome {
     char peer_link[WIRE_SCHEMES_TEXT];
     int32_t study_race;    /* a study's race 1..study_races; 0: not a study race (then every study field 0) */
     int32_t study_races;
-    uint8_t study_flags;   /* WIRE_STUDY_PRACTICE or WIRE_STUDY_RATED, and WIRE_STUDY_BLIND */
+    uint8_t study_flags;   /* WIRE_STUDY_PRACTICE or WIRE_STUDY_RATED, and WIRE_STUDY_BLIND; RATE_ONLY (rated):
+                              the race was driven before (a resumed session): no race, its ratings only */
     uint8_t study_nq;      /* a rated race: the questions (STUDY packets) that follow, 1..WIRE_STUDY_QUESTIONS */
+    uint8_t study_given;   /* bit i: the joiner's answer to question i is kept already (a resumed session) */
 } WireWelcome;
 
 typedef struct WireTrack {
