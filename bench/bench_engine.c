@@ -1,6 +1,7 @@
 /* Engine throughput per scheme: simulated race-seconds per CPU-second on the
  * bundled race with the paper's default links.
- * usage: bench_engine [RECORDING] [TRACK] [REPEATS] [SCHEME] */
+ * usage: bench_engine [RECORDING] [TRACK] [REPEATS] [SCHEME|all] [lagometer]
+ * (lagometer: the engine keeps the lagometer's rings, as the windows do) */
 #include "experiment.h"
 #include "netrace_config.h"
 
@@ -50,7 +51,10 @@ int main(int argc, char **argv)
     double race_s = (double)(rec.nsamples - 1) * rec.period_ms / 1000.0;
     printf("race %.1f s, %d samples per car, %d runs per scheme (best of 10 blocks)\n", race_s, rec.nsamples, repeats);
     printf("%-18s %14s %14s\n", "scheme", "us per run", "x real time");
-    const char *only = argc > 4 ? argv[4] : NULL;
+    const char *only = argc > 4 && strcmp(argv[4], "all") != 0 ? argv[4] : NULL;
+    bool lagometer = argc > 5 && strcmp(argv[5], "lagometer") == 0;
+    if (lagometer)
+        printf("with the lagometer's rings\n");
     for (const SchemeType *const *t = scheme_registry(); *t; t++) {
         if (only && strcmp(only, (*t)->name) != 0)
             continue;
@@ -64,6 +68,7 @@ int main(int argc, char **argv)
         cfg.progress[0] = prog[0];
         cfg.progress[1] = prog[1];
         cfg.progress_n = rec.nsamples;
+        cfg.lagometer = lagometer;
         /* Best of ten blocks: the CPU time of a block is what the engine
          * costs when nothing else steals the core. */
         RunResult r;

@@ -254,8 +254,9 @@ static void engine_over_a_fixed_medium(void **state)
 }
 
 /* One hour of live race (109,091 samples of 33 ms) with every scheme, the
- * history on and lossy jittered links: not one allocation after engine_new,
- * the history held at its capacity, every sample measured. */
+ * history and the lagometer's rings on and lossy jittered links: not one
+ * allocation after engine_new, the history held at its capacity, the rings
+ * full, every sample measured. */
 static void one_hour_in_constant_memory(void **state)
 {
     (void)state;
@@ -267,6 +268,7 @@ static void one_hour_in_constant_memory(void **state)
     cfg.link[1] = &l21;
     cfg.keep_history = true;
     cfg.history_cap = 1000;
+    cfg.lagometer = true;
     NrError err;
     Engine *e = engine_new(&cfg, &err);
     assert_non_null(e);
@@ -286,6 +288,8 @@ static void one_hour_in_constant_memory(void **state)
         engine_history(e, k, &hn);
         assert_true(hn > 0 && hn <= 1000);
         assert_int_equal(engine_metrics(e, k)->samples, n);
+        assert_int_equal(lagring_count(engine_lag(e, k, 1)), LAG_EVENTS_PER_SENDER);
+        assert_int_equal(lagring_shown_count(engine_lag(e, k, 0)), LAG_SHOWN);
     }
     assert_int_equal(engine_now(e), (int64_t)(n - 1) * 33 * MS);
     /* The counter does count: a new engine allocates. */

@@ -112,6 +112,8 @@ static void test_timed_race_and_recording(void **st)
         assert_true(liverace_advance(lr, tt, &err));
         if (++frame == 30 || frame == 31 || frame == 80) /* a mark lands in the file at once */
             assert_true(liverace_mark(lr, frame == 80 ? 2 : 1, RECORDING_MARK_DISSATISFIED, &err));
+        if (frame == 50) /* the experimenter's key (F3): nobody's */
+            assert_true(liverace_mark(lr, 0, RECORDING_MARK_KEY, &err));
     }
     assert_false(liverace_mark(lr, 1, RECORDING_MARK_DISSATISFIED, &err)); /* after the race: none */
     assert_true(liverace_done(lr));
@@ -126,15 +128,16 @@ static void test_timed_race_and_recording(void **st)
     /* the marks at the physics time of their frames, as the race kept them */
     int nm;
     const RecMark *m = liverace_marks(lr, &nm);
-    assert_int_equal(nm, 3);
-    assert_int_equal(r.nmarks, 3);
-    for (int i = 0; i < 3; i++) {
+    assert_int_equal(nm, 4);
+    assert_int_equal(r.nmarks, 4);
+    static const int want_player[4] = {1, 1, 0, 2};
+    for (int i = 0; i < 4; i++) {
         assert_int_equal(r.marks[i].t_ms, m[i].t_ms);
-        assert_int_equal(r.marks[i].player, i == 2 ? 2 : 1);
-        assert_string_equal(r.marks[i].kind, "dissatisfied");
+        assert_int_equal(r.marks[i].player, want_player[i]);
+        assert_string_equal(r.marks[i].kind, i == 2 ? "mark" : "dissatisfied");
     }
     assert_true(m[0].t_ms >= 30 * 16667 / 1000 - 6 && m[0].t_ms <= 30 * 16667 / 1000);
-    assert_true(m[2].t_ms > m[1].t_ms && m[1].t_ms > m[0].t_ms);
+    assert_true(m[3].t_ms > m[2].t_ms && m[2].t_ms > m[1].t_ms && m[1].t_ms > m[0].t_ms);
     /* the live file is what recording_save writes of it: marks where a
      * saved recording puts them */
     char again[110];

@@ -255,6 +255,9 @@ static void bad_logs(void **state)
     expect_bad_log(HOST, "# netlog: 1\n", "# note\n# car: 3\n",
                    "x.log:1: expected '# netlog: 1' first: not a terminal log");
     expect_bad_log(HOST, "# car: 1\n", "# car: 9\n", "x.log:3: car '9': expected 1 to 8");
+    /* fuzz finding: a car past the race's count (2 when '# cars:' is absent)
+     * was taken, and merge's pair of a two-car log lost its other car */
+    expect_bad_log(HOST, "# car: 1\n", "# car: 3\n", "x.log:16: car 3: the header's race has 2 cars ('# cars:', 2 when absent)");
     expect_bad_log(HOST, "# role: host\n", "# role: server\n", "x.log:2: role 'server': expected host or joiner");
     expect_bad_log(HOST, "# token: 00C0FFEE12345678\n", "# token: 0000\n",
                    "x.log:5: token '0000': expected 1 to 16 hex digits, not 0");
@@ -293,7 +296,7 @@ static void bad_logs(void **state)
 }
 
 /* The race's condition from the logs' headers and the players' marks from
- * their event rows (netsession_mark) land in the recording: scheme (the
+ * their mark rows (netsession_mark) land in the recording: scheme (the
  * host's shown), link12 and link21 (what each end put on its sends),
  * delta_ms, tdr_cw, converge_ms, seed, clock; marks in time order with the
  * car of their log. The fixtures have neither: their recording has none. */
@@ -302,19 +305,21 @@ static void condition_and_marks(void **state)
     (void)state;
     const char *cond = "# shown: dr\n# delta_ms: 100\n# tdr_cw: 0.25\n# converge_ms: 0\n# seed: 77\n"
                        "# link: delay 200ms 30ms distribution paretonormal\n# clock: synchronised\n"
-                       "# track: Default Circuit\n";
+                       "# track: Default Circuit\n# columns mark: row,local_us,sync_us,kind\n";
     char *h1 = edit(HOST, "# track: Default Circuit\n", cond);
-    char *h = edit(h1, "own,2,66000,", "event,5066500,66500,mark,dissatisfied\nown,2,66000,");
+    char *h = edit(h1, "own,2,66000,", "mark,5066500,66500,dissatisfied\nown,2,66000,");
     char *j1 = edit(JOINER, "# track: Default Circuit\n",
                     "# shown: dr\n# link: none\n# track: Default Circuit\n"
-                    "# columns event: row,local_us,sync_us,what,detail\n");
-    char *j = edit(j1, "own,1,33000,", "event,40000,40000,mark,dissatisfied\nevent,41000,,pause,peer\nown,1,33000,");
+                    "# columns event: row,local_us,sync_us,what,detail\n"
+                    "# columns mark: row,local_us,sync_us,kind\n");
+    char *j = edit(j1, "own,1,33000,",
+                   "mark,40000,40000,dissatisfied\nevent,41000,,pause,peer\nmark,40900,40900,mark\nown,1,33000,");
     TermLog lh, lj;
     NrError err = {{0}};
     if (!read_log(&lh, h, "host.log", &err) || !read_log(&lj, j, "join.log", &err))
         fail_msg("%s", err.msg);
     assert_int_equal(lh.nmarks, 1);
-    assert_int_equal(lj.nmarks, 1);
+    assert_int_equal(lj.nmarks, 2);
     Recording rec;
     assert_true(netmerge_recording(&lh, &lj, &rec, &err));
     const char *want[][2] = {{"scheme", "dr"}, {"link12", "delay 200ms 30ms distribution paretonormal"},
@@ -325,13 +330,16 @@ static void condition_and_marks(void **state)
         if (!v || strcmp(v, want[i][1]) != 0)
             fail_msg("%s: '%s', expected '%s'", want[i][0], v ? v : "(none)", want[i][1]);
     }
-    assert_int_equal(rec.nmarks, 2); /* the joiner's first (40 ms), then the host's (66 ms) */
+    assert_int_equal(rec.nmarks, 3); /* the joiner's two (40 ms), then the host's (66 ms) */
     assert_true(rec.marks[0].t_ms == 40 && rec.marks[0].player == 2);
-    assert_true(rec.marks[1].t_ms == 66 && rec.marks[1].player == 1);
-    assert_string_equal(rec.marks[1].kind, "dissatisfied");
+    assert_string_equal(rec.marks[0].kind, "dissatisfied");
+    assert_true(rec.marks[1].t_ms == 40 && rec.marks[1].player == 2);
+    assert_string_equal(rec.marks[1].kind, "mark");
+    assert_true(rec.marks[2].t_ms == 66 && rec.marks[2].player == 1);
+    assert_string_equal(rec.marks[2].kind, "dissatisfied");
     recording_free(&rec);
     /* a mark that is not one: its line named */
-    char *bad = edit(h, "66500,mark,dissatisfied", "66500,mark,Not Happy");
+    char *bad = edit(h, "66500,dissatisfied", "66500,Not Happy");
     TermLog lb;
     assert_false(read_log(&lb, bad, "bad.log", &err));
     assert_non_null(strstr(err.msg, "bad.log:"));
@@ -351,6 +359,54 @@ static void condition_and_marks(void **state)
 
 /* A killed writer: the last line is cut; the log reads up to the line
  * before and says it was cut. */
+/* The mark key's rows (issue 22): read from each log, merged into the
+ * recording labelled by role, a countdown mark at 0; logs without them
+ * (the fixtures as they were) merge with none. */
+static void marks_merge_into_the_recording(void **state)
+{
+    (void)state;
+    TermLog h, j;
+    load_pair(&h, &j);
+    assert_int_equal(h.nmarks, 0);
+    Recording rec;
+    NrError err = {{0}};
+    assert_true(netmerge_recording(&h, &j, &rec, &err));
+    assert_int_equal(rec.nmarks, 0);
+    recording_free(&rec);
+    termlog_free(&h);
+    termlog_free(&j);
+    char *h1 = edit(HOST, "# columns metric: row,scheme,key,value\n",
+                    "# columns metric: row,scheme,key,value\n# columns mark: row,local_us,sync_us\n");
+    char *h2 = edit(h1, "own,1,33000,", "mark,3800000,-1200000\nmark,5040600,40600\nown,1,33000,");
+    char *j1 = edit(JOINER, "# columns tx:", "# columns mark: row,local_us,sync_us\n# columns tx:");
+    char *j2 = edit(j1, "own,2,66000,", "mark,7066999,66999\nown,2,66000,");
+    if (!read_log(&h, h2, "host.log", &err) || !read_log(&j, j2, "join.log", &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(h.nmarks, 2);
+    assert_int_equal(h.marks[0].t_ms, 0); /* in the countdown: at 0 */
+    assert_int_equal(j.nmarks, 1);
+    assert_true(netmerge_recording(&j, &h, &rec, &err));
+    assert_int_equal(rec.nmarks, 3);
+    static const int64_t want_t[] = {0, 40, 66};
+    static const int want_p[] = {1, 1, 2};
+    for (int i = 0; i < 3; i++) { /* logs of the first release: no kind column, the key's "mark" */
+        assert_int_equal(rec.marks[i].t_ms, want_t[i]);
+        assert_int_equal(rec.marks[i].player, want_p[i]);
+        assert_string_equal(rec.marks[i].kind, "mark");
+    }
+    recording_free(&rec);
+    termlog_free(&h);
+    char *bad = edit(h2, "mark,5040600,40600", "mark,5040600,soon");
+    assert_false(read_log(&h, bad, "x.log", &err));
+    assert_non_null(strstr(err.msg, "mark sync_us 'soon': expected an integer"));
+    free(bad);
+    free(h1);
+    free(h2);
+    free(j1);
+    free(j2);
+    termlog_free(&j);
+}
+
 static void cut_log_reads_to_the_last_whole_line(void **state)
 {
     (void)state;
@@ -422,6 +478,7 @@ int main(void)
         cmocka_unit_test(delays_by_hand),
         cmocka_unit_test(bad_logs),
         cmocka_unit_test(condition_and_marks),
+        cmocka_unit_test(marks_merge_into_the_recording),
         cmocka_unit_test(cut_log_reads_to_the_last_whole_line),
         cmocka_unit_test(mismatched_logs_refused),
     };

@@ -5,6 +5,7 @@
  * and the merge of their logs replayed over the measured delays gives
  * them again (issue 19: "a 4-bot network race ... finishes, every terminal
  * prints the same metrics, and merge + replay reproduce them"). */
+#include "netmerge.h"
 #include "netsim.h"
 
 #include <setjmp.h>
@@ -17,10 +18,23 @@
 
 #define SCHEMES "nc,causality,dr,dr-causality"
 
+/* A client that presses the mark key once 2 s into the race (-1: none), and
+ * the race time it got. */
+static int mark_client = -1;
+static int64_t mark_race_us = -1;
+
 static void count_turn(Sim *m, void *ctx)
 {
-    (void)m;
     ++*(long *)ctx;
+    if (mark_client < 1 || mark_race_us >= 0)
+        return;
+    SessionStatus st;
+    session_status(m->t[mark_client].s, &st);
+    bool logged = false;
+    if (st.phase == SESSION_RACING && st.race_us >= 2 * NR_US_PER_S) {
+        assert_true(session_mark(m->t[mark_client].s, RECORDING_MARK_KEY, &mark_race_us, &logged));
+        assert_true(logged);
+    }
 }
 
 static long turns; /* of the last served race's simulation loop */
@@ -118,6 +132,41 @@ static void four_sync(void **state)
     sim_close(&m);
 }
 
+/* The mark key at one client of a served race (issue 22): a `mark` row in
+ * its log, labelled by its car in the merged recording; merge + replay
+ * reproduce the race all the same. */
+static void mark_in_a_served_race(void **state)
+{
+    (void)state;
+    Sim m;
+    mark_client = 3;
+    mark_race_us = -1;
+    served(&m, 4, 0, 0, NULL);
+    mark_client = -1;
+    expect_completed(&m, 4, NULL);
+    assert_true(mark_race_us >= 2 * NR_US_PER_S && mark_race_us < 3 * NR_US_PER_S);
+    TermLog logs[4];
+    const TermLog *lp[4];
+    NrError err;
+    for (int i = 0; i < 4; i++) {
+        if (!termlog_load(&logs[i], m.t[i + 1].log, &err))
+            fail_msg("%s", err.msg);
+        lp[i] = &logs[i];
+    }
+    Recording rec;
+    if (!netmerge_recording_all(lp, 4, &rec, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(rec.nmarks, 1);
+    assert_int_equal(rec.marks[0].t_ms, mark_race_us / NR_US_PER_MS);
+    assert_int_equal(rec.marks[0].player, logs[2].car); /* the client's car */
+    assert_string_equal(rec.marks[0].kind, "mark");
+    recording_free(&rec);
+    for (int i = 0; i < 4; i++)
+        termlog_free(&logs[i]);
+    assert_replay_matches_n(&m, SCHEMES);
+    sim_close(&m);
+}
+
 /* Eight bots, the most a race has. */
 static void eight_relay(void **state)
 {
@@ -182,7 +231,8 @@ static void client_of_another_race(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(four_relay),   cmocka_unit_test(four_sync),    cmocka_unit_test(eight_relay),
+        cmocka_unit_test(four_relay),   cmocka_unit_test(mark_in_a_served_race),
+        cmocka_unit_test(four_sync),    cmocka_unit_test(eight_relay),
         cmocka_unit_test(fifth_player), cmocka_unit_test(client_of_another_race),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

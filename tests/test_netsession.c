@@ -6,6 +6,7 @@
  * datagrams, duplicated and reordered traffic, a 300 ms stalled frame.
  * Deterministic: seeded hub, simulated time; no sleep, no wall clock. The
  * harness is netsim.[ch]. */
+#include "netmerge.h"
 #include "netsim.h"
 
 #include <setjmp.h>
@@ -185,6 +186,56 @@ static void silent_5s_reordered(void **state)
     silent_for(&(NetMemLink){.delay_us = 10000, .jitter_us = 5000, .dup = 0.2, .reorder = 0.3, .reorder_us = 150000});
 }
 
+/* The mark key (issue 22): nothing before the start is known; in mid-race
+ * a `mark` row at this terminal's race time in its log, which merge
+ * carries into the race recording as the joiner's. */
+static void mark_key_into_the_log(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 3000, .logs = true};
+    sim_open(&m, &o);
+    int64_t race = -1;
+    bool logged = true;
+    assert_false(session_mark(m.t[1].s, RECORDING_MARK_KEY, &race, &logged));
+    assert_false(logged);
+    sim_run(&m, T0 + 8 * NR_US_PER_S, NULL, NULL); /* the race began about 6.5 s in */
+    SessionStatus st;
+    session_status(m.t[1].s, &st);
+    assert_int_equal(st.phase, SESSION_RACING);
+    assert_false(session_mark(m.t[1].s, "F3", &race, &logged)); /* a kind is [a-z_]+ */
+    assert_true(session_mark(m.t[1].s, RECORDING_MARK_KEY, &race, &logged));
+    assert_true(logged);
+    assert_int_equal(race, st.race_us); /* the simulated clock stood still in between */
+    sim_run(&m, T0 + 60 * NR_US_PER_S, NULL, NULL);
+    assert_true(m.t[0].ok && m.t[1].ok);
+    char *log = read_all(m.t[1].log);
+    assert_non_null(strstr(log, "\n# columns mark: row,local_us,sync_us,kind\n"));
+    char want[64];
+    snprintf(want, sizeof want, ",%lld,mark\n", (long long)race);
+    const char *row = strstr(log, "\nmark,");
+    assert_non_null(row);
+    row = strchr(row + 6, ',');
+    assert_true(strncmp(row, want, strlen(want)) == 0);
+    assert_null(strstr(row, "\nmark,")); /* one */
+    free(log);
+    TermLog h, j;
+    NrError err;
+    assert_true(termlog_load(&h, m.t[0].log, &err));
+    assert_true(termlog_load(&j, m.t[1].log, &err));
+    Recording rec;
+    assert_true(netmerge_recording(&h, &j, &rec, &err));
+    assert_int_equal(rec.nmarks, 1);
+    assert_int_equal(rec.marks[0].t_ms, race / NR_US_PER_MS);
+    assert_int_equal(rec.marks[0].player, 2); /* the joiner's car */
+    assert_string_equal(rec.marks[0].kind, "mark");
+    recording_free(&rec);
+    termlog_free(&h);
+    termlog_free(&j);
+    assert_replay_matches(&m, o.schemes);
+    sim_close(&m);
+}
+
 /* The joiner killed in mid-race: the host pauses after 3 s, ends after 15 s
  * of silence with one line, its log finalised with its metrics. */
 static void peer_killed(void **state)
@@ -313,7 +364,7 @@ static void duplicated_reordered(void **state)
 
 /* Each player marks a moment while racing (the dissatisfaction key,
  * netsession_mark): the host at 1 s of race time, the joiner twice after
- * 2 s; before the start nothing is marked. merge puts the marks in the
+ * 2 s; before the start is known nothing is marked. merge puts the marks in the
  * recording (time order, each with its car) and the race's condition from
  * the logs' headers, as play's recordings have it. */
 typedef struct Marks {
@@ -323,15 +374,17 @@ typedef struct Marks {
 static void mark_each(Sim *m, void *ctx)
 {
     Marks *k = ctx;
+    int64_t race_us;
+    bool logged;
     SessionStatus st[2];
     for (int i = 0; i < 2; i++)
         session_status(m->t[i].s, &st[i]);
     if (st[0].phase < SESSION_RACING && k->early == 0)
-        k->early = session_mark(m->t[0].s, "dissatisfied") ? 1 : -1; /* refused: not racing */
+        k->early = session_mark(m->t[0].s, "dissatisfied", &race_us, &logged) ? 1 : -1; /* no start yet */
     if (st[0].phase == SESSION_RACING && st[0].race_us >= 1000000 && k->host == 0)
-        k->host += session_mark(m->t[0].s, "dissatisfied");
+        k->host += session_mark(m->t[0].s, "dissatisfied", &race_us, &logged);
     if (st[1].phase == SESSION_RACING && st[1].race_us >= 2000000 && k->joiner < 2)
-        k->joiner += session_mark(m->t[1].s, "dissatisfied");
+        k->joiner += session_mark(m->t[1].s, "dissatisfied", &race_us, &logged);
 }
 
 static void marks_and_condition_merged(void **state)
@@ -437,7 +490,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(race_completes), cmocka_unit_test(clock_sync_offset_and_drift),
         cmocka_unit_test(refusal_allow),  cmocka_unit_test(silent_5s), cmocka_unit_test(silent_5s_reordered),
-        cmocka_unit_test(peer_killed),    cmocka_unit_test(hostile_million),
+        cmocka_unit_test(peer_killed),    cmocka_unit_test(mark_key_into_the_log),    cmocka_unit_test(hostile_million),
         cmocka_unit_test(duplicated_reordered),
         cmocka_unit_test(marks_and_condition_merged), cmocka_unit_test(welcome_overtaken), cmocka_unit_test(stalled_frame),
     };

@@ -378,6 +378,16 @@ static void test_restart_keeps_the_race(void **state)
     assert_int_equal(access(part, F_OK), -1);
 }
 
+/* The marks of player p kept for the screens (every key's go through
+ * play_mark into ps.marks). */
+static int seat_marks(const PlayState *ps, int p)
+{
+    int n = 0;
+    for (int i = 0; i < ps->nmarks; i++)
+        n += ps->marks[i].player == p && strcmp(ps->marks[i].kind, "dissatisfied") == 0;
+    return n;
+}
+
 /* The mark key (player 1 Left Shift, player 2 Right Shift, a pad's Y)
  * while racing: a '# mark:' line with the player in the recording at once,
  * "MARKED" on that player's HUD for a second; nothing on the grid or while
@@ -394,13 +404,13 @@ static void test_mark_blind_session(void **state)
     play_hud_right(&ps, 1, right, sizeof right);
     assert_non_null(strstr(right, "dr · link 1→2 ")); /* not blind: scheme and link */
     play_key(&ps, SDL_SCANCODE_LSHIFT); /* on the grid: no mark */
-    assert_int_equal(ps.marks[0], 0);
+    assert_int_equal(seat_marks(&ps, 1), 0);
     play_go_racing(&ps);
     for (int i = 0; i < 30; i++)
         play_frame(&ps, 16667);
     play_key(&ps, SDL_SCANCODE_RSHIFT);
-    assert_int_equal(ps.marks[1], 1);
-    assert_int_equal(ps.marks[0], 0);
+    assert_int_equal(seat_marks(&ps, 2), 1);
+    assert_int_equal(seat_marks(&ps, 1), 0);
     play_hud_right(&ps, 1, right, sizeof right);
     assert_true(strncmp(right, "MARKED · dr", 11) == 0);
     play_hud_right(&ps, 0, right, sizeof right);
@@ -413,7 +423,7 @@ static void test_mark_blind_session(void **state)
     play_key(&ps, SDL_SCANCODE_LSHIFT); /* paused: no mark */
     play_key(&ps, SDL_SCANCODE_ESCAPE);
     play_key(&ps, SDL_SCANCODE_LSHIFT);
-    assert_int_equal(ps.marks[0], 1);
+    assert_int_equal(seat_marks(&ps, 1), 1);
     /* the marks are in the file already (flushed), player and time */
     char part[160];
     snprintf(part, sizeof part, "%s.part", f->rec);
@@ -459,6 +469,50 @@ static void test_mark_blind_session(void **state)
     assert_true(ps.paused);
     play_draw(&ps, 640, 360);
     play_state_free(&ps);
+}
+
+/* F3, the mark key: nothing on the grid or in the countdown (said so);
+ * while racing a mark at the race time now into the recording, kept for
+ * the lagometers; F2 shows and hides them (the engine keeps its rings). */
+static void test_mark_key_and_lagometer(void **state)
+{
+    Fix *f = *state;
+    config(f, PLAYER_KEYS, PLAYER_BOT, "marked");
+    f->cfg.race.engine.lagometer = true;
+    PlayState ps;
+    NrError err;
+    assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
+    assert_false(ps.lag);
+    play_key(&ps, SDL_SCANCODE_F3);
+    assert_int_equal(ps.nmarks, 0);
+    assert_non_null(strstr(ps.msg, "while it runs"));
+    play_go_racing(&ps);
+    for (int i = 0; i < 60; i++) /* about 1 s of racing */
+        play_frame(&ps, 16667);
+    int64_t at_ms = liverace_now(ps.lr) / 1000;
+    play_key(&ps, SDL_SCANCODE_F3);
+    assert_int_equal(ps.nmarks, 1);
+    assert_int_equal(ps.marks[0].t_ms, at_ms);
+    assert_non_null(strstr(ps.msg, "mark 1 at"));
+    play_key(&ps, SDL_SCANCODE_F2);
+    assert_true(ps.lag);
+    assert_non_null(engine_lag(liverace_engine(ps.lr), 1, 0));
+    play_draw(&ps, 640, 360); /* draws with the strips */
+    for (int i = 0; i < 30; i++)
+        play_frame(&ps, 16667);
+    play_key(&ps, SDL_SCANCODE_F3);
+    assert_int_equal(ps.nmarks, 2);
+    play_state_free(&ps); /* the recording finalised, its marks in it */
+    Recording r;
+    assert_true(recording_load(&r, f->rec, &err));
+    assert_int_equal(r.nmarks, 2);
+    assert_int_equal(r.marks[0].t_ms, at_ms);
+    assert_true(r.marks[1].t_ms > at_ms);
+    for (int i = 0; i < 2; i++) { /* the experimenter's key: nobody's, kind mark */
+        assert_int_equal(r.marks[i].player, 0);
+        assert_string_equal(r.marks[i].kind, "mark");
+    }
+    recording_free(&r);
 }
 
 /* H mid-race pauses the race; H again resumes it. Esc pauses; H and H
@@ -552,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_window_closed_mid_race),
         cmocka_unit_test(test_missing_assets),
         cmocka_unit_test(test_help_pauses),
+        cmocka_unit_test(test_mark_key_and_lagometer),
         cmocka_unit_test(test_restart_keeps_the_race),
         cmocka_unit_test(test_mark_blind_session),
         cmocka_unit_test(test_replay_window_keeps_callers_fonts),

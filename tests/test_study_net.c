@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "netmem.h"
+#include "netmerge.h"
 #include "netwin_internal.h"
 #include "netrace_config.h"
 #include "study_cli.h"
@@ -458,20 +459,21 @@ static void push_key(SDL_Scancode sc)
  * Racing in race 2 it marks once (Left Shift); on the rating screen, past
  * the guard, W / S towards its answer (the first press: 3 Fair, or Yes /
  * No as it points), D to confirm. keys[race][q]: the keys it pressed. */
-static void joiner_subject(const NetWin *nw, bool *marked, int keys[4][4])
+static void joiner_subject(const NetWin *nw, int64_t *marked_us, int keys[4][4])
 {
     const NetWinStudyState *st = &nw->st;
     if (SDL_PeepEvents(NULL, 0, SDL_PEEKEVENT, SDL_KEYDOWN, SDL_KEYDOWN) > 0 || !nw->session)
         return;
     NetRace nr;
     netwin_race_read(nw->session, &nr);
-    if (st->phase == NWS_RACE && st->race.race == 2 && nr.st.phase == SESSION_RACING && !*marked) {
+    if (st->phase == NWS_RACE && st->race.race == 2 && nr.st.phase == SESSION_RACING && *marked_us < 0 &&
+        nr.st.race_us >= 500 * NR_US_PER_MS) {
         char hud[64];
         netwin_study_hud(nw, hud, sizeof hud);
         assert_true(st->race.blind);
         assert_string_equal(hud, "race 2 of 3"); /* blind: no scheme, no link, no clock */
         push_key(SDL_SCANCODE_LSHIFT);
-        *marked = true;
+        *marked_us = nr.st.race_us;
         return;
     }
     const StudyRater *rt = &st->rater;
@@ -486,6 +488,70 @@ static void joiner_subject(const NetWin *nw, bool *marked, int keys[4][4])
                                            : SDL_SCANCODE_D;
     keys[st->race.race][rt->q]++;
     push_key(k);
+}
+
+/* The joiner's mark of race 2, by hand: its log's row (kind dissatisfied,
+ * flushed), merge of the two logs gives the recording's mark of player 2
+ * at the race time of the key's frame (the next frame after the press:
+ * within 100 ms), `info` lists it, the report counts it (race 2's
+ * condition: player 1 none, player 2 one: 0.5 a player-race; the other:
+ * 0). */
+static void check_merged_mark(const char *dir, int64_t marked_us)
+{
+    assert_true(marked_us >= 500 * NR_US_PER_MS);
+    char hp[256], jp[256], out[256], cmd[1024];
+    snprintf(hp, sizeof hp, "%s/race-002.host.log", dir);
+    snprintf(jp, sizeof jp, "%s-joiner/race-002.joiner.log", dir);
+    char *jl = slurp(jp);
+    assert_non_null(jl);
+    assert_non_null(strstr(jl, "\n# columns mark: row,local_us,sync_us,kind\n"));
+    assert_non_null(strstr(jl, ",dissatisfied\n"));
+    free(jl);
+    TermLog h, j;
+    NrError err;
+    if (!termlog_load(&h, hp, &err) || !termlog_load(&j, jp, &err))
+        fail_msg("%s", err.msg);
+    Recording rec;
+    if (!netmerge_recording(&h, &j, &rec, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(rec.nmarks, 1);
+    assert_int_equal(rec.marks[0].player, 2);
+    assert_string_equal(rec.marks[0].kind, "dissatisfied");
+    int64_t at_ms = marked_us / NR_US_PER_MS;
+    assert_true(rec.marks[0].t_ms >= at_ms && rec.marks[0].t_ms <= at_ms + 100);
+    snprintf(out, sizeof out, "%s/merged-002.csv", dir);
+    assert_true(recording_save(&rec, out, &err));
+    const char *bin = getenv("NETRACE_BIN");
+    if (bin) { /* info reads it back as written */
+        snprintf(cmd, sizeof cmd, "'%s' info '%s' 2>&1 | grep -qx 'mark: %lld,2,dissatisfied'", bin, out,
+                 (long long)rec.marks[0].t_ms);
+        assert_int_equal(system(cmd), 0);
+    }
+    const char *cond = recording_meta_get(&rec, "scheme");
+    assert_non_null(cond);
+    recording_free(&rec);
+    termlog_free(&h);
+    termlog_free(&j);
+    char csv[256];
+    snprintf(csv, sizeof csv, "%s/report.csv", dir);
+    char *dirs[1] = {(char *)dir};
+    FILE *keep = stdout;
+    stdout = fopen("/dev/null", "w");
+    int rc = study_report(dirs, 1, csv, NULL);
+    fclose(stdout);
+    stdout = keep;
+    assert_int_equal(rc, CLI_OK);
+    char *rep = slurp(csv);
+    assert_non_null(rep);
+    const char *half = "\nnettest,%c,,marks_per_race,0.5,2\n", *none = "\nnettest,%c,,marks_per_race,0,2\n";
+    char row[4][64];
+    for (int k = 0; k < 4; k++)
+        snprintf(row[k], sizeof row[k], k % 2 ? none : half, "ABBA"[k]);
+    bool a_marked = strstr(rep, row[0]) && strstr(rep, row[1]);
+    bool b_marked = strstr(rep, row[2]) && strstr(rep, row[3]);
+    if (!a_marked && !b_marked)
+        fail_msg("report.csv: expected race 2's condition 0.5 marks per player-race, the other 0:\n%s", rep);
+    free(rep);
 }
 
 /* The joiner's player rates in its window (the dummy video driver, frames
@@ -505,11 +571,11 @@ static void test_joiner_window(void **state)
     StudyScreen sc = {0};
     assert_true(study_screen_open(&sc, &wc, &g.je.clock, NULL));
     study_net_join_hooks(g.j, &sc.hooks);
-    bool marked = false;
+    int64_t marked_us = -1; /* the race time when its mark key went down */
     int keys[4][4] = {{0}};
     while (turn(&g)) {
         assert_true(study_screen_step(&sc, study_net_join_session(g.j)));
-        joiner_subject(sc.nw, &marked, keys);
+        joiner_subject(sc.nw, &marked_us, keys);
         next_time(&g, study_screen_wake(&sc));
     }
     assert_true(study_net_join_over(g.j));
@@ -541,6 +607,7 @@ static void test_joiner_window(void **state)
     assert_non_null(met);
     assert_true(strstr(met, ",marks_p2,1\n") != NULL);
     free(met);
+    check_merged_mark(dir, marked_us);
 }
 
 int main(void)

@@ -60,6 +60,8 @@ typedef struct AppConfig {
                                * times (shown in the top bar); NULL = none.
                                * A restart (R, loop) puts the links back as
                                * they were at the start and replays it. */
+    bool lagometer;          /* start with the lagometer shown (F2 toggles; the
+                              * engine must keep its rings: EngineConfig.lagometer) */
 } AppConfig;
 
 /* A zeroed AppConfig with focus = -1 (overview) and speed 1. */

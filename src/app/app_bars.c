@@ -192,6 +192,7 @@ static const char *const help_lines[] = {
     "G            ghost (true position)   T          trails",
     "M            MUs in flight           Z          zoom on the cars",
     "F or F11     fullscreen              P or F12   screenshot (~/Pictures/netrace)",
+    "F2           lagometer on / off      F3         mark (a live race's recording / log)",
     "H, F1 or ?   this help               Q, Ctrl-Q  quit",
     "",
     "Mouse: click - / + on a control or roll the wheel over it; click the buttons;",
@@ -207,15 +208,24 @@ static const char *const help_lines[] = {
     "use a log scale (ticks 0.1, 1, 10 cw); the picture is each 33 ms sample.",
 };
 
+/* Line i of the help: the keys and the picture, then the lagometer's. */
+static const char *help_line(int i)
+{
+    int n = (int)(sizeof help_lines / sizeof help_lines[0]);
+    return i < n ? help_lines[i] : i == n ? "" : lagometer_legend(i - n - 1);
+}
+
 void app_draw_help(AppState *s)
 {
     SDL_Renderer *r = s->r;
     float l = lh(s, GFX_NORMAL);
-    int n = (int)(sizeof help_lines / sizeof help_lines[0]);
+    int n = 0;
+    while (help_line(n))
+        n++;
     int maxw = 0;
     for (int i = 0; i < n; i++) {
         int w, h;
-        gfx_text_size(&s->gfx, GFX_NORMAL, help_lines[i], &w, &h);
+        gfx_text_size(&s->gfx, GFX_NORMAL, help_line(i), &w, &h);
         if (w > maxw)
             maxw = w;
     }
@@ -229,6 +239,6 @@ void app_draw_help(AppState *s)
     gfx_frame(r, x, y, w, h, PAL_ACCENT);
     for (int i = 0; i < n; i++)
         gfx_text(&s->gfx, GFX_NORMAL, (int)(x + pad), (int)(y + pad + l * (float)i), GFX_LEFT, i == 0 ? PAL_ACCENT : PAL_FG,
-                 "%s", help_lines[i]);
+                 "%s", help_line(i));
 }
 

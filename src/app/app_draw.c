@@ -10,9 +10,13 @@
 /* ---- views ------------------------------------------------------------- */
 
 /* Whole track fitted into rect, or (follow mode) a camera on both cars. */
-static void xform_for(const AppState *s, const SDL_FRect *rect, int k, int j, AppXform *x)
+static void xform_for(const AppState *s, const SDL_FRect *view, int k, int j, AppXform *x)
 {
-    x->rect = *rect;
+    x->rect = *view;
+    SDL_FRect area = *view; /* where the cars are shown: above the lagometer when it is on */
+    if (s->lag && k >= 0)
+        area.h = lagometer_view_rect(view, s->lay.base, s->focus >= 0).y - view->y;
+    const SDL_FRect *rect = &area;
     x->cx = rect->x + rect->w / 2;
     x->cy = rect->y + rect->h / 2;
     if (s->follow[s->focus >= 0] && k >= 0) {
@@ -219,6 +223,43 @@ static void draw_view(AppState *s, int k, int j)
     app_draw_car(s, &x, v.pose[j].x, v.pose[j].y, v.pose[j].heading, pal_car(j), false);
     SDL_RenderSetClipRect(s->r, NULL);
     view_captions(s, rect, j, &v);
+    if (s->lag)
+        app_draw_lag(s, k, j, rect);
+}
+
+static void lag_in(const AppState *s, int k, int j, LagometerIn *in)
+{
+    const SchemeType *st = s->data.scheme[k];
+    *in = (LagometerIn){.ring = s->data.lag[k][j], .own = j, .now_us = s->data.now_us,
+                        .period_us = s->data.period_us, .limit_us = st->holds_delta ? s->data.delta_us : 0,
+                        .marks = s->marks, .nmarks = s->nmarks, .mark_origin_us = app_mark_origin_us(s),
+                        .net = s->data.late_us[j] == 0 ? s->data.net : NULL};
+}
+
+/* One delay scale for every strip drawn, so that their heights compare. */
+static int64_t lag_common_scale(const AppState *s)
+{
+    int64_t top = 0;
+    for (int k = 0; k < s->data.n; k++)
+        for (int j = 0; j < 2 && (s->focus < 0 || s->focus == k); j++) {
+            LagometerIn in;
+            lag_in(s, k, j, &in);
+            int64_t v = lagometer_scale(&in);
+            top = v > top ? v : top;
+        }
+    return top;
+}
+
+void app_draw_lag(AppState *s, int k, int j, const SDL_FRect *view)
+{
+    LagometerIn in;
+    lag_in(s, k, j, &in);
+    char title[96];
+    snprintf(title, sizeof title, "P%d lagometer · %s", j + 1,
+             s->data.scheme[k]->title ? s->data.scheme[k]->title : s->data.scheme[k]->name);
+    in.title = title;
+    in.scale_us = s->lag_scale_us;
+    lagometer_draw(&s->gfx, &in, lagometer_view_rect(view, s->lay.base, s->focus >= 0));
 }
 
 /* A red frame around both screens of scheme k while the engine's latest
@@ -293,6 +334,7 @@ void app_draw(AppState *s, int w, int h)
         }
     }
     memset(s->drawn, 0, sizeof s->drawn);
+    s->lag_scale_us = s->lag ? lag_common_scale(s) : 0;
     if (s->focus >= 0) {
         draw_label(s, s->focus);
         draw_view(s, s->focus, 0);

@@ -309,6 +309,11 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
     p.title = pass == 0 ? "inconsistency rate, cumulative (%)" : "d1 - d2 per sample (car widths, log scale)";
     /* one scheme's excursion to +-1000 cw must not hide the others' +-1 */
     p.symlog = pass == 0 ? 0 : 0.1;
+    int64_t origin = app_mark_origin_us(s); /* the marks on the race's time axis */
+    for (int i = 0; i < s->nmarks; i++)
+        s->mark_s[i] = (double)(origin + s->marks[i].t_ms * NR_US_PER_MS) / 1e6;
+    p.marks = s->mark_s;
+    p.nmarks = s->nmarks;
     PlotTheme th = plot_theme_dark();
     gfx_fill(s->r, a.x, a.y, a.w, a.h, PAL_PANEL);
     plot_draw_panel(&s->gfx, a, &p, &th);
@@ -333,6 +338,7 @@ void app_draw_charts(AppState *s)
         /* the second chart's buckets are offset by half: never both redrawn in one frame */
         uint64_t key = ((uint64_t)((total + (pass ? bucket / 2 : 0)) / bucket) << 16) ^
                        ((uint64_t)(s->focus + 2) << 8) ^ (uint64_t)n ^ ((uint64_t)s->lay.base << 40) ^
+                       ((uint64_t)s->nmarks << 48) ^
                        (total == 0 ? 0x5a5a5a5aULL : 0);
         if (s->no_layers || !app_layer_begin(s, l, (int)a->w, (int)a->h)) {
             SDL_SetRenderTarget(s->r, NULL);

@@ -148,6 +148,10 @@ static void handle_key(AppState *s, const SDL_KeyboardEvent *k)
         s->want_fullscreen = true;
     } else if (sym == SDLK_p || sym == SDLK_F12) {
         s->want_shot = true;
+    } else if (sym == SDLK_F2) {
+        s->lag = !s->lag;
+    } else if (sym == SDLK_F3) { /* a live race's window takes it before the overview */
+        app_set_message(s, "F3 marks a live race (play, host, join), not a replay");
     } else if (!control_key(s, sym, shift)) {
         focus_key(s, sym, shift);
     }

@@ -184,6 +184,15 @@ typedef struct AppState {
 
     AppTrail trail[SCHEME_MAX][2][2];
     int64_t trail_t;
+
+    /* the lagometer (F2) and the marks (F3): drawn from data.lag; the marks
+     * are the recording's (replay) or the owner's (a live race, whose
+     * window takes F3 before the overview), in time order */
+    bool lag;
+    int64_t lag_scale_us; /* the strips' common delay scale this frame */
+    const RecMark *marks;
+    int nmarks;
+    double mark_s[RECORDING_MAX_MARKS]; /* the charts' x of each */
 } AppState;
 
 bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err);
@@ -211,6 +220,10 @@ void app_step_to(AppState *s, int64_t t_us);
  * the links the user set (without a script) stay as they are. */
 void app_restart(AppState *s);
 void app_draw(AppState *s, int w, int h);
+/* Scheme k's lagometer in terminal j's screen (view) of the overview. */
+void app_draw_lag(AppState *s, int k, int j, const SDL_FRect *view);
+/* Race time of the marks' zero: the current heat's start in a replay. */
+int64_t app_mark_origin_us(const AppState *s);
 /* The race time drawn (the engine's, or the owner's data). */
 int64_t app_now_us(const AppState *s);
 /* The engine's sampling period (33 ms when it has none). */

@@ -75,6 +75,14 @@ int64_t app_end_us(const AppState *s)
     return s->rp ? replay_end_us(s->rp) : engine_now(s->e);
 }
 
+int64_t app_mark_origin_us(const AppState *s)
+{
+    if (!s->rp)
+        return 0; /* a live race has one heat */
+    const Recording *rec = replay_recording(s->rp);
+    return replay_end_us(s->rp) - (int64_t)(rec->nsamples - 1) * rec->period_ms * NR_US_PER_MS;
+}
+
 static void track_geometry(AppState *s, const Track *t, const AppConfig *cfg, SDL_Renderer *r);
 
 bool app_state_init(AppState *s, Replay *rp, const AppConfig *cfg, SDL_Renderer *r, NrError *err)
@@ -94,6 +102,11 @@ bool app_state_init_engine(AppState *s, Engine *e, Replay *rp, const AppConfig *
     s->speed = app_speed_nearest(cfg->speed > 0 ? cfg->speed : 1.0);
     s->focus = cfg->focus >= 0 && cfg->focus < engine_scheme_count(e) ? cfg->focus : -1;
     s->overlays = cfg->overlays;
+    s->lag = cfg->lagometer;
+    if (rp) { /* a replay draws its recording's marks */
+        s->marks = replay_recording(rp)->marks;
+        s->nmarks = replay_recording(rp)->nmarks;
+    }
     s->trail_t = -1;
     /* both the thumbnails and a focused scheme zoom on the cars (a whole
      * track in a thumbnail leaves cars of a few pixels); Z toggles */

@@ -38,21 +38,46 @@ static void read_input(NetWin *nw, double dt_s)
     netwin_race_input(nw->session, &in);
 }
 
-/* The player's mark key while racing (docs/studies.md): into this
- * terminal's log at once; the screen says so for a second. */
-void netwin_mark(NetWin *nw)
+/* The mark keys (docs/netlog.md `mark` rows): the player's Shift or a
+ * pad's Y (kind dissatisfied, docs/studies.md) and F3 (kind mark, from
+ * either window): into this terminal's log at once, kept for the
+ * lagometer and the overview's charts; the screen says so. */
+void netwin_mark(NetWin *nw, const char *kind)
 {
-    if (netwin_race_mark(nw->session)) {
-        snprintf(nw->msg, sizeof nw->msg, "MARKED");
-        nw->msg_frames = 60;
+    int64_t race_us;
+    bool logged, key = strcmp(kind, RECORDING_MARK_KEY) == 0;
+    if (!nw->session || !netwin_race_mark(nw->session, kind, &race_us, &logged)) {
+        if (key)
+            snprintf(nw->msg, sizeof nw->msg, "F3 marks a race once its start is known");
+        nw->msg_frames = key ? 120 : 0;
+        return;
     }
+    if (nw->nmarks == PLAY_MARKS) {
+        memmove(nw->marks, nw->marks + 1, sizeof nw->marks[0] * (PLAY_MARKS - 1));
+        nw->nmarks--;
+    }
+    RecMark *m = &nw->marks[nw->nmarks++];
+    *m = (RecMark){.t_ms = race_us > 0 ? race_us / NR_US_PER_MS : 0, .player = netwin_race_own_car(nw->session)};
+    snprintf(m->kind, sizeof m->kind, "%s", kind);
+    nw->marks_total++;
+    if (key)
+        snprintf(nw->msg, sizeof nw->msg, "mark %d at %.3f s %s", nw->marks_total, (double)race_us / 1e6,
+                 logged ? "in the log" : "(no --log: not kept)");
+    else
+        snprintf(nw->msg, sizeof nw->msg, "MARKED");
+    nw->msg_frames = key ? 120 : 60;
 }
 
 static void scr_event(void *ctx, const SDL_Event *ev)
 {
     NetWin *nw = ctx;
-    if (nw->cfg->study) {
+    if (nw->cfg->study) { /* no lagometer, no overview: the players are blind */
         netwin_study_event(nw, ev);
+        return;
+    }
+    if (overwin_owns(&nw->watch, ev) && ev->type == SDL_KEYDOWN && ev->key.keysym.scancode == SDL_SCANCODE_F3) {
+        if (!ev->key.repeat)
+            netwin_mark(nw, RECORDING_MARK_KEY); /* the mark key works from either window */
         return;
     }
     if (overwin_owns(&nw->watch, ev)) {
@@ -68,13 +93,13 @@ static void scr_event(void *ctx, const SDL_Event *ev)
         fprintf(stderr, "netrace: %s drives\n", pe.name);
     if (ev->type == SDL_CONTROLLERBUTTONDOWN && ev->cbutton.button == PADS_MARK_BUTTON &&
         pads_player_of(&nw->pads, ev->cbutton.which) == 0)
-        netwin_mark(nw);
+        netwin_mark(nw, RECORDING_MARK_DISSATISFIED);
     if (ev->type != SDL_KEYDOWN || ev->key.repeat)
         return;
     SDL_Scancode sc = ev->key.keysym.scancode;
     int player, action;
     if (playkeys_find(&nw->keys, sc, &player, &action) && action == PK_MARK) {
-        netwin_mark(nw); /* either key set's mark: both drive this terminal's car */
+        netwin_mark(nw, RECORDING_MARK_DISSATISFIED); /* either key set's: both drive this terminal's car */
         return;
     }
     if (sc == SDL_SCANCODE_Q || sc == SDL_SCANCODE_ESCAPE || (nw->after_race && sc == SDL_SCANCODE_RETURN))
@@ -87,6 +112,10 @@ static void scr_event(void *ctx, const SDL_Event *ev)
         nw->fullscreen = true;
     else if (sc == SDL_SCANCODE_F12)
         nw->shot = true;
+    else if (sc == SDL_SCANCODE_F2)
+        nw->lag = !nw->lag;
+    else if (sc == SDL_SCANCODE_F3)
+        netwin_mark(nw, RECORDING_MARK_KEY);
 }
 
 /* Tab: the overview of every scheme opens beside the window, or closes. */
@@ -110,6 +139,8 @@ static void toggle_watch(NetWin *nw, const NetRace *nr)
     if (!overwin_open(&nw->watch, nw->loop.win, NULL, nr->track, nw->cfg->font_path, nw->sprites.icon, &err)) {
         snprintf(nw->msg, sizeof nw->msg, "cannot open the overview window: %.200s", err.msg);
         nw->msg_frames = 240;
+    } else {
+        nw->watch.s->lag = nw->lag; /* opens with the lagometer as this window shows it (F2 in each) */
     }
 }
 
@@ -185,6 +216,14 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     widget_car(nw->view, nr->me < WIDGET_CAR_SPRITES ? nw->sprites.car[nr->me] : NULL, &x, own, nr->me);
     widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me);
     hud(nw, nr, w);
+    if (nw->lag) { /* the MUs that reach this terminal, and the clock sync */
+        char title[96];
+        snprintf(title, sizeof title, "P%d lagometer · %s", nr->me + 1, nr->shown ? nr->shown : "?");
+        LagometerIn in = {.ring = nr->lag, .own = nr->me, .now_us = nr->lag_now_us, .period_us = nr->period_us,
+                          .limit_us = nr->limit_us, .marks = nw->marks, .nmarks = nw->nmarks, .net = nw->net,
+                          .title = title};
+        lagometer_draw(&nw->view->gfx, &in, lagometer_screen_rect(&rect, nw->view->lay.base));
+    }
     widget_lights(&nw->view->gfx, (float)nw->view->lay.base, w, nr->st.race_us);
 }
 
@@ -196,6 +235,7 @@ static const char *const help_lines[] = {
     "(a pad: triggers and the left stick)",
     "Shift (a pad: Y) mark this moment in the log",
     "Tab             every scheme's overview in a second window",
+    "F2 lagometer on / off · F3 mark: a time-stamped mark into the --log",
     "F11 fullscreen · F12 screenshot · H this help",
     "Q / Esc         leave the race (the peer is told)",
 };
@@ -234,13 +274,16 @@ static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)
         int views[3] = {nr->me, 1 - nr->me, RACEFLOW_TRUTH};
         widget_results(g, w, h, nr->rf, title, views, labels, 3, "Q / Esc / Enter: close");
     }
-    if (nw->help) {
+    if (nw->help) { /* the keys, the join code, how to read the lagometer */
         enum { NHELP = (int)(sizeof help_lines / sizeof help_lines[0]) };
-        const char *lines[NHELP + 1];
+        const char *lines[NHELP + 16];
         memcpy(lines, help_lines, sizeof help_lines);
         snprintf(l1, sizeof l1, "join code %s", nr->code[0] ? nr->code : "(none: in clear)");
         lines[NHELP] = l1;
-        widget_text_box(g, w, h, lines, NHELP + 1, PAL_ACCENT);
+        int n = NHELP + 1;
+        for (int i = 0; lagometer_legend(i) && n < NHELP + 16; i++)
+            lines[n++] = lagometer_legend(i);
+        widget_text_box(g, w, h, lines, n, PAL_ACCENT);
     }
     if (nw->msg_frames > 0) {
         nw->msg_frames--;
@@ -323,6 +366,8 @@ static void scr_draw(void *ctx, int w, int h)
         return;
     }
     play_frame_scale(nw->view, w, h);
+    if (nr.racing && nr.st.rtt_us > 0) /* the clock sync over the race, for the lagometer */
+        lagnet_add(nw->net, nr.st.race_us, nr.st.rtt_us, nr.st.offset_us, nr.st.bound_us);
     if (nr.racing) {
         draw_race(nw, &nr, w, h);
     } else {
@@ -366,7 +411,10 @@ static void scr_after(void *ctx)
     NetWin *nw = ctx;
     if (!nw->session || nw->cfg->study || !netwin_race_data(nw->session, nw->hist, &nw->data) || !nw->watch.s)
         return;
+    nw->data.net = nw->net;
     nw->watch.s->data = nw->data;
+    nw->watch.s->marks = nw->marks;
+    nw->watch.s->nmarks = nw->nmarks;
     overwin_draw(&nw->watch);
 }
 
@@ -447,10 +495,12 @@ NetWin *netwin_open(const NetWinConfig *cfg, volatile sig_atomic_t *stop, int *r
     nw->cfg = cfg;
     nw->stop = stop;
     nw->want_watch = cfg->watch && !cfg->study;
+    nw->lag = cfg->lagometer && !cfg->study;
     nw->st.finished_us = -1;
     nw->hist = calloc(1, sizeof *nw->hist);
-    if (!nw->hist || !setup_input(nw)) {
-        *rc = nw->hist ? 4 : 3;
+    nw->net = calloc(1, sizeof *nw->net);
+    if (!nw->hist || !nw->net || !setup_input(nw)) {
+        *rc = nw->hist && nw->net ? 4 : 3;
         netwin_close(nw);
         return NULL;
     }
@@ -491,6 +541,7 @@ void netwin_close(NetWin *nw)
     drop_view(nw);
     pads_free(&nw->pads);
     free(nw->hist);
+    free(nw->net);
     winloop_close(&nw->loop);
     free(nw);
 }

@@ -94,6 +94,8 @@ typedef struct NetWinConfig {
     const char *shot_dir;     /* F12 screenshots; NULL = winloop_default_shot_dir */
     const NetWinStudy *study; /* a study's races (NULL: one race) */
     int64_t frame_dt_us;      /* > 0: every frame's screen time (tests on simulated time) */
+    bool lagometer;           /* the lagometer shown at the start (F2 toggles; the session's
+                               * engine keeps its rings: SessionConfig.lagometer) */
 } NetWinConfig;
 
 typedef struct NetWin NetWin;

@@ -73,10 +73,15 @@ struct NetWin {
     char msg[256];
     int msg_frames;
     volatile sig_atomic_t *stop;
+    bool lag;            /* the lagometer shown (F2; never in a study) */
+    LagNetHist *net;     /* the clock sync's round trips for it (heap) */
+    RecMark marks[PLAY_MARKS]; /* this terminal's marks, for the strips and the charts */
+    int nmarks, marks_total;
     NetWinStudyState st;
 };
 
-void netwin_mark(NetWin *nw);
+/* The mark keys (Shift / a pad's Y: dissatisfied; F3: mark) into the log. */
+void netwin_mark(NetWin *nw, const char *kind);
 void netwin_study_attach(NetWin *nw);
 void netwin_study_event(NetWin *nw, const SDL_Event *ev);
 void netwin_study_advance(NetWin *nw, int64_t wall_dt_us);

@@ -50,6 +50,16 @@ void netwin_race_read(Session *s, NetRace *nr)
         shown_pose(np, k, c, countdown, &nr->pose[c]);
     nr->speed = netterm_speed(np);
     nr->rf = netterm_flow(np);
+    const Engine *e = netterm_engine(np);
+    nr->lag = engine_lag(e, k, nr->me);
+    nr->lag_now_us = engine_now(e);
+    nr->period_us = WORLD_SAMPLE_US;
+    nr->limit_us = st && st->holds_delta ? engine_params(e)->delta_us : 0;
+}
+
+bool netwin_race_mark(Session *s, const char *kind, int64_t *race_us, bool *logged)
+{
+    return session_mark(s, kind, race_us, logged);
 }
 
 /* Scheme k's latest metric sample, appended when the metrics moved on. */
@@ -118,11 +128,14 @@ bool netwin_race_data(Session *s, NetHistory *hist, RaceData *d)
         d->nhistory[k] = hist->n[k];
         own_view(np, t, k, st.phase < SESSION_RACING, &d->view[k][me]);
         d->known[k][me] = true;
+        d->lag[k][me] = engine_lag(netterm_engine(np), k, me);
+        d->lag[k][1 - me] = NULL; /* what reached the peer is the peer's to know */
         if (!netwin_race_peer(netterm_engine(np), k, 1 - me, d->now_us, d))
             d->view[k][1 - me] = d->view[k][me]; /* not drawn (unknown), but the trails read it */
     }
     d->end_us = d->now_us; /* the charts span the race so far */
     d->period_us = WORLD_SAMPLE_US;
+    d->delta_us = engine_params(netterm_engine(np))->delta_us;
     return true;
 }
 
@@ -195,7 +208,7 @@ const NetStudyRace *netwin_race_study(const Session *s)
     return session_study(s);
 }
 
-bool netwin_race_mark(Session *s)
+int netwin_race_own_car(Session *s)
 {
-    return session_mark(s, RECORDING_MARK_DISSATISFIED);
+    return netsession_own_car(session_core(s)) + 1;
 }

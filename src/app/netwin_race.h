@@ -14,7 +14,9 @@
  *        scheme's live metrics, the history kept in hist (one sample added
  *        per frame in which the metrics moved on), this terminal's view of
  *        each scheme, and the peer's as its latest VIEW packet said
- *        (netwin_race_peer). False before the race exists.
+ *        (netwin_race_peer); the lagometer's rings of this terminal (the
+ *        peer's MUs are not known here) and Delta. False before the race
+ *        exists.
  *   netwin_race_peer(e, k, peer, now_us, d)  the peer's screen under scheme
  *        k from engine e's latest view of remote terminal peer
  *        (engine_remote_view) into d->view[k][peer], d->known[k][peer] and
@@ -31,8 +33,8 @@
  *        waits for (n bytes each).
  *   netwin_race_error(s)  why the race did not complete (session_error).
  *   netwin_race_input(s, in)   this terminal's controls to the session.
- *   netwin_race_mark(s)        the player's dissatisfaction mark now
- *        (session_mark, kind dissatisfied); false when not racing.
+ *   netwin_race_mark(s, kind, &race_us, &logged)  a mark key (session_mark).
+ *   netwin_race_own_car(s)     this terminal's car (1-based; 0 a server).
  *   netwin_race_pose(countdown, shown, grid, &out)  the pose a screen draws
  *        for a car: its grid slot in the countdown (the terminal starts at
  *        race time 0), else what the scheme shows, a prediction (seq -1)
@@ -67,6 +69,11 @@ typedef struct NetRace {
     Pose pose[ENGINE_MAX_CARS]; /* every car as this screen shows them */
     double speed;         /* own speed along the heading (cw/s) */
     const RaceFlow *rf;
+    /* the lagometer of this screen: the shown scheme's ring at this
+     * terminal (NULL when the engine keeps none), the engine's race time,
+     * the sampling period and Delta when the scheme holds MUs (else 0) */
+    const LagRing *lag;
+    int64_t lag_now_us, period_us, limit_us;
 } NetRace;
 
 typedef struct NetHistory {
@@ -83,7 +90,8 @@ const char *netwin_race_pause_text(const SessionStatus *st, char *why, size_t n)
 const char *netwin_race_wait_text(const NetRace *nr, char *l2, char *l3, size_t n);
 const char *netwin_race_error(const Session *s);
 void netwin_race_input(Session *s, const CarInput *in);
-bool netwin_race_mark(Session *s);
+bool netwin_race_mark(Session *s, const char *kind, int64_t *race_us, bool *logged);
+int netwin_race_own_car(Session *s);
 bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile sig_atomic_t *stop);
 void netwin_race_attach(Session *s, bool (*frame)(void *ctx, Session *s), void *ctx);
 const NetStudyRace *netwin_race_study(const Session *s);

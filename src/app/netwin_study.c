@@ -133,7 +133,7 @@ static void key_down(NetWin *nw, const SDL_KeyboardEvent *k)
         nw->quit = true;
     } else if (playkeys_find(&nw->keys, sc, &player, &action)) { /* either key set: this terminal's player */
         if (nw->st.phase == NWS_RACE && action == PK_MARK)
-            netwin_mark(nw);
+            netwin_mark(nw, RECORDING_MARK_DISSATISFIED);
         else
             rate(nw, action == PK_THROTTLE ? STUDYRATE_UP
                      : action == PK_BRAKE  ? STUDYRATE_DOWN
@@ -154,7 +154,7 @@ static void pad_event(NetWin *nw, const SDL_Event *ev)
     if (ev->type == SDL_CONTROLLERBUTTONDOWN && pads_player_of(&nw->pads, ev->cbutton.which) == 0) {
         Uint8 b = ev->cbutton.button;
         if (b == PADS_MARK_BUTTON && nw->st.phase == NWS_RACE)
-            netwin_mark(nw);
+            netwin_mark(nw, RECORDING_MARK_DISSATISFIED);
         else
             rate(nw, b == SDL_CONTROLLER_BUTTON_DPAD_UP     ? STUDYRATE_UP
                      : b == SDL_CONTROLLER_BUTTON_DPAD_DOWN ? STUDYRATE_DOWN

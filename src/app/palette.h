@@ -22,6 +22,20 @@
 #define PAL_HUD_BG gfx_rgba(10, 14, 12, 190) /* a driving screen's HUD strip */
 #define PAL_GO gfx_rgb(40, 220, 80)         /* the start lights' green */
 
+/* The lagometer (lagometer.h): each MU's fate, the time held on top of the
+ * delay, the samples shown predicted, the marks, the strip's panel (opaque:
+ * a blended panel under 24 strips cost 2.7 M instructions a frame). */
+#define PAL_LAG_ON_TIME gfx_rgb(70, 200, 100)
+#define PAL_LAG_HELD gfx_rgb(180, 240, 190)
+#define PAL_LAG_LATE gfx_rgb(240, 210, 60)
+#define PAL_LAG_DISCARDED gfx_rgb(235, 65, 60)
+#define PAL_LAG_LOST gfx_rgb(215, 90, 230)
+#define PAL_LAG_REJECTED gfx_rgb(140, 140, 140)
+#define PAL_LAG_PREDICTED gfx_rgb(110, 190, 255)
+#define PAL_LAG_MARK PAL_ACCENT
+#define PAL_LAG_LIMIT gfx_rgb(190, 195, 205) /* Delta's line */
+#define PAL_LAG_BG gfx_rgb(12, 14, 17)
+
 /* Car 1 orange, car 2 blue, car 3 green, car 4 magenta, then yellow,
  * cyan, violet and pink, everywhere (tools/make_assets.c paints the
  * sprites and play_input.c the pads' lights in them): hues apart from each

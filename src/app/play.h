@@ -55,6 +55,8 @@ typedef struct PlayConfig {
     bool fullscreen;
     bool watch;               /* open the overview window at the start (and in
                                * the benchmark, draw it every frame) */
+    bool lagometer;           /* start with the lagometers shown (F2; the engine
+                               * keeps its rings: race.engine.lagometer) */
     int bench_frames;
     /* Blinding (a study): the players' screens name no scheme and no link;
      * the HUD's right side shows hud_note instead (NULL = nothing). */

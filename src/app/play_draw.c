@@ -124,9 +124,32 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     widget_hud(ps->view, rect, &h);
 }
 
+/* Player j's lagometer (F2): the MUs reaching terminal j under the shown
+ * scheme; both screens' strips on one scale (scale_us). */
+static void lag_in(const PlayState *ps, int j, LagometerIn *in)
+{
+    const Engine *e = liverace_engine(ps->lr);
+    const SchemeType *st = engine_scheme(e, ps->cfg->race.shown);
+    *in = (LagometerIn){.ring = engine_lag(e, ps->cfg->race.shown, j), .own = j, .now_us = engine_now(e),
+                        .period_us = engine_params(e)->period_us,
+                        .limit_us = st->holds_delta ? engine_params(e)->delta_us : 0, .marks = ps->marks,
+                        .nmarks = ps->nmarks, .title = st->title ? st->title : st->name};
+}
+
+static void draw_lag(PlayState *ps, int j, const SDL_FRect *screen, int64_t scale_us)
+{
+    LagometerIn in;
+    lag_in(ps, j, &in);
+    char title[96];
+    snprintf(title, sizeof title, "P%d lagometer · %s", j + 1, in.title);
+    in.title = title;
+    in.scale_us = scale_us;
+    lagometer_draw(&ps->view->gfx, &in, lagometer_screen_rect(screen, ps->view->lay.base));
+}
+
 /* Player j's screen in its viewport: the track, every car as this terminal
- * shows it (the own car on top), the minimap, the HUD. */
-static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport)
+ * shows it (the own car on top), the minimap, the HUD, the lagometer (F2). */
+static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t lag_scale_us)
 {
     AppXform x;
     play_view_xform(ps, j, viewport, &x);
@@ -142,6 +165,8 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport)
     widget_car(ps->view, ps->sprites.car[j], &x, &pose[j], j);
     widget_minimap(ps->view, &x.rect, pose, ps->nseats, j);
     hud(ps, j, &x.rect);
+    if (ps->lag)
+        draw_lag(ps, j, &x.rect, lag_scale_us);
     SDL_RenderSetClipRect(ps->r, NULL);
 }
 
@@ -172,6 +197,7 @@ static const char *const help_lines[] = {
     "Tab            the overview of every scheme in a second window",
     "O              the replay window on the race just driven (after the finish)",
     "F11 fullscreen · F12 screenshot · H this help",
+    "F2 lagometer on / off · F3 mark: drops a time-stamped mark into the recording",
     "",
     "Each screen shows the race as that player's terminal displays it under",
     "the chosen scheme: the other car late, predicted or Delta behind.",
@@ -211,9 +237,16 @@ void play_draw(PlayState *ps, int w, int h)
     SDL_Color grass = PAL_GRASS;
     SDL_SetRenderDrawColor(ps->r, grass.r, grass.g, grass.b, 255);
     SDL_RenderClear(ps->r);
+    int64_t lag_scale = 0; /* one scale for every screen's strip */
+    for (int j = 0; j < ps->nseats && ps->lag; j++) {
+        LagometerIn in;
+        lag_in(ps, j, &in);
+        int64_t s = lagometer_scale(&in);
+        lag_scale = s > lag_scale ? s : lag_scale;
+    }
     for (int j = 0; j < ps->nseats; j++) {
         SDL_FRect rect = play_screen_rect(ps, j, w, h);
-        draw_screen(ps, j, &rect);
+        draw_screen(ps, j, &rect, lag_scale);
     }
     play_layout_frame(ps, w, h);
     play_layout_lights(ps, w, h);
@@ -228,17 +261,29 @@ void play_draw(PlayState *ps, int w, int h)
                                 session ? "Esc / P resume" : "Esc / P resume · R restart · Q quit", "H help"};
         widget_text_box(&ps->view->gfx, w, h, lines, 4, ps->pause_why[0] ? PAL_WARN : PAL_ACCENT);
     }
-    if (ps->help) {
+    if (ps->help) { /* the keys, then how to read the lagometer */
         int n;
-        const char *const *lines = session ? play_session_help_lines(&n) : play_help_lines(&n);
-        widget_text_box(&ps->view->gfx, w, h, lines, n, PAL_ACCENT);
+        const char *const *keys = session ? play_session_help_lines(&n) : play_help_lines(&n);
+        const char *lines[48];
+        int m = 0;
+        for (int i = 0; i < n && m < 48; i++)
+            lines[m++] = keys[i];
+        for (int i = 0; !session && lagometer_legend(i) && m < 48; i++) /* a study shows no lagometer */
+            lines[m++] = lagometer_legend(i);
+        widget_text_box(&ps->view->gfx, w, h, lines, m, PAL_ACCENT);
     }
     if (ps->msg_frames > 0 && ps->msg[0]) {
         Gfx *g = &v->gfx;
         float l = (float)gfx_line_h(g, GFX_NORMAL);
         int tw, th;
         gfx_text_size(g, GFX_NORMAL, ps->msg, &tw, &th);
-        widget_panel(ps->r, ((float)w - (float)tw) / 2 - l / 2, (float)h - 2.2f * l, (float)tw + l, 1.6f * l, PAL_DIM);
-        gfx_text(g, GFX_NORMAL, w / 2, (int)((float)h - 1.9f * l), GFX_CENTER, PAL_FG, "%s", ps->msg);
+        float y = (float)h - 2.2f * l; /* above the lagometers when they are shown */
+        if (ps->lag) {
+            SDL_FRect low = play_screen_rect(ps, ps->nseats - 1, w, h); /* a screen of the bottom row */
+            SDL_FRect lag = lagometer_screen_rect(&low, v->lay.base);
+            y = lag.y - 2.0f * l;
+        }
+        widget_panel(ps->r, ((float)w - (float)tw) / 2 - l / 2, y, (float)tw + l, 1.6f * l, PAL_DIM);
+        gfx_text(g, GFX_NORMAL, w / 2, (int)(y + 0.3f * l), GFX_CENTER, PAL_FG, "%s", ps->msg);
     }
 }

@@ -44,10 +44,13 @@
  *        the current race finalised, keys, pads and sprites kept, the view
  *        rebuilt when the track differs. cfg is borrowed until the next call
  *        or play_state_free.
- *   play_mark(ps, j)                player j's dissatisfaction mark while
- *        racing (liverace_mark, kind dissatisfied): the race's recording
- *        gets it at once, the player's screen shows "marked" for a second.
- *        False when the race is not running.
+ *   play_mark(ps, player, kind)     the one path of the mark keys while
+ *        racing (liverace_mark): a player's Shift / pad Y (player 1..N,
+ *        kind dissatisfied: their screen shows "marked" for a second) or
+ *        F3 (player 0, kind mark: the message line says where it went).
+ *        The recording gets it at once; the latest PLAY_MARKS are kept for
+ *        the lagometers and the overview's charts. False (F3: said) when
+ *        the race is not running or the mark cannot be written.
  */
 #ifndef NR_PLAY_INTERNAL_H
 #define NR_PLAY_INTERNAL_H
@@ -59,6 +62,7 @@
 
 #define PLAY_MSG_FRAMES 240
 #define PLAY_MSG_MAX 256
+#define PLAY_MARKS 256 /* marks drawn (the latest; the recording keeps every one) */
 
 typedef struct PlayState {
     const PlayConfig *cfg;
@@ -91,7 +95,10 @@ typedef struct PlayState {
     char msg[PLAY_MSG_MAX];
     int msg_frames;
     int64_t marked_until_us[PLAY_SEATS]; /* flow time until which "marked" shows */
-    int marks[PLAY_SEATS];               /* marks given in this race */
+
+    bool lag;              /* the lagometers shown (F2) */
+    RecMark marks[PLAY_MARKS]; /* this race's marks (every key's), in time order */
+    int nmarks, marks_total;
 } PlayState;
 
 bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrError *err);
@@ -118,7 +125,7 @@ const char *play_kind_text(const PlayState *ps, int j, char *buf, size_t n);
 void play_shown_pose(const PlayState *ps, int j, int car, Pose *out);
 bool play_restart(PlayState *ps, NrError *err);
 bool play_next_race(PlayState *ps, const PlayConfig *cfg, NrError *err);
-bool play_mark(PlayState *ps, int j);
+bool play_mark(PlayState *ps, int player, const char *kind);
 /* The HUD's right side of player j's screen: the scheme and the link that
  * brings the other car ("nc · link 2→1 75±10 ms"), or under blinding only
  * cfg->hud_note; "MARKED" for a second after the player's mark. */

@@ -101,9 +101,9 @@ static bool start_race(PlayState *ps, NrError *err)
     ps->rec_failed = false;
     ps->announced = false;
     ps->script_seen = 0;
+    ps->nmarks = ps->marks_total = 0;
     memset(ps->steer, 0, sizeof ps->steer);
     memset(ps->in, 0, sizeof ps->in);
-    memset(ps->marks, 0, sizeof ps->marks);
     memset(ps->marked_until_us, 0, sizeof ps->marked_until_us);
     return true;
 }
@@ -120,6 +120,7 @@ bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrEr
     for (int j = PLAYKEYS_PLAYERS; j < ps->nseats; j++)
         if (cfg->kind[j] == PLAYER_KEYS)
             return nr_error_set(err, "player %d cannot drive with keys: the keyboard drives players 1 and 2", j + 1);
+    ps->lag = cfg->lagometer;
     ps->key_state = SDL_GetKeyboardState(NULL);
     playkeys_default(&ps->keys);
     if (cfg->keys_path && !playkeys_load(&ps->keys, cfg->keys_path, err))
@@ -219,16 +220,28 @@ bool play_next_race(PlayState *ps, const PlayConfig *cfg, NrError *err)
     return true;
 }
 
-bool play_mark(PlayState *ps, int j)
+bool play_mark(PlayState *ps, int player, const char *kind)
 {
     NrError err = {{0}};
-    if (!liverace_mark(ps->lr, j + 1, RECORDING_MARK_DISSATISFIED, &err)) {
-        if (err.msg[0])
-            play_message(ps, "%s", err.msg);
+    bool key = player == 0;
+    if (!liverace_mark(ps->lr, player, kind, &err)) {
+        if (err.msg[0] || key)
+            play_message(ps, "%s", err.msg[0] ? err.msg : "F3 marks a race while it runs");
         return false;
     }
-    ps->marks[j]++;
-    ps->marked_until_us[j] = ps->flow_us + PLAY_MARK_SHOW_US;
+    int n;
+    const RecMark *m = liverace_marks(ps->lr, &n);
+    if (ps->nmarks == PLAY_MARKS) { /* the oldest leaves the screen, not the file */
+        memmove(ps->marks, ps->marks + 1, sizeof ps->marks[0] * (PLAY_MARKS - 1));
+        ps->nmarks--;
+    }
+    ps->marks[ps->nmarks++] = m[n - 1];
+    ps->marks_total++;
+    if (key)
+        play_message(ps, "mark %d at %.3f s in %s", ps->marks_total, (double)m[n - 1].t_ms / 1000.0,
+                     ps->rec_path[0] ? ps->rec_path : "the race (not recorded)");
+    else
+        ps->marked_until_us[player - 1] = ps->flow_us + PLAY_MARK_SHOW_US;
     return true;
 }
 
@@ -299,7 +312,7 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
     int player, action;
     if (playkeys_find(&ps->keys, k->keysym.scancode, &player, &action)) {
         if (action == PK_MARK && !ps->paused)
-            play_mark(ps, player);
+            play_mark(ps, player + 1, RECORDING_MARK_DISSATISFIED);
         return;
     }
     if (ps->cfg->session && !session_key(k->keysym.scancode))
@@ -324,6 +337,12 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
         break;
     case SDL_SCANCODE_F12:
         ps->want_shot = true;
+        break;
+    case SDL_SCANCODE_F2:
+        ps->lag = !ps->lag;
+        break;
+    case SDL_SCANCODE_F3:
+        play_mark(ps, 0, RECORDING_MARK_KEY);
         break;
     case SDL_SCANCODE_RETURN:
     case SDL_SCANCODE_SPACE:
@@ -390,7 +409,7 @@ void play_handle_event(PlayState *ps, const SDL_Event *ev)
          * nobody plays with is a spectator's); Y marks */
         int j = pads_player_of(&ps->pads, ev->cbutton.which);
         if (j >= 0 && ev->cbutton.button == PADS_MARK_BUTTON && !ps->paused)
-            play_mark(ps, j);
+            play_mark(ps, j + 1, RECORDING_MARK_DISSATISFIED);
         if (ev->cbutton.button == SDL_CONTROLLER_BUTTON_START && j >= 0) {
             RacePhase ph = liverace_flow(ps->lr)->phase;
             if (ph == RF_GRID && !ps->cfg->session)

@@ -64,11 +64,13 @@ static void watch_toggle(PlayWin *pw)
     PlayState *ps = pw->ps;
     if (!overwin_open(&pw->watch, pw->loop->win, liverace_engine(ps->lr), NULL, ps->cfg->font_path, ps->sprites.icon, &err))
         play_message(ps, "cannot open the overview window: %s", err.msg);
+    else
+        pw->watch.s->lag = ps->lag; /* opens with the lagometers as the game shows them (F2 in each) */
 }
 
 /* An event of the overview window goes to it, except the driving keys
  * (its D, arrows and others would change links and views) and the game's
- * Tab, Esc and P (pause, close the overview from either window). */
+ * Tab, Esc, P and F3 (pause, close the overview, mark from either window). */
 static void scr_event(void *ctx, const SDL_Event *ev)
 {
     PlayWin *pw = ctx;
@@ -76,8 +78,8 @@ static void scr_event(void *ctx, const SDL_Event *ev)
     if (overwin_owns(&pw->watch, ev)) {
         bool key = ev->type == SDL_KEYDOWN || ev->type == SDL_KEYUP;
         SDL_Scancode sc = key ? ev->key.keysym.scancode : SDL_SCANCODE_UNKNOWN;
-        bool game_key = ev->type == SDL_KEYDOWN &&
-                        (sc == SDL_SCANCODE_TAB || sc == SDL_SCANCODE_ESCAPE || sc == SDL_SCANCODE_P);
+        bool game_key = ev->type == SDL_KEYDOWN && (sc == SDL_SCANCODE_TAB || sc == SDL_SCANCODE_ESCAPE ||
+                                                    sc == SDL_SCANCODE_P || sc == SDL_SCANCODE_F3);
         if (game_key)
             play_handle_event(ps, ev);
         else if (!(key && player_key(ps, sc)) && overwin_event(&pw->watch, ev))
@@ -145,8 +147,11 @@ static void scr_message(void *ctx, const char *text)
 static void scr_after(void *ctx)
 {
     PlayWin *pw = ctx;
-    if (pw->watch.s)
+    if (pw->watch.s) {
         pw->watch.s->e = liverace_engine(pw->ps->lr); /* a restart made a new engine */
+        pw->watch.s->marks = pw->ps->marks;
+        pw->watch.s->nmarks = pw->ps->nmarks;
+    }
     overwin_draw(&pw->watch);
 }
 

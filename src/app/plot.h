@@ -69,6 +69,9 @@ typedef struct PlotPanel {
     double symlog;         /* > 0: y on a symmetric log scale, linear within
                             * +-symlog, ticks at 0 and +-powers of ten (one
                             * outlier does not flatten every other curve) */
+    const double *marks;   /* x of vertical lines (the window's marks, issue 22);
+                            * drawn by the window's charts only; NULL = none */
+    int nmarks;
 } PlotPanel;
 
 typedef struct PlotFigure {

@@ -172,6 +172,8 @@ void plot_draw_panel(Gfx *g, SDL_FRect a, const PlotPanel *p, const PlotTheme *t
         /* curves, clipped to the plot area */
         SDL_Rect clip = {(int)A.left, (int)A.top, (int)A.pw + 1, (int)A.ph + 1};
         SDL_RenderSetClipRect(r, &clip);
+        for (int i = 0; i < p->nmarks; i++) /* the marks, behind the curves */
+            gfx_fill(r, plot_ax_px(&A, p->marks[i]) - 1, A.top, 2, A.ph, PAL_LAG_MARK);
         for (int s = 0; s < p->nseries; s++)
             draw_series(r, p, &A, s);
     }

@@ -13,12 +13,15 @@ void racedata_from_engine(RaceData *d, const Engine *e, int64_t end_us)
         for (int j = 0; j < 2; j++) {
             engine_view(e, k, j, &d->view[k][j]);
             d->known[k][j] = true;
+            d->lag[k][j] = engine_lag(e, k, j);
         }
     }
     for (int j = 0; j < 2; j++)
         d->late_us[j] = 0;
     d->now_us = engine_now(e);
     d->end_us = end_us;
+    d->delta_us = engine_params(e)->delta_us;
+    d->net = NULL;
     int64_t period = engine_params(e)->period_us;
     d->period_us = period > 0 ? period : 33 * NR_US_PER_MS;
 }

@@ -8,12 +8,15 @@
  * Contracts:
  *   racedata_from_engine(d, e, end_us)  fills d from engine e at its current
  *        instant (every terminal's view known); end_us is the end of the
- *        charts' time axis (the recording's end, or now for a live race).
+ *        charts' time axis (the recording's end, or now for a live race);
+ *        the lagometer's rings when the engine keeps them, no network
+ *        history.
  */
 #ifndef NR_RACEDATA_H
 #define NR_RACEDATA_H
 
 #include "engine.h"
+#include "lagometer.h"
 
 typedef struct RaceData {
     int n;                                    /* schemes */
@@ -26,6 +29,9 @@ typedef struct RaceData {
     int64_t late_us[2];                       /* how old each terminal's screens are (us): 0 when
                                                * computed here, a network delay for the peer's */
     int64_t now_us, end_us, period_us;        /* race time, the charts' end, the sampling period */
+    const LagRing *lag[SCHEME_MAX][2];        /* the lagometer's rings (engine_lag); NULL: none here */
+    int64_t delta_us;                         /* Delta in force (the lagometer's line) */
+    const LagNetHist *net;                    /* network play's clock estimates; NULL otherwise */
 } RaceData;
 
 void racedata_from_engine(RaceData *d, const Engine *e, int64_t end_us);

@@ -55,6 +55,25 @@ static void print_gaps(const Recording *rec, const Track *t)
     free(p[1]);
 }
 
+/* The marks (recording.h): how many, when (s), then each as the file
+ * writes it ("mark: T_MS,PLAYER,KIND[,NOTE]"; a file of the first
+ * release's "T_MS [LABEL]" reads as kind mark). */
+static void print_marks(const Recording *rec)
+{
+    printf("marks: %d\n", rec->nmarks);
+    if (rec->nmarks == 0)
+        return;
+    printf("mark_times_s:");
+    for (int i = 0; i < rec->nmarks; i++)
+        printf(" %.3f", (double)rec->marks[i].t_ms / 1000.0);
+    printf("\n");
+    for (int i = 0; i < rec->nmarks; i++) {
+        char line[RECORDING_MARK_KIND + RECORDING_MARK_NOTE + 64];
+        if (recmark_format(line, sizeof line, &rec->marks[i]) > 0)
+            printf("%s", line + 2); /* "mark: ..." without the "# " */
+    }
+}
+
 static int info_recording(const char *path)
 {
     NrError err;
@@ -66,7 +85,7 @@ static int info_recording(const char *path)
     printf("source: %s\n", rec.source);
     printf("created: %s\n", rec.created);
     /* the condition the race was driven under (play, study), as written */
-    static const char *const own[] = {"format", "samples", "duration_s", "truncated", "complete", "track_file",
+    static const char *const own[] = {"format", "samples", "duration_s", "truncated", "complete", "marks", "track_file",
                                       "lead_changes"};
     for (int i = 0; i < rec.nmeta; i++) {
         bool mine = false;
@@ -86,12 +105,7 @@ static int info_recording(const char *path)
      * finalised (a killed game or network terminal), even when its last
      * flush ended on a whole line. */
     printf("complete: %s\n", nr_part_named(path) || rec.truncated ? "no" : "yes");
-    if (rec.nmarks > 0) /* the marked moments, as the file writes them */
-        printf("marks: %d\n", rec.nmarks);
-    for (int i = 0; i < rec.nmarks; i++) {
-        const RecMark *m = &rec.marks[i];
-        printf("mark: %ld,%d,%s%s%s\n", (long)m->t_ms, m->player, m->kind, m->note[0] ? "," : "", m->note);
-    }
+    print_marks(&rec);
     int rc = CLI_OK;
     char tpath[4096];
     if (rec.ncars < 2) {
@@ -194,7 +208,9 @@ const CliCommand cmd_info = {
     "condition, race_kind in a study), cars, period_ms, samples,\n"
     "duration_s (time of the last sample), truncated (yes when the file was cut,\n"
     "e.g. by a killed writer), complete (no for a .part file a live race never\n"
-    "finalised, or a truncated one), track_file (where the track was found) and\n"
+    "finalised, or a truncated one), marks (the mark keys' marks; with any,\n"
+    "mark_times_s: their race times, and one 'mark: T_MS,PLAYER,KIND[,NOTE]' each),\n"
+    "track_file (where the track was found) and\n"
     "lead_changes (sign changes of the progress difference of cars 1 and 2),\n"
     "mean_gap_cw and max_gap_cw (progress difference, car widths),\n"
     "median_distance_cw and min_distance_cw (centre to centre), closer_1cw and\n"

@@ -86,7 +86,7 @@ typedef struct NetArgs {
     const char *server_mode;
     int64_t cars;
     const char *scheme, *track_arg, *link_text, *peer, *log_path, *keys_path, *pad_mappings, *size;
-    bool fullscreen, watch, headless, scheme_given, race_given, laps_given;
+    bool fullscreen, watch, headless, scheme_given, race_given, laps_given, lagometer;
     int64_t laps;
     double seconds, offset_ms, drift;
     char peer_host[256];
@@ -173,6 +173,7 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
                : strcmp(f, "--raw-clock") == 0 ? &sc->raw_clock
                : strcmp(f, "--headless") == 0  ? &a->headless
                : strcmp(f, "--watch") == 0     ? &a->watch
+               : strcmp(f, "--lagometer") == 0 ? &a->lagometer
                                                : NULL;
     if (!on)
         return -1;
@@ -248,6 +249,8 @@ static int check_args(NetCli *n, NetArgs *a, SessionConfig *sc, bool *script, bo
     *human = strcmp(n->player, "keys") == 0 || strcmp(n->player, "pad") == 0;
     if (strcmp(n->player, "bot") != 0 && !*script && !*human)
         return cli_usage_error(n->cmd, "--player '%s': expected keys, pad, bot or script:FILE", n->player);
+    if (a->lagometer && a->headless)
+        return cli_usage_error(n->cmd, "--lagometer shows a strip in the window: drop --headless");
     if (a->watch && a->headless)
         return cli_usage_error(n->cmd, "--watch shows the gauges in the window: drop --headless (the "
                                        "summary and the log give every scheme's metrics)");
@@ -333,6 +336,7 @@ static int window_config(NetCli *n, const NetArgs *a, bool script, bool human, N
     wc->pad_mappings = a->pad_mappings;
     wc->fullscreen = a->fullscreen;
     wc->watch = a->watch;
+    wc->lagometer = a->lagometer;
     wc->title = a->host ? "netrace host" : "netrace join";
     if (a->size) {
         char extra;
@@ -438,6 +442,7 @@ static int net_main(int argc, char **argv, bool host, bool serve)
     sc.make_controller = make_controller;
     sc.ctx = &n;
     sc.external_input = human;
+    sc.lagometer = !a.headless; /* the window's F2 */
     NetWinConfig wc;
     if (rc == CLI_OK)
         rc = window_config(&n, &a, script, human, &wc);
@@ -466,6 +471,7 @@ static int serve_main(int argc, char **argv)
     "                    script:FILE (docs/driving.md): who drives this terminal's car\n"            \
     "  --keys FILE, --pad-mappings FILE, --size WxH, --fullscreen  the window (docs/play.md)\n"      \
     "  --watch           every scheme's live gauges beside the race (Tab in the window)\n"          \
+    "  --lagometer       start with the lagometer shown (F2 in the window; F3 drops a mark)\n"      \
     "  --link SPEC       emulated delay and loss added to what this terminal sends (netem grammar)\n" \
     "  --clock-offset MS, --clock-drift PPM  an artificial clock error (tests the clock sync)\n"      \
     "  --raw-clock       run the schemes on the local clock instead of the synchronised one\n"        \

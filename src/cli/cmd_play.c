@@ -272,6 +272,8 @@ static int window_flag(PlayConfig *pc, int argc, char **argv, int *i)
             pc->bench_frames = (int)n;
     } else if (strcmp(a, "--watch") == 0) {
         pc->watch = true;
+    } else if (strcmp(a, "--lagometer") == 0) {
+        pc->lagometer = true;
     } else {
         return players_window_flag(pc, argc, argv, i, CMD);
     }
@@ -451,6 +453,7 @@ static int play_main(int argc, char **argv)
     if (p.headless)
         return finish(&p, run_headless(&p, lc, p.csv, p.series));
     lc->engine.keep_history = true; /* the overview's strip charts */
+    lc->engine.lagometer = true;    /* F2 */
     for (int j = 0; j < PLAY_SEATS; j++)
         pc.kind[j] = p.pl.kind[j];
     pc.make_ctl = make_controllers;
@@ -470,7 +473,7 @@ const CliCommand cmd_play = {
              "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC] [--links FILE] [--link-script FILE]\n"
              "  [--delta MS] [--tdr W] [--schemes LIST] [--seed S] [--track FILE] [--out FILE|none] [--keys FILE]\n"
              "  [--pad-mappings FILE] [--watch] [--headless [--csv] [--series OUT.csv]] [--size WxH] [--fullscreen]\n"
-             "  [--bench-frames N]",
+             "  [--lagometer] [--bench-frames N]",
     .help = "Two to four cars race on the car physics; each player's screen (two side by side,\n"
             "three or four in a 2 x 2 grid: P1 top left, P2 top right, P3 bottom left, P4\n"
             "bottom right) shows the race as that player's terminal displays it under --scheme,\n"
@@ -491,6 +494,7 @@ const CliCommand cmd_play = {
             "  --skill X, --noise X  the bots' driver (default 0.9, 0.5); skill -1..0 a slow,\n"
             "                    forgiving novice (-1: about 1.6 times the lap time of 1); seeded by --seed\n"
             "  --watch           open the overview of every scheme in a second window\n"
+            "  --lagometer       start with each screen's lagometer shown (F2 toggles)\n"
             "  --headless        no window, bots / scripts only, as fast as possible; prints\n"
             "                    replay's table (--csv: as CSV), --series OUT.csv like replay's\n"
             "  --size WxH, --fullscreen, --shots DIR, --assets DIR, --bench-frames N\n"

@@ -123,15 +123,21 @@ static int view_flag(ViewOpts *v, int argc, char **argv, int *i, const char *cmd
         v->app.loop = true;
         return 1;
     }
+    if (strcmp(a, "--lagometer") == 0) {
+        v->app.lagometer = true;
+        return 1;
+    }
     return 0;
 }
 
 /* An engine of its own for the window or the snapshots (the strip charts
- * need the history), so the printed table stays the whole race's. */
+ * need the history, the lagometer its rings), so the printed table stays
+ * the whole race's. */
 static Replay *view_replay(const EngineConfig *cfg, const Recording *rec, NrError *err)
 {
     EngineConfig c = *cfg;
     c.keep_history = true;
+    c.lagometer = true;
     return replay_new(&c, rec, false, err);
 }
 
@@ -244,6 +250,26 @@ static int replay_load(ReplayArgs *w, const char *cmd)
     return rc;
 }
 
+/* One mark: its time, whose (player N; nobody's: none), its kind and note. */
+static void print_mark(int i, const RecMark *m)
+{
+    printf("%s %.3f s (", i ? "," : "", (double)m->t_ms / 1000.0);
+    if (m->player > 0)
+        printf("player %d ", m->player);
+    printf("%s%s%s)", m->kind, m->note[0] ? ": " : "", m->note);
+}
+
+/* The recording's marks (recording.h), when it has any. */
+static void print_marks(const Recording *rec)
+{
+    if (rec->nmarks == 0)
+        return;
+    printf("marks:  %d at", rec->nmarks);
+    for (int i = 0; i < rec->nmarks; i++)
+        print_mark(i, &rec->marks[i]);
+    printf("\n");
+}
+
 /* The table (or CSV) of every scheme, then the series file. */
 static int replay_results(ReplayArgs *w, const EngineConfig *cfg, const char *cmd)
 {
@@ -257,6 +283,7 @@ static int replay_results(ReplayArgs *w, const EngineConfig *cfg, const char *cm
     } else {
         printf("race:   %s (%.1f s, track %s)\n", o->recording,
                (double)(o->rec.nsamples - 1) * o->rec.period_ms / 1000.0, track_name(o->track));
+        print_marks(&o->rec);
         if (race_topo_wide(o)) {
             race_topo_print_params(stdout, o);
             race_topo_print_table(stdout, res, cfg->nschemes, o->ncars);
@@ -328,7 +355,7 @@ const CliCommand cmd_replay = {
              "  [--link21 SPEC] [--link-script FILE] [--delta MS] [--tdr W] [--converge MS]\n"
              "  [--schemes LIST] [--seed S] [--clock1 OFF[,PPM]] [--clock2 OFF[,PPM]]\n"
              "  [--snapshot T FILE.png]... [--size WxH] [--speed X] [--focus SCHEME] [--loop]\n"
-             "  [--paused] [--fullscreen] [--shots DIR] [--bench-frames N] [--cars N]\n"
+             "  [--paused] [--fullscreen] [--lagometer] [--shots DIR] [--bench-frames N] [--cars N]\n"
              "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC]... [--links FILE]",
     .help = "FILE defaults to recordings/default.csv; --schemes defaults to all (the papers' twelve;\n"
             "every: all sixteen).\n"
@@ -347,6 +374,7 @@ const CliCommand cmd_replay = {
             "  --loop            restart the race at its end\n"
             "  --paused          start paused (Space plays)\n"
             "  --fullscreen      start fullscreen (F toggles)\n"
+            "  --lagometer       start with every screen's lagometer shown (F2 toggles)\n"
             "  --shots DIR       where P / F12 screenshots go (default ~/Pictures/netrace)\n"
             "  --bench-frames N  render N overview frames, print frame times, exit\n"
             "Keys in the window: H shows them all (docs/window.md).\n" RACE_OPTS_HELP

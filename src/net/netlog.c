@@ -64,6 +64,7 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
           "# columns clock: row,local_us,offset_us,bound_us,rtt_us,drift_ppm,sample_offset_us,sample_rtt_us\n"
           "# columns reject: row,local_us,reason,count\n"
           "# columns event: row,local_us,sync_us,what,detail\n"
+          "# columns mark: row,local_us,sync_us,kind\n"
           "# columns metric: row,scheme,key,value\n",
           g->f);
     if (nr_part_flush(&g->pf) != NR_PART_OK) {
@@ -153,6 +154,14 @@ void netlog_event(NetLog *g, int64_t local, int64_t sync, const char *what, cons
     for (const char *c = detail; *c; c++)
         fputc(*c == ',' || *c == '\n' ? ';' : *c, g->f);
     fputc('\n', g->f);
+    check(g);
+}
+
+void netlog_mark(NetLog *g, int64_t local, int64_t sync, const char *kind)
+{
+    if (!g || g->failed)
+        return;
+    fprintf(g->f, "mark,%" PRId64 ",%" PRId64 ",%s\n", local, sync, kind);
     check(g);
 }
 
@@ -306,6 +315,15 @@ static void sink_metrics(void *ctx, const char *scheme, const Metrics *m, int ow
     netlog_metrics(((NetLogSink *)ctx)->log, scheme, m, own_dir);
 }
 
+/* A mark is pushed to the file at once: a crash right after keeps it. */
+static void sink_mark(void *ctx, int64_t local, int64_t race, const char *kind)
+{
+    NetLogSink *k = ctx;
+    netlog_mark(k->log, local, race, kind);
+    NrError err;
+    (void)netlog_flush(k->log, &err); /* a failure shows at the next flush, which ends the session */
+}
+
 static bool sink_flush(void *ctx, NrError *err)
 {
     return netlog_flush(((NetLogSink *)ctx)->log, err);
@@ -322,5 +340,5 @@ static bool sink_close(void *ctx, NrError *err)
 NetSessionLog netlog_sink(NetLogSink *k)
 {
     return (NetSessionLog){k,          sink_open,  sink_own,     sink_tx,    sink_rx,   sink_clock,
-                           sink_reject, sink_event, sink_metrics, sink_flush, sink_close};
+                           sink_reject, sink_event, sink_metrics, sink_flush, sink_close, sink_mark};
 }

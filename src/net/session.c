@@ -127,6 +127,7 @@ Session *session_new(const SessionConfig *cfg, NrError *err)
         .server_mode = cfg->server_mode, .entropy = entropy(cfg), .track_text = cfg->track_text, .track_file = cfg->track_file,
         .schemes = cfg->schemes, .shown = cfg->shown, .params = cfg->params, .laps = cfg->laps,
         .seconds_ms = cfg->seconds_ms, .seed = cfg->seed, .link = cfg->link, .raw_clock = cfg->raw_clock,
+        .lagometer = cfg->lagometer,
         .offset_true_us = cfg->clock_offset_us, .drift_true_ppm = cfg->clock_drift_ppm,
         .make_controller = cfg->make_controller, .ctx = cfg->ctx, .external_input = cfg->external_input,
         .timeouts = cfg->timeouts, .study = cfg->study,
@@ -351,9 +352,9 @@ int session_marks(const Session *s)
     return netsession_marks(s->ns);
 }
 
-bool session_mark(Session *s, const char *kind)
+bool session_mark(Session *s, const char *kind, int64_t *race_us, bool *logged)
 {
-    return netsession_mark(s->ns, netclock_now_us(s->clock), kind);
+    return netsession_mark(s->ns, netclock_now_us(s->clock), kind, race_us, logged);
 }
 
 void session_wait(Session *s)

@@ -44,8 +44,8 @@
  *   session_pauses(s)       times the race paused (docs/netplay.md "Pause").
  *   session_set_input(s, in)  the own car's input when cfg->external_input
  *        (keys, pad): held until the next call.
- *   session_mark(s, kind)   netsession_mark at the clock's now; session_marks(s)
- *        the marks given here.
+ *   session_mark(s, kind, &race_us, &logged)  the mark key: netsession_mark
+ *        at the clock's now; session_marks(s) the dissatisfied marks given.
  *   session_wait(s)         blocks until a datagram arrives or the session
  *        wants to run (session_next_wake): a caller's own loop of steps.
  *   session_quit(s, why)    the player or a signal ends it: BYE.
@@ -97,6 +97,7 @@ typedef struct SessionConfig {
     int64_t clock_offset_us;
     double clock_drift_ppm;
     bool raw_clock;         /* schemes on the local clock */
+    bool lagometer;         /* the engine keeps the lagometer's rings (the window's F2) */
     const char *log_path;   /* NULL = no log */
     SessionMakeController make_controller;
     void *ctx;
@@ -159,7 +160,7 @@ void session_code(const Session *s, char out[WIRECRYPT_CODE_TEXT]);
 int session_pauses(const Session *s);
 const SchemeType *session_scheme(const Session *s, int k);
 void session_set_input(Session *s, const CarInput *in);
-bool session_mark(Session *s, const char *kind);
+bool session_mark(Session *s, const char *kind, int64_t *race_us, bool *logged);
 int session_marks(const Session *s);
 void session_wait(Session *s);
 void session_quit(Session *s, const char *why);

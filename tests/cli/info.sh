@@ -20,6 +20,7 @@ stdout_has "^samples: 910$" "recording info: samples (0 to 29.997 s every 33 ms)
 stdout_has "^duration_s: 29\.997$" "recording info: duration"
 stdout_has "^truncated: no$" "recording info: not truncated"
 stdout_has "^lead_changes: (8|9|10|11|12)$" "recording info: 8-12 lead changes"
+stdout_has "^marks: 0$" "recording info: no marks"
 # centre distances recomputed from the CSV by awk (not by the code under test)
 awk -F, '!/^#/ && $1 ~ /^[0-9]+$/ { if ($2 == 1) { x = $3; y = $4 } else printf "%.9f\n", sqrt(($3 - x) ^ 2 + ($4 - y) ^ 2) }' \
     recordings/default.csv | sort -g > "$TMP/dist"
@@ -32,6 +33,25 @@ stdout_has "^closer_1cw: $want1$" "recording info: share closer than 1 cw ($want
 stdout_has "^closer_2cw: $want2$" "recording info: share closer than 2 cw ($want2 by awk)"
 stdout_has "^median_distance_cw: $wantmed$" "recording info: median distance ($wantmed by awk)"
 stdout_has "^min_distance_cw: $wantmin$" "recording info: min distance ($wantmin by awk)"
+
+# marks: '# mark: T_MS,PLAYER,KIND[,NOTE]' lines between the rows; the first
+# release's '# mark: T_MS [LABEL]' still reads (kind mark; the label is the
+# player when it names one, else the note)
+{ sed -n 1,207p recordings/default.csv; echo "# mark: 5500"; sed -n 208,300p recordings/default.csv
+  echo "# mark: 4000,2,dissatisfied"; sed -n 301,400p recordings/default.csv
+  echo "# mark: 3000 the host"; echo "# mark: 3000 joiner"; sed -n '401,$p' recordings/default.csv; } >"$TMP/marked.csv"
+cp tracks/default.track "$TMP/"
+expect 0 "info on a marked race" -- "$NR" info "$TMP/marked.csv"
+stdout_has "^marks: 4$" "marked race: four marks"
+stdout_has "^mark_times_s: 3.000 3.000 4.000 5.500$" "marked race: their times, in time order"
+stdout_has "^mark: 3000,0,mark,the host$" "marked race: a first release's label that names nobody is the note"
+stdout_has "^mark: 3000,2,mark$" "marked race: a first release's joiner is player 2"
+stdout_has "^mark: 4000,2,dissatisfied$" "marked race: player 2's dissatisfaction"
+stdout_has "^mark: 5500,0,mark$" "marked race: a first release's mark without a label"
+stdout_has "^samples: 910$" "marked race: every sample still read"
+expect 0 "replay of a marked race" -- "$NR" replay "$TMP/marked.csv" --headless --schemes nc
+stdout_has "^marks:  4 at 3.000 s \(mark: the host\), 3.000 s \(player 2 mark\), 4.000 s \(player 2 dissatisfied\), 5.500 s \(mark\)$" \
+    "replay names the marks"
 
 expect 0 "info finds bundled files from another directory" -- env -C "$TMP" "$NR" info recordings/default.csv
 stdout_has "^lead_changes: [0-9]+$" "info from elsewhere resolves the track"
@@ -98,6 +118,11 @@ bad_rec missing.csv "$H
 33,1,0,0,0,0
 33,2,0,0,0,0
 " "missing.csv:8: car 2 has no sample at t_ms 0" "missing car at a sample time"
+bad_rec mark.csv "$H
+0,1,0,0,0,0
+# mark: -12
+0,2,0,0,0,0
+" "mark.csv:8: mark '-12'" "a mark line that is not one"
 bad_rec notrack.csv "# netrace-recording: 1
 # track: nosuch.track
 # period_ms: 33

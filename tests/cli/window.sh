@@ -16,6 +16,14 @@ else
     echo "FAIL: snapshots are PNGs of 640x360 (IHDR width 0x280, height 0x168)"
 fi
 
+# the lagometer drawn into a snapshot: a picture other than the plain one
+expect 0 "replay --snapshot --lagometer" -- env -u DISPLAY -u WAYLAND_DISPLAY "$NR" replay "$TMP/win.csv" \
+    --snapshot 1.5 "$TMP/lag.png" --size 640x360 --lagometer
+if [ -s "$TMP/lag.png" ] && ! cmp -s "$TMP/lag.png" "$TMP/a.png"; then pass=$((pass + 1)); else
+    fail=$((fail + 1))
+    echo "FAIL: --lagometer changes the snapshot"
+fi
+
 expect 2 "--size without x" -- "$NR" replay "$TMP/win.csv" --headless --size 640
 stderr_has "--size '640': expected WIDTHxHEIGHT" "bad --size named"
 expect 2 "--size too small" -- "$NR" replay "$TMP/win.csv" --headless --size 10x10

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     static const SDL_Scancode reserved[] = PLAYKEYS_RESERVED;
     int seen[SDL_NUM_SCANCODES] = {0};
-    for (int p = 0; p < PLAY_PLAYERS; p++)
+    for (int p = 0; p < PLAYKEYS_PLAYERS; p++)
         for (int a = 0; a < PK_ACTIONS; a++)
             for (int i = 0; i < PLAYKEYS_PER_ACTION; i++) {
                 SDL_Scancode sc = k.key[p][a][i];

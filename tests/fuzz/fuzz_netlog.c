@@ -29,20 +29,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         return 0;
     }
-    if (log.nown < 1 || (log.car != 1 && log.car != 2) || log.period_ms < 1)
+    if (log.nown < 1 || log.ncars < 2 || log.ncars > TERMLOG_MAX_CARS || log.car < 1 ||
+        log.car > log.ncars || log.period_ms < 1)
         abort();
     for (int i = 0; i < log.nown; i++)
         if (log.own[i].t_ms != i * log.period_ms || !isfinite(log.own[i].x) || !isfinite(log.own[i].speed))
             abort();
     for (int64_t i = 0; i < log.nrx; i++)
-        if (log.rx[i].seq < 0 || log.rx[i].parity < 0 || log.rx[i].parity > 1 ||
+        if (log.rx[i].seq < 0 || log.rx[i].parity < 0 || log.rx[i].parity > 1 || log.rx[i].from < 1 ||
+            log.rx[i].from > log.ncars || log.rx[i].from == log.car ||
             log.rx[i].send_sync_us != (int64_t)log.rx[i].seq * log.period_ms * 1000)
             abort();
-    /* The same log as the other car's joiner: the merge's delay rows, written
-     * out, must read back as a trace. */
+    /* A two-car log: the same log as the other car's (its MUs now from this
+     * car): the merge's delay rows, written out, must read back as a trace. */
+    if (log.ncars != 2) {
+        termlog_free(&log);
+        return 0;
+    }
     TermLog other = log;
     other.car = 3 - log.car;
     other.host = !log.host;
+    other.rx = malloc(sizeof *other.rx * (size_t)(log.nrx > 0 ? log.nrx : 1));
+    if (!other.rx)
+        abort();
+    for (int64_t i = 0; i < log.nrx; i++) {
+        other.rx[i] = log.rx[i];
+        other.rx[i].from = log.car;
+    }
     Recording rec;
     if (!netmerge_recording(&log, &other, &rec, &err) || rec.nsamples != log.nown)
         abort();
@@ -67,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     linktrace_free(&t);
     free(buf);
     free(rows);
+    free(other.rx);
     termlog_free(&log);
     return 0;
 }

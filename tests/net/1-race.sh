@@ -40,6 +40,8 @@ expect 1 "host log in a missing folder" -- timeout 20 "$NR" host --port 0 --head
 stderr_has "cannot write" "an unwritable log is named before anyone joins"
 expect 2 "host --watch --headless" -- "$NR" host --watch --headless
 stderr_has "drop --headless" "--watch goes with the window"
+expect 2 "host --lagometer --headless" -- "$NR" host --lagometer --headless
+stderr_has "drop --headless" "--lagometer goes with the window"
 
 # host_port FILE: the port a host printed on stderr (0 until it did)
 host_port() {
@@ -60,7 +62,7 @@ key() { sed -n "s/^$2: //p" "$1"; }
 # bot, in the background: the window rides on the session's loop through
 # the whole race; the results stay up until the player closes them (here:
 # SIGTERM), and the window's terminal computed the same metrics.
-SDL_VIDEODRIVER=dummy timeout 120 "$NR" host --port 0 --seconds 3 --schemes nc,dr --watch >"$TMP/wh.out" \
+SDL_VIDEODRIVER=dummy timeout 120 "$NR" host --port 0 --seconds 3 --schemes nc,dr --watch --lagometer >"$TMP/wh.out" \
     2>"$TMP/wh.err" &
 WHOST=$!
 WPORT=$(host_port "$TMP/wh.err")
@@ -115,8 +117,11 @@ for f in h j; do
     # own samples 0..N at t = seq * 33 ms; received MUs with send and arrival times
     if awk -F, '$1 == "own" { if ($2 != n || $3 != n * 33000) bad = 1; n++ } END { exit !(n >= 150 && !bad) }' "$log"; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log own rows"; fi
-    # the joiner's MUs come 40 +- 10 ms late, the host's 60 +- 30 ms (pareto tails) (their --link)
-    lo=-1000; hi=400000; [ "$f" = h ] && lo=29000 && hi=80000
+    # the joiner's MUs come 40 +- 10 ms late, the host's 60 +- 30 ms (pareto tails) (their --link):
+    # never earlier than the link allows; how much later depends on the
+    # machine's load (a loaded sanitizer run saw one past 80 ms), so the
+    # upper bound is only a sanity bound
+    lo=-1000; hi=400000; [ "$f" = h ] && lo=29000
     if awk -F, -v lo="$lo" -v hi="$hi" '$1 == "rx" && $3 == "mu" { n++; d = $5 - $6; if (d < lo || d > hi) bad = 1 } END { exit !(n >= 120 && !bad) }' "$log"; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log rx rows (delays outside the links' ranges)"; fi
     if grep -q '^event,.*,end,completed$' "$log" && grep -q '^metric,nc,samples,' "$log"; then

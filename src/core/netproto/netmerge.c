@@ -18,15 +18,15 @@
 #define SYNC_LIMIT_US (INT64_C(1) << 53)
 
 /* The row types this reader takes and the columns it needs of each. */
-enum { T_OWN, T_RX, T_TX, T_METRIC, T_EVENT, T_KNOWN };
-static const char *const type_name[T_KNOWN] = {"own", "rx", "tx", "metric", "event"};
+enum { T_OWN, T_RX, T_TX, T_METRIC, T_MARK, T_KNOWN };
+static const char *const type_name[T_KNOWN] = {"own", "rx", "tx", "metric", "mark"};
 #define COLS_MAX 8
 static const char *const type_cols[T_KNOWN][COLS_MAX] = {
     {"seq", "t_sync_us", "x", "y", "heading", "speed", NULL},
     {"pkt_seq", "kind", "arr_sync_us", "send_sync_us", "car", "seq", "mu_kind", "schemes"},
     {"pkt_seq", "seq", "mu_kind", "send_sync_us", NULL},
     {"scheme", "key", "value", NULL},
-    {"sync_us", "what", "detail", NULL},
+    {"sync_us", NULL}, /* and kind, when the log has it (col[1], else -1) */
 };
 
 typedef struct RowType {
@@ -117,6 +117,12 @@ static bool columns_line(Reader *r, char *spec, NrError *err)
             if (t->col[c] < 0)
                 return fail(r, err, "columns of '%s' lack '%s'", name, type_cols[t->known][c]);
         }
+    if (t->known == T_MARK) { /* logs of the first release have no kind */
+        t->col[1] = -1;
+        for (int i = 1; i < nf; i++)
+            if (strcmp(f[i], "kind") == 0)
+                t->col[1] = i;
+    }
     r->ntypes++;
     return true;
 }
@@ -341,34 +347,33 @@ static bool metric_row(Reader *r, const RowType *t, char **f, NrError *err)
     return true;
 }
 
-/* An event row: a `mark` (docs/netlog.md) is this log's player's mark at
- * race time sync_us; other events are informative. */
-static bool event_row(Reader *r, const RowType *t, char **f, int nf, NrError *err)
+/* A mark row (docs/netlog.md): this log's player's mark at race time
+ * sync_us (0 for one in the countdown), of its kind (the first release's
+ * logs have none: the key's, "mark"). */
+static bool mark_row(Reader *r, const RowType *t, char **f, NrError *err)
 {
     TermLog *log = r->log;
-    if (strcmp(f[t->col[1]], "mark") != 0)
-        return true;
-    if (nf != t->nfields)
-        return fail(r, err, "mark row has %d fields: expected %d as its columns line says", nf, t->nfields);
     int64_t ts;
-    if (!int_at(r, "mark", "sync_us", f[t->col[0]], 0, INT32_MAX * INT64_C(1000), &ts, err))
+    if (!int_at(r, "mark", "sync_us", f[t->col[0]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &ts, err))
         return false;
     RecMark m;
     memset(&m, 0, sizeof m);
-    m.t_ms = (int32_t)(ts / NR_US_PER_MS);
+    m.t_ms = ts > 0 ? ts / NR_US_PER_MS : 0;
     m.player = log->car;
-    const char *kind = f[t->col[2]];
+    const char *kind = t->col[1] >= 0 ? f[t->col[1]] : RECORDING_MARK_KEY;
     if (strlen(kind) >= sizeof m.kind)
         return fail(r, err, "mark '%.32s': expected a kind of [a-z_]+", kind);
     snprintf(m.kind, sizeof m.kind, "%s", kind);
     if (!recmark_valid(&m, TERMLOG_MAX_CARS))
         return fail(r, err, "mark '%.32s': expected a kind of [a-z_]+", kind);
-    if (log->nmarks == RECORDING_MAX_MARKS)
-        return fail(r, err, "more than %d marks", RECORDING_MAX_MARKS);
-    RecMark *g = realloc(log->marks, (size_t)(log->nmarks + 1) * sizeof *g);
-    if (!g)
-        return fail(r, err, "out of memory");
-    log->marks = g;
+    if (log->nmarks == TERMLOG_MARKS_MAX)
+        return fail(r, err, "more than %d mark rows", TERMLOG_MARKS_MAX);
+    if ((log->nmarks & (log->nmarks - 1)) == 0) { /* grows at 0, 1, 2, 4, ... */
+        RecMark *g = realloc(log->marks, (size_t)(log->nmarks ? 2 * log->nmarks : 1) * sizeof *g);
+        if (!g)
+            return fail(r, err, "out of memory");
+        log->marks = g;
+    }
     log->marks[log->nmarks++] = m;
     return true;
 }
@@ -390,12 +395,13 @@ static bool data_row(Reader *r, char *line, NrError *err)
         for (int k = 0; k < 6; k++)
             if (!r->has[k])
                 return fail(r, err, "no '# %s:' in the header", keys[k]);
+        if (r->log->car > r->log->ncars)
+            return fail(r, err, "car %d: the header's race has %d cars ('# cars:', 2 when absent)", r->log->car,
+                        r->log->ncars);
         r->rows_started = true;
     }
     /* Rows this reader takes must match their columns; others (events
-     * with free text, but for marks) are skipped unread. */
-    if (t->known == T_EVENT)
-        return event_row(r, t, f, nf, err);
+     * with free text) are skipped unread. */
     if (t->known >= 0 && nf != t->nfields)
         return fail(r, err, "%s row has %d fields: expected %d as its columns line says", t->name, nf, t->nfields);
     switch (t->known) {
@@ -407,6 +413,8 @@ static bool data_row(Reader *r, char *line, NrError *err)
         return pkt_row(r, t, f, false, err);
     case T_METRIC:
         return metric_row(r, t, f, err);
+    case T_MARK:
+        return mark_row(r, t, f, err);
     default:
         return true;
     }

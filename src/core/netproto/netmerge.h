@@ -1,8 +1,8 @@
 /* Merging the terminal logs of a network race (docs/netlog.md) into one
  * race recording (`source: network`) and the measured one-way delays in the
  * trace format of `trace FILE` (docs/link.md "Trace"). The reader takes
- * only what the merge needs: the header, the `own`, `rx` (MU), `tx` and
- * `metric` rows; other row types are skipped. Every log is untrusted.
+ * only what the merge needs: the header, the `own`, `rx` (MU), `tx`,
+ * `metric` and `mark` rows; other row types are skipped. Every log is untrusted.
  * A TermLog is a log as read here (src/net's NetLog is its writer).
  *
  * Contracts:
@@ -14,9 +14,10 @@
  *        in the header; a `# columns TYPE:` line before the first row of
  *        each type, naming the columns this reader needs; own rows with seq
  *        0, 1, 2, ... at t_sync_us = seq * period; finite poses; MU rx rows
- *        from the peer's car, send_sync_us = seq * period. Event rows
- *        are skipped, but for `mark` (what), whose sync_us (race time) and
- *        kind (detail, [a-z_]+) must be valid: this log's player's marks.
+ *        from the peer's car, send_sync_us = seq * period; `mark` rows
+ *        (sync_us: race time, negative in the countdown; kind [a-z_]+,
+ *        "mark" in logs without the column): this log's player's marks,
+ *        at most TERMLOG_MARKS_MAX. Event rows are skipped.
  *   termlog_free(log)            NULL-safe.
  *   netmerge_check(a, b, err)   the two logs are one race: same session id,
  *        period, track and scheme list (when both name one); cars 1 and 2
@@ -48,7 +49,8 @@
  *        scheme list, n cars (each log's `cars`), every car 1..n once, one
  *        topology; a p2p race of two: one host, one joiner. The error names
  *        the missing car or the odd log (by its car).
- *   netmerge_recording_all / netmerge_samples_all: car c from car c's log.
+ *   netmerge_recording_all / netmerge_samples_all: car c from car c's log;
+ *        every log's marks (player = the log's car).
  *   netmerge_delays_all: direction from -> to for the rx rows of car to's
  *        log (from the MU's car); dir as NetDelayRow says.
  *   netmerge_counts_pair(logs, n, from, to, out): as netmerge_counts for
@@ -73,6 +75,7 @@
 #define TERMLOG_ROWS_MAX 4000000 /* rows of one type: ~18 h of 30 Hz MUs with parity */
 #define TERMLOG_METRICS_MAX 1024
 #define TERMLOG_MAX_CARS 8
+#define TERMLOG_MARKS_MAX 12500 /* mark rows of one log: eight logs fill a recording's RECORDING_MAX_MARKS */
 
 typedef struct TermLogPkt {
     int32_t from; /* rx rows: the sending car (1-based) */
@@ -113,7 +116,7 @@ typedef struct TermLog {
      * the recording's condition lines (docs/netlog.md) */
     char shown[32], link[512], delta_ms[24], tdr_cw[24], converge_ms[24], seed[24], clock[16];
     int nmarks;
-    RecMark *marks;          /* event rows `mark`: the player's marks, race time, this log's car */
+    RecMark *marks;          /* `mark` rows: race time (0 in the countdown), player = this log's car, kind */
 } TermLog;
 
 typedef struct NetDelayRow {

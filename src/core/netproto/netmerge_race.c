@@ -3,6 +3,7 @@
  * (netmerge.h; docs/netlog.md, docs/link.md "Trace"). */
 #include "netmerge.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

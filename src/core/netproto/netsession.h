@@ -77,12 +77,15 @@
  *        acknowledged comes as an event again with each repeat.
  *   netsession_study_close(s, now)  host, finished: the study race is over
  *        (both players' answers kept): BYE, the session ends.
- *   netsession_mark(s, now, kind)   this terminal's player marks the moment
- *        (a dissatisfaction key, docs/studies.md): the log's event row
- *        `mark` with the race time and kind as detail, flushed at once
- *        (merge turns it into the recording's mark). Only while racing;
- *        false otherwise or when kind is not [a-z_]+.
- *   netsession_marks(s)             the marks this terminal's player gave.
+ *   netsession_mark(s, now, kind, &race_us, &logged)  the mark key of this
+ *        terminal (recording.h's kinds: its player's dissatisfied, a
+ *        study's Shift / pad Y; mark, F3): race time now into *race_us
+ *        (negative in the countdown, frozen in a pause) and a `mark` row
+ *        with the kind into the log, flushed at once, when one is open
+ *        (*logged says whether; merge makes it the recording's mark of
+ *        this terminal's car). False (nothing written) before the start is
+ *        known or when kind is not [a-z_]+.
+ *   netsession_marks(s)             the dissatisfied marks this terminal's player gave.
  *   netsession_end(s, now)          once over: the log's last rows (rejects,
  *        end, metrics) and its close; false when the log could not be kept.
  *   netsession_pop_datagram(s, out) the next datagram to send (FIFO); false
@@ -175,6 +178,7 @@ typedef struct NetSessionLog {
     void (*metrics)(void *ctx, const char *scheme, const Metrics *m, int own_dir);
     bool (*flush)(void *ctx, NrError *err); /* false: the log cannot be kept, the session ends */
     bool (*close)(void *ctx, NrError *err);
+    void (*mark)(void *ctx, int64_t local, int64_t race, const char *kind); /* netsession_mark; flushes */
 } NetSessionLog;
 
 /* Makes the controller of this terminal's car once the track is known. */
@@ -209,6 +213,7 @@ typedef struct NetSessionConfig {
     /* this terminal */
     const LinkSpec *link;  /* emulated link before the wire; NULL = none */
     bool raw_clock;        /* schemes on the local clock */
+    bool lagometer;        /* the race's engine keeps the lagometer's rings (a window shows them) */
     int64_t offset_true_us; /* the artificial clock error, for the log's header */
     double drift_true_ppm;
     NetSessionMakeController make_controller;
@@ -313,7 +318,7 @@ void netsession_input(NetSession *s, int64_t now_us, const NetAddr *from, const 
 void netsession_tick(NetSession *s, int64_t now_us);
 int64_t netsession_next_deadline(const NetSession *s);
 void netsession_quit(NetSession *s, int64_t now_us, const char *why);
-bool netsession_mark(NetSession *s, int64_t now_us, const char *kind);
+bool netsession_mark(NetSession *s, int64_t now_us, const char *kind, int64_t *race_us, bool *logged);
 int netsession_marks(const NetSession *s);
 const NetStudyRace *netsession_study(const NetSession *s);
 bool netsession_study_answer(NetSession *s, int64_t now_us, int index, int score, int64_t response_ms);

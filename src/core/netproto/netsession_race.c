@@ -95,6 +95,7 @@ bool race_setup(NetSession *s, NrError *err)
         nc.link = &s->peer_link;
     }
     nc.seed = w->seed;
+    nc.lagometer = s->cfg.lagometer;
     s->np = netterm_new(&nc, err);
     if (!s->np)
         return false;

@@ -3,25 +3,25 @@
  * questions (WELCOME, STUDY QUESTION), the joiner's player answers after
  * the finish (STUDY ANSWER until acknowledged), says it is done (STUDY
  * DONE until the host's BYE), and the host ends the session once both
- * players' answers are kept; the players' marks while racing (the log's
- * event rows). */
+ * players' answers are kept; the mark key (the log's `mark` rows). */
 #include "netsession_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-bool netsession_mark(NetSession *s, int64_t now_us, const char *kind)
+bool netsession_mark(NetSession *s, int64_t now_us, const char *kind, int64_t *race_us, bool *logged)
 {
     size_t n = strlen(kind);
-    if (s->phase != PH_RACE || !s->have_start || !s->log_open || n == 0 || n >= RECORDING_MARK_KIND ||
-        strspn(kind, "abcdefghijklmnopqrstuvwxyz_") != n || race_at(s, now_us) < 0)
+    *logged = false;
+    if (!s->have_start || n == 0 || n >= RECORDING_MARK_KIND || strspn(kind, "abcdefghijklmnopqrstuvwxyz_") != n)
         return false;
-    if (s->cfg.log.event)
-        s->cfg.log.event(s->cfg.log.ctx, now_us, race_at(s, now_us), "mark", kind);
-    NrError err = {{0}};
-    if (s->cfg.log.flush) /* a mark given is a mark kept */
-        s->cfg.log.flush(s->cfg.log.ctx, &err);
-    s->marks_own++;
+    /* as the status says it: frozen in a pause, negative in the countdown */
+    *race_us = s->phase >= PH_RACE ? race_at(s, now_us) : sync_at(s, now_us) - s->start_sync;
+    *logged = s->log_open && s->cfg.log.mark;
+    if (*logged) /* the sink flushes it: a mark given is a mark kept */
+        s->cfg.log.mark(s->cfg.log.ctx, now_us, *race_us, kind);
+    if (strcmp(kind, RECORDING_MARK_DISSATISFIED) == 0)
+        s->marks_own++;
     return true;
 }
 

@@ -84,6 +84,7 @@ static Engine *make_engine(NetTerminal *nt, NrError *err)
     for (int j = 0; j < nt->ncars; j++)
         ec.remote[j] = j != nt->own;
     ec.hooks = (EngineHooks){.ctx = nt, .on_sample = flow_sample, .forward = forward};
+    ec.lagometer = cfg->lagometer;
     return engine_new(&ec, err);
 }
 

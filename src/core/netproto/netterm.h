@@ -110,6 +110,7 @@ typedef struct NetTermConfig {
     const Controller *ctl; /* borrowed; NULL = external (netterm_set_input) */
     const LinkSpec *link; /* emulated link before the wire; NULL = none */
     uint64_t seed;        /* the link's random streams */
+    bool lagometer;       /* the engine keeps the lagometer's rings (engine_lag) */
 } NetTermConfig;
 
 /* What leaves the terminal. packet: a WIRE_MU or WIRE_VIEW packet (kind and

@@ -139,7 +139,7 @@ static bool make_media(Engine *e, const EngineConfig *cfg, NrError *err)
 }
 
 /* Terminals, progress rings, histories and views: every allocation. */
-static bool make_state(Engine *e, NrError *err)
+static bool make_state(Engine *e, bool cfg_lag, NrError *err)
 {
     for (int j = 0; j < e->ncars; j++) {
         e->sinkctx[j] = (SinkCtx){e, j};
@@ -161,7 +161,7 @@ static bool make_state(Engine *e, NrError *err)
         if (!e->s[k].hist)
             return nr_error_set(err, "engine: out of memory");
     }
-    if (!engine_alloc_views(e))
+    if (!engine_alloc_views(e) || (cfg_lag && !engine_alloc_lag(e)))
         return nr_error_set(err, "engine: out of memory");
     e->ring_pose = malloc(sizeof *e->ring_pose * ENGINE_PUSH_AHEAD * (size_t)e->ncars);
     if (!e->ring_pose)
@@ -204,7 +204,7 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
     bool ok = e->s != NULL;
     if (!ok)
         nr_error_set(err, "engine: out of memory");
-    ok = ok && make_media(e, cfg, err) && make_state(e, err);
+    ok = ok && make_media(e, cfg, err) && make_state(e, cfg->lagometer, err);
     if (!ok) {
         engine_free(e);
         return NULL;
@@ -232,6 +232,8 @@ void engine_free(Engine *e)
     free(e->dl);
     free(e->route);
     free(e->ring_pose);
+    free(e->lag);
+    free(e->lag_ev);
     engine_free_views(e);
     linkspec_free(&e->none);
     free(e);
@@ -399,6 +401,8 @@ static void reset_race(Engine *e)
     }
     engine_reset_metrics(e);
     engine_reset_views(e);
+    if (e->lag)
+        engine_clear_lag(e);
     e->pushed = e->processed = 0;
     e->push_next_us = 0;
     e->push_seq = 0;

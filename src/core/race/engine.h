@@ -134,6 +134,14 @@
  *   engine_local_view(e, j, seq, out)  local terminal j's view of sample
  *        seq (what a VIEW packet carries); false when no longer kept.
  *   engine_views_skipped(e)    samples given up for a missing remote view.
+ *   engine_lag(e, k, j)        the lagometer's ring of scheme k at local
+ *        terminal j (lagring.h): every MU bound to j and its fate (from the
+ *        scheme's receive result and output time, or the medium's loss;
+ *        over the network, losses from the sequence gaps of every_sample
+ *        schemes), and the samples at which j showed another car
+ *        predicted (a displayed pose with seq < 0). NULL without
+ *        cfg.lagometer, for a remote terminal or k, j out of range.
+ *        Cleared at each heat's start and by engine_restart.
  *
  * Hooks (cfg.hooks, optional; called from inside engine calls):
  *   on_sample(ctx, s)  after each metrics sample: s->truth[c] each car's
@@ -148,6 +156,7 @@
 #define NR_ENGINE_H
 
 #include "delayline.h"
+#include "lagring.h"
 #include "route.h"
 #include "metrics.h"
 #include "raceflow.h"
@@ -249,6 +258,9 @@ typedef struct EngineConfig {
     const double *progress[ENGINE_MAX_CARS];
     int progress_n;
     EngineHooks hooks;
+    /* Keep the lagometer's rings (lagring.h): one per local terminal per
+     * scheme, allocated here; off, nothing is kept and nothing is spent. */
+    bool lagometer;
 } EngineConfig;
 
 typedef struct EngineView {
@@ -296,5 +308,6 @@ bool engine_put_view(Engine *e, int j, const TerminalView *v);
 int32_t engine_remote_view(const Engine *e, int k, int j, EngineView *out);
 bool engine_local_view(const Engine *e, int j, int32_t seq, TerminalView *out);
 int64_t engine_views_skipped(const Engine *e);
+const LagRing *engine_lag(const Engine *e, int k, int j);
 
 #endif

@@ -92,6 +92,9 @@ struct Engine {
     int64_t kept[ENGINE_MAX_CARS];       /* newest view index of a remote terminal stored in the ring, -1 */
     int64_t skipped;
     double *seen;                        /* n * ncars * ncars: one sample's displayed progress */
+    /* the lagometer (engine_lag.c): [j * n + k], NULL when off */
+    LagRing *lag;
+    LagEvent *lag_ev;
 };
 
 /* Terminal j's local time of global t_us (its emulated clock). */
@@ -107,6 +110,17 @@ void engine_free_views(Engine *e);
 void engine_reset_views(Engine *e);
 void engine_capture_views(Engine *e, int64_t idx, int64_t t_us);
 void engine_take_metrics(Engine *e);
+/* engine_lag.c: the lagometer's rings. The send and receive paths branch
+ * once on e->lag to a copy of themselves that also notes the MU's fate,
+ * kept out of line (cold): with the lagometer off the hot paths are the
+ * code they were (a call inside them costs ~10 instructions per MU in
+ * saved registers, callgrind). */
+#define ENGINE_LAG_COLD __attribute__((cold, noinline))
+bool engine_alloc_lag(Engine *e);
+void engine_clear_lag(Engine *e) ENGINE_LAG_COLD;
+void engine_lag_arrival(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us, RxResult r);
+void engine_lag_lost(Engine *e, int k, int to, const Mu *mu);
+void engine_lag_shown(Engine *e, int j, int64_t t_us, const ShownCar *car) ENGINE_LAG_COLD;
 double engine_displayed_progress(const Engine *e, int car, double x, double y, int32_t seq, double hint);
 void engine_store_progress(Engine *e, int car, int64_t idx, double v);
 

@@ -5,25 +5,39 @@
 
 #include <string.h>
 
-/* Scheme k at terminal x->from sends mu to `to`: counted in dir[from]
- * (sent, bytes and the medium's fate). */
-void engine_sink_send(void *ctx, int k, int to, const Mu *mu)
+/* Scheme k at terminal dir sends mu to `to`: counted in dir[dir] (sent,
+ * bytes and the medium's fate). */
+static inline int send_counted(Engine *e, int k, int dir, int to, const Mu *mu)
 {
-    SinkCtx *x = ctx;
-    Engine *e = x->e;
-    int dir = x->from;
     DirCounters *c = &e->s[k].m.dir[dir];
     c->sent++;
     c->bytes += mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES;
-    int fate = medium_send(&e->med[dir], k, x->from, to, mu, e->now_us);
+    int fate = medium_send(&e->med[dir], k, dir, to, mu, e->now_us);
     e->due_stale[dir] = true;
     c->lost += (fate & MEDIUM_LOST) != 0;
     c->duplicated += (fate & MEDIUM_DUPLICATED) != 0;
     c->overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
+    return fate;
+}
+
+/* The same with the lagometer on: an MU that will never arrive is noted. */
+static ENGINE_LAG_COLD void send_watched(Engine *e, int k, int dir, int to, const Mu *mu)
+{
+    if (send_counted(e, k, dir, to, mu) & (MEDIUM_LOST | MEDIUM_OVERFLOW))
+        engine_lag_lost(e, k, to, mu);
+}
+
+void engine_sink_send(void *ctx, int k, int to, const Mu *mu)
+{
+    SinkCtx *x = ctx;
+    if (x->e->lag)
+        send_watched(x->e, k, x->from, to, mu);
+    else
+        send_counted(x->e, k, x->from, to, mu);
 }
 
 /* An MU reaches local terminal `to`: the one receive path of every mode. */
-static RxResult receive(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
+static inline RxResult receive_counted(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
 {
     RxResult r = terminal_receive(e->term[to], k, mu, engine_local_time(e, to, t_us));
     DirCounters *c = &e->s[k].m.dir[from];
@@ -37,6 +51,21 @@ static RxResult receive(Engine *e, int k, int from, int to, const Mu *mu, int64_
     if (r == RX_DISCARDED)
         c->discarded++;
     return r;
+}
+
+/* The same with the lagometer on: the MU's fate noted. */
+static ENGINE_LAG_COLD RxResult receive_watched(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
+{
+    RxResult r = receive_counted(e, k, from, to, mu, t_us);
+    engine_lag_arrival(e, k, from, to, mu, t_us, r);
+    return r;
+}
+
+static RxResult receive(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
+{
+    if (e->lag)
+        return receive_watched(e, k, from, to, mu, t_us);
+    return receive_counted(e, k, from, to, mu, t_us);
 }
 
 RxResult engine_receive(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
@@ -128,6 +157,8 @@ static void start_heat(Engine *e, const Pushed *p)
         }
     for (int k = 0; k < e->n; k++)
         e->s[k].hist_n = 0;
+    if (e->lag)
+        engine_clear_lag(e);
 }
 
 static void do_sample(Engine *e)

@@ -114,6 +114,8 @@ void engine_capture_views(Engine *e, int64_t idx, int64_t t_us)
                 terminal_display(term, k, c, lt, &pose);
                 *out++ = (ShownCar){pose.x, pose.y, pose.seq};
             }
+        if (e->lag)
+            engine_lag_shown(e, j, t_us, v->car);
     }
 }
 

@@ -376,7 +376,7 @@ bool liverace_mark(LiveRace *lr, int player, const char *kind, NrError *err)
         return false;
     RecMark m;
     memset(&m, 0, sizeof m);
-    m.t_ms = (int32_t)(lr->world.t_us / 1000);
+    m.t_ms = lr->world.t_us / 1000;
     m.player = player;
     snprintf(m.kind, sizeof m.kind, "%s", kind);
     if (!recmark_valid(&m, lr->ncars) || strlen(kind) >= sizeof m.kind)

@@ -60,7 +60,8 @@
  *   liverace_speed(lr, car)  its speed along the heading (cw/s).
  *   liverace_mark(lr, player, kind, err)  a mark (recording.h RecMark) at
  *        the race time of the physics now (liverace_now, in ms) by player
- *        (1-based; 0 = nobody's): written into the recording and flushed at
+ *        (1-based; 0 = nobody's: the experimenter's key) of kind
+ *        (recording.h: dissatisfied, mark, ...): written into the recording and flushed at
  *        once, and kept in the race's list. Only while racing (RF_RACING or
  *        RF_FINISHING): false otherwise, or + err when the mark is not valid
  *        or cannot be written (the race goes on).

@@ -25,6 +25,8 @@
  *        at now (mu->car in 0..ncars-1, never own_car: mu.h checked it); returns how it was taken (used, late but used, discarded).
  *   display(self, car, now, out)        where car is shown at now; pure (no
  *        state change), defined for any now >= the last event time.
+ *   output_time(self, mu, now)          optional: when mu, just taken with
+ *        RX_USED at now, is shown (>= now when held); NULL = at now.
  *   scheme_state_size(t, ncars)         an instance's bytes with ncars cars.
  *   scheme_find(name)                   registry lookup, NULL when unknown.
  *   scheme_registry()                   NULL-terminated table of every scheme.
@@ -123,11 +125,22 @@ typedef struct SchemeType {
      * link slower than Delta on average most MUs are discarded, and the
      * front ends warn (race_warn_delta). */
     bool holds_delta;
+    /* true when the sender half sends an update MU at every own sample (nc,
+     * causality, the lag schemes, EPP): a receiver that gets seq s + 2 of a
+     * car after seq s knows s + 1 was lost (the lagometer's losses on a real
+     * network, lagring.h). DR senders send when their threshold fires. */
+    bool every_sample;
     void (*init)(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid);
     void (*set_params)(void *self, const SchemeParams *p);
     void (*on_local)(void *self, const Mu *mu, int64_t now_us, Transport *tx);
     RxResult (*on_receive)(void *self, const Mu *mu, int64_t now_us);
     void (*display)(const void *self, int car, int64_t now_us, Pose *out);
+    /* Optional: when an MU that on_receive just took (RX_USED) is output,
+     * on the terminal's clock: generation + Delta for a scheme that holds
+     * MUs (causality), generation + its lag for the lag schemes. NULL: on
+     * arrival. Pure. The lagometer shows output - arrival as the time the
+     * MU was held (lagring.h). */
+    int64_t (*output_time)(const void *self, const Mu *mu, int64_t now_us);
 } SchemeType;
 
 /* Bytes of one instance at a terminal of ncars cars (see car_size). */

@@ -157,6 +157,13 @@ void terminal_display(const Terminal *t, int k, int car, int64_t local_us, Pose 
     t->type[k]->display(t->inst[k], car, local_us, out);
 }
 
+int64_t terminal_output_time(const Terminal *t, int k, const Mu *mu, int64_t local_us)
+{
+    if (!t->started || !t->type[k]->output_time)
+        return local_us;
+    return t->type[k]->output_time(t->inst[k], mu, local_us);
+}
+
 void terminal_set_params(Terminal *t, const SchemeParams *p)
 {
     t->params = *p;

@@ -44,6 +44,9 @@
  *   terminal_reset_counters(t)
  *   terminal_display(t, k, car, local_us, out)  where scheme k shows car at
  *        local_us. Pure.
+ *   terminal_output_time(t, k, mu, local_us)  when scheme k outputs mu,
+ *        which it just took with RX_USED at local_us (SchemeType.output_time;
+ *        local_us for a scheme without one). Pure.
  *   terminal_set_params(t, p)       live change for every scheme.
  *   terminal_car / terminal_scheme_count / terminal_scheme
  */
@@ -86,6 +89,7 @@ RxResult terminal_receive(Terminal *t, int k, const Mu *mu, int64_t local_us);
 int64_t terminal_rejected(const Terminal *t, MuCheck check);
 void terminal_reset_counters(Terminal *t);
 void terminal_display(const Terminal *t, int k, int car, int64_t local_us, Pose *out);
+int64_t terminal_output_time(const Terminal *t, int k, const Mu *mu, int64_t local_us);
 void terminal_set_params(Terminal *t, const SchemeParams *p);
 int terminal_car(const Terminal *t);
 int terminal_scheme_count(const Terminal *t);

@@ -41,29 +41,60 @@ const char *recording_meta_get(const Recording *rec, const char *key)
 
 bool recmark_valid(const RecMark *m, int ncars)
 {
-    size_t kl = strnlen(m->kind, sizeof m->kind);
-    return m->t_ms >= 0 && m->player >= 0 && m->player <= ncars && kl > 0 && kl < sizeof m->kind &&
-           strspn(m->kind, "abcdefghijklmnopqrstuvwxyz_") == kl && strnlen(m->note, sizeof m->note) < sizeof m->note &&
-           nr_text_is_printable(m->note);
+    size_t kl = strnlen(m->kind, sizeof m->kind), nl = strnlen(m->note, sizeof m->note);
+    return m->t_ms >= 0 && m->t_ms <= RECORDING_MARK_MAX_MS && m->player >= 0 && m->player <= ncars && kl > 0 &&
+           kl < sizeof m->kind && strspn(m->kind, "abcdefghijklmnopqrstuvwxyz_") == kl && nl < sizeof m->note &&
+           nr_text_is_printable(m->note) && (nl == 0 || (m->note[0] != ' ' && m->note[nl - 1] != ' '));
 }
 
 bool recording_mark_add(Recording *rec, const RecMark *m)
 {
-    if (rec->nmarks >= RECORDING_MAX_MARKS || !recmark_valid(m, rec->ncars))
+    if (rec->nmarks >= RECORDING_MAX_MARKS || !recmark_valid(m, rec->ncars > 0 ? rec->ncars : RECORDING_MAX_CARS))
         return false;
-    RecMark *grown = realloc(rec->marks, (size_t)(rec->nmarks + 1) * sizeof *grown);
-    if (!grown)
-        return false;
-    rec->marks = grown;
-    rec->marks[rec->nmarks++] = *m;
+    if (rec->nmarks == rec->marks_cap) {
+        int cap = rec->marks_cap ? rec->marks_cap * 2 : 16;
+        RecMark *grown = realloc(rec->marks, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return false;
+        rec->marks = grown;
+        rec->marks_cap = cap;
+    }
+    int i = rec->nmarks; /* after every mark not later: equal times keep their order */
+    while (i > 0 && rec->marks[i - 1].t_ms > m->t_ms) {
+        rec->marks[i] = rec->marks[i - 1];
+        i--;
+    }
+    rec->marks[i] = *m;
+    rec->nmarks++;
     return true;
 }
 
 int recmark_format(char *buf, size_t n, const RecMark *m)
 {
-    int len = snprintf(buf, n, "# mark: %ld,%d,%s%s%s\n", (long)m->t_ms, m->player, m->kind, m->note[0] ? "," : "",
-                       m->note);
+    int len = snprintf(buf, n, "# mark: %lld,%d,%s%s%s\n", (long long)m->t_ms, m->player, m->kind,
+                       m->note[0] ? "," : "", m->note);
     return len < 0 || (size_t)len >= n ? -1 : len;
+}
+
+/* The first release's "T_MS [LABEL]" (the lagometer's key, labelled by the
+ * terminal in merged races): kind "mark"; host, joiner and carN name the
+ * player, any other label stays as the note. */
+static bool parse_labelled(RecMark *m, const char *text, size_t digits, int ncars)
+{
+    const char *label = text + digits + strspn(text + digits, " \t");
+    int64_t car = 0;
+    snprintf(m->kind, sizeof m->kind, "%s", RECORDING_MARK_KEY);
+    if (strcmp(label, "host") == 0)
+        m->player = 1;
+    else if (strcmp(label, "joiner") == 0)
+        m->player = 2;
+    else if (strncmp(label, "car", 3) == 0 && nr_parse_int64(label + 3, &car) && car >= 1 && car <= ncars)
+        m->player = (int)car;
+    else if (strlen(label) < sizeof m->note)
+        snprintf(m->note, sizeof m->note, "%s", label);
+    else
+        return false;
+    return recmark_valid(m, ncars);
 }
 
 /* "T_MS,PLAYER,KIND[,NOTE]": the note is the rest of the line (commas and
@@ -72,28 +103,46 @@ bool recmark_parse(RecMark *m, const char *text, int ncars)
 {
     memset(m, 0, sizeof *m);
     char buf[RECORDING_MARK_KIND + RECORDING_MARK_NOTE + 64];
-    size_t len = strlen(text);
-    if (len >= sizeof buf)
+    size_t len = strlen(text), digits = strspn(text, "0123456789");
+    if (len >= sizeof buf || digits == 0 || digits > 13)
         return false;
     memcpy(buf, text, len + 1);
-    char *f[3] = {buf, NULL, NULL}, *note = NULL;
-    for (int k = 1; k <= 3; k++) {
-        char *c = strchr(k == 3 ? f[2] : f[k - 1], ',');
-        if (!c)
-            break;
-        *c = '\0';
-        if (k == 3)
-            note = c + 1;
-        else
-            f[k] = c + 1;
-    }
+    buf[digits] = '\0';
     int64_t t, p;
-    if (!f[1] || !f[2] || !nr_parse_int64(f[0], &t) || t < 0 || t > INT32_MAX || !nr_parse_int64(f[1], &p) ||
-        p < 0 || p > ncars || strlen(f[2]) >= sizeof m->kind || (note && strlen(note) >= sizeof m->note))
+    if (!nr_parse_int64(buf, &t))
         return false;
-    m->t_ms = (int32_t)t;
+    m->t_ms = t;
+    if (text[digits] != ',')
+        return (text[digits] == '\0' || text[digits] == ' ' || text[digits] == '\t') &&
+               parse_labelled(m, text, digits, ncars);
+    char *f1 = buf + digits + 1, *c = strchr(f1, ',');
+    if (!c)
+        return false;
+    *c = '\0';
+    char *f2 = c + 1, *note = strchr(f2, ',');
+    if (note)
+        *note++ = '\0';
+    if (!nr_parse_int64(f1, &p) || p < 0 || p > ncars || strlen(f2) >= sizeof m->kind ||
+        (note && strlen(note) >= sizeof m->note))
+        return false;
     m->player = (int)p;
-    snprintf(m->kind, sizeof m->kind, "%s", f[2]);
+    snprintf(m->kind, sizeof m->kind, "%s", f2);
     snprintf(m->note, sizeof m->note, "%s", note ? note : "");
     return recmark_valid(m, ncars);
+}
+
+bool recording_mark_read(Recording *rec, const char *value, const char *path, int line, NrError *err)
+{
+    RecMark m;
+    int ncars = rec->ncars > 0 ? rec->ncars : RECORDING_MAX_CARS; /* a header's mark may come before cars */
+    if (!recmark_parse(&m, value, ncars))
+        return nr_error_set(err, "%s:%d: mark '%.40s': expected T_MS,PLAYER,KIND[,NOTE] (T_MS 0 to %lld, player "
+                            "0..%d, kind [a-z_]+ of at most %d bytes, a printable note of at most %d) or T_MS "
+                            "[LABEL]", path, line, value, (long long)RECORDING_MARK_MAX_MS, ncars,
+                            RECORDING_MARK_KIND - 1, RECORDING_MARK_NOTE - 1);
+    if (rec->nmarks >= RECORDING_MAX_MARKS)
+        return nr_error_set(err, "%s:%d: more than %d marks", path, line, RECORDING_MAX_MARKS);
+    if (!recording_mark_add(rec, &m))
+        return nr_error_set(err, "%s:%d: out of memory", path, line);
+    return true;
 }

@@ -19,7 +19,6 @@
 
 #define REC_MAGIC "netrace-recording"
 #define REC_COLUMNS "t_ms,car,x,y,heading,speed"
-#define REC_MARK "# mark:"
 #define REC_MAX_SAMPLES 50000000 /* rows per car; ~19 days at 33 ms */
 #define REC_PATH_MAX 4096
 
@@ -142,8 +141,8 @@ bool recwriter_mark(RecWriter *w, const RecMark *m, NrError *err)
 {
     char line[RECORDING_MARK_KIND + RECORDING_MARK_NOTE + 64];
     if (!recmark_valid(m, w->ncars) || recmark_format(line, sizeof line, m) < 0)
-        return nr_error_set(err, "%s: mark '%s' of player %d at t_ms %ld is not a valid mark", w->pf.part, m->kind,
-                            m->player, (long)m->t_ms);
+        return nr_error_set(err, "%s: mark '%.24s' of player %d at t_ms %lld is not a valid mark", w->pf.part,
+                            m->kind, m->player, (long long)m->t_ms);
     if (fputs(line, w->pf.f) == EOF || nr_part_flush(&w->pf) != NR_PART_OK)
         return nr_error_set(err, "%s: write error: %s", w->pf.part, nr_part_reason(&w->pf));
     return true;
@@ -212,7 +211,7 @@ void recording_free(Recording *rec)
     rec->nsamples = 0;
     free(rec->marks);
     rec->marks = NULL;
-    rec->nmarks = 0;
+    rec->nmarks = rec->marks_cap = 0;
 }
 
 typedef struct Reader {
@@ -333,6 +332,21 @@ static bool parse_row(Reader *r, char *text, int line, NrError *err)
     return true;
 }
 
+/* A '#' line between the rows: a mark, else a comment. */
+static bool body_comment(Reader *r, char *text, int line, NrError *err)
+{
+    char *p = text + 1;
+    p += strspn(p, " \t");
+    if (strncmp(p, "mark:", 5) != 0)
+        return true;
+    p += 5;
+    p += strspn(p, " \t");
+    size_t n = strlen(p);
+    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+        p[--n] = '\0';
+    return recording_mark_read(r->rec, p, r->path, line, err);
+}
+
 static bool header_line(Reader *r, char *text, int line, bool *have, NrError *err)
 {
     Recording *rec = r->rec;
@@ -387,6 +401,8 @@ static bool header_line(Reader *r, char *text, int line, bool *have, NrError *er
         memcpy(rec->created, val, vl + 1);
     } else if (strcmp(key, REC_MAGIC) == 0) {
         return nr_error_set(err, "%s:%d: second '%s' header line", r->path, line, REC_MAGIC);
+    } else if (strcmp(key, "mark") == 0) {
+        return recording_mark_read(rec, val, r->path, line, err);
     } else if (recording_meta_get(rec, key) == NULL) {
         /* The race's condition and other informative keys: kept when they
          * fit (the first of a repeated key), ignored otherwise. */
@@ -440,22 +456,6 @@ static bool header_complete(const Reader *r, NrError *err)
 
 typedef enum ReadStep { READ_NEXT, READ_STOP, READ_FAIL } ReadStep;
 
-/* "# mark: T_MS,PLAYER,KIND[,NOTE]" between the rows (recording.h). */
-static bool read_mark(Reader *r, const char *text, NrError *err)
-{
-    RecMark m;
-    text += strspn(text, " \t");
-    if (!recmark_parse(&m, text, r->rec->ncars))
-        return nr_error_set(err, "%s:%d: mark: expected T_MS,PLAYER,KIND[,NOTE] (t_ms >= 0, player 0..%d, kind "
-                            "[a-z_]+ of at most %d bytes, a printable note of at most %d)", r->path, r->line,
-                            r->rec->ncars, RECORDING_MARK_KIND - 1, RECORDING_MARK_NOTE - 1);
-    if (r->rec->nmarks >= RECORDING_MAX_MARKS)
-        return nr_error_set(err, "%s:%d: more than %d marks", r->path, r->line, RECORDING_MAX_MARKS);
-    if (!recording_mark_add(r->rec, &m))
-        return nr_error_set(err, "%s:%d: out of memory", r->path, r->line);
-    return true;
-}
-
 /* One line of got bytes (newline kept; cut: no newline, a killed writer's
  * last line) whatever nr_line_read said of it (lr). */
 static ReadStep read_line(Reader *r, char *buf, size_t got, NrLine lr, NrError *err)
@@ -491,10 +491,10 @@ static ReadStep read_line(Reader *r, char *buf, size_t got, NrLine lr, NrError *
         r->rec->truncated = true;
         return READ_STOP;
     }
-    if (strncmp(buf, REC_MARK, strlen(REC_MARK)) == 0)
-        return read_mark(r, buf + strlen(REC_MARK), err) ? READ_NEXT : READ_FAIL;
-    if (len == 0 || buf[0] == '#')
-        return READ_NEXT; /* blank lines and comments between rows are harmless */
+    if (len > 0 && buf[0] == '#') /* a mark, or a comment: harmless */
+        return body_comment(r, buf, r->line, err) ? READ_NEXT : READ_FAIL;
+    if (len == 0)
+        return READ_NEXT; /* blank lines between rows are harmless */
     return parse_row(r, buf, r->line, err) ? READ_NEXT : READ_FAIL;
 }
 
@@ -520,6 +520,10 @@ static bool read_end(Reader *r, NrError *err)
         r->ntimes--;
         rec->truncated = true;
     }
+    for (int i = 0; i < rec->nmarks; i++) /* a header's mark may have come before its cars line */
+        if (rec->marks[i].player > rec->ncars)
+            return nr_error_set(err, "%s: mark at %lld ms of player %d: the recording has %d cars", r->path,
+                                (long long)rec->marks[i].t_ms, rec->marks[i].player, rec->ncars);
     return true;
 }
 
@@ -560,7 +564,7 @@ bool recording_read(Recording *rec, FILE *f, const char *path, NrError *err)
     ok = ok && read_end(&r, err) && store_samples(&r, err);
     free(r.rows);
     if (!ok) {
-        recording_free(rec);
+        recording_free(rec); /* samples and marks */
         memset(rec, 0, sizeof *rec);
     }
     return ok;

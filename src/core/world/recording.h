@@ -31,21 +31,32 @@
  *                  bytes, is one of the format's own keys, the value is not
  *                  one printable line that fits, or the list is full.
  *   recording_meta_get(rec, key)  the value, or NULL when absent.
- *   recording_mark_add(rec, m)  appends a mark (a moment someone marked
- *                  during the race: a player's dissatisfaction, a teacher's
- *                  note); false when it is not valid (recmark_valid) or
- *                  memory runs out. Marks travel as body lines
- *                  "# mark: T_MS,PLAYER,KIND[,NOTE]" between the rows, which
- *                  readers before them skip as comments; the reader keeps
- *                  them in file order (up to RECORDING_MAX_MARKS) and refuses
- *                  a malformed one with FILE:LINE.
- *   recmark_valid(m, ncars)  t_ms >= 0, player 0 (nobody's) or 1..ncars,
- *                  kind [a-z_]+ of 1..RECORDING_MARK_KIND - 1 bytes, note
- *                  printable (may be empty).
+ *   Marks (a moment someone marked during the race: a player's
+ *                  dissatisfaction in a study, the experimenter's or the
+ *                  teacher's key): one format, body lines
+ *                  "# mark: T_MS,PLAYER,KIND[,NOTE]" between the rows (docs/
+ *                  formats.md "Marks"), which readers before them skip as
+ *                  comments (the format's version stays 1). The reader also
+ *                  takes the first release's "# mark: T_MS [LABEL]" (the
+ *                  lagometer's key): kind "mark", player 1 for the label
+ *                  host, 2 for joiner, N for carN, else player 0 with the
+ *                  label as its note. rec->marks[0..nmarks) are in time
+ *                  order (equal times keep the order they were added in).
+ *   recording_mark_add(rec, m)  inserts a mark in time order; false when it
+ *                  is not valid (recmark_valid), the list is full
+ *                  (RECORDING_MAX_MARKS) or memory runs out.
+ *   recmark_valid(m, ncars)  0 <= t_ms <= RECORDING_MARK_MAX_MS, player 0
+ *                  (nobody's: the experimenter) or 1..ncars, kind [a-z_]+
+ *                  of 1..RECORDING_MARK_KIND - 1 bytes, note printable (may
+ *                  be empty, no blank at either end).
  *   recmark_format(buf, n, m)  the mark's line with its newline; its length,
  *                  or -1 when it does not fit.
- *   recmark_parse(m, text, ncars)  the value after "# mark:" into *m; false
- *                  when it is not a valid mark.
+ *   recmark_parse(m, text, ncars)  the value after "# mark:" (either form)
+ *                  into *m; false when it is not a valid mark.
+ *   recording_mark_read(rec, value, path, line, err)  the reader's: parse
+ *                  (players up to rec->ncars, RECORDING_MAX_CARS before
+ *                  the header says) and add; false + "FILE:LINE: mark ..."
+ *                  when it is not a mark or the list is full.
  *   recwriter_mark(w, m, err)  writes the mark's line now (after the rows
  *                  written so far) and flushes it: a mark given is kept
  *                  through kill -9. recording_save puts a mark before the rows
@@ -97,10 +108,12 @@ typedef struct RecMeta {
 #define RECORDING_MAX_MARKS 100000
 #define RECORDING_MARK_KIND 24
 #define RECORDING_MARK_NOTE 128
-#define RECORDING_MARK_DISSATISFIED "dissatisfied" /* a player's, while racing (studies) */
+#define RECORDING_MARK_MAX_MS INT64_C(1000000000000)
+#define RECORDING_MARK_DISSATISFIED "dissatisfied" /* a player's mark key, while racing (studies) */
+#define RECORDING_MARK_KEY "mark"                  /* the experimenter's key (F3; the first release's marks) */
 
 typedef struct RecMark {
-    int32_t t_ms;                    /* race time */
+    int64_t t_ms;                    /* race time */
     int player;                      /* 1-based car; 0 = nobody's (a teacher, the experimenter) */
     char kind[RECORDING_MARK_KIND];  /* what it marks: dissatisfied, ... */
     char note[RECORDING_MARK_NOTE];  /* free text, may be empty */
@@ -118,8 +131,8 @@ typedef struct Recording {
     bool truncated;
     int nmeta;
     RecMeta meta[RECORDING_MAX_META]; /* the condition (recording_meta_add) */
-    RecMark *marks;    /* recording_mark_add; freed by recording_free */
-    int nmarks;
+    int nmarks, marks_cap;
+    RecMark *marks;    /* time order (recording_mark_add); NULL when none */
 } Recording;
 
 bool recording_load(Recording *rec, const char *path, NrError *err);
@@ -140,6 +153,7 @@ bool recording_mark_add(Recording *rec, const RecMark *m);
 bool recmark_valid(const RecMark *m, int ncars);
 int recmark_format(char *buf, size_t n, const RecMark *m);
 bool recmark_parse(RecMark *m, const char *text, int ncars);
+bool recording_mark_read(Recording *rec, const char *value, const char *path, int line, NrError *err);
 const RecSample *recording_at(const Recording *rec, int car, int i);
 bool recording_save(const Recording *rec, const char *path, NrError *err);
 

@@ -41,6 +41,14 @@ static RxResult ca_on_receive(void *self, const Mu *mu, int64_t now_us)
     return RX_USED;
 }
 
+/* Output at generation + Delta (the hold the lagometer shows). */
+static int64_t ca_output_time(const void *self, const Mu *mu, int64_t now_us)
+{
+    (void)now_us;
+    const Causality *s = self;
+    return mu->gen_us + s->delta_us;
+}
+
 static void ca_display(const void *self, int car, int64_t now_us, Pose *out)
 {
     const Causality *s = self;
@@ -54,9 +62,11 @@ const SchemeType scheme_causality = {
     .state_size = sizeof(Causality),
     .car_size = sizeof(MuRing),
     .holds_delta = true,
+    .every_sample = true,
     .init = ca_init,
     .set_params = ca_set_params,
     .on_local = ca_on_local,
     .on_receive = ca_on_receive,
     .display = ca_display,
+    .output_time = ca_output_time,
 };

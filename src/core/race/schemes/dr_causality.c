@@ -122,6 +122,14 @@ static RxResult dc_on_receive(void *self, const Mu *mu, int64_t now_us)
     return r;
 }
 
+/* A taken MU is released at its limit, generation + Delta (dc_on_receive). */
+static int64_t dc_output_time(const void *self, const Mu *mu, int64_t now_us)
+{
+    (void)now_us;
+    const DrCausality *s = self;
+    return mu->gen_us + s->delta_us;
+}
+
 static void dc_display(const void *self, int car, int64_t now_us, Pose *out)
 {
     const DrCausality *s = self;
@@ -159,4 +167,5 @@ const SchemeType scheme_dr_causality = {
     .on_local = dc_on_local,
     .on_receive = dc_on_receive,
     .display = dc_display,
+    .output_time = dc_output_time,
 };

@@ -369,6 +369,7 @@ static void epr_display(const void *self, int car, int64_t now_us, Pose *out)
         .state_size = sizeof(EppRace),                                                                             \
         .car_size = sizeof(EprRx),                                                                                 \
         .extra_packets = PACK == EPP_PACK_INDEPENDENT,                                                             \
+        .every_sample = true,                                                                                      \
         .init = ID##_init,                                                                                         \
         .set_params = epr_set_params,                                                                              \
         .on_local = epr_on_local,                                                                                  \

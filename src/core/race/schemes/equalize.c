@@ -24,9 +24,11 @@ const SchemeType scheme_equalize = {
     .summary = "the faster direction's receiver holds MUs to the slower direction's delay",
     .state_size = sizeof(LagView),
     .car_size = sizeof(LagCar),
+    .every_sample = true,
     .init = init,
     .set_params = lagview_set_params,
     .on_local = lagview_local,
     .on_receive = lagview_receive,
     .display = lagview_display,
+    .output_time = lagview_output_time,
 };

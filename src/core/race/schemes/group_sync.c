@@ -20,9 +20,11 @@ const SchemeType scheme_group_sync = {
     .summary = "every terminal outputs at gen + the slower direction's delay + margin",
     .state_size = sizeof(LagView),
     .car_size = sizeof(LagCar),
+    .every_sample = true,
     .init = init,
     .set_params = lagview_set_params,
     .on_local = lagview_local,
     .on_receive = lagview_receive,
     .display = lagview_display,
+    .output_time = lagview_output_time,
 };

@@ -102,6 +102,12 @@ void lagview_display(const void *self, int car, int64_t now_us, Pose *out)
     pose_from_mu(muring_latest_before(&v->car[car].ring, shown_us), out);
 }
 
+int64_t lagview_output_time(const void *self, const Mu *mu, int64_t now_us)
+{
+    const LagView *v = self;
+    return mu->gen_us + lag_at(&v->lag, now_us);
+}
+
 int64_t lagview_lag(const LagView *v, int64_t now_us)
 {
     return lag_at(&v->lag, now_us);

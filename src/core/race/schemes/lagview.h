@@ -24,6 +24,8 @@
  *        else RX_DISCARDED (LAGV_DISCARD_LATE) or RX_LATE_USED.
  *   lagview_display(v, car, now, out)  car's newest kept MU generated at or
  *        before now - lag(now); with LAGV_OWN_NOW the own car's newest sample.
+ *   lagview_output_time(v, mu, now)  when a kept MU is shown: gen + lag(now)
+ *        (the lag may still move before then; SchemeType.output_time).
  *   lagview_lag(v, now)          the lag at now (us), for tests and gauges.
  */
 #ifndef NR_LAGVIEW_H
@@ -61,6 +63,7 @@ void lagview_set_params(void *self, const SchemeParams *p);
 void lagview_local(void *self, const Mu *mu, int64_t now_us, Transport *tx);
 RxResult lagview_receive(void *self, const Mu *mu, int64_t now_us);
 void lagview_display(const void *self, int car, int64_t now_us, Pose *out);
+int64_t lagview_output_time(const void *self, const Mu *mu, int64_t now_us);
 int64_t lagview_lag(const LagView *v, int64_t now_us);
 
 #endif

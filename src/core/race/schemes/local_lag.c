@@ -19,9 +19,11 @@ const SchemeType scheme_local_lag = {
     .summary = "every car shown L behind, L = observed delay quantile + margin; late MUs used",
     .state_size = sizeof(LagView),
     .car_size = sizeof(LagCar),
+    .every_sample = true,
     .init = init,
     .set_params = lagview_set_params,
     .on_local = lagview_local,
     .on_receive = lagview_receive,
     .display = lagview_display,
+    .output_time = lagview_output_time,
 };

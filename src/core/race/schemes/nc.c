@@ -50,6 +50,7 @@ const SchemeType scheme_nc = {
     .title = "NC",
     .summary = "no control: every MU sent, shown on arrival",
     .state_size = sizeof(Nc),
+    .every_sample = true,
     .init = nc_init,
     .set_params = nc_set_params,
     .on_local = nc_on_local,
