@@ -493,7 +493,8 @@ static void joiner_subject(const NetWin *nw, int64_t *marked_us, int keys[4][4])
 /* The joiner's mark of race 2, by hand: its log's row (kind dissatisfied,
  * flushed), merge of the two logs gives the recording's mark of player 2
  * at the race time of the key's frame (the next frame after the press:
- * within 100 ms), `info` lists it, the report counts it (race 2's
+ * within 100 ms) with the study's keys (study, pair, race, condition,
+ * race_kind), `info` lists it, the report counts it (race 2's
  * condition: player 1 none, player 2 one: 0.5 a player-race; the other:
  * 0). */
 static void check_merged_mark(const char *dir, int64_t marked_us)
@@ -527,8 +528,18 @@ static void check_merged_mark(const char *dir, int64_t marked_us)
                  (long long)rec.marks[0].t_ms);
         assert_int_equal(system(cmd), 0);
     }
-    const char *cond = recording_meta_get(&rec, "scheme");
-    assert_non_null(cond);
+    /* the study's own keys from the host's log, as a study on one machine
+     * writes them; the condition is the plan's (A nc, B dr) */
+    const char *want[4][2] = {{"study", "nettest"}, {"pair", "1"}, {"race", "2"}, {"race_kind", "rated"}};
+    for (int k = 0; k < 4; k++) {
+        const char *v = recording_meta_get(&rec, want[k][0]);
+        if (!v || strcmp(v, want[k][1]) != 0)
+            fail_msg("%s: '%s', expected '%s'", want[k][0], v ? v : "(none)", want[k][1]);
+    }
+    const char *cond = recording_meta_get(&rec, "condition"), *scheme = recording_meta_get(&rec, "scheme");
+    assert_true(cond && scheme);
+    assert_string_equal(scheme, strcmp(cond, "A") == 0 ? "nc" : "dr");
+    assert_true(strcmp(cond, "A") == 0 || strcmp(cond, "B") == 0);
     recording_free(&rec);
     termlog_free(&h);
     termlog_free(&j);

@@ -77,6 +77,10 @@ static void study_race(StudyNetHost *h, const StudyRace *race, bool rate_only)
             st->given |= 1u << q;
     }
     snprintf(st->peer_link, sizeof st->peer_link, "%s", strcmp(c->link[1], "none") == 0 ? "" : c->link[1]);
+    snprintf(st->name, sizeof st->name, "%s", pl->name);
+    snprintf(st->condition, sizeof st->condition, "%s", c->label);
+    st->pair = h->ss->s->pair;
+    snprintf(st->kind, sizeof st->kind, "%s", studyorder_kind_name(race->kind));
 }
 
 /* A host session of race (its ratings only: rate_only). */

@@ -56,6 +56,9 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
             (double)m->offset_true_us / 1000.0, m->drift_true_ppm, created);
     if (m->study_race > 0) /* a study's race (docs/studies.md "Over the network") */
         fprintf(g->f, "# study_race: %d\n", m->study_race);
+    if (m->study) /* the host's: the study's own keys of the recording (merge) */
+        fprintf(g->f, "# study: %s\n# pair: %d\n# condition: %s\n# race_kind: %s\n", m->study->name, m->study->pair,
+                m->study->condition, m->study->kind);
     if (m->ncars > 2 || strcmp(m->topology, "p2p") != 0) /* a two-player log reads as it did */
         fprintf(g->f, "# cars: %d\n# topology: %s%s%s\n", m->ncars, m->topology, m->server[0] ? " " : "", m->server);
     fputs("# columns own: row,seq,t_sync_us,taken_sync_us,taken_local_us,x,y,heading,speed\n"

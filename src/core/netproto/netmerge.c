@@ -139,7 +139,11 @@ static bool condition_value(Reader *r, const char *key, const char *val, NrError
     } cond[] = {{"shown", log->shown, sizeof log->shown},       {"link", log->link, sizeof log->link},
                 {"delta_ms", log->delta_ms, sizeof log->delta_ms}, {"tdr_cw", log->tdr_cw, sizeof log->tdr_cw},
                 {"converge_ms", log->converge_ms, sizeof log->converge_ms},
-                {"seed", log->seed, sizeof log->seed},          {"clock", log->clock, sizeof log->clock}};
+                {"seed", log->seed, sizeof log->seed},          {"clock", log->clock, sizeof log->clock},
+                {"study", log->study, sizeof log->study},       {"pair", log->pair, sizeof log->pair},
+                {"study_race", log->study_race, sizeof log->study_race},
+                {"condition", log->condition, sizeof log->condition},
+                {"race_kind", log->race_kind, sizeof log->race_kind}};
     for (size_t i = 0; i < sizeof cond / sizeof cond[0]; i++)
         if (strcmp(key, cond[i].key) == 0)
             return text_value(r, key, val, cond[i].out, cond[i].n, err);

@@ -115,6 +115,8 @@ typedef struct TermLog {
     /* the race's condition as the header gives it (text, "" when absent):
      * the recording's condition lines (docs/netlog.md) */
     char shown[32], link[512], delta_ms[24], tdr_cw[24], converge_ms[24], seed[24], clock[16];
+    /* a study's race (the host's log, docs/studies.md "Over the network") */
+    char study[160], pair[24], study_race[24], condition[24], race_kind[16];
     int nmarks;
     RecMark *marks;          /* `mark` rows: race time (0 in the countdown), player = this log's car, kind */
 } TermLog;

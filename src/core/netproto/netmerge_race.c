@@ -88,9 +88,13 @@ static void condition_lines(const TermLog *const *logs, int n, const TermLog *na
         if (l->link[0])
             recording_meta_add(rec, key, l->link);
     }
-    const char *keys[5] = {"delta_ms", "tdr_cw", "converge_ms", "seed", "clock"};
-    const char *vals[5] = {src->delta_ms, src->tdr_cw, src->converge_ms, src->seed, src->clock};
-    for (int k = 0; k < 5; k++)
+    /* a study's race: the keys play's study recordings have (the host's log) */
+    const char *keys[10] = {"delta_ms", "tdr_cw", "converge_ms", "seed", "clock",
+                            "study", "pair", "race", "condition", "race_kind"};
+    const char *vals[10] = {src->delta_ms, src->tdr_cw, src->converge_ms, src->seed, src->clock,
+                            named->study, named->pair, named->study[0] ? named->study_race : "", named->condition,
+                            named->race_kind};
+    for (int k = 0; k < 10; k++)
         if (vals[k][0])
             recording_meta_add(rec, keys[k], vals[k]);
 }

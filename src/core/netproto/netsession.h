@@ -160,6 +160,7 @@ typedef struct NetLogMeta {
     int64_t offset_true_us;
     double drift_true_ppm;
     int study_race;  /* a study's race 1..N; 0 none */
+    const struct NetStudyRace *study; /* the host's study race (name, pair, condition, kind); NULL none */
 } NetLogMeta;
 
 /* Where the log rows go (src/net/netlog.h writes them to a file); every
@@ -296,6 +297,10 @@ typedef struct NetStudyRace {
     unsigned given;             /* bit i: the joiner's answer to question i is kept already */
     NetStudyQuestion q[WIRE_STUDY_QUESTIONS];
     char peer_link[WIRE_SCHEMES_TEXT]; /* the joiner's emulated link, canonical netem ("": its own) */
+    /* the host's only (its log's header, merge's recording; not sent) */
+    char name[160], condition[24]; /* the study's name, the condition's label ("" none) */
+    char kind[16];                /* practice, rated or repeat (docs/studies.md) */
+    int pair;
 } NetStudyRace;
 
 typedef struct NetSessionEvent {

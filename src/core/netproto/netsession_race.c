@@ -41,6 +41,7 @@ static bool log_open(NetSession *s, const NetTermConfig *nc, int car, NrError *e
         .params = nc->params, .seed = w->seed, .link = nc->link ? nc->link->text : "none",
         .raw_clock = s->cfg.raw_clock, .offset_true_us = s->cfg.offset_true_us,
         .drift_true_ppm = s->cfg.drift_true_ppm, .study_race = s->study.race,
+        .study = s->cfg.host && s->study.race > 0 && s->study.name[0] ? &s->study : NULL,
     };
     if (!s->cfg.log.open(s->cfg.log.ctx, &m, err))
         return false;
