@@ -37,9 +37,10 @@ typedef struct Side {
     int me;
 } Side;
 
-static void out_packet(void *ctx, WirePacket *p, int64_t send_us)
+static void out_packet(void *ctx, WirePacket *p, int64_t send_us, int to)
 {
     (void)send_us;
+    (void)to; /* two cars: the other */
     Side *s = ctx;
     Bench *b = s->b;
     p->token = 42;

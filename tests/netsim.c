@@ -87,9 +87,9 @@ static void term_open(Sim *m, const SimOpts *o, int i)
 {
     Term *t = &m->t[i];
     NetAddr other = addr_of(9, 1);
-    bool serve = o->cars > 0, server = serve && i == 0;
+    bool serve = o->cars > 0 && !o->p2p, server = serve && i == 0, extra = o->cars > 0 && i >= m->first + m->ncars;
     SessionConfig c = {
-        .host = i == 0 && !serve, .server = server, .ncars = serve ? o->cars : 0, .server_mode = o->server_mode,
+        .host = i == 0 && !serve, .server = server, .ncars = i == 0 ? o->cars : 0, .server_mode = o->server_mode,
         .cmd = server ? "serve" : i ? "join" : "host", .track_text = m->track_text, .track_file = "default.track",
         .schemes = o->schemes, .params = scheme_default_params(), .seconds_ms = o->seconds_ms, .seed = 7,
         .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i],
@@ -97,7 +97,7 @@ static void term_open(Sim *m, const SimOpts *o, int i)
         .make_controller = sim_make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
         .peer_addr = i ? &m->t[0].addr : NULL, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
         .entropy = (uint64_t)(1234 + i), .say = t->say, .no_seal = o->clear,
-        .code = i && o->join_code && (!serve || i > o->cars) ? o->join_code : SIM_CODE,
+        .code = i && o->join_code && (o->cars == 0 || extra) ? o->join_code : SIM_CODE, .lines = o->lines[i],
     };
     NrError err = {{0}};
     t->s = session_new(&c, &err);
@@ -110,7 +110,9 @@ void sim_open(Sim *m, const SimOpts *o)
 {
     memset(m, 0, sizeof *m);
     m->truth = T0;
-    m->nterm = o->cars > 0 ? 1 + o->cars + o->extra_clients : 2;
+    m->nterm = o->cars > 0 ? (o->p2p ? 0 : 1) + o->cars + o->extra_clients : 2;
+    m->first = o->cars > 0 && !o->p2p ? 1 : 0;
+    m->ncars = o->cars > 0 ? o->cars : 2;
     assert_true(m->nterm <= SIM_TERMS);
     m->hub = nethub_new(o->hub_seed ? o->hub_seed : 42, &m->truth);
     nethub_tap(m->hub, sniff, m);
@@ -270,17 +272,18 @@ uint64_t sim_token(const Sim *m)
     return m->sniffed;
 }
 
-/* Every client of a served race computed the same live metrics, the N-car
- * ones too (compared as numbers, bit for bit). */
+/* Every racing terminal (a served race's clients, a p2p race's host and
+ * joiners) computed the same live metrics, the N-car ones too (compared as
+ * numbers, bit for bit). */
 void assert_same_metrics_n(Sim *m)
 {
-    NetTerminal *a = session_netterm(m->t[1].s);
+    NetTerminal *a = session_netterm(m->t[m->first].s);
     assert_non_null(a);
-    int ncars = m->nterm - 1;
-    for (int i = 2; i < m->nterm; i++) {
+    int ncars = m->ncars;
+    for (int i = m->first + 1; i < m->first + ncars; i++) {
         NetTerminal *b = session_netterm(m->t[i].s);
         assert_non_null(b);
-        for (int k = 0; k < session_scheme_count(m->t[1].s); k++) {
+        for (int k = 0; k < session_scheme_count(m->t[m->first].s); k++) {
             const Metrics *x = netterm_metrics(a, k), *y = netterm_metrics(b, k);
             assert_true(x->samples > 0);
             assert_int_equal(x->samples, y->samples);
@@ -293,16 +296,16 @@ void assert_same_metrics_n(Sim *m)
     }
 }
 
-/* netrace merge of every client's log (with the link matrix of the
- * measured delays) and replay over it: each scheme's N-car figures as
- * printed equal client 1's live ones. */
+/* netrace merge of every racing terminal's log (with the link matrix of
+ * the measured delays) and replay over it: each scheme's N-car figures as
+ * printed equal the first racing terminal's live ones. */
 void assert_replay_matches_n(Sim *m, const char *schemes)
 {
     const char *bin = getenv("NETRACE_BIN");
     assert_non_null(bin);
     char cmd[8192], logs[4096] = "";
     size_t len = 0;
-    for (int i = 1; i < m->nterm; i++)
+    for (int i = m->first; i < m->first + m->ncars; i++)
         len += (size_t)snprintf(logs + len, sizeof logs - len, " '%s'", m->t[i].log);
     snprintf(cmd, sizeof cmd,
              "'%s' merge%s --out '%s/race.csv' --delays '%s/d.csv' --links '%s/links.txt' >/dev/null && "
@@ -311,9 +314,10 @@ void assert_replay_matches_n(Sim *m, const char *schemes)
     assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s/replay.csv", m->dir);
     char *csv = read_all(cmd), *line = strchr(csv, '\n');
-    NetTerminal *np = session_netterm(m->t[1].s);
-    int ncars = m->nterm - 1;
-    for (int k = 0; k < session_scheme_count(m->t[1].s); k++) {
+    const Term *t = &m->t[m->first];
+    NetTerminal *np = session_netterm(t->s);
+    int ncars = m->ncars;
+    for (int k = 0; k < session_scheme_count(t->s); k++) {
         assert_non_null(line);
         line++;
         /* scheme, 7 parameters, incons (8), ..., samples (26), ncars, topology, server, pair_rate (30),
@@ -331,7 +335,7 @@ void assert_replay_matches_n(Sim *m, const char *schemes)
         assert_int_equal(nf, 32 + ncars);
         const Metrics *x = netterm_metrics(np, k);
         char live[512], rep[512];
-        int lw = snprintf(live, sizeof live, "%s %.6f %.6f %.6f", session_scheme(m->t[1].s, k)->name,
+        int lw = snprintf(live, sizeof live, "%s %.6f %.6f %.6f", session_scheme(t->s, k)->name,
                           metrics_inconsistency_rate(x), metrics_pair_rate(x), metrics_fairness_spread(x));
         int rw = snprintf(rep, sizeof rep, "%s %s %s %s", f[0], f[8], f[30], f[31]);
         for (int c = 0; c < ncars; c++) {
@@ -346,4 +350,35 @@ void assert_replay_matches_n(Sim *m, const char *schemes)
     snprintf(cmd, sizeof cmd, "rm -f '%s/race.csv' '%s/d.csv' '%s/links.txt' '%s/replay.csv'", m->dir, m->dir, m->dir,
              m->dir);
     assert_int_equal(system(cmd), 0);
+}
+
+void sim_dump(Sim *m)
+{
+    for (int i = 0; i < m->nterm; i++) {
+        SessionStatus st;
+        session_status(m->t[i].s, &st);
+        printf("term %d done %d ok %d phase %d race %lld err '%s'\n", i, m->t[i].done, m->t[i].ok, st.phase,
+               (long long)st.race_us, session_error(m->t[i].s));
+        session_print(m->t[i].s, stdout);
+        rewind(m->t[i].say);
+        char line[256];
+        while (fgets(line, sizeof line, m->t[i].say))
+            printf("  say: %s", line);
+    }
+}
+
+void sim_expect_completed(Sim *m, const char *extra, int64_t samples)
+{
+    if (getenv("NETSIM_DEBUG"))
+        sim_dump(m);
+    for (int i = 0; i < m->first + m->ncars; i++) {
+        if (!m->t[i].done || !m->t[i].ok)
+            fail_msg("terminal %d: %s", i, m->t[i].done ? session_error(m->t[i].s) : "not over");
+        /* nothing refused but a TRACK chunk the jitter put before its WELCOME (no token yet: sent again) */
+        NetSession *ns = session_core(m->t[i].s);
+        int64_t other = i == 0 && extra ? netsession_rejected(ns, extra) : 0;
+        assert_int_equal(netsession_rejected(ns, NULL) - other, netsession_rejected(ns, "token"));
+        assert_true(netsession_rejected(ns, NULL) - other <= 8);
+    }
+    assert_int_equal(netterm_metrics(session_netterm(m->t[m->first].s), 0)->samples, samples);
 }

@@ -13,10 +13,19 @@
  *   assert_same_metrics(m)  both ends' live metrics agree, scheme by scheme.
  *   assert_replay_matches(m, schemes)  netrace merge + replay of both logs
  *        prints the host's live metrics.
- *   With SimOpts.cars (a `netrace serve` race): assert_same_metrics_n (every
- *   client's live metrics, the N-car ones too, equal) and
- *   assert_replay_matches_n (merge of every client's log, replay over its
- *   --links matrix: the same figures).
+ *   With SimOpts.cars (a `netrace serve` race, or with SimOpts.p2p a host's
+ *   race of that many cars): assert_same_metrics_n (every racing
+ *   terminal's live metrics, the N-car ones too, equal) and
+ *   assert_replay_matches_n (merge of every racing terminal's log, replay
+ *   over its --links matrix: the same figures).
+ *   sim_dump(m)      every terminal's state, summary and one-line messages
+ *        (for a failing test's debugging).
+ *   sim_expect_completed(m, extra, samples)  every racing terminal, and
+ *        a server, completed; nothing refused but what `extra` names at
+ *        t[0] (NULL: nothing) and at most 8 TRACK chunks the jitter put
+ *        before their WELCOME (`token`: sent again); the first racing
+ *        terminal took `samples` metrics samples. With the environment's
+ *        NETSIM_DEBUG set it dumps first.
  *   The sniffer on the hub also counts each terminal's datagrams and bytes
  *   and keeps the joiner's latest SIM_CATCH datagrams (a ring) to replay.
  *   sim_token(m)     the session token as a sniffer saw it on the hub (0
@@ -60,8 +69,9 @@ typedef struct Term {
 typedef struct Sim {
     int64_t truth;
     NetHub *hub;
-    Term t[SIM_TERMS]; /* 0 host, 1 joiner; or 0 the server, 1..cars its clients */
+    Term t[SIM_TERMS]; /* 0 host, 1.. joiners; or 0 the server, 1..cars its clients */
     int nterm;
+    int first, ncars;  /* the racing terminals: t[first .. first + ncars - 1] */
     char *track_text;
     char dir[128];
     uint64_t sniffed; /* the token of a packet in clear seen on the hub */
@@ -76,9 +86,12 @@ typedef struct SimOpts {
     int64_t offset_us[SIM_TERMS];
     double drift_ppm[SIM_TERMS];
     NetMemLink link[SIM_TERMS]; /* of what each sends */
-    int cars;             /* 0: host and joiner; 2..8: `serve` (t[0]) and that many clients */
+    int cars;             /* 0: host and joiner; 2..8: `serve` (t[0]) and that many clients, or with p2p a
+                             host's race of that many cars (t[0] the host, t[1..] its joiners) */
+    bool p2p;             /* with cars: a peer-to-peer race of N */
+    const LinkMatrix *lines[SIM_TERMS]; /* each terminal's --link I-J (NULL: none) */
     int server_mode;      /* with cars: 0 relay, 1 sync */
-    int extra_clients;    /* with cars: clients beyond the seats (refused: FULL) */
+    int extra_clients;    /* with cars: joiners beyond the seats (refused: FULL) */
     bool logs;
     bool allow_other;     /* the host allows only 10.0.0.9 */
     bool host_log_only;   /* with logs: the joiner writes none */
@@ -95,6 +108,8 @@ void sim_run(Sim *m, int64_t end, void (*each)(Sim *m, void *ctx), void *ctx);
 void assert_same_metrics(Sim *m);
 void assert_replay_matches(Sim *m, const char *schemes);
 void assert_same_metrics_n(Sim *m);
+void sim_dump(Sim *m);
+void sim_expect_completed(Sim *m, const char *extra, int64_t samples);
 void assert_replay_matches_n(Sim *m, const char *schemes);
 uint64_t sim_token(const Sim *m);
 bool sim_make_bot(void *ctx, const Track *track, int car, uint64_t seed, Controller *out, NrError *err);

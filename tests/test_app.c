@@ -903,9 +903,9 @@ static void plot_grid_stays_within_the_axis(void **state)
 
 /* The road is asphalt wherever it is: on tracks/default.track, zoomed as the
  * focus view and the driving screens are (30 px per car width), every pixel
- * along the track within 60 % of its half width is the asphalt colour
- * (78, 80, 86), at every 2 cw of the lap (the start line's chequers
- * apart). SDL 2.26's software renderer took
+ * along the track at 30 % and 60 % of its half width either side is the
+ * asphalt colour (78, 80, 86), at every 2 cw of the lap (the start line's
+ * chequers, the grid's boxes and the centre line's dashes apart). SDL 2.26's software renderer took
  * pairs of triangles for rectangles: a wedge of grass where a bend meets a
  * straight, a one-pixel seam between the quads of every straight. */
 static void road_has_no_holes(void **state)
@@ -918,7 +918,8 @@ static void road_has_no_holes(void **state)
     assert_non_null(v);
     AppConfig cfg = app_config_default();
     app_state_init_track(v, t, &cfg, f->r);
-    double len = track_length(t), half = track_width(t) / 2;
+    double len = track_length(t), half = track_width(t) / 2, grid_s;
+    track_grid(t, track_grid_slots(t) - 1, NULL, NULL, NULL, &grid_s);
     int holes = 0, looked = 0;
     for (double c = 0; c < len; c += 2.0) {
         double cx, cy, ch;
@@ -930,12 +931,12 @@ static void road_has_no_holes(void **state)
         SDL_RenderPresent(f->r);
         /* along the track from c - 5 to c + 5 cw, half a pixel at a time */
         for (double ds = -5.0; ds <= 5.0; ds += 1.0 / 60.0)
-            for (int lat = -1; lat <= 1; lat++) {
+            for (int lat = -2; lat <= 2; lat += lat == -1 ? 2 : 1) {
                 double px0, py0, h, at = fmod(c + ds + len, len);
-                if (at < 1.5 || at > len - 1.5) /* the chequered start line */
+                if (at < 1.5 || at > len + grid_s - 1.5) /* the chequered start line, the grid boxes */
                     continue;
                 track_point(t, at, &px0, &py0, &h);
-                double off = 0.6 * half * lat;
+                double off = 0.3 * half * lat;
                 float px, py;
                 app_world_to_px(&x, px0 - sin(h) * off, py0 + cos(h) * off, &px, &py);
                 SDL_Color got = pixel_at(f->surf, (int)px, (int)py);

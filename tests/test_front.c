@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <SDL_image.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,9 +459,30 @@ static void waiting_screen_shows_the_code(void **state)
     assert_non_null(strstr(l3, "no answer"));
 }
 
+/* Issue 22: the network window's H help names every key its window takes
+ * (scr_event in netwin.c), each as a word of a line. */
+static void network_help_lists_every_key(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"W",  "S",  "A",   "D",   "Up", "Down", "Left", "Right", "Tab", "C",
+                                       "M",  "F2", "F3",  "F11", "F12", "H",   "F1",   "Q",     "Esc", "Enter"};
+    int n = 0;
+    const char *const *lines = netwin_help_lines(&n);
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        bool found = false;
+        size_t wl = strlen(keys[k]);
+        for (int i = 0; i < n && !found; i++)
+            for (const char *p = strstr(lines[i], keys[k]); p && !found; p = strstr(p + 1, keys[k]))
+                found = (p == lines[i] || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[wl]);
+        if (!found)
+            fail_msg("the network window's help does not list %s", keys[k]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(network_help_lists_every_key),
         cmocka_unit_test(loop_drives_the_screen),
         cmocka_unit_test(bench_steps_a_sixtieth),
         cmocka_unit_test(lights_count_down_by_race_time),

@@ -313,6 +313,71 @@ static void the_ring_changes_nothing(void **state)
     track_free(t);
 }
 
+/* The engine's own medium of an N-car race (route.h), lossy: every copy the
+ * route lost at sending is one LAG_LOST event at the terminal it was for,
+ * every copy delivered one event of another fate; the rings hold all of
+ * them (60 samples of 3 senders: 180 events each, far below their size). */
+static void route_race_losses_are_the_counters(RouteTopology topo)
+{
+    Track *t = circle();
+    EngineConfig cfg;
+    base_config(&cfg, t, 4, "nc,causality", 100000);
+    LinkSpec spec;
+    NrError err;
+    assert_true(linkspec_parse(&spec, "delay 50ms 20ms loss 20%", NULL, &err));
+    for (int d = 0; d < 4; d++)
+        cfg.link[d] = &spec;
+    cfg.topology = topo;
+    cfg.seed = 7;
+    cfg.lagometer = true;
+    Engine *e = engine_new(&cfg, &err);
+    assert_non_null(e);
+    for (int i = 0; i < 60; i++) {
+        CarPose p[4];
+        for (int c = 0; c < 4; c++) {
+            track_point(t, 10.0 * c + 20.0 * i * 0.033, &p[c].x, &p[c].y, &p[c].heading);
+            p[c].speed = 20.0;
+        }
+        assert_true(engine_push(e, p, 4, 0));
+        engine_step_to(e, (int64_t)i * P_US);
+    }
+    engine_finish(e);
+    engine_step_to(e, INT64_MAX);
+    for (int k = 0; k < 2; k++) {
+        int64_t lost = 0, delivered = 0, events[LAG_FATES] = {0};
+        for (int d = 0; d < 4; d++) {
+            lost += engine_metrics(e, k)->dir[d].lost + engine_metrics(e, k)->dir[d].overflow;
+            delivered += engine_metrics(e, k)->dir[d].delivered;
+        }
+        for (int j = 0; j < 4; j++) {
+            const LagRing *r = engine_lag(e, k, j);
+            assert_int_equal(events_of(r, j), 0);
+            for (int i = 0; i < lagring_count(r); i++)
+                events[lagring_at(r, i)->fate]++;
+        }
+        assert_true(lost > 0);
+        assert_int_equal(events[LAG_LOST], lost);
+        assert_int_equal(events[LAG_ON_TIME] + events[LAG_HELD] + events[LAG_LATE_USED] + events[LAG_DISCARDED] +
+                             events[LAG_REJECTED],
+                         delivered);
+    }
+    engine_free(e);
+    linkspec_free(&spec);
+    track_free(t);
+}
+
+static void route_losses_p2p(void **state)
+{
+    (void)state;
+    route_race_losses_are_the_counters(ROUTE_P2P);
+}
+
+static void route_losses_cs(void **state)
+{
+    (void)state;
+    route_race_losses_are_the_counters(ROUTE_CS);
+}
+
 /* ---- over a network: terminal 0 remote, its MUs handed in by hand ------- */
 
 static void no_forward(void *ctx, const MediumDelivery *d)
@@ -437,6 +502,8 @@ int main(void)
         cmocka_unit_test(dr_predicts_every_sample_causality_none),
         cmocka_unit_test(three_cars_each_terminal_its_own_fates),
         cmocka_unit_test(the_ring_changes_nothing),
+        cmocka_unit_test(route_losses_p2p),
+        cmocka_unit_test(route_losses_cs),
         cmocka_unit_test(network_losses_from_sequence_gaps),
         cmocka_unit_test(ring_wraps_tallies_and_caps_gaps),
     };

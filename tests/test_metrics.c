@@ -112,6 +112,64 @@ static void two_cars_reduce_to_the_paper(void **state)
     assert_true(metrics_fairness_spread(&m) == fabs(metrics_mean_d1(&m) - metrics_mean_d2(&m)) / 2.0);
 }
 
+/* The order checks against their definition, pair by pair and terminal by
+ * terminal (metrics.h): random samples of 2 to 8 cars on a coarse grid, so
+ * that ties and whole orders repeat, in runs where the order carries over
+ * from sample to sample and where it jumps. */
+static void orders_match_their_definition(void **state)
+{
+    (void)state;
+    uint32_t x = 777;
+    for (int nc = 2; nc <= METRICS_MAX_CARS; nc++) {
+        Metrics m;
+        metrics_reset(&m);
+        int64_t want_bad = 0, want_pairs = 0;
+        double base[METRICS_MAX_CARS] = {0}, p[METRICS_MAX_CARS * METRICS_MAX_CARS];
+        for (int i = 0; i < 3000; i++) {
+            /* every car moves on a grid of 1 (ties happen), by jumps now
+             * and then; each terminal shows it off by 1 or 2 in 1 of 12 */
+            for (int c = 0; c < nc; c++) {
+                x = x * 1103515245u + 12345u;
+                base[c] = i % 50 == 0 ? (double)((x >> 8) % 9) : base[c] + (double)((x >> 16) % 3);
+            }
+            for (int v = 0; v < nc * nc; v++) {
+                x = x * 1103515245u + 12345u;
+                p[v] = base[v % nc] + ((x >> 12) % 12 == 0 ? (double)((x >> 20) % 5) - 2.0 : 0.0);
+            }
+            int bad = 0;
+            for (int a = 0; a < nc; a++)
+                for (int b = a + 1; b < nc; b++) {
+                    bool differ = false;
+                    for (int j = 1; j < nc; j++)
+                        differ |= (p[j * nc + a] > p[j * nc + b]) != (p[a] > p[b]);
+                    bad += differ;
+                }
+            want_pairs += bad;
+            want_bad += bad > 0;
+            MetricSample s = metrics_add_sample(&m, (int64_t)i * 33000, p, nc);
+            assert_int_equal(s.inconsistent, bad > 0);
+        }
+        assert_int_equal(m.inconsistent, want_bad);
+        assert_int_equal(m.pair_inconsistent, want_pairs);
+        assert_true(want_bad > 0 && want_bad < 3000); /* both kinds of sample occurred */
+    }
+}
+
+/* A NaN displayed progress compares false both ways: the pair is counted
+ * as the definition counts it (car b ahead), never as agreeing by default. */
+static void nan_progress_counts_as_behind(void **state)
+{
+    (void)state;
+    Metrics m;
+    metrics_reset(&m);
+    /* T0: 3 > 2 > 1; T1: car 0 NaN (pairs (0,1), (0,2): b ahead), 2 > 1;
+     * T2 as T0. Pairs (0,1) and (0,2) disagree. */
+    const double p[3][3] = {{3, 2, 1}, {NAN, 2, 1}, {3, 2, 1}};
+    MetricSample s = metrics_add_sample(&m, 0, &p[0][0], 3);
+    assert_true(s.inconsistent);
+    assert_int_equal(m.pair_inconsistent, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -119,6 +177,8 @@ int main(void)
         cmocka_unit_test(recent_window_is_five_seconds),
         cmocka_unit_test(three_cars_by_hand),
         cmocka_unit_test(two_cars_reduce_to_the_paper),
+        cmocka_unit_test(orders_match_their_definition),
+        cmocka_unit_test(nan_progress_counts_as_behind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -286,7 +286,7 @@ static void outsider_sealed(void **state)
 
 /* A joiner with another code: its sealed HELLOs do not open, it never
  * takes the seat and ends after 15 s without an answer; the host sent it
- * no more bytes than it received (a 32-byte key answer per 104-byte HELLO
+ * no more bytes than it received (a 40-byte key answer per 104-byte HELLO
  * in clear: the one in clear is all it took). */
 static void wrong_code(void **state)
 {
@@ -314,7 +314,7 @@ static void wrong_code(void **state)
 
 /* Attack 5: HELLOs in clear from a spoofed address (the victim's) before
  * the joiner: the host sends the victim no more bytes than it received
- * (one 32-byte key answer per 104-byte HELLO), keeps nothing (the seat
+ * (one 40-byte key answer per 104-byte HELLO), keeps nothing (the seat
  * stays free), and the real joiner then races as usual. */
 static void spoofed_hello_each(Sim *m, void *ctx)
 {
@@ -359,10 +359,127 @@ static void spoofed_hellos(void **state)
     printf("spoofed HELLOs: %lld B in, %lld B out to the victim\n", (long long)bytes[0], (long long)bytes[1]);
     assert_int_equal(bytes[0], 10 * 104);
     assert_true(bytes[1] <= bytes[0]);
-    assert_int_equal(bytes[1], 10 * 32);
+    assert_int_equal(bytes[1], 10 * 40);
     assert_true(m.t[0].ok && m.t[1].ok);
     assert_same_metrics(&m);
     sim_close(&m);
+}
+
+/* ---- an insider reflecting traffic at a spoofed address ----------------------- */
+
+#define INSIDER_HELLOS 10
+
+/* A participant with the code (the insider, 10.0.0.8) learns the salt with
+ * a HELLO in clear from its own address, derives the keys, and sends
+ * sealed HELLOs from the victim's address (10.0.0.9:9) while the real
+ * joiner is stopped: the best cookie it has is its own address's. */
+typedef struct Insider {
+    NetPort *own, *spoof;
+    NetAddr victim;
+    int stage;     /* 0 nothing sent, 1 clear HELLO sent, 2 sealed HELLOs sent */
+    int64_t from_victim, to_victim; /* bytes on the hub */
+} Insider;
+
+static void insider_bytes(void *ctx, const NetAddr *from, const NetAddr *to, const uint8_t *b, int n)
+{
+    (void)b;
+    Insider *x = ctx;
+    x->from_victim += netaddr_equal(from, &x->victim) ? n : 0;
+    x->to_victim += netaddr_equal(to, &x->victim) ? n : 0;
+}
+
+static int hello_bytes(uint64_t nonce, uint8_t *buf)
+{
+    WirePacket p;
+    memset(&p, 0, sizeof p);
+    p.kind = WIRE_HELLO;
+    p.u.hello.proto = WIRE_VERSION;
+    p.u.hello.nonce = nonce;
+    snprintf(p.u.hello.name, sizeof p.u.hello.name, "insider");
+    return (int)wire_encode(&p, buf, WIRE_MAX_BYTES);
+}
+
+/* The sealed HELLO as a joiner sends it (docs/wire.md "Sealed datagrams"):
+ * "NRH1", the nonce and the cookie in clear, then the envelope. */
+static int sealed_hello(const uint8_t *key_answer, uint64_t nonce, uint64_t counter, uint8_t *out)
+{
+    char code[WIRECRYPT_CODE_CHARS + 1];
+    uint8_t master[WIRECRYPT_KEY_BYTES], hello[WIRE_MAX_BYTES];
+    assert_true(wirecrypt_code_normalise(SIM_CODE, code));
+    assert_true(wirecrypt_master(code, key_answer + 8, master));
+    WireKeys k;
+    wirecrypt_link(master, nonce, 0, false, &k);
+    memcpy(out, "NRH1", 4);
+    for (int i = 0; i < 8; i++)
+        out[4 + i] = (uint8_t)(nonce >> (8 * i));
+    memcpy(out + 12, key_answer + 32, 8); /* the cookie of the insider's own address */
+    int head = 20;
+    int n = hello_bytes(nonce, hello);
+    return head + (int)wirecrypt_seal(&k, counter, hello, (size_t)n, out + head, WIRE_MAX_BYTES);
+}
+
+static void insider_each(Sim *m, void *ctx)
+{
+    Insider *x = ctx;
+    const NetAddr *host = &m->t[0].addr;
+    uint8_t buf[WIRE_MAX_BYTES + 64], env[WIRE_MAX_BYTES + 64];
+    if (x->stage == 0) {
+        netport_send(x->own, host, buf, hello_bytes(777, buf));
+        x->stage = 1;
+        return;
+    }
+    NetAddr from;
+    int64_t stamp;
+    int n = x->stage == 1 ? netport_recv(x->own, INT64_MAX, buf, (int)sizeof buf, &from, &stamp) : NETPORT_NONE;
+    if (n != 40 || memcmp(buf, "NRK1", 4) != 0)
+        return;
+    for (int i = 0; i < INSIDER_HELLOS; i++) /* one nonce, and nine more */
+        netport_send(x->spoof, host, env, sealed_hello(buf, 4242 + (uint64_t)(i > 0 ? i : 0), 0, env));
+    x->stage = 2;
+}
+
+/* Before the cookie the host or server took the victim's address as its
+ * first joiner: WELCOME, the track and 15 s of clock probes to an address
+ * that never asked (about 54 KB for 132 bytes). Now each sealed HELLO is
+ * refused as `cookie`, nothing goes to the victim, and the real joiner,
+ * once running, takes the seat and races. */
+static void insider_reflect(int cars)
+{
+    Sim m;
+    SimOpts o = {.schemes = "nc", .seconds_ms = 4000, .cars = cars};
+    sim_open(&m, &o);
+    for (int i = 1; i < m.nterm; i++) { /* the joiners stopped for the first 3 s */
+        m.t[i].frozen_until = m.truth + 3 * NR_US_PER_S;
+        nethub_freeze(m.t[i].port, true);
+    }
+    Insider x = {.victim = addr_of(9, 9)};
+    x.own = nethub_port(m.hub, addr_of(8, 8), &m.t[0].clock);
+    x.spoof = nethub_port(m.hub, x.victim, &m.t[0].clock);
+    nethub_tap(m.hub, insider_bytes, &x);
+    sim_run(&m, T0 + 60 * NR_US_PER_S, insider_each, &x);
+    NetSession *h = session_core(m.t[0].s);
+    printf("insider from the victim's address: %lld B in, %lld B out to the victim; refused %lld as cookie\n",
+           (long long)x.from_victim, (long long)x.to_victim, (long long)netsession_rejected(h, "cookie"));
+    assert_int_equal(x.stage, 2);
+    assert_true(x.from_victim > 0);
+    assert_true(x.to_victim <= x.from_victim);
+    assert_int_equal(netsession_rejected(h, "cookie"), INSIDER_HELLOS);
+    for (int i = 0; i < m.nterm; i++)
+        if (!m.t[i].done || !m.t[i].ok)
+            fail_msg("terminal %d: %s", i, m.t[i].done ? session_error(m.t[i].s) : "not over");
+    sim_close(&m);
+}
+
+static void insider_reflect_host(void **state)
+{
+    (void)state;
+    insider_reflect(0);
+}
+
+static void insider_reflect_server(void **state)
+{
+    (void)state;
+    insider_reflect(2);
 }
 
 /* A full disk while the host logs (RLIMIT_FSIZE: writes past 48 KB fail
@@ -402,6 +519,7 @@ int main(void)
         cmocka_unit_test(control_extremes_host), cmocka_unit_test(view_seq_max),
         cmocka_unit_test(mu_seq_far), cmocka_unit_test(mu_stamp_ahead), cmocka_unit_test(host_never_starts),
         cmocka_unit_test(outsider_sealed), cmocka_unit_test(wrong_code), cmocka_unit_test(spoofed_hellos),
+        cmocka_unit_test(insider_reflect_host), cmocka_unit_test(insider_reflect_server),
         cmocka_unit_test(log_disk_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,8 +3,9 @@
  * The host's window frame stalls 300 ms in mid-race; its port's receive
  * thread stamps every arrival meanwhile, so the network part of every
  * measured one-way delay (the host's arrival minus the moment the joiner
- * put the MU on the wire, both on the synchronised race clock) stays within
- * 1 ms, stall or not. The same race in simulated time: test_netsession.c
+ * put the MU on the wire, both on the synchronised race clock) has a median
+ * within 1 ms, and within 50 ms over the MUs sent in the stall (read-time
+ * stamps: about 150 ms). The same race in simulated time: test_netsession.c
  * stalled_frame. */
 #include "bot.h"
 #include "session.h"
@@ -86,6 +87,19 @@ static void wire_times(const char *log, int64_t *wire, int cap)
     }
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* the median of v[0 .. n-1] (sorts v) */
+static int64_t median_us(int64_t *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_i64);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static void stall_on_loopback(void **state)
 {
     (void)state;
@@ -133,6 +147,9 @@ static void stall_on_loopback(void **state)
     wire_times(jl, wire, PKTS);
     int n = 0, in_stall = 0, over = 0;
     int64_t worst = 0, worst_stall = 0;
+    int64_t *all = malloc(sizeof *all * PKTS), *stalled = malloc(sizeof *stalled * PKTS);
+    assert_non_null(all);
+    assert_non_null(stalled);
     for (const char *l = hl; (l = strstr(l, "\nrx,")) != NULL;) {
         l++;
         long long pkt, local, arr, send;
@@ -146,19 +163,29 @@ static void stall_on_loopback(void **state)
         worst = llabs(net) > worst ? llabs(net) : worst;
         worst_stall = stall && llabs(net) > worst_stall ? llabs(net) : worst_stall;
         over += llabs(net) > 1000;
-        in_stall += stall;
+        if (n < PKTS)
+            all[n] = llabs(net);
+        if (stall && in_stall < PKTS)
+            stalled[in_stall++] = llabs(net);
         n++;
     }
     printf("loopback: %d MUs (%d sent in the stall), worst |arrival - wire time| %lld us (in the stall %lld us), "
            "%d over 1 ms\n",
            n, in_stall, (long long)worst, (long long)worst_stall, over);
     assert_true(n >= 80 && in_stall >= 8);
-    /* within 1 ms on a quiet machine (158 us worst measured); a loaded one
-     * delays the threads themselves now and then (1.3 ms seen with both
-     * cores busy), which the stall would not explain: stamps taken at read
-     * time put the stalled MUs 150-300 ms late */
-    assert_true(over <= n / 10);
-    assert_true(worst_stall <= 20000 && worst <= 20000);
+    /* Medians, not the worst: a loaded machine delays the threads
+     * themselves now and then (1.3 ms seen with both cores busy, once 55 ms
+     * outside the stall at load average 10), which the stall would not
+     * explain. Stamps taken at read time would put the MUs sent during the
+     * 300 ms stall between 0 and 300 ms late, read together at its end: a
+     * median near 150 ms. Stamped on arrival, the median is the loopback's
+     * (tens of us; 158 us worst measured on a quiet machine). */
+    int64_t med_all = median_us(all, n < PKTS ? n : PKTS), med_stall = median_us(stalled, in_stall);
+    printf("median |arrival - wire time| %lld us, in the stall %lld us\n", (long long)med_all, (long long)med_stall);
+    assert_true(med_all <= 1000);
+    assert_true(med_stall <= 50000);
+    free(all);
+    free(stalled);
     free(wire);
     free(hl);
     free(jl);

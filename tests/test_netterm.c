@@ -46,10 +46,11 @@ typedef struct Out {
     int me;
 } Out;
 
-static void out_packet(void *ctx, WirePacket *p, int64_t send_us)
+static void out_packet(void *ctx, WirePacket *p, int64_t send_us, int to)
 {
     Out *o = ctx;
     Net *net = o->net;
+    assert_int_equal(to, 1 - o->me); /* two cars: every packet to the other */
     p->token = 42;
     if (p->kind == WIRE_MU) {
         net->mu_packets++;

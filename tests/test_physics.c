@@ -159,6 +159,166 @@ static void overlap_closed_form(void **state)
     assert_true(fabs(p.v - (-CAR_RESTITUTION * 10)) < 1e-9 && fabs(q.v - (-CAR_RESTITUTION * 10)) < 1e-9);
 }
 
+/* A corner striking a wall ahead, by hand: heading +x at 10 cw/s, the wall's
+ * normal (1, 0), the contact at the front left corner r = (1, 0.5). With
+ * I = (2^2 + 1^2) / 12 = 5/12 and r x n = -0.5: j = 1.2 * 10 / (1 + 0.25 /
+ * (5/12)) = 7.5, so v = 10 - 7.5 = 2.5 and the spin (r x J) / I = 0.5 * 7.5
+ * / (5/12) = 9 rad/s (nose to the left, away from the corner). The point
+ * then leaves the wall at -e times its approach: 2.5 - 9 * 0.5 = -2. A
+ * square hit (contact on the axis) bounces back at -e v without spin. */
+static void wall_impulse_by_hand(void **state)
+{
+    (void)state;
+    Car c = {.v = 10.0};
+    double vn = car_wall_impulse(&c, 1.0, 0.5, 1.0, 0.0, 0.2, 0.0); /* no friction */
+    assert_true(fabs(vn - 10.0) < 1e-12);
+    assert_true(fabs(c.v - 2.5) < 1e-12 && fabs(c.v_side) < 1e-12);
+    assert_true(fabs(c.spin - 9.0) < 1e-12 && fabs(c.yaw_rate - 9.0) < 1e-12);
+    assert_true(fabs((c.v - c.spin * 0.5) - (-2.0)) < 1e-12);
+    /* With friction 0.5: the spin slides the corner along the wall at
+     * w * 1 = 9 cw/s; stopping it takes 9 / (1 + 1^2 / (5/12)) = 45/17 < 0.5
+     * * 7.5, so the corner sticks: v_side -45/17, spin 9 - (45/17) (12/5) =
+     * 45/17. */
+    c = (Car){.v = 10.0};
+    car_wall_impulse(&c, 1.0, 0.5, 1.0, 0.0, 0.2, 0.5);
+    assert_true(fabs(c.v - 2.5) < 1e-12 && fabs(c.v_side + 45.0 / 17) < 1e-12);
+    assert_true(fabs(c.spin - 45.0 / 17) < 1e-12);
+    assert_true(fabs(c.v_side + c.spin * 1.0) < 1e-12); /* the corner's sliding stopped */
+    Car sq = {.v = 10.0};
+    car_wall_impulse(&sq, 1.0, 0.0, 1.0, 0.0, 0.2, 0.5);
+    assert_true(fabs(sq.v + 2.0) < 1e-12 && sq.spin == 0.0);
+    /* moving away: nothing */
+    Car away = {.v = -3.0};
+    assert_true(car_wall_impulse(&away, 1.0, 0.5, 1.0, 0.0, 0.2, 0.5) == 0.0);
+    assert_true(away.v == -3.0 && away.spin == 0.0);
+}
+
+/* Random contacts: the impulse never adds kinetic energy (translation and
+ * rotation, restitution <= 1), and friction only slows the contact point's
+ * sliding: its speed along the wall lies between 0 and what it is without
+ * friction, on the same side. */
+static double point_along(const Car *c, double rx, double ry, double tx, double ty)
+{
+    double ch = cos(c->heading), sh = sin(c->heading);
+    return (c->v * ch - c->v_side * sh - c->yaw_rate * ry) * tx + (c->v * sh + c->v_side * ch + c->yaw_rate * rx) * ty;
+}
+
+static void wall_impulse_invariants(void **state)
+{
+    (void)state;
+    Rng r;
+    rng_seed(&r, 11, 0);
+    int hits = 0;
+    for (int i = 0; i < 20000; i++) {
+        Car c = {.heading = 2 * NR_PI * rng_uniform(&r), .v = 40 * rng_uniform(&r) - 10,
+                 .v_side = 10 * rng_uniform(&r) - 5, .yaw_rate = 6 * rng_uniform(&r) - 3};
+        double k[4][2];
+        car_corners(&c, k);
+        int q = (int)(4 * rng_uniform(&r)) % 4;
+        double a = 2 * NR_PI * rng_uniform(&r), nx = cos(a), ny = sin(a);
+        double rx = k[q][0], ry = k[q][1];
+        double e0 = c.v * c.v + c.v_side * c.v_side + CAR_INERTIA_CW2 * c.yaw_rate * c.yaw_rate;
+        Car slick = c;
+        double vn = car_wall_impulse(&c, rx, ry, nx, ny, CAR_WALL_RESTITUTION, CAR_WALL_FRICTION);
+        car_wall_impulse(&slick, rx, ry, nx, ny, CAR_WALL_RESTITUTION, 0.0);
+        double e1 = c.v * c.v + c.v_side * c.v_side + CAR_INERTIA_CW2 * c.yaw_rate * c.yaw_rate;
+        assert_true(e1 <= e0 * (1 + 1e-12) + 1e-12);
+        double pf = point_along(&c, rx, ry, -ny, nx), p0 = point_along(&slick, rx, ry, -ny, nx);
+        assert_true(fabs(pf) <= fabs(p0) + 1e-9 && pf * p0 >= -1e-9);
+        hits += vn > 0;
+    }
+    assert_true(hits > 5000);
+}
+
+/* Issue 22: driven straight on into the first bend at 32 cw/s, throttle
+ * held, the car struck the outside wall and stayed pinned there (the wall
+ * acted at its centre and its heading never followed the wall: 7 cw/s 1.3 s
+ * after the hit, then a standstill). A hit that hard strikes with the
+ * corner, turns the car along the wall, and it drives on. */
+static void hard_wall_hit_turns_the_car(void **state)
+{
+    (void)state;
+    Track *t = default_track();
+    World w;
+    NrError err;
+    assert_true(world_init_solo(&w, t, 0, &err));
+    w.car[0] = (Car){.x = 130, .y = -2, .v = 32};
+    CarInput in = {1, 0, 0};
+    uint32_t hits0 = w.contact[0].hits;
+    double h0 = w.car[0].heading;
+    int64_t hit_us = -1;
+    double hit_cws = 0;
+    while (w.t_us < 3 * NR_US_PER_S) {
+        world_step(&w, &in);
+        if (hit_us < 0 && w.contact[0].hits > hits0) {
+            hit_us = w.t_us;
+            hit_cws = w.contact[0].hit_cws;
+        }
+    }
+    assert_true(hit_us > 0 && hit_us < (int64_t)(1.5 * NR_US_PER_S));
+    assert_int_equal(w.contact[0].other, -1);
+    assert_true(hit_cws > WORLD_WALL_VN1_CWS); /* 32 sin(23 degrees) */
+    assert_true(w.car[0].heading - h0 > 0.5);   /* turned along the bend (left) */
+    assert_true(car_speed(&w.car[0]) > 12.0);    /* and drives on */
+    track_free(t);
+}
+
+/* A gentle touch acts at the centre as netrace's first wall model did (no
+ * spin): restitution and friction on the centre's velocity, by hand. */
+static void gentle_touch_acts_at_the_centre(void **state)
+{
+    (void)state;
+    Track *t = default_track();
+    World w;
+    NrError err;
+    assert_true(world_init_solo(&w, t, 0, &err));
+    /* on the start straight (centre line y = 0, heading 0), the left wall at
+     * y = 4 + 2.5; 10 degrees into it at 20 cw/s: 3.47 cw/s towards it */
+    double a = 10 * NR_PI / 180, half = track_width(t) / 2 + CAR_GRASS_CW;
+    w.car[0] = (Car){.x = 60, .y = half - 0.01, .heading = a, .v = 20};
+    CarInput none = {0, 0, 0};
+    while (w.contact[0].hits == 0)
+        world_step(&w, &none);
+    const Car *c = &w.car[0];
+    assert_true(c->spin == 0.0);
+    double ch = cos(c->heading), sh = sin(c->heading);
+    double vy = c->v * sh + c->v_side * ch, vx = c->v * ch - c->v_side * sh;
+    double vn = w.contact[0].hit_cws;
+    assert_true(vn > 3.0 && vn < 3.6);
+    assert_true(fabs(vy - (-CAR_WALL_RESTITUTION * vn)) < 1e-9);
+    assert_true(vx > 19.0 - CAR_WALL_FRICTION * (1 + CAR_WALL_RESTITUTION) * vn - 0.1 && vx < 20.0);
+    track_free(t);
+}
+
+/* Contacts are counted for the app's feedback: a hit is one count however
+ * many steps it lasts; the other car is named. */
+static void contacts_are_counted(void **state)
+{
+    (void)state;
+    Track *t = default_track();
+    World w;
+    NrError err;
+    assert_true(world_init(&w, t, 2, &err));
+    CarInput in[2] = {{0, 0, 0}, {0, 0, 0}};
+    world_step(&w, in);
+    assert_int_equal(w.contact[0].hits, 0);
+    /* car 2 dropped onto car 1, closing at 6 cw/s */
+    w.car[1] = w.car[0];
+    w.car[1].x += 1.9;
+    w.car[1].v = -6;
+    world_step(&w, in);
+    const WorldContact *ct = world_contact(&w, 0);
+    assert_int_equal(ct->hits, 1);
+    assert_int_equal(ct->other, 1);
+    assert_true(ct->now && ct->hit_cws > 5.9 && ct->hit_cws < 6.1);
+    assert_int_equal(world_contact(&w, 1)->other, 0);
+    for (int i = 0; i < 50; i++)
+        world_step(&w, in);
+    assert_false(world_contact(&w, 0)->now);
+    assert_int_equal(world_contact(&w, 0)->hits, 1);
+    track_free(t);
+}
+
 /* 10^5 steps of random inputs with the cars forced together every 500 steps
  * (placed touching at random angles): the bodies never overlap after a step. */
 static void no_overlap_random_inputs(void **state)
@@ -442,6 +602,11 @@ int main(void)
         cmocka_unit_test(rest_stays_at_rest),
         cmocka_unit_test(inputs_are_clamped),
         cmocka_unit_test(overlap_closed_form),
+        cmocka_unit_test(wall_impulse_by_hand),
+        cmocka_unit_test(wall_impulse_invariants),
+        cmocka_unit_test(hard_wall_hit_turns_the_car),
+        cmocka_unit_test(gentle_touch_acts_at_the_centre),
+        cmocka_unit_test(contacts_are_counted),
         cmocka_unit_test(no_overlap_random_inputs),
         cmocka_unit_test(bots_race),
         cmocka_unit_test(novice_bot_is_slow_on_the_line),

@@ -11,7 +11,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -596,11 +598,93 @@ static void test_help_says_how_to_reverse(void **state)
     assert_true(found);
 }
 
+/* Issue 22: a wall hit gives feedback: player 1 swerves left off the
+ * grid at full throttle into the wall; that screen flashes, sparks fly, the
+ * synthesiser gets a crash and the engine's pitch follows the speed; the
+ * other screen does not flash. */
+static void test_wall_hit_feedback(void **state)
+{
+    Fix *f = *state;
+    config(f, PLAYER_KEYS, PLAYER_BOT, NULL);
+    PlayState ps;
+    NrError err;
+    assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
+    Uint8 keys[SDL_NUM_SCANCODES] = {0};
+    ps.key_state = keys;
+    play_go_racing(&ps);
+    keys[SDL_SCANCODE_W] = 1;
+    double flash = 0, other_flash = 0, crash = 0;
+    int sparks = 0;
+    for (int i = 0; i < 300; i++) {
+        keys[SDL_SCANCODE_A] = i >= 20 && i < 34; /* a swerve to the left, away from car 2 */
+        play_frame(&ps, 16667);
+        flash = fmax(flash, ps.hud[0].flash);
+        other_flash = fmax(other_flash, ps.hud[1].flash);
+        for (int h = 0; h < SYNTH_HITS; h++)
+            crash = fmax(crash, ps.snd.synth.hit[h].amp);
+        for (int k = 0; k < DRIVEHUD_SPARKS; k++)
+            sparks += ps.hud[0].spark[k].age_s < DRIVEWIDGET_SPARK_LIFE_S;
+        if (i % 30 == 0)
+            play_draw(&ps, 640, 360); /* the flash, sparks and speedometer draw */
+    }
+    const WorldContact *c = world_contact(liverace_world(ps.lr), 0);
+    assert_true(c->hits >= 1 && c->other == -1);
+    assert_true(flash > 0.25 && other_flash == 0.0);
+    assert_true(crash > 0 && sparks > 0);
+    double v = liverace_speed(ps.lr, 0);
+    assert_true(fabs(ps.snd.synth.eng[0].target_hz - synth_engine_hz(v)) < 1e-9);
+    play_state_free(&ps);
+}
+
+/* Issue 22: the H help lists every key the game takes (the game's own,
+ * PLAYKEYS_RESERVED, and the players' defaults), each as a word of a help
+ * line (Esc for Escape, Enter for Return). F1 and the arrows' names were
+ * checked too; F1 was missing before. */
+static bool help_has_word(const char *const *lines, int n, const char *word)
+{
+    for (int i = 0; i < n; i++) {
+        const char *l = lines[i];
+        size_t wl = strlen(word);
+        for (const char *p = strstr(l, word); p; p = strstr(p + 1, word)) {
+            bool start = p == l || !isalnum((unsigned char)p[-1]);
+            bool end = !isalnum((unsigned char)p[wl]);
+            if (start && end)
+                return true;
+        }
+    }
+    return false;
+}
+
+static void test_help_lists_every_key(void **state)
+{
+    (void)state;
+    int n = 0;
+    const char *const *lines = play_help_lines(&n);
+    static const SDL_Scancode reserved[] = PLAYKEYS_RESERVED;
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+        const char *name = reserved[i] == SDL_SCANCODE_ESCAPE   ? "Esc"
+                           : reserved[i] == SDL_SCANCODE_RETURN ? "Enter"
+                                                                : SDL_GetScancodeName(reserved[i]);
+        if (!help_has_word(lines, n, name))
+            fail_msg("the H help does not list the key %s", name);
+    }
+    PlayKeys k;
+    playkeys_default(&k);
+    for (int j = 0; j < PLAYKEYS_PLAYERS; j++)
+        for (int a = 0; a < PK_ACTIONS; a++) {
+            const char *name = SDL_GetScancodeName(k.key[j][a][0]);
+            if (!help_has_word(lines, n, name))
+                fail_msg("the H help does not list player %d's key %s", j + 1, name);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_steer_ramp),
         cmocka_unit_test(test_help_says_how_to_reverse),
+        cmocka_unit_test(test_help_lists_every_key),
+        cmocka_unit_test(test_wall_hit_feedback),
         cmocka_unit_test(test_input_to_photon),
         cmocka_unit_test(test_pad_unplugged_mid_race),
         cmocka_unit_test(test_window_closed_mid_race),

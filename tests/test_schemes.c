@@ -286,6 +286,63 @@ static void dr_causality_late_mu_at_next_own_output(void **state)
     free(s.st);
 }
 
+static void drop_send(void *ctx, const Mu *mu)
+{
+    (void)ctx;
+    (void)mu;
+}
+
+/* display_all gives, car for car, what display gives: every scheme that
+ * has one, four cars, own car 1 moving, the others' MUs arriving after
+ * 20 to 150 ms (some past Delta, some out of order), looked at on and
+ * between the samples. */
+static void display_all_is_display_car_by_car(void **state)
+{
+    (void)state;
+    enum { NCARS = 4 };
+    SchemeParams p = scheme_default_params();
+    int checked = 0;
+    for (const SchemeType *const *t = scheme_registry(); *t; t++) {
+        if (!(*t)->display_all)
+            continue;
+        Mu grid[NCARS];
+        for (int c = 0; c < NCARS; c++)
+            grid[c] = mu_at(c, 0, 2.0 * c, 0.0);
+        void *st = calloc(1, (*t)->state_size);
+        assert_non_null(st);
+        (*t)->init(st, &p, 1, NCARS, grid);
+        Transport tx = {NULL, drop_send};
+        uint32_t x = 99;
+        for (int seq = 1; seq < 60; seq++) {
+            int64_t now = (int64_t)seq * 33 * MS;
+            for (int c = 0; c < NCARS; c++) {
+                if (c == 1)
+                    continue;
+                x = x * 1103515245u + 12345u;
+                int back = 1 + (int)((x >> 16) % 5); /* generated 33 to 165 ms ago */
+                Mu m = mu_at(c, seq - back < 0 ? 0 : seq - back, 2.0 * c + 0.3 * (seq - back), 0.1 * c);
+                (*t)->on_receive(st, &m, now - 1);
+            }
+            Mu own = mu_at(1, seq, 2.0 + 0.4 * seq, 0.05 * seq);
+            (*t)->on_local(st, &own, now, &tx);
+            for (int64_t dt = 0; dt < 33 * MS; dt += 11 * MS) {
+                Pose all[NCARS], one;
+                (*t)->display_all(st, NCARS, now + dt, all);
+                for (int c = 0; c < NCARS; c++) {
+                    (*t)->display(st, c, now + dt, &one);
+                    assert_memory_equal(&one.x, &all[c].x, sizeof one.x);
+                    assert_memory_equal(&one.y, &all[c].y, sizeof one.y);
+                    assert_memory_equal(&one.heading, &all[c].heading, sizeof one.heading);
+                    assert_int_equal(one.seq, all[c].seq);
+                }
+            }
+        }
+        free(st);
+        checked++;
+    }
+    assert_true(checked >= 4); /* the racing paper's four have one */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -296,6 +353,7 @@ int main(void)
         cmocka_unit_test(dr_receivers_extrapolate),
         cmocka_unit_test(dr_causality_holds_and_uses_late_mu),
         cmocka_unit_test(dr_causality_late_mu_at_next_own_output),
+        cmocka_unit_test(display_all_is_display_car_by_car),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

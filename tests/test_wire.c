@@ -28,7 +28,7 @@ static void control_bytes_by_hand(void **state)
 {
     (void)state;
     static const uint8_t want[40] = {
-        'N', 'R', 'C', '1', 5, 7, 40, 0,                 /* magic, version, kind, length */
+        'N', 'R', 'C', '1', 6, 7, 40, 0,                 /* magic, version, kind, length */
         0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, /* token */
         9, 0, 0, 0, 0, 0, 0, 0,                         /* packet counter, reserved */
         2, 0, 0, 0, 0, 0, 0, 0,                         /* code START, reserved */
@@ -213,6 +213,8 @@ static void study_packets(void **state)
     strcpy(p.u.study.text, "Would you accept playing like this?");
     size_t n = wire_encode(&p, buf, sizeof buf);
     assert_int_equal(n, 24 + 16 + 24 + 160);
+    assert_int_equal(buf[4], 6);  /* version 6 (docs/wire.md): studies over the address cookie's 5 */
+    assert_int_equal(buf[5], 11); /* kind 11 STUDY, after 9 PEERS and 10 PEER */
     assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
     assert_true(q.u.study.op == WIRE_STUDY_QUESTION && q.u.study.index == 3 && q.u.study.qkind == 1);
     assert_string_equal(q.u.study.text, "Would you accept playing like this?");
@@ -298,8 +300,9 @@ static void rejections(void **state)
         assert_int_equal(decode(b, n), want);                                                                   \
     } while (0)
     MUTATE(0, 'X', WIRE_BAD_MAGIC);
-    MUTATE(4, 4, WIRE_BAD_VERSION); /* the version before studies */
-    MUTATE(4, 6, WIRE_BAD_VERSION);
+    MUTATE(4, 5, WIRE_BAD_VERSION); /* the version before studies */
+    MUTATE(4, 4, WIRE_BAD_VERSION); /* the version before the address cookie */
+    MUTATE(4, 7, WIRE_BAD_VERSION);
     MUTATE(5, 0, WIRE_BAD_KIND);
     MUTATE(5, WIRE_KIND_END, WIRE_BAD_KIND);
     MUTATE(5, WIRE_CONTROL, WIRE_BAD_LENGTH); /* a CONTROL is 40 bytes, not 152 */

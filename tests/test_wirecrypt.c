@@ -150,11 +150,41 @@ static void forged_counter(void **state)
     assert_string_equal(wirecrypt_result_name(WIRECRYPT_AUTH), "auth");
 }
 
+/* The address cookie: the same for the same secret and message, another
+ * for any bit of either changed (the address, its port, the nonce; another
+ * end's secret), so a cookie given for one address proves nothing for
+ * another. */
+static void cookies(void **state)
+{
+    (void)state;
+    uint8_t key[WIRECRYPT_COOKIE_KEY_BYTES], msg[14];
+    for (int i = 0; i < (int)sizeof key; i++)
+        key[i] = (uint8_t)(i * 37 + 1);
+    for (int i = 0; i < (int)sizeof msg; i++)
+        msg[i] = (uint8_t)(i + 10);
+    uint64_t c = wirecrypt_cookie(key, msg, sizeof msg);
+    assert_true(wirecrypt_cookie_equal(c, wirecrypt_cookie(key, msg, sizeof msg)));
+    uint64_t seen[14 * 8 + 1];
+    int n = 0;
+    seen[n++] = c;
+    for (int bit = 0; bit < 14 * 8; bit++) {
+        msg[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        uint64_t d = wirecrypt_cookie(key, msg, sizeof msg);
+        msg[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        for (int k = 0; k < n; k++)
+            assert_false(wirecrypt_cookie_equal(d, seen[k]));
+        seen[n++] = d;
+    }
+    key[31] ^= 1;
+    assert_false(wirecrypt_cookie_equal(c, wirecrypt_cookie(key, msg, sizeof msg)));
+    assert_false(wirecrypt_cookie_equal(c, c ^ (UINT64_C(1) << 63)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(codes),          cmocka_unit_test(round_trip_and_tamper), cmocka_unit_test(another_code),
-        cmocka_unit_test(replay_window), cmocka_unit_test(forged_counter),
+        cmocka_unit_test(replay_window), cmocka_unit_test(forged_counter), cmocka_unit_test(cookies),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

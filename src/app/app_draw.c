@@ -13,6 +13,7 @@
 static void xform_for(const AppState *s, const SDL_FRect *view, int k, int j, AppXform *x)
 {
     x->rect = *view;
+    x->rotated = false;
     SDL_FRect area = *view; /* where the cars are shown: above the lagometer when it is on */
     if (s->lag && k >= 0)
         area.h = lagometer_view_rect(view, s->lay.base, s->focus >= 0).y - view->y;

@@ -67,12 +67,27 @@ typedef struct AppXform {
     float cx, cy;    /* pixel of world point (wx, wy) */
     double wx, wy;
     float scale;     /* pixels per car width; world y grows upwards */
+    bool rotated;    /* false (zero): north up; true: the world turned by -rot */
+    double rot, rot_cos, rot_sin; /* rad; a driving camera's (drivecam.h) */
 } AppXform;
 
 static inline void app_world_to_px(const AppXform *x, double wx, double wy, float *px, float *py)
 {
+    if (x->rotated) {
+        double dx = wx - x->wx, dy = wy - x->wy;
+        *px = x->cx + (float)((dx * x->rot_cos + dy * x->rot_sin) * x->scale);
+        *py = x->cy - (float)((dy * x->rot_cos - dx * x->rot_sin) * x->scale);
+        return;
+    }
     *px = x->cx + (float)((wx - x->wx) * x->scale);
     *py = x->cy - (float)((wy - x->wy) * x->scale);
+}
+
+/* A world heading as drawn on screen (radians, counter-clockwise from
+ * screen right). */
+static inline double app_screen_heading(const AppXform *x, double heading)
+{
+    return x->rotated ? heading - x->rot : heading;
 }
 
 typedef struct AppGaugeText {
@@ -165,6 +180,8 @@ typedef struct AppState {
     SDL_Texture *track_tex[2];
     int track_tex_w[2], track_tex_h[2];
     int track_tex_next;
+    SDL_Texture *dial_tex; /* the speedometer's still parts (drivewidgets.c), per size */
+    int dial_tex_px;
 
     /* gauge strings, refreshed at most every APP_GAUGE_REFRESH_US of race time
      * (digits changing 30 times a second are unreadable and cost renders) */
@@ -251,6 +268,10 @@ void app_ctl_press(AppState *s, int ctl);
 void app_draw_track(AppState *s, const AppXform *x);
 void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
                   bool outline_only);
+/* Quads as two triangles each (6 indices per quad in idx, m of them),
+ * drawn in the order SDL's software renderer fills right (app_track.c);
+ * order: m ints of scratch. */
+void app_draw_quads(SDL_Renderer *r, const SDL_Vertex *v, int nv, const int *idx, int m, int *order);
 /* The whole track fitted into rect (the overview's transform), and its
  * picture w x h drawn once into a cached texture (NULL if none). */
 void app_fit_xform(const AppState *s, const SDL_FRect *rect, AppXform *x);

@@ -178,6 +178,9 @@ void app_state_free(AppState *s)
         if (s->track_tex[i])
             SDL_DestroyTexture(s->track_tex[i]);
     memset(s->track_tex, 0, sizeof s->track_tex);
+    if (s->dial_tex)
+        SDL_DestroyTexture(s->dial_tex);
+    s->dial_tex = NULL;
     AppLayer *layers[3] = {&s->chart_layer[0], &s->chart_layer[1], &s->bar_layer};
     for (int i = 0; i < 3; i++) {
         if (layers[i]->tex)

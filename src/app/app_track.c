@@ -1,6 +1,7 @@
-/* The track and car shapes every view draws: the asphalt strip, white edges,
- * the walls, a chequered start line, the whole-track picture cached per
- * view size, a car with its nose. */
+/* The track and car shapes every view draws: the asphalt strip, kerbs,
+ * the centre line's dashes and the grid boxes (when zoomed in), white
+ * edges, the walls, a chequered start line, the whole-track picture cached
+ * per view size, a car with its nose. */
 #include "app_paint.h"
 
 #include <math.h>
@@ -11,7 +12,7 @@
  * rectangle (on a partial check) for one and fills a rectangle instead:
  * that cut a wedge out of the road where a bend meets a straight and left
  * a one-pixel seam between the quads of every straight. */
-static void draw_quads(SDL_Renderer *r, const SDL_Vertex *v, int nv, const int *idx, int m, int *order)
+void app_draw_quads(SDL_Renderer *r, const SDL_Vertex *v, int nv, const int *idx, int m, int *order)
 {
     int half = m / 2;
     for (int q = 0, t = 0; q + 6 <= m; q += 6, t += 3)
@@ -58,7 +59,7 @@ static void track_asphalt(AppState *s, const AppXform *x)
         s->idx[m++] = i1 + 1;
         s->idx[m++] = i1;
     }
-    draw_quads(r, s->vert, 2 * n, s->idx, m, s->tri_order);
+    app_draw_quads(r, s->vert, 2 * n, s->idx, m, s->tri_order);
 }
 
 /* White edge lines (and the walls beyond the grass, when the physics has
@@ -102,7 +103,116 @@ static void track_edges(AppState *s, const AppXform *x)
             nv += 4;
         }
     }
-    draw_quads(r, s->edge_vert, nv, s->edge_idx, ni, s->tri_order);
+    app_draw_quads(r, s->edge_vert, nv, s->edge_idx, ni, s->tri_order);
+}
+
+/* ---- road markings: kerbs in the bends, the centre line's dashes, the grid
+ * boxes, so that speed is felt on a straight (issue 22). Only where a car
+ * width is MARK_MIN_PX pixels or more: the overview's thumbnails and the
+ * minimap stay plain. They reuse the asphalt's projected edges (vert[2i]
+ * left, vert[2i + 1] right) and the edges' scratch buffers. */
+#define MARK_MIN_PX 4.0f
+#define KERB_CURV 0.017   /* bends tighter than a radius of 60 cw get kerbs */
+#define KERB_W_CW 0.7     /* a kerb's width on the asphalt */
+#define KERB_BLOCK 2      /* track points (1 cw apart) per red or white block */
+#define DASH_W_CW 0.22
+#define DASH_ON 3         /* points of dash, then of gap */
+#define PAL_KERB_RED gfx_rgb(205, 45, 40)
+
+static int quad_add(AppState *s, int nv, int *ni, const SDL_FPoint q[4], SDL_Color c)
+{
+    static const int quad[6] = {0, 1, 2, 0, 2, 3};
+    for (int k = 0; k < 4; k++) {
+        s->edge_vert[nv + k].position = q[k];
+        s->edge_vert[nv + k].color = c;
+        s->edge_vert[nv + k].tex_coord.x = s->edge_vert[nv + k].tex_coord.y = 0;
+    }
+    for (int k = 0; k < 6; k++)
+        s->edge_idx[(*ni)++] = nv + quad[k];
+    return nv + 4;
+}
+
+static bool quad_off_view(const AppXform *x, const SDL_FPoint q[4])
+{
+    float x0 = q[0].x, x1 = q[0].x, y0 = q[0].y, y1 = q[0].y;
+    for (int k = 1; k < 4; k++) {
+        x0 = fminf(x0, q[k].x);
+        x1 = fmaxf(x1, q[k].x);
+        y0 = fminf(y0, q[k].y);
+        y1 = fmaxf(y1, q[k].y);
+    }
+    return x1 < x->rect.x || x0 > x->rect.x + x->rect.w || y1 < x->rect.y || y0 > x->rect.y + x->rect.h;
+}
+
+/* a + (b - a) t in pixels */
+static SDL_FPoint lerp_px(SDL_FPoint a, SDL_FPoint b, float t)
+{
+    SDL_FPoint p = {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
+    return p;
+}
+
+/* Kerbs on both edges of every bend and the centre line's dashes. */
+static int track_lines(AppState *s, const AppXform *x, int *ni)
+{
+    int n = s->npts, nv = 0;
+    float width = (float)track_width(s->track), len = (float)track_length(s->track);
+    float kerb = (float)KERB_W_CW / width, dash = (float)(DASH_W_CW / 2) / width;
+    for (int i = 0; i < n; i++) {
+        int j = (i + 1) % n;
+        SDL_FPoint l0 = s->vert[2 * i].position, r0 = s->vert[2 * i + 1].position;
+        SDL_FPoint l1 = s->vert[2 * j].position, r1 = s->vert[2 * j + 1].position;
+        SDL_FPoint box[4] = {l0, r0, r1, l1};
+        if (quad_off_view(x, box))
+            continue;
+        if (fabs(track_curvature(s->track, (double)len * i / n)) > KERB_CURV) {
+            SDL_Color c = (i / KERB_BLOCK) % 2 ? PAL_EDGE : PAL_KERB_RED;
+            SDL_FPoint kl[4] = {l0, lerp_px(l0, r0, kerb), lerp_px(l1, r1, kerb), l1};
+            SDL_FPoint kr[4] = {r0, lerp_px(r0, l0, kerb), lerp_px(r1, l1, kerb), r1};
+            nv = quad_add(s, nv, ni, kl, c);
+            nv = quad_add(s, nv, ni, kr, c);
+        } else if (i % (2 * DASH_ON) < DASH_ON) {
+            SDL_FPoint d[4] = {lerp_px(l0, r0, 0.5f - dash), lerp_px(l0, r0, 0.5f + dash),
+                               lerp_px(l1, r1, 0.5f + dash), lerp_px(l1, r1, 0.5f - dash)};
+            nv = quad_add(s, nv, ni, d, PAL_EDGE);
+        }
+    }
+    return nv;
+}
+
+/* A white box on each grid slot: 2.6 x 1.6 cw around where a car stands. */
+static int track_grid_boxes(AppState *s, const AppXform *x, int nv, int *ni)
+{
+    int slots = track_grid_slots(s->track);
+    const double hl = 1.3, hw = 0.8, lw = 0.12;
+    /* the four sides as (along, across) rectangles in the slot's frame */
+    const double side[4][4] = {{-hl, hw - lw, hl, hw}, {-hl, -hw, hl, -hw + lw}, {-hl, -hw, -hl + lw, hw},
+                               {hl - lw, -hw, hl, hw}};
+    for (int g = 0; g < slots; g++) {
+        double gx, gy, h, gs;
+        track_grid(s->track, g, &gx, &gy, &h, &gs);
+        double fx = cos(h), fy = sin(h), nx = -fy, ny = fx;
+        for (int k = 0; k < 4; k++) {
+            const double a[4][2] = {{side[k][0], side[k][1]}, {side[k][2], side[k][1]}, {side[k][2], side[k][3]},
+                                    {side[k][0], side[k][3]}};
+            SDL_FPoint q[4];
+            for (int c = 0; c < 4; c++)
+                app_world_to_px(x, gx + fx * a[c][0] + nx * a[c][1], gy + fy * a[c][0] + ny * a[c][1], &q[c].x,
+                                &q[c].y);
+            if (!quad_off_view(x, q))
+                nv = quad_add(s, nv, ni, q, PAL_EDGE);
+        }
+    }
+    return nv;
+}
+
+static void track_markings(AppState *s, const AppXform *x)
+{
+    if (x->scale < MARK_MIN_PX)
+        return;
+    int ni = 0;
+    int nv = track_lines(s, x, &ni);
+    nv = track_grid_boxes(s, x, nv, &ni);
+    app_draw_quads(s->r, s->edge_vert, nv, s->edge_idx, ni, s->tri_order);
 }
 
 /* The start / finish line: a chequered band across the track at s = 0. */
@@ -125,10 +235,12 @@ static void track_start_line(AppState *s, const AppXform *x)
         }
 }
 
-/* Asphalt as a triangle strip, white edges, a chequered start line. */
+/* Asphalt as a triangle strip, the markings, white edges, the walls, a
+ * chequered start line. */
 void app_draw_track(AppState *s, const AppXform *x)
 {
     track_asphalt(s, x);
+    track_markings(s, x);
     track_edges(s, x);
     track_start_line(s, x);
 }
@@ -173,6 +285,7 @@ void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double h
     app_world_to_px(x, wx, wy, &cx, &cy);
     float wpx = fmaxf(x->scale * 1.0f, (float)s->lay.base * 0.45f);
     float lpx = wpx * 2.0f;
+    heading = app_screen_heading(x, heading);
     float fx = (float)cos(heading), fy = -(float)sin(heading); /* screen y down */
     float nx = -fy, ny = fx;
     float hl = lpx / 2, hw = wpx / 2;

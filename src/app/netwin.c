@@ -10,10 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the same camera as `netrace play`'s screens (play_draw.c) */
-#define NETWIN_VIEW_SPAN_CW 30.0
-#define NETWIN_LOOKAHEAD_S 0.2
-#define NETWIN_LOOKAHEAD_MAX_CW 5.0
 
 /* Both key sets drive the one car of this terminal (WASD or the arrows),
  * or the pad that joined; keys steer through the ramp of `netrace play`. */
@@ -34,8 +30,25 @@ static void read_input(NetWin *nw, double dt_s)
         nw->steer = play_steer_ramp(nw->steer, target, dt_s);
         c.steer = nw->steer;
     }
+    nw->throttle = c.throttle;
     CarInput in = {.throttle = c.throttle, .brake = c.brake, .steer = c.steer};
     netwin_race_input(nw->session, &in);
+}
+
+/* C: the camera north up or turning with the car; M: sound on or off. */
+static void toggle_key(NetWin *nw, SDL_Scancode sc)
+{
+    if (sc == SDL_SCANCODE_C) {
+        DriveCamMode m = nw->hud.cam.mode == DRIVECAM_NORTH ? DRIVECAM_ROTATE : DRIVECAM_NORTH;
+        drivecam_set_mode(&nw->hud.cam, m);
+        snprintf(nw->msg, sizeof nw->msg, "camera: %s (C)", m == DRIVECAM_ROTATE ? "turning with the car" : "north up");
+    } else {
+        sound_set_muted(&nw->snd, !nw->snd.muted);
+        snprintf(nw->msg, sizeof nw->msg, "%s", nw->snd.muted          ? "sound off (M)"
+                                                : sound_playing(&nw->snd) ? "sound on (M)"
+                                                                          : "sound on, but no audio device opened");
+    }
+    nw->msg_frames = 120;
 }
 
 /* The mark keys (docs/netlog.md `mark` rows): the player's Shift or a
@@ -108,6 +121,8 @@ static void scr_event(void *ctx, const SDL_Event *ev)
         nw->help = !nw->help;
     else if (sc == SDL_SCANCODE_TAB)
         nw->want_watch = true;
+    else if (sc == SDL_SCANCODE_C || sc == SDL_SCANCODE_M)
+        toggle_key(nw, sc);
     else if (sc == SDL_SCANCODE_F11)
         nw->fullscreen = true;
     else if (sc == SDL_SCANCODE_F12)
@@ -144,6 +159,22 @@ static void toggle_watch(NetWin *nw, const NetRace *nr)
     }
 }
 
+/* The camera, the gap, a hit's feedback and the sounds (drivehud.h), as
+ * `netrace play` moves them on each frame. */
+static void feedback(NetWin *nw, const NetRace *nr, double dt_s)
+{
+    if (nr->racing) {
+        bool running = !nr->st.paused && nr->st.phase < SESSION_FINISHED && !nw->after_race;
+        DriveHudIn in = {.own = nr->pose[nr->me], .speed_cws = nr->speed, .contact = nr->contact, .rf = nr->rf,
+                         .view = nr->me, .ncars = nr->ncars};
+        drivehud_update(&nw->hud, &in, running ? dt_s : 0.0);
+        bool human = nw->cfg->kind == PLAYER_KEYS || nw->cfg->kind == PLAYER_PAD;
+        drivehud_sound(&nw->hud, &nw->snd.synth, 0, &in, human ? nw->throttle : 0.6, 0.0, running);
+    }
+    drivehud_lights_sound(&nw->snd.synth, &nw->lights_beeped, nr->racing ? nr->st.race_us : INT64_MIN);
+    sound_pump(&nw->snd);
+}
+
 static void scr_advance(void *ctx, int64_t wall_dt_us)
 {
     NetWin *nw = ctx;
@@ -152,12 +183,13 @@ static void scr_advance(void *ctx, int64_t wall_dt_us)
         netwin_study_advance(nw, wall_dt_us);
     if (!nw->session)
         return;
-    read_input(nw, dt_s > 0.1 ? 0.1 : dt_s);
-    if (nw->want_watch) {
-        NetRace nr;
-        netwin_race_read(nw->session, &nr);
+    dt_s = dt_s > 0.1 ? 0.1 : dt_s;
+    read_input(nw, dt_s);
+    NetRace nr;
+    netwin_race_read(nw->session, &nr);
+    if (nw->want_watch)
         toggle_watch(nw, &nr);
-    }
+    feedback(nw, &nr, dt_s);
 }
 
 static void hud(NetWin *nw, const NetRace *nr, int w)
@@ -168,8 +200,13 @@ static void hud(NetWin *nw, const NetRace *nr, int w)
     h.car = me;
     const char *kind = nw->cfg->kind == PLAYER_PAD ? "pad" : nw->cfg->kind == PLAYER_BOT ? "bot"
                        : nw->cfg->kind == PLAYER_SCRIPT ? "script" : "keys";
-    snprintf(h.who, sizeof h.who, "%s · peer %.48s%s%s", kind, nr->st.peer[0] ? nr->st.peer : "-",
-             nr->code[0] ? " · code " : "", nr->code);
+    bool p2p = nr->ncars > 2 && nr->st.topology == 0;
+    if (p2p && nr->host)
+        snprintf(h.who, sizeof h.who, "%s · %d joiners%s%s", kind, nr->ncars - 1, nr->code[0] ? " · code " : "",
+                 nr->code);
+    else
+        snprintf(h.who, sizeof h.who, "%s · %s %.48s%s%s", kind, p2p ? "host" : "peer",
+                 nr->st.peer[0] ? nr->st.peer : "-", nr->code[0] ? " · code " : "", nr->code);
     widget_hud_race(nr->rf, me, nr->st.race_us, &h);
     /* the order as this terminal displays it (the race flow is fed when
      * both terminals' views of a sample are in: one network delay late) */
@@ -186,8 +223,8 @@ static void hud(NetWin *nw, const NetRace *nr, int w)
         snprintf(h.who, sizeof h.who, "%s", kind);
         netwin_study_hud(nw, h.right, sizeof h.right);
     } else if (nr->ncars > 2)
-        snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · %d cars through the server", clock,
-                 (double)nr->st.rtt_us / 1e3, nr->shown, nr->ncars);
+        snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · %d cars %s", clock, (double)nr->st.rtt_us / 1e3,
+                 nr->shown, nr->ncars, p2p ? "peer to peer" : "through the server");
     else
         snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · P%d over the network", clock,
                  (double)nr->st.rtt_us / 1e3, nr->shown, peer + 1);
@@ -202,19 +239,23 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     AppXform x;
     SDL_FRect rect = {0, 0, (float)w, (float)h};
     const Pose *own = &nr->pose[nr->me];
-    double ahead = fmin(fabs(nr->speed) * NETWIN_LOOKAHEAD_S, NETWIN_LOOKAHEAD_MAX_CW);
-    x.rect = rect;
-    x.cx = rect.w / 2;
-    x.cy = rect.h / 2;
-    x.wx = own->x + cos(own->heading) * ahead;
-    x.wy = own->y + sin(own->heading) * ahead;
-    x.scale = (float)(fmin(rect.w, rect.h) / NETWIN_VIEW_SPAN_CW);
+    nw->hud.lagometer = nw->lag; /* the camera and instruments keep above it */
+    drivehud_xform(&nw->hud, nw->view, own, &rect, &x);
     app_draw_track(nw->view, &x);
     for (int c = 0; c < nr->ncars; c++) /* the own car on top */
         if (c != nr->me)
             widget_car(nw->view, c < WIDGET_CAR_SPRITES ? nw->sprites.car[c] : NULL, &x, &nr->pose[c], c);
+    SDL_FRect mini;
+    double fade = widget_minimap_rect(nw->view, &rect, &mini) ? drivehud_fade(&nw->hud, &x, &mini) : 1.0;
+    widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
+    DriveHudOthers o = {.n = 0, .me = nr->me, .own = *own, .speed_cws = nr->speed};
+    for (int c = 0; c < nr->ncars && o.n < DRIVEGAP_CARS; c++)
+        if (c != nr->me) {
+            o.car[o.n] = c;
+            o.pose[o.n++] = nr->pose[c];
+        }
+    drivehud_draw(&nw->hud, nw->view, &x, &o);
     widget_car(nw->view, nr->me < WIDGET_CAR_SPRITES ? nw->sprites.car[nr->me] : NULL, &x, own, nr->me);
-    widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me);
     hud(nw, nr, w);
     if (nw->lag) { /* the MUs that reach this terminal, and the clock sync */
         char title[96];
@@ -235,10 +276,18 @@ static const char *const help_lines[] = {
     "(a pad: triggers and the left stick)",
     "Shift (a pad: Y) mark this moment in the log",
     "Tab             every scheme's overview in a second window",
+    "C               the camera: north up, or turning with the car",
+    "M               sound on / off",
     "F2 lagometer on / off · F3 mark: a time-stamped mark into the --log",
-    "F11 fullscreen · F12 screenshot · H this help",
-    "Q / Esc         leave the race (the peer is told)",
+    "F11 fullscreen · F12 screenshot · H / F1 this help",
+    "Q / Esc         leave the race (the peer is told); Enter too after it",
 };
+
+const char *const *netwin_help_lines(int *n)
+{
+    *n = (int)(sizeof help_lines / sizeof help_lines[0]);
+    return help_lines;
+}
 
 /* The boxes over the race: clock sync, pause, results, help, a message. */
 static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)
@@ -495,6 +544,8 @@ NetWin *netwin_open(const NetWinConfig *cfg, volatile sig_atomic_t *stop, int *r
     nw->cfg = cfg;
     nw->stop = stop;
     nw->want_watch = cfg->watch && !cfg->study;
+    drivehud_reset(&nw->hud, cfg->camera_rotate ? DRIVECAM_ROTATE : DRIVECAM_NORTH);
+    sound_open(&nw->snd, cfg->mute);
     nw->lag = cfg->lagometer && !cfg->study;
     nw->st.finished_us = -1;
     nw->hist = calloc(1, sizeof *nw->hist);
@@ -535,6 +586,7 @@ void netwin_close(NetWin *nw)
     if (!nw)
         return;
     overwin_close(&nw->watch);
+    sound_close(&nw->snd);
     widget_sprites_free(&nw->sprites);
     if (nw->have_gfx0)
         gfx_free(&nw->gfx0);

@@ -3,8 +3,11 @@
  * The camera follows the own car (drawn where the physics has it this
  * frame); the peer's car is drawn where the shown scheme displays it, from
  * what really arrived over the network (late, predicted or Delta behind).
- * Car sprites, a minimap, the HUD (race clock or lap, running and best lap,
- * position, the clock estimate, its error bound and the round trip); start
+ * The camera, the speedometer, the arrow towards the peer's car off screen
+ * with the time gap, the feedback of a wall hit and the sounds are the
+ * game's (drivehud.h, sound.h). Car sprites, a minimap, the HUD (race clock
+ * or lap, running and best lap, position, the clock estimate, its error
+ * bound and the round trip); start
  * lights on the synchronised clock, so both machines light them together;
  * a pause box while the peer is silent; the results with lap times as this
  * terminal, the peer and the physics saw them. Tab (or --watch) opens the
@@ -55,6 +58,8 @@
  *        netwin_code_key's rules. 0 with the canonical code in code, 1 when
  *        the player left (Esc, the window closed, *stop), 3 when no window
  *        could be opened (one line on stderr).
+ *   netwin_help_lines(&n)  the H overlay's n lines: every key the window
+ *        takes (the join code is added below them when drawn).
  *   netwin_code_key(typed, cap, key, code)  one key (an SDL keycode) into
  *        the text typed so far (cap bytes with the NUL): A-Z (lower case
  *        too, kept upper), 0-9 and '-' appended while it fits, Backspace
@@ -94,6 +99,8 @@ typedef struct NetWinConfig {
     const char *shot_dir;     /* F12 screenshots; NULL = winloop_default_shot_dir */
     const NetWinStudy *study; /* a study's races (NULL: one race) */
     int64_t frame_dt_us;      /* > 0: every frame's screen time (tests on simulated time) */
+    bool camera_rotate;       /* the screen turns with the car (C toggles) */
+    bool mute;                /* no sound (M toggles) */
     bool lagometer;           /* the lagometer shown at the start (F2 toggles; the session's
                                * engine keeps its rings: SessionConfig.lagometer) */
 } NetWinConfig;
@@ -113,5 +120,6 @@ bool netwin_frame(NetWin *nw);
 bool netwin_closed(const NetWin *nw);
 void netwin_study_over(NetWin *nw, bool complete, const char *why);
 void netwin_close(NetWin *nw);
+const char *const *netwin_help_lines(int *n);
 
 #endif

@@ -67,6 +67,10 @@ struct NetWin {
     PlayPads pads;
     const Uint8 *key_state;
     double steer;        /* keyboard steering after the ramp */
+    double throttle;     /* the throttle read this frame (the engine's sound) */
+    DriveHud hud;        /* the game's camera, gap, feedback of hits (drivehud.h) */
+    Sound snd;           /* the game's sounds (sound.h) */
+    int lights_beeped;
     bool quit, help, shot, fullscreen;
     bool after_race;     /* the standings are up: Enter closes them too */
     bool failed;         /* the race failed: msg says why, in a box until closed */

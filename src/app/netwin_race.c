@@ -49,6 +49,7 @@ void netwin_race_read(Session *s, NetRace *nr)
     for (int c = 0; c < nr->ncars; c++)
         shown_pose(np, k, c, countdown, &nr->pose[c]);
     nr->speed = netterm_speed(np);
+    nr->contact = netterm_contact(np);
     nr->rf = netterm_flow(np);
     const Engine *e = netterm_engine(np);
     nr->lag = engine_lag(e, k, nr->me);
@@ -158,8 +159,12 @@ const char *netwin_race_wait_text(const NetRace *nr, char *l2, char *l3, size_t 
 {
     if (nr->host) {
         snprintf(l2, n, "join code  %s", nr->code[0] ? nr->code : "(none: in clear)");
-        snprintf(l3, n, "on the other machine: netrace join THIS-HOST:%u, then type the code", nr->port);
-        return "Waiting for a joiner";
+        if (nr->st.seats > 1) /* a p2p race of N: the seats taken so far */
+            snprintf(l3, n, "%d of %d joiners in: on each other machine netrace join THIS-HOST:%u, then the code",
+                     nr->st.seated, nr->st.seats, nr->port);
+        else
+            snprintf(l3, n, "on the other machine: netrace join THIS-HOST:%u, then type the code", nr->port);
+        return nr->st.seats > 1 ? "Waiting for joiners" : "Waiting for a joiner";
     }
     snprintf(l2, n, "join code  %s", nr->code[0] ? nr->code : "(none: in clear)");
     /* a wrong code looks like silence: the host drops what it cannot open */

@@ -7,9 +7,9 @@
  *   netwin_race_read(s, &nr)   the frame's picture of the race: the session's
  *        status, the track (NULL until known), this terminal's car, the shown
  *        scheme, both cars as its screen shows them (the own car at its
- *        physics pose when the scheme shows it where it is), speeds, the race
- *        flow; racing false until the race's settings are known and the
- *        countdown began.
+ *        physics pose when the scheme shows it where it is), speeds, the own
+ *        car's contacts, the race flow; racing false until the race's
+ *        settings are known and the countdown began.
  *   netwin_race_data(s, hist, &d)  the overview's data (racedata.h): every
  *        scheme's live metrics, the history kept in hist (one sample added
  *        per frame in which the metrics moved on), this terminal's view of
@@ -68,6 +68,7 @@ typedef struct NetRace {
     int ncars;            /* the race's cars (2 to 8) */
     Pose pose[ENGINE_MAX_CARS]; /* every car as this screen shows them */
     double speed;         /* own speed along the heading (cw/s) */
+    const WorldContact *contact; /* own car's contacts (the wall); NULL before the race */
     const RaceFlow *rf;
     /* the lagometer of this screen: the shown scheme's ring at this
      * terminal (NULL when the engine keeps none), the engine's race time,

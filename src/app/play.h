@@ -55,6 +55,8 @@ typedef struct PlayConfig {
     bool fullscreen;
     bool watch;               /* open the overview window at the start (and in
                                * the benchmark, draw it every frame) */
+    bool camera_rotate;       /* the screens turn with the car (C toggles) */
+    bool mute;                /* no sound (M toggles) */
     bool lagometer;           /* start with the lagometers shown (F2; the engine
                                * keeps its rings: race.engine.lagometer) */
     int bench_frames;

@@ -9,13 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Car widths across the short side of a screen: enough to see a bend and
- * the other car coming, small enough that a car is 20+ pixels long. */
-#define PLAY_VIEW_SPAN_CW 30.0
-/* The camera looks ahead of the car by this many seconds of its speed, at
- * most PLAY_LOOKAHEAD_MAX_CW, so the road in front is on screen. */
-#define PLAY_LOOKAHEAD_S 0.2
-#define PLAY_LOOKAHEAD_MAX_CW 5.0
 
 void play_shown_pose(const PlayState *ps, int j, int car, Pose *out)
 {
@@ -32,6 +25,12 @@ void play_shown_pose(const PlayState *ps, int j, int car, Pose *out)
         liverace_pose(ps->lr, j, out);
 }
 
+double play_screen_pan(const PlayState *ps, int j)
+{
+    SDL_FRect r = play_screen_rect(ps, j, 1000, 1000);
+    return 0.8 * ((r.x + r.w / 2) / 500.0 - 1.0);
+}
+
 void play_screen_xform(const PlayState *ps, int j, int w, int h, AppXform *x)
 {
     SDL_FRect rect = play_screen_rect(ps, j, w, h);
@@ -43,13 +42,7 @@ void play_view_xform(const PlayState *ps, int j, const SDL_FRect *viewport, AppX
     SDL_FRect rect = *viewport;
     Pose p;
     play_shown_pose(ps, j, j, &p);
-    double ahead = fmin(fabs(liverace_speed(ps->lr, j)) * PLAY_LOOKAHEAD_S, PLAY_LOOKAHEAD_MAX_CW);
-    x->rect = rect;
-    x->cx = rect.x + rect.w / 2;
-    x->cy = rect.y + rect.h / 2;
-    x->wx = p.x + cos(p.heading) * ahead;
-    x->wy = p.y + sin(p.heading) * ahead;
-    x->scale = (float)(fmin(rect.w, rect.h) / PLAY_VIEW_SPAN_CW);
+    drivehud_xform(&ps->hud[j], ps->view, &p, &rect, x);
 }
 
 const char *play_kind_text(const PlayState *ps, int j, char *buf, size_t n)
@@ -152,6 +145,7 @@ static void draw_lag(PlayState *ps, int j, const SDL_FRect *screen, int64_t scal
 static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t lag_scale_us)
 {
     AppXform x;
+    ps->hud[j].lagometer = ps->lag; /* the camera and instruments keep above it */
     play_view_xform(ps, j, viewport, &x);
     SDL_Rect clip = {(int)x.rect.x, (int)x.rect.y, (int)x.rect.w, (int)x.rect.h};
     SDL_RenderSetClipRect(ps->r, &clip);
@@ -162,8 +156,17 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t
     for (int c = 0; c < ps->nseats; c++)
         if (c != j)
             widget_car(ps->view, ps->sprites.car[c], &x, &pose[c], c);
-    widget_car(ps->view, ps->sprites.car[j], &x, &pose[j], j);
-    widget_minimap(ps->view, &x.rect, pose, ps->nseats, j);
+    SDL_FRect mini;
+    double fade = widget_minimap_rect(ps->view, &x.rect, &mini) ? drivehud_fade(&ps->hud[j], &x, &mini) : 1.0;
+    widget_minimap(ps->view, &x.rect, pose, ps->nseats, j, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
+    DriveHudOthers o = {.n = 0, .me = j, .own = pose[j], .speed_cws = liverace_speed(ps->lr, j)};
+    for (int c = 0; c < ps->nseats && o.n < DRIVEGAP_CARS; c++)
+        if (c != j) {
+            o.car[o.n] = c;
+            o.pose[o.n++] = pose[c];
+        }
+    drivehud_draw(&ps->hud[j], ps->view, &x, &o); /* over the minimap: an arrow may point past it */
+    widget_car(ps->view, ps->sprites.car[j], &x, &pose[j], j); /* the own car over all of them */
     hud(ps, j, &x.rect);
     if (ps->lag)
         draw_lag(ps, j, &x.rect, lag_scale_us);
@@ -181,6 +184,15 @@ void play_frame_scale(AppState *v, int w, int h)
     gfx_set_scale(&v->gfx, base);
 }
 
+int64_t play_lights_to_go(const PlayState *ps)
+{
+    const RaceFlow *rf = liverace_flow(ps->lr);
+    /* race time to the lights going out: the countdown began 5 s before */
+    return rf->phase == RF_COUNTDOWN ? ps->flow_us - rf->countdown_us - RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US
+           : rf->phase >= RF_RACING  ? ps->race_us
+                                     : INT64_MIN;
+}
+
 static const char *const help_lines[] = {
     "netrace play - keys",
     "Player 1: W throttle, S brake, A / D steer (or --keys FILE)",
@@ -196,8 +208,10 @@ static const char *const help_lines[] = {
     "Q              quit (when paused, on the grid or finished); Ctrl-Q any time",
     "Tab            the overview of every scheme in a second window",
     "O              the replay window on the race just driven (after the finish)",
-    "F11 fullscreen · F12 screenshot · H this help",
+    "C              the camera: north up, or turning with the car (--camera)",
+    "M              sound on / off (--mute)",
     "F2 lagometer on / off · F3 mark: drops a time-stamped mark into the recording",
+    "F11 fullscreen · F12 screenshot · H / F1 this help",
     "",
     "Each screen shows the race as that player's terminal displays it under",
     "the chosen scheme: the other car late, predicted or Delta behind.",

@@ -22,7 +22,8 @@
  *        between them.
  *   play_screen_xform(ps, j, w, h, &x)  the camera of player j's screen.
  *   play_view_xform(ps, j, viewport, &x)  the camera of player j in any
- *        viewport rectangle (each screen is drawn from its rectangle only).
+ *        viewport rectangle (each screen is drawn from its rectangle only):
+ *        its DriveHud's (drivehud.h), which play_frame moves on.
  *   play_place(v, ncars, j)         car j's place (1 = first) in view v: the
  *        cars shown further along, a tie to the later car (engine_view).
  *   play_links_text(ps, j, buf, n)  the lines that bring the other cars to
@@ -32,6 +33,12 @@
  *        then names the live link 2→1 / 1→2 as it always did).
  *   play_link_text(spec, buf, n)    one link in short: "75±10 ms", "down
  *        (loss 100%)", "... loss 2%".
+ *   play_screen_pan(ps, j)          where player j's screen sits, for its
+ *        sounds: -1 left .. 1 right.
+ *   play_lights_to_go(ps)           the race time the start lights show:
+ *        negative in the countdown, INT64_MIN on the grid (widget_lights).
+ *   play_feedback(ps, dt_s)         the screens' cameras, gaps and hits and
+ *        the sounds, after a frame's logic (play_frame calls it).
  *   play_shown_pose(ps, j, car, &p) the pose player j's screen shows for car:
  *        the engine's view of terminal j under the shown scheme; for the own
  *        car, when the scheme shows it where it truly is, the physics pose
@@ -58,6 +65,8 @@
 #include "app_internal.h"
 #include "play.h"
 #include "play_input.h"
+#include "drivehud.h"
+#include "sound.h"
 #include "widgets.h"
 
 #define PLAY_MSG_FRAMES 240
@@ -91,6 +100,11 @@ typedef struct PlayState {
     double steer[PLAY_SEATS];  /* keyboard steering after the ramp */
     PlayControl in[PLAY_SEATS]; /* the controls read this frame */
 
+    DriveHud hud[PLAY_SEATS]; /* each screen's camera, gaps, feedback of hits */
+    DriveCamMode cam_mode;
+    Sound snd;             /* opened by the window (play_run_window); zero: silent */
+    int lights_beeped;     /* drivehud_lights_sound's */
+
     bool want_quit, want_shot, want_fullscreen, want_watch, want_replay;
     char msg[PLAY_MSG_MAX];
     int msg_frames;
@@ -122,6 +136,9 @@ void play_results_box(PlayState *ps, int w, int h);
 /* What player j drives with, for the HUD and the grid: "keys W/A/S/D",
  * the pad's name, "bot", "script". */
 const char *play_kind_text(const PlayState *ps, int j, char *buf, size_t n);
+double play_screen_pan(const PlayState *ps, int j);
+int64_t play_lights_to_go(const PlayState *ps);
+void play_feedback(PlayState *ps, double dt_s);
 void play_shown_pose(const PlayState *ps, int j, int car, Pose *out);
 bool play_restart(PlayState *ps, NrError *err);
 bool play_next_race(PlayState *ps, const PlayConfig *cfg, NrError *err);

@@ -128,11 +128,7 @@ void play_layout_frame(PlayState *ps, int w, int h)
 
 void play_layout_lights(PlayState *ps, int w, int h)
 {
-    const RaceFlow *rf = liverace_flow(ps->lr);
-    /* race time to the lights going out: the countdown began 5 s before */
-    int64_t to_go = rf->phase == RF_COUNTDOWN ? ps->flow_us - rf->countdown_us - RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US
-                    : rf->phase >= RF_RACING ? ps->race_us
-                                             : INT64_MIN;
+    int64_t to_go = play_lights_to_go(ps);
     float base = (float)ps->view->lay.base;
     if (ps->nseats <= 2) /* top centre, over the frame between the two screens */
         widget_lights(&ps->view->gfx, base, w, to_go);

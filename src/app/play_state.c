@@ -11,6 +11,7 @@
 #include <string.h>
 
 _Static_assert(PLAY_PLAYERS == PLAY_SEATS, "a pad for every seat");
+static void step_race(PlayState *ps, int64_t wall_dt_us);
 
 void play_message(PlayState *ps, const char *fmt, ...)
 {
@@ -105,6 +106,9 @@ static bool start_race(PlayState *ps, NrError *err)
     memset(ps->steer, 0, sizeof ps->steer);
     memset(ps->in, 0, sizeof ps->in);
     memset(ps->marked_until_us, 0, sizeof ps->marked_until_us);
+    for (int j = 0; j < PLAY_SEATS; j++)
+        drivehud_reset(&ps->hud[j], ps->cam_mode);
+    ps->lights_beeped = 0;
     return true;
 }
 
@@ -122,6 +126,8 @@ bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrEr
             return nr_error_set(err, "player %d cannot drive with keys: the keyboard drives players 1 and 2", j + 1);
     ps->lag = cfg->lagometer;
     ps->key_state = SDL_GetKeyboardState(NULL);
+    ps->cam_mode = cfg->camera_rotate ? DRIVECAM_ROTATE : DRIVECAM_NORTH;
+    sound_open(&ps->snd, true); /* silent: the window unmutes it (play_run_window) */
     playkeys_default(&ps->keys);
     if (cfg->keys_path && !playkeys_load(&ps->keys, cfg->keys_path, err))
         return false;
@@ -165,6 +171,7 @@ void play_state_free(PlayState *ps)
     }
     widget_sprites_free(&ps->sprites);
     pads_free(&ps->pads);
+    sound_close(&ps->snd);
 }
 
 bool play_restart(PlayState *ps, NrError *err)
@@ -290,12 +297,28 @@ static void start_countdown(PlayState *ps)
 }
 
 /* The keys a session keeps (a study's race): pause, help, fullscreen,
- * screenshot; restart, replay, overview, quit and start belong to the
- * session. */
+ * screenshot, the camera (C) and the sound (M); restart, replay, overview,
+ * quit and start belong to the session. */
 static bool session_key(SDL_Scancode sc)
 {
     return sc == SDL_SCANCODE_ESCAPE || sc == SDL_SCANCODE_P || sc == SDL_SCANCODE_H || sc == SDL_SCANCODE_F1 ||
-           sc == SDL_SCANCODE_F11 || sc == SDL_SCANCODE_F12;
+           sc == SDL_SCANCODE_F11 || sc == SDL_SCANCODE_F12 || sc == SDL_SCANCODE_C || sc == SDL_SCANCODE_M;
+}
+
+static void toggle_camera(PlayState *ps)
+{
+    ps->cam_mode = ps->cam_mode == DRIVECAM_NORTH ? DRIVECAM_ROTATE : DRIVECAM_NORTH;
+    for (int j = 0; j < PLAY_SEATS; j++)
+        drivecam_set_mode(&ps->hud[j].cam, ps->cam_mode);
+    play_message(ps, "camera: %s (C)", ps->cam_mode == DRIVECAM_ROTATE ? "turning with the car" : "north up");
+}
+
+static void toggle_sound(PlayState *ps)
+{
+    sound_set_muted(&ps->snd, !ps->snd.muted);
+    play_message(ps, "%s", ps->snd.muted          ? "sound off (M)"
+                           : sound_playing(&ps->snd) ? "sound on (M)"
+                                                    : "sound on, but no audio device opened: silent");
 }
 
 static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
@@ -373,6 +396,12 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
         if (ph == RF_DONE)
             ps->want_replay = true;
         break;
+    case SDL_SCANCODE_C:
+        toggle_camera(ps);
+        break;
+    case SDL_SCANCODE_M:
+        toggle_sound(ps);
+        break;
     default:
         break;
     }
@@ -440,7 +469,33 @@ static void read_controls(PlayState *ps, int j, double dt_s)
     liverace_set_input(ps->lr, j, &in);
 }
 
+void play_feedback(PlayState *ps, double dt_s)
+{
+    const RaceFlow *rf = liverace_flow(ps->lr);
+    const World *w = liverace_world(ps->lr);
+    bool running = !ps->paused && rf->phase != RF_DONE;
+    for (int j = 0; j < ps->nseats; j++) {
+        DriveHudIn in = {.speed_cws = liverace_speed(ps->lr, j), .contact = world_contact(w, j), .rf = rf,
+                         .view = j, .ncars = w->ncars};
+        play_shown_pose(ps, j, j, &in.own);
+        drivehud_update(&ps->hud[j], &in, dt_s);
+        double throttle = human(ps->cfg, j) ? ps->in[j].throttle : 0.6; /* a bot's is its own */
+        drivehud_sound(&ps->hud[j], &ps->snd.synth, j, &in, throttle, play_screen_pan(ps, j), running);
+    }
+    drivehud_lights_sound(&ps->snd.synth, &ps->lights_beeped, play_lights_to_go(ps));
+    sound_pump(&ps->snd);
+}
+
 void play_frame(PlayState *ps, int64_t wall_dt_us)
+{
+    bool still = ps->paused || liverace_flow(ps->lr)->phase == RF_DONE;
+    step_race(ps, wall_dt_us);
+    int64_t dt = still || wall_dt_us < 0 ? 0 : wall_dt_us > 100000 ? 100000 : wall_dt_us;
+    play_feedback(ps, (double)dt / 1e6);
+}
+
+/* One frame's logic: controls, the grid and countdown, the race. */
+static void step_race(PlayState *ps, int64_t wall_dt_us)
 {
     if (ps->msg_frames > 0)
         ps->msg_frames--;

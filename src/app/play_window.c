@@ -198,6 +198,7 @@ int play_run_window(const PlayConfig *cfg)
     } else {
         if (pw.ps->sprites.icon)
             SDL_SetWindowIcon(L.win, pw.ps->sprites.icon);
+        sound_set_muted(&pw.ps->snd, cfg->mute);
         if (cfg->watch)
             watch_toggle(&pw);
         WinScreen scr = {.ctx = &pw, .shot_prefix = "netrace-play", .event = scr_event, .advance = scr_advance,

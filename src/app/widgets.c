@@ -61,21 +61,30 @@ void widget_car(AppState *v, SDL_Texture *sprite, const AppXform *x, const Pose 
     /* the sprite is 2:1, the car body 2 cw long and 1 cw wide */
     float len = 2.0f * x->scale, wid = 1.0f * x->scale;
     SDL_FRect dst = {cx - len / 2, cy - wid / 2, len, wid};
-    double deg = -p->heading * 180.0 / NR_PI; /* screen y grows downwards */
+    double deg = -app_screen_heading(x, p->heading) * 180.0 / NR_PI; /* screen y grows downwards */
     SDL_RenderCopyExF(v->r, sprite, NULL, &dst, deg, NULL, SDL_FLIP_NONE);
 }
 
-void widget_minimap(AppState *v, const SDL_FRect *screen, const Pose *pose, int ncars, int own)
+bool widget_minimap_rect(const AppState *v, const SDL_FRect *screen, SDL_FRect *m)
 {
     float side = fminf(screen->w, screen->h) * 0.28f;
     if (side < 60)
-        return;
+        return false;
     float pad = (float)v->lay.base * 0.5f;
-    SDL_FRect m = {screen->x + screen->w - side - pad, screen->y + screen->h - side - pad, side, side};
+    *m = (SDL_FRect){screen->x + screen->w - side - pad, screen->y + screen->h - side - pad, side, side};
+    return true;
+}
+
+void widget_minimap(AppState *v, const SDL_FRect *screen, const Pose *pose, int ncars, int own, Uint8 alpha)
+{
+    SDL_FRect m;
+    if (!widget_minimap_rect(v, screen, &m))
+        return;
+    float side = m.w;
     SDL_Texture *tex = app_track_texture(v, (int)side, (int)side);
     if (!tex)
         return;
-    SDL_SetTextureAlphaMod(tex, 210);
+    SDL_SetTextureAlphaMod(tex, alpha);
     SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_BLEND);
     SDL_Rect dst = {(int)m.x, (int)m.y, (int)side, (int)side};
     SDL_RenderCopy(v->r, tex, NULL, &dst);

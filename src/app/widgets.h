@@ -11,9 +11,12 @@
  *        one: one line on stderr, plain shapes. widget_sprites_free(sp).
  *   widget_car(v, sprite, x, pose, car)  the car as a sprite (2 x 1 cw), or
  *        app_draw_car's shape when sprite is NULL.
- *   widget_minimap(v, screen, pose, ncars, own)  the whole track in the
- *        bottom right corner of screen, the ncars cars as dots (own on
- *        top); nothing on a screen too small.
+ *   widget_minimap(v, screen, pose, ncars, own, alpha)  the whole track in
+ *        the bottom right corner of screen (its opacity alpha:
+ *        WIDGET_MINIMAP_ALPHA, less when the road ahead or the car is under
+ *        it: drivehud_fade), the ncars cars as dots (own on top); nothing on
+ *        a screen too small.
+ *   widget_minimap_rect(v, screen, &m)  where it goes (false: nowhere).
  *   widget_hud(v, rect, hud)  the strip at the top of a driving screen.
  *   widget_hud_race(rf, car, race_us, &hud)  fills hud's race lines as this
  *        terminal sees its own car: time left or lap n/N or the finish, the
@@ -69,7 +72,9 @@ typedef struct Hud {
 void widget_sprites_load(WidgetSprites *sp, SDL_Renderer *r, const char *assets_dir);
 void widget_sprites_free(WidgetSprites *sp);
 void widget_car(AppState *v, SDL_Texture *sprite, const AppXform *x, const Pose *p, int car);
-void widget_minimap(AppState *v, const SDL_FRect *screen, const Pose *pose, int ncars, int own);
+#define WIDGET_MINIMAP_ALPHA 210
+void widget_minimap(AppState *v, const SDL_FRect *screen, const Pose *pose, int ncars, int own, Uint8 alpha);
+bool widget_minimap_rect(const AppState *v, const SDL_FRect *screen, SDL_FRect *m);
 void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud);
 void widget_hud_race(const RaceFlow *rf, int car, int64_t race_us, Hud *hud);
 void widget_lights(Gfx *g, float base, int w, int64_t to_go_us);

@@ -206,9 +206,10 @@ const CliCommand cmd_merge = {
     .usage = "netrace merge LOG LOG [LOG...] --out RACE.csv [--delays DELAYS.csv [--links LINKS.txt]]",
     .help = "The logs of every terminal of one network race (netrace host / join --log; a\n"
             "killed terminal's FILE.part is read up to its last whole line), one per car:\n"
-            "the host's and the joiner's, or the N clients' of a `netrace serve` race. They\n"
-            "must be of one session, one per car 1..N, with the same period and track. The\n"
-            "race recording (source: network) holds the samples every log has; the delays\n"
+            "the host's and the joiners' (`netrace host`, --cars N), or the N clients' of a\n"
+            "`netrace serve` race. They must be of one session, one per car 1..N, with the\n"
+            "same period and track. The race recording (source: network) holds the samples\n"
+            "every log has; the delays\n"
             "file one row per MU received, direction IJ (car I to car J; through a server:\n"
             "end to end), in the format of the link form 'trace FILE' (docs/link.md\n"
             "\"Trace\"), so\n"

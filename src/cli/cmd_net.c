@@ -8,6 +8,7 @@
 #include "nr_part.h"
 #include "cli_load.h"
 #include "inputs.h"
+#include "net_lines.h"
 #include "netwin.h"
 #include "nr_file.h"
 #include "race_opts.h"
@@ -37,6 +38,7 @@ typedef struct NetCli {
     char *track_text;
     LinkSpec link;
     bool have_link;
+    LinkMatrix *lines; /* --link I-J SPEC: this terminal's lines (NULL: none) */
     char track_path[4096]; /* the host's track file (the session names it) */
 } NetCli;
 
@@ -76,6 +78,8 @@ static int finish(NetCli *n, int rc)
         inputs_free(&n->script);
     free(n->track_text);
     linkspec_free(&n->link);
+    linkmatrix_free(n->lines);
+    free(n->lines);
     race_opts_free(&n->o);
     return rc;
 }
@@ -85,8 +89,8 @@ typedef struct NetArgs {
     bool host, serve;
     const char *server_mode;
     int64_t cars;
-    const char *scheme, *track_arg, *link_text, *peer, *log_path, *keys_path, *pad_mappings, *size;
-    bool fullscreen, watch, headless, scheme_given, race_given, laps_given, lagometer;
+    const char *scheme, *track_arg, *link_text, *peer, *log_path, *keys_path, *pad_mappings, *size, *camera;
+    bool fullscreen, watch, headless, scheme_given, race_given, laps_given, mute, lagometer;
     int64_t laps;
     double seconds, offset_ms, drift;
     char peer_host[256];
@@ -127,7 +131,7 @@ static int race_flag(NetCli *n, NetArgs *a, int argc, char **argv, int *i)
         a->race_given = true;
         return cli_value(argc, argv, i, n->cmd, &a->track_arg) ? CLI_OK : CLI_USAGE;
     }
-    if (a->serve && cli_flag_is(f, "--cars"))
+    if ((a->serve || a->host) && cli_flag_is(f, "--cars"))
         return cli_value(argc, argv, i, n->cmd, &v) && cli_int(n->cmd, "--cars", v, 2, WIRE_MAX_CARS, &a->cars)
                    ? CLI_OK
                    : CLI_USAGE;
@@ -147,6 +151,7 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
                         : cli_flag_is(f, "--keys")         ? &a->keys_path
                         : cli_flag_is(f, "--pad-mappings") ? &a->pad_mappings
                         : cli_flag_is(f, "--size")         ? &a->size
+                        : cli_flag_is(f, "--camera")       ? &a->camera
                         : cli_flag_is(f, "--code")         ? &sc->code
                         : (a->host || a->serve) && cli_flag_is(f, "--allow") ? &sc->allow
                                                                : NULL;
@@ -173,6 +178,7 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
                : strcmp(f, "--raw-clock") == 0 ? &sc->raw_clock
                : strcmp(f, "--headless") == 0  ? &a->headless
                : strcmp(f, "--watch") == 0     ? &a->watch
+               : strcmp(f, "--mute") == 0      ? &a->mute
                : strcmp(f, "--lagometer") == 0 ? &a->lagometer
                                                : NULL;
     if (!on)
@@ -186,6 +192,8 @@ static int parse_args(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, char *
     for (int i = 1; i < argc; i++) {
         const char *f = argv[i];
         int rc = race_flag(n, a, argc, argv, &i);
+        if (rc < 0)
+            rc = net_line_flag(n->cmd, &n->lines, argc, argv, &i);
         if (rc < 0)
             rc = terminal_flag(n, a, sc, argc, argv, &i);
         if (rc > 0)
@@ -205,7 +213,7 @@ static int parse_args(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, char *
 /* serve: a headless server of N clients, relay or sync. */
 static int check_serve(NetCli *n, NetArgs *a, SessionConfig *sc)
 {
-    if (n->player || a->link_text || a->log_path || a->keys_path || a->pad_mappings || a->size || a->watch ||
+    if (n->player || a->link_text || n->lines || a->log_path || a->keys_path || a->pad_mappings || a->size || a->watch ||
         a->fullscreen || sc->raw_clock || a->offset_ms != 0 || a->drift != 0)
         return cli_usage_error(n->cmd, "the server drives no car and keeps no log: --player, --link, --log, the "
                                        "window and the clock flags are the clients' (netrace join)");
@@ -228,6 +236,9 @@ static int check_args(NetCli *n, NetArgs *a, SessionConfig *sc, bool *script, bo
 {
     if (a->serve)
         return check_serve(n, a, sc);
+    NetLineRole role = a->host ? NET_LINES_HOST : NET_LINES_JOINER;
+    if (n->lines && net_check_lines(n->cmd, n->lines, role, (int)a->cars) != CLI_OK)
+        return CLI_USAGE;
     if (!a->host && !a->peer)
         return cli_usage_error(n->cmd, "give the host: netrace join HOST[:PORT]");
     if (a->laps_given && a->seconds > 0)
@@ -292,7 +303,7 @@ static int host_offer(NetCli *n, NetArgs *a, SessionConfig *sc, char *schemes, s
     Track *t = track_load(track_path, &err);
     if (!t)
         return cli_fail(n->cmd, "%s", err.msg);
-    int slots = track_grid_slots(t), cars = a->serve ? (int)a->cars : 2;
+    int slots = track_grid_slots(t), cars = (int)a->cars;
     track_free(t);
     if (slots < cars)
         return cli_fail(n->cmd, "%s: %d grid slots, a race of %d cars needs %d", track_path, slots, cars, cars);
@@ -336,8 +347,12 @@ static int window_config(NetCli *n, const NetArgs *a, bool script, bool human, N
     wc->pad_mappings = a->pad_mappings;
     wc->fullscreen = a->fullscreen;
     wc->watch = a->watch;
+    wc->mute = a->mute;
     wc->lagometer = a->lagometer;
     wc->title = a->host ? "netrace host" : "netrace join";
+    if (a->camera && strcmp(a->camera, "north") != 0 && strcmp(a->camera, "rotate") != 0)
+        return cli_usage_error(n->cmd, "--camera '%s': expected north or rotate", a->camera);
+    wc->camera_rotate = a->camera && strcmp(a->camera, "rotate") == 0;
     if (a->size) {
         char extra;
         if (sscanf(a->size, "%dx%d%c", &wc->width, &wc->height, &extra) != 2 || wc->width < 640 ||
@@ -364,7 +379,10 @@ static int run_session(NetCli *n, const SessionConfig *sc0, const NetWinConfig *
     Session *s = session_new(sc, &err);
     if (!s)
         return cli_fail(n->cmd, "%s", err.msg);
-    if (sc->host)
+    if (sc->host && sc->ncars > 2)
+        fprintf(stderr, "netrace host: waiting for %d joiners on UDP port %u (peer to peer)\n", sc->ncars - 1,
+                (unsigned)session_port(s));
+    else if (sc->host)
         fprintf(stderr, "netrace host: waiting for a joiner on UDP port %u\n", (unsigned)session_port(s));
     if (sc->server)
         fprintf(stderr, "netrace serve: waiting for %d clients on UDP port %u (%s)\n", sc->ncars,
@@ -425,6 +443,10 @@ static int net_main(int argc, char **argv, bool host, bool serve)
         n.have_link = true;
         sc.link = &n.link;
     }
+    if (rc == CLI_OK) {
+        sc.lines = n.lines;
+        sc.ncars = a.host ? (int)a.cars : sc.ncars;
+    }
     if (rc == CLI_OK && script) {
         if (!inputs_load(&n.script, n.player + 7, &err))
             return finish(&n, cli_fail(n.cmd, "%s", err.msg));
@@ -470,9 +492,11 @@ static int serve_main(int argc, char **argv)
     "  --player WHO      keys (default; WASD or the arrows), pad, bot (the default --headless) or\n"   \
     "                    script:FILE (docs/driving.md): who drives this terminal's car\n"            \
     "  --keys FILE, --pad-mappings FILE, --size WxH, --fullscreen  the window (docs/play.md)\n"      \
+    "  --camera MODE     north (default) or rotate with the car; C toggles. --mute: no sound (M)\n"     \
     "  --watch           every scheme's live gauges beside the race (Tab in the window)\n"          \
     "  --lagometer       start with the lagometer shown (F2 in the window; F3 drops a mark)\n"      \
     "  --link SPEC       emulated delay and loss added to what this terminal sends (netem grammar)\n" \
+    "  --link I-J SPEC   the line from car I (this terminal's) to car J alone (over --link SPEC)\n"  \
     "  --clock-offset MS, --clock-drift PPM  an artificial clock error (tests the clock sync)\n"      \
     "  --raw-clock       run the schemes on the local clock instead of the synchronised one\n"        \
     "  --code CODE       the join code (the host draws and shows one without it; the joiner's\n"  \
@@ -483,28 +507,37 @@ static int serve_main(int argc, char **argv)
 
 const CliCommand cmd_host = {
     .name = "host",
-    .summary = "offer a network race over UDP and drive car 1",
-    .usage = "netrace host [--port P] [--allow HOST] [--code CODE] [--player keys|pad|bot|script:FILE] [--scheme NAME]\n"
-             "  [--schemes LIST] [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W] [--seed S]\n"
-             "  [--link SPEC] [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
+    .summary = "offer a network race over UDP and drive car 1 (2 to 8 cars, peer to peer)",
+    .usage = "netrace host [--cars N] [--port P] [--allow HOST] [--code CODE] [--player keys|pad|bot|script:FILE]\n"
+             "  [--scheme NAME] [--schemes LIST] [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W]\n"
+             "  [--seed S] [--link SPEC] [--link 1-J SPEC] [--clock-offset MS] [--clock-drift PPM] [--raw-clock]\n"
+             "  [--log FILE] [--headless]",
     .help = "Waits for `netrace join` on UDP port P (default 41000), sends it the track, the\n"
             "schemes and the settings, synchronises the clocks, starts the countdown at one\n"
             "synchronised instant and races. Every scheme of --schemes runs on the same real\n"
-            "packets; both terminals compute the same live metrics (docs/netplay.md).\n\n"
+            "packets; both terminals compute the same live metrics (docs/netplay.md).\n"
+            "With --cars N (3 to 8) it seats N - 1 joiners (cars 2 to N, in the order they\n"
+            "say HELLO; one more is told the race is full), introduces them to each other and\n"
+            "every pair races directly, peer to peer; the host is every joiner's clock\n"
+            "(docs/netplay.md \"Peer-to-peer races of N\"). Each terminal logs; `netrace\n"
+            "merge` of all N logs gives the race that `replay --links` reproduces.\n\n"
+            "  --cars N          the race's cars (2 to 8; default 2); the track needs N grid slots\n"
             "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n"
-            "  --allow HOST      take the joiner only from HOST (else the first to say HELLO)\n" NET_COMMON_HELP,
+            "  --allow HOST      take joiners only from HOST (else the first to say HELLO)\n" NET_COMMON_HELP,
     .run = host_main,
 };
 
 const CliCommand cmd_join = {
     .name = "join",
-    .summary = "join a network race at HOST[:PORT] (a host's: car 2; a server's: its seat)",
+    .summary = "join a network race at HOST[:PORT] (a host's or a server's: its seat)",
     .usage = "netrace join HOST[:PORT] [--code CODE] [--port P] [--player keys|pad|bot|script:FILE] [--link SPEC]\n"
-             "  [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
-    .help = "Joins the race a `netrace host` offers (car 2) or a seat of a `netrace serve`\n"
-            "race of N cars (car 1 to N, the order the server seats them; one too many is\n"
-            "told the race is full). The track and settings come from the host or server,\n"
-            "so the joiner needs no files; through a server, --link is the uplink.\n\n"
+             "  [--link I-J SPEC] [--clock-offset MS] [--clock-drift PPM] [--raw-clock] [--log FILE] [--headless]",
+    .help = "Joins the race a `netrace host` offers (car 2 to N: the order the host seats\n"
+            "its joiners; with more than two cars every pair races directly, peer to peer)\n"
+            "or a seat of a `netrace serve` race of N cars (car 1 to N). One too many is\n"
+            "told the race is full. The track and settings come from the host or server,\n"
+            "so the joiner needs no files; through a server, --link is the uplink. --link\n"
+            "I-J lines are checked once the car is known (I must be this terminal's).\n\n"
             "  --port P          own UDP port (default: any free one)\n" NET_COMMON_HELP,
     .run = join_main,
 };

@@ -270,6 +270,16 @@ static int window_flag(PlayConfig *pc, int argc, char **argv, int *i)
         ok = cli_value(argc, argv, i, CMD, &v) && cli_int(CMD, "--bench-frames", v, 1, 1000000, &n);
         if (ok)
             pc->bench_frames = (int)n;
+    } else if (cli_flag_is(a, "--camera")) {
+        if (!cli_value(argc, argv, i, CMD, &v))
+            return FLAG_BAD;
+        if (strcmp(v, "north") != 0 && strcmp(v, "rotate") != 0) {
+            cli_usage_error(CMD, "--camera '%s': expected north or rotate", v);
+            return FLAG_BAD;
+        }
+        pc->camera_rotate = strcmp(v, "rotate") == 0;
+    } else if (strcmp(a, "--mute") == 0) {
+        pc->mute = true;
     } else if (strcmp(a, "--watch") == 0) {
         pc->watch = true;
     } else if (strcmp(a, "--lagometer") == 0) {
@@ -350,7 +360,7 @@ static int find_shown(PlayCli *p, int *shown)
         *shown = p->o.nschemes;
         p->o.schemes[p->o.nschemes++] = shown_type;
     }
-    int64_t dmax = engine_delta_max_us((int32_t)(WORLD_SAMPLE_US / 1000), p->o.clock, 2);
+    int64_t dmax = engine_delta_max_us((int32_t)(WORLD_SAMPLE_US / 1000), p->o.clock, ENGINE_MAX_CARS);
     if (p->o.params.delta_us > dmax)
         return cli_usage_error(CMD, "--delta: at most %ld ms at the 33 ms period and these clocks",
                                (long)(dmax / NR_US_PER_MS));
@@ -473,7 +483,7 @@ const CliCommand cmd_play = {
              "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC] [--links FILE] [--link-script FILE]\n"
              "  [--delta MS] [--tdr W] [--schemes LIST] [--seed S] [--track FILE] [--out FILE|none] [--keys FILE]\n"
              "  [--pad-mappings FILE] [--watch] [--headless [--csv] [--series OUT.csv]] [--size WxH] [--fullscreen]\n"
-             "  [--lagometer] [--bench-frames N]",
+             "  [--camera north|rotate] [--mute] [--lagometer] [--bench-frames N]",
     .help = "Two to four cars race on the car physics; each player's screen (two side by side,\n"
             "three or four in a 2 x 2 grid: P1 top left, P2 top right, P3 bottom left, P4\n"
             "bottom right) shows the race as that player's terminal displays it under --scheme,\n"
@@ -494,6 +504,8 @@ const CliCommand cmd_play = {
             "  --skill X, --noise X  the bots' driver (default 0.9, 0.5); skill -1..0 a slow,\n"
             "                    forgiving novice (-1: about 1.6 times the lap time of 1); seeded by --seed\n"
             "  --watch           open the overview of every scheme in a second window\n"
+            "  --camera MODE     north (north up, the default) or rotate (the car's nose up); C toggles\n"
+            "  --mute            no sound (engines, hits, the start beeps); M toggles\n"
             "  --lagometer       start with each screen's lagometer shown (F2 toggles)\n"
             "  --headless        no window, bots / scripts only, as fast as possible; prints\n"
             "                    replay's table (--csv: as CSV), --series OUT.csv like replay's\n"

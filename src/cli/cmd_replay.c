@@ -353,7 +353,7 @@ const CliCommand cmd_replay = {
     .summary = "replay a recorded race with every scheme side by side",
     .usage = "netrace replay [FILE] [--headless] [--csv] [--series OUT.csv] [--link12 SPEC]\n"
              "  [--link21 SPEC] [--link-script FILE] [--delta MS] [--tdr W] [--converge MS]\n"
-             "  [--schemes LIST] [--seed S] [--clock1 OFF[,PPM]] [--clock2 OFF[,PPM]]\n"
+             "  [--schemes LIST] [--seed S] [--clock1 OFF[,PPM]] [--clock2 OFF[,PPM]] [--clock I=OFF[,PPM]]...\n"
              "  [--snapshot T FILE.png]... [--size WxH] [--speed X] [--focus SCHEME] [--loop]\n"
              "  [--paused] [--fullscreen] [--lagometer] [--shots DIR] [--bench-frames N] [--cars N]\n"
              "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC]... [--links FILE]",

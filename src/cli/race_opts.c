@@ -116,6 +116,19 @@ int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
         int t = a[7] == '1' ? 0 : 1;
         if (!cli_value(argc, argv, i, cmd, &v) || !parse_clock(cmd, t ? "--clock2" : "--clock1", v, &o->clock[t]))
             return RACE_FLAG_BAD;
+        o->clock_given |= 1u << t;
+    } else if (cli_flag_is(a, "--clock")) {
+        if (!cli_value(argc, argv, i, cmd, &v))
+            return RACE_FLAG_BAD;
+        int t = v[0] - '1';
+        if (t < 0 || t >= ENGINE_MAX_CARS || v[1] != '=')
+            return cli_usage_error(cmd, "--clock '%s': expected I=OFFSET_MS[,DRIFT_PPM], terminal I 1 to %d "
+                                        "(e.g. --clock 3=20,50)",
+                                   v, ENGINE_MAX_CARS),
+                   RACE_FLAG_BAD;
+        if (!parse_clock(cmd, "--clock", v + 2, &o->clock[t]))
+            return RACE_FLAG_BAD;
+        o->clock_given |= 1u << t;
     } else {
         return adapt_flag(o, argc, argv, i, cmd);
     }
@@ -155,7 +168,7 @@ int race_opts_load(RaceOpts *o, const char *cmd)
         o->track_path[0] = '\0';
     if (o->rec.ncars < 2)
         return cli_fail(cmd, "%s: a race needs two cars, the recording has %d", path, o->rec.ncars);
-    int64_t dmax = engine_delta_max_us(o->rec.period_ms, o->clock, 2);
+    int64_t dmax = engine_delta_max_us(o->rec.period_ms, o->clock, ENGINE_MAX_CARS); /* unset: no drift */
     if (o->params.delta_us > dmax)
         return cli_usage_error(cmd, "--delta: %ld ms is more than the schemes' buffers hold at %s's %ld ms "
                                "period and these clocks (at most %ld ms)",
@@ -194,6 +207,14 @@ static void race_opts_engine_config_2(const RaceOpts *o, EngineConfig *cfg)
     cfg->progress[0] = o->progress[0];
     cfg->progress[1] = o->progress[1];
     cfg->progress_n = o->rec.nsamples;
+}
+
+int race_opts_check_clocks(const RaceOpts *o, int ncars, const char *cmd)
+{
+    for (int t = ncars; t < ENGINE_MAX_CARS; t++)
+        if (o->clock_given & (1u << t))
+            return cli_usage_error(cmd, "--clock %d: the race has %d terminals", t + 1, ncars);
+    return CLI_OK;
 }
 
 void race_opts_free(RaceOpts *o)
@@ -251,13 +272,19 @@ void race_print_table(FILE *f, const RunResult *r, int n)
     }
 }
 
+void race_print_script(FILE *f, const RaceOpts *o)
+{
+    char name[48];
+    for (int i = 0; i < o->script.n; i++)
+        fprintf(f, "script: at %g s link %s: %s (%s:%d)\n", (double)o->script.ch[i].t_us / 1e6,
+                linkscript_line_name(&o->script.ch[i], name, sizeof name), o->script.ch[i].spec.text, o->script_path,
+                o->script.ch[i].line);
+}
+
 void race_print_params(FILE *f, const RaceOpts *o)
 {
     fprintf(f, "link12: %s\nlink21: %s\n", race_topo_line(o, 0, 1)->text, race_topo_line(o, 1, 0)->text);
-    for (int i = 0; i < o->script.n; i++)
-        fprintf(f, "script: at %g s link %s: %s (%s:%d)\n", (double)o->script.ch[i].t_us / 1e6,
-                o->script.ch[i].dir == 0 ? "12" : o->script.ch[i].dir == 1 ? "21" : "12+21", o->script.ch[i].spec.text,
-                o->script_path, o->script.ch[i].line);
+    race_print_script(f, o);
     fprintf(f, "delta %.0f ms, T_dr %.3g cw, seed %" PRIu64 "\n\n", (double)o->params.delta_us / 1000.0,
             o->params.tdr_cw, o->seed);
 }

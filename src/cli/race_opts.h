@@ -15,6 +15,8 @@
  *        printing one line.
  *   race_opts_engine_config(o, cfg)       an EngineConfig for the loaded race
  *        (to replay o->rec with replay_new or experiment_run).
+ *   race_opts_check_clocks(o, ncars, cmd)  every --clock names one of
+ *        ncars terminals; CLI_OK or the exit code after one line.
  *   race_opts_free(o)
  *   race_warn_delta(o, cmd, swept, nswept)  one line on stderr per link
  *        whose mean delay (linkspec_mean_ms) exceeds Delta when o runs a
@@ -26,6 +28,8 @@
  *        Nothing for wider races (their lines are not checked).
  * Output shared by replay and play:
  *   race_print_params(f, o)     the link, Delta, T_dr and seed lines.
+ *   race_print_script(f, o)     one line per link script change ("script:
+ *        at T s link LINE: SPEC (FILE:LINE)").
  *   race_print_table(f, r, n)   the gauge table, one row per scheme.
  *   race_print_csv(f, o, r, n)  the same as CSV with the sweep's columns.
  *   race_write_series(cmd, path, e, &rc)  every metric sample in e's history
@@ -53,7 +57,8 @@ typedef struct RaceOpts {
     const char *script_path; /* --link-script FILE, NULL = none */
     uint64_t seed;
     SchemeParams params;
-    TerminalClock clock[2];
+    TerminalClock clock[ENGINE_MAX_CARS]; /* --clock1 / --clock2 / --clock I=... */
+    unsigned clock_given;                 /* bit I-1: terminal I's clock was given */
     /* loaded */
     Recording rec;
     Track *track;
@@ -90,9 +95,11 @@ int race_opts_load(RaceOpts *o, const char *cmd);
  * against the recording and its track. */
 int race_opts_check_out(const RaceOpts *o, const char *cmd, const char *flag, const char *path);
 void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg);
+int race_opts_check_clocks(const RaceOpts *o, int ncars, const char *cmd);
 void race_opts_free(RaceOpts *o);
 void race_warn_delta(const RaceOpts *o, const char *cmd, const LinkSpec *swept, int nswept);
 void race_print_params(FILE *f, const RaceOpts *o);
+void race_print_script(FILE *f, const RaceOpts *o);
 void race_print_table(FILE *f, const RunResult *r, int n);
 /* The gauge tables' scheme column: 14 characters, or the longest name. */
 int race_name_width(const RunResult *r, int n);
@@ -148,8 +155,8 @@ void race_topo_sweep_line(const RaceOpts *o, EngineConfig *cfg, const LinkSpec *
     ")\n" RACE_OPTS_HELP_NO_LINK12
 #define RACE_OPTS_HELP_NO_LINK12                                                                \
     "  --link21 SPEC     link from terminal 2 to 1 (same default)\n"                            \
-    "  --link-script FILE  link changes at race times: lines 'TIME_S 12|21|both SPEC'\n"       \
-    "                    (e.g. '10 12 delay 200ms 30ms', '12 both loss 100%'; docs/link.md)\n" \
+    "  --link-script FILE  link changes at race times: lines 'TIME_S LINE SPEC', LINE 12|21|\n" \
+    "                    both|I-J|all, e.g. '10 12 delay 200ms', '5 3-s loss 100%' (docs/link.md)\n" \
     "  --delta MS        Delta of causality control in ms (default 100)\n"                      \
     "  --tdr W           DR threshold in car widths (default 0.25)\n"                           \
     "  --converge MS     DR convergence time in ms, 0 = at once (default 0)\n"                  \
@@ -163,7 +170,7 @@ void race_topo_sweep_line(const RaceOpts *o, EngineConfig *cfg, const LinkSpec *
     "  --adapt-slew X    how fast the lag moves, ms per ms, 0..1 (default 0.5)\n"              \
     "  --seed S          seed of the link emulator (default 1)\n"                               \
     "  --clock1 OFF[,PPM]  terminal 1's clock offset in ms and drift in ppm (default 0)\n"     \
-    "  --clock2 OFF[,PPM]  terminal 2's clock\n"
+    "  --clock2 OFF[,PPM]  terminal 2's clock (--clock I=OFF[,PPM]: terminal I's)\n"
 #define RACE_TOPO_HELP                                                                          \
     "  --cars N          race the recording's first N cars (2 to 8; default all of them)\n"   \
     RACE_TOPO_HELP_LINES

@@ -151,10 +151,14 @@ int race_topo_resolve_cars(RaceOpts *o, const char *cmd, int ncars)
     o->compare = race_topo_configs(o, cfgs, 3) > 1;
     if (o->compare && !o->allow_compare)
         return cli_usage_error(cmd, "--topology / --server name one race here (lists compare them in netrace sweep)");
-    if (o->script_path && (o->ncars > 2 || o->topology == ROUTE_CS || o->lines))
-        return cli_usage_error(cmd, "--link-script changes the links 1-2 / 2-1 of two-car p2p races, not this one "
-                                    "(%d cars, %s)", o->ncars, o->topology == ROUTE_CS ? "cs" : "p2p");
+    int rc = race_opts_check_clocks(o, o->ncars, cmd);
+    if (rc != CLI_OK)
+        return rc;
     NrError err = {{0}};
+    for (int t = 0; t < 2 && o->script_path; t++) /* a line the race (each compared topology) has not */
+        if ((topo_mask(o) & (1u << t)) &&
+            !linkscript_check(&o->script, o->script_path, o->ncars, (RouteTopology)t, &err))
+            return cli_fail(cmd, "--link-script %s", err.msg);
     if (!linkspec_parse(&o->link_default, RACE_DEFAULT_LINK, NULL, &err))
         return cli_fail(cmd, "%s", err.msg);
     o->link_default_parsed = true;
@@ -204,8 +208,10 @@ void race_topo_config(const RaceOpts *o, EngineConfig *cfg)
     cfg->ncars = o->ncars;
     cfg->topology = o->topology;
     cfg->server = o->server;
-    for (int c = 2; c < o->ncars; c++)
+    for (int c = 2; c < o->ncars; c++) {
         cfg->progress[c] = o->progress[c];
+        cfg->clock[c] = o->clock[c];
+    }
     /* Two cars p2p with no pair named: the two-player links, as before. */
     if (!race_topo_wide(o) && !o->lines)
         return;
@@ -233,6 +239,7 @@ void race_topo_print_params(FILE *f, const RaceOpts *o)
             if (j != i)
                 fprintf(f, "link %d-%d: %s\n", i + 1, j + 1, race_topo_line(o, i, j)->text);
     }
+    race_print_script(f, o);
     fprintf(f, "delta %.0f ms, T_dr %.3g cw, seed %" PRIu64 "\n\n", (double)o->params.delta_us / 1000.0,
             o->params.tdr_cw, o->seed);
 }

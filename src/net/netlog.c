@@ -14,12 +14,13 @@
 struct NetLog {
     NrPartFile pf; /* PATH.part, renamed into place by netlog_close */
     FILE *f;       /* pf.f */
+    bool tx_to;    /* a p2p race of more than two cars: tx rows name the car each went to */
     bool failed;
     char why[128];
 };
 
 static const char *const kind_names[WIRE_KIND_END] = {
-    "?", "hello", "welcome", "track", "mu", "sync_req", "sync_resp", "control", "view", "study",
+    "?", "hello", "welcome", "track", "mu", "sync_req", "sync_resp", "control", "view", "peers", "peer", "study",
 };
 
 NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
@@ -61,9 +62,12 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
                 m->study->condition, m->study->kind);
     if (m->ncars > 2 || strcmp(m->topology, "p2p") != 0) /* a two-player log reads as it did */
         fprintf(g->f, "# cars: %d\n# topology: %s%s%s\n", m->ncars, m->topology, m->server[0] ? " " : "", m->server);
-    fputs("# columns own: row,seq,t_sync_us,taken_sync_us,taken_local_us,x,y,heading,speed\n"
-          "# columns tx: row,pkt_seq,seq,mu_kind,schemes,send_sync_us,wire_sync_us\n"
-          "# columns rx: row,pkt_seq,kind,arr_local_us,arr_sync_us,send_sync_us,car,seq,mu_kind,schemes,bytes\n"
+    g->tx_to = m->ncars > 2 && strcmp(m->topology, "p2p") == 0;
+    fputs("# columns own: row,seq,t_sync_us,taken_sync_us,taken_local_us,x,y,heading,speed\n", g->f);
+    fputs(g->tx_to ? "# columns tx: row,pkt_seq,seq,mu_kind,schemes,send_sync_us,wire_sync_us,to\n"
+                   : "# columns tx: row,pkt_seq,seq,mu_kind,schemes,send_sync_us,wire_sync_us\n",
+          g->f);
+    fputs("# columns rx: row,pkt_seq,kind,arr_local_us,arr_sync_us,send_sync_us,car,seq,mu_kind,schemes,bytes\n"
           "# columns clock: row,local_us,offset_us,bound_us,rtt_us,drift_ppm,sample_offset_us,sample_rtt_us\n"
           "# columns reject: row,local_us,reason,count\n"
           "# columns event: row,local_us,sync_us,what,detail\n"
@@ -103,12 +107,15 @@ void netlog_own(NetLog *g, int32_t seq, const RecSample *s, int64_t taken_sync, 
     check(g);
 }
 
-void netlog_tx(NetLog *g, const WirePacket *p, int64_t send_sync, int64_t wire_sync)
+void netlog_tx(NetLog *g, const WirePacket *p, int64_t send_sync, int64_t wire_sync, int to)
 {
     if (!g || g->failed)
         return;
-    fprintf(g->f, "tx,%" PRIu32 ",%d,%d,%" PRIu32 ",%" PRId64 ",%" PRId64 "\n", p->pkt_seq, (int)p->u.mu.mu.seq,
+    fprintf(g->f, "tx,%" PRIu32 ",%d,%d,%" PRIu32 ",%" PRId64 ",%" PRId64, p->pkt_seq, (int)p->u.mu.mu.seq,
             (int)p->u.mu.mu.kind, p->u.mu.schemes, send_sync, wire_sync);
+    if (g->tx_to)
+        fprintf(g->f, ",%d", to + 1);
+    fputc('\n', g->f);
     check(g);
 }
 
@@ -287,9 +294,9 @@ static void sink_own(void *ctx, int32_t seq, const RecSample *s, int64_t taken_r
     netlog_own(((NetLogSink *)ctx)->log, seq, s, taken_race, taken_local);
 }
 
-static void sink_tx(void *ctx, const WirePacket *p, int64_t send_race, int64_t wire_race)
+static void sink_tx(void *ctx, const WirePacket *p, int64_t send_race, int64_t wire_race, int to)
 {
-    netlog_tx(((NetLogSink *)ctx)->log, p, send_race, wire_race);
+    netlog_tx(((NetLogSink *)ctx)->log, p, send_race, wire_race, to);
 }
 
 static void sink_rx(void *ctx, const WirePacket *p, int64_t arr_local, int64_t arr_race, int64_t send_race, int bytes)

@@ -27,7 +27,7 @@ typedef struct NetLog NetLog;
 
 NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err);
 void netlog_own(NetLog *g, int32_t seq, const RecSample *s, int64_t taken_sync, int64_t taken_local);
-void netlog_tx(NetLog *g, const WirePacket *p, int64_t send_sync, int64_t wire_sync);
+void netlog_tx(NetLog *g, const WirePacket *p, int64_t send_sync, int64_t wire_sync, int to);
 void netlog_rx(NetLog *g, const WirePacket *p, int64_t arr_local, int64_t arr_sync, int64_t send_sync, int bytes);
 void netlog_clock(NetLog *g, int64_t local, int64_t offset, int64_t bound, int64_t rtt, double drift_ppm,
                   int64_t sample_offset, int64_t sample_rtt);

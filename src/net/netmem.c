@@ -39,6 +39,8 @@ struct NetHub {
     int64_t sent, lost;
     NetHubTap tap; /* sees every datagram put on the hub (a sniffer) */
     void *tap_ctx;
+    NetAddr block_from[NETHUB_BLOCKS], block_to[NETHUB_BLOCKS]; /* paths that lose everything */
+    int nblock;
 };
 
 NetHub *nethub_new(uint64_t seed, const int64_t *truth)
@@ -108,6 +110,9 @@ static bool mem_send(NetPort *p, const NetAddr *to, const uint8_t *buf, int n)
     for (int i = 0; i < h->nports; i++)
         if (netaddr_equal(&h->ports[i]->addr, to))
             dst = i;
+    for (int i = 0; i < h->nblock; i++)
+        if (netaddr_equal(&h->block_from[i], &m->addr) && netaddr_equal(&h->block_to[i], to))
+            dst = -1;
     if (dst < 0 || (m->link.loss > 0 && unit(h) < m->link.loss)) {
         h->lost++; /* nobody at that address, or the link lost it */
         return true;
@@ -234,4 +239,13 @@ void nethub_tap(NetHub *h, NetHubTap fn, void *ctx)
 {
     h->tap = fn;
     h->tap_ctx = ctx;
+}
+
+bool nethub_block(NetHub *h, const NetAddr *from, const NetAddr *to)
+{
+    if (h->nblock == NETHUB_BLOCKS)
+        return false;
+    h->block_from[h->nblock] = *from;
+    h->block_to[h->nblock++] = *to;
+    return true;
 }

@@ -18,6 +18,9 @@
  *   nethub_sent(h) / nethub_lost(h)  datagrams put on the hub / lost on it.
  *   nethub_tap(h, fn, ctx)       fn sees every datagram put on the hub, as a
  *        sniffer on the wire would (NULL: none).
+ *   nethub_block(h, from, to)    every datagram from address `from` to `to`
+ *        is lost from now on (a path that does not reach: a firewall);
+ *        false when NETHUB_BLOCKS are blocked already.
  */
 #ifndef NR_NETMEM_H
 #define NR_NETMEM_H
@@ -34,6 +37,8 @@ typedef struct NetMemLink {
     int64_t reorder_us;
 } NetMemLink;
 
+#define NETHUB_BLOCKS 16 /* paths blocked at once */
+
 typedef struct NetHub NetHub;
 typedef void (*NetHubTap)(void *ctx, const NetAddr *from, const NetAddr *to, const uint8_t *bytes, int n);
 
@@ -46,5 +51,6 @@ int64_t nethub_next_due(const NetHub *h);
 int64_t nethub_sent(const NetHub *h);
 int64_t nethub_lost(const NetHub *h);
 void nethub_tap(NetHub *h, NetHubTap fn, void *ctx);
+bool nethub_block(NetHub *h, const NetAddr *from, const NetAddr *to);
 
 #endif

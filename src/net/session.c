@@ -65,6 +65,7 @@ static bool join_code(Session *s, NetSessionConfig *nc, NrError *err)
         fprintf(s->cfg.say ? s->cfg.say : stderr, "netrace %s: join code %s\n", s->cfg.cmd, shown);
     }
     randombytes_buf(nc->salt, sizeof nc->salt);
+    randombytes_buf(nc->cookie_key, sizeof nc->cookie_key);
     nc->code = s->code;
     return true;
 }
@@ -126,7 +127,7 @@ Session *session_new(const SessionConfig *cfg, NrError *err)
         .host = cfg->host || cfg->server, .server = cfg->server, .ncars = cfg->ncars,
         .server_mode = cfg->server_mode, .entropy = entropy(cfg), .track_text = cfg->track_text, .track_file = cfg->track_file,
         .schemes = cfg->schemes, .shown = cfg->shown, .params = cfg->params, .laps = cfg->laps,
-        .seconds_ms = cfg->seconds_ms, .seed = cfg->seed, .link = cfg->link, .raw_clock = cfg->raw_clock,
+        .seconds_ms = cfg->seconds_ms, .seed = cfg->seed, .link = cfg->link, .lines = cfg->lines, .raw_clock = cfg->raw_clock,
         .lagometer = cfg->lagometer,
         .offset_true_us = cfg->clock_offset_us, .drift_true_ppm = cfg->clock_drift_ppm,
         .make_controller = cfg->make_controller, .ctx = cfg->ctx, .external_input = cfg->external_input,

@@ -94,6 +94,7 @@ typedef struct SessionConfig {
     uint64_t seed;
     /* this terminal */
     const LinkSpec *link;   /* emulated link before the wire; NULL = none */
+    const LinkMatrix *lines; /* per line, `--link I-J SPEC` (netsession.h); NULL = none */
     int64_t clock_offset_us;
     double clock_drift_ppm;
     bool raw_clock;         /* schemes on the local clock */

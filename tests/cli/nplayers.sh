@@ -31,9 +31,33 @@ expect 2 "link12 in cs" -- "$NR" replay "$F" --headless --topology cs --link12 '
 expect 2 "server without cs" -- "$NR" replay "$F" --headless --server sync
 expect 2 "unknown topology" -- "$NR" replay "$F" --headless --topology mesh
 stderr_has "--topology: expected p2p or cs" "names the topology"
-printf '1 12 delay 10ms\n' >"$TMP/script.txt"
-expect 2 "a link script on four cars" -- "$NR" replay "$F" --headless --link-script "$TMP/script.txt"
-stderr_has "two-car p2p races, not this one \(4 cars, p2p\)" "link scripts are two-player"
+# link scripts name any line (issue 19): 12 is still 1-2; I-J, I-s, s-J, all
+printf '1 12 delay 10ms\n2 3-1 loss 100%%\n' >"$TMP/script.txt"
+expect 0 "a link script on four cars" -- "$NR" replay "$F" --headless --schemes nc --link-script "$TMP/script.txt"
+printf '0 2-s loss 100%%\n' >"$TMP/uplink.txt"
+expect 0 "cs: the uplink of client 2 out" -- "$NR" replay "$F" --headless --schemes nc --topology cs \
+    --link-script "$TMP/uplink.txt"
+# every MU of terminal 2 after sample 0 (909 of them) lost for its 3 receivers
+stdout_has "^nc .* 10920 +2727 " "cs: 3 x 909 copies lost on the uplink"
+printf '1 4-1 loss 100%%\n' >"$TMP/beyond.txt"
+expect 1 "a script line beyond N" -- "$NR" replay "$F" --headless --cars 3 --link-script "$TMP/beyond.txt"
+stderr_has "beyond.txt:1: no line 4-1 in this race \(3 terminals, p2p" "names the script's line"
+expect 1 "a p2p name in cs" -- "$NR" replay "$F" --headless --topology cs --link-script "$TMP/script.txt"
+stderr_has "script.txt:1: 12 names the p2p links" "12 is a p2p link"
+expect 1 "a script line of one compared topology" -- "$NR" sweep --recording "$F" --delays 50 --jitters 10 \
+    --runs 1 --schemes nc --topology p2p,cs --link-script "$TMP/script.txt"
+stderr_has "cs race" "the sweep checks every topology"
+# per-terminal clocks: --clock 1=X is --clock1 X; terminal 3's clock changes the race
+"$NR" replay "$F" --csv --schemes causality --clock1 20,50 >"$TMP/c1.csv"
+"$NR" replay "$F" --csv --schemes causality --clock 1=20,50 >"$TMP/c2.csv"
+"$NR" replay "$F" --csv --schemes causality >"$TMP/c0.csv"
+"$NR" replay "$F" --csv --schemes causality --clock 3=-40 >"$TMP/c3.csv"
+expect 0 "--clock 1= is --clock1" -- cmp -s "$TMP/c1.csv" "$TMP/c2.csv"
+expect 1 "--clock 3= moves terminal 3" -- cmp -s "$TMP/c0.csv" "$TMP/c3.csv"
+expect 2 "a clock beyond N" -- "$NR" replay "$F" --headless --clock 5=10
+stderr_has "--clock 5: the race has 4 terminals" "names the terminal"
+expect 2 "a bad clock" -- "$NR" replay "$F" --headless --clock 3:10
+stderr_has "expected I=OFFSET_MS" "names the grammar"
 # sweep: topologies compared on the same seeds, one CSV
 expect 0 "sweep compares topologies" -- "$NR" sweep --recording "$F" --delays 50,100 --jitters 10 --runs 1 \
     --schemes nc --topology p2p,cs --server relay,sync --out "$TMP/cmp.csv"

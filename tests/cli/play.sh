@@ -127,6 +127,22 @@ stdout_has "^complete: yes" "the window's recording is finalised on exit"
 expect 0 "play without assets" -- env SDL_VIDEODRIVER=dummy timeout 120 "$NR" play --p1 bot --p2 bot --bench-frames 5 \
     --assets "$TMP/no-assets" --out none
 stderr_has "asset .*car1.png not found.*plain shapes" "a missing sprite named"
+# Issue 22: the camera's orientation and the sound, from flags; the window
+# loop runs with both (the dummy audio driver plays the sound nowhere).
+expect 2 "--camera sideways" -- "$NR" play --p1 bot --p2 bot --camera sideways --out none
+stderr_has "--camera 'sideways': expected north or rotate" "a bad --camera named"
+expect 0 "play with --camera rotate --mute" -- env SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy timeout 120 "$NR" play \
+    --p1 bot --p2 bot --bench-frames 5 --camera rotate --mute --out none
+expect 0 "play with sound on the dummy audio driver" -- env SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy timeout 120 \
+    "$NR" play --p1 bot --p2 bot --bench-frames 5 --out none
+if grep -qiE "alsa|sound" "$TMP/err"; then fail=$((fail + 1)); echo "FAIL: a word about sound with a device"; else
+    pass=$((pass + 1)); fi
+# SDL's own choice of driver: on a machine without sound (this one) nothing
+# is opened and nothing printed (ALSA's library would print its failure)
+expect 0 "play with the system's audio driver" -- env -u SDL_AUDIODRIVER SDL_VIDEODRIVER=dummy timeout 120 \
+    "$NR" play --p1 bot --p2 bot --bench-frames 5 --out none
+if grep -qE "^ALSA" "$TMP/err"; then fail=$((fail + 1)); echo "FAIL: ALSA's failure printed"; else
+    pass=$((pass + 1)); fi
 printf 'p1.throttle W\np1.jump Space\n' >"$TMP/keys.conf"
 expect 1 "key map with a bad line" -- env SDL_VIDEODRIVER=dummy timeout 60 "$NR" play --p1 keys --p2 bot \
     --bench-frames 2 --keys "$TMP/keys.conf" --out none

@@ -83,9 +83,21 @@ stderr_has "--link" "a line past the race named"
 printf '1-2 delay 10ms\n2-1 delay 10ms\n1-3 delay 10ms\n' >"$TMP/short.links"
 expect 1 "a link matrix with a missing pair" -- "$NR" play --headless --p3 bot --p1 bot --p2 bot --links "$TMP/short.links"
 stderr_has "short.links" "the matrix file named"
-expect 2 "--link-script with three cars" -- "$NR" play --headless --p3 bot --p1 bot --p2 bot \
-    --link-script "$TMP/n.script"
-stderr_has "--link-script changes the links 1-2 / 2-1 of two-car p2p races" "a link script on three cars refused"
+# a link script on three cars (issue 19): the driven race and the replay of
+# its recording with the same script give the same series
+printf '2 3-1 loss 100%%\n3 all delay 40ms\n4 2-3 delay 250ms\n' >"$TMP/n3.script"
+expect 0 "--link-script with three cars" -- "$NR" play --headless --p3 bot --p1 bot --p2 bot --seconds 6 \
+    --out "$TMP/n3.csv" --series "$TMP/n3-live.csv" --link-script "$TMP/n3.script"
+stdout_has "^script: at 2 s link 3-1: loss 100%" "the script's changes listed"
+expect 0 "replay of it with the script" -- "$NR" replay "$TMP/n3.csv" --headless --series "$TMP/n3-replay.csv" \
+    --link-script "$TMP/n3.script"
+expect 0 "three cars: play and replay with a script agree" -- cmp -s "$TMP/n3-live.csv" "$TMP/n3-replay.csv"
+printf '1 4-1 loss 100%%\n' >"$TMP/n4.script"
+expect 1 "--link-script naming terminal 4 of 3" -- "$NR" play --headless --p3 bot --p1 bot --p2 bot \
+    --link-script "$TMP/n4.script"
+stderr_has "n4.script:1: no line 4-1 in this race \(3 terminals" "the script's line named"
+expect 2 "--clock of terminal 4 of 3" -- "$NR" play --headless --p3 bot --p1 bot --p2 bot --clock 4=10
+stderr_has "--clock 4: the race has 3 terminals" "the clock's terminal named"
 expect 2 "--server without cs" -- "$NR" play --headless --p1 bot --p2 bot --server sync
 stderr_has "--server applies to --topology cs" "a server without cs refused"
 expect 2 "a topology comparison" -- "$NR" play --headless --p1 bot --p2 bot --topology p2p,cs

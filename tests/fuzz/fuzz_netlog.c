@@ -1,7 +1,8 @@
 /* Fuzz harness: the terminal-log reader of `netrace merge`; an accepted log
  * holds own samples from seq 0 at their nominal times, MUs of the peer's
- * car sent at theirs, and merges with itself as the other car into rows
- * the trace reader takes back. */
+ * car sent at theirs, tx rows to another car or to all; a two-car log
+ * merges with itself as the other car into rows the trace reader takes
+ * back, an N-car one's sent counts add up over the lines from its car. */
 #include "link.h"
 #include "netmerge.h"
 
@@ -12,6 +13,32 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* An N-car log as every car's of its race (the same rows under each car
+ * number): the packets the merge counts as sent from this car, summed over
+ * the other cars, are its tx rows to one car once and those to every other
+ * car (to 0) once per other car. */
+static void counts_all(const TermLog *log, int64_t to_all, int64_t to_one)
+{
+    TermLog copy[TERMLOG_MAX_CARS];
+    const TermLog *logs[TERMLOG_MAX_CARS];
+    for (int c = 0; c < log->ncars; c++) {
+        copy[c] = *log;
+        copy[c].car = c + 1;
+        logs[c] = &copy[c];
+    }
+    int64_t sent = 0;
+    for (int to = 1; to <= log->ncars; to++) {
+        NetCounts k;
+        if (to == log->car)
+            continue;
+        if (!netmerge_counts_pair(logs, log->ncars, log->car, to, &k) || k.lost < 0 || k.received < 0)
+            abort();
+        sent += k.sent;
+    }
+    if (sent != to_one + to_all * (log->ncars - 1))
+        abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -40,12 +67,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             log.rx[i].from > log.ncars || log.rx[i].from == log.car ||
             log.rx[i].send_sync_us != (int64_t)log.rx[i].seq * log.period_ms * 1000)
             abort();
-    /* A two-car log: the same log as the other car's (its MUs now from this
-     * car): the merge's delay rows, written out, must read back as a trace. */
+    /* tx rows: an MU of this car at its nominal time, to one other car (a
+     * p2p race of N names it) or to every other (0) */
+    int64_t to_all = 0, to_one = 0;
+    for (int64_t i = 0; i < log.ntx; i++) {
+        const TermLogPkt *t = &log.tx[i];
+        if (t->seq < 0 || t->parity < 0 || t->parity > 1 || t->to < 0 || t->to > log.ncars || t->to == log.car ||
+            t->send_sync_us != (int64_t)t->seq * log.period_ms * 1000)
+            abort();
+        to_all += t->seq < log.nown && t->to == 0;
+        to_one += t->seq < log.nown && t->to != 0;
+    }
     if (log.ncars != 2) {
+        counts_all(&log, to_all, to_one);
         termlog_free(&log);
         return 0;
     }
+    /* A two-car log: the same log as the other car's (its MUs now from this
+     * car): the merge's delay rows, written out, must read back as a trace. */
     TermLog other = log;
     other.car = 3 - log.car;
     other.host = !log.host;

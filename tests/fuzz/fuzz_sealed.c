@@ -5,7 +5,9 @@
  * with one bit flipped not at all, and what opened goes through
  * wire_decode; and the replay window, fed counters the input walks
  * through, accepts exactly what a plain list of the accepted ones says
- * (new, and newer than 960 behind the newest). */
+ * (new, and newer than 960 behind the newest). And the address cookie
+ * (wirecrypt_cookie) of the input: the same twice, another with one bit
+ * of the input or of the key flipped, compared equal exactly when equal. */
 #include "wire.h"
 #include "wirecrypt.h"
 
@@ -90,9 +92,30 @@ static void window_walk(const uint8_t *data, size_t size)
     }
 }
 
+/* A 64-bit keyed hash: a one-bit change of message or key that gave the
+ * same cookie would be a collision nobody finds by search. */
+static void cookie(const uint8_t *data, size_t size)
+{
+    static uint8_t msg[WIRE_MAX_BYTES];
+    uint8_t key[WIRECRYPT_COOKIE_KEY_BYTES] = {1, 2, 3, 5, 8, 13, 21, 34};
+    if (size < 1 || size > sizeof msg)
+        return;
+    memcpy(msg, data, size);
+    uint64_t a = wirecrypt_cookie(key, msg, size), b = wirecrypt_cookie(key, msg, size);
+    size_t bit = (size_t)data[0] * 7 % (size * 8);
+    msg[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    uint64_t c = wirecrypt_cookie(key, msg, size);
+    key[data[0] % WIRECRYPT_COOKIE_KEY_BYTES] ^= 0x80;
+    uint64_t d = wirecrypt_cookie(key, data, size);
+    if (a != b || !wirecrypt_cookie_equal(a, b) || a == c || wirecrypt_cookie_equal(a, c) || a == d ||
+        wirecrypt_cookie_equal(a, d))
+        abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     keys();
+    cookie(data, size);
     static uint8_t out[1 << 16];
     size_t m = 0;
     WireReplay w = {0};

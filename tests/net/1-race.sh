@@ -19,6 +19,8 @@ expect 2 "--keys with a bot" -- "$NR" host --player bot --keys "$TMP/none.keys" 
 expect 2 "host bad link" -- "$NR" host --link "delay 5 parsecs" --headless
 stderr_has "^netrace host: --link" "bad link named"
 expect 2 "host bad port" -- "$NR" host --port 70000 --headless
+expect 2 "host --camera sideways" -- "$NR" host --camera sideways --headless
+stderr_has "--camera 'sideways': expected north or rotate" "a bad --camera named"
 expect 2 "join --allow is the host's" -- "$NR" join 127.0.0.1 --allow 127.0.0.1 --headless
 expect 1 "host --allow a name that does not resolve" -- "$NR" host --allow no-such-host.invalid --headless --port 0
 stderr_has "no-such-host.invalid" "the unresolved name is named"

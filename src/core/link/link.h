@@ -114,9 +114,9 @@
 #define LINK_TIME_MAX_US INT64_C(2147483647) /* ~35.8 min: 2*jitter fits 32 bits */
 
 typedef struct DistTable {
-    char name[64];
     int n;
     int16_t *v; /* owned */
+    char name[64];
 } DistTable;
 
 typedef enum LinkLoss { LINK_LOSS_NONE, LINK_LOSS_RANDOM, LINK_LOSS_GEMODEL } LinkLoss;
@@ -157,18 +157,19 @@ typedef struct LinkTrace {
 } LinkTrace;
 
 typedef struct LinkSpec {
+    /* what every draw reads first, side by side */
     int64_t delay_us;
     int64_t jitter_us;
     double delay_corr;   /* 0..1 */
-    DistTable table;     /* n == 0: uniform jitter */
     bool gamma;
+    bool fifo;
+    LinkLoss loss_kind;
     double gamma_shape;
     double gamma_scale_us;
-    LinkLoss loss_kind;
+    DistTable table;     /* n == 0: uniform jitter */
     double loss_p, loss_corr;          /* random loss: 0..1 */
     double ge_p, ge_r, ge_h, ge_k;     /* gemodel: p, r, 1-h, 1-k as netem */
     double dup_p, dup_corr;
-    bool fifo;
     LinkTrace trace;     /* on: fates from a measured trace, not random draws */
     char text[LINK_TEXT_MAX]; /* canonical text of the spec */
 } LinkSpec;
@@ -189,7 +190,6 @@ typedef struct LinkCorr {
 } LinkCorr;
 
 typedef struct Link {
-    LinkSpec spec;
     Rng rng;
     LinkCorr delay_c, loss_c, dup_c;
     int ge_state; /* 0 good, 1 bad */
@@ -197,6 +197,7 @@ typedef struct Link {
     uint32_t ge_a1, ge_a2, ge_a3, ge_a4;     /* p, r, h, 1-k as the kernel holds them */
     int64_t fifo_last_due_us;
     int32_t trace_seq; /* link_draw of a trace: the next slot's seq */
+    LinkSpec spec;     /* last: a draw reads its first fields only */
 } Link;
 
 bool linkspec_parse(LinkSpec *out, const char *text, const char *table_dir, NrError *err);

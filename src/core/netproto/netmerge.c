@@ -34,6 +34,7 @@ typedef struct RowType {
     int nfields;
     int known;         /* T_* or -1 */
     int col[COLS_MAX]; /* field index of each needed column */
+    int col_to;        /* tx: the optional `to` column (a p2p race of N), -1 when absent */
 } RowType;
 
 typedef struct Reader {
@@ -105,6 +106,10 @@ static bool columns_line(Reader *r, char *spec, NrError *err)
     snprintf(t->name, sizeof t->name, "%s", name);
     t->nfields = nf;
     t->known = -1;
+    t->col_to = -1;
+    for (int i = 1; i < nf && strcmp(name, "tx") == 0; i++)
+        if (strcmp(f[i], "to") == 0)
+            t->col_to = i;
     for (int k = 0; k < T_KNOWN; k++)
         if (strcmp(name, type_name[k]) == 0)
             t->known = k;
@@ -303,6 +308,12 @@ static bool pkt_row(Reader *r, const RowType *t, char **f, bool rx, NrError *err
     p.seq = (int32_t)v;
     if (!int_at(r, tn, "mu_kind", f[t->col[c_kind]], 0, 1, &v, err))
         return false;
+    int64_t to = 0;
+    if (!rx && t->col_to >= 0 && !int_at(r, tn, "to", f[t->col_to], 1, log->ncars, &to, err))
+        return false;
+    if (to == log->car)
+        return fail(r, err, "tx to car %lld: that is this log's own car", (long long)to);
+    p.to = (int32_t)to;
     p.parity = (int32_t)v;
     if (!int_at(r, tn, "send_sync_us", f[t->col[c_send]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &p.send_sync_us, err))
         return false;

@@ -47,15 +47,16 @@
  *   two-log forms are them with n = 2):
  *   netmerge_check_all(logs, n, err)  one session, one period, track and
  *        scheme list, n cars (each log's `cars`), every car 1..n once, one
- *        topology; a p2p race of two: one host, one joiner. The error names
+ *        topology; a p2p race: one host (car 1), the others joiners. The error names
  *        the missing car or the odd log (by its car).
  *   netmerge_recording_all / netmerge_samples_all: car c from car c's log;
  *        every log's marks (player = the log's car).
  *   netmerge_delays_all: direction from -> to for the rx rows of car to's
  *        log (from the MU's car); dir as NetDelayRow says.
  *   netmerge_counts_pair(logs, n, from, to, out): as netmerge_counts for
- *        the line from -> to (1-based): from's tx rows, to's rx rows of MUs
- *        of car from (a relayed packet keeps its sender's pkt_seq).
+ *        the line from -> to (1-based): from's tx rows (to that car, when
+ *        they name one: a p2p race of N), to's rx rows of MUs of car from
+ *        (a relayed packet keeps its sender's pkt_seq).
  *   netmerge_of_car(logs, n, car): the log of car (1-based), NULL if none.
  *   netmerge_counts(a, b, dir, out)  packets of direction dir (0 = 12)
  *        with seq below netmerge_samples: put on the wire (tx rows of the
@@ -79,6 +80,7 @@
 
 typedef struct TermLogPkt {
     int32_t from; /* rx rows: the sending car (1-based) */
+    int32_t to;   /* tx rows of a p2p race of N: the car it went to (1-based); 0: every other */
     int64_t pkt_seq;
     int32_t seq;
     int32_t parity; /* mu_kind: 0 update, 1 parity */

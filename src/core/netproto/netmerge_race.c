@@ -48,6 +48,10 @@ bool netmerge_check_all(const TermLog *const *logs, int n, NrError *err)
     }
     if (n == 2 && !check_two(logs[0], logs[1], err))
         return false;
+    for (int i = 0; n > 2 && strcmp(a->topology, "p2p") == 0 && i < n; i++)
+        if (logs[i]->host != (logs[i]->car == 1))
+            return nr_error_set(err, "the log of car %d is a %s's: a peer-to-peer race has one host, car 1, and "
+                                "joiners", logs[i]->car, logs[i]->host ? "host" : "joiner");
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
             if (logs[i]->car == logs[j]->car)
@@ -222,7 +226,7 @@ bool netmerge_counts_pair(const TermLog *const *logs, int n, int from, int to, N
     if (!sender || !receiver)
         return true;
     for (int64_t i = 0; i < sender->ntx; i++)
-        out->sent += sender->tx[i].seq < ns;
+        out->sent += sender->tx[i].seq < ns && (sender->tx[i].to == 0 || sender->tx[i].to == to);
     int64_t *ids = malloc((size_t)(receiver->nrx > 0 ? receiver->nrx : 1) * sizeof *ids);
     int64_t k = 0;
     for (int64_t i = 0; ids && i < receiver->nrx; i++)

@@ -179,8 +179,8 @@ NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError 
         return NULL;
     }
     int ncars = cfg->ncars ? cfg->ncars : 2;
-    if (ncars < 2 || ncars > WIRE_MAX_CARS || (cfg->host && !cfg->server && ncars != 2)) {
-        nr_error_set(err, "%d cars: a host races 2, a server 2 to %d", ncars, WIRE_MAX_CARS);
+    if (ncars < 2 || ncars > WIRE_MAX_CARS) {
+        nr_error_set(err, "%d cars: a race has 2 to %d", ncars, WIRE_MAX_CARS);
         return NULL;
     }
     NetSession *s = calloc(1, sizeof *s);
@@ -205,8 +205,8 @@ NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError 
     s->ncars = cfg->host ? ncars : 2; /* a joiner's: WELCOME's */
     s->own_car = cfg->server ? -1 : cfg->host ? 0 : 1;
     s->seats = cfg->server ? ncars : ncars - 1;
-    if (!cfg->host) {
-        s->peers[0] = (NetPeer){.addr = cfg->peer, .car = -1, .nonce = s->nonce};
+    if (!cfg->host) { /* the host or server, at the address given */
+        s->peers[0] = (NetPeer){.addr = cfg->peer, .car = -1, .nonce = s->nonce, .proven = true};
         s->npeers = 1;
     } else {
         welcome_init(s);
@@ -328,22 +328,30 @@ static void handshake_tick(NetSession *s, int64_t l)
         p.u.hello.proto = WIRE_VERSION;
         p.u.hello.nonce = s->nonce;
         snprintf(p.u.hello.name, sizeof p.u.hello.name, "netrace join");
-        send_packet(s, &p);
+        send_to(s, 0, &p);
         s->next_hello = l + s->to.hello_us;
     }
 }
 
+/* This end probes a clock: a joiner its host's (or server's), a host of
+ * two its joiner's. A server, or the host of a p2p race of N, is the
+ * others' clock and answers their probes. */
+static bool probes_clock(const NetSession *s)
+{
+    return !s->cfg.server && !(s->cfg.host && p2p_race(s));
+}
+
 static void probe_tick(NetSession *s, int64_t l)
 {
-    if (s->cfg.server || s->npeers == 0 || s->phase == PH_HANDSHAKE || s->phase == PH_OVER || l < s->next_probe)
-        return; /* a server is the clients' clock: it answers probes */
+    if (!probes_clock(s) || s->npeers == 0 || s->phase == PH_HANDSHAKE || s->phase == PH_OVER || l < s->next_probe)
+        return;
     WirePacket p;
     memset(&p, 0, sizeof p);
     p.kind = WIRE_SYNC_REQ;
     p.u.sync.id = ++s->probe_id;
     p.u.sync.t1_us = l;
     s->probe_t1[p.u.sync.id % PROBES_KEEP] = l;
-    send_packet(s, &p);
+    send_to(s, 0, &p); /* the clock reference: peer 0 */
     bool fast = clocksync_count(&s->cs) < s->to.ready_probes;
     s->next_probe = l + (fast ? s->to.probe_fast_us : s->to.probe_us);
 }
@@ -351,8 +359,12 @@ static void probe_tick(NetSession *s, int64_t l)
 static void start_tick(NetSession *s, int64_t l)
 {
     if (s->phase == PH_SYNC && !s->cfg.host && clocksync_count(&s->cs) >= s->to.ready_probes &&
-        l >= s->next_retry) {
-        send_control(s, WIRE_READY, 0);
+        p2p_connected(s) && l >= s->next_retry) {
+        WirePacket p;
+        memset(&p, 0, sizeof p);
+        p.kind = WIRE_CONTROL;
+        p.u.control.code = WIRE_READY;
+        send_to(s, 0, &p);
         s->next_retry = l + s->to.retry_us;
     }
     if (s->cfg.host && s->have_start && !PEERS_ALL(s, racing) && s->phase != PH_OVER && l >= s->next_retry) {
@@ -387,11 +399,12 @@ static void finish_tick(NetSession *s, int64_t l)
             session_say(s, NETSESSION_EV_FINISHED, "");
         }
     }
-    /* the peer finished and every view of a sample both took has arrived
-     * (a reordered last VIEW may come after FINISH, even after BYE) */
+    /* every peer finished (or left) and every view of a sample all took
+     * has arrived (a reordered last VIEW may come after FINISH, even
+     * after BYE) */
     bool paired = s->study.rate_only || /* no race: nothing to pair */
-                  ((s->peer_finished || s->peer_bye) &&
-                   race_paired(s, s->peer_finished ? s->peer_finish_race / WORLD_SAMPLE_US + 1 : 0));
+                  (peers_done(s) &&
+                   race_paired(s, s->have_peer_finish ? s->peer_finish_race / WORLD_SAMPLE_US + 1 : 0));
     bool over = paired || l - s->finished_local > s->to.linger_us;
     if (s->phase == PH_FINISHED && over && s->study.race > 0 && !s->study_race_said) {
         s->study_race_said = true; /* the race's views are in: its metrics are whole */
@@ -404,8 +417,19 @@ static void finish_tick(NetSession *s, int64_t l)
         s->phase = PH_OVER;
         session_say(s, NETSESSION_EV_OVER, "");
     }
-    if (s->peer_bye && s->phase < PH_FINISHED)
-        session_fail(s, "bye", "peer left", "the peer left before the end of the race");
+    if (s->peer_bye && s->phase < PH_FINISHED) {
+        char msg[96] = "the peer left before the end of the race";
+        for (int i = 0; i < s->npeers && p2p_race(s); i++)
+            if (s->peers[i].bye) {
+                snprintf(msg, sizeof msg, s->peers[i].car == 0 ? "the host (car %d) left before the end of the race"
+                                                               : "car %d left before the end of the race",
+                         s->peers[i].car + 1);
+                break;
+            }
+        if (p2p_race(s)) /* the others hear it at once, not after their give-up */
+            send_control(s, WIRE_BYE, 0);
+        session_fail(s, "bye", "peer left", msg);
+    }
 }
 
 /* Every state's deadline (docs/netplay.md "Deadlines"): the peer silent,
@@ -415,7 +439,7 @@ static void finish_tick(NetSession *s, int64_t l)
 static bool deadline_tick(NetSession *s, int64_t l)
 {
     long long secs = (long long)(s->to.give_up_us / NR_US_PER_S);
-    char msg[128], d[32];
+    char msg[192], d[32];
     snprintf(d, sizeof d, "%lld s", secs);
     if (s->phase >= PH_SYNC && s->phase <= PH_FINISHED && l - peers_heard(s) > s->to.give_up_us) {
         snprintf(msg, sizeof msg, "the %s has been silent for %lld s: race ended",
@@ -424,10 +448,13 @@ static bool deadline_tick(NetSession *s, int64_t l)
         return true;
     }
     const char *what = NULL;
+    char unreached[128];
     if (s->phase == PH_SYNC && !s->have_start && l > s->sync_deadline)
-        what = s->cfg.server ? "not every client was ready within"
-               : s->cfg.host ? "the joiner was not ready within"
-                             : "the host did not start the race within";
+        what = s->cfg.server                             ? "not every client was ready within"
+               : s->cfg.host && p2p_race(s)              ? "not every joiner was ready within"
+               : s->cfg.host                             ? "the joiner was not ready within"
+               : p2p_unreached(s, unreached, sizeof unreached) ? unreached
+                                                         : "the host did not start the race within";
     else if (s->phase == PH_RACE && s->paused && l - s->paused_since > s->to.give_up_us)
         what = "the race stayed paused for";
     if (!what)
@@ -456,6 +483,8 @@ void netsession_tick(NetSession *s, int64_t l)
     if (s->phase == PH_OVER)
         return;
     probe_tick(s, l);
+    p2p_intro_tick(s, l);
+    p2p_pair_tick(s, l);
     start_tick(s, l);
     if (deadline_tick(s, l))
         return;
@@ -495,15 +524,17 @@ int64_t netsession_next_deadline(const NetSession *s)
     if (s->phase == PH_HANDSHAKE && !s->cfg.host)
         d = min64(d, min64(s->next_hello, s->handshake_deadline + 1));
     if (s->phase != PH_HANDSHAKE) {
-        if (!s->cfg.server) /* a server probes nobody */
+        if (probes_clock(s))
             d = min64(d, s->next_probe);
         d = min64(d, peers_heard(s) + s->to.give_up_us + 1);
     }
+    d = min64(d, p2p_next_deadline(s));
     if (s->phase == PH_SYNC && !s->have_start)
         d = min64(d, s->sync_deadline + 1);
     if (s->phase == PH_RACE && s->paused)
         d = min64(d, s->paused_since + s->to.give_up_us + 1);
-    bool synced = clocksync_count(&s->cs) >= s->to.ready_probes; /* READY waits for them: no spinning before */
+    /* READY waits for them and for every pair: no spinning before */
+    bool synced = clocksync_count(&s->cs) >= s->to.ready_probes && p2p_connected(s);
     if ((s->phase == PH_SYNC && !s->cfg.host && synced) || (s->cfg.host && s->have_start && !PEERS_ALL(s, racing)))
         d = min64(d, s->next_retry);
     if (s->phase == PH_COUNTDOWN) /* race time 0 on the synchronised clock */

@@ -11,8 +11,10 @@
  *
  * Handshake: the joiner sends HELLO until the host answers. With a join
  * code (cfg.code) the first HELLOs go in clear and get the host's key
- * answer (salt, nonce echoed; nothing kept: netsession_seal.c), then both
- * seal every datagram and the joiner says HELLO again, sealed. The host
+ * answer (salt, nonce echoed, the cookie of the address it came from;
+ * nothing kept: netsession_seal.c), then both seal every datagram and the
+ * joiner says HELLO again, sealed, with the cookie: the host refuses one
+ * whose cookie is not its source address's (`cookie`). The host
  * takes the first (sealed) HELLO's address as its peer (with cfg.allow, the
  * first from that host, any port), answers WELCOME and the track in TRACK
  * chunks, again for every repeated HELLO of the same nonce. Then only the peer's address with
@@ -106,12 +108,23 @@
  * when later: route.h ROUTE_SYNC), pauses and resumes them all as a host
  * does its joiner, and tells them all FINISH (the earliest client's) once
  * every client finished. A sealed HELLO past the last seat gets FULL.
+ *
+ * A host of a peer-to-peer race of N cars (cfg.ncars 3 to 8,
+ * netsession_p2p.c, docs/netplay.md "Peer-to-peer races of N") seats
+ * ncars - 1 joiners as it seats one, then introduces them (PEERS: each
+ * joiner's address and nonce); each pair keys its link (wirecrypt_link of
+ * the two nonces) and proves with the cookie round trip that each end
+ * receives at its address before anything else goes between them. The
+ * host is every joiner's clock reference and starts, pauses and resumes
+ * the race; every terminal sends its MUs and views straight to every
+ * other.
  */
 #ifndef NR_NETSESSION_H
 #define NR_NETSESSION_H
 
 #include "controller.h"
 #include "link.h"
+#include "linkmatrix.h"
 #include "metrics.h"
 #include "netaddr.h"
 #include "recording.h"
@@ -170,7 +183,8 @@ typedef struct NetSessionLog {
     void *ctx;
     bool (*open)(void *ctx, const NetLogMeta *m, NrError *err);
     void (*own)(void *ctx, int32_t seq, const RecSample *s, int64_t taken_race, int64_t taken_local);
-    void (*tx)(void *ctx, const WirePacket *p, int64_t send_race, int64_t wire_race);
+    /* to: the car it went to (0-based; a p2p race's), -1 every other terminal */
+    void (*tx)(void *ctx, const WirePacket *p, int64_t send_race, int64_t wire_race, int to);
     void (*rx)(void *ctx, const WirePacket *p, int64_t arr_local, int64_t arr_race, int64_t send_race, int bytes);
     void (*clock)(void *ctx, int64_t local, int64_t offset, int64_t bound, int64_t rtt, double drift_ppm,
                   int64_t sample_offset, int64_t sample_rtt);
@@ -203,6 +217,11 @@ typedef struct NetSessionConfig {
      * the commands always give a code. */
     const char *code;
     uint8_t salt[WIRECRYPT_SALT_BYTES]; /* host: the key's salt, the caller's OS random bytes */
+    /* host / server: the secret of the cookies it gives in its key answers
+     * (a MAC of the address and nonce, echoed in the sealed HELLO: the
+     * sender receives where it says it is), the caller's OS random bytes;
+     * only this end holds it */
+    uint8_t cookie_key[WIRECRYPT_COOKIE_KEY_BYTES];
     /* host only: the race it offers */
     const char *track_text, *track_file;
     const char *schemes;   /* canonical comma list */
@@ -213,6 +232,11 @@ typedef struct NetSessionConfig {
     uint64_t seed;
     /* this terminal */
     const LinkSpec *link;  /* emulated link before the wire; NULL = none */
+    /* per line (`--link I-J SPEC`), NULL = none: a p2p terminal's lines
+     * I-J out of its car I (over link for the others); a client's I-s, its
+     * uplink (over link). Checked once the car is known: another car's line
+     * ends the session with one line. */
+    const LinkMatrix *lines;
     bool raw_clock;        /* schemes on the local clock */
     bool lagometer;        /* the race's engine keeps the lagometer's rings (a window shows them) */
     int64_t offset_true_us; /* the artificial clock error, for the log's header */
@@ -261,6 +285,7 @@ typedef struct NetSessionStatus {
     char peer[64];       /* A.B.C.D:PORT, "" before the handshake (a host's or server's first peer) */
     int ncars, own_car;  /* the race's cars (2 before WELCOME); this end's (-1: a server) */
     int seated, seats;   /* host / server: peers in, and the seats it offers */
+    int topology;        /* the race's: 0 peer to peer, 1 through a server (WELCOME's) */
 } NetSessionStatus;
 
 typedef struct NetDatagram {

@@ -14,14 +14,15 @@
 #include <stddef.h>
 
 #define RTT_KEEP 8192 /* exchanges kept for the median round trip */
-#define REJECT_REASONS (WIRE_RESULT_COUNT + 6)
+#define REJECT_REASONS (WIRE_RESULT_COUNT + 7)
 #define REJECT_ADDRESS WIRE_RESULT_COUNT /* a datagram from another address */
 #define REJECT_BUSY (WIRE_RESULT_COUNT + 1) /* a HELLO once a joiner is in */
 #define REJECT_RANGE (WIRE_RESULT_COUNT + 2) /* a time that does not fit this race (netsession_range.c) */
 #define REJECT_AUTH (WIRE_RESULT_COUNT + 3) /* a sealed datagram that does not open: forged, altered, another code */
 #define REJECT_REPLAY (WIRE_RESULT_COUNT + 4) /* a sealed counter seen, or older than the window */
 #define REJECT_UNSEALED (WIRE_RESULT_COUNT + 5) /* in clear where only sealed datagrams go */
-#define KEY_ANSWER_BYTES 32 /* the host's answer to a HELLO in clear (netsession_seal.c) */
+#define REJECT_COOKIE (WIRE_RESULT_COUNT + 6) /* a sealed HELLO whose cookie is not its source address's */
+#define KEY_ANSWER_BYTES 40 /* the host's answer to a HELLO in clear (netsession_seal.c) */
 #define PROBES_KEEP 256 /* clock probes whose t1 is kept: an answer to an older one is refused */
 /* The largest clock skew of MU stamps: --clock-offset's limit (1 h) and a minute */
 #define RANGE_SKEW_US (INT64_C(3660) * NR_US_PER_S)
@@ -37,8 +38,9 @@ typedef enum Phase { PH_HANDSHAKE, PH_SYNC, PH_COUNTDOWN, PH_RACE, PH_FINISHED, 
 #define NET_PEERS_MAX WIRE_MAX_CARS /* a server's clients; a host's joiners */
 #define RELAY_KEEP 8192 /* MUs a `sync` server holds until their output time (~4 s of 8 cars, 12 schemes) */
 
-/* One end this session exchanges with: the host (a joiner's one peer), a
- * joiner (the host's), a client (the server's), with the link's own keys
+/* One end this session exchanges with: the host (a joiner's peer 0), a
+ * joiner (the host's; another joiner of a p2p race of N, a joiner's peers
+ * 1..), a client (the server's), with the link's own keys
  * (wirecrypt_link) and what the protocol knows of it. */
 typedef struct NetPeer {
     NetAddr addr;
@@ -54,6 +56,17 @@ typedef struct NetPeer {
     bool at_cap;          /* host / server: it said it stands at the pause point */
     bool finished, bye;
     int64_t finish_race;  /* its race time at its FINISH */
+    /* it receives at addr: a host's joiner (its cookie), a joiner's host
+     * (the address given), the other joiner of a p2p pair (the pair's
+     * cookie round trip, netsession_p2p.c); until then it gets nothing but
+     * the PEER steps (seal_push) */
+    bool proven;
+    bool introduced;      /* host of a p2p race of N: it has the PEERS table */
+    bool acked;           /* joiner, the lower car of a pair: the other end proved this one */
+    uint64_t challenge;   /* joiner, the lower car of a pair: its hello's random number */
+    uint64_t cookie;      /* joiner, the lower car: the other end's cookie of this end's address */
+    int64_t next_step;    /* joiner, the lower car: its step said again then */
+    int hellos;           /* joiner, the lower car: hellos sent unanswered (their spacing doubles) */
 } NetPeer;
 
 /* An MU a `sync` server forwards at its output time (route.h ROUTE_SYNC). */
@@ -87,6 +100,7 @@ struct NetSession {
     int ncars, own_car;    /* the race's cars; this end's (-1: a server) */
     bool full_said;        /* the seats were all taken */
     uint64_t token, nonce;
+    uint64_t cookie;       /* a joiner: the host's cookie of its address (key answer), in its sealed HELLOs */
     /* the envelope (netsession_seal.c): the session master once derived
      * (each peer has its link's keys) */
     uint8_t master[WIRECRYPT_KEY_BYTES];
@@ -138,6 +152,11 @@ struct NetSession {
     int64_t last_mu_arr;   /* race time the last MU was delivered at */
     bool peer_finished, peer_bye; /* a joiner: its host said FINISH / BYE (a host / server: every peer) */
     int64_t peer_finish_race; /* the earliest race time a peer finished at */
+    bool have_peer_finish; /* a peer said FINISH: peer_finish_race holds */
+    /* a p2p race of N cars (netsession_p2p.c) */
+    bool have_peers;       /* joiner: the host's PEERS taken: peers 1.. are the other joiners */
+    bool connecting;       /* joiner: PEERS said go: its pairs are being proven */
+    int64_t next_intro;    /* host: PEERS sent again */
     int64_t finished_local;
     /* a server (netsession_serve.c): MUs held to their output time, counters */
     Relay *relay;          /* RELAY_KEEP, by due_race; NULL but for a sync server */
@@ -178,6 +197,7 @@ struct NetSession {
 int peer_find(const NetSession *s, const NetAddr *from);
 int64_t peers_heard(const NetSession *s);
 bool peers_all(const NetSession *s, size_t flag_offset);
+bool peers_done(const NetSession *s);
 void send_to(NetSession *s, int i, WirePacket *p);
 void send_raw_to(NetSession *s, int i, const uint8_t *b, size_t n);
 #define PEERS_ALL(s, field) peers_all((s), offsetof(NetPeer, field))
@@ -231,6 +251,16 @@ void seal_push(NetSession *s, int to, const uint8_t *b, size_t n);
 int seal_open(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n, uint8_t *inner, int *inner_n,
               int *peer);
 uint64_t seal_session_id(const NetSession *s);
+uint64_t seal_cookie(const NetSession *s, const NetAddr *addr, uint64_t nonce);
+/* netsession_p2p.c: a peer-to-peer race of N cars */
+bool p2p_race(const NetSession *s);
+int peer_of_car(const NetSession *s, int car);
+void p2p_intro_tick(NetSession *s, int64_t l);
+void p2p_pair_tick(NetSession *s, int64_t l);
+int p2p_receive(NetSession *s, int at, const WirePacket *p);
+bool p2p_connected(const NetSession *s);
+int64_t p2p_next_deadline(const NetSession *s);
+bool p2p_unreached(const NetSession *s, char *buf, size_t n);
 /* netsession.c */
 void push_datagram(NetSession *s, const NetAddr *to, const uint8_t *b, size_t n);
 void reject(NetSession *s, int reason);

@@ -14,9 +14,13 @@ int peer_find(const NetSession *s, const NetAddr *from)
 }
 
 /* The local time the longest-silent peer was last heard (the session's
- * silence is that peer's); INT64_MAX with no peer. */
+ * silence is that peer's); INT64_MAX with no peer. Before the race a
+ * joiner hears its host alone: the other joiners of a p2p race say
+ * nothing between their pair's proof and the start. */
 int64_t peers_heard(const NetSession *s)
 {
+    if (!s->cfg.host && s->phase < PH_RACE)
+        return s->peers[0].last_heard;
     int64_t t = INT64_MAX;
     for (int i = 0; i < s->npeers; i++)
         t = s->peers[i].last_heard < t ? s->peers[i].last_heard : t;
@@ -35,6 +39,15 @@ bool peers_all(const NetSession *s, size_t flag_offset)
             return false;
     }
     return true;
+}
+
+/* Every peer finished or left (said FINISH or BYE). */
+bool peers_done(const NetSession *s)
+{
+    for (int i = 0; i < s->npeers; i++)
+        if (!s->peers[i].finished && !s->peers[i].bye)
+            return false;
+    return s->npeers > 0;
 }
 
 /* The packet p as it is, to peer i (sealed with its link's keys). */

@@ -3,15 +3,21 @@
  * from the peer's future (netsession.h "Pause"). */
 #include "netsession_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void out_packet(void *ctx, WirePacket *p, int64_t send_us)
+/* A packet of the race to the terminal of car `to` (a p2p race's peer of
+ * that car), or to every peer (-1: a client's server). */
+static void out_packet(void *ctx, WirePacket *p, int64_t send_us, int to)
 {
     NetSession *s = ctx;
-    send_packet(s, p);
+    if (to < 0 || s->npeers == 1)
+        send_packet(s, p);
+    else if (peer_of_car(s, to) >= 0)
+        send_to(s, peer_of_car(s, to), p);
     if (p->kind == WIRE_MU && s->log_open && s->cfg.log.tx)
-        s->cfg.log.tx(s->cfg.log.ctx, p, send_us, s->race_last);
+        s->cfg.log.tx(s->cfg.log.ctx, p, send_us, s->race_last, to);
 }
 
 static void out_sample(void *ctx, int32_t seq, const RecSample *smp)
@@ -46,6 +52,42 @@ static bool log_open(NetSession *s, const NetTermConfig *nc, int car, NrError *e
     if (!s->cfg.log.open(s->cfg.log.ctx, &m, err))
         return false;
     s->log_open = true;
+    return true;
+}
+
+/* A line's name as `--link` gives it: "2-3", "2-s". */
+static void line_name(int i, int j, char *buf, size_t n)
+{
+    char a[8], b[8];
+    snprintf(a, sizeof a, i == LINKMATRIX_SERVER ? "s" : "%d", i + 1);
+    snprintf(b, sizeof b, j == LINKMATRIX_SERVER ? "s" : "%d", j + 1);
+    snprintf(buf, n, "%s-%s", a, b);
+}
+
+/* This terminal's lines (cfg.lines) once its car is known: over p2p the
+ * lines out of its car to the race's others, a client's its uplink. */
+static bool lines_setup(NetSession *s, NetTermConfig *nc, NrError *err)
+{
+    const LinkMatrix *m = s->cfg.lines;
+    bool cs = s->welcome.topology == 1;
+    for (int i = 0; m && i < LINKMATRIX_NODES; i++)
+        for (int j = 0; j < LINKMATRIX_NODES; j++) {
+            if (!m->set[i][j])
+                continue;
+            char name[16];
+            line_name(i, j, name, sizeof name);
+            if (i != s->own_car)
+                return nr_error_set(err, "%s %s: this terminal drives car %d of %d: its lines are %d-%s", m->where[i][j],
+                                    name, s->own_car + 1, s->ncars, s->own_car + 1, cs ? "s" : "J");
+            if (cs ? j != LINKMATRIX_SERVER : j == LINKMATRIX_SERVER || j >= s->ncars)
+                return nr_error_set(err, "%s %s: a %s race of %d cars has no such line (its lines: %d-%s)",
+                                    m->where[i][j], name, cs ? "client-server" : "peer-to-peer", s->ncars,
+                                    s->own_car + 1, cs ? "s" : "J, J another car");
+            if (cs)
+                nc->link = &m->spec[i][j];
+            else
+                nc->pair_link[j] = &m->spec[i][j];
+        }
     return true;
 }
 
@@ -88,12 +130,15 @@ bool race_setup(NetSession *s, NrError *err)
     nc.flow.duration_us = w->seconds_ms > 0 ? (int64_t)w->seconds_ms * NR_US_PER_MS : 0;
     nc.ctl = s->cfg.external_input ? NULL : &s->ctl;
     nc.link = s->cfg.link;
+    if (!lines_setup(s, &nc, err))
+        return false;
     if (!s->cfg.host && s->welcome.peer_link[0]) { /* the host's word on this end's link (a study's condition) */
         NrError le = {{0}};
         if (!linkspec_parse(&s->peer_link, s->welcome.peer_link, NULL, &le))
             return nr_error_set(err, "the host's link for this terminal: %s", le.msg);
         s->have_peer_link = true;
-        nc.link = &s->peer_link;
+        nc.link = &s->peer_link; /* over this terminal's own lines too: the condition is the host's */
+        memset(nc.pair_link, 0, sizeof nc.pair_link);
     }
     nc.seed = w->seed;
     nc.lagometer = s->cfg.lagometer;

@@ -9,7 +9,7 @@
 
 const char *reject_name(int r)
 {
-    static const char *const ours[] = {"address", "busy", "range", "auth", "replay", "unsealed"};
+    static const char *const ours[] = {"address", "busy", "range", "auth", "replay", "unsealed", "cookie"};
     return r >= REJECT_ADDRESS && r < REJECT_REASONS ? ours[r - REJECT_ADDRESS] : wire_result_name((WireResult)r);
 }
 
@@ -110,6 +110,7 @@ static bool on_setup(NetSession *s, const WirePacket *p, NrError *err)
         if (w->nonce != s->nonce || (w->topology == 0 && w->car == 0)) /* car 0 is a p2p race's host */
             return true;
         s->welcome = *w;
+        s->peers[0].car = w->topology == 0 ? 0 : -1; /* the host drives car 0; a server none */
         study_welcomed(s);
         s->ncars = s->chk.ncars = w->ncars;
         s->own_car = s->chk.own_car = w->car;
@@ -180,8 +181,12 @@ static void schedule_start(NetSession *s, int64_t lights)
 static void on_control(NetSession *s, int from, const WireControl *c)
 {
     NetPeer *np = &s->peers[from];
+    if (!s->cfg.host && from != 0 && (c->code == WIRE_START || c->code == WIRE_RESUME || c->code == WIRE_FULL))
+        return; /* the host's words: another joiner of a p2p race does not say them */
     switch (c->code) {
     case WIRE_READY:
+        if (!s->cfg.host)
+            break;
         np->ready = true;
         if (s->cfg.host && !s->have_start && s->phase == PH_SYNC && PEERS_ALL(s, ready))
             schedule_start(s, s->now + s->to.start_lead_us);
@@ -199,11 +204,19 @@ static void on_control(NetSession *s, int from, const WireControl *c)
     case WIRE_FINISH:
         np->finished = true;
         np->finish_race = c->arg_us;
-        if (!s->peer_finished || c->arg_us < s->peer_finish_race)
-            s->peer_finish_race = c->arg_us;
+        if (!s->have_peer_finish || c->arg_us < s->peer_finish_race)
+            s->peer_finish_race = c->arg_us; /* the earliest of every peer's */
+        s->have_peer_finish = true;
         s->peer_finished = PEERS_ALL(s, finished);
         break;
     case WIRE_BYE:
+        if (!s->cfg.host && s->phase == PH_HANDSHAKE && from == 0) { /* an ended race's answer to a HELLO */
+            char who[64], msg[240];
+            netaddr_text(&np->addr, who, sizeof who);
+            snprintf(msg, sizeof msg, "the race at %s ended before this terminal had joined it", who);
+            session_fail(s, NULL, NULL, msg);
+            break;
+        }
         np->bye = true;
         s->peer_bye = true;
         break;
@@ -239,7 +252,7 @@ static int decode(NetSession *s, const NetAddr *from, const uint8_t *buf, int n,
     WireResult r = wire_decode(buf, (size_t)n, &chk, p);
     if (r == WIRE_OK && s->token == 0 && !s->cfg.host) {
         bool welcome = p->kind == WIRE_WELCOME && p->u.welcome.nonce == s->nonce;
-        if (p->kind == WIRE_CONTROL && p->u.control.code == WIRE_FULL)
+        if (p->kind == WIRE_CONTROL && (p->u.control.code == WIRE_FULL || p->u.control.code == WIRE_BYE))
             return WIRE_OK; /* sealed with this joiner's link: the host's word (its token not taken) */
         if (!welcome && (!s->cfg.code || p->kind == WIRE_WELCOME))
             return WIRE_BAD_TOKEN;
@@ -269,6 +282,42 @@ static void race_packet(NetSession *s, int from, const WirePacket *p, const uint
         s->cfg.log.rx(s->cfg.log.ctx, p, l, s->have_start ? race_at(s, l) : INT64_MIN, INT64_MIN, n);
 }
 
+/* A HELLO that decoded (only a host's decoder takes one): the seat, or
+ * its seated joiner repeating itself. */
+static void receive_hello(NetSession *s, int64_t l, const NetAddr *from, const WirePacket *p, int at)
+{
+    if (!s->cfg.code)
+        at = at >= 0 ? at : s->npeers < s->seats ? s->npeers : -1;
+    if (at < 0 || at > s->npeers || (at == s->npeers && s->npeers == s->seats)) {
+        reject(s, REJECT_BUSY);
+        return;
+    }
+    if (at == s->npeers && !s->cfg.code) /* in clear (tests): no cookie to prove the address */
+        s->peers[at] = (NetPeer){.addr = *from, .car = -1, .nonce = p->u.hello.nonce, .proven = true};
+    if (on_hello(s, p, from, at) == 1) {
+        s->received++;
+        s->peers[at].last_heard = l;
+    }
+}
+
+/* An MU or VIEW of car c comes from car c's own address: a host's or a
+ * p2p joiner's peers and a server's clients each send their own car's
+ * alone (a client of a server hears every car from the server). */
+static bool origin_ok(const NetSession *s, int at, const WirePacket *p)
+{
+    if ((p->kind != WIRE_MU && p->kind != WIRE_VIEW) || (!s->cfg.host && s->welcome.topology == 1))
+        return true;
+    return (p->kind == WIRE_MU ? p->u.mu.mu.car : (int32_t)p->u.view.car) == s->peers[at].car;
+}
+
+/* The kinds of a p2p race of N alone: the introduction and the pairs'
+ * steps (netsession_p2p.c). */
+static bool p2p_kind(const WirePacket *p)
+{
+    return p->kind == WIRE_PEERS || p->kind == WIRE_PEER ||
+           (p->kind == WIRE_CONTROL && p->u.control.code == WIRE_INTRODUCED);
+}
+
 void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_t *buf, int n)
 {
     uint8_t inner[WIRE_MAX_BYTES + WIRECRYPT_OVERHEAD];
@@ -283,35 +332,18 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
     }
     WirePacket p;
     int r = decode(s, from, buf, n, &p);
+    if (r == WIRE_OK && p.kind == WIRE_HELLO) {
+        receive_hello(s, l, from, &p, at);
+        return;
+    }
+    if (r == WIRE_OK && (at < 0 || at >= s->npeers || !origin_ok(s, at, &p)))
+        r = REJECT_ADDRESS;
+    if (r == WIRE_OK && !range_ok(s, &p, l))
+        r = REJECT_RANGE;
+    if (r == WIRE_OK && p2p_kind(&p) && s->phase != PH_OVER)
+        r = p2p_receive(s, at, &p);
     if (r != WIRE_OK) {
         reject(s, r);
-        return;
-    }
-    if (p.kind == WIRE_HELLO) { /* only a host accepts one */
-        if (!s->cfg.code)
-            at = at >= 0 ? at : s->npeers < s->seats ? s->npeers : -1;
-        if (at < 0) {
-            reject(s, REJECT_BUSY);
-            return;
-        }
-        if (at > s->npeers || (at == s->npeers && s->npeers == s->seats)) {
-            reject(s, REJECT_BUSY);
-            return;
-        }
-        if (at == s->npeers && !s->cfg.code)
-            s->peers[at] = (NetPeer){.addr = *from, .car = -1, .nonce = p.u.hello.nonce};
-        if (on_hello(s, &p, from, at) == 1) {
-            s->received++;
-            s->peers[at].last_heard = l;
-        }
-        return;
-    }
-    if (at < 0 || at >= s->npeers) {
-        reject(s, REJECT_ADDRESS);
-        return;
-    }
-    if (!range_ok(s, &p, l)) {
-        reject(s, REJECT_RANGE);
         return;
     }
     s->received++;
@@ -328,6 +360,8 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
             send_race = p.u.sync.t3_us - s->start_sync;
         s->cfg.log.rx(s->cfg.log.ctx, &p, l, s->have_start ? race_at(s, l) : INT64_MIN, send_race, n);
     }
+    if (p2p_kind(&p))
+        return;
     NrError err = {{0}};
     switch (p.kind) {
     case WIRE_STUDY: /* a joiner's last question completes its setup */
@@ -335,8 +369,10 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
         /* fall through */
     case WIRE_WELCOME:
     case WIRE_TRACK:
-        if (!s->cfg.host && !on_setup(s, &p, &err))
+        if (!s->cfg.host && !on_setup(s, &p, &err)) { /* the host hears it at once, not at its deadline */
+            send_control(s, WIRE_BYE, 0);
             session_fail(s, NULL, NULL, err.msg);
+        }
         break;
     case WIRE_SYNC_REQ:
     case WIRE_SYNC_RESP:

@@ -31,6 +31,7 @@ void netsession_status(const NetSession *s, int64_t l, NetSessionStatus *out)
     out->own_car = s->own_car;
     out->seated = s->npeers;
     out->seats = s->seats;
+    out->topology = s->welcome.topology;
 }
 
 const Track *netsession_track(const NetSession *s)

@@ -35,6 +35,7 @@ struct NetTerminal {
     Pose last_own;        /* the latest own sample as sent */
     int32_t peer_newest[ENGINE_MAX_CARS]; /* newest view seq of each other terminal, -1 before */
     uint32_t mu_sent, peer_mu_sent[ENGINE_MAX_CARS];
+    uint32_t mu_sent_to[ENGINE_MAX_CARS]; /* p2p: MU packets put on the wire to car j */
     int64_t mu_received;
     uint32_t seen_pkt[ENGINE_MAX_CARS][NETTERM_SEEN];
     int seen_n[ENGINE_MAX_CARS];
@@ -76,6 +77,14 @@ static Engine *make_engine(NetTerminal *nt, NrError *err)
     if (cfg->cs) { /* the real server relays: no downlink here */
         ec.topology = ROUTE_CS;
         ec.server = ROUTE_RELAY;
+    }
+    for (int j = 0; !cfg->cs && j < nt->ncars; j++) {
+        if (j == nt->own || !cfg->pair_link[j])
+            continue;
+        if (nt->ncars == 2) /* two cars keep the two-player DelayLines: the one line is link */
+            ec.link[nt->own] = cfg->pair_link[j];
+        else
+            ec.pair_link[nt->own][j] = cfg->pair_link[j];
     }
     ec.seed = cfg->seed;
     ec.params = cfg->params;
@@ -190,7 +199,9 @@ static void flush_packets(NetTerminal *nt)
                 taken[j] = true;
             }
         nt->mu_sent++;
-        nt->out->packet(nt->out->ctx, &p, d[i].sent_us);
+        if (!nt->cfg.cs)
+            nt->mu_sent_to[d[i].to]++;
+        nt->out->packet(nt->out->ctx, &p, d[i].sent_us, nt->cfg.cs ? -1 : d[i].to);
     }
     nt->nfwd = 0;
 }
@@ -204,7 +215,9 @@ static void forward(void *ctx, const MediumDelivery *d)
 }
 
 /* This terminal's engine view of sample seq as VIEW packets: as many
- * schemes a part as WIRE_VIEW_ENTRIES holds of every car. */
+ * schemes a part as WIRE_VIEW_ENTRIES holds of every car; over p2p the
+ * parts to each other terminal, each with the MU packets sent to it (the
+ * receiver counts its losses), over cs once for all (the server relays). */
 static void send_view(NetTerminal *nt, int32_t seq, int64_t t_us)
 {
     TerminalView v;
@@ -229,8 +242,16 @@ static void send_view(NetTerminal *nt, int32_t seq, int64_t t_us)
                 const ShownCar *sc = &v.car[(first + k) * v.ncars + c];
                 w->e[k * v.ncars + c] = (WireViewCar){sc->x, sc->y, sc->seq};
             }
-        w->mu_sent = nt->mu_sent;
-        nt->out->packet(nt->out->ctx, &p, t_us);
+        if (nt->cfg.cs) {
+            w->mu_sent = nt->mu_sent;
+            nt->out->packet(nt->out->ctx, &p, t_us, -1);
+            continue;
+        }
+        for (int j = 0; j < nt->ncars; j++)
+            if (j != nt->own) {
+                w->mu_sent = nt->mu_sent_to[j];
+                nt->out->packet(nt->out->ctx, &p, t_us, j);
+            }
     }
 }
 
@@ -431,6 +452,11 @@ void netterm_pose(const NetTerminal *nt, Pose *out)
 double netterm_speed(const NetTerminal *nt)
 {
     return car_speed(&nt->world.car[0]);
+}
+
+const WorldContact *netterm_contact(const NetTerminal *nt)
+{
+    return world_contact(&nt->world, 0); /* the own car: the solo world's only one */
 }
 
 int netterm_car(const NetTerminal *nt)

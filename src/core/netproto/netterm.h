@@ -20,8 +20,8 @@
  * Sending: the MUs the schemes send for one sample enter the DelayLine
  * (per scheme, the slot's shared fate: common random numbers, delayline.h)
  * at the sample's instant; whatever the line delivers by `now` goes on the
- * wire, byte-identical MUs leaving at the same instant as ONE packet whose
- * scheme mask names every scheme that sent it. So each sample goes out once
+ * wire, byte-identical MUs leaving at the same instant for the same
+ * terminal as ONE packet whose scheme mask names every scheme that sent it. So each sample goes out once
  * when the schemes agree on its content (nc and causality send the sample
  * as it is; DR schemes send when their thresholds fire; EPP schemes add
  * parity MUs or piggyback data, which differ and go as their own packets).
@@ -30,10 +30,13 @@
  * delivery). With N cars every other terminal is remote; over cs the
  * engine's medium is the topology's uplink (link[own]) and relay with no
  * downlink delay, so each MU leaves once for every destination (the real
- * server relays it), with the uplink's one fate (route.h).
+ * server relays it), with the uplink's one fate (route.h). Over p2p each
+ * line out of this terminal has its own emulated link (cfg.pair_link, else
+ * cfg.link) and fate, and each MU goes to its one destination.
  *
- * Live metrics: after each sample the terminal sends a VIEW, its engine
- * view of that sample: what each scheme shows of both cars (position and
+ * Live metrics: after each sample the terminal sends a VIEW (over p2p one
+ * to each other terminal, each with the MU packets sent to that one), its
+ * engine view of that sample: what each scheme shows of both cars (position and
  * the exact sample shown, if any) and its own car's true progress. The
  * engine pairs its own view of sample i with the peer's and takes the
  * metrics sample as every engine does (engine.h), so both ends compute the
@@ -67,11 +70,14 @@
  *   netterm_flow / netterm_done (the flow reached RF_DONE) /
  *   netterm_sample_seq (the next own sample) / netterm_views_skipped /
  *   netterm_mu_sent (MU packets put on the wire) / netterm_peer_mu_sent (the
- *   peer's count in its latest view) / netterm_mu_received (distinct MU
+ *   others' counts in their latest views: of the packets to this terminal
+ *   over p2p, of all over cs) / netterm_mu_received (distinct MU
  *   packets received) / netterm_display(nt, k, car, &pose) now.
  *   netterm_pose(nt, &pose) / netterm_speed(nt)  the own car's physics pose
  *        and speed along its heading (cw/s) now, every step (the driving
  *        screen draws the own car where it is this frame).
+ *   netterm_contact(nt)        the own car's contacts with the wall
+ *        (world.h WorldContact: the window's feedback of a hit).
  *   netterm_car(nt)            the own car (0-based).
  *   netterm_shown(nt)          the scheme on the players' screens.
  *   netterm_grid_pose(nt, car, &pose)  car's grid slot (before anything of
@@ -109,16 +115,20 @@ typedef struct NetTermConfig {
     RaceFlowConfig flow;  /* laps or duration (lap_cw filled in) */
     const Controller *ctl; /* borrowed; NULL = external (netterm_set_input) */
     const LinkSpec *link; /* emulated link before the wire; NULL = none */
+    /* p2p: the line to car j (NULL: link); two cars: the one line's, as link */
+    const LinkSpec *pair_link[WIRE_MAX_CARS];
     uint64_t seed;        /* the link's random streams */
     bool lagometer;       /* the engine keeps the lagometer's rings (engine_lag) */
 } NetTermConfig;
 
 /* What leaves the terminal. packet: a WIRE_MU or WIRE_VIEW packet (kind and
  * payload set; the session adds token and counter), send_us the instant the
- * schemes sent it (an MU: its sample's instant). sample: an own sample. */
+ * schemes sent it (an MU: its sample's instant), to the terminal of car
+ * `to` (p2p) or -1 every other (cs: the server relays it). sample: an own
+ * sample. */
 typedef struct NetTermOut {
     void *ctx;
-    void (*packet)(void *ctx, WirePacket *p, int64_t send_us);
+    void (*packet)(void *ctx, WirePacket *p, int64_t send_us, int to);
     void (*sample)(void *ctx, int32_t seq, const RecSample *s);
 } NetTermOut;
 
@@ -143,6 +153,7 @@ int64_t netterm_mu_received(const NetTerminal *nt);
 void netterm_display(const NetTerminal *nt, int k, int car, Pose *out);
 void netterm_pose(const NetTerminal *nt, Pose *out);
 double netterm_speed(const NetTerminal *nt);
+const WorldContact *netterm_contact(const NetTerminal *nt);
 int netterm_car(const NetTerminal *nt);
 int netterm_shown(const NetTerminal *nt);
 const Engine *netterm_engine(const NetTerminal *nt);

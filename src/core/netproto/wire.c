@@ -1,6 +1,7 @@
 /* Encoding and the one validating decoder of network packets (wire.h). */
 #include "wire.h"
 #include "recording.h"
+#include "wire_cursor.h"
 
 #include <string.h>
 
@@ -15,74 +16,15 @@ enum {
     CONTROL_BYTES = 4 + 4 + 8,
     VIEW_CAR_BYTES = 8 + 8 + 4 + 4,
     VIEW_BYTES = 4 + 4 + 8 + 8 + 4 + 4 + WIRE_VIEW_ENTRIES * VIEW_CAR_BYTES,
+    PEERS_ENTRY_BYTES = 4 + 2 + 2 + 8,
+    PEERS_BYTES = 1 + 1 + 2 + 4 + WIRE_MAX_CARS * PEERS_ENTRY_BYTES,
+    PEER_BYTES = 1 + 1 + 1 + 1 + 4 + 8 + 8,
     STUDY_BYTES = 4 + 4 + 8 + WIRE_STUDY_ID + WIRE_STUDY_TEXT,
 };
 
 #define VIEW_MAX_PROGRESS 1e9 /* cw: far beyond any race, below overflow */
 
 #define TRACK_MAX_BYTES (64u << 20) /* the track loader's own limit */
-
-/* ---- little-endian cursor ------------------------------------------------ */
-
-typedef struct Cur {
-    uint8_t *w;       /* writing, or NULL */
-    const uint8_t *r; /* reading */
-    size_t pos;
-} Cur;
-
-static void put(Cur *c, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        c->w[c->pos++] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get(Cur *c, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++)
-        v |= (uint64_t)c->r[c->pos++] << (8 * i);
-    return v;
-}
-
-static void put_f64(Cur *c, double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    put(c, u, 8);
-}
-
-static double get_f64(Cur *c)
-{
-    uint64_t u = get(c, 8);
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
-static void put_text(Cur *c, const char *s, size_t field)
-{
-    size_t n = strnlen(s, field);
-    memcpy(c->w + c->pos, s, n);
-    memset(c->w + c->pos + n, 0, field - n);
-    c->pos += field;
-}
-
-/* A text field: NUL-terminated inside the field, printable, zero after the
- * terminator (no hidden bytes). */
-static bool get_text(Cur *c, char *out, size_t field)
-{
-    const uint8_t *p = c->r + c->pos;
-    c->pos += field;
-    const uint8_t *nul = memchr(p, 0, field);
-    if (!nul)
-        return false;
-    size_t n = (size_t)(nul - p);
-    for (size_t i = n; i < field; i++)
-        if (p[i] != 0)
-            return false;
-    memcpy(out, p, n + 1);
-    return nr_text_is_printable(out);
-}
 
 static bool finite_in(double v, double lo, double hi)
 {
@@ -155,20 +97,6 @@ static bool encode_welcome(Cur *c, const WirePacket *p)
     return true;
 }
 
-/* WELCOME's study fields: all zero outside a study; in one, the race
- * within the session, practice or rated (a rated race has its questions),
- * blind or not. */
-static bool welcome_study_ok(const WireWelcome *w)
-{
-    if (w->study_race == 0)
-        return w->study_races == 0 && w->study_flags == 0 && w->study_nq == 0 && w->study_given == 0;
-    bool practice = w->study_flags & WIRE_STUDY_PRACTICE, rated = w->study_flags & WIRE_STUDY_RATED;
-    bool rate_only = w->study_flags & WIRE_STUDY_RATE_ONLY;
-    return w->study_race >= 1 && w->study_race <= w->study_races && w->study_races <= WIRE_STUDY_RACES &&
-           (w->study_flags & ~15u) == 0 && practice != rated && (rated ? w->study_nq >= 1 : w->study_nq == 0) &&
-           w->study_nq <= WIRE_STUDY_QUESTIONS && (!rate_only || rated) && (w->study_given >> w->study_nq) == 0;
-}
-
 static WireResult decode_welcome(Cur *c, const WireCheck *chk, WirePacket *out)
 {
     (void)chk;
@@ -210,7 +138,7 @@ static WireResult decode_welcome(Cur *c, const WireCheck *chk, WirePacket *out)
     w->study_given = (uint8_t)get(c, 1);
     if (get(c, 1) != 0)
         return WIRE_BAD_RESERVED;
-    ok &= welcome_study_ok(w);
+    ok &= wire_welcome_study_ok(w);
     return ok ? WIRE_OK : WIRE_BAD_FIELD;
 }
 
@@ -428,53 +356,87 @@ static WireResult decode_view(Cur *c, const WireCheck *chk, WirePacket *out)
     return zero ? WIRE_OK : WIRE_BAD_RESERVED;
 }
 
-static bool encode_study(Cur *c, const WirePacket *p)
+/* PEERS: each entry the address (4 bytes of IPv4 and 2 of port, network
+ * order, as the socket layer keeps them), 2 zero bytes, the nonce. */
+static bool encode_peers(Cur *c, const WirePacket *p)
 {
-    const WireStudy *s = &p->u.study;
-    if (strnlen(s->id, WIRE_STUDY_ID) >= WIRE_STUDY_ID || strnlen(s->text, WIRE_STUDY_TEXT) >= WIRE_STUDY_TEXT)
-        return false;
-    put(c, s->op, 1);
-    put(c, s->index, 1);
-    put(c, s->qkind, 1);
-    put(c, (uint8_t)s->score, 1);
-    put(c, (uint32_t)s->race, 4);
-    put(c, (uint64_t)s->value, 8);
-    put_text(c, s->id, WIRE_STUDY_ID);
-    put_text(c, s->text, WIRE_STUDY_TEXT);
+    const WirePeers *w = &p->u.peers;
+    put(c, w->go, 1);
+    put(c, w->ncars, 1);
+    put(c, 0, 2);
+    put(c, 0, 4);
+    for (int k = 0; k < WIRE_MAX_CARS; k++) {
+        memcpy(c->w + c->pos, &w->addr[k].host, 4);
+        memcpy(c->w + c->pos + 4, &w->addr[k].port, 2);
+        c->pos += 6;
+        put(c, 0, 2);
+        put(c, w->nonce[k], 8);
+    }
     return true;
 }
 
-/* STUDY: each op its own fields, every other one zero; a question's id
- * and text printable and not empty, an answer's score and response time
- * in range, a race within a session. */
-static WireResult decode_study(Cur *c, const WireCheck *chk, WirePacket *out)
+/* PEERS: a race of 3 to 8 cars; every joiner's entry an address (host and
+ * port not 0, each once) and a nonce (not 0); the host's entry and those
+ * past the race's cars zero. */
+static WireResult decode_peers(Cur *c, const WireCheck *chk, WirePacket *out)
 {
     (void)chk;
-    WireStudy *s = &out->u.study;
-    s->op = (uint8_t)get(c, 1);
-    s->index = (uint8_t)get(c, 1);
-    s->qkind = (uint8_t)get(c, 1);
-    s->score = (int8_t)get(c, 1);
-    s->race = (int32_t)get(c, 4);
-    s->value = (int64_t)get(c, 8);
-    if (!get_text(c, s->id, WIRE_STUDY_ID) || !get_text(c, s->text, WIRE_STUDY_TEXT))
-        return WIRE_BAD_FIELD;
-    bool ok = s->race >= 1 && s->race <= WIRE_STUDY_RACES && s->index < WIRE_STUDY_QUESTIONS;
-    bool texts = s->id[0] != '\0' && s->text[0] != '\0', none = s->id[0] == '\0' && s->text[0] == '\0';
-    switch (s->op) {
-    case WIRE_STUDY_QUESTION:
-        return ok && texts && s->qkind <= 1 && s->score == 0 && s->value == 0 ? WIRE_OK : WIRE_BAD_FIELD;
-    case WIRE_STUDY_ANSWER:
-        ok &= s->score >= 0 && s->score <= 5 && s->value >= -1 && s->value <= 24 * 3600 * INT64_C(1000);
-        return ok && none && s->qkind == 0 ? WIRE_OK : WIRE_BAD_FIELD;
-    case WIRE_STUDY_ACK:
-        return ok && none && s->qkind == 0 && s->score == 0 && s->value == 0 ? WIRE_OK : WIRE_BAD_FIELD;
-    case WIRE_STUDY_DONE:
-        ok &= s->index == 0 && s->value >= 0 && s->value <= RECORDING_MAX_MARKS;
-        return ok && none && s->qkind == 0 && s->score == 0 ? WIRE_OK : WIRE_BAD_FIELD;
-    default:
-        return WIRE_BAD_FIELD;
+    WirePeers *w = &out->u.peers;
+    w->go = (uint8_t)get(c, 1);
+    w->ncars = (uint8_t)get(c, 1);
+    if (get(c, 2) != 0 || get(c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    bool ok = w->go <= 1 && w->ncars >= 3 && w->ncars <= WIRE_MAX_CARS, zero = true;
+    for (int k = 0; k < WIRE_MAX_CARS; k++) {
+        memcpy(&w->addr[k].host, c->r + c->pos, 4);
+        memcpy(&w->addr[k].port, c->r + c->pos + 4, 2);
+        c->pos += 6;
+        zero &= get(c, 2) == 0;
+        w->nonce[k] = get(c, 8);
+        bool joiner = ok && k >= 1 && k < w->ncars;
+        if (!joiner) {
+            zero &= w->addr[k].host == 0 && w->addr[k].port == 0 && w->nonce[k] == 0;
+            continue;
+        }
+        ok &= w->addr[k].host != 0 && w->addr[k].port != 0 && w->nonce[k] != 0;
+        for (int j = 1; j < k; j++)
+            ok &= !netaddr_equal(&w->addr[j], &w->addr[k]);
     }
+    if (!ok)
+        return WIRE_BAD_FIELD;
+    return zero ? WIRE_OK : WIRE_BAD_RESERVED;
+}
+
+static bool encode_peer(Cur *c, const WirePacket *p)
+{
+    const WirePeer *w = &p->u.peer;
+    put(c, w->step, 1);
+    put(c, w->from, 1);
+    put(c, w->to, 1);
+    put(c, 0, 1);
+    put(c, 0, 4);
+    put(c, w->challenge, 8);
+    put(c, w->cookie, 8);
+    return true;
+}
+
+/* PEER: a step 1-4 between two joiners (cars 1..WIRE_MAX_CARS-1, not the
+ * same), a challenge, a cookie in steps 2 and 3 only. */
+static WireResult decode_peer(Cur *c, const WireCheck *chk, WirePacket *out)
+{
+    (void)chk;
+    WirePeer *w = &out->u.peer;
+    w->step = (uint8_t)get(c, 1);
+    w->from = (uint8_t)get(c, 1);
+    w->to = (uint8_t)get(c, 1);
+    if (get(c, 1) != 0 || get(c, 4) != 0)
+        return WIRE_BAD_RESERVED;
+    w->challenge = get(c, 8);
+    w->cookie = get(c, 8);
+    bool ok = w->step >= 1 && w->step <= 4 && w->from >= 1 && w->from < WIRE_MAX_CARS && w->to >= 1 &&
+              w->to < WIRE_MAX_CARS && w->from != w->to && w->challenge != 0;
+    ok &= (w->step == 2 || w->step == 3) == (w->cookie != 0);
+    return ok ? WIRE_OK : WIRE_BAD_FIELD;
 }
 
 /* The kinds, indexed by WireKind: payload size, encoder, decoder. */
@@ -493,7 +455,9 @@ static const KindCodec codecs[WIRE_KIND_END] = {
     [WIRE_SYNC_RESP] = {SYNC_RESP_BYTES, encode_sync, decode_sync},
     [WIRE_CONTROL] = {CONTROL_BYTES, encode_control, decode_control},
     [WIRE_VIEW] = {VIEW_BYTES, encode_view, decode_view},
-    [WIRE_STUDY] = {STUDY_BYTES, encode_study, decode_study},
+    [WIRE_PEERS] = {PEERS_BYTES, encode_peers, decode_peers},
+    [WIRE_PEER] = {PEER_BYTES, encode_peer, decode_peer},
+    [WIRE_STUDY] = {STUDY_BYTES, wire_study_encode, wire_study_decode},
 };
 
 /* The kind's codec; NULL for a value that is not a kind. */

@@ -29,13 +29,16 @@
 #define NR_WIRE_H
 
 #include "mu.h"
+#include "netaddr.h"
 #include "terminal.h"
 
 #define WIRE_MAGIC "NRC1"
-#define WIRE_VERSION 5 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause");
+#define WIRE_VERSION 6 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause");
                           3: sealed datagrams (wirecrypt.h);
                           4: races of N cars (WELCOME's cars and topology, VIEW in parts, FULL);
-                          5: studies (WELCOME's study fields and the joiner's link, STUDY) */
+                          5: the address cookie (key answer, sealed HELLO); peer-to-peer races of N cars
+                             (PEERS, PEER, CONTROL INTRODUCED);
+                          6: studies (WELCOME's study fields and the joiner's link, STUDY) */
 #define WIRE_HEADER_BYTES 24
 #define WIRE_MAX_BYTES 1400 /* below every Ethernet path MTU */
 #define WIRE_TEXT 64        /* name fields */
@@ -57,7 +60,9 @@ typedef enum WireKind {
     WIRE_SYNC_RESP = 6, /* clock reply: t1 echoed, t2, t3 */
     WIRE_CONTROL = 7,   /* ready, start, pause, resume, finish, bye */
     WIRE_VIEW = 8,      /* what each scheme displays at a sample: live metrics */
-    WIRE_STUDY = 9,     /* a study race's questions and answers (docs/studies.md "Over the network") */
+    WIRE_PEERS = 9,     /* host -> joiner of a p2p race of N: every joiner's address and nonce */
+    WIRE_PEER = 10,     /* joiner <-> joiner: the pair's reachability proof (the cookie round trip) */
+    WIRE_STUDY = 11,    /* a study race's questions and answers (docs/studies.md "Over the network") */
     WIRE_KIND_END
 } WireKind;
 
@@ -69,6 +74,7 @@ typedef enum WireControlCode {
     WIRE_FINISH = 5, /* arg_us: the sender's race time at its finish */
     WIRE_BYE = 6,
     WIRE_FULL = 7, /* server / host -> a sealed HELLO: every seat taken; arg_us: the seats */
+    WIRE_INTRODUCED = 8, /* joiner -> host of a p2p race of N: it has the PEERS table; arg_us 0 */
     WIRE_CONTROL_END
 } WireControlCode;
 
@@ -192,6 +198,30 @@ typedef struct WireView {
     WireViewCar e[WIRE_VIEW_ENTRIES]; /* scheme first + k, car c at [k * ncars + c]; zero after */
 } WireView;
 
+/* The host's introduction of a p2p race of N cars (docs/netplay.md
+ * "Peer-to-peer races of N"): car c's address as the host saw its sealed
+ * HELLO come, and that HELLO's nonce (the pair keys: wirecrypt_link);
+ * entry 0 (the host's own) and entries from ncars on are zero. */
+typedef struct WirePeers {
+    uint8_t go;                      /* 1: every joiner has the table: the pairs connect now */
+    uint8_t ncars;                   /* the race's, 3..WIRE_MAX_CARS */
+    NetAddr addr[WIRE_MAX_CARS];
+    uint64_t nonce[WIRE_MAX_CARS];
+} WirePeers;
+
+/* One step of a pair's reachability proof, between the joiners of cars
+ * from and to (1..ncars-1): 1 the lower car's hello (its challenge), 2 the
+ * higher car's answer (the challenge echoed and the cookie of the lower
+ * car's address), 3 the lower car's echo of the cookie, 4 the higher
+ * car's acknowledgement. Every step has one size: an answer is never
+ * larger than what it answers. */
+typedef struct WirePeer {
+    uint8_t step;       /* 1..4 */
+    uint8_t from, to;   /* the sender's car and the receiver's (0-based, not the host's) */
+    uint64_t challenge; /* the lower car's random number, not 0 */
+    uint64_t cookie;    /* steps 2 and 3; 0 in 1 and 4 */
+} WirePeer;
+
 typedef struct WirePacket {
     WireKind kind;
     uint64_t token;   /* session token (0 in HELLO) */
@@ -204,6 +234,8 @@ typedef struct WirePacket {
         WireSync sync;
         WireControl control;
         WireView view;
+        WirePeers peers;
+        WirePeer peer;
         WireStudy study;
     } u;
     MuCheck mu_check; /* decode: why an MU was refused */

@@ -170,3 +170,18 @@ const char *wirecrypt_result_name(WireCryptResult r)
     static const char *const names[] = {"ok", "short", "magic", "auth", "replay"};
     return r >= WIRECRYPT_OK && r <= WIRECRYPT_REPLAY ? names[r] : "?";
 }
+
+uint64_t wirecrypt_cookie(const uint8_t key[WIRECRYPT_COOKIE_KEY_BYTES], const uint8_t *msg, size_t n)
+{
+    uint8_t out[8];
+    crypto_generichash(out, sizeof out, msg, n, key, WIRECRYPT_COOKIE_KEY_BYTES);
+    uint64_t c = 0;
+    for (int i = 0; i < 8; i++)
+        c |= (uint64_t)out[i] << (8 * i);
+    return c;
+}
+
+bool wirecrypt_cookie_equal(uint64_t a, uint64_t b)
+{
+    return sodium_memcmp(&a, &b, sizeof a) == 0;
+}

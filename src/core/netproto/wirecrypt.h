@@ -37,6 +37,12 @@
  *        out (at least n bytes), or why not; the window w moves only for an
  *        authentic, new counter.
  *   wirecrypt_result_name(r)  "auth", "replay", ... for logs.
+ *   wirecrypt_cookie(key, msg, n)  the cookie of msg (an address and a
+ *        nonce): 8 bytes of BLAKE2b keyed with a secret only its maker
+ *        holds, as a u64; the proof, echoed, that the sender of a datagram
+ *        receives at the address it came from (DTLS's HelloVerifyRequest,
+ *        QUIC's Retry: RFC 9000 section 8.1).
+ *   wirecrypt_cookie_equal(a, b)  compared in constant time.
  */
 #ifndef NR_WIRECRYPT_H
 #define NR_WIRECRYPT_H
@@ -55,6 +61,7 @@
 #define WIRECRYPT_CODE_TEXT 12  /* XXXXX-XXXXX and the NUL */
 /* Crockford's base 32: no I, L, O, U (read as 1, 1, 0 or refused) */
 #define WIRECRYPT_ALPHABET "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+#define WIRECRYPT_COOKIE_KEY_BYTES 32 /* the secret of the cookies (BLAKE2b's key) */
 #define WIRECRYPT_WINDOW_WORDS 16 /* 1024 bits: counters up to 960 behind the newest */
 
 typedef struct WireKeys {
@@ -87,5 +94,7 @@ size_t wirecrypt_seal(const WireKeys *k, uint64_t counter, const uint8_t *in, si
 WireCryptResult wirecrypt_open(const WireKeys *k, WireReplay *w, const uint8_t *in, size_t n, uint8_t *out,
                                size_t *out_n);
 const char *wirecrypt_result_name(WireCryptResult r);
+uint64_t wirecrypt_cookie(const uint8_t key[WIRECRYPT_COOKIE_KEY_BYTES], const uint8_t *msg, size_t n);
+bool wirecrypt_cookie_equal(uint64_t a, uint64_t b);
 
 #endif

@@ -5,45 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- packet heap: binary min-heap of keys by (due, order) ---------------- */
-
-static bool pq_less(const DlKey *a, const DlKey *b)
-{
-    return a->due_us < b->due_us || (a->due_us == b->due_us && a->order < b->order);
-}
+/* ---- packet heap (delayline.h: dlheap_*) ---------------------------------- */
 
 static void pq_push(DelayLine *d, DlKey key)
 {
-    int i = d->n++;
-    while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (!pq_less(&key, &d->heap[parent]))
-            break;
-        d->heap[i] = d->heap[parent];
-        i = parent;
-    }
-    d->heap[i] = key;
+    dlheap_push(d->heap, &d->n, key);
 }
 
 /* Removes the head key (the caller has read its packet). */
 static void pq_drop_head(DelayLine *d)
 {
-    DlKey *v = d->heap;
-    DlKey last = v[--d->n];
-    int i = 0;
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= d->n)
-            break;
-        if (c + 1 < d->n && pq_less(&v[c + 1], &v[c]))
-            c++;
-        if (!pq_less(&v[c], &last))
-            break;
-        v[i] = v[c];
-        i = c;
-    }
-    if (d->n > 0)
-        v[i] = last;
+    dlheap_drop_head(d->heap, &d->n);
 }
 
 /* ---- setup ------------------------------------------------------------- */
@@ -75,8 +47,9 @@ static void clear_queues(void *ctx)
 static void map_trace_bits(DelayLine *d)
 {
     for (int k = 0; k < SCHEME_MAX; k++)
-        d->trace_bit[k] = d->spec.trace.on && d->scheme_name[k] ? linktrace_scheme_bit(&d->spec.trace, d->scheme_name[k])
-                                                                 : -1;
+        d->trace_bit[k] = (int8_t)(d->spec.trace.on && d->scheme_name[k]
+                                       ? linktrace_scheme_bit(&d->spec.trace, d->scheme_name[k])
+                                       : -1);
 }
 
 void delayline_set_schemes(DelayLine *d, const char *const *names, int n)
@@ -86,28 +59,42 @@ void delayline_set_schemes(DelayLine *d, const char *const *names, int n)
     map_trace_bits(d);
 }
 
-bool delayline_init(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, int nschemes, bool need_aux)
+static bool init_line(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, int nschemes, bool need_aux,
+                      bool storage)
 {
     memset(d, 0, sizeof *d);
     if (nschemes < 1 || nschemes > SCHEME_MAX || !linkspec_copy(&d->spec, spec))
         return false;
+    d->fifo = d->spec.fifo;
     d->seed = seed;
     d->dir = dir;
     d->slot = 1; /* primary_slot 0: no scheme has taken a fate yet */
     d->need_aux = need_aux;
     d->nq = nschemes;
-    d->cap = nschemes * DELAYLINE_QUEUE_LIMIT;
-    d->heap = malloc(sizeof *d->heap * (size_t)d->cap);
-    d->pool = malloc(sizeof *d->pool * (size_t)d->cap);
-    d->free = malloc(sizeof *d->free * (size_t)d->cap);
-    if (!d->heap || !d->pool || !d->free) {
-        delayline_free(d);
-        return false;
+    if (storage) {
+        d->cap = nschemes * DELAYLINE_QUEUE_LIMIT;
+        d->heap = malloc(sizeof *d->heap * (size_t)d->cap);
+        d->pool = malloc(sizeof *d->pool * (size_t)d->cap);
+        d->free = malloc(sizeof *d->free * (size_t)d->cap);
+        if (!d->heap || !d->pool || !d->free) {
+            delayline_free(d);
+            return false;
+        }
     }
     clear_queues(d);
     start_streams(d);
     map_trace_bits(d);
     return true;
+}
+
+bool delayline_init(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, int nschemes, bool need_aux)
+{
+    return init_line(d, spec, seed, dir, nschemes, need_aux, true);
+}
+
+bool delayline_init_fates(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, int nschemes, bool need_aux)
+{
+    return init_line(d, spec, seed, dir, nschemes, need_aux, false);
 }
 
 void delayline_free(DelayLine *d)
@@ -140,6 +127,7 @@ bool delayline_set_spec(DelayLine *d, const LinkSpec *spec, NrError *err)
         return nr_error_set(err, "delay line: out of memory copying the link spec");
     linkspec_free(&d->spec);
     d->spec = copy;
+    d->fifo = d->spec.fifo;
     link_set_spec(&d->link, &d->spec);
     link_set_spec(&d->aux, &d->spec);
     map_trace_bits(d);
@@ -153,12 +141,8 @@ const LinkSpec *delayline_spec(const DelayLine *d)
 
 /* ---- the medium -------------------------------------------------------- */
 
-static void dl_slot(void *ctx, int from, int32_t seq, int64_t now_us)
+void delayline_slot(DelayLine *d, int32_t seq)
 {
-    (void)from;
-    (void)seq;
-    (void)now_us;
-    DelayLine *d = ctx;
     d->cur_seq = seq;
     link_draw_slot(&d->link, d->dir, seq, false, &d->draw);
     d->aux_drawn = d->need_aux;
@@ -167,13 +151,39 @@ static void dl_slot(void *ctx, int from, int32_t seq, int64_t now_us)
     d->slot++; /* every scheme's primary fate is free again */
 }
 
-/* Queues one copy; returns the overflow flag when netem's limit drops it. */
-static int enqueue(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t sent_us, int64_t now_us,
-                   int64_t delay_us, int overflow_flag)
+static void dl_slot(void *ctx, int from, int32_t seq, int64_t now_us)
+{
+    (void)from;
+    (void)now_us;
+    delayline_slot(ctx, seq);
+}
+
+void delayline_clear(DelayLine *d)
+{
+    clear_queues(d);
+}
+
+/* Admits one copy into scheme k's queue: its due time in *due_us, or the
+ * overflow flag when netem's limit drops it. */
+static int admit(DelayLine *d, int k, int64_t now_us, int64_t delay_us, int overflow_flag, int64_t *due_us)
 {
     DlQueue *q = &d->q[k];
     if (q->n == DELAYLINE_QUEUE_LIMIT)
         return overflow_flag;
+    /* linkspec_order_due on the spec's copy of fifo, beside the queues */
+    int64_t due = now_us + (delay_us > 0 ? delay_us : 0);
+    if (d->fifo && due < q->last_due_us)
+        due = q->last_due_us;
+    if (due > q->last_due_us)
+        q->last_due_us = due;
+    *due_us = due;
+    q->n++;
+    return 0;
+}
+
+/* Stores an admitted copy in the line's own heap. */
+static void store(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t sent_us, int64_t due_us)
+{
     int slot = d->nfree > 0 ? d->free[--d->nfree] : d->fresh++; /* n < cap: each scheme is below its limit */
     DlPacket *p = &d->pool[slot];
     p->sent_us = sent_us;
@@ -181,11 +191,7 @@ static int enqueue(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t 
     p->from = from;
     p->to = to;
     p->mu = *mu;
-    DlKey key = {linkspec_order_due(&d->spec, &q->last_due_us, now_us + (delay_us > 0 ? delay_us : 0)),
-                 d->order++, slot};
-    pq_push(d, key);
-    q->n++;
-    return 0;
+    pq_push(d, (DlKey){due_us, d->order++, slot});
 }
 
 /* The fate of scheme k's mu in the current slot. Common random numbers:
@@ -211,16 +217,32 @@ static const LinkDraw *slot_fate(DelayLine *d, int k, const Mu *mu, LinkDraw *ow
     return &d->auxdraw;
 }
 
-int delayline_send_at(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t sent_us, int64_t enter_us)
+/* delayline_admit's body, for delayline_send_at to take inline. */
+static int admit_copies(DelayLine *d, int k, const Mu *mu, int64_t enter_us, int64_t due_us[2])
 {
     LinkDraw own;
     const LinkDraw *dr = slot_fate(d, k, mu, &own);
     if (dr->lost)
         return MEDIUM_LOST;
-    int fate = enqueue(d, k, from, to, mu, sent_us, enter_us, dr->delay_us, MEDIUM_OVERFLOW);
+    int fate = admit(d, k, enter_us, dr->delay_us, MEDIUM_OVERFLOW, &due_us[0]);
     if (dr->dup)
-        fate |= MEDIUM_DUPLICATED |
-                enqueue(d, k, from, to, mu, sent_us, enter_us, dr->dup_delay_us, MEDIUM_DUP_OVERFLOW);
+        fate |= MEDIUM_DUPLICATED | admit(d, k, enter_us, dr->dup_delay_us, MEDIUM_DUP_OVERFLOW, &due_us[1]);
+    return fate;
+}
+
+int delayline_admit(DelayLine *d, int k, const Mu *mu, int64_t enter_us, int64_t due_us[2])
+{
+    return admit_copies(d, k, mu, enter_us, due_us);
+}
+
+int delayline_send_at(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t sent_us, int64_t enter_us)
+{
+    int64_t due[2];
+    int fate = admit_copies(d, k, mu, enter_us, due);
+    if (!(fate & (MEDIUM_LOST | MEDIUM_OVERFLOW)))
+        store(d, k, from, to, mu, sent_us, due[0]);
+    if ((fate & MEDIUM_DUPLICATED) && !(fate & MEDIUM_DUP_OVERFLOW))
+        store(d, k, from, to, mu, sent_us, due[1]);
     return fate;
 }
 

@@ -39,6 +39,19 @@
  *   delayline_draw_fate(d, k, mu, &delay_us)  takes the fate scheme k's mu
  *        would take in the current slot without queueing anything: false
  *        when lost, else its delay (>= 0). A first hop of a route.
+ *   delayline_init_fates(...)        as delayline_init, without a queue of
+ *        its own: a line whose packets a route stores (route.h); only
+ *        delayline_admit / delayline_left / delayline_draw_fate and the
+ *        slot, spec, clear and reset calls apply to it.
+ *   delayline_slot(d, seq)           the medium's slot (draws the slot's
+ *        fates); delayline_clear(d) the medium's clear (queues emptied,
+ *        random streams continue).
+ *   delayline_admit(d, k, mu, enter_us, due_us)  delayline_send_at's fate
+ *        and queue accounting without storing: returns the MEDIUM_* flags;
+ *        due_us[0] is the copy's due time when neither MEDIUM_LOST nor
+ *        MEDIUM_OVERFLOW, due_us[1] the duplicate's when MEDIUM_DUPLICATED
+ *        without MEDIUM_DUP_OVERFLOW. Each copy admitted counts in scheme
+ *        k's queue until delayline_left(d, k).
  */
 #ifndef NR_DELAYLINE_H
 #define NR_DELAYLINE_H
@@ -61,27 +74,72 @@ typedef struct DlKey {
     int slot;       /* index in the pool */
 } DlKey;
 
+
+/* A binary min-heap of keys by (due, order), heap[0..*n) (a DelayLine's
+ * queue, a route's groups). */
+static inline bool dlkey_less(const DlKey *a, const DlKey *b)
+{
+    return a->due_us < b->due_us || (a->due_us == b->due_us && a->order < b->order);
+}
+
+static inline void dlheap_push(DlKey *heap, int *n, DlKey key)
+{
+    int i = (*n)++;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!dlkey_less(&key, &heap[parent]))
+            break;
+        heap[i] = heap[parent];
+        i = parent;
+    }
+    heap[i] = key;
+}
+
+/* Removes the head key. */
+static inline void dlheap_drop_head(DlKey *heap, int *n)
+{
+    DlKey last = heap[--*n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && dlkey_less(&heap[c + 1], &heap[c]))
+            c++;
+        if (!dlkey_less(&heap[c], &last))
+            break;
+        heap[i] = heap[c];
+        i = c;
+    }
+    if (*n > 0)
+        heap[i] = last;
+}
+
 /* One scheme's share of the line: netem's limit and FIFO state are per
  * scheme, as if each scheme had its own qdisc. */
 typedef struct DlQueue {
-    int n;               /* packets of this scheme in the heap */
-    int64_t last_due_us; /* for `order fifo` */
+    int64_t last_due_us;   /* for `order fifo` */
     uint64_t primary_slot; /* slot whose primary fate this scheme took (+1) */
+    int n;                 /* packets of this scheme in the heap */
 } DlQueue;
 
 typedef struct DelayLine {
+    /* What each slot and each send reads, side by side (an N-car race
+     * keeps dozens of lines: their link streams and specs are kilobytes
+     * that a send does not touch). */
+    uint64_t slot; /* sample slots begun so far */
+    int32_t cur_seq; /* seq of the current slot (a trace's fates are by seq) */
+    int nq;
+    bool need_aux, aux_drawn;
+    bool fifo;     /* spec.fifo */
+    LinkDraw draw, auxdraw;
+    int8_t trace_bit[SCHEME_MAX]; /* scheme k's mask bit in the trace (< 32), -1: shared fate */
+    DlQueue q[SCHEME_MAX];
     LinkSpec spec;
     uint64_t seed;
     int dir;
     Link link, aux;        /* primary and auxiliary streams */
-    LinkDraw draw, auxdraw;
-    bool need_aux, aux_drawn;
-    uint64_t slot; /* sample slots begun so far */
     const char *scheme_name[SCHEME_MAX]; /* delayline_set_schemes; NULL: unnamed */
-    int trace_bit[SCHEME_MAX];           /* scheme k's mask bit in the trace, -1: shared fate */
-    int32_t cur_seq; /* seq of the current slot (a trace's fates are by seq) */
-    int nq;
-    DlQueue q[SCHEME_MAX];
     /* Every scheme's packets in one binary min-heap by (due, order): the
      * next delivery is its head, found without a scan. The packets live in
      * a pool of cap slots: slots from `fresh` on were never used,
@@ -108,5 +166,15 @@ static inline int64_t delayline_next_due(const DelayLine *d)
     return d->n > 0 ? d->heap[0].due_us : INT64_MAX;
 }
 bool delayline_draw_fate(DelayLine *d, int k, const Mu *mu, int64_t *delay_us);
+bool delayline_init_fates(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, int nschemes, bool need_aux);
+int delayline_admit(DelayLine *d, int k, const Mu *mu, int64_t enter_us, int64_t due_us[2]);
+void delayline_slot(DelayLine *d, int32_t seq);
+void delayline_clear(DelayLine *d);
+
+/* An admitted copy of scheme k left the line (delivered or dropped). */
+static inline void delayline_left(DelayLine *d, int k)
+{
+    d->q[k].n--;
+}
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,29 +75,30 @@ static bool uses_routes(const EngineConfig *cfg, int ncars)
     return cfg->pair_link[0][1] || cfg->pair_link[1][0];
 }
 
-/* Terminal d's RouteMedium: its lines' specs from the config (route.h). */
-static bool make_route(Engine *e, const EngineConfig *cfg, int d, bool need_aux, const char *const *names,
-                       NrError *err)
+/* The race's RouteMedium: every line's spec from the config (route.h). */
+static bool make_route(Engine *e, const EngineConfig *cfg, bool need_aux, const char *const *names, NrError *err)
 {
-    RouteConfig rc = {.topology = cfg->topology, .server = cfg->server, .from = d, .ncars = e->ncars,
+    RouteConfig rc = {.topology = cfg->topology, .server = cfg->server, .ncars = e->ncars,
                       .hold_us = cfg->params.delta_us, .seed = cfg->seed, .nschemes = e->n,
                       .need_aux = need_aux, .names = names};
-    for (int j = 0; j < e->ncars; j++) {
-        if (cfg->topology == ROUTE_P2P)
-            rc.link[j] = cfg->pair_link[d][j] ? cfg->pair_link[d][j] : cfg->link[d];
-        else
-            rc.link[j] = cfg->down_link[j];
+    for (int i = 0; i < e->ncars; i++) {
+        for (int j = 0; j < e->ncars; j++) {
+            if (cfg->topology == ROUTE_P2P)
+                rc.link[i][j] = cfg->pair_link[i][j] ? cfg->pair_link[i][j] : cfg->link[i];
+            else
+                rc.link[i][j] = cfg->down_link[j];
+        }
+        rc.up[i] = cfg->up_link[i] ? cfg->up_link[i] : cfg->link[i];
     }
-    rc.up = cfg->up_link[d] ? cfg->up_link[d] : cfg->link[d];
-    e->own_route[d] = true; /* route_init leaves it safe to free, even on failure */
-    if (!route_init(&e->route[d], &rc, err))
-        return false;
-    e->med[d] = route_medium(&e->route[d]);
-    return true;
+    e->route = calloc(1, sizeof *e->route);
+    if (!e->route)
+        return nr_error_set(err, "engine: out of memory");
+    return route_init(e->route, &rc, err); /* route_init leaves it safe to free, even on failure */
 }
 
 /* One medium per local sending terminal: the caller's, a DelayLine of
- * link[d] drawing stream d of the seed, or a RouteMedium (route.h). */
+ * link[d] drawing stream d of the seed, or the race's RouteMedium (route.h),
+ * one for every direction it carries, listed once in med_dir. */
 static bool make_media(Engine *e, const EngineConfig *cfg, NrError *err)
 {
     bool need_aux = false;
@@ -105,29 +107,37 @@ static bool make_media(Engine *e, const EngineConfig *cfg, NrError *err)
     if (!linkspec_parse(&e->none, "", NULL, err))
         return false;
     e->dl = calloc((size_t)e->ncars, sizeof *e->dl);
-    e->route = calloc((size_t)e->ncars, sizeof *e->route);
-    if (!e->dl || !e->route)
+    if (!e->dl)
         return nr_error_set(err, "engine: out of memory");
     const char *names[SCHEME_MAX];
     for (int k = 0; k < e->n; k++)
         names[k] = e->types[k]->name;
+    bool routes = uses_routes(cfg, e->ncars);
+    int route_first = -1;
     for (int d = 0; d < e->ncars; d++) {
         if (e->remote[d])
             continue; /* its MUs come over the network */
         e->has_med[d] = true;
-        e->med_dir[e->nmed++] = d;
+        e->due_of[d] = d;
         e->ahead[d] = true;
         for (int to = 0; to < e->ncars; to++)
             e->ahead[d] &= to == d || e->remote[to];
         if (cfg->medium[d]) {
             e->med[d] = *cfg->medium[d];
+            e->med_dir[e->nmed++] = d;
             continue;
         }
-        if (uses_routes(cfg, e->ncars)) {
-            if (!make_route(e, cfg, d, need_aux, names, err))
+        if (routes) {
+            if (!e->route && !make_route(e, cfg, need_aux, names, err))
                 return false;
+            e->med[d] = route_medium(e->route);
+            e->own_route[d] = true;
+            if (route_first < 0)
+                e->med_dir[e->nmed++] = route_first = d;
+            e->due_of[d] = route_first;
             continue;
         }
+        e->med_dir[e->nmed++] = d;
         const LinkSpec *spec = cfg->link[d] ? cfg->link[d] : &e->none;
         if (!delayline_init(&e->dl[d], spec, cfg->seed, d, e->n, need_aux))
             return nr_error_set(err, "engine: out of memory");
@@ -144,6 +154,7 @@ static bool make_state(Engine *e, bool cfg_lag, NrError *err)
     for (int j = 0; j < e->ncars; j++) {
         e->sinkctx[j] = (SinkCtx){e, j};
         e->sink[j] = (TerminalSink){&e->sinkctx[j], engine_sink_send};
+        e->fan[j] = (TerminalFan){&e->sinkctx[j], engine_sink_send_all};
         if (!e->remote[j]) {
             TerminalConfig tc = {.car = j, .ncars = e->ncars, .params = e->params, .schemes = e->types,
                                  .nschemes = e->n};
@@ -190,9 +201,11 @@ Engine *engine_new(const EngineConfig *cfg, NrError *err)
     e->period_us = (int64_t)cfg->period_ms * NR_US_PER_MS;
     e->params.period_us = e->period_us;
     bool given = true;
+    e->all_local = true;
     for (int j = 0; j < e->ncars; j++) {
         e->clock[j] = cfg->clock[j];
         e->remote[j] = cfg->remote[j];
+        e->all_local &= !cfg->remote[j];
         e->given_prog[j] = cfg->progress[j];
         given &= cfg->progress[j] != NULL;
     }
@@ -226,9 +239,8 @@ void engine_free(Engine *e)
         free(e->ptag[j]);
         if (e->own_dl[j])
             delayline_free(&e->dl[j]);
-        if (e->own_route[j])
-            route_free(&e->route[j]);
     }
+    route_free(e->route);
     free(e->dl);
     free(e->route);
     free(e->ring_pose);
@@ -337,6 +349,20 @@ bool engine_set_link(Engine *e, int dir, const LinkSpec *spec, NrError *err)
     return delayline_set_spec(&e->dl[dir], spec, err);
 }
 
+bool engine_set_line(Engine *e, int from, int to, const LinkSpec *spec, NrError *err)
+{
+    int sender = from == ENGINE_SERVER ? to : from;
+    if (sender >= 0 && sender < e->ncars && e->own_route[sender])
+        return route_set_line(e->route, from, to, spec, err);
+    if (from >= 0 && from < e->ncars && to == 1 - from && e->ncars == 2)
+        return engine_set_link(e, from, spec, err);
+    char a[12], b[12];
+    snprintf(a, sizeof a, "%d", from + 1);
+    snprintf(b, sizeof b, "%d", to + 1);
+    return nr_error_set(err, "engine: no line %s-%s of emulated links in this race", from == ENGINE_SERVER ? "s" : a,
+                        to == ENGINE_SERVER ? "s" : b);
+}
+
 const LinkSpec *engine_link(const Engine *e, int dir)
 {
     return dir >= 0 && dir < e->ncars && e->own_dl[dir] ? delayline_spec(&e->dl[dir]) : &e->none;
@@ -383,11 +409,11 @@ void engine_restart(Engine *e)
     for (int d = 0; d < e->ncars; d++) {
         if (e->own_dl[d])
             delayline_reset(&e->dl[d]);
-        else if (e->own_route[d])
-            route_reset(&e->route[d]);
-        else if (e->has_med[d])
+        else if (e->has_med[d] && !e->own_route[d])
             medium_clear(&e->med[d]);
     }
+    if (e->route)
+        route_reset(e->route);
     reset_race(e);
 }
 
@@ -417,7 +443,11 @@ static void reset_race(Engine *e)
 
 int engine_in_flight(const Engine *e, int k, int dir, InFlight *out, int max)
 {
-    return dir >= 0 && dir < e->ncars && e->has_med[dir] ? medium_in_flight(&e->med[dir], k, out, max) : 0;
+    if (dir < 0 || dir >= e->ncars || !e->has_med[dir])
+        return 0;
+    if (e->own_route[dir])
+        return route_in_flight(e->route, k, dir, out, max);
+    return medium_in_flight(&e->med[dir], k, out, max);
 }
 
 const Track *engine_track(const Engine *e)

@@ -94,6 +94,12 @@
  *        continue. False + err when the medium is the caller's.
  *   engine_link(e, dir)        the DelayLine's spec (a "none" spec for a
  *        caller's medium).
+ *   engine_set_line(e, from, to, spec, err)  live change of the line from
+ *        -> to of any race: terminals 0..N-1, ENGINE_SERVER the server (cs:
+ *        I -> server the uplink of client I, server -> J the downlink to
+ *        J); two cars p2p: engine_set_link of direction from. Applies to
+ *        MUs sent after the call; the random streams continue. False + err
+ *        when the race has no such line or it runs over the caller's medium.
  *   engine_set_params(e, p)    live change of Delta, T_dr, ...
  *   engine_reset_metrics(e)    zero every metric (gauges reset).
  *   engine_restart(e)          back to before the first push with the
@@ -170,6 +176,7 @@
 #define ENGINE_MAX_CARS 8             /* per-car / per-terminal arrays (DESIGN.md: 2 to 8 cars) */
 #define ENGINE_VIEWS 256              /* views kept per terminal while remote ones arrive (~8.4 s); a power of 2 */
 #define ENGINE_VIEW_SKIP 30           /* a missing remote view is given up 1 s of samples later */
+#define ENGINE_SERVER ROUTE_SERVER    /* the server's node in engine_set_line */
 
 enum { ENGINE_PUSH_NEW_HEAT = 1 };
 
@@ -294,6 +301,7 @@ const Metrics *engine_metrics(const Engine *e, int k);
 const MetricSample *engine_history(const Engine *e, int k, int *n);
 bool engine_set_link(Engine *e, int dir, const LinkSpec *spec, NrError *err);
 const LinkSpec *engine_link(const Engine *e, int dir);
+bool engine_set_line(Engine *e, int from, int to, const LinkSpec *spec, NrError *err);
 void engine_set_params(Engine *e, const SchemeParams *p);
 const SchemeParams *engine_params(const Engine *e);
 void engine_reset_metrics(Engine *e);

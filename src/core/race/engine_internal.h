@@ -43,13 +43,16 @@ struct Engine {
     EngineHooks hooks;
     TerminalClock clock[ENGINE_MAX_CARS];
     bool remote[ENGINE_MAX_CARS];
+    bool all_local;                      /* no terminal is remote */
     Terminal *term[ENGINE_MAX_CARS];     /* NULL for a remote terminal */
     SinkCtx sinkctx[ENGINE_MAX_CARS];
     TerminalSink sink[ENGINE_MAX_CARS];
+    TerminalFan fan[ENGINE_MAX_CARS];    /* the route terminals' sends */
     /* media, by sending terminal (none for a remote one) */
     DelayLine *dl;                       /* ncars of them; own_dl[d]: in use */
-    RouteMedium *route;                  /* ncars of them; own_route[d]: in use */
-    bool own_route[ENGINE_MAX_CARS];
+    RouteMedium *route;                  /* every route direction's one medium, or NULL */
+    bool own_route[ENGINE_MAX_CARS];     /* med[d] is the route */
+    int due_of[ENGINE_MAX_CARS];         /* the direction under which med[d] is in med_dir (the route: its first) */
     bool own_dl[ENGINE_MAX_CARS];
     bool has_med[ENGINE_MAX_CARS];
     int nmed, med_dir[ENGINE_MAX_CARS];  /* the directions that have a medium, ascending */
@@ -104,6 +107,7 @@ static inline int64_t engine_local_time(const Engine *e, int terminal, int64_t t
 }
 /* engine_step.c */
 void engine_sink_send(void *ctx, int k, int to, const Mu *mu);
+void engine_sink_send_all(void *ctx, int k, const Mu *mu);
 /* engine_views.c */
 bool engine_alloc_views(Engine *e);
 void engine_free_views(Engine *e);

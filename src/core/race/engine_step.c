@@ -13,7 +13,7 @@ static inline int send_counted(Engine *e, int k, int dir, int to, const Mu *mu)
     c->sent++;
     c->bytes += mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES;
     int fate = medium_send(&e->med[dir], k, dir, to, mu, e->now_us);
-    e->due_stale[dir] = true;
+    e->due_stale[dir] = true; /* a route terminal sends through engine_sink_send_all */
     c->lost += (fate & MEDIUM_LOST) != 0;
     c->duplicated += (fate & MEDIUM_DUPLICATED) != 0;
     c->overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
@@ -36,36 +36,67 @@ void engine_sink_send(void *ctx, int k, int to, const Mu *mu)
         send_counted(x->e, k, x->from, to, mu);
 }
 
-/* An MU reaches local terminal `to`: the one receive path of every mode. */
-static inline RxResult receive_counted(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
+/* Scheme k's copies of mu from `from` that the route lost (or dropped from
+ * a full queue) at sending, bit `to` of lost_to: the lagometer's losses. */
+static ENGINE_LAG_COLD void send_all_watched(Engine *e, int k, const Mu *mu, uint32_t lost_to)
 {
-    RxResult r = terminal_receive(e->term[to], k, mu, engine_local_time(e, to, t_us));
+    for (int to = 0; to < e->ncars; to++)
+        if (lost_to & (UINT32_C(1) << to))
+            engine_lag_lost(e, k, to, mu);
+}
+
+/* Scheme k at the route terminal x->from sends mu to every other terminal
+ * (route.h): counted as engine_sink_send counts each copy. */
+void engine_sink_send_all(void *ctx, int k, const Mu *mu)
+{
+    SinkCtx *x = ctx;
+    Engine *e = x->e;
+    DirCounters *c = &e->s[k].m.dir[x->from];
+    int copies = e->ncars - 1;
+    c->sent += copies;
+    c->bytes += (int64_t)copies * (mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES);
+    RouteFates f = route_send_all(e->route, k, x->from, mu, e->now_us);
+    e->due_stale[e->due_of[x->from]] = true;
+    c->lost += f.lost;
+    c->duplicated += f.duplicated;
+    c->overflow += f.overflow;
+    if (e->lag && f.lost_to)
+        send_all_watched(e, k, mu, f.lost_to);
+}
+
+/* Scheme k's MU from `from` reached its destination: counted in dir[from]. */
+static void count_receive(Engine *e, int k, int from, RxResult r)
+{
     DirCounters *c = &e->s[k].m.dir[from];
     c->delivered++;
     if (r == RX_REJECTED) {
         c->rejected++;
-        return r;
+        return;
     }
     if (r != RX_USED)
         c->late++;
     if (r == RX_DISCARDED)
         c->discarded++;
-    return r;
 }
 
-/* The same with the lagometer on: the MU's fate noted. */
-static ENGINE_LAG_COLD RxResult receive_watched(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
+/* The lagometer on: the fates rx[0..n) schemes ks[] gave mu from `from`
+ * at local terminal `to`, race time t_us, noted. */
+static ENGINE_LAG_COLD void receive_watched(Engine *e, const int *ks, int n, int from, int to, const Mu *mu,
+                                            int64_t t_us, const RxResult *rx)
 {
-    RxResult r = receive_counted(e, k, from, to, mu, t_us);
-    engine_lag_arrival(e, k, from, to, mu, t_us, r);
-    return r;
+    for (int i = 0; i < n; i++)
+        engine_lag_arrival(e, ks[i], from, to, mu, t_us, rx[i]);
 }
 
-static RxResult receive(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
+/* An MU reaches local terminal `to` at race time t_us: the one receive
+ * path of every mode (deliver_group takes several schemes' at once). */
+static RxResult receive_at(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
 {
+    RxResult r = terminal_receive(e->term[to], k, mu, engine_local_time(e, to, t_us));
+    count_receive(e, k, from, r);
     if (e->lag)
-        return receive_watched(e, k, from, to, mu, t_us);
-    return receive_counted(e, k, from, to, mu, t_us);
+        receive_watched(e, &k, 1, from, to, mu, t_us, &r);
+    return r;
 }
 
 RxResult engine_receive(Engine *e, int k, int from, int to, const Mu *mu, int64_t t_us)
@@ -73,11 +104,82 @@ RxResult engine_receive(Engine *e, int k, int from, int to, const Mu *mu, int64_
     if (k < 0 || k >= e->n || from < 0 || from >= e->ncars || to < 0 || to >= e->ncars || to == from ||
         e->remote[to])
         return RX_REJECTED;
-    return receive(e, k, from, to, mu, t_us);
+    return receive_at(e, k, from, to, mu, t_us);
+}
+
+/* Route group g, taken off the queue: every copy of it, one due time, one
+ * line, in sending order; the schemes' copies of the same stored MU
+ * (consecutive: sent in scheme order) are received together, validated
+ * once. */
+/* A group for a remote terminal leaves on the wire, copy by copy in
+ * sending order; the local time does not move. */
+static void forward_group(Engine *e, const RouteGroup *gr, const RouteFan *fa)
+{
+    for (int c = 0; c < fa->n && e->hooks.forward; c++) {
+        if (!(gr->mask & (UINT32_C(1) << c)))
+            continue;
+        MediumDelivery m = {.scheme = fa->k[c], .from = gr->from, .to = gr->to, .sent_us = fa->sent_us,
+                            .due_us = gr->due_us, .mu = *route_mu(e->route, fa->mu[c])};
+        e->hooks.forward(e->hooks.ctx, &m);
+    }
+}
+
+static void deliver_group(Engine *e, int32_t g)
+{
+    const RouteGroup *gr = route_group(e->route, g);
+    const RouteFan *fa = route_fan(e->route, gr);
+    int from = gr->from, to = gr->to;
+    if (e->remote[to]) {
+        forward_group(e, gr, fa);
+        route_drop_group(e->route, g);
+        return;
+    }
+    if (gr->due_us > e->now_us)
+        e->now_us = gr->due_us;
+    int64_t lt = engine_local_time(e, to, gr->due_us);
+    int ks[ROUTE_FAN], n = 0;
+    RxResult rx[ROUTE_FAN];
+    for (int c = 0; c < fa->n; c++) {
+        if (!(gr->mask & (UINT32_C(1) << c)))
+            continue;
+        ks[n++] = fa->k[c];
+        int next = c + 1;
+        while (next < fa->n && !(gr->mask & (UINT32_C(1) << next)))
+            next++;
+        if (next < fa->n && fa->mu[next] == fa->mu[c])
+            continue; /* the same bytes follow: one receive for both */
+        terminal_receive_many(e->term[to], ks, n, route_mu(e->route, fa->mu[c]), lt, rx);
+        for (int i = 0; i < n; i++)
+            count_receive(e, ks[i], from, rx[i]);
+        if (e->lag)
+            receive_watched(e, ks, n, from, to, route_mu(e->route, fa->mu[c]), gr->due_us, rx);
+        n = 0;
+    }
+    route_drop_group(e->route, g);
+}
+
+/* Every route delivery due at or before t_us, terminal by terminal: what
+ * a terminal receives changes that terminal alone, and each takes its own
+ * in the order of route.h. Only when the route is the engine's one medium
+ * (another medium's deliveries would have to interleave by time) and every
+ * terminal is local (what leaves on the wire goes in due order). */
+static void deliver_route_until(Engine *e, int d, int64_t t_us)
+{
+    e->due_stale[d] = true;
+    for (int to = 0; to < e->ncars; to++)
+        for (int32_t g; (g = route_pop_group_to(e->route, to, t_us)) >= 0;)
+            deliver_group(e, g);
 }
 
 static void deliver_from(Engine *e, int d, int64_t t_us)
 {
+    if (e->own_route[d]) {
+        e->due_stale[d] = true;
+        int32_t g = route_pop_group(e->route, t_us);
+        if (g >= 0)
+            deliver_group(e, g);
+        return;
+    }
     MediumDelivery m;
     e->due_stale[d] = true;
     if (!medium_pop_due(&e->med[d], t_us, &m))
@@ -93,7 +195,17 @@ static void deliver_from(Engine *e, int d, int64_t t_us)
             e->hooks.forward(e->hooks.ctx, &m);
         return;
     }
-    receive(e, m.scheme, d, to, &m.mu, m.due_us);
+    receive_at(e, m.scheme, d, to, &m.mu, m.due_us);
+}
+
+/* Direction d's delivery due at due_us; when the route is the engine's one
+ * medium, every route delivery up to lim_us at once. */
+static void deliver_due(Engine *e, int d, int64_t due_us, int64_t lim_us)
+{
+    if (e->own_route[d] && e->nmed == 1 && e->all_local)
+        deliver_route_until(e, d, lim_us);
+    else
+        deliver_from(e, d, due_us);
 }
 
 /* The direction whose next delivery is due first, or -1; *due gets it.
@@ -106,7 +218,7 @@ static int next_direction(Engine *e, int64_t *due)
     for (int i = 0; i < nmed; i++) {
         int d = e->med_dir[i];
         if (e->due_stale[d]) {
-            e->due[d] = medium_next_due(&e->med[d]);
+            e->due[d] = e->own_route[d] ? route_next_due(e->route) : medium_next_due(&e->med[d]);
             e->due_stale[d] = false;
         }
         if (e->due[d] < first) { /* equal times: the lower direction first */
@@ -190,7 +302,10 @@ static void do_sample(Engine *e)
         if (e->remote[car])
             continue;
         Mu mu = make_mu(e, car, p);
-        terminal_local(e->term[car], &mu, mu.gen_us, &e->sink[car]);
+        if (e->own_route[car])
+            terminal_local_fan(e->term[car], &mu, mu.gen_us, &e->fan[car]);
+        else
+            terminal_local(e->term[car], &mu, mu.gen_us, &e->sink[car]);
     }
     /* The sample counts as processed from here: progress lookups of this
      * sample's seq find it. MUs sent now without delay are due now: they
@@ -200,7 +315,7 @@ static void do_sample(Engine *e)
     int64_t due;
     int d;
     while ((d = next_direction(e, &due)) >= 0 && due <= t)
-        deliver_from(e, d, t);
+        deliver_due(e, d, t, t);
     engine_capture_views(e, e->processed - 1, t);
     engine_take_metrics(e);
 }
@@ -216,7 +331,7 @@ void engine_step_to(Engine *e, int64_t t_us)
          * they wait for the next push, or never come after engine_finish;
          * only what goes to remote terminals leaves as soon as it is due. */
         if (d >= 0 && due <= t_us && (waiting ? due <= t_sample : e->ahead[d])) {
-            deliver_from(e, d, due);
+            deliver_due(e, d, due, waiting && t_sample < t_us ? t_sample : t_us);
             continue;
         }
         if (waiting && t_sample <= t_us) {

@@ -108,20 +108,60 @@ void engine_capture_views(Engine *e, int64_t idx, int64_t t_us)
         v->t_us = t_us;
         v->progress = e->cur_prog[j];
         ShownCar *out = v->car;
-        for (int k = 0; k < n; k++)
-            for (int c = 0; c < nc; c++) {
-                Pose pose;
-                terminal_display(term, k, c, lt, &pose);
-                *out++ = (ShownCar){pose.x, pose.y, pose.seq};
-            }
+        for (int k = 0; k < n; k++) {
+            Pose pose[ENGINE_MAX_CARS];
+            terminal_display_all(term, k, lt, pose);
+            for (int c = 0; c < nc; c++)
+                *out++ = (ShownCar){pose[c].x, pose[c].y, pose[c].seq};
+        }
         if (e->lag)
             engine_lag_shown(e, j, t_us, v->car);
     }
 }
 
+/* The progress of poses a sample has projected already, by car: terminals
+ * that show a car from the same MUs show it at the same pose, projected
+ * once (the hint, the car's truth at the sample, is the same for every
+ * terminal and scheme). */
+#define PROJECTED_MAX 8
+
+typedef struct Projected {
+    uint64_t x[ENGINE_MAX_CARS][PROJECTED_MAX], y[ENGINE_MAX_CARS][PROJECTED_MAX];
+    double v[ENGINE_MAX_CARS][PROJECTED_MAX];
+    int n[ENGINE_MAX_CARS];
+} Projected;
+
+static uint64_t bits_of(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+/* engine_displayed_progress, each pose of a sample projected once. */
+static double seen_progress(const Engine *e, Projected *pr, int c, const ShownCar *sc, double hint)
+{
+    double v;
+    if (sc->seq >= 0 && known_progress(e, c, sc->seq, &v))
+        return v;
+    uint64_t x = bits_of(sc->x), y = bits_of(sc->y);
+    int n = pr->n[c] < PROJECTED_MAX ? pr->n[c] : PROJECTED_MAX;
+    for (int i = 0; i < n; i++)
+        if (pr->x[c][i] == x && pr->y[c][i] == y)
+            return pr->v[c][i];
+    v = track_progress(e->track, sc->x, sc->y, hint);
+    int i = pr->n[c]++ % PROJECTED_MAX; /* full: the oldest makes room */
+    pr->x[c][i] = x;
+    pr->y[c][i] = y;
+    pr->v[c][i] = v;
+    return v;
+}
+
 /* Sample idx's metrics from every terminal's view of it. */
 static void pair_views(Engine *e, int64_t idx)
 {
+    Projected pr;
+    memset(pr.n, 0, sizeof pr.n);
     const ViewSlot *at[ENGINE_MAX_CARS];
     double truth[ENGINE_MAX_CARS];
     const int n = e->n, nc = e->ncars;
@@ -137,12 +177,13 @@ static void pair_views(Engine *e, int64_t idx)
         for (int j = 0; j < nc; j++) {
             const ShownCar *sc = at[j]->car + k * nc;
             for (int c = 0; c < nc; c++)
-                p[j * nc + c] = engine_displayed_progress(e, c, sc[c].x, sc[c].y, sc[c].seq, truth[c]);
+                p[j * nc + c] = seen_progress(e, &pr, c, &sc[c], truth[c]);
         }
         Slot *s = &e->s[k];
-        MetricSample ms = metrics_add_sample(&s->m, t, p, nc);
+        metrics_add(&s->m, t, p, nc);
         if (!s->hist)
             continue;
+        MetricSample ms = metrics_sample(&s->m, t);
         if (s->hist_n == e->hist_cap) { /* drop the older half: constant memory */
             int drop = (e->hist_cap + 1) / 2;
             memmove(s->hist, s->hist + drop, sizeof *s->hist * (size_t)(s->hist_n - drop));

@@ -31,12 +31,18 @@ static int node_of(const char *s, size_t n)
     return -1;
 }
 
-bool linkmatrix_set(LinkMatrix *m, const char *pair, const char *spec, const char *where, NrError *err)
+bool linkmatrix_pair(const char *pair, int *from, int *to)
 {
     const char *dash = strchr(pair, '-');
-    int from = dash ? node_of(pair, (size_t)(dash - pair)) : -1;
-    int to = dash ? node_of(dash + 1, strlen(dash + 1)) : -1;
-    if (from < 0 || to < 0 || from == to)
+    *from = dash ? node_of(pair, (size_t)(dash - pair)) : -1;
+    *to = dash ? node_of(dash + 1, strlen(dash + 1)) : -1;
+    return *from >= 0 && *to >= 0 && *from != *to;
+}
+
+bool linkmatrix_set(LinkMatrix *m, const char *pair, const char *spec, const char *where, NrError *err)
+{
+    int from, to;
+    if (!linkmatrix_pair(pair, &from, &to))
         return nr_error_set(err, "%s: link '%.40s': expected I-J, two different terminals 1 to %d or s (the server)",
                             where, pair, ROUTE_MAX_CARS);
     LinkSpec s;
@@ -69,9 +75,8 @@ static bool load_line(LinkMatrix *m, char *buf, const char *path, int line, NrEr
     *sp++ = '\0';
     char where[64];
     snprintf(where, sizeof where, "%.40s:%d", path, line);
-    const char *dash = strchr(p, '-');
-    int from = dash ? node_of(p, (size_t)(dash - p)) : -1, to = dash ? node_of(dash + 1, strlen(dash + 1)) : -1;
-    if (from >= 0 && to >= 0 && from != to && m->set[from][to])
+    int from, to;
+    if (linkmatrix_pair(p, &from, &to) && m->set[from][to])
         return nr_error_set(err, "%s: link %s given twice (also %s)", where, p, m->where[from][to]);
     return linkmatrix_set(m, p, nr_trim(sp), where, err);
 }

@@ -19,13 +19,15 @@
  *        err naming the entry (its source) or the first missing line.
  *   linkmatrix_get(m, from, to)     the spec of a line (0-based terminals,
  *        LINKMATRIX_SERVER for the server) or NULL when not given.
+ *   linkmatrix_pair(pair, &from, &to)  "I-J" (1..ROUTE_MAX_CARS or s,
+ *        I != J) as 0-based nodes; false when it is not one.
  */
 #ifndef NR_LINKMATRIX_H
 #define NR_LINKMATRIX_H
 
 #include "route.h"
 
-#define LINKMATRIX_SERVER ROUTE_MAX_CARS /* node index of the server */
+#define LINKMATRIX_SERVER ROUTE_SERVER /* node index of the server */
 #define LINKMATRIX_NODES (ROUTE_MAX_CARS + 1)
 #define LINKMATRIX_P2P (1u << ROUTE_P2P) /* topology masks of linkmatrix_check */
 #define LINKMATRIX_CS (1u << ROUTE_CS)
@@ -42,5 +44,6 @@ bool linkmatrix_set(LinkMatrix *m, const char *pair, const char *spec, const cha
 bool linkmatrix_load(LinkMatrix *m, const char *path, NrError *err);
 bool linkmatrix_check(const LinkMatrix *m, int ncars, unsigned topologies, bool complete, NrError *err);
 const LinkSpec *linkmatrix_get(const LinkMatrix *m, int from, int to);
+bool linkmatrix_pair(const char *pair, int *from, int *to);
 
 #endif

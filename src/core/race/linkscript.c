@@ -1,6 +1,7 @@
 /* Scripted link changes: parse `TIME_S DIRECTION SPEC` lines, apply them to
  * an engine at their race times (see linkscript.h). */
 #include "linkscript.h"
+#include "linkmatrix.h"
 #include "nr_file.h"
 
 #include <math.h>
@@ -53,15 +54,21 @@ static bool parse_line(LinkScript *ls, char *p, const char *name, int line, cons
         p++;
     if (*p)
         *p++ = '\0';
-    int dir;
+    int dir, from = 0, to = 1;
     if (strcmp(tok, "12") == 0)
         dir = 0;
     else if (strcmp(tok, "21") == 0)
-        dir = 1;
+        dir = 1, from = 1, to = 0;
     else if (strcmp(tok, "both") == 0)
         dir = LINKSCRIPT_BOTH;
+    else if (strcmp(tok, "all") == 0)
+        dir = LINKSCRIPT_ALL;
+    else if (linkmatrix_pair(tok, &from, &to))
+        dir = LINKSCRIPT_LINE;
     else
-        return nr_error_set(err, "%s:%d: direction '%.40s': expected 12, 21 or both", name, line, tok);
+        return nr_error_set(err, "%s:%d: line '%.40s': expected 12, 21, both, I-J (terminals 1 to %d, s the "
+                                 "server) or all",
+                            name, line, tok, ROUTE_MAX_CARS);
     while (is_blank(*p))
         p++;
     size_t len = strlen(p);
@@ -81,6 +88,8 @@ static bool parse_line(LinkScript *ls, char *p, const char *name, int line, cons
     }
     c->t_us = t_us;
     c->dir = dir;
+    c->from = from;
+    c->to = to;
     c->line = line;
     ls->n++;
     return true;
@@ -171,12 +180,69 @@ int64_t linkscript_next_us(const LinkScript *ls, int cursor)
     return ls && cursor >= 0 && cursor < ls->n ? ls->ch[cursor].t_us : INT64_MAX;
 }
 
+/* A line name for messages: "3", "s". */
+static const char *node_name(int node, char *buf, size_t n)
+{
+    if (node == ENGINE_SERVER)
+        snprintf(buf, n, "s");
+    else
+        snprintf(buf, n, "%d", node + 1);
+    return buf;
+}
+
+/* The highest terminal a line names, or -1 when the topology has no such
+ * line (a cs line has the server at one end, a p2p line at neither). */
+static int line_terminal(const LinkChange *c, bool cs)
+{
+    if (c->dir == LINKSCRIPT_ALL)
+        return 0;
+    if (c->dir != LINKSCRIPT_LINE)
+        return cs ? -1 : 1; /* 12, 21, both: the p2p links of terminals 1 and 2 */
+    bool server = c->from == ENGINE_SERVER || c->to == ENGINE_SERVER;
+    if (server != cs)
+        return -1;
+    if (server)
+        return c->from == ENGINE_SERVER ? c->to : c->from;
+    return c->from > c->to ? c->from : c->to;
+}
+
+bool linkscript_check(const LinkScript *ls, const char *name, int ncars, RouteTopology topology, NrError *err)
+{
+    bool cs = topology == ROUTE_CS;
+    for (int i = 0; ls && i < ls->n; i++) {
+        const LinkChange *c = &ls->ch[i];
+        int term = line_terminal(c, cs);
+        if (term >= 0 && term < ncars)
+            continue;
+        if (c->dir != LINKSCRIPT_LINE)
+            return nr_error_set(err, "%s:%d: %s names the p2p links 1-2 / 2-1: in a cs race name I-s (an uplink), "
+                                     "s-J (a downlink) or all",
+                                name, c->line, c->dir == 0 ? "12" : c->dir == 1 ? "21" : "both");
+        char a[16], b[16];
+        return nr_error_set(err, "%s:%d: no line %s-%s in this race (%d terminals, %s: %s)", name, c->line,
+                            node_name(c->from, a, sizeof a), node_name(c->to, b, sizeof b), ncars, cs ? "cs" : "p2p",
+                            cs ? "I-s and s-J" : "I-J, terminals 1 to N");
+    }
+    return true;
+}
+
 bool linkscript_apply(const LinkScript *ls, int i, Engine *e, NrError *err)
 {
     const LinkChange *c = &ls->ch[i];
-    for (int d = 0; d < 2; d++)
-        if ((c->dir == d || c->dir == LINKSCRIPT_BOTH) && !engine_set_link(e, d, &c->spec, err))
+    if (c->dir == LINKSCRIPT_LINE || c->dir == 0 || c->dir == 1)
+        return engine_set_line(e, c->from, c->to, &c->spec, err);
+    if (c->dir == LINKSCRIPT_BOTH)
+        return engine_set_line(e, 0, 1, &c->spec, err) && engine_set_line(e, 1, 0, &c->spec, err);
+    const int n = engine_car_count(e); /* all */
+    bool cs = engine_topology(e) == ROUTE_CS;
+    for (int a = 0; a < n; a++) {
+        if (cs && !(engine_set_line(e, a, ENGINE_SERVER, &c->spec, err) &&
+                    engine_set_line(e, ENGINE_SERVER, a, &c->spec, err)))
             return false;
+        for (int b = 0; !cs && b < n; b++)
+            if (b != a && !engine_set_line(e, a, b, &c->spec, err))
+                return false;
+    }
     return true;
 }
 
@@ -185,10 +251,28 @@ void linkscript_step_replay(void *replay, int64_t t_us)
     replay_step_to(replay, t_us);
 }
 
+const char *linkscript_line_name(const LinkChange *c, char *buf, size_t n)
+{
+    char a[16], b[16];
+    if (c->dir == LINKSCRIPT_LINE)
+        snprintf(buf, n, "%s-%s", node_name(c->from, a, sizeof a), node_name(c->to, b, sizeof b));
+    else
+        snprintf(buf, n, "%s", c->dir == 0 ? "12" : c->dir == 1 ? "21" : c->dir == LINKSCRIPT_BOTH ? "12+21" : "all");
+    return buf;
+}
+
 const char *linkscript_describe(const LinkChange *c, char *buf, size_t n)
 {
-    snprintf(buf, n, "t %.1f s: link %s now '%s' (script line %d)", (double)c->t_us / 1e6,
-             c->dir == 0 ? "1→2" : c->dir == 1 ? "2→1" : "1→2 and 2→1", c->spec.text, c->line);
+    char line[48], a[16], b[16];
+    if (c->dir == LINKSCRIPT_LINE)
+        snprintf(line, sizeof line, "link %s→%s", node_name(c->from, a, sizeof a), node_name(c->to, b, sizeof b));
+    else
+        snprintf(line, sizeof line, "%s",
+                 c->dir == 0                 ? "link 1→2"
+                 : c->dir == 1               ? "link 2→1"
+                 : c->dir == LINKSCRIPT_BOTH ? "link 1→2 and 2→1"
+                                             : "every link");
+    snprintf(buf, n, "t %.1f s: %s now '%s' (script line %d)", (double)c->t_us / 1e6, line, c->spec.text, c->line);
     return buf;
 }
 

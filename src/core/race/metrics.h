@@ -24,6 +24,8 @@
  *        displayed progress of car c at terminal j (ncars in
  *        2..METRICS_MAX_CARS); updates sums, current d1/d2 (cars 0 and 1)
  *        and the 5 s window; returns the sample (for histories).
+ *   metrics_add(m, t_us, seen, ncars)   the same without building the sample.
+ *   metrics_sample(m, t_us)             the sample of the latest metrics_add.
  *   metrics_inconsistency_rate(m)       inconsistent / samples (0 if none).
  *   metrics_pair_rate(m)                pair_inconsistent / pair_samples.
  *   metrics_mean_d(m, i)                mean d_i of car i (0 if no sample).
@@ -69,11 +71,14 @@ typedef struct Metrics {
     int64_t recent_t[METRICS_RECENT_MAX];
     bool recent_bad[METRICS_RECENT_MAX];
     int recent_head, recent_n, recent_bad_n;
+    uint8_t order[METRICS_MAX_CARS]; /* the cars as terminal 0 last showed them, ahead first */
     DirCounters dir[METRICS_MAX_CARS]; /* by sending terminal: [0] = 1->2, [1] = 2->1 with two cars */
 } Metrics;
 
 void metrics_reset(Metrics *m);
 MetricSample metrics_add_sample(Metrics *m, int64_t t_us, const double *seen, int ncars);
+void metrics_add(Metrics *m, int64_t t_us, const double *seen, int ncars);
+MetricSample metrics_sample(const Metrics *m, int64_t t_us);
 double metrics_pair_rate(const Metrics *m);
 double metrics_mean_d(const Metrics *m, int car);
 double metrics_disadvantage(const Metrics *m, int car);

@@ -25,6 +25,8 @@
  *        at now (mu->car in 0..ncars-1, never own_car: mu.h checked it); returns how it was taken (used, late but used, discarded).
  *   display(self, car, now, out)        where car is shown at now; pure (no
  *        state change), defined for any now >= the last event time.
+ *   display_all(self, ncars, now, out)  optional (NULL: display car by
+ *        car): out[c] = what display(self, c, now) gives, for every car.
  *   output_time(self, mu, now)          optional: when mu, just taken with
  *        RX_USED at now, is shown (>= now when held); NULL = at now.
  *   scheme_state_size(t, ncars)         an instance's bytes with ncars cars.
@@ -135,6 +137,7 @@ typedef struct SchemeType {
     void (*on_local)(void *self, const Mu *mu, int64_t now_us, Transport *tx);
     RxResult (*on_receive)(void *self, const Mu *mu, int64_t now_us);
     void (*display)(const void *self, int car, int64_t now_us, Pose *out);
+    void (*display_all)(const void *self, int ncars, int64_t now_us, Pose *out); /* optional */
     /* Optional: when an MU that on_receive just took (RX_USED) is output,
      * on the terminal's clock: generation + Delta for a scheme that holds
      * MUs (causality), generation + its lag for the lag schemes. NULL: on

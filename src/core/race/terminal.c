@@ -25,6 +25,7 @@ struct Terminal {
     TermTx txctx[SCHEME_MAX];
     Transport tx[SCHEME_MAX];
     const TerminalSink *sink; /* valid during terminal_local only */
+    const TerminalFan *fan;   /* valid during terminal_local_fan only */
     bool started;             /* terminal_start ran: the instances are live */
     int64_t rejected[MU_CHECK_COUNT];
 };
@@ -40,6 +41,10 @@ static void term_send(void *ctx, const Mu *mu)
 {
     TermTx *x = ctx;
     Terminal *t = x->t;
+    if (t->fan) {
+        t->fan->send_all(t->fan->ctx, x->k, mu);
+        return;
+    }
     for (int i = 0; i < t->ncars - 1; i++)
         t->sink->send(t->sink->ctx, x->k, t->peer[i], mu);
 }
@@ -111,14 +116,29 @@ void terminal_start(Terminal *t, const Mu *grid, int64_t local_us)
     t->started = true;
 }
 
+/* Every scheme's sender half, in scheme order. */
+static void run_local(Terminal *t, const Mu *mu, int64_t local_us)
+{
+    for (int k = 0; k < t->n; k++)
+        t->type[k]->on_local(t->inst[k], mu, local_us, &t->tx[k]);
+}
+
 void terminal_local(Terminal *t, const Mu *mu, int64_t local_us, const TerminalSink *sink)
 {
     if (!t->started)
         return;
     t->sink = sink;
-    for (int k = 0; k < t->n; k++)
-        t->type[k]->on_local(t->inst[k], mu, local_us, &t->tx[k]);
+    run_local(t, mu, local_us);
     t->sink = NULL;
+}
+
+void terminal_local_fan(Terminal *t, const Mu *mu, int64_t local_us, const TerminalFan *fan)
+{
+    if (!t->started)
+        return;
+    t->fan = fan;
+    run_local(t, mu, local_us);
+    t->fan = NULL;
 }
 
 RxResult terminal_receive(Terminal *t, int k, const Mu *mu, int64_t local_us)
@@ -131,6 +151,19 @@ RxResult terminal_receive(Terminal *t, int k, const Mu *mu, int64_t local_us)
     if (!t->started)
         return RX_DISCARDED;
     return t->type[k]->on_receive(t->inst[k], mu, local_us);
+}
+
+void terminal_receive_many(Terminal *t, const int *k, int n, const Mu *mu, int64_t local_us, RxResult *out)
+{
+    MuCheck c = mu_validate(mu, t->ncars, t->car, local_us, t->window_us);
+    for (int i = 0; i < n; i++) {
+        if (c != MU_OK) {
+            t->rejected[c]++;
+            out[i] = RX_REJECTED;
+        } else {
+            out[i] = t->started ? t->type[k[i]]->on_receive(t->inst[k[i]], mu, local_us) : RX_DISCARDED;
+        }
+    }
 }
 
 int64_t terminal_rejected(const Terminal *t, MuCheck check)
@@ -155,6 +188,17 @@ void terminal_display(const Terminal *t, int k, int car, int64_t local_us, Pose 
         return;
     }
     t->type[k]->display(t->inst[k], car, local_us, out);
+}
+
+void terminal_display_all(const Terminal *t, int k, int64_t local_us, Pose *out)
+{
+    const SchemeType *type = t->type[k];
+    if (t->started && type->display_all) {
+        type->display_all(t->inst[k], t->ncars, local_us, out);
+        return;
+    }
+    for (int c = 0; c < t->ncars; c++)
+        terminal_display(t, k, c, local_us, &out[c]);
 }
 
 int64_t terminal_output_time(const Terminal *t, int k, const Mu *mu, int64_t local_us)

@@ -36,14 +36,24 @@
  *        (mu->car == the terminal's car, mu->gen_us == local_us): every
  *        scheme's sender half runs in scheme order; what scheme k sends goes
  *        to sink->send(sink->ctx, k, to, mu) for every other terminal `to`.
+ *   terminal_local_fan(t, mu, local_us, fan)  the same, what scheme k sends
+ *        going once to fan->send_all(fan->ctx, k, mu), for every other
+ *        terminal (in ascending order) at once.
  *   terminal_receive(t, k, mu, local_us)  an MU for scheme k arrived at
  *        local_us: RX_REJECTED (counted, nothing else changes) unless
  *        mu_validate passes, else scheme k's on_receive result.
+ *   terminal_receive_many(t, k, n, mu, local_us, out)  the same bytes for
+ *        schemes k[0..n) at once (every scheme's copy of one MU): validated
+ *        once; out[i] is what terminal_receive(t, k[i], mu, local_us) gives
+ *        (a rejection counts n times).
  *   terminal_rejected(t, check)     MUs rejected for that MuCheck reason
  *        (MU_OK: all reasons together) since start / reset.
  *   terminal_reset_counters(t)
  *   terminal_display(t, k, car, local_us, out)  where scheme k shows car at
  *        local_us. Pure.
+ *   terminal_display_all(t, k, local_us, out)  out[c] for every car c, as
+ *        terminal_display gives each (the scheme's display_all when it has
+ *        one).
  *   terminal_output_time(t, k, mu, local_us)  when scheme k outputs mu,
  *        which it just took with RX_USED at local_us (SchemeType.output_time;
  *        local_us for a scheme without one). Pure.
@@ -78,6 +88,13 @@ typedef struct TerminalSink {
     void (*send)(void *ctx, int k, int to, const Mu *mu);
 } TerminalSink;
 
+/* Where a terminal's schemes send when every MU goes to every other
+ * terminal in one call (terminal_local_fan). */
+typedef struct TerminalFan {
+    void *ctx;
+    void (*send_all)(void *ctx, int k, const Mu *mu);
+} TerminalFan;
+
 typedef struct Terminal Terminal;
 
 int64_t terminal_clock_local(const TerminalClock *c, int64_t t_us);
@@ -85,10 +102,13 @@ Terminal *terminal_new(const TerminalConfig *cfg, NrError *err);
 void terminal_free(Terminal *t);
 void terminal_start(Terminal *t, const Mu *grid, int64_t local_us);
 void terminal_local(Terminal *t, const Mu *mu, int64_t local_us, const TerminalSink *sink);
+void terminal_local_fan(Terminal *t, const Mu *mu, int64_t local_us, const TerminalFan *fan);
 RxResult terminal_receive(Terminal *t, int k, const Mu *mu, int64_t local_us);
+void terminal_receive_many(Terminal *t, const int *k, int n, const Mu *mu, int64_t local_us, RxResult *out);
 int64_t terminal_rejected(const Terminal *t, MuCheck check);
 void terminal_reset_counters(Terminal *t);
 void terminal_display(const Terminal *t, int k, int car, int64_t local_us, Pose *out);
+void terminal_display_all(const Terminal *t, int k, int64_t local_us, Pose *out);
 int64_t terminal_output_time(const Terminal *t, int k, const Mu *mu, int64_t local_us);
 void terminal_set_params(Terminal *t, const SchemeParams *p);
 int terminal_car(const Terminal *t);

@@ -44,6 +44,24 @@ double car_speed(const Car *c)
     return c->v;
 }
 
+/* An impact's spin turns the body, not its motion: the velocity keeps its
+ * direction in the world (it turns into sideways sliding, which the grip
+ * then takes away), and the spin decays as the tyres bite (car.h). A car
+ * that never hit anything has none and never comes here (bit for bit the
+ * model before the walls spun cars). */
+static void car_spin(Car *c, double grip, const CarParams *p, double dt)
+{
+    double stop = grip * 0.5 * p->wheelbase / CAR_INERTIA_CW2 * dt;
+    double s1 = fabs(c->spin) <= stop ? 0.0 : c->spin - copysign(stop, c->spin);
+    double turn = 0.5 * (c->spin + s1) * dt, ct = cos(turn), st = sin(turn);
+    double v = c->v, vs = c->v_side;
+    c->heading = nr_wrap_angle(c->heading + turn);
+    c->v = v * ct + vs * st;
+    c->v_side = -v * st + vs * ct;
+    c->yaw_rate += turn / dt;
+    c->spin = s1;
+}
+
 void car_step(Car *c, const CarInput *inp, const CarParams *p, bool grass, double dt)
 {
     CarInput in = car_input_clamp(*inp);
@@ -96,10 +114,12 @@ void car_step(Car *c, const CarInput *inp, const CarParams *p, bool grass, doubl
     c->v = v1;
     c->v_side = vs;
     c->yaw_rate = w;
+    if (c->spin != 0.0)
+        car_spin(c, grip, p, dt);
 }
 
 /* Corners of a body (half length and half width along its axes). */
-static void corners(const Car *c, double out[4][2])
+void car_corners(const Car *c, double out[4][2])
 {
     double hx = 0.5 * CAR_LENGTH_CW, hy = 0.5 * CAR_WIDTH_CW;
     double ch = cos(c->heading), sh = sin(c->heading);
@@ -114,8 +134,8 @@ bool car_overlap(const Car *a, const Car *b, double *nx, double *ny, double *dep
 {
     /* Separating axis theorem for two rectangles: the four face normals. */
     double ca[4][2], cb[4][2];
-    corners(a, ca);
-    corners(b, cb);
+    car_corners(a, ca);
+    car_corners(b, cb);
     double axes[4][2] = {{cos(a->heading), sin(a->heading)},
                          {-sin(a->heading), cos(a->heading)},
                          {cos(b->heading), sin(b->heading)},
@@ -168,7 +188,14 @@ static void set_world_vel(Car *c, double vx, double vy)
 
 bool car_collide(Car *a, Car *b)
 {
+    return car_collide_closing(a, b, NULL);
+}
+
+bool car_collide_closing(Car *a, Car *b, double *closing_out)
+{
     double nx, ny, depth;
+    if (closing_out)
+        *closing_out = 0.0;
     if (!car_overlap(a, b, &nx, &ny, &depth))
         return false;
     /* Push apart, half each, a hair beyond touching. */
@@ -186,6 +213,39 @@ bool car_collide(Car *a, Car *b)
         double j = -(1.0 + CAR_RESTITUTION) * closing / 2.0;
         set_world_vel(a, avx - j * nx, avy - j * ny);
         set_world_vel(b, bvx + j * nx, bvy + j * ny);
+        if (closing_out)
+            *closing_out = -closing;
     }
     return true;
+}
+
+double car_wall_impulse(Car *c, double px, double py, double nx, double ny, double e, double mu)
+{
+    double rx = px - c->x, ry = py - c->y;
+    double vx, vy;
+    world_vel(c, &vx, &vy);
+    /* the contact point's velocity: the centre's plus w x r */
+    double w = c->yaw_rate;
+    double vn = (vx - w * ry) * nx + (vy + w * rx) * ny;
+    if (!(vn > 0))
+        return 0.0;
+    double inv_i = 1.0 / CAR_INERTIA_CW2, rn = rx * ny - ry * nx;
+    /* the normal impulse: the point leaves at -e times its approach */
+    double jn = (1.0 + e) * vn / (1.0 + rn * rn * inv_i);
+    vx -= jn * nx;
+    vy -= jn * ny;
+    w -= rn * jn * inv_i;
+    /* then Coulomb friction against the point's sliding: at most mu jn and
+     * at most what stops the sliding (it never reverses it) */
+    double tx = -ny, ty = nx, rt = rx * ty - ry * tx;
+    double vt = (vx - w * ry) * tx + (vy + w * rx) * ty;
+    double jt = fmin(mu * jn, fabs(vt) / (1.0 + rt * rt * inv_i));
+    jt = copysign(jt, vt);
+    vx -= jt * tx;
+    vy -= jt * ty;
+    w -= rt * jt * inv_i;
+    set_world_vel(c, vx, vy);
+    c->spin += w - c->yaw_rate;
+    c->yaw_rate = w;
+    return vn;
 }

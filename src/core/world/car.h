@@ -17,8 +17,13 @@
  *                 most at the grip.
  *   surface       beyond half the track width the car is on grass: rolling
  *                 resistance k_grass and a lower grip; CAR_GRASS_CW beyond the
- *                 edge stands a wall that stops the sideways motion (restitution
- *                 CAR_WALL_RESTITUTION) and brakes the car along it.
+ *                 edge stands a wall (world.c): a body corner that reaches it
+ *                 gets a rigid-body impulse at that corner (car_wall_impulse).
+ *   spin          a yaw rate from an impact (spin) adds to the steering's and
+ *                 decays as the tyres bite: at grip * (L / 2) / I per second
+ *                 (the tyres' largest side force at an axle, its lever half
+ *                 the wheelbase, over the body's moment of inertia per unit
+ *                 mass I = (CAR_LENGTH_CW^2 + CAR_WIDTH_CW^2) / 12).
  *   slipstream    a car up to CAR_DRAFT_CW behind another, within a car
  *                 width of its axis, saves up to CAR_DRAFT_MAX of its drag
  *                 (world.c sets Car.draft), which lets it pass on a straight.
@@ -44,6 +49,27 @@
  *   car_collide(a, b)              separates two overlapping bodies and
  *                                  applies the impulse; false when apart.
  *   car_speed(c)                   signed speed along the heading (cw/s).
+ *   car_corners(c, out)            the body's four corners (front left,
+ *                                  rear left, rear right, front right).
+ *   car_wall_impulse(c, px, py, nx, ny, e, mu)  a contact of the body at
+ *                                  point (px, py) with a fixed obstacle whose
+ *                                  unit normal (nx, ny) points from the car
+ *                                  into it: when the point approaches it
+ *                                  (normal speed vn > 0), the rigid-body
+ *                                  impulse j = (1 + e) vn / (1 + (r x n)^2 / I)
+ *                                  along -n and Coulomb friction up to mu j
+ *                                  (never more than stops the point's
+ *                                  sliding) change the velocity and the spin
+ *                                  (Baraff, "Physically Based Modeling:
+ *                                  Rigid Body Simulation", SIGGRAPH 2001
+ *                                  course notes, section 8; friction capped
+ *                                  as in Mirtich, "Impulse-based Dynamic
+ *                                  Simulation of Rigid Body Systems", 1996,
+ *                                  ch. 4). Returns vn, 0 when the point
+ *                                  does not approach (nothing changed).
+ *   car_collide_closing(a, b, &closing)  car_collide, with the closing
+ *                                  speed along the contact normal before the
+ *                                  impulse (0 when they were separating).
  */
 #ifndef NR_CAR_H
 #define NR_CAR_H
@@ -55,6 +81,9 @@
 #define CAR_GRASS_CW 2.5          /* grass strip between the track edge and the wall */
 #define CAR_RESTITUTION 0.3       /* car to car */
 #define CAR_WALL_RESTITUTION 0.2  /* car to wall */
+#define CAR_WALL_FRICTION 0.5     /* Coulomb friction, car body on the wall */
+/* the body's moment of inertia per unit mass (cw^2): a uniform rectangle */
+#define CAR_INERTIA_CW2 ((CAR_LENGTH_CW * CAR_LENGTH_CW + CAR_WIDTH_CW * CAR_WIDTH_CW) / 12.0)
 #define CAR_DRAFT_MAX 0.5         /* drag saved right behind another car */
 #define CAR_DRAFT_CW 16.0         /* slipstream length behind a car */
 
@@ -84,7 +113,8 @@ typedef struct Car {
     double heading;  /* rad, 0 = +x, counter-clockwise */
     double v;        /* cw/s along the heading */
     double v_side;   /* cw/s sideways (left positive) */
-    double yaw_rate; /* rad/s of the last step */
+    double yaw_rate; /* rad/s of the last step (steering and spin) */
+    double spin;     /* rad/s of yaw from an impact, on top of the steering's */
     double draft;    /* 0..CAR_DRAFT_MAX: share of drag saved in a slipstream */
 } Car;
 
@@ -94,5 +124,8 @@ void car_step(Car *c, const CarInput *in, const CarParams *p, bool grass, double
 bool car_overlap(const Car *a, const Car *b, double *nx, double *ny, double *depth);
 bool car_collide(Car *a, Car *b);
 double car_speed(const Car *c);
+void car_corners(const Car *c, double out[4][2]);
+double car_wall_impulse(Car *c, double px, double py, double nx, double ny, double e, double mu);
+bool car_collide_closing(Car *a, Car *b, double *closing);
 
 #endif

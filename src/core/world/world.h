@@ -26,6 +26,9 @@
  *   world_laps(w, c)          completed laps (progress / length, floor, >= 0).
  *   world_on_grass(w, c)      the car's centre is beyond the track edge.
  *   world_offset(w, c)        signed lateral offset from the centre line.
+ *   world_contact(w, c)       car c's contacts so far (WorldContact): the
+ *        walls and the other cars, for the app's feedback (sparks, sound);
+ *        the physics never reads them.
  */
 #ifndef NR_WORLD_H
 #define NR_WORLD_H
@@ -38,6 +41,27 @@
 #define WORLD_DT_US 5500       /* physics step: 33 ms / 6 */
 #define WORLD_CONTROL_US 11000 /* inputs are read every 2 steps */
 #define WORLD_SAMPLE_US 33000  /* the racing paper's 33 ms sample */
+/* A wall contact acts at the centre up to this angle between the car's
+ * axis and the wall and this speed into it, at the corner from the next,
+ * linearly between (world.c, wall_lever). */
+#define WORLD_WALL_ALPHA0_DEG 25.0
+#define WORLD_WALL_ALPHA1_DEG 40.0
+#define WORLD_WALL_VN0_CWS 8.0
+#define WORLD_WALL_VN1_CWS 12.0
+
+/* What car c touched: counters that only grow (a reader remembers the
+ * last it saw) and the latest contact. A hit begins with a contact after
+ * WORLD_HIT_QUIET_US without any (a scrape is one hit). */
+#define WORLD_HIT_QUIET_US 200000
+typedef struct WorldContact {
+    uint32_t hits;     /* hits begun (wall or car) */
+    uint32_t steps;    /* physics steps spent in contact */
+    bool now;          /* in contact at the last step */
+    int64_t last_us;   /* the world's time of the last contact */
+    int other;         /* the last contact: -1 the wall, else the other car */
+    double hit_cws;    /* normal speed at the start of the last hit (cw/s) */
+    double x, y;       /* where the last contact touched (cw) */
+} WorldContact;
 
 typedef struct World {
     const Track *track;
@@ -47,6 +71,7 @@ typedef struct World {
     double progress[WORLD_MAX_CARS]; /* unwrapped, cw */
     double start_progress[WORLD_MAX_CARS];
     bool grass[WORLD_MAX_CARS];
+    WorldContact contact[WORLD_MAX_CARS];
     int64_t t_us;
 } World;
 
@@ -58,5 +83,6 @@ double world_progress(const World *w, int c);
 int world_laps(const World *w, int c);
 bool world_on_grass(const World *w, int c);
 double world_offset(const World *w, int c);
+const WorldContact *world_contact(const World *w, int c);
 
 #endif

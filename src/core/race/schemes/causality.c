@@ -55,6 +55,13 @@ static void ca_display(const void *self, int car, int64_t now_us, Pose *out)
     pose_from_mu(muring_latest_before(&s->ring[car], now_us - s->delta_us), out);
 }
 
+static void ca_display_all(const void *self, int ncars, int64_t now_us, Pose *out)
+{
+    const Causality *s = self;
+    for (int c = 0; c < ncars; c++)
+        pose_from_mu(muring_latest_before(&s->ring[c], now_us - s->delta_us), &out[c]);
+}
+
 const SchemeType scheme_causality = {
     .name = "causality",
     .title = "Causality",
@@ -68,5 +75,6 @@ const SchemeType scheme_causality = {
     .on_local = ca_on_local,
     .on_receive = ca_on_receive,
     .display = ca_display,
+    .display_all = ca_display_all,
     .output_time = ca_output_time,
 };

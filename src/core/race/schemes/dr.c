@@ -91,6 +91,12 @@ static void dr_display(const void *self, int car, int64_t now_us, Pose *out)
     out->seq = (now_us == rx->last.gen_us && dx == 0.0 && dy == 0.0) ? rx->last.seq : -1;
 }
 
+static void dr_display_all(const void *self, int ncars, int64_t now_us, Pose *out)
+{
+    for (int c = 0; c < ncars; c++)
+        dr_display(self, c, now_us, &out[c]);
+}
+
 const SchemeType scheme_dr = {
     .name = "dr",
     .title = "DR",
@@ -101,4 +107,5 @@ const SchemeType scheme_dr = {
     .on_local = dr_on_local,
     .on_receive = dr_on_receive,
     .display = dr_display,
+    .display_all = dr_display_all,
 };

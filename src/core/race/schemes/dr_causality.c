@@ -130,13 +130,9 @@ static int64_t dc_output_time(const void *self, const Mu *mu, int64_t now_us)
     return mu->gen_us + s->delta_us;
 }
 
-static void dc_display(const void *self, int car, int64_t now_us, Pose *out)
+/* Car `car` as shown at now, given the own car's frame shown then. */
+static void dc_show(const DrCausality *s, const Mu *own, int car, int64_t now_us, Pose *out)
 {
-    const DrCausality *s = self;
-    /* The frame shown at now is the one generated at or before now - Delta:
-     * the own car's newest sample by then. The other car is predicted for
-     * that same instant, so both cars are shown as of one moment. */
-    const Mu *own = muring_latest_before(&s->own_ring, now_us - s->delta_us);
     int64_t shown_us = own->gen_us;
     if (car == s->own) {
         pose_from_mu(own, out);
@@ -155,6 +151,23 @@ static void dc_display(const void *self, int car, int64_t now_us, Pose *out)
     out->seq = shown_us == use->last.gen_us ? use->last.seq : -1;
 }
 
+/* The frame shown at now is the one generated at or before now - Delta:
+ * the own car's newest sample by then. The other cars are predicted for
+ * that same instant, so every car is shown as of one moment. */
+static void dc_display(const void *self, int car, int64_t now_us, Pose *out)
+{
+    const DrCausality *s = self;
+    dc_show(s, muring_latest_before(&s->own_ring, now_us - s->delta_us), car, now_us, out);
+}
+
+static void dc_display_all(const void *self, int ncars, int64_t now_us, Pose *out)
+{
+    const DrCausality *s = self;
+    const Mu *own = muring_latest_before(&s->own_ring, now_us - s->delta_us);
+    for (int c = 0; c < ncars; c++)
+        dc_show(s, own, c, now_us, &out[c]);
+}
+
 const SchemeType scheme_dr_causality = {
     .name = "dr-causality",
     .title = "DR+Causality",
@@ -167,5 +180,6 @@ const SchemeType scheme_dr_causality = {
     .on_local = dc_on_local,
     .on_receive = dc_on_receive,
     .display = dc_display,
+    .display_all = dc_display_all,
     .output_time = dc_output_time,
 };

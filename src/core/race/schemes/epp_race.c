@@ -357,6 +357,12 @@ static void epr_display(const void *self, int car, int64_t now_us, Pose *out)
         out->heading = atan2(vy, vx);
 }
 
+static void epr_display_all(const void *self, int ncars, int64_t now_us, Pose *out)
+{
+    for (int c = 0; c < ncars; c++)
+        epr_display(self, c, now_us, &out[c]);
+}
+
 #define EPR_TYPE(ID, NAME, TITLE, MODEL, PACK, SUMMARY)                                                           \
     static void ID##_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)             \
     {                                                                                                              \
@@ -375,6 +381,7 @@ static void epr_display(const void *self, int car, int64_t now_us, Pose *out)
         .on_local = epr_on_local,                                                                                  \
         .on_receive = epr_on_receive,                                                                              \
         .display = epr_display,                                                                                    \
+        .display_all = epr_display_all,                                                                            \
     };
 
 EPR_TYPE(epp_xd, "epp-xd", "EPP-xd", EPP_RD, EPP_PACK_INDEPENDENT,

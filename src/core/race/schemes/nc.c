@@ -45,6 +45,14 @@ static void nc_display(const void *self, int car, int64_t now_us, Pose *out)
     pose_from_mu(&s->shown[car], out);
 }
 
+static void nc_display_all(const void *self, int ncars, int64_t now_us, Pose *out)
+{
+    (void)now_us;
+    const Nc *s = self;
+    for (int c = 0; c < ncars; c++)
+        pose_from_mu(&s->shown[c], &out[c]);
+}
+
 const SchemeType scheme_nc = {
     .name = "nc",
     .title = "NC",
@@ -56,4 +64,5 @@ const SchemeType scheme_nc = {
     .on_local = nc_on_local,
     .on_receive = nc_on_receive,
     .display = nc_display,
+    .display_all = nc_display_all,
 };

@@ -11,9 +11,12 @@ void muring_clear(MuRing *r, const Mu *base)
     r->base = *base;
 }
 
+_Static_assert((MURING_CAP & (MURING_CAP - 1)) == 0, "MURING_CAP is a power of two: indices wrap by a mask");
+
+/* head and i are never negative: the wrap is a mask. */
 static Mu *ring_at(MuRing *r, int i)
 {
-    return &r->v[(r->head + i) % MURING_CAP];
+    return &r->v[(unsigned)(r->head + i) & (MURING_CAP - 1)];
 }
 
 void muring_insert(MuRing *r, const Mu *mu)
@@ -22,7 +25,7 @@ void muring_insert(MuRing *r, const Mu *mu)
         return;
     if (r->n == MURING_CAP) { /* the oldest was output long ago */
         r->base = r->v[r->head];
-        r->head = (r->head + 1) % MURING_CAP;
+        r->head = (int)((unsigned)(r->head + 1) & (MURING_CAP - 1));
         r->n--;
     }
     /* MUs mostly come in gen order: shift the few newer ones up by one. */
@@ -43,7 +46,7 @@ void muring_insert(MuRing *r, const Mu *mu)
 const Mu *muring_latest_before(const MuRing *r, int64_t t_us)
 {
     for (int i = r->n - 1; i >= 0; i--) {
-        const Mu *m = &r->v[(r->head + i) % MURING_CAP];
+        const Mu *m = &r->v[(unsigned)(r->head + i) & (MURING_CAP - 1)];
         if (m->gen_us <= t_us)
             return m;
     }

@@ -31,9 +31,9 @@ void muring_insert(MuRing *r, const Mu *mu);
 const Mu *muring_latest_before(const MuRing *r, int64_t t_us);
 
 typedef struct DrPred {
-    Mu last, prev;
-    bool has_prev;
     double vx, vy, heading; /* of the last two MUs, cached at each push */
+    bool has_prev;
+    Mu last, prev; /* last first: a prediction reads it and the three above */
 } DrPred;
 
 void drpred_reset(DrPred *d, const Mu *mu);
