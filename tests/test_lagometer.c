@@ -146,7 +146,7 @@ static void open_win(Win *w)
     memset(w, 0, sizeof *w);
     w->t = circle();
     race(&w->rec, w->t, 160);
-    assert_true(recording_mark_add(&w->rec, 3000, ""));
+    assert_true(recording_mark_add(&w->rec, &(RecMark){.t_ms = 3000, .kind = "mark"}));
     NrError err;
     assert_true(linkspec_parse(&w->link[0], "delay 50ms", NULL, &err));
     assert_true(linkspec_parse(&w->link[1], "delay 150ms", NULL, &err));

@@ -100,21 +100,23 @@ static void test_timed_race_and_recording(void **st)
     LiveRace *lr = liverace_new(&c, &err);
     assert_non_null(lr);
     assert_int_equal(access(part, F_OK), 0); /* opened at once as .part */
+    assert_false(liverace_mark(lr, 1, RECORDING_MARK_DISSATISFIED, &err)); /* on the grid: no mark */
     start(lr);
     CarInput go = {.throttle = 1.0, .steer = 0.0};
     liverace_set_input(lr, 0, &go);
     liverace_set_input(lr, 1, &go);
-    int64_t tt = 0, mark_ms = -1;
+    int64_t tt = 0;
+    int frame = 0;
     while (!liverace_done(lr) && tt < 10 * NR_US_PER_S) {
         tt += 16667;
         assert_true(liverace_advance(lr, tt, &err));
-        if (tt == 30 * 16667) /* the mark key half way: race time 500.01 ms */
-            assert_true(liverace_mark(lr, "", &mark_ms, &err));
+        if (++frame == 30 || frame == 31 || frame == 80) /* a mark lands in the file at once */
+            assert_true(liverace_mark(lr, frame == 80 ? 2 : 1, RECORDING_MARK_DISSATISFIED, &err));
+        if (frame == 50) /* the experimenter's key (F3): nobody's */
+            assert_true(liverace_mark(lr, 0, RECORDING_MARK_KEY, &err));
     }
-    assert_int_equal(mark_ms, 500);
+    assert_false(liverace_mark(lr, 1, RECORDING_MARK_DISSATISFIED, &err)); /* after the race: none */
     assert_true(liverace_done(lr));
-    assert_false(liverace_mark(lr, "", &mark_ms, &err)); /* closed at the finish */
-    assert_non_null(strstr(err.msg, "not being recorded"));
     /* the first sample at or after 2 s: 61 x 33 ms = 2.013 s */
     assert_int_equal(liverace_flow(lr)->over_us, 2013 * NR_US_PER_MS);
     assert_true(engine_done(liverace_engine(lr)));
@@ -123,10 +125,37 @@ static void test_timed_race_and_recording(void **st)
     Recording r;
     assert_true(recording_load(&r, rec, &err));
     assert_int_equal(r.nsamples, 62); /* samples 0 .. 61 */
+    /* the marks at the physics time of their frames, as the race kept them */
+    int nm;
+    const RecMark *m = liverace_marks(lr, &nm);
+    assert_int_equal(nm, 4);
+    assert_int_equal(r.nmarks, 4);
+    static const int want_player[4] = {1, 1, 0, 2};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(r.marks[i].t_ms, m[i].t_ms);
+        assert_int_equal(r.marks[i].player, want_player[i]);
+        assert_string_equal(r.marks[i].kind, i == 2 ? "mark" : "dissatisfied");
+    }
+    assert_true(m[0].t_ms >= 30 * 16667 / 1000 - 6 && m[0].t_ms <= 30 * 16667 / 1000);
+    assert_true(m[3].t_ms > m[2].t_ms && m[2].t_ms > m[1].t_ms && m[1].t_ms > m[0].t_ms);
+    /* the live file is what recording_save writes of it: marks where a
+     * saved recording puts them */
+    char again[110];
+    snprintf(again, sizeof again, "%s/again.csv", dir);
+    assert_true(recording_save(&r, again, &err));
+    FILE *fa = fopen(rec, "rb"), *fb = fopen(again, "rb");
+    assert_true(fa && fb);
+    int ca, cb;
+    do {
+        ca = fgetc(fa);
+        cb = fgetc(fb);
+    } while (ca == cb && ca != EOF);
+    assert_int_equal(ca, cb);
+    fclose(fa);
+    fclose(fb);
+    remove(again);
     assert_int_equal(r.samples[61].t_ms, 2013);
     assert_string_equal(r.source, "human");
-    assert_int_equal(r.nmarks, 1);
-    assert_int_equal(r.marks[0].t_ms, 500);
     /* the recorded poses are the engine's truth at each sample */
     Pose truth;
     engine_truth(liverace_engine(lr), 0, &truth, NULL);

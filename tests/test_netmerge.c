@@ -298,6 +298,68 @@ static void bad_logs(void **state)
     assert_string_equal(err.msg, "h.log:2: no own samples: expected 'own' rows from seq 0");
 }
 
+/* The race's condition from the logs' headers and the players' marks from
+ * their mark rows (netsession_mark) land in the recording: scheme (the
+ * host's shown), link12 and link21 (what each end put on its sends),
+ * delta_ms, tdr_cw, converge_ms, seed, clock; marks in time order with the
+ * car of their log. The fixtures have neither: their recording has none. */
+static void condition_and_marks(void **state)
+{
+    (void)state;
+    const char *cond = "# shown: dr\n# delta_ms: 100\n# tdr_cw: 0.25\n# converge_ms: 0\n# seed: 77\n"
+                       "# link: delay 200ms 30ms distribution paretonormal\n# clock: synchronised\n"
+                       "# track: Default Circuit\n# columns mark: row,local_us,sync_us,kind\n";
+    char *h1 = edit(HOST, "# track: Default Circuit\n", cond);
+    char *h = edit(h1, "own,2,66000,", "mark,5066500,66500,dissatisfied\nown,2,66000,");
+    char *j1 = edit(JOINER, "# track: Default Circuit\n",
+                    "# shown: dr\n# link: none\n# track: Default Circuit\n"
+                    "# columns event: row,local_us,sync_us,what,detail\n"
+                    "# columns mark: row,local_us,sync_us,kind\n");
+    char *j = edit(j1, "own,1,33000,",
+                   "mark,40000,40000,dissatisfied\nevent,41000,,pause,peer\nmark,40900,40900,mark\nown,1,33000,");
+    TermLog lh, lj;
+    NrError err = {{0}};
+    if (!read_log(&lh, h, "host.log", &err) || !read_log(&lj, j, "join.log", &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(lh.nmarks, 1);
+    assert_int_equal(lj.nmarks, 2);
+    Recording rec;
+    assert_true(netmerge_recording(&lh, &lj, &rec, &err));
+    const char *want[][2] = {{"scheme", "dr"}, {"link12", "delay 200ms 30ms distribution paretonormal"},
+                             {"link21", "none"}, {"delta_ms", "100"}, {"tdr_cw", "0.25"},
+                             {"converge_ms", "0"}, {"seed", "77"}, {"clock", "synchronised"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const char *v = recording_meta_get(&rec, want[i][0]);
+        if (!v || strcmp(v, want[i][1]) != 0)
+            fail_msg("%s: '%s', expected '%s'", want[i][0], v ? v : "(none)", want[i][1]);
+    }
+    assert_int_equal(rec.nmarks, 3); /* the joiner's two (40 ms), then the host's (66 ms) */
+    assert_true(rec.marks[0].t_ms == 40 && rec.marks[0].player == 2);
+    assert_string_equal(rec.marks[0].kind, "dissatisfied");
+    assert_true(rec.marks[1].t_ms == 40 && rec.marks[1].player == 2);
+    assert_string_equal(rec.marks[1].kind, "mark");
+    assert_true(rec.marks[2].t_ms == 66 && rec.marks[2].player == 1);
+    assert_string_equal(rec.marks[2].kind, "dissatisfied");
+    recording_free(&rec);
+    /* a mark that is not one: its line named */
+    char *bad = edit(h, "66500,dissatisfied", "66500,Not Happy");
+    TermLog lb;
+    assert_false(read_log(&lb, bad, "bad.log", &err));
+    assert_non_null(strstr(err.msg, "bad.log:"));
+    assert_non_null(strstr(err.msg, "mark 'Not Happy'"));
+    termlog_free(&lh);
+    termlog_free(&lj);
+    TermLog fh, fj;
+    load_pair(&fh, &fj);
+    assert_true(netmerge_recording(&fh, &fj, &rec, &err));
+    assert_int_equal(rec.nmeta, 0);
+    assert_int_equal(rec.nmarks, 0);
+    recording_free(&rec);
+    termlog_free(&fh);
+    termlog_free(&fj);
+    free(h1), free(h), free(j1), free(j), free(bad);
+}
+
 /* A killed writer: the last line is cut; the log reads up to the line
  * before and says it was cut. */
 /* The mark key's rows (issue 22): read from each log, merged into the
@@ -324,15 +386,16 @@ static void marks_merge_into_the_recording(void **state)
     if (!read_log(&h, h2, "host.log", &err) || !read_log(&j, j2, "join.log", &err))
         fail_msg("%s", err.msg);
     assert_int_equal(h.nmarks, 2);
-    assert_int_equal(h.marks[0], -1200000);
+    assert_int_equal(h.marks[0].t_ms, 0); /* in the countdown: at 0 */
     assert_int_equal(j.nmarks, 1);
     assert_true(netmerge_recording(&j, &h, &rec, &err));
     assert_int_equal(rec.nmarks, 3);
     static const int64_t want_t[] = {0, 40, 66};
-    static const char *const want_l[] = {"host", "host", "joiner"};
-    for (int i = 0; i < 3; i++) {
+    static const int want_p[] = {1, 1, 2};
+    for (int i = 0; i < 3; i++) { /* logs of the first release: no kind column, the key's "mark" */
         assert_int_equal(rec.marks[i].t_ms, want_t[i]);
-        assert_string_equal(rec.marks[i].label, want_l[i]);
+        assert_int_equal(rec.marks[i].player, want_p[i]);
+        assert_string_equal(rec.marks[i].kind, "mark");
     }
     recording_free(&rec);
     termlog_free(&h);
@@ -417,6 +480,7 @@ int main(void)
         cmocka_unit_test(recording_field_by_field),
         cmocka_unit_test(delays_by_hand),
         cmocka_unit_test(bad_logs),
+        cmocka_unit_test(condition_and_marks),
         cmocka_unit_test(marks_merge_into_the_recording),
         cmocka_unit_test(cut_log_reads_to_the_last_whole_line),
         cmocka_unit_test(mismatched_logs_refused),

@@ -197,21 +197,22 @@ static void mark_key_into_the_log(void **state)
     sim_open(&m, &o);
     int64_t race = -1;
     bool logged = true;
-    assert_false(session_mark(m.t[1].s, &race, &logged));
+    assert_false(session_mark(m.t[1].s, RECORDING_MARK_KEY, &race, &logged));
     assert_false(logged);
     sim_run(&m, T0 + 8 * NR_US_PER_S, NULL, NULL); /* the race began about 6.5 s in */
     SessionStatus st;
     session_status(m.t[1].s, &st);
     assert_int_equal(st.phase, SESSION_RACING);
-    assert_true(session_mark(m.t[1].s, &race, &logged));
+    assert_false(session_mark(m.t[1].s, "F3", &race, &logged)); /* a kind is [a-z_]+ */
+    assert_true(session_mark(m.t[1].s, RECORDING_MARK_KEY, &race, &logged));
     assert_true(logged);
     assert_int_equal(race, st.race_us); /* the simulated clock stood still in between */
     sim_run(&m, T0 + 60 * NR_US_PER_S, NULL, NULL);
     assert_true(m.t[0].ok && m.t[1].ok);
     char *log = read_all(m.t[1].log);
-    assert_non_null(strstr(log, "\n# columns mark: row,local_us,sync_us\n"));
+    assert_non_null(strstr(log, "\n# columns mark: row,local_us,sync_us,kind\n"));
     char want[64];
-    snprintf(want, sizeof want, ",%lld\n", (long long)race);
+    snprintf(want, sizeof want, ",%lld,mark\n", (long long)race);
     const char *row = strstr(log, "\nmark,");
     assert_non_null(row);
     row = strchr(row + 6, ',');
@@ -226,7 +227,8 @@ static void mark_key_into_the_log(void **state)
     assert_true(netmerge_recording(&h, &j, &rec, &err));
     assert_int_equal(rec.nmarks, 1);
     assert_int_equal(rec.marks[0].t_ms, race / NR_US_PER_MS);
-    assert_string_equal(rec.marks[0].label, "joiner");
+    assert_int_equal(rec.marks[0].player, 2); /* the joiner's car */
+    assert_string_equal(rec.marks[0].kind, "mark");
     recording_free(&rec);
     termlog_free(&h);
     termlog_free(&j);
@@ -360,6 +362,70 @@ static void duplicated_reordered(void **state)
     sim_close(&m);
 }
 
+/* Each player marks a moment while racing (the dissatisfaction key,
+ * netsession_mark): the host at 1 s of race time, the joiner twice after
+ * 2 s; before the start is known nothing is marked. merge puts the marks in the
+ * recording (time order, each with its car) and the race's condition from
+ * the logs' headers, as play's recordings have it. */
+typedef struct Marks {
+    int host, joiner, early;
+} Marks;
+
+static void mark_each(Sim *m, void *ctx)
+{
+    Marks *k = ctx;
+    int64_t race_us;
+    bool logged;
+    SessionStatus st[2];
+    for (int i = 0; i < 2; i++)
+        session_status(m->t[i].s, &st[i]);
+    if (st[0].phase < SESSION_RACING && k->early == 0)
+        k->early = session_mark(m->t[0].s, "dissatisfied", &race_us, &logged) ? 1 : -1; /* no start yet */
+    if (st[0].phase == SESSION_RACING && st[0].race_us >= 1000000 && k->host == 0)
+        k->host += session_mark(m->t[0].s, "dissatisfied", &race_us, &logged);
+    if (st[1].phase == SESSION_RACING && st[1].race_us >= 2000000 && k->joiner < 2)
+        k->joiner += session_mark(m->t[1].s, "dissatisfied", &race_us, &logged);
+}
+
+static void marks_and_condition_merged(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = {.schemes = "nc,dr", .seconds_ms = 3000, .logs = true};
+    o.link[0].delay_us = o.link[1].delay_us = 20000;
+    sim_open(&m, &o);
+    Marks k = {0, 0, 0};
+    sim_run(&m, T0 + 60 * NR_US_PER_S, mark_each, &k);
+    assert_true(m.t[0].ok && m.t[1].ok);
+    assert_int_equal(k.early, -1);
+    assert_true(k.host == 1 && k.joiner == 2);
+    const char *bin = getenv("NETRACE_BIN");
+    assert_non_null(bin);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' merge '%s' '%s' --out '%s/race.csv' --delays '%s/d.csv' >/dev/null 2>&1", bin,
+             m.t[0].log, m.t[1].log, m.dir, m.dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/race.csv", m.dir);
+    Recording rec;
+    NrError err;
+    assert_true(recording_load(&rec, cmd, &err));
+    assert_string_equal(recording_meta_get(&rec, "scheme"), session_scheme(m.t[0].s, 0)->name);
+    assert_string_equal(recording_meta_get(&rec, "link12"), "none"); /* no emulated link: the hub's own */
+    assert_string_equal(recording_meta_get(&rec, "link21"), "none");
+    assert_string_equal(recording_meta_get(&rec, "delta_ms"), "100");
+    assert_string_equal(recording_meta_get(&rec, "tdr_cw"), "0.25");
+    assert_string_equal(recording_meta_get(&rec, "clock"), "synchronised");
+    assert_non_null(recording_meta_get(&rec, "seed"));
+    assert_int_equal(rec.nmarks, 3);
+    assert_true(rec.marks[0].player == 1 && rec.marks[0].t_ms >= 1000 && rec.marks[0].t_ms < 1100);
+    for (int i = 1; i < 3; i++)
+        assert_true(rec.marks[i].player == 2 && rec.marks[i].t_ms >= 2000 && rec.marks[i].t_ms < 2200);
+    recording_free(&rec);
+    snprintf(cmd, sizeof cmd, "rm -f '%s/race.csv' '%s/d.csv'", m.dir, m.dir);
+    assert_int_equal(system(cmd), 0);
+    sim_close(&m);
+}
+
 /* Jittery links from the host (+-30 ms): its WELCOME is overtaken by its
  * own track chunks and clock probes, sent at once after it and sealed like
  * every datagram of the session, in three of four seeded races. Legitimate
@@ -425,7 +491,8 @@ int main(void)
         cmocka_unit_test(race_completes), cmocka_unit_test(clock_sync_offset_and_drift),
         cmocka_unit_test(refusal_allow),  cmocka_unit_test(silent_5s), cmocka_unit_test(silent_5s_reordered),
         cmocka_unit_test(peer_killed),    cmocka_unit_test(mark_key_into_the_log),    cmocka_unit_test(hostile_million),
-        cmocka_unit_test(duplicated_reordered), cmocka_unit_test(welcome_overtaken), cmocka_unit_test(stalled_frame),
+        cmocka_unit_test(duplicated_reordered),
+        cmocka_unit_test(marks_and_condition_merged), cmocka_unit_test(welcome_overtaken), cmocka_unit_test(stalled_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

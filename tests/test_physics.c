@@ -385,6 +385,95 @@ static void bots_race(void **state)
     track_free(t);
 }
 
+/* One bot alone from grid slot 0 (bench/bench_skill.c measures the same):
+ * its flying (second) lap in seconds, the mean distance from its racing
+ * line over that lap (cw) and the samples it spent on the grass. */
+static double flying_lap(const Track *t, double skill, uint64_t seed, double *dev_mean, int *grass)
+{
+    NrError err;
+    World w;
+    assert_true(world_init_solo(&w, t, 0, &err));
+    Bot *b = bot_new(t, &w.params, (BotDriver){skill, 0.5}, seed, 1, &err);
+    assert_non_null(b);
+    double len = track_length(t), dev = 0, lap = -1;
+    int64_t start = -1;
+    int n = 0;
+    CarInput in = {0, 0, 0};
+    *grass = 0;
+    while (w.t_us < 240 * NR_US_PER_S && lap < 0) {
+        double s = world_progress(&w, 0);
+        if (start < 0 && s >= len)
+            start = w.t_us;
+        if (start >= 0 && s >= 2 * len)
+            lap = (double)(w.t_us - start) / 1e6;
+        if (start >= 0 && w.t_us % WORLD_SAMPLE_US == 0) {
+            dev += fabs(world_offset(&w, 0) - bot_line(b, s));
+            *grass += world_on_grass(&w, 0);
+            n++;
+        }
+        if (w.t_us % WORLD_CONTROL_US == 0)
+            bot_input(b, &w, 0, &in);
+        world_step(&w, &in);
+    }
+    bot_free(b);
+    assert_true(lap > 0 && n > 0);
+    *dev_mean = dev / n;
+    return lap;
+}
+
+/* A bot a novice can race (issue 20): at the lowest skill a lap takes at
+ * least 1.5 times as long as at the highest, on the same racing line (no
+ * farther from it than the fast bot, never on the grass); a racing bot gets
+ * by it; skills outside [BOT_SKILL_MIN, 1] are refused. */
+static void novice_bot_is_slow_on_the_line(void **state)
+{
+    (void)state;
+    Track *t = default_track();
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        double dev_slow, dev_fast;
+        int grass_slow, grass_fast;
+        double slow = flying_lap(t, BOT_SKILL_MIN, seed, &dev_slow, &grass_slow);
+        double fast = flying_lap(t, 1.0, seed, &dev_fast, &grass_fast);
+        if (!(slow >= 1.5 * fast))
+            fail_msg("seed %d: skill %g laps in %.2f s, skill 1 in %.2f s: not 1.5 times slower", (int)seed,
+                     BOT_SKILL_MIN, slow, fast);
+        if (!(dev_slow <= dev_fast && dev_slow < 1.0))
+            fail_msg("seed %d: %.2f cw off the line at skill %g, %.2f at skill 1", (int)seed, dev_slow,
+                     BOT_SKILL_MIN, dev_fast);
+        assert_int_equal(grass_slow, 0);
+    }
+    /* Forgiving: a racing bot starting behind a novice gets by it within
+     * a lap and a half, the bodies never overlapping. */
+    World w;
+    NrError err;
+    assert_true(world_init(&w, t, 2, &err));
+    Bot *b[2];
+    b[0] = bot_new(t, &w.params, (BotDriver){BOT_SKILL_MIN, 0.5}, 3, 1, &err);
+    b[1] = bot_new(t, &w.params, (BotDriver){0.9, 0.5}, 3, 2, &err);
+    assert_true(b[0] && b[1]);
+    assert_true(world_progress(&w, 0) > world_progress(&w, 1));
+    CarInput in[2] = {{0, 0, 0}, {0, 0, 0}};
+    while (w.t_us < 50 * NR_US_PER_S) {
+        if (w.t_us % WORLD_CONTROL_US == 0)
+            for (int i = 0; i < 2; i++)
+                bot_input(b[i], &w, i, &in[i]);
+        world_step(&w, in);
+        assert_false(car_overlap(&w.car[0], &w.car[1], NULL, NULL, NULL));
+    }
+    if (!(world_progress(&w, 1) > world_progress(&w, 0) + 10.0))
+        fail_msg("after 50 s the racing bot is at %.1f cw, the novice at %.1f", world_progress(&w, 1),
+                 world_progress(&w, 0));
+    bot_free(b[0]);
+    bot_free(b[1]);
+    assert_true(world_init_solo(&w, t, 0, &err));
+    Bot *ok = bot_new(t, &w.params, (BotDriver){BOT_SKILL_MIN, 0}, 1, 1, &err);
+    assert_non_null(ok);
+    bot_free(ok);
+    assert_null(bot_new(t, &w.params, (BotDriver){BOT_SKILL_MIN - 0.01, 0}, 1, 1, &err));
+    assert_non_null(strstr(err.msg, "skill"));
+    track_free(t);
+}
+
 /* A race driven by bots, its inputs written as an input script, re-driven
  * from the script: every pose identical bit for bit; and the same seed
  * gives the same bytes. */
@@ -520,6 +609,7 @@ int main(void)
         cmocka_unit_test(contacts_are_counted),
         cmocka_unit_test(no_overlap_random_inputs),
         cmocka_unit_test(bots_race),
+        cmocka_unit_test(novice_bot_is_slow_on_the_line),
         cmocka_unit_test(resimulate_from_inputs),
         cmocka_unit_test(script_parsing),
     };

@@ -380,6 +380,99 @@ static void test_restart_keeps_the_race(void **state)
     assert_int_equal(access(part, F_OK), -1);
 }
 
+/* The marks of player p kept for the screens (every key's go through
+ * play_mark into ps.marks). */
+static int seat_marks(const PlayState *ps, int p)
+{
+    int n = 0;
+    for (int i = 0; i < ps->nmarks; i++)
+        n += ps->marks[i].player == p && strcmp(ps->marks[i].kind, "dissatisfied") == 0;
+    return n;
+}
+
+/* The mark key (player 1 Left Shift, player 2 Right Shift, a pad's Y)
+ * while racing: a '# mark:' line with the player in the recording at once,
+ * "MARKED" on that player's HUD for a second; nothing on the grid or while
+ * paused. Blinding: the HUD names no scheme and no link, only the note. A
+ * session (a study) ignores restart, replay, overview and quit keys. */
+static void test_mark_blind_session(void **state)
+{
+    Fix *f = *state;
+    config(f, PLAYER_KEYS, PLAYER_KEYS, "marked");
+    PlayState ps;
+    NrError err;
+    assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
+    char right[160];
+    play_hud_right(&ps, 1, right, sizeof right);
+    assert_non_null(strstr(right, "dr · link 1→2 ")); /* not blind: scheme and link */
+    play_key(&ps, SDL_SCANCODE_LSHIFT); /* on the grid: no mark */
+    assert_int_equal(seat_marks(&ps, 1), 0);
+    play_go_racing(&ps);
+    for (int i = 0; i < 30; i++)
+        play_frame(&ps, 16667);
+    play_key(&ps, SDL_SCANCODE_RSHIFT);
+    assert_int_equal(seat_marks(&ps, 2), 1);
+    assert_int_equal(seat_marks(&ps, 1), 0);
+    play_hud_right(&ps, 1, right, sizeof right);
+    assert_true(strncmp(right, "MARKED · dr", 11) == 0);
+    play_hud_right(&ps, 0, right, sizeof right);
+    assert_null(strstr(right, "MARKED"));
+    for (int i = 0; i < 61; i++) /* a second later the HUD is back */
+        play_frame(&ps, 16667);
+    play_hud_right(&ps, 1, right, sizeof right);
+    assert_null(strstr(right, "MARKED"));
+    play_key(&ps, SDL_SCANCODE_ESCAPE);
+    play_key(&ps, SDL_SCANCODE_LSHIFT); /* paused: no mark */
+    play_key(&ps, SDL_SCANCODE_ESCAPE);
+    play_key(&ps, SDL_SCANCODE_LSHIFT);
+    assert_int_equal(seat_marks(&ps, 1), 1);
+    /* the marks are in the file already (flushed), player and time */
+    char part[160];
+    snprintf(part, sizeof part, "%s.part", f->rec);
+    FILE *fp = fopen(part, "r");
+    assert_non_null(fp);
+    char line[256];
+    int found = 0;
+    while (fgets(line, sizeof line, fp)) {
+        long t;
+        int pl;
+        if (sscanf(line, "# mark: %ld,%d,dissatisfied", &t, &pl) == 2) {
+            assert_int_equal(pl, found == 0 ? 2 : 1);
+            assert_true(t > 0 && t < 2000);
+            found++;
+        }
+    }
+    fclose(fp);
+    assert_int_equal(found, 2);
+    play_state_free(&ps);
+    /* blind, in a session: no scheme, no link; R, Tab, Q and Space do nothing */
+    config(f, PLAYER_KEYS, PLAYER_KEYS, NULL);
+    f->cfg.blind = true;
+    f->cfg.session = true;
+    f->cfg.hud_note = "race 3 of 10";
+    assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
+    play_hud_right(&ps, 0, right, sizeof right);
+    assert_string_equal(right, "race 3 of 10");
+    play_key(&ps, SDL_SCANCODE_SPACE);
+    assert_int_equal(liverace_flow(ps.lr)->phase, RF_GRID); /* the session starts the race */
+    raceflow_go(liverace_flow(ps.lr), ps.flow_us);
+    for (int i = 0; i < 5 * 60 + 2; i++)
+        play_frame(&ps, 16667);
+    assert_int_equal(liverace_flow(ps.lr)->phase, RF_RACING);
+    play_key(&ps, SDL_SCANCODE_LSHIFT);
+    play_hud_right(&ps, 0, right, sizeof right);
+    assert_string_equal(right, "MARKED · race 3 of 10");
+    play_key(&ps, SDL_SCANCODE_ESCAPE);
+    play_key(&ps, SDL_SCANCODE_R);
+    play_key(&ps, SDL_SCANCODE_Q);
+    play_key(&ps, SDL_SCANCODE_TAB);
+    assert_int_equal(ps.race_no, 1);
+    assert_false(ps.want_quit || ps.want_watch);
+    assert_true(ps.paused);
+    play_draw(&ps, 640, 360);
+    play_state_free(&ps);
+}
+
 /* F3, the mark key: nothing on the grid or in the countdown (said so);
  * while racing a mark at the race time now into the recording, kept for
  * the lagometers; F2 shows and hides them (the engine keeps its rings). */
@@ -417,6 +510,10 @@ static void test_mark_key_and_lagometer(void **state)
     assert_int_equal(r.nmarks, 2);
     assert_int_equal(r.marks[0].t_ms, at_ms);
     assert_true(r.marks[1].t_ms > at_ms);
+    for (int i = 0; i < 2; i++) { /* the experimenter's key: nobody's, kind mark */
+        assert_int_equal(r.marks[i].player, 0);
+        assert_string_equal(r.marks[i].kind, "mark");
+    }
     recording_free(&r);
 }
 
@@ -595,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_help_pauses),
         cmocka_unit_test(test_mark_key_and_lagometer),
         cmocka_unit_test(test_restart_keeps_the_race),
+        cmocka_unit_test(test_mark_blind_session),
         cmocka_unit_test(test_replay_window_keeps_callers_fonts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -47,6 +47,11 @@ static void test_default_keys(void **st)
     assert_string_equal(d, "W/A/S/D");
     playkeys_describe(&k, 1, d, sizeof d);
     assert_string_equal(d, "↑/←/↓/→");
+    /* the mark keys: each player's Shift */
+    assert_int_equal(k.key[0][PK_MARK][0], SDL_SCANCODE_LSHIFT);
+    assert_int_equal(k.key[1][PK_MARK][0], SDL_SCANCODE_RSHIFT);
+    assert_string_equal(playkeys_key_name(&k, 1, PK_MARK), "Right Shift");
+    assert_string_equal(playkeys_key_name(&k, 1, PK_THROTTLE), "↑");
 }
 
 static void test_remap(void **st)
@@ -74,6 +79,23 @@ static void test_remap(void **st)
     state[SDL_SCANCODE_W] = 1; /* W is free now */
     playkeys_read(&k, 0, state, &c);
     assert_true(c.throttle == 1.0 && c.steer == 1.0);
+    /* Left Shift was player 1's default mark key: the file's throttle takes
+     * it and the mark is left without a key (a key map from before the mark
+     * key still loads); player 2's mark keeps Right Shift */
+    int p, a;
+    assert_true(playkeys_find(&k, SDL_SCANCODE_LSHIFT, &p, &a));
+    assert_true(p == 0 && a == PK_THROTTLE);
+    assert_int_equal(k.key[0][PK_MARK][0], 0);
+    assert_string_equal(playkeys_key_name(&k, 0, PK_MARK), "-");
+    assert_true(playkeys_find(&k, SDL_SCANCODE_RSHIFT, &p, &a));
+    assert_true(p == 1 && a == PK_MARK);
+    /* a mark named in the file is the file's; bound twice it is an error */
+    assert_true(playkeys_parse(&k, "p1.mark E\np2.mark \"Keypad 0\"\n", "m", &err));
+    assert_true(playkeys_find(&k, SDL_SCANCODE_E, &p, &a) && p == 0 && a == PK_MARK);
+    assert_true(playkeys_find(&k, SDL_SCANCODE_KP_0, &p, &a) && p == 1 && a == PK_MARK);
+    assert_false(playkeys_find(&k, SDL_SCANCODE_LSHIFT, &p, &a));
+    assert_false(playkeys_parse(&k, "p1.mark W\n", "m", &err));
+    assert_string_equal(err.msg, "m: key 'W' is bound to both p1.throttle and p1.mark");
 }
 
 static void expect_error(const char *text, const char *msg)
@@ -94,9 +116,9 @@ static void test_bad_maps(void **st)
                  "k:2: 'p3.left': the keyboard drives players 1 and 2 (players 3 and 4 play with pads, bots or "
                  "scripts)");
     expect_error("p5.left A\n",
-                 "k:1: unknown action 'p5.left' (expected p1.throttle, p1.brake, p1.left, p1.right or the same for p2)");
+                 "k:1: unknown action 'p5.left' (expected p1.throttle, p1.brake, p1.left, p1.right, p1.mark or the same for p2)");
     expect_error("p1.jump Space\n",
-                 "k:1: unknown action 'p1.jump' (expected p1.throttle, p1.brake, p1.left, p1.right or the same for p2)");
+                 "k:1: unknown action 'p1.jump' (expected p1.throttle, p1.brake, p1.left, p1.right, p1.mark or the same for p2)");
     expect_error("\n\np1.left Frobnicate\n", "k:3: unknown key 'Frobnicate' (SDL scancode names: W, Up, \"Left Shift\", Keypad 8 ...)");
     expect_error("p1.left\n", "k:1: p1.left needs at least one key");
     expect_error("p1.left \"Left Shift\n", "k:1: unterminated quote");

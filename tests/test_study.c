@@ -237,11 +237,11 @@ static void report_by_hand(void **state)
                              .kind = (StudyRaceKind)rows[i][4], .question = 0, .score = rows[i][5],
                              .response_ms = -1};
     StudyData d = {.r = r, .n = 12, .cap = 12};
-    /* pair, race -> inconsistency, fairness */
+    /* pair, race -> inconsistency, fairness, each player's marks (-1: not counted) */
     StudyRaceMetrics mm[6] = {
-        {1, 1, 0, STUDY_RACE_RATED, 0.1, 1.0}, {1, 2, 1, STUDY_RACE_RATED, 0.3, -1.0},
-        {1, 3, 0, STUDY_RACE_REPEAT, 0.2, 0.5}, {2, 1, 1, STUDY_RACE_RATED, 0.4, 2.0},
-        {2, 2, 0, STUDY_RACE_RATED, 0.0, 0.0}, {2, 3, 0, STUDY_RACE_REPEAT, 0.1, -0.5},
+        {1, 1, 0, STUDY_RACE_RATED, 0.1, 1.0, {2, 0}},   {1, 2, 1, STUDY_RACE_RATED, 0.3, -1.0, {0, 0}},
+        {1, 3, 0, STUDY_RACE_REPEAT, 0.2, 0.5, {5, 5}},  {2, 1, 1, STUDY_RACE_RATED, 0.4, 2.0, {3, 1}},
+        {2, 2, 0, STUDY_RACE_RATED, 0.0, 0.0, {1, -1}},  {2, 3, 0, STUDY_RACE_REPEAT, 0.1, -0.5, {5, 5}},
     };
     StudyMetrics m = {.m = mm, .n = 6, .cap = 6};
     StudyReport rep;
@@ -271,6 +271,16 @@ static void report_by_hand(void **state)
     assert_float_equal(rep.r_incons[0], studystats_pearson(sc, in, 12), 1e-12);
     assert_float_equal(rep.r_disadv[0], studystats_pearson(sc, dis, 12), 1e-12);
     assert_true(rep.r_incons[0] < 0); /* low scores go with the inconsistent races here */
+    /* marks per player and rated race (the repeat left out, -1 not counted):
+     * A 2, 0, 1: mean 1, sd 1, t(0.975, 2) = 4.303 -> half 4.303 / sqrt(3) = 2.484;
+     * B 0, 0, 3, 1: mean 1, sd sqrt(6 / 3), t(0.975, 3) = 3.182 -> half 3.182 * 1.4142 / 2 = 2.250
+     * (t from the printed table's three decimals, as stats.h has it) */
+    assert_int_equal(rep.marks[0].n, 3);
+    assert_float_equal(rep.marks[0].mean, 1.0, 1e-12);
+    assert_float_equal(rep.marks[0].hi, 1.0 + 4.303 / sqrt(3.0), 1e-9);
+    assert_int_equal(rep.marks[1].n, 4);
+    assert_float_equal(rep.marks[1].sd, sqrt(2.0), 1e-12);
+    assert_float_equal(rep.marks[1].lo, 1.0 - 3.182 * sqrt(2.0) / 2.0, 1e-9);
 }
 
 static bool answers(StudyData *d, const StudyPlan *p, const char *text, NrError *err)

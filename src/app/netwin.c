@@ -3,10 +3,13 @@
  * comes through netwin_race.h. */
 #include "netwin_internal.h"
 
+#include "widgets.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 
 /* Both key sets drive the one car of this terminal (WASD or the arrows),
  * or the pad that joined; keys steer through the ramp of `netrace play`. */
@@ -48,33 +51,59 @@ static void toggle_key(NetWin *nw, SDL_Scancode sc)
     nw->msg_frames = 120;
 }
 
-/* F3: a mark at the race time now into the terminal log (docs/netlog.md),
- * kept for the lagometer and the overview's charts. */
-static void mark(NetWin *nw)
+/* The mark keys (docs/netlog.md `mark` rows): the player's Shift or a
+ * pad's Y (kind dissatisfied, docs/studies.md) and F3 (kind mark, from
+ * either window): into this terminal's log at once, kept for the
+ * lagometer and the overview's charts; the screen says so. */
+void netwin_mark(NetWin *nw, const char *kind)
 {
     int64_t race_us;
-    bool logged;
-    if (!netwin_race_mark(nw->session, &race_us, &logged)) {
-        snprintf(nw->msg, sizeof nw->msg, "F3 marks a race once its start is known");
-    } else {
-        if (nw->nmarks == PLAY_MARKS) {
-            memmove(nw->marks, nw->marks + 1, sizeof nw->marks[0] * (PLAY_MARKS - 1));
-            nw->nmarks--;
-        }
-        nw->marks[nw->nmarks++] = (RecMark){.t_ms = race_us > 0 ? race_us / NR_US_PER_MS : 0};
-        nw->marks_total++;
+    bool logged, key = strcmp(kind, RECORDING_MARK_KEY) == 0;
+    if (!nw->session || !netwin_race_mark(nw->session, kind, &race_us, &logged)) {
+        if (key)
+            snprintf(nw->msg, sizeof nw->msg, "F3 marks a race once its start is known");
+        nw->msg_frames = key ? 120 : 0;
+        return;
+    }
+    if (nw->nmarks == PLAY_MARKS) {
+        memmove(nw->marks, nw->marks + 1, sizeof nw->marks[0] * (PLAY_MARKS - 1));
+        nw->nmarks--;
+    }
+    RecMark *m = &nw->marks[nw->nmarks++];
+    *m = (RecMark){.t_ms = race_us > 0 ? race_us / NR_US_PER_MS : 0, .player = netwin_race_own_car(nw->session)};
+    snprintf(m->kind, sizeof m->kind, "%s", kind);
+    nw->marks_total++;
+    if (key)
         snprintf(nw->msg, sizeof nw->msg, "mark %d at %.3f s %s", nw->marks_total, (double)race_us / 1e6,
                  logged ? "in the log" : "(no --log: not kept)");
-    }
+    else
+        snprintf(nw->msg, sizeof nw->msg, "MARKED");
+    nw->msg_frames = key ? 120 : 60;
+}
+
+/* Ctrl + / Ctrl - / Ctrl 0: larger text for the back of the room (a
+ * study's window too); true when the key was one of them. */
+bool netwin_scale_key(NetWin *nw, const SDL_KeyboardEvent *k)
+{
+    if (!gfx_scale_key(&nw->scale, k))
+        return false;
+    if (nw->view)
+        nw->view->scale = nw->scale;
+    snprintf(nw->msg, sizeof nw->msg, "text x%g (Ctrl + / - / 0)", nw->scale);
     nw->msg_frames = 120;
+    return true;
 }
 
 static void scr_event(void *ctx, const SDL_Event *ev)
 {
     NetWin *nw = ctx;
+    if (nw->cfg->study) { /* no lagometer, no overview: the players are blind */
+        netwin_study_event(nw, ev);
+        return;
+    }
     if (overwin_owns(&nw->watch, ev) && ev->type == SDL_KEYDOWN && ev->key.keysym.scancode == SDL_SCANCODE_F3) {
         if (!ev->key.repeat)
-            mark(nw); /* the mark key works from either window */
+            netwin_mark(nw, RECORDING_MARK_KEY); /* the mark key works from either window */
         return;
     }
     if (overwin_owns(&nw->watch, ev)) {
@@ -91,16 +120,17 @@ static void scr_event(void *ctx, const SDL_Event *ev)
     PadEvent pe;
     if (pads_event(&nw->pads, ev, &pe) && pe.news == PAD_JOINED)
         fprintf(stderr, "netrace: %s drives\n", pe.name);
-    if (ev->type != SDL_KEYDOWN || ev->key.repeat)
+    if (ev->type == SDL_CONTROLLERBUTTONDOWN && ev->cbutton.button == PADS_MARK_BUTTON &&
+        pads_player_of(&nw->pads, ev->cbutton.which) == 0)
+        netwin_mark(nw, RECORDING_MARK_DISSATISFIED);
+    if (ev->type != SDL_KEYDOWN || ev->key.repeat || netwin_scale_key(nw, &ev->key))
         return;
-    if (gfx_scale_key(&nw->scale, &ev->key)) { /* larger text for the back of the room */
-        if (nw->view)
-            nw->view->scale = nw->scale;
-        snprintf(nw->msg, sizeof nw->msg, "text x%g (Ctrl + / - / 0)", nw->scale);
-        nw->msg_frames = 120;
+    SDL_Scancode sc = ev->key.keysym.scancode;
+    int player, action;
+    if (playkeys_find(&nw->keys, sc, &player, &action) && action == PK_MARK) {
+        netwin_mark(nw, RECORDING_MARK_DISSATISFIED); /* either key set's: both drive this terminal's car */
         return;
     }
-    SDL_Scancode sc = ev->key.keysym.scancode;
     if (sc == SDL_SCANCODE_Q || sc == SDL_SCANCODE_ESCAPE || (nw->after_race && sc == SDL_SCANCODE_RETURN))
         nw->quit = true;
     else if (sc == SDL_SCANCODE_H || sc == SDL_SCANCODE_F1)
@@ -116,7 +146,7 @@ static void scr_event(void *ctx, const SDL_Event *ev)
     else if (sc == SDL_SCANCODE_F2)
         nw->lag = !nw->lag;
     else if (sc == SDL_SCANCODE_F3)
-        mark(nw);
+        netwin_mark(nw, RECORDING_MARK_KEY);
 }
 
 /* Tab: the overview of every scheme opens beside the window, or closes. */
@@ -147,7 +177,6 @@ static void toggle_watch(NetWin *nw, const NetRace *nr)
     }
 }
 
-
 /* The camera, the gap, a hit's feedback and the sounds (drivehud.h), as
  * `netrace play` moves them on each frame. */
 static void feedback(NetWin *nw, const NetRace *nr, double dt_s)
@@ -167,6 +196,10 @@ static void scr_advance(void *ctx, int64_t wall_dt_us)
 {
     NetWin *nw = ctx;
     double dt_s = (double)wall_dt_us / 1e6;
+    if (nw->cfg->study)
+        netwin_study_advance(nw, wall_dt_us);
+    if (!nw->session)
+        return;
     dt_s = dt_s > 0.1 ? 0.1 : dt_s;
     read_input(nw, dt_s);
     NetRace nr;
@@ -176,12 +209,24 @@ static void scr_advance(void *ctx, int64_t wall_dt_us)
     feedback(nw, &nr, dt_s);
 }
 
+/* The view of the race before (its track freed with its session). */
+void netwin_view_drop(NetWin *nw)
+{
+    if (nw->view) {
+        app_state_free(nw->view);
+        free(nw->view);
+    }
+    nw->view = NULL;
+    nw->view_track = NULL;
+}
 
 static void scr_draw(void *ctx, int w, int h)
 {
     NetWin *nw = ctx;
     NetRace nr;
-    netwin_race_read(nw->session, &nr);
+    memset(&nr, 0, sizeof nr);
+    if (nw->session)
+        netwin_race_read(nw->session, &nr);
     netwin_view_make(nw, &nr);
     if (nr.racing && nr.st.rtt_us > 0) /* the clock sync over the race, for the lagometer */
         lagnet_add(nw->net, nr.st.race_us, nr.st.rtt_us, nr.st.offset_us, nr.st.bound_us);
@@ -192,7 +237,6 @@ static void scr_draw(void *ctx, int w, int h)
     }
     netwin_frame_draw(nw, &nr, w, h);
 }
-
 
 static unsigned scr_requests(void *ctx)
 {
@@ -207,6 +251,8 @@ static unsigned scr_requests(void *ctx)
 static double scr_time(void *ctx)
 {
     NetRace nr;
+    if (!((NetWin *)ctx)->session)
+        return 0.0;
     netwin_race_read(((NetWin *)ctx)->session, &nr);
     return nr.st.race_us > 0 ? (double)nr.st.race_us / 1e6 : 0.0;
 }
@@ -223,7 +269,7 @@ static void scr_message(void *ctx, const char *text)
 static void scr_after(void *ctx)
 {
     NetWin *nw = ctx;
-    if (!netwin_race_data(nw->session, nw->hist, &nw->data))
+    if (!nw->session || nw->cfg->study || !netwin_race_data(nw->session, nw->hist, &nw->data))
         return;
     nw->have_data = true;
     nw->data.net = nw->net;
@@ -238,11 +284,29 @@ static void scr_after(void *ctx)
 static bool on_session_frame(void *ctx)
 {
     NetWin *nw = ctx;
-    WinScreen scr = {.ctx = nw, .shot_prefix = "netrace-net", .event = scr_event, .advance = scr_advance,
-                     .draw = scr_draw, .requests = scr_requests, .race_time_s = scr_time, .message = scr_message,
-                     .after = scr_after};
+    WinScreen scr = {.ctx = nw, .shot_prefix = nw->cfg->study ? "netrace-study" : "netrace-net", .event = scr_event,
+                     .advance = scr_advance, .draw = scr_draw, .requests = scr_requests, .race_time_s = scr_time,
+                     .message = scr_message, .after = scr_after};
     /* no pacing here: the session calls every SESSION_FRAME_US */
-    return winloop_frame(&nw->loop, &scr, false);
+    if (!winloop_frame(&nw->loop, &scr, false))
+        nw->quit = true;
+    return !nw->quit;
+}
+
+static bool on_attached_frame(void *ctx, Session *s)
+{
+    (void)s;
+    return on_session_frame(ctx);
+}
+
+bool netwin_frame(NetWin *nw)
+{
+    return on_session_frame(nw);
+}
+
+bool netwin_closed(const NetWin *nw)
+{
+    return nw->quit || (nw->stop && *nw->stop);
 }
 
 /* A race that did not happen or broke off: why (the session's line, such
@@ -276,62 +340,97 @@ static bool setup_input(NetWin *nw)
     return true;
 }
 
-int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
+NetWin *netwin_open(const NetWinConfig *cfg, volatile sig_atomic_t *stop, int *rc)
 {
     /* an invisible driver only when asked for by name (the tests drive the
      * window's loop on SDL's dummy driver); never a silent fallback */
     const char *want = getenv("SDL_VIDEODRIVER");
     WinLoopConfig wc = {.title = cfg->title ? cfg->title : "netrace", .width = cfg->width, .height = cfg->height,
-                        .fullscreen = cfg->fullscreen, .gamepads = true,
+                        .fullscreen = cfg->fullscreen, .gamepads = true, .shot_dir = cfg->shot_dir,
                         .invisible_ok = want && (strcmp(want, "dummy") == 0 || strcmp(want, "offscreen") == 0)};
     NetWin *nw = calloc(1, sizeof *nw);
+    *rc = 3;
     if (!nw || !winloop_open(&nw->loop, &wc)) {
         free(nw);
-        return 3;
+        return NULL;
     }
+    nw->loop.fixed_dt_us = cfg->frame_dt_us;
     nw->cfg = cfg;
     nw->scale = cfg->scale > 0 ? cfg->scale : 1.0;
-    nw->session = s;
     nw->stop = stop;
-    nw->want_watch = cfg->watch;
+    nw->want_watch = cfg->watch && !cfg->study;
     drivehud_reset(&nw->hud, cfg->camera_rotate ? DRIVECAM_ROTATE : DRIVECAM_NORTH);
     sound_open(&nw->snd, cfg->mute);
-    nw->lag = cfg->lagometer;
+    nw->lag = cfg->lagometer && !cfg->study;
+    nw->st.finished_us = -1;
     nw->hist = calloc(1, sizeof *nw->hist);
     nw->net = calloc(1, sizeof *nw->net);
-    int rc = !nw->hist || !nw->net ? 3 : 4;
-    if (nw->hist && nw->net && setup_input(nw)) {
-        char font[512];
-        gfx_pick_font(cfg->font_path, font, sizeof font);
-        gfx_init(&nw->gfx0, nw->loop.r, font[0] ? font : NULL);
-        nw->have_gfx0 = true;
-        widget_sprites_load(&nw->sprites, nw->loop.r, NULL);
-        if (nw->sprites.icon)
-            SDL_SetWindowIcon(nw->loop.win, nw->sprites.icon);
-        bool ok = netwin_race_run(s, on_session_frame, nw, stop);
-        rc = ok ? 0 : 1;
-        bool left = nw->quit; /* Q or Esc: the player knows why */
-        /* the standings stay up until the player closes them */
-        nw->quit = false;
-        nw->after_race = true;
-        while (ok && on_session_frame(nw))
-            SDL_Delay(30);
-        if (!ok && !left && !(stop && *stop))
-            show_failure(nw);
+    if (!nw->hist || !nw->net || !setup_input(nw)) {
+        *rc = nw->hist && nw->net ? 4 : 3;
+        netwin_close(nw);
+        return NULL;
     }
+    char font[512];
+    gfx_pick_font(cfg->font_path, font, sizeof font);
+    gfx_init(&nw->gfx0, nw->loop.r, font[0] ? font : NULL);
+    nw->have_gfx0 = true;
+    widget_sprites_load(&nw->sprites, nw->loop.r, NULL);
+    if (nw->sprites.icon)
+        SDL_SetWindowIcon(nw->loop.win, nw->sprites.icon);
+    *rc = 0;
+    return nw;
+}
+
+void netwin_attach(NetWin *nw, Session *s)
+{
+    if (s == nw->session)
+        return;
+    overwin_close(&nw->watch);
+    netwin_view_drop(nw); /* it drew the race before's track, freed with its session */
+    memset(nw->hist, 0, sizeof *nw->hist);
+    nw->have_data = false;
+    nw->session = s;
+    nw->after_race = nw->failed = false;
+    if (s)
+        netwin_race_attach(s, on_attached_frame, nw);
+    if (nw->cfg->study)
+        netwin_study_attach(nw);
+}
+
+void netwin_close(NetWin *nw)
+{
+    if (!nw)
+        return;
     overwin_close(&nw->watch);
     sound_close(&nw->snd);
     widget_sprites_free(&nw->sprites);
     if (nw->have_gfx0)
         gfx_free(&nw->gfx0);
-    if (nw->view) {
-        app_state_free(nw->view);
-        free(nw->view);
-    }
+    netwin_view_drop(nw);
     pads_free(&nw->pads);
     free(nw->hist);
     free(nw->net);
     winloop_close(&nw->loop);
     free(nw);
+}
+
+int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop)
+{
+    int rc;
+    NetWin *nw = netwin_open(cfg, stop, &rc);
+    if (!nw)
+        return rc;
+    nw->session = s;
+    bool ok = netwin_race_run(s, on_session_frame, nw, stop);
+    rc = ok ? 0 : 1;
+    bool left = nw->quit; /* Q or Esc: the player knows why */
+    /* the standings stay up until the player closes them */
+    nw->quit = false;
+    nw->after_race = true;
+    while (ok && on_session_frame(nw))
+        SDL_Delay(30);
+    if (!ok && !left && !(stop && *stop))
+        show_failure(nw);
+    netwin_close(nw);
     return rc;
 }

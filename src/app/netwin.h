@@ -33,6 +33,27 @@
  *        A race that did not complete (not left by the player) says why in
  *        the window (session_error, such as the give-up when the host never
  *        answered a wrong code) until closed, at most 18 s.
+ *   netwin_open(cfg, stop, &rc) / netwin_attach(nw, s) / netwin_frame(nw) /
+ *        netwin_close(nw)  the window in parts, for a study's many races in
+ *        one window (docs/studies.md "Over the network"): open (NULL with
+ *        rc 3 or 4 as netwin_run), attach each race's session (its frames
+ *        then come from the session's loop: session_step; NULL between
+ *        races, when the caller calls netwin_frame itself about every
+ *        SESSION_FRAME_US; false once the player closed the window or
+ *        *stop), close.
+ *   netwin_closed(nw)      the player closed the window (or *stop).
+ *   netwin_study_over(nw, complete, why)  the study's last screen: "Thank
+ *        you", the session complete, or stopped (why, for the subject:
+ *        "please call the experimenter"); netwin_frame until closed.
+ *
+ * A study (cfg->study): each race's session on the one window, blind unless
+ * the plan says otherwise (no scheme, no link, no clock or round trip on
+ * the screen: "race i of n" only); a card before the race, "Finished"
+ * after it, then this terminal's player rates it on a rating screen
+ * (studyrate.h: keys W / S or Up / Down choose, D / Right or the mark key
+ * confirm; a pad's d-pad or stick and A), each answer to the hooks; Q, Esc,
+ * Tab and H do nothing, the window's close or Ctrl-Q stops the study;
+ * F11 (F unless a key drives), F12 and Ctrl + / - as in a race.
  *   netwin_ask_code(cfg, host, code, stop)  `join HOST` without --code: a
  *        window asks for the join code the host's window shows, typed by
  *        netwin_code_key's rules. 0 with the canonical code in code, 1 when
@@ -62,6 +83,20 @@
 #include "netwin_race.h"
 #include "play.h"
 #include "session.h"
+#include "studyplan.h"
+
+/* A study's hooks (src/cli keeps the answers). */
+typedef struct NetWinStudy {
+    void *ctx;
+    /* this end's player may rate the attached race now (the host: once its
+     * metrics are kept); given[q]: this player's answers kept before */
+    bool (*can_rate)(void *ctx, Session *s, bool given[STUDY_MAX_QUESTIONS]);
+    /* this end's player answered question q (score as ratings.csv has it:
+     * 1..5, 1 yes / 0 no) after response_ms; false stops the study (said) */
+    bool (*answer)(void *ctx, Session *s, int q, int score, int64_t response_ms);
+    /* every question of the race answered */
+    void (*done)(void *ctx, Session *s);
+} NetWinStudy;
 
 typedef struct NetWinConfig {
     PlayerKind kind;          /* who drives: keys and pads through the window, bots and scripts by themselves */
@@ -73,6 +108,9 @@ typedef struct NetWinConfig {
     bool fullscreen;
     bool watch;               /* the gauges of every scheme open at the start (Tab toggles) */
     double scale;             /* text scale (--scale, Ctrl +/-); 0 = 1 */
+    const char *shot_dir;     /* F12 screenshots; NULL = winloop_default_shot_dir */
+    const NetWinStudy *study; /* a study's races (NULL: one race) */
+    int64_t frame_dt_us;      /* > 0: every frame's screen time (tests on simulated time) */
     bool camera_rotate;       /* the screen turns with the car (C toggles) */
     bool mute;                /* no sound (M toggles) */
     bool lagometer;           /* the lagometer shown at the start (F2 toggles; the session's
@@ -88,6 +126,8 @@ typedef struct NetWinLook {
     const LagNetHist *net; /* its clock sync history; NULL = none */
 } NetWinLook;
 
+typedef struct NetWin NetWin;
+
 #define NETWIN_CODE_TYPED 32 /* the prompt's text: a code with dashes and room for slips */
 enum { NETWIN_CODE_TYPING = 0, NETWIN_CODE_DONE = 1, NETWIN_CODE_BAD = 2 };
 
@@ -98,6 +138,12 @@ int netwin_ask_code(const NetWinConfig *cfg, const char *host, char code[WIRECRY
 int netwin_run(Session *s, const NetWinConfig *cfg, volatile sig_atomic_t *stop);
 void netwin_draw_frame(SDL_Renderer *r, const NetWinConfig *cfg, const NetRace *nr, const NetWinLook *look, int w,
                        int h, GfxAudit *audit);
+NetWin *netwin_open(const NetWinConfig *cfg, volatile sig_atomic_t *stop, int *rc);
+void netwin_attach(NetWin *nw, Session *s);
+bool netwin_frame(NetWin *nw);
+bool netwin_closed(const NetWin *nw);
+void netwin_study_over(NetWin *nw, bool complete, const char *why);
+void netwin_close(NetWin *nw);
 const char *const *netwin_help_lines(int *n);
 
 #endif

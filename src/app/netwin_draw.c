@@ -43,7 +43,10 @@ static void hud(NetWin *nw, const NetRace *nr, int w)
                  (double)nr->st.bound_us / 1e3);
     else
         snprintf(clock, sizeof clock, "clock: the host's");
-    if (nr->ncars > 2)
+    if (nw->cfg->study && nw->st.race.blind) { /* the subject sees no condition (docs/studies.md) */
+        snprintf(h.who, sizeof h.who, "%s", kind);
+        netwin_study_hud(nw, h.right, sizeof h.right);
+    } else if (nr->ncars > 2)
         snprintf(h.right, sizeof h.right, "%s · rtt %.2f ms · %s · %d cars %s", clock, (double)nr->st.rtt_us / 1e3,
                  nr->shown, nr->ncars, p2p ? "peer to peer" : "through the server");
     else
@@ -95,6 +98,7 @@ static const char *const help_lines[] = {
     "S / Down        brake",
     "A D / Left Right  steer",
     "(a pad: triggers and the left stick)",
+    "Shift (a pad: Y) mark this moment in the log",
     "Tab             every scheme's overview in a second window",
     "C               the camera: north up, or turning with the car",
     "M               sound on / off",
@@ -115,7 +119,9 @@ static void draw_boxes(NetWin *nw, const NetRace *nr, int w, int h)
 {
     Gfx *g = &nw->view->gfx;
     char l1[160], l2[160];
-    if (nr->st.phase == SESSION_SYNCING) {
+    if (nw->cfg->study && !nr->st.paused) {
+        netwin_study_boxes(nw, nr, w, h); /* the card, "Finished": no clocks, no results */
+    } else if (nr->st.phase == SESSION_SYNCING) {
         snprintf(l1, sizeof l1, "peer %s", nr->st.peer);
         snprintf(l2, sizeof l2, "clock offset %+.3f ms ±%.2f ms, round trip %.2f ms", (double)nr->st.offset_us / 1e3,
                  (double)nr->st.bound_us / 1e3, (double)nr->st.rtt_us / 1e3);
@@ -192,9 +198,12 @@ static void draw_failure(NetWin *nw, const NetRace *nr, int w, int h)
     widget_text_box(&nw->gfx0, w, h, lines, lines[3] ? 4 : 3, PAL_WARN);
 }
 
-/* The drawing context once the track is known. */
+/* The drawing context once the track is known (a study's next race: its
+ * own track, a new view). */
 void netwin_view_make(NetWin *nw, const NetRace *nr)
 {
+    if (nr->track != nw->view_track)
+        netwin_view_drop(nw);
     if (nw->view || !nr->track || (nw->view = calloc(1, sizeof *nw->view)) == NULL)
         return;
     AppConfig ac = app_config_default();
@@ -203,6 +212,7 @@ void netwin_view_make(NetWin *nw, const NetRace *nr)
     ac.wall_cw = CAR_GRASS_CW;
     ac.scale = nw->scale;
     app_state_init_track(nw->view, nr->track, &ac, nw->loop.r);
+    nw->view_track = nr->track;
 }
 
 void netwin_frame_draw(NetWin *nw, const NetRace *nr, int w, int h)
@@ -214,6 +224,8 @@ void netwin_frame_draw(NetWin *nw, const NetRace *nr, int w, int h)
         draw_failure(nw, nr, w, h);
         return;
     }
+    if (nw->cfg->study && netwin_study_draws(nw, nr, w, h))
+        return;
     if (!nw->view) {
         draw_waiting(nw, nr, w, h);
         return;
@@ -261,10 +273,7 @@ void netwin_draw_frame(SDL_Renderer *r, const NetWinConfig *cfg, const NetRace *
         gfx_audit_start(&nw->view->gfx, audit); /* one record: the two fonts draw one frame */
     netwin_frame_draw(nw, nr, w, h);
     gfx_free(&nw->gfx0);
-    if (nw->view) {
-        app_state_free(nw->view);
-        free(nw->view);
-    }
+    netwin_view_drop(nw);
     free(nw->net);
     free(nw);
 }

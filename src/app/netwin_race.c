@@ -58,9 +58,9 @@ void netwin_race_read(Session *s, NetRace *nr)
     nr->limit_us = st && st->holds_delta ? engine_params(e)->delta_us : 0;
 }
 
-bool netwin_race_mark(Session *s, int64_t *race_us, bool *logged)
+bool netwin_race_mark(Session *s, const char *kind, int64_t *race_us, bool *logged)
 {
-    return session_mark(s, race_us, logged);
+    return session_mark(s, kind, race_us, logged);
 }
 
 /* Scheme k's latest metric sample, appended when the metrics moved on. */
@@ -201,4 +201,19 @@ bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile s
     bool ok = session_run(s, stop);
     session_set_frame(s, NULL, NULL);
     return ok;
+}
+
+void netwin_race_attach(Session *s, bool (*frame)(void *ctx, Session *s), void *ctx)
+{
+    session_set_frame(s, frame, ctx);
+}
+
+const NetStudyRace *netwin_race_study(const Session *s)
+{
+    return session_study(s);
+}
+
+int netwin_race_own_car(Session *s)
+{
+    return netsession_own_car(session_core(s)) + 1;
 }

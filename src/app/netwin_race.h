@@ -33,7 +33,8 @@
  *        waits for (n bytes each).
  *   netwin_race_error(s)  why the race did not complete (session_error).
  *   netwin_race_input(s, in)   this terminal's controls to the session.
- *   netwin_race_mark(s, &race_us, &logged)  the mark key (session_mark).
+ *   netwin_race_mark(s, kind, &race_us, &logged)  a mark key (session_mark).
+ *   netwin_race_own_car(s)     this terminal's car (1-based; 0 a server).
  *   netwin_race_pose(countdown, shown, grid, &out)  the pose a screen draws
  *        for a car: its grid slot in the countdown (the terminal starts at
  *        race time 0), else what the scheme shows, a prediction (seq -1)
@@ -41,6 +42,10 @@
  *   netwin_race_run(s, frame, ctx, stop)  runs the session to its end with
  *        frame(ctx) called on its loop (false from it leaves the race);
  *        true when the race completed.
+ *   netwin_race_attach(s, frame, ctx)  frame(ctx, s) called on the session's
+ *        loop from now on (a caller's own loop of session_step).
+ *   netwin_race_study(s)  the session's study race (NULL: none, or not
+ *        known yet).
  */
 #ifndef NR_NETWIN_RACE_H
 #define NR_NETWIN_RACE_H
@@ -86,7 +91,10 @@ const char *netwin_race_pause_text(const SessionStatus *st, char *why, size_t n)
 const char *netwin_race_wait_text(const NetRace *nr, char *l2, char *l3, size_t n);
 const char *netwin_race_error(const Session *s);
 void netwin_race_input(Session *s, const CarInput *in);
-bool netwin_race_mark(Session *s, int64_t *race_us, bool *logged);
+bool netwin_race_mark(Session *s, const char *kind, int64_t *race_us, bool *logged);
+int netwin_race_own_car(Session *s);
 bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile sig_atomic_t *stop);
+void netwin_race_attach(Session *s, bool (*frame)(void *ctx, Session *s), void *ctx);
+const NetStudyRace *netwin_race_study(const Session *s);
 
 #endif

@@ -63,6 +63,15 @@ typedef struct PlayConfig {
     bool lagometer;           /* start with the lagometers shown (F2; the engine
                                * keeps its rings: race.engine.lagometer) */
     int bench_frames;
+    /* Blinding (a study): the players' screens name no scheme and no link;
+     * the HUD's right side shows hud_note instead (NULL = nothing). */
+    bool blind;
+    const char *hud_note;
+    /* A session drives the races (a study's screen, studywin.h): no restart,
+     * replay, overview or quit keys (Ctrl-Q and closing the window end the
+     * session), no grid or results box; the countdown starts when the
+     * session says. */
+    bool session;
 } PlayConfig;
 
 int play_run_window(const PlayConfig *cfg);

@@ -67,6 +67,23 @@ const char *play_kind_text(const PlayState *ps, int j, char *buf, size_t n)
     return buf;
 }
 
+void play_hud_right(const PlayState *ps, int j, char *buf, size_t n)
+{
+    const Engine *e = liverace_engine(ps->lr);
+    const char *scheme = engine_scheme(e, ps->cfg->race.shown)->name;
+    bool marked = ps->flow_us < ps->marked_until_us[j];
+    const char *note = ps->cfg->hud_note ? ps->cfg->hud_note : "";
+    char ls[96];
+    if (ps->cfg->blind) /* a study's players see no scheme and no link */
+        snprintf(buf, n, "%s%s%s", marked ? "MARKED" : "", marked && *note ? " · " : "", note);
+    else if (play_links_text(ps, j, ls, sizeof ls)) /* N cars or cs */
+        snprintf(buf, n, "%s%s · %s", marked ? "MARKED · " : "", scheme, ls);
+    else {
+        app_link_short(engine_link(e, 1 - j), ls, sizeof ls);
+        snprintf(buf, n, "%s%s · link %d→%d %s", marked ? "MARKED · " : "", scheme, 2 - j, j + 1, ls);
+    }
+}
+
 static void hud(PlayState *ps, int j, const SDL_FRect *rect)
 {
     const Engine *e = liverace_engine(ps->lr);
@@ -79,13 +96,7 @@ static void hud(PlayState *ps, int j, const SDL_FRect *rect)
     EngineView v; /* the position as this terminal shows it */
     engine_view(e, k, j, &v);
     h.place = play_place(&v, ps->nseats, j);
-    char ls[96];
-    if (play_links_text(ps, j, ls, sizeof ls)) { /* N cars or cs */
-        snprintf(h.right, sizeof h.right, "%s · %s", engine_scheme(e, k)->name, ls);
-    } else {
-        app_link_short(engine_link(e, 1 - j), ls, sizeof ls);
-        snprintf(h.right, sizeof h.right, "%s · link %d→%d %s", engine_scheme(e, k)->name, 2 - j, j + 1, ls);
-    }
+    play_hud_right(ps, j, h.right, sizeof h.right);
     widget_hud(ps->view, rect, &h);
 }
 
@@ -172,6 +183,7 @@ static const char *const help_lines[] = {
     "         left stick or d-pad steer, Start pause",
     "Players 3 and 4: a gamepad (press a button to join), a bot or a script",
     "Reverse: hold the brake at a standstill (slow, up to 5 cw/s)",
+    "Mark a moment in the recording: P1 Left Shift, P2 Right Shift, pad Y",
     "Space / Enter  start the race on the grid; race again after the finish",
     "Esc / P        pause / resume",
     "R              restart (when paused or finished)",
@@ -192,6 +204,26 @@ const char *const *play_help_lines(int *n)
 {
     *n = (int)(sizeof help_lines / sizeof help_lines[0]);
     return help_lines;
+}
+
+/* A study's race: the driving keys, the mark, pause; nothing of schemes. */
+static const char *const session_help_lines[] = {
+    "netrace study - keys",
+    "Player 1: W throttle, S brake, A / D steer (or --keys FILE)",
+    "Player 2: Up throttle, Down brake, Left / Right steer",
+    "Gamepad: right trigger or A throttle, left trigger or B / X brake,",
+    "         left stick or d-pad steer, Start pause",
+    "Reverse: hold the brake at a standstill (slow, up to 5 cw/s)",
+    "Not happy with the game right now? Press your mark key:",
+    "         player 1 Left Shift, player 2 Right Shift, a gamepad's Y",
+    "Esc / P        pause / resume",
+    "F11 fullscreen · F12 screenshot · H this help",
+};
+
+const char *const *play_session_help_lines(int *n)
+{
+    *n = (int)(sizeof session_help_lines / sizeof session_help_lines[0]);
+    return session_help_lines;
 }
 
 void play_draw(PlayState *ps, int w, int h)
@@ -216,23 +248,24 @@ void play_draw(PlayState *ps, int w, int h)
     play_layout_frame(ps, w, h);
     play_layout_lights(ps, w, h);
     RacePhase ph = liverace_flow(ps->lr)->phase;
-    if (ph == RF_GRID)
+    bool session = ps->cfg->session; /* a study's screen draws its own boxes */
+    if (ph == RF_GRID && !session)
         play_grid_box(ps, w, h);
-    if (ph == RF_DONE)
+    if (ph == RF_DONE && !session)
         play_results_box(ps, w, h);
     if (ps->paused && !ps->help) {
         const char *lines[4] = {"PAUSED", ps->pause_why[0] ? ps->pause_why : "the race clock is stopped",
-                                "Esc / P resume · R restart · Q quit", "H help"};
+                                session ? "Esc / P resume" : "Esc / P resume · R restart · Q quit", "H help"};
         widget_text_box(&ps->view->gfx, w, h, lines, 4, ps->pause_why[0] ? PAL_WARN : PAL_ACCENT);
     }
     if (ps->help) { /* the keys, then how to read the lagometer */
         int n;
-        const char *const *keys = play_help_lines(&n);
+        const char *const *keys = session ? play_session_help_lines(&n) : play_help_lines(&n);
         const char *lines[48];
         int m = 0;
         for (int i = 0; i < n && m < 48; i++)
             lines[m++] = keys[i];
-        for (int i = 0; lagometer_legend(i) && m < 48; i++)
+        for (int i = 0; !session && lagometer_legend(i) && m < 48; i++) /* a study shows no lagometer */
             lines[m++] = lagometer_legend(i);
         widget_text_box(&ps->view->gfx, w, h, lines, m, PAL_ACCENT);
     }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const ACTION_NAME[PK_ACTIONS] = {"throttle", "brake", "left", "right"};
+static const char *const ACTION_NAME[PK_ACTIONS] = {"throttle", "brake", "left", "right", "mark"};
 
 void playkeys_default(PlayKeys *k)
 {
@@ -21,6 +21,26 @@ void playkeys_default(PlayKeys *k)
     k->key[1][PK_BRAKE][0] = SDL_SCANCODE_DOWN;
     k->key[1][PK_LEFT][0] = SDL_SCANCODE_LEFT;
     k->key[1][PK_RIGHT][0] = SDL_SCANCODE_RIGHT;
+    k->key[0][PK_MARK][0] = SDL_SCANCODE_LSHIFT;
+    k->key[1][PK_MARK][0] = SDL_SCANCODE_RSHIFT;
+}
+
+/* A default mark key (its action not named in the file) that the file
+ * gives to another action is dropped, not an error: key maps from before
+ * the mark key keep working. */
+static void marks_give_way(PlayKeys *t, bool named[PLAYKEYS_PLAYERS][PK_ACTIONS])
+{
+    for (int p = 0; p < PLAYKEYS_PLAYERS; p++) {
+        if (named[p][PK_MARK])
+            continue;
+        SDL_Scancode *mk = t->key[p][PK_MARK];
+        for (int i = 0; i < PLAYKEYS_PER_ACTION; i++)
+            for (int q = 0; q < PLAYKEYS_PLAYERS && mk[i]; q++)
+                for (int a = 0; a < PK_ACTIONS && mk[i]; a++)
+                    for (int j = 0; j < PLAYKEYS_PER_ACTION && mk[i]; j++)
+                        if (named[q][a] && t->key[q][a][j] == mk[i])
+                            mk[i] = SDL_SCANCODE_UNKNOWN;
+    }
 }
 
 /* Next token of a line: a bare word or a "quoted name"; NULL at the end.
@@ -104,8 +124,8 @@ static bool parse_line(PlayKeys *k, char *line, const char *name, int ln, bool n
                                  "with pads, bots or scripts)", name, ln, w);
     if (!parse_action(w, &player, &action))
         return nr_error_set(err,
-                            "%s:%d: unknown action '%.40s' (expected p1.throttle, p1.brake, p1.left, p1.right "
-                            "or the same for p2)",
+                            "%s:%d: unknown action '%.40s' (expected p1.throttle, p1.brake, p1.left, p1.right, "
+                            "p1.mark or the same for p2)",
                             name, ln, w);
     if (named[player][action])
         return nr_error_set(err, "%s:%d: p%d.%s is given twice", name, ln, player + 1, ACTION_NAME[action]);
@@ -162,6 +182,7 @@ bool playkeys_parse(PlayKeys *k, const char *text, const char *name, NrError *er
             return false;
         s += len + (nl ? 1 : 0);
     }
+    marks_give_way(&t, named);
     /* every key once: defaults not replaced may collide with a new binding */
     for (int p = 0; p < PLAYKEYS_PLAYERS; p++)
         for (int a = 0; a < PK_ACTIONS; a++)
@@ -241,22 +262,36 @@ static const char *short_name(SDL_Scancode sc)
     }
 }
 
-bool playkeys_drives(const PlayKeys *k, SDL_Scancode sc)
+const char *playkeys_key_name(const PlayKeys *k, int player, int action)
 {
-    for (int j = 0; j < PLAYKEYS_PLAYERS; j++)
+    return short_name(k->key[player][action][0]);
+}
+
+bool playkeys_find(const PlayKeys *k, SDL_Scancode sc, int *player, int *action)
+{
+    for (int p = 0; p < PLAYKEYS_PLAYERS; p++)
         for (int a = 0; a < PK_ACTIONS; a++)
             for (int i = 0; i < PLAYKEYS_PER_ACTION; i++)
-                if (k->key[j][a][i] == sc)
+                if (sc && k->key[p][a][i] == sc) {
+                    *player = p;
+                    *action = a;
                     return true;
+                }
     return false;
+}
+
+bool playkeys_drives(const PlayKeys *k, SDL_Scancode sc)
+{
+    int player, action;
+    return playkeys_find(k, sc, &player, &action);
 }
 
 void playkeys_describe(const PlayKeys *k, int player, char *buf, size_t n)
 {
-    const int order[PK_ACTIONS] = {PK_THROTTLE, PK_LEFT, PK_BRAKE, PK_RIGHT};
+    const int order[PK_DRIVE] = {PK_THROTTLE, PK_LEFT, PK_BRAKE, PK_RIGHT};
     size_t w = 0;
     buf[0] = '\0';
-    for (int i = 0; i < PK_ACTIONS && w < n; i++) {
+    for (int i = 0; i < PK_DRIVE && w < n; i++) {
         SDL_Scancode sc = k->key[player][order[i]][0];
         int m = snprintf(buf + w, n - w, "%s%s", i ? "/" : "", short_name(sc));
         if (m < 0)

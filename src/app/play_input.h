@@ -6,13 +6,18 @@
  *
  * Key map file (docs/play.md): '#' comments, blank lines, and lines
  * `ACTION KEY [KEY...]` where ACTION is p1.throttle, p1.brake, p1.left,
- * p1.right (and p2.*) and KEY an SDL scancode name ("W", "Up", "Left Shift",
- * quoted when it holds a space: "Left Shift"). Up to PLAYKEYS_PER_ACTION keys
- * per action; an action named replaces its defaults. A key bound twice, or
- * bound to one of the game's own keys (PLAYKEYS_RESERVED), is an error.
+ * p1.right, p1.mark (and p2.*) and KEY an SDL scancode name ("W", "Up",
+ * "Left Shift", quoted when it holds a space: "Left Shift"). Up to
+ * PLAYKEYS_PER_ACTION keys per action; an action named replaces its
+ * defaults. A key bound twice, or bound to one of the game's own keys
+ * (PLAYKEYS_RESERVED), is an error; except that a default mark key the file
+ * gives to another action is dropped (key maps written before the mark key
+ * keep working). The mark key marks a moment of dissatisfaction while
+ * racing and confirms on a study's screens (docs/studies.md).
  *
  * Contracts:
- *   playkeys_default(k)          WASD for player 1, arrow keys for player 2.
+ *   playkeys_default(k)          WASD for player 1, arrow keys for player 2;
+ *        mark: Left Shift and Right Shift.
  *   playkeys_load(k, path, err)  defaults, then the file's lines; false + err
  *        "FILE:LINE: reason" on the first bad line (k unchanged then).
  *   playkeys_parse(k, text, name, err)  the same from memory.
@@ -21,9 +26,13 @@
  *        positive, as the heading turns counter-clockwise), throttle and
  *        brake 0 or 1.
  *   playkeys_describe(k, player, buf, n)  "W/A/S/D" style text for the HUD
- *        (the arrow keys as arrows: "↑/←/↓/→").
- *   playkeys_drives(k, sc)       some player drives with sc (the game's other keys
- *        then give way: F is fullscreen unless mapped).
+ *        (the arrow keys as arrows: "↑/←/↓/→"): the four driving actions.
+ *   playkeys_key_name(k, player, action)  the action's first key as the HUD
+ *        writes it ("-" when unbound).
+ *   playkeys_find(k, sc, &player, &action)  whose key sc is: true and the
+ *        player (0, 1) and action, or false.
+ *   playkeys_drives(k, sc)       some player's key is sc (driving or mark; the
+ *        game's other keys then give way: F is fullscreen unless mapped).
  *
  *   pads_init(p)                 no pads; SDL_INIT_GAMECONTROLLER is the
  *        caller's.
@@ -63,7 +72,10 @@
 #define PADS_MAX 8
 #define PADS_DEADZONE 0.15 /* share of the stick's travel ignored around centre */
 
-enum { PK_THROTTLE, PK_BRAKE, PK_LEFT, PK_RIGHT, PK_ACTIONS };
+enum { PK_THROTTLE, PK_BRAKE, PK_LEFT, PK_RIGHT, PK_MARK, PK_ACTIONS };
+#define PK_DRIVE 4 /* the driving actions come first */
+/* A pad's mark button (the keys' PK_MARK). */
+#define PADS_MARK_BUTTON SDL_CONTROLLER_BUTTON_Y
 
 /* The game's own keys, which a player may not take (docs/play.md). */
 #define PLAYKEYS_RESERVED                                                                         \
@@ -87,7 +99,9 @@ bool playkeys_load(PlayKeys *k, const char *path, NrError *err);
 bool playkeys_parse(PlayKeys *k, const char *text, const char *name, NrError *err);
 void playkeys_read(const PlayKeys *k, int player, const Uint8 *state, PlayControl *out);
 void playkeys_describe(const PlayKeys *k, int player, char *buf, size_t n);
-/* Whether some player drives with sc (the game's other keys then give way). */
+const char *playkeys_key_name(const PlayKeys *k, int player, int action);
+bool playkeys_find(const PlayKeys *k, SDL_Scancode sc, int *player, int *action);
+/* Whether some player's key is sc (the game's other keys then give way). */
 bool playkeys_drives(const PlayKeys *k, SDL_Scancode sc);
 
 typedef struct Pad {

@@ -44,6 +44,18 @@
  *        sample).
  *   play_restart(ps, err)           a new race on the grid (the current
  *        recording finalised; the next one gets the next name).
+ *   play_next_race(ps, cfg, err)    a new race on the grid under another
+ *        config (a study's next race: its own links, scheme, recording):
+ *        the current race finalised, keys, pads and sprites kept, the view
+ *        rebuilt when the track differs. cfg is borrowed until the next call
+ *        or play_state_free.
+ *   play_mark(ps, player, kind)     the one path of the mark keys while
+ *        racing (liverace_mark): a player's Shift / pad Y (player 1..N,
+ *        kind dissatisfied: their screen shows "marked" for a second) or
+ *        F3 (player 0, kind mark: the message line says where it went).
+ *        The recording gets it at once; the latest PLAY_MARKS are kept for
+ *        the lagometers and the overview's charts. False (F3: said) when
+ *        the race is not running or the mark cannot be written.
  */
 #ifndef NR_PLAY_INTERNAL_H
 #define NR_PLAY_INTERNAL_H
@@ -94,9 +106,10 @@ typedef struct PlayState {
     bool want_quit, want_shot, want_fullscreen, want_watch, want_replay;
     char msg[PLAY_MSG_MAX];
     int msg_frames;
+    int64_t marked_until_us[PLAY_SEATS]; /* flow time until which "marked" shows */
 
     bool lag;              /* the lagometers shown (F2) */
-    RecMark marks[PLAY_MARKS]; /* this race's marks (F3), in time order */
+    RecMark marks[PLAY_MARKS]; /* this race's marks (every key's), in time order */
     int nmarks, marks_total;
 } PlayState;
 
@@ -125,11 +138,14 @@ int64_t play_lights_to_go(const PlayState *ps);
 void play_feedback(PlayState *ps, double dt_s);
 void play_shown_pose(const PlayState *ps, int j, int car, Pose *out);
 bool play_restart(PlayState *ps, NrError *err);
+bool play_next_race(PlayState *ps, const PlayConfig *cfg, NrError *err);
+bool play_mark(PlayState *ps, int player, const char *kind);
+/* The HUD's right side of player j's screen: the scheme and the link that
+ * brings the other car ("nc · link 2→1 75±10 ms"), or under blinding only
+ * cfg->hud_note; "MARKED" for a second after the player's mark. */
+void play_hud_right(const PlayState *ps, int j, char *buf, size_t n);
+#define PLAY_MARK_SHOW_US (1000 * NR_US_PER_MS)
 void play_message(PlayState *ps, const char *fmt, ...) NR_PRINTF(2, 3);
-/* The mark key (F3): a mark at the race time now into the recording, kept
- * for the lagometers and the overview's charts; says so in the message
- * line. False (and why, said) before the lights go out or unrecorded. */
-bool play_mark(PlayState *ps);
 /* A driving screen's frame starts: text sizes follow the window (a base of
  * 1/42 of its height or 1/72 of its width, 10 to 40 px). */
 void play_frame_scale(AppState *v, int w, int h);
@@ -138,6 +154,8 @@ void play_frame_scale(AppState *v, int w, int h);
 double play_steer_ramp(double current, double target, double dt_s);
 /* The H overlay's lines (n of them): keys, pads, reversing, the scheme. */
 const char *const *play_help_lines(int *n);
+/* The same in a session (a study's race): driving, the mark key, pause. */
+const char *const *play_session_help_lines(int *n);
 #define PLAY_STEER_RATE 6.0   /* full lock in about 0.17 s */
 #define PLAY_CENTRE_RATE 10.0 /* centred in 0.1 s */
 

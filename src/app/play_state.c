@@ -105,6 +105,7 @@ static bool start_race(PlayState *ps, NrError *err)
     ps->nmarks = ps->marks_total = 0;
     memset(ps->steer, 0, sizeof ps->steer);
     memset(ps->in, 0, sizeof ps->in);
+    memset(ps->marked_until_us, 0, sizeof ps->marked_until_us);
     for (int j = 0; j < PLAY_SEATS; j++)
         drivehud_reset(&ps->hud[j], ps->cam_mode);
     ps->lights_beeped = 0;
@@ -151,8 +152,8 @@ bool play_state_init(PlayState *ps, const PlayConfig *cfg, SDL_Renderer *r, NrEr
     if (!app_state_init_engine(ps->view, liverace_engine(ps->lr), NULL, &ac, r, err))
         return false;
     widget_sprites_load(&ps->sprites, r, cfg->assets_dir);
-    /* bots and scripts need nobody to press start */
-    if (nobody(ps))
+    /* bots and scripts need nobody to press start (a session starts its races) */
+    if (nobody(ps) && !cfg->session)
         raceflow_go(liverace_flow(ps->lr), 0);
     return true;
 }
@@ -194,26 +195,61 @@ bool play_restart(PlayState *ps, NrError *err)
     return true;
 }
 
-bool play_mark(PlayState *ps)
+bool play_next_race(PlayState *ps, const PlayConfig *cfg, NrError *err)
 {
-    RacePhase ph = liverace_flow(ps->lr)->phase;
-    if (ph < RF_RACING || ph == RF_DONE) {
-        play_message(ps, "F3 marks a race while it runs");
+    NrError e2 = {{0}};
+    if (!liverace_close_recording(ps->lr, &e2))
+        play_message(ps, "%s", e2.msg);
+    bool same_track = cfg->race.track == ps->cfg->race.track;
+    liverace_free(ps->lr);
+    announce(ps);
+    ps->lr = NULL;
+    ps->cfg = cfg;
+    ps->race_no = 1;
+    ps->rec_path[0] = ps->inputs_path[0] = '\0';
+    int seats = cfg->race.ncars ? cfg->race.ncars : 2;
+    if (seats != ps->nseats) /* a session keeps its players */
+        return nr_error_set(err, "the next race has %d players, this game %d", seats, ps->nseats);
+    for (int j = 0; j < ps->nseats; j++)
+        pads_want(&ps->pads, j, cfg->kind[j] == PLAYER_PAD);
+    if (!start_race(ps, err))
         return false;
+    if (same_track) {
+        ps->view->e = liverace_engine(ps->lr);
+        ps->view->gtext_valid = false;
+    } else { /* the view's geometry is the track's */
+        AppConfig ac = ps->view->cfg;
+        app_state_free(ps->view);
+        if (!app_state_init_engine(ps->view, liverace_engine(ps->lr), NULL, &ac, ps->r, err))
+            return false;
     }
-    int64_t t_ms;
+    ps->paused = ps->help = ps->help_paused = false;
+    ps->pause_why[0] = '\0';
+    return true;
+}
+
+bool play_mark(PlayState *ps, int player, const char *kind)
+{
     NrError err = {{0}};
-    if (!liverace_mark(ps->lr, "", &t_ms, &err)) {
-        play_message(ps, "%s", err.msg);
+    bool key = player == 0;
+    if (!liverace_mark(ps->lr, player, kind, &err)) {
+        if (err.msg[0] || key)
+            play_message(ps, "%s", err.msg[0] ? err.msg : "F3 marks a race while it runs");
         return false;
     }
+    int n;
+    const RecMark *m = liverace_marks(ps->lr, &n);
     if (ps->nmarks == PLAY_MARKS) { /* the oldest leaves the screen, not the file */
         memmove(ps->marks, ps->marks + 1, sizeof ps->marks[0] * (PLAY_MARKS - 1));
         ps->nmarks--;
     }
-    ps->marks[ps->nmarks++] = (RecMark){.t_ms = t_ms};
+    ps->marks[ps->nmarks++] = m[n - 1];
     ps->marks_total++;
-    play_message(ps, "mark %d at %.3f s in %s", ps->marks_total, (double)t_ms / 1000.0, ps->rec_path);
+    if (key)
+        play_message(ps, "mark %d at %.3f s in %s", ps->marks_total, (double)m[n - 1].t_ms / 1000.0,
+                     ps->rec_path[0] ? ps->rec_path : "the race (not recorded)");
+    else
+        ps->marked_until_us[player - 1] = ps->flow_us + PLAY_MARK_SHOW_US;
     return true;
 }
 
@@ -261,6 +297,15 @@ static void start_countdown(PlayState *ps)
     raceflow_go(rf, ps->flow_us);
 }
 
+/* The keys a session keeps (a study's race): pause, help, fullscreen,
+ * screenshot, the camera (C) and the sound (M); restart, replay, overview,
+ * quit and start belong to the session. */
+static bool session_key(SDL_Scancode sc)
+{
+    return sc == SDL_SCANCODE_ESCAPE || sc == SDL_SCANCODE_P || sc == SDL_SCANCODE_H || sc == SDL_SCANCODE_F1 ||
+           sc == SDL_SCANCODE_F11 || sc == SDL_SCANCODE_F12 || sc == SDL_SCANCODE_C || sc == SDL_SCANCODE_M;
+}
+
 static void toggle_camera(PlayState *ps)
 {
     ps->cam_mode = ps->cam_mode == DRIVECAM_NORTH ? DRIVECAM_ROTATE : DRIVECAM_NORTH;
@@ -292,6 +337,14 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
     }
     if (k->repeat)
         return;
+    int player, action;
+    if (playkeys_find(&ps->keys, k->keysym.scancode, &player, &action)) {
+        if (action == PK_MARK && !ps->paused)
+            play_mark(ps, player + 1, RECORDING_MARK_DISSATISFIED);
+        return;
+    }
+    if (ps->cfg->session && !session_key(k->keysym.scancode))
+        return;
     switch (k->keysym.scancode) {
     case SDL_SCANCODE_ESCAPE:
     case SDL_SCANCODE_P:
@@ -321,7 +374,7 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
         ps->lag = !ps->lag;
         break;
     case SDL_SCANCODE_F3:
-        play_mark(ps);
+        play_mark(ps, 0, RECORDING_MARK_KEY);
         break;
     case SDL_SCANCODE_RETURN:
     case SDL_SCANCODE_SPACE:
@@ -389,17 +442,21 @@ void play_handle_event(PlayState *ps, const SDL_Event *ev)
     case SDL_KEYDOWN:
         handle_key(ps, &ev->key);
         break;
-    case SDL_CONTROLLERBUTTONDOWN:
+    case SDL_CONTROLLERBUTTONDOWN: {
         /* Start on a playing pad: start the race, pause or resume (a pad
-         * nobody plays with is a spectator's) */
-        if (ev->cbutton.button == SDL_CONTROLLER_BUTTON_START && pads_player_of(&ps->pads, ev->cbutton.which) >= 0) {
+         * nobody plays with is a spectator's); Y marks */
+        int j = pads_player_of(&ps->pads, ev->cbutton.which);
+        if (j >= 0 && ev->cbutton.button == PADS_MARK_BUTTON && !ps->paused)
+            play_mark(ps, j + 1, RECORDING_MARK_DISSATISFIED);
+        if (ev->cbutton.button == SDL_CONTROLLER_BUTTON_START && j >= 0) {
             RacePhase ph = liverace_flow(ps->lr)->phase;
-            if (ph == RF_GRID)
+            if (ph == RF_GRID && !ps->cfg->session)
                 start_countdown(ps);
-            else
+            else if (ph != RF_GRID)
                 set_pause(ps, !ps->paused);
         }
         break;
+    }
     default:
         break;
     }
@@ -491,7 +548,8 @@ static void step_race(PlayState *ps, int64_t wall_dt_us)
         if (!liverace_close_recording(ps->lr, &e2))
             play_message(ps, "%s", e2.msg);
         else if (ps->rec_path[0]) {
-            play_message(ps, "race recorded: %s", ps->rec_path);
+            if (!ps->cfg->session) /* a session's players need no file names */
+                play_message(ps, "race recorded: %s", ps->rec_path);
             announce(ps);
         }
     }

@@ -249,6 +249,8 @@ bool winloop_frame(WinLoop *L, const WinScreen *scr, bool pace)
     uint64_t freq = SDL_GetPerformanceFrequency(), now = SDL_GetPerformanceCounter();
     int64_t dt_us = (int64_t)((double)(now - L->last) * 1e6 / (double)freq);
     L->last = now;
+    if (L->fixed_dt_us > 0)
+        dt_us = L->fixed_dt_us;
     /* input read, the race advanced and drawn in this one frame: what was
      * pressed before this frame moves what is presented now */
     scr->advance(scr->ctx, dt_us);

@@ -30,7 +30,7 @@
  *        subsystems it started. Safe on a closed or zeroed L.
  *   winloop_frame(L, scr, pace)  one frame: every pending event to
  *        scr->event, the screen's requests (fullscreen), scr->advance with
- *        the wall time since the last frame, scr->draw at the renderer's
+ *        the wall time since the last frame (L->fixed_dt_us when set), scr->draw at the renderer's
  *        size, a screenshot when requested, present, scr->after; with pace,
  *        sleeps to about 60 frames per second (the software renderer has no
  *        vsync). Returns false once the screen asks to quit.
@@ -109,6 +109,7 @@ typedef struct WinLoop {
     bool video, pads, ttf_here; /* what open started, for close */
     const char *shot_dir;
     uint64_t last;        /* performance counter at the last frame */
+    int64_t fixed_dt_us;  /* > 0: every frame advances this much (tests on simulated time) */
 } WinLoop;
 
 bool winloop_video_start(bool invisible_ok);

@@ -280,6 +280,26 @@ bool cli_u64(const char *cmd, const char *flag, const char *val, uint64_t *out)
     return true;
 }
 
+bool cli_peer_parse(const char *cmd, const char *v, char *host, size_t hn, uint16_t default_port, uint16_t *port)
+{
+    const char *colon = strrchr(v, ':');
+    size_t len = colon ? (size_t)(colon - v) : strlen(v);
+    if (len == 0 || len >= hn) {
+        cli_usage_error(cmd, "'%s': expected HOST or HOST:PORT", v);
+        return false;
+    }
+    memcpy(host, v, len);
+    host[len] = '\0';
+    *port = default_port;
+    if (colon) {
+        int64_t p;
+        if (!cli_int(cmd, "port", colon + 1, 1, 65535, &p))
+            return false;
+        *port = (uint16_t)p;
+    }
+    return true;
+}
+
 bool cli_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;

@@ -23,6 +23,9 @@
  *   cli_unknown_option(cmd, arg)    usage error "unknown option 'ARG'", with
  *        "(did you mean --FLAG?)" when one of cmd's documented flags is
  *        within a few edits; returns 2.
+ *   cli_peer_parse(cmd, v, host, hn, default_port, &port)  HOST[:PORT] into
+ *        host (hn bytes) and port (default_port without one); false after
+ *        a usage error.
  *   cli_out_open / cli_out_close    output files: PATH.part, renamed into place
  *        when complete (see below).
  */
@@ -77,6 +80,7 @@ bool cli_flag_is(const char *arg, const char *name);
 bool cli_value(int argc, char **argv, int *i, const char *cmd, const char **val);
 bool cli_int(const char *cmd, const char *flag, const char *val, int64_t lo, int64_t hi, int64_t *out);
 bool cli_double(const char *cmd, const char *flag, const char *val, double lo, double hi, double *out);
+bool cli_peer_parse(const char *cmd, const char *v, char *host, size_t hn, uint16_t default_port, uint16_t *port);
 bool cli_u64(const char *cmd, const char *flag, const char *val, uint64_t *out);
 int cli_list(const char *cmd, const char *flag, const char *val, char *buf, size_t bufsz, char **items, int max);
 

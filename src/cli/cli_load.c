@@ -1,8 +1,10 @@
 /* Locating bundled files and loading a recording together with its track. */
 #include "cli_load.h"
 #include "netrace_config.h"
+#include "nr_file.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -101,4 +103,22 @@ bool cli_load_race(const char *rec_path, Recording *rec, Track **track, NrError 
         return false;
     }
     return true;
+}
+
+char *cli_read_track_text(const char *path, NrError *err)
+{
+    FILE *f = nr_file_open(path, "track", err);
+    if (!f)
+        return NULL;
+    char *buf = malloc(CLI_TRACK_TEXT_MAX + 1);
+    size_t n = buf ? fread(buf, 1, CLI_TRACK_TEXT_MAX + 1, f) : 0;
+    bool bad = !buf || ferror(f) || n > CLI_TRACK_TEXT_MAX || n == 0 || memchr(buf, 0, n);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        nr_error_set(err, "%s: not a track text of 1 byte to 64 MiB", path);
+        return NULL;
+    }
+    buf[n] = '\0';
+    return buf;
 }

@@ -14,6 +14,9 @@
  *   cli_find_track(rec_path, name, out, n)  the track look-up used above.
  *   cli_load_recording(path, rec, err)  recording_load, then refuses values
  *        out of recording_in_range (input of a simulation); rec zeroed on failure.
+ *   cli_read_track_text(path, err)  a track file's whole text (what a host
+ *        sends a joiner), NUL-terminated, the caller frees it; NULL + err
+ *        when unreadable, empty, over CLI_TRACK_TEXT_MAX or holding a NUL.
  */
 #ifndef NR_CLI_LOAD_H
 #define NR_CLI_LOAD_H
@@ -25,6 +28,9 @@
 bool cli_resolve_path(const char *rel, char *out, size_t n);
 bool cli_find_track(const char *rec_path, const char *name, char *out, size_t n);
 bool cli_load_recording(const char *path, Recording *rec, NrError *err);
+#define CLI_TRACK_TEXT_MAX (64u << 20) /* the wire format's limit */
+
+char *cli_read_track_text(const char *path, NrError *err);
 bool cli_load_race(const char *rec_path, Recording *rec, Track **track, NrError *err);
 
 #endif

@@ -1,6 +1,7 @@
 /* `netrace autopilot`: write a race of the seeded bots on the car physics. */
 #include "autopilot.h"
 #include "cli.h"
+#include "bot.h"
 #include "cli_load.h"
 
 #include <stdio.h>
@@ -17,8 +18,9 @@ static int parse_list(const char *flag, const char *val, double *out, int n)
     int k = cli_list("autopilot", flag, val, buf, sizeof buf, items, n < RECORDING_MAX_CARS ? n : RECORDING_MAX_CARS);
     if (k < 0)
         return -1;
+    double lo = strcmp(flag, "--skill") == 0 ? BOT_SKILL_MIN : 0.0;
     for (int i = 0; i < k; i++)
-        if (!cli_double("autopilot", flag, items[i], 0.0, 1.0, &out[i]))
+        if (!cli_double("autopilot", flag, items[i], lo, 1.0, &out[i]))
             return -1;
     for (int i = k; i < n; i++)
         out[i] = out[k == 1 ? 0 : k - 1];
@@ -172,7 +174,7 @@ const CliCommand cmd_autopilot = {
     "                from which the race re-simulates bit for bit\n"
     "  --track FILE  track (default tracks/default.track)\n"
     "  --cars N      number of cars, 1 to the track's grid slots (default 2)\n"
-    "  --skill LIST  per-car skill in [0, 1] (default 0.9); one value for all cars\n"
+    "  --skill LIST  per-car skill in [-1, 1] (default 0.9; below 0 a slow novice); one value for all cars\n"
     "  --noise LIST  per-car noise in [0, 1] (default 0.5)\n\n"
     "The recording's 'created' field is SOURCE_DATE_EPOCH when set (reproducible\n"
     "builds), else the current UTC time. The bundled race is regenerated with\n"

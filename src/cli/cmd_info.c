@@ -55,29 +55,23 @@ static void print_gaps(const Recording *rec, const Track *t)
     free(p[1]);
 }
 
-/* The marks dropped while racing (the mark key): how many, when (s), and
- * who marked when any says (a merged network race: host, joiner). */
+/* The marks (recording.h): how many, when (s), then each as the file
+ * writes it ("mark: T_MS,PLAYER,KIND[,NOTE]"; a file of the first
+ * release's "T_MS [LABEL]" reads as kind mark). */
 static void print_marks(const Recording *rec)
 {
     printf("marks: %d\n", rec->nmarks);
     if (rec->nmarks == 0)
         return;
-    bool labels = false;
     printf("mark_times_s:");
-    for (int i = 0; i < rec->nmarks; i++) {
+    for (int i = 0; i < rec->nmarks; i++)
         printf(" %.3f", (double)rec->marks[i].t_ms / 1000.0);
-        labels |= rec->marks[i].label[0] != '\0';
-    }
     printf("\n");
-    if (!labels)
-        return;
-    printf("mark_labels:");
-    for (int i = 0; i < rec->nmarks; i++) { /* one word each: a space in a label reads '_' */
-        putchar(' ');
-        for (const char *c = rec->marks[i].label[0] ? rec->marks[i].label : "-"; *c; c++)
-            putchar(*c == ' ' ? '_' : *c);
+    for (int i = 0; i < rec->nmarks; i++) {
+        char line[RECORDING_MARK_KIND + RECORDING_MARK_NOTE + 64];
+        if (recmark_format(line, sizeof line, &rec->marks[i]) > 0)
+            printf("%s", line + 2); /* "mark: ..." without the "# " */
     }
-    printf("\n");
 }
 
 static int info_recording(const char *path)
@@ -214,8 +208,8 @@ const CliCommand cmd_info = {
     "condition, race_kind in a study), cars, period_ms, samples,\n"
     "duration_s (time of the last sample), truncated (yes when the file was cut,\n"
     "e.g. by a killed writer), complete (no for a .part file a live race never\n"
-    "finalised, or a truncated one), marks (the mark key's marks; with any,\n"
-    "mark_times_s: their race times, and mark_labels: who marked, '-' none),\n"
+    "finalised, or a truncated one), marks (the mark keys' marks; with any,\n"
+    "mark_times_s: their race times, and one 'mark: T_MS,PLAYER,KIND[,NOTE]' each),\n"
     "track_file (where the track was found) and\n"
     "lead_changes (sign changes of the progress difference of cars 1 and 2),\n"
     "mean_gap_cw and max_gap_cw (progress difference, car widths),\n"

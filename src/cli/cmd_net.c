@@ -27,7 +27,6 @@
 #define NET_DEFAULT_TRACK "tracks/default.track"
 #define NET_DEFAULT_LAPS 2
 #define NET_DEFAULT_SCHEME "nc"
-#define NET_TRACK_MAX (64u << 20) /* the wire format's limit */
 
 typedef struct NetCli {
     const char *cmd;
@@ -86,25 +85,6 @@ static int finish(NetCli *n, int rc)
     free(n->lines);
     race_opts_free(&n->o);
     return rc;
-}
-
-/* The whole track file as text (the host sends it to the joiner). */
-static char *read_text(const char *path, NrError *err)
-{
-    FILE *f = nr_file_open(path, "track", err);
-    if (!f)
-        return NULL;
-    char *buf = malloc(NET_TRACK_MAX + 1);
-    size_t n = buf ? fread(buf, 1, NET_TRACK_MAX + 1, f) : 0;
-    bool bad = !buf || ferror(f) || n > NET_TRACK_MAX || n == 0 || memchr(buf, 0, n);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        nr_error_set(err, "%s: not a track text of 1 byte to 64 MiB", path);
-        return NULL;
-    }
-    buf[n] = '\0';
-    return buf;
 }
 
 /* Everything the command line says, before it is checked. */
@@ -200,7 +180,8 @@ static int terminal_flag(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, cha
         return number_flag(n, argc, argv, i, "--clock-drift", -1000.0, 1000.0, &a->drift) ? CLI_OK : CLI_USAGE;
     if (cli_flag_is(f, "--skill") || cli_flag_is(f, "--noise")) {
         bool sk = f[2] == 's';
-        return number_flag(n, argc, argv, i, sk ? "--skill" : "--noise", 0.0, 1.0, sk ? &n->skill : &n->noise)
+        return number_flag(n, argc, argv, i, sk ? "--skill" : "--noise", sk ? BOT_SKILL_MIN : 0.0, 1.0,
+                           sk ? &n->skill : &n->noise)
                    ? CLI_OK
                    : CLI_USAGE;
     }
@@ -284,8 +265,8 @@ static int check_args(NetCli *n, NetArgs *a, SessionConfig *sc, bool *script, bo
         return cli_usage_error(n->cmd, "--laps and --seconds: a race is one or the other");
     if (!a->host && (a->race_given || a->scheme_given))
         return cli_usage_error(n->cmd, "the race (track, laps, schemes, Delta, seed) is the host's to set");
-    if (!a->host &&
-        !net_peer_arg(n->cmd, a->peer, a->peer_host, sizeof a->peer_host, SESSION_DEFAULT_PORT, &sc->peer_port))
+    if (!a->host && !cli_peer_parse(n->cmd, a->peer, a->peer_host, sizeof a->peer_host, SESSION_DEFAULT_PORT,
+                                    &sc->peer_port))
         return CLI_USAGE;
     char code[WIRECRYPT_CODE_CHARS + 1];
     if (!a->host && !sc->code && a->headless) /* the window asks for it (netwin_ask_code) */
@@ -346,7 +327,7 @@ static int host_offer(NetCli *n, NetArgs *a, SessionConfig *sc, char *schemes, s
     track_free(t);
     if (slots < cars)
         return cli_fail(n->cmd, "%s: %d grid slots, a race of %d cars needs %d", track_path, slots, cars, cars);
-    n->track_text = read_text(track_path, &err);
+    n->track_text = cli_read_track_text(track_path, &err);
     if (!n->track_text)
         return cli_fail(n->cmd, "%s", err.msg);
     const char *slash = strrchr(track_path, '/');

@@ -220,7 +220,7 @@ static int finish(PlayCli *p, int rc)
     return rc;
 }
 
-enum { FLAG_NOT_MINE, FLAG_TAKEN, FLAG_BAD };
+enum { FLAG_NOT_MINE = RACE_FLAG_NOT_MINE, FLAG_TAKEN = RACE_FLAG_TAKEN, FLAG_BAD = RACE_FLAG_BAD };
 
 /* The race's own flags (players, scheme, length, track, outputs, bots). */
 static int race_flag(PlayCli *p, int argc, char **argv, int *i)
@@ -246,7 +246,7 @@ static int race_flag(PlayCli *p, int argc, char **argv, int *i)
     } else if (cli_flag_is(a, "--skill") || cli_flag_is(a, "--noise")) {
         double d;
         bool sk = a[2] == 's';
-        ok = cli_value(argc, argv, i, CMD, &v) && cli_double(CMD, sk ? "--skill" : "--noise", v, 0.0, 1.0, &d);
+        ok = cli_value(argc, argv, i, CMD, &v) && cli_double(CMD, sk ? "--skill" : "--noise", v, sk ? BOT_SKILL_MIN : 0.0, 1.0, &d);
         if (ok)
             *(sk ? &p->pl.skill : &p->pl.noise) = d;
     } else if (cli_flag_is(a, "--series")) {
@@ -261,29 +261,12 @@ static int race_flag(PlayCli *p, int argc, char **argv, int *i)
     return ok ? FLAG_TAKEN : FLAG_BAD;
 }
 
-/* The window's flags (key map, pads, assets, screenshots, size, bench). */
+/* The window's flags of play alone (the others: players_window_flag). */
 static int window_flag(PlayConfig *pc, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v = NULL;
     bool ok = true;
-    if (cli_flag_is(a, "--keys")) {
-        ok = cli_value(argc, argv, i, CMD, &pc->keys_path);
-    } else if (cli_flag_is(a, "--pad-mappings")) {
-        ok = cli_value(argc, argv, i, CMD, &pc->pad_mappings);
-    } else if (cli_flag_is(a, "--assets")) {
-        ok = cli_value(argc, argv, i, CMD, &pc->assets_dir);
-    } else if (cli_flag_is(a, "--shots")) {
-        ok = cli_value(argc, argv, i, CMD, &pc->shot_dir) && cli_dir_check(CMD, "--shots", pc->shot_dir) == CLI_OK;
-    } else if (cli_flag_is(a, "--size")) {
-        char extra;
-        if (!cli_value(argc, argv, i, CMD, &v))
-            return FLAG_BAD;
-        if (sscanf(v, "%dx%d%c", &pc->width, &pc->height, &extra) != 2 || pc->width < 320 || pc->height < 200 ||
-            pc->width > 16384 || pc->height > 16384) {
-            cli_usage_error(CMD, "--size '%s': expected WIDTHxHEIGHT, at least 320x200", v);
-            return FLAG_BAD;
-        }
-    } else if (cli_flag_is(a, "--bench-frames")) {
+    if (cli_flag_is(a, "--bench-frames")) {
         int64_t n;
         ok = cli_value(argc, argv, i, CMD, &v) && cli_int(CMD, "--bench-frames", v, 1, 1000000, &n);
         if (ok)
@@ -304,10 +287,8 @@ static int window_flag(PlayConfig *pc, int argc, char **argv, int *i)
         pc->watch = true;
     } else if (strcmp(a, "--lagometer") == 0) {
         pc->lagometer = true;
-    } else if (strcmp(a, "--fullscreen") == 0) {
-        pc->fullscreen = true;
     } else {
-        return FLAG_NOT_MINE;
+        return players_window_flag(pc, argc, argv, i, CMD);
     }
     return ok ? FLAG_TAKEN : FLAG_BAD;
 }
@@ -528,7 +509,8 @@ const CliCommand cmd_play = {
             "  --out FILE        the recording (FILE.inputs.csv beside it holds the inputs);\n"
             "                    default recordings/play-DATE-TIME.csv; 'none': not recorded\n"
             "  --keys FILE       key map (docs/play.md); --pad-mappings FILE: SDL gamepad mappings\n"
-            "  --skill X, --noise X  the bots' driver (default 0.9, 0.5); bots are seeded by --seed\n"
+            "  --skill X, --noise X  the bots' driver (default 0.9, 0.5); skill -1..0 a slow,\n"
+            "                    forgiving novice (-1: about 1.6 times the lap time of 1); seeded by --seed\n"
             "  --watch           open the overview of every scheme in a second window\n"
             "  --camera MODE     north (north up, the default) or rotate (the car's nose up); C toggles\n"
             "  --mute            no sound (engines, hits, the start beeps); M toggles\n"

@@ -262,15 +262,23 @@ static int replay_load(ReplayArgs *w, const char *cmd)
     return rc;
 }
 
-/* The recording's marks (the mark key, issue 22), when it has any. */
+/* One mark: its time, whose (player N; nobody's: none), its kind and note. */
+static void print_mark(int i, const RecMark *m)
+{
+    printf("%s %.3f s (", i ? "," : "", (double)m->t_ms / 1000.0);
+    if (m->player > 0)
+        printf("player %d ", m->player);
+    printf("%s%s%s)", m->kind, m->note[0] ? ": " : "", m->note);
+}
+
+/* The recording's marks (recording.h), when it has any. */
 static void print_marks(const Recording *rec)
 {
     if (rec->nmarks == 0)
         return;
     printf("marks:  %d at", rec->nmarks);
     for (int i = 0; i < rec->nmarks; i++)
-        printf("%s %.3f s%s%s%s", i ? "," : "", (double)rec->marks[i].t_ms / 1000.0, rec->marks[i].label[0] ? " (" : "",
-               rec->marks[i].label, rec->marks[i].label[0] ? ")" : "");
+        print_mark(i, &rec->marks[i]);
     printf("\n");
 }
 

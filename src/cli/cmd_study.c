@@ -1,9 +1,13 @@
 /* `netrace study`: a study with human subjects run from its plan: the order
- * of a pair (--order), the headless session (--headless), the report of one
- * or many sessions (--report). The window's rating screens come later. */
+ * of a pair (--order), the session in the window (the players drive and
+ * rate) or headless (--headless: bots or scripts, answers from a file), the
+ * report of one or many sessions (--report). */
 #include "study_cli.h"
 
+#include "wirecrypt.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void study_print_order(FILE *f, const StudyCli *s, const StudyOrder *ord)
@@ -71,14 +75,20 @@ static int report_main(int argc, char **argv)
     return study_report(dirs, n, csv, plot);
 }
 
-/* The flags of --order and of a session; *order / *headless say which. */
-static int parse_flags(StudyCli *s, int argc, char **argv, bool *order, bool *headless)
+/* The flags of --order and of a session; *order / *headless say which,
+ * pc takes the window's. */
+static int parse_flags(StudyCli *s, PlayConfig *pc, int argc, char **argv, bool *order, bool *headless)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         int64_t n;
         double d;
-        if (cli_flag_is(a, "--pair") || cli_flag_is(a, "--stop-after")) {
+        int w = players_window_flag(pc, argc, argv, &i, STUDY_CMD);
+        if (w == RACE_FLAG_BAD)
+            return CLI_USAGE;
+        if (w == RACE_FLAG_TAKEN) {
+            s->window_flag = a;
+        } else if (cli_flag_is(a, "--pair") || cli_flag_is(a, "--stop-after")) {
             bool pair = a[2] == 'p';
             if (!cli_value(argc, argv, &i, STUDY_CMD, &v) ||
                 !cli_int(STUDY_CMD, pair ? "--pair" : "--stop-after", v, 1,
@@ -91,7 +101,7 @@ static int parse_flags(StudyCli *s, int argc, char **argv, bool *order, bool *he
         } else if (cli_flag_is(a, "--skill") || cli_flag_is(a, "--noise")) {
             bool sk = a[2] == 's';
             if (!cli_value(argc, argv, &i, STUDY_CMD, &v) ||
-                !cli_double(STUDY_CMD, sk ? "--skill" : "--noise", v, 0.0, 1.0, &d))
+                !cli_double(STUDY_CMD, sk ? "--skill" : "--noise", v, sk ? BOT_SKILL_MIN : 0.0, 1.0, &d))
                 return CLI_USAGE;
             *(sk ? &s->pl.skill : &s->pl.noise) = d;
         } else if (cli_flag_is(a, "--out")) {
@@ -100,6 +110,16 @@ static int parse_flags(StudyCli *s, int argc, char **argv, bool *order, bool *he
         } else if (cli_flag_is(a, "--ratings")) {
             if (!cli_value(argc, argv, &i, STUDY_CMD, &s->ratings_path))
                 return CLI_USAGE;
+        } else if (cli_flag_is(a, "--join") || cli_flag_is(a, "--code") || cli_flag_is(a, "--allow")) {
+            const char **to = a[2] == 'j' ? &s->net_join : a[2] == 'c' ? &s->net_code : &s->net_allow;
+            if (!cli_value(argc, argv, &i, STUDY_CMD, to))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--port")) {
+            if (!cli_value(argc, argv, &i, STUDY_CMD, &v) || !cli_int(STUDY_CMD, "--port", v, 0, 65535, &n))
+                return CLI_USAGE;
+            s->net_port = (int)n;
+        } else if (strcmp(a, "--host") == 0) {
+            s->net_host = true;
         } else if (strcmp(a, "--order") == 0) {
             *order = true;
         } else if (strcmp(a, "--headless") == 0) {
@@ -117,16 +137,22 @@ static int parse_flags(StudyCli *s, int argc, char **argv, bool *order, bool *he
     return CLI_OK;
 }
 
-/* A session needs its folder, headless players and their answers. */
+/* A session needs its folder; headless, bot or script players and their
+ * answers; in the window, the players' own answers. */
 static int check_session_flags(const StudyCli *s, bool headless)
 {
-    if (!headless)
-        return cli_usage_error(STUDY_CMD, "the window's rating screens are not built yet: run the session "
-                                          "--headless with bots or scripts and --ratings FILE (docs/studies.md)");
     if (!s->out_dir)
         return cli_usage_error(STUDY_CMD, "--out DIR: the session's folder is missing");
     if (!*s->out_dir || strlen(s->out_dir) > 4000)
         return cli_usage_error(STUDY_CMD, "--out: expected a folder path of 1 to 4000 bytes");
+    if (!headless) {
+        if (s->ratings_path)
+            return cli_usage_error(STUDY_CMD, "--ratings FILE goes with --headless: in the window the players "
+                                              "answer on their rating screens");
+        return CLI_OK;
+    }
+    if (s->window_flag)
+        return cli_usage_error(STUDY_CMD, "%s is the window's: drop it with --headless", s->window_flag);
     if (!s->ratings_path)
         return cli_usage_error(STUDY_CMD, "--ratings FILE: a headless session takes the players' answers from a "
                                           "file (lines race,player,question,score)");
@@ -136,6 +162,58 @@ static int check_session_flags(const StudyCli *s, bool headless)
     return CLI_OK;
 }
 
+/* Over the network: each end's own flags. The joiner has no plan, no DIR
+ * of the study (its --out keeps its logs), and drives car 2. */
+static int check_net_flags(const StudyCli *s, bool headless)
+{
+    if (!s->net_host && !s->net_join) {
+        if (s->net_code || s->net_allow || s->net_port >= 0)
+            return cli_usage_error(STUDY_CMD, "--code, --port and --allow go with --host or --join");
+        return CLI_OK;
+    }
+    if (s->net_host && s->net_join)
+        return cli_usage_error(STUDY_CMD, "--host or --join: one end each");
+    if (s->net_host && s->pl.given[1])
+        return cli_usage_error(STUDY_CMD, "--p2 drives the joiner's car: give it on the joiner's command");
+    if (!s->net_join)
+        return CLI_OK;
+    if (s->plan_path || s->pair || s->resume || s->stop_after || s->net_allow)
+        return cli_usage_error(STUDY_CMD, "the joiner takes the host's races: drop the plan, --pair, --resume, "
+                                          "--stop-after and --allow (the host's)");
+    if (s->pl.given[0])
+        return cli_usage_error(STUDY_CMD, "the joiner drives car 2: --p2 (--p1 is the host's)");
+    if (s->net_code && !wirecrypt_code_normalise(s->net_code, (char[WIRECRYPT_CODE_CHARS + 1]){0}))
+        return cli_usage_error(STUDY_CMD, "--code '%.24s': expected %d characters of %s (dashes, case ignored)",
+                               s->net_code, WIRECRYPT_CODE_CHARS, WIRECRYPT_ALPHABET);
+    if (headless && !s->net_code)
+        return cli_usage_error(STUDY_CMD, "give the join code the host shows: --code CODE");
+    if (headless && !s->ratings_path)
+        return cli_usage_error(STUDY_CMD, "--ratings FILE: a headless joiner takes its player's answers from a "
+                                          "file (player 2 lines)");
+    if (!headless && s->ratings_path)
+        return cli_usage_error(STUDY_CMD, "--ratings FILE goes with --headless");
+    if (headless && (s->pl.kind[1] == PLAYER_KEYS || s->pl.kind[1] == PLAYER_PAD))
+        return cli_usage_error(STUDY_CMD, "--headless races a bot or a script: --p2 bot or script:FILE");
+    return CLI_OK;
+}
+
+/* The session, headless or in the window, here or as the host of a
+ * network study; DIR as it was left either way. */
+static int run_session(StudyCli *s, PlayConfig *pc, bool headless)
+{
+    StudySession *ss = calloc(1, sizeof *ss);
+    if (!ss)
+        return cli_fail(STUDY_CMD, "out of memory");
+    int rc = study_session_open(ss, s);
+    if (rc == CLI_OK && s->net_host)
+        rc = study_host_main(ss, pc, headless);
+    else if (rc == CLI_OK)
+        rc = headless ? study_run_headless(ss) : study_run_window(ss, pc);
+    study_session_free(ss);
+    free(ss);
+    return rc;
+}
+
 static int study_main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -143,17 +221,30 @@ static int study_main(int argc, char **argv)
             return report_main(argc, argv);
     StudyCli s;
     memset(&s, 0, sizeof s);
+    s.net_port = -1;
     players_init(&s.pl);
-    s.pl.kind[0] = s.pl.kind[1] = PLAYER_BOT; /* the pilot's players until the window rates */
     bool order = false, headless = false;
-    int rc = parse_flags(&s, argc, argv, &order, &headless);
+    for (int i = 1; i < argc; i++)
+        headless |= strcmp(argv[i], "--headless") == 0;
+    if (headless) /* the pilot's players: bots; in the window, two people on the keys */
+        s.pl.kind[0] = s.pl.kind[1] = PLAYER_BOT;
+    PlayConfig pc;
+    memset(&pc, 0, sizeof pc);
+    int rc = parse_flags(&s, &pc, argc, argv, &order, &headless);
+    if (rc == CLI_OK)
+        rc = check_net_flags(&s, headless);
     if (rc != CLI_OK)
         return finish(&s, rc);
+    if (s.net_join) {
+        if ((rc = players_load_scripts(&s.pl, STUDY_CMD)) != CLI_OK)
+            return finish(&s, rc);
+        return finish(&s, study_join_main(&s, &pc, headless));
+    }
     if (!s.plan_path)
         return finish(&s, cli_usage_error(STUDY_CMD, "name the study plan (e.g. studies/example.study)"));
     if (s.pair == 0)
         return finish(&s, cli_usage_error(STUDY_CMD, "--pair N: which pair of subjects (1, 2, ...)"));
-    if (order && (headless || s.out_dir || s.ratings_path || s.resume))
+    if (order && (headless || s.out_dir || s.ratings_path || s.resume || s.window_flag || s.net_host))
         return finish(&s, cli_usage_error(STUDY_CMD, "--order prints the order only: drop the session's flags"));
     if (!order && (rc = check_session_flags(&s, headless)) != CLI_OK)
         return finish(&s, rc);
@@ -169,15 +260,21 @@ static int study_main(int argc, char **argv)
     }
     if ((rc = players_load_scripts(&s.pl, STUDY_CMD)) != CLI_OK)
         return finish(&s, rc);
-    return finish(&s, study_run_session(&s));
+    return finish(&s, run_session(&s, &pc, headless));
 }
 
 const CliCommand cmd_study = {
     .name = "study",
     .summary = "a study with human subjects: counterbalanced orders, ratings, MOS report",
     .usage = "netrace study PLAN --pair N --order\n"
+             "netrace study PLAN --pair N --out DIR [--p1 keys|pad|bot|script:FILE] [--p2 ...] [--keys FILE]\n"
+             "  [--pad-mappings FILE] [--size WxH] [--fullscreen] [--shots DIR] [--resume] [--stop-after RACE]\n"
              "netrace study PLAN --pair N --out DIR --headless --ratings FILE [--p1 bot|script:FILE] [--p2 ...]\n"
              "  [--skill X] [--noise X] [--resume] [--stop-after RACE]\n"
+             "netrace study PLAN --pair N --out DIR --host [--port P] [--allow HOST] [--code CODE] [--p1 ...]\n"
+             "  [the window's or --headless --ratings FILE] [--resume] [--stop-after RACE]\n"
+             "netrace study --join HOST[:PORT] [--code CODE] [--port P] [--out DIR] [--p2 keys|pad|bot|script:FILE]\n"
+             "  [the window's or --headless --ratings FILE]\n"
              "netrace study --report DIR... [--csv FILE] [--plot FIG.png|svg|pdf]",
     .help = "A study plan (docs/studies.md; studies/example.study) lists conditions (scheme,\n"
             "links, Delta, T_dr, track, laps or seconds), practice races, a hidden repeat,\n"
@@ -187,13 +284,25 @@ const CliCommand cmd_study = {
             "  --order           print the pair's races (the experimenter's view) and stop\n"
             "  --out DIR         the session's folder: plan copy, order.csv, every race's\n"
             "                    recording and inputs, ratings.csv, metrics.csv\n"
+            "  (the window)      every race in one window, no experimenter input between races:\n"
+            "                    a card per race, the countdown, the race (blind: no scheme, no\n"
+            "                    link on the players' screens), a rating screen on each player's\n"
+            "                    half; the terminal names each race's condition. --p1, --p2 as\n"
+            "                    in play (default keys); bots drive, their people still rate\n"
             "  --headless        bots or scripts drive (--p1, --p2 as in play; default bot),\n"
             "                    --ratings FILE answers for them: race,player,question,score\n"
             "  --resume          continue DIR at the first race without complete ratings\n"
             "  --stop-after R    end the session after race R (continue with --resume)\n"
+            "  --host            over the network: this machine runs the plan and player 1\n"
+            "                    (--port P, default 41000; --allow HOST; --code CODE, else one\n"
+            "                    drawn and printed for every race); both players' answers in DIR\n"
+            "  --join HOST[:P]   the other machine: player 2 (--p2), no plan; its window asks\n"
+            "                    for the code (--code); --out DIR keeps its race logs\n"
             "  --report DIR...   MOS with 95 % intervals per condition and question, the hidden\n"
             "                    repeat's agreement, scores against inconsistency and fairness;\n"
             "                    --csv FILE (long format), --plot FIG.png|svg|pdf\n"
-            "The window's rating screens and studies over the network are not built yet.",
+            "Rating keys: P1 W / S choose, D or Left Shift confirm; P2 Up / Down, Right or Right\n"
+            "Shift; a pad's d-pad and A. While racing the mark key (P1 Left Shift, P2 Right\n"
+            "Shift, a pad's Y) marks a moment of dissatisfaction (docs/studies.md).",
     .run = study_main,
 };

@@ -18,9 +18,6 @@
  *   net_host_main / net_join_main / net_serve_main(argc, argv)  the runs of
  *        `netrace host`, `join` and `serve` (cmd_net.c; their texts:
  *        net_help.c).
- *   net_peer_arg(cmd, v, host, hn, default_port, &port)  join's HOST[:PORT]:
- *        HOST (1 to hn - 1 bytes) into host, the port (default_port when
- *        none is given, else 1 to 65535); false after a usage line.
  */
 #ifndef NR_NET_LINES_H
 #define NR_NET_LINES_H
@@ -38,6 +35,5 @@ int net_check_lines(const char *cmd, const LinkMatrix *m, NetLineRole role, int 
 int net_host_main(int argc, char **argv);
 int net_join_main(int argc, char **argv);
 int net_serve_main(int argc, char **argv);
-bool net_peer_arg(const char *cmd, const char *v, char *host, size_t hn, uint16_t default_port, uint16_t *port);
 
 #endif

@@ -2,6 +2,9 @@
 #include "players.h"
 
 #include "cli.h"
+#include "race_opts.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,4 +126,33 @@ void players_free(CliPlayers *p)
     free_bots(p);
     for (int j = 0; j < PLAY_SEATS; j++)
         inputs_free(&p->script[j]);
+}
+
+int players_window_flag(PlayConfig *pc, int argc, char **argv, int *i, const char *cmd)
+{
+    const char *a = argv[*i], *v = NULL;
+    bool ok = true;
+    if (cli_flag_is(a, "--keys")) {
+        ok = cli_value(argc, argv, i, cmd, &pc->keys_path);
+    } else if (cli_flag_is(a, "--pad-mappings")) {
+        ok = cli_value(argc, argv, i, cmd, &pc->pad_mappings);
+    } else if (cli_flag_is(a, "--assets")) {
+        ok = cli_value(argc, argv, i, cmd, &pc->assets_dir);
+    } else if (cli_flag_is(a, "--shots")) {
+        ok = cli_value(argc, argv, i, cmd, &pc->shot_dir) && cli_dir_check(cmd, "--shots", pc->shot_dir) == CLI_OK;
+    } else if (cli_flag_is(a, "--size")) {
+        char extra;
+        if (!cli_value(argc, argv, i, cmd, &v))
+            return RACE_FLAG_BAD;
+        if (sscanf(v, "%dx%d%c", &pc->width, &pc->height, &extra) != 2 || pc->width < 320 || pc->height < 200 ||
+            pc->width > 16384 || pc->height > 16384) {
+            cli_usage_error(cmd, "--size '%s': expected WIDTHxHEIGHT, at least 320x200", v);
+            return RACE_FLAG_BAD;
+        }
+    } else if (strcmp(a, "--fullscreen") == 0) {
+        pc->fullscreen = true;
+    } else {
+        return RACE_FLAG_NOT_MINE;
+    }
+    return ok ? RACE_FLAG_TAKEN : RACE_FLAG_BAD;
 }

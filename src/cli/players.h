@@ -22,6 +22,11 @@
  *        players; the previous bots are freed; scripts keep no state, so a
  *        new race starts them from their first line. False + err.
  *   players_free(p)              the bots and scripts; p reusable.
+ *   players_window_flag(pc, argc, argv, &i, cmd)  the window flags play and
+ *        study share: --keys FILE, --pad-mappings FILE, --assets DIR,
+ *        --shots DIR (must exist), --size WxH, --fullscreen into pc.
+ *        RACE_FLAG_TAKEN, RACE_FLAG_NOT_MINE, or RACE_FLAG_BAD after a
+ *        usage error.
  */
 #ifndef NR_PLAYERS_H
 #define NR_PLAYERS_H
@@ -47,5 +52,6 @@ bool players_any_human(const CliPlayers *p);
 int players_load_scripts(CliPlayers *p, const char *cmd);
 bool players_make(CliPlayers *p, const Track *track, uint64_t seed, Controller ctl[PLAY_SEATS], NrError *err);
 void players_free(CliPlayers *p);
+int players_window_flag(PlayConfig *pc, int argc, char **argv, int *i, const char *cmd);
 
 #endif

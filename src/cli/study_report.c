@@ -129,6 +129,14 @@ static void print_table(const Report *rp)
                    num(b[0], 24, r->rep_mad[q], 2), num(b[1], 24, 100.0 * r->rep_same[q], 0));
         }
     }
+    printf("dissatisfaction marks while racing, per player and rated race\n");
+    for (int k = 0; k < pl->nrated; k++) {
+        int c = pl->rated[k];
+        const MosStat *s = &r->marks[c];
+        char b[4][24];
+        printf("  %-10s n %3d  mean %s  95%% interval [%s, %s]\n", pl->cond[c].label, s->n, num(b[0], 24, s->mean, 2),
+               num(b[1], 24, s->lo, 2), num(b[2], 24, s->hi, 2));
+    }
     printf("scores against the shown scheme's measures of the same race (Pearson r; disadvantage: the rater's "
            "own, d1 - d2 signed for player 1)\n");
     for (int q = 0; q < pl->nq; q++) {
@@ -171,6 +179,7 @@ static int write_csv(const Report *rp, const char *path)
         }
         csv_row(f, pl->name, cl, "", "inconsistency_rate", r->incons[c], r->races[c]);
         csv_row(f, pl->name, cl, "", "fairness", r->fairness[c], r->races[c]);
+        csv_row(f, pl->name, cl, "", "marks_per_race", r->marks[c].mean, r->marks[c].n);
     }
     for (int q = 0; q < pl->nq; q++) {
         if (pl->repeat_cond >= 0) {

@@ -1,6 +1,7 @@
-/* The headless study session: every race of a pair's order through the live
- * runtime of `play --headless`, the answers appended as they are given, the
- * objective metrics of every scheme, and --resume (docs/studies.md). */
+/* The study session's one state machine (study_cli.h): DIR new or resumed,
+ * what comes next in the pair's order, each race's setup, its metrics and
+ * the answers appended as they are given (docs/studies.md). The headless
+ * run and the window drive it. */
 #include "study_cli.h"
 
 #include "cli_load.h"
@@ -21,18 +22,10 @@
 #define CMD STUDY_CMD
 #define SESSION_MAGIC "netrace-study-session 1"
 #define PLAN_COPY_MAX (1u << 20) /* a plan is a few kilobytes */
-#define PATH_LEN 4200
+#define PATH_LEN STUDY_PATH_LEN
 
-typedef struct Session {
-    StudyCli *s;
-    StudyOrder ord;
-    StudyData answers; /* --ratings FILE */
-    StudyData given;   /* DIR/ratings.csv so far */
-    StudyMetrics met;  /* DIR/metrics.csv so far */
-    char created[32];
-} Session;
 
-static void dir_path(const Session *ss, char *out, const char *name)
+static void dir_path(const StudySession *ss, char *out, const char *name)
 {
     snprintf(out, PATH_LEN, "%s/%s", ss->s->out_dir, name);
 }
@@ -105,14 +98,25 @@ static bool dir_is_empty(const char *dir)
     return empty;
 }
 
-/* A new session: DIR (new or empty), the plan's copy, session.txt, order.csv. */
-static int new_session(Session *ss, const char *plan_text, size_t plan_len)
+/* A new session may use DIR: it does not exist or is an empty folder. */
+static int check_new(const StudySession *ss)
 {
     const char *dir = ss->s->out_dir;
     struct stat st;
     if (stat(dir, &st) == 0 && !(S_ISDIR(st.st_mode) && dir_is_empty(dir)))
         return cli_usage_error(CMD, "--out %s: exists and is not an empty folder (--resume continues a session; "
                                     "another DIR starts a new one)", dir);
+    return CLI_OK;
+}
+
+/* A new session: DIR (new or empty), the plan's copy, session.txt, order.csv. */
+static int new_session(StudySession *ss, const char *plan_text, size_t plan_len)
+{
+    const char *dir = ss->s->out_dir;
+    struct stat st;
+    int rc = check_new(ss);
+    if (rc != CLI_OK)
+        return rc;
     if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0)
         return cli_fail(CMD, "%s: cannot create the folder: %s", dir, strerror(errno));
     char path[PATH_LEN], text[256 + 64 * STUDY_MAX_RACES];
@@ -135,7 +139,7 @@ static int new_session(Session *ss, const char *plan_text, size_t plan_len)
 }
 
 /* --resume: DIR holds a session of this pair and this very plan. */
-static int check_resume(Session *ss, const char *plan_text, size_t plan_len)
+static int check_resume(StudySession *ss, const char *plan_text, size_t plan_len)
 {
     char path[PATH_LEN], *buf = malloc(PLAN_COPY_MAX + 2);
     size_t len;
@@ -164,7 +168,7 @@ static int check_resume(Session *ss, const char *plan_text, size_t plan_len)
 }
 
 /* What DIR already holds: the answers given and the races driven. */
-static int load_progress(Session *ss)
+static int load_progress(StudySession *ss)
 {
     char path[PATH_LEN];
     NrError err = {{0}};
@@ -178,7 +182,7 @@ static int load_progress(Session *ss)
     return CLI_OK;
 }
 
-static bool race_driven(const Session *ss, int race)
+static bool race_driven(const StudySession *ss, int race)
 {
     for (int i = 0; i < ss->met.n; i++)
         if (ss->met.m[i].pair == ss->s->pair && ss->met.m[i].race == race)
@@ -188,9 +192,10 @@ static bool race_driven(const Session *ss, int race)
 
 /* A race not driven to its end (killed, or its metrics never written):
  * whatever it left is moved to race-NNN.aborted-K.*, never overwritten. */
-static int keep_aside(const Session *ss, int race)
+static int keep_aside(const StudySession *ss, int race)
 {
-    static const char *const tails[] = {".csv", ".csv.part", ".inputs.csv", ".inputs.csv.part"};
+    static const char *const tails[] = {".csv", ".csv.part", ".inputs.csv", ".inputs.csv.part", ".host.log",
+                                        ".host.log.part"};
     enum { NTAILS = sizeof tails / sizeof tails[0] };
     char from[NTAILS][PATH_LEN], to[PATH_LEN], base[64];
     struct stat st;
@@ -224,13 +229,15 @@ static int keep_aside(const Session *ss, int race)
     return cli_fail(CMD, "race %d: too many aborted attempts kept in %s", race, ss->s->out_dir);
 }
 
-/* Every scheme's metrics of the race, appended in one write. */
-static bool write_metrics(Session *ss, const StudyRace *race, const Engine *e, int shown)
+/* Every scheme's metrics of the race and the players' mark counts (on the
+ * shown scheme's rows: the times are in the recording), appended in one
+ * write: from then on the race counts as driven. */
+static bool write_metrics(StudySession *ss, const StudyRace *race, const Engine *e, int shown, const int marks[2])
 {
     RunResult res[SCHEME_MAX];
     experiment_results(e, res);
     int n = engine_scheme_count(e);
-    size_t cap = (size_t)n * 7 * 256, len = 0;
+    size_t cap = (size_t)(n * 7 + 2) * 256, len = 0;
     char *rows = malloc(cap);
     if (!rows)
         return cli_fail(CMD, "out of memory"), false;
@@ -244,6 +251,11 @@ static bool write_metrics(Session *ss, const StudyRace *race, const Engine *e, i
             len += (size_t)studydata_metric_row(rows + len, cap - len, &ss->s->plan, ss->s->pair, race,
                                                 r->scheme->name, k == shown, names[m], v[m]);
     }
+    for (int j = 1; j <= 2; j++)
+        if (marks[j - 1] >= 0)
+            len += (size_t)studydata_metric_row(rows + len, cap - len, &ss->s->plan, ss->s->pair, race,
+                                                res[shown].scheme->name, true, j == 1 ? "marks_p1" : "marks_p2",
+                                                marks[j - 1]);
     char path[PATH_LEN];
     dir_path(ss, path, "metrics.csv");
     bool ok = len < cap && append_rows(path, STUDYDATA_METRICS_HEADER, rows);
@@ -261,7 +273,7 @@ static bool write_metrics(Session *ss, const StudyRace *race, const Engine *e, i
 }
 
 /* The recording's study lines, after the condition liverace writes. */
-static int study_meta(const Session *ss, const StudyRace *race, RecMeta *meta)
+static int study_meta(const StudySession *ss, const StudyRace *race, RecMeta *meta)
 {
     const StudyPlan *pl = &ss->s->plan;
     int n = 0;
@@ -278,115 +290,179 @@ static int study_meta(const Session *ss, const StudyRace *race, RecMeta *meta)
     return n;
 }
 
-/* Drives one race with every scheme live (the shown one on the players'
- * screens), records it and its inputs, appends its metrics. */
-static int drive_race(Session *ss, const StudyRace *race, const Track *track, const char *track_file)
+
+int study_session_setup(StudySession *ss, const StudyRace *race, StudyRaceSetup *rs, bool human)
 {
     const StudyCondition *c = &ss->s->plan.cond[race->cond];
-    RaceOpts o;
-    race_opts_init(&o, "all");
-    o.link_text[0] = c->link[0];
-    o.link_text[1] = c->link[1];
-    o.seed = race->seed;
-    o.params.delta_us = c->delta_us;
-    o.params.tdr_cw = c->tdr_cw;
-    int rc = race_opts_parse(&o, CMD);
+    memset(rs, 0, sizeof *rs);
+    printf("race %d of %d: %s %s (scheme %s; link12 %s; link21 %s)\n", race->index, ss->ord.nrace,
+           studyorder_kind_name(race->kind), c->label, c->scheme, c->link[0], c->link[1]);
+    fflush(stdout); /* the experimenter's terminal, at once */
+    int rc = race_driven(ss, race->index) ? CLI_OK : keep_aside(ss, race->index); /* rated again: kept */
+    if (rc != CLI_OK)
+        return rc;
+    RaceOpts *o = &rs->o;
+    race_opts_init(o, "all");
+    rs->o_init = true;
+    o->link_text[0] = c->link[0];
+    o->link_text[1] = c->link[1];
+    o->seed = race->seed;
+    o->params.delta_us = c->delta_us;
+    o->params.tdr_cw = c->tdr_cw;
+    if ((rc = race_opts_parse(o, CMD)) != CLI_OK)
+        return rc;
     const SchemeType *type = scheme_find(c->scheme);
     int shown = -1;
-    for (int k = 0; k < o.nschemes && rc == CLI_OK; k++)
-        if (o.schemes[k] == type)
+    for (int k = 0; k < o->nschemes; k++)
+        if (o->schemes[k] == type)
             shown = k;
-    if (rc != CLI_OK || shown < 0) {
-        race_opts_free(&o);
-        return rc != CLI_OK ? rc : cli_fail(CMD, "scheme %s is not among all schemes", c->scheme);
-    }
-    char rec[PATH_LEN], inputs[PATH_LEN], name[64];
+    if (shown < 0)
+        return cli_fail(CMD, "scheme %s is not among all schemes", c->scheme);
+    char name[64];
     snprintf(name, sizeof name, "race-%03d.csv", race->index);
-    dir_path(ss, rec, name);
+    dir_path(ss, rs->rec, name);
     snprintf(name, sizeof name, "race-%03d.inputs.csv", race->index);
-    dir_path(ss, inputs, name);
-    RecMeta meta[8];
-    LiveRaceConfig lc;
-    memset(&lc, 0, sizeof lc);
-    lc.track = track;
-    lc.track_file = track_file;
-    race_opts_engine_config(&o, &lc.engine);
-    lc.engine.track = track;
-    lc.shown = shown;
-    lc.flow.laps = c->laps;
-    lc.flow.duration_us = c->duration_us;
-    lc.rec_path = rec;
-    lc.inputs_path = inputs;
-    lc.source = "autopilot"; /* bots and scripts: a subject's race will say human */
-    lc.created = ss->created;
-    lc.meta = meta;
-    lc.nmeta = study_meta(ss, race, meta);
-    NrError err = {{0}};
-    Controller ctl[PLAY_SEATS];
-    memset(ctl, 0, sizeof ctl);
-    LiveRace *lr = NULL;
-    if (players_make(&ss->s->pl, track, race->seed, ctl, &err)) {
-        lc.ctl[0] = &ctl[0];
-        lc.ctl[1] = &ctl[1];
-        lr = liverace_new(&lc, &err);
-    }
-    bool ok = lr != NULL;
-    if (ok) {
-        liverace_run_headless(lr, &ok, &err);
-        ok = ok && liverace_close_recording(lr, &err);
-    }
-    if (!ok)
-        cli_fail(CMD, "race %d: %s", race->index, err.msg);
-    else
-        ok = write_metrics(ss, race, liverace_engine(lr), shown);
-    liverace_free(lr);
-    race_opts_free(&o);
-    return ok ? CLI_OK : CLI_FAIL;
-}
-
-/* The headless StudyAsk: the answer the --ratings file gives. */
-static int ask_file(void *ctx, const StudyRace *race, int player, int question, StudyRating *out)
-{
-    const Session *ss = ctx;
-    const StudyRating *a = studydata_find(&ss->answers, 0, race->index, player, question);
-    if (!a)
-        return cli_fail(CMD, "%s: no answer for race %d, player %d, question %s (the session stops here; "
-                             "--resume continues)", ss->s->ratings_path, race->index, player,
-                        ss->s->plan.q[question].id);
-    *out = *a;
+    dir_path(ss, rs->inputs, name);
+    snprintf(rs->note, sizeof rs->note, "race %d of %d", race->index, ss->ord.nrace);
+    LiveRaceConfig *lc = &rs->lc;
+    lc->track = ss->track[race->cond];
+    lc->track_file = c->track;
+    race_opts_engine_config(o, &lc->engine);
+    lc->engine.track = lc->track;
+    lc->shown = shown;
+    lc->flow.laps = c->laps;
+    lc->flow.duration_us = c->duration_us;
+    lc->rec_path = rs->rec;
+    lc->inputs_path = rs->inputs;
+    lc->source = human ? "human" : "autopilot";
+    lc->created = ss->created;
+    lc->meta = rs->meta;
+    lc->nmeta = study_meta(ss, race, rs->meta);
     return CLI_OK;
 }
 
-/* The answers of both players to every question of a rated race, each
- * appended the moment it is taken; the first missing one ends the session. */
-static int take_ratings(Session *ss, const StudyRace *race, StudyAsk ask, void *ask_ctx)
+void study_setup_free(StudyRaceSetup *rs)
+{
+    if (rs->o_init)
+        race_opts_free(&rs->o);
+    rs->o_init = false;
+}
+
+void study_marks_count(const RecMark *marks, int nmarks, int out[2])
+{
+    out[0] = out[1] = 0;
+    for (int i = 0; i < nmarks; i++)
+        if (marks[i].player >= 1 && marks[i].player <= 2 && strcmp(marks[i].kind, RECORDING_MARK_DISSATISFIED) == 0)
+            out[marks[i].player - 1]++;
+}
+
+int study_session_race_done(StudySession *ss, const StudyRace *race, const Engine *e, int shown, const int marks[2],
+                            const char *recorded)
+{
+    char rec[PATH_LEN], name[64];
+    struct stat st;
+    snprintf(name, sizeof name, "race-%03d.%s", race->index, recorded);
+    dir_path(ss, rec, name);
+    if (stat(rec, &st) != 0) /* a recording that could not be written: the race does not count */
+        return cli_fail(CMD, "race %d: its recording %s is not in place", race->index, rec);
+    return write_metrics(ss, race, e, shown, marks) ? CLI_OK : CLI_FAIL;
+}
+
+int study_session_marks(StudySession *ss, const StudyRace *race, const char *scheme, int player, int count)
+{
+    char path[PATH_LEN], row[512];
+    studydata_metric_row(row, sizeof row, &ss->s->plan, ss->s->pair, race, scheme, true,
+                         player == 1 ? "marks_p1" : "marks_p2", count);
+    dir_path(ss, path, "metrics.csv");
+    return append_rows(path, STUDYDATA_METRICS_HEADER, row) ? CLI_OK : CLI_FAIL;
+}
+
+bool study_session_given(const StudySession *ss, int race, int player, int q)
+{
+    return studydata_find(&ss->given, ss->s->pair, race, player, q) != NULL;
+}
+
+int study_session_answer(StudySession *ss, const StudyRace *race, int player, int q, int score,
+                         int64_t response_ms)
 {
     const StudyPlan *pl = &ss->s->plan;
+    if (!studyplan_score_ok(&pl->q[q], score))
+        return cli_fail(CMD, "race %d, player %d, question %s: %d is not an answer to it", race->index, player,
+                        pl->q[q].id, score);
+    StudyRating r = {.pair = ss->s->pair, .race = race->index, .player = player, .cond = race->cond,
+                     .kind = race->kind, .question = q, .score = score, .response_ms = response_ms};
     char path[PATH_LEN], row[512];
     dir_path(ss, path, "ratings.csv");
-    for (int player = 1; player <= 2; player++)
-        for (int q = 0; q < pl->nq; q++) {
-            if (studydata_find(&ss->given, ss->s->pair, race->index, player, q))
-                continue; /* given before a crash: kept, not asked again */
-            StudyRating r;
-            int rc = ask(ask_ctx, race, player, q, &r);
-            if (rc != CLI_OK)
-                return rc;
-            r.pair = ss->s->pair;
-            r.race = race->index;
-            r.player = player;
-            r.question = q;
-            r.cond = race->cond;
-            r.kind = race->kind;
-            studydata_rating_row(row, sizeof row, pl, &r);
-            if (!append_rows(path, STUDYDATA_RATINGS_HEADER, row))
-                return CLI_FAIL;
-        }
+    studydata_rating_row(row, sizeof row, pl, &r);
+    if (!append_rows(path, STUDYDATA_RATINGS_HEADER, row))
+        return CLI_FAIL;
+    StudyRating *grown = realloc(ss->given.r, (size_t)(ss->given.n + 1) * sizeof *grown);
+    if (!grown)
+        return cli_fail(CMD, "out of memory");
+    ss->given.r = grown;
+    ss->given.r[ss->given.n++] = r;
+    ss->given.cap = ss->given.n;
     return CLI_OK;
+}
+
+static bool all_given(const StudySession *ss, const StudyRace *race)
+{
+    for (int player = 1; player <= 2; player++)
+        for (int q = 0; q < ss->s->plan.nq; q++)
+            if (!study_session_given(ss, race->index, player, q))
+                return false;
+    return true;
+}
+
+int study_session_resume_at(const StudySession *ss)
+{
+    for (int i = 0; i < ss->ord.nrace; i++) {
+        const StudyRace *r = &ss->ord.race[i];
+        if (!race_driven(ss, r->index) || (r->kind != STUDY_RACE_PRACTICE && !all_given(ss, r)))
+            return r->index;
+    }
+    return 0;
+}
+
+StudyNext study_session_next(StudySession *ss, const StudyRace **race)
+{
+    for (; ss->cursor < ss->ord.nrace; ss->cursor++, ss->stage = 0) {
+        const StudyRace *r = &ss->ord.race[ss->cursor];
+        *race = r;
+        if (ss->stage == 0) {
+            if (ss->s->stop_after && r->index > ss->s->stop_after)
+                return STUDY_NEXT_STOP;
+            ss->stage = 1;
+            if (!race_driven(ss, r->index)) {
+                ss->active = true;
+                return STUDY_NEXT_DRIVE;
+            }
+        }
+        if (ss->stage == 1) {
+            ss->stage = 2;
+            if (r->kind != STUDY_RACE_PRACTICE && !all_given(ss, r)) {
+                ss->active = true;
+                return STUDY_NEXT_RATE;
+            }
+        }
+        if (ss->stage == 2) {
+            ss->stage = 3;
+            if (r->break_after && ss->active && ss->cursor + 1 < ss->ord.nrace)
+                return STUDY_NEXT_BREAK;
+        }
+    }
+    *race = NULL;
+    return STUDY_NEXT_DONE;
+}
+
+void study_session_again(StudySession *ss)
+{
+    if (ss->cursor < ss->ord.nrace)
+        ss->stage = 0;
 }
 
 /* --ratings FILE: read, and every answer for a race the order rates. */
-static int load_answers(Session *ss)
+static int load_answers(StudySession *ss)
 {
     NrError err = {{0}};
     const char *path = ss->s->ratings_path;
@@ -408,9 +484,12 @@ static int load_answers(Session *ss)
     return CLI_OK;
 }
 
-/* DIR ready (new or resumed), the plan's bytes checked against its copy. */
-static int open_session(Session *ss)
+/* DIR ready (begin: new, or resumed), the plan's bytes checked against its
+ * copy; !begin: the checks alone, nothing written. */
+static int open_dir(StudySession *ss, bool begin)
 {
+    if (!begin && !ss->s->resume)
+        return check_new(ss);
     char *text = malloc(PLAN_COPY_MAX + 2);
     size_t len;
     if (!text)
@@ -424,98 +503,67 @@ static int open_session(Session *ss)
     return rc;
 }
 
+int study_session_begin(StudySession *ss)
+{
+    if (ss->begun)
+        return CLI_OK;
+    ss->begun = true;
+    return ss->s->resume ? CLI_OK : open_dir(ss, true);
+}
+
 /* Every condition's track is found and loads before the subjects sit down
- * (and before DIR is touched). */
-static int check_tracks(const Session *ss)
+ * (and before DIR is touched); conditions on one track share it. */
+static int load_tracks(StudySession *ss)
 {
     const StudyPlan *pl = &ss->s->plan;
     for (int c = 0; c < pl->ncond; c++) {
+        for (int d = 0; d < c && !ss->track[c]; d++)
+            if (strcmp(pl->cond[d].track, pl->cond[c].track) == 0)
+                ss->track[c] = ss->track[d];
+        if (ss->track[c])
+            continue;
         char path[PATH_LEN];
         NrError err = {{0}};
         if (!cli_find_track(ss->s->plan_path, pl->cond[c].track, path, sizeof path))
             return cli_fail(CMD, "%s:%d: condition %s: track %s not found (beside the plan, in its ../tracks/ or "
                                  "in tracks/)", ss->s->plan_path, pl->cond[c].line, pl->cond[c].label,
                             pl->cond[c].track);
-        Track *t = track_load(path, &err);
-        if (!t)
+        if (!(ss->track[c] = track_load(path, &err)))
             return cli_fail(CMD, "%s", err.msg);
-        if (track_grid_slots(t) < 2) {
-            track_free(t);
+        if (track_grid_slots(ss->track[c]) < 2)
             return cli_fail(CMD, "%s: a race needs two grid slots", path);
-        }
-        track_free(t);
     }
     return CLI_OK;
 }
 
-static int run_races(Session *ss)
+int study_session_open(StudySession *ss, StudyCli *s)
 {
-    const StudyPlan *pl = &ss->s->plan;
-    Track *track = NULL;
-    int track_cond = -1, rc = CLI_OK;
-    for (int i = 0; i < ss->ord.nrace && rc == CLI_OK; i++) {
-        const StudyRace *race = &ss->ord.race[i];
-        const StudyCondition *c = &pl->cond[race->cond];
-        if (ss->s->stop_after && race->index > ss->s->stop_after) {
-            printf("stopped after race %d of %d (--resume continues at race %d)\n", ss->s->stop_after,
-                   ss->ord.nrace, race->index);
-            break;
-        }
-        if (!race_driven(ss, race->index)) {
-            if (track_cond < 0 || strcmp(pl->cond[track_cond].track, c->track) != 0) {
-                char path[PATH_LEN];
-                NrError err = {{0}};
-                track_free(track);
-                track_cond = -1;
-                if (!cli_find_track(ss->s->plan_path, c->track, path, sizeof path))
-                    rc = cli_fail(CMD, "%s: condition %s: track %s not found (beside the plan or in tracks/)",
-                                  ss->s->plan_path, c->label, c->track);
-                else if (!(track = track_load(path, &err)))
-                    rc = cli_fail(CMD, "%s", err.msg);
-                else
-                    track_cond = race->cond;
-            }
-            printf("race %d of %d: %s %s (scheme %s; link12 %s; link21 %s)\n", race->index, ss->ord.nrace,
-                   studyorder_kind_name(race->kind), c->label, c->scheme, c->link[0], c->link[1]);
-            if (rc == CLI_OK)
-                rc = keep_aside(ss, race->index);
-            if (rc == CLI_OK)
-                rc = drive_race(ss, race, track, c->track);
-        }
-        if (rc == CLI_OK && race->kind != STUDY_RACE_PRACTICE)
-            rc = take_ratings(ss, race, ask_file, ss);
-        if (rc == CLI_OK && race->break_after)
-            printf("break\n");
-    }
-    track_free(track);
+    memset(ss, 0, sizeof *ss);
+    ss->s = s;
+    NrError err = {{0}};
+    if (!studyorder_make(&s->plan, s->pair, &ss->ord, &err))
+        return cli_usage_error(CMD, "--pair: %s", err.msg);
+    if (!cli_created_text(CMD, ss->created, sizeof ss->created))
+        return CLI_USAGE;
+    int rc = load_tracks(ss);
+    if (rc == CLI_OK && s->ratings_path)
+        rc = load_answers(ss);
+    if (rc == CLI_OK)
+        rc = open_dir(ss, s->resume);
     return rc;
 }
 
-int study_run_session(StudyCli *s)
+void study_session_free(StudySession *ss)
 {
-    Session *ss = calloc(1, sizeof *ss);
-    if (!ss)
-        return cli_fail(CMD, "out of memory");
-    ss->s = s;
-    NrError err = {{0}};
-    int rc = CLI_OK;
-    if (!studyorder_make(&s->plan, s->pair, &ss->ord, &err))
-        rc = cli_usage_error(CMD, "--pair: %s", err.msg);
-    if (rc == CLI_OK && !cli_created_text(CMD, ss->created, sizeof ss->created))
-        rc = CLI_USAGE;
-    if (rc == CLI_OK)
-        rc = check_tracks(ss);
-    if (rc == CLI_OK)
-        rc = load_answers(ss);
-    if (rc == CLI_OK)
-        rc = open_session(ss);
-    if (rc == CLI_OK)
-        rc = run_races(ss);
-    if (rc == CLI_OK && (!s->stop_after || s->stop_after >= ss->ord.nrace))
-        printf("study %s, pair %d: session complete in %s\n", s->plan.name, s->pair, s->out_dir);
+    for (int c = STUDY_MAX_CONDITIONS - 1; c >= 0; c--) { /* each track once: by its first condition */
+        bool shared = false;
+        for (int d = 0; d < c; d++)
+            shared |= ss->track[d] == ss->track[c];
+        if (!shared)
+            track_free(ss->track[c]);
+    }
+    memset(ss->track, 0, sizeof ss->track);
     studydata_free(&ss->answers);
     studydata_free(&ss->given);
     studydata_metrics_free(&ss->met);
-    free(ss);
-    return rc;
 }

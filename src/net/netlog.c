@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 struct NetLog {
@@ -19,7 +20,7 @@ struct NetLog {
 };
 
 static const char *const kind_names[WIRE_KIND_END] = {
-    "?", "hello", "welcome", "track", "mu", "sync_req", "sync_resp", "control", "view", "peers", "peer",
+    "?", "hello", "welcome", "track", "mu", "sync_req", "sync_resp", "control", "view", "peers", "peer", "study",
 };
 
 NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
@@ -54,6 +55,11 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
             (int)m->laps, m->seconds, m->schemes, m->shown, (double)m->params.delta_us / 1000.0, m->params.tdr_cw,
             (double)m->params.converge_us / 1000.0, m->seed, m->link, m->raw_clock ? "raw" : "synchronised",
             (double)m->offset_true_us / 1000.0, m->drift_true_ppm, created);
+    if (m->study_race > 0) /* a study's race (docs/studies.md "Over the network") */
+        fprintf(g->f, "# study_race: %d\n", m->study_race);
+    if (m->study) /* the host's: the study's own keys of the recording (merge) */
+        fprintf(g->f, "# study: %s\n# pair: %d\n# condition: %s\n# race_kind: %s\n", m->study->name, m->study->pair,
+                m->study->condition, m->study->kind);
     if (m->ncars > 2 || strcmp(m->topology, "p2p") != 0) /* a two-player log reads as it did */
         fprintf(g->f, "# cars: %d\n# topology: %s%s%s\n", m->ncars, m->topology, m->server[0] ? " " : "", m->server);
     g->tx_to = m->ncars > 2 && strcmp(m->topology, "p2p") == 0;
@@ -65,7 +71,7 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
           "# columns clock: row,local_us,offset_us,bound_us,rtt_us,drift_ppm,sample_offset_us,sample_rtt_us\n"
           "# columns reject: row,local_us,reason,count\n"
           "# columns event: row,local_us,sync_us,what,detail\n"
-          "# columns mark: row,local_us,sync_us\n"
+          "# columns mark: row,local_us,sync_us,kind\n"
           "# columns metric: row,scheme,key,value\n",
           g->f);
     if (nr_part_flush(&g->pf) != NR_PART_OK) {
@@ -161,11 +167,11 @@ void netlog_event(NetLog *g, int64_t local, int64_t sync, const char *what, cons
     check(g);
 }
 
-void netlog_mark(NetLog *g, int64_t local, int64_t sync)
+void netlog_mark(NetLog *g, int64_t local, int64_t sync, const char *kind)
 {
     if (!g || g->failed)
         return;
-    fprintf(g->f, "mark,%" PRId64 ",%" PRId64 "\n", local, sync);
+    fprintf(g->f, "mark,%" PRId64 ",%" PRId64 ",%s\n", local, sync, kind);
     check(g);
 }
 
@@ -234,10 +240,52 @@ bool netlog_close(NetLog *g, NrError *err)
 
 /* ---- the session's log interface (netsession.h NetSessionLog) ---------------- */
 
+static bool exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* A study race joined again (the host resumed the study): the log of the
+ * attempt before, whole or .part, moved to race-NNN.aborted-K.ROLE.log,
+ * never replaced. */
+static bool keep_aside(const NetLogSink *k, const NetLogMeta *m, NrError *err)
+{
+    enum { LEN = sizeof k->named + 40 };
+    char from[2][LEN], to[2][LEN];
+    snprintf(from[0], LEN, "%s", k->named);
+    snprintf(from[1], LEN, "%s.part", k->named);
+    if (!exists(from[0]) && !exists(from[1]))
+        return true;
+    for (int a = 1; a < 1000; a++) {
+        int n = snprintf(to[0], LEN, "%s/race-%03d.aborted-%d.%s.log", k->study_dir, m->study_race, a, m->role);
+        if (n < 0 || n + 6 > LEN)
+            break;
+        memcpy(to[1], to[0], (size_t)n);
+        memcpy(to[1] + n, ".part", 6);
+        if (exists(to[0]) || exists(to[1]))
+            continue;
+        for (int i = 0; i < 2; i++)
+            if (exists(from[i]) && rename(from[i], to[i]) != 0)
+                return nr_error_set(err, "%s: cannot move it aside: %s", from[i], strerror(errno));
+        return true;
+    }
+    return nr_error_set(err, "%s: too many attempts kept", k->named);
+}
+
 static bool sink_open(void *ctx, const NetLogMeta *m, NrError *err)
 {
     NetLogSink *k = ctx;
-    k->log = netlog_open(k->path, m, err);
+    const char *path = k->path;
+    if (k->study_dir && m->study_race > 0) {
+        int n = snprintf(k->named, sizeof k->named, "%s/race-%03d.%s.log", k->study_dir, m->study_race, m->role);
+        if (n < 0 || (size_t)n >= sizeof k->named)
+            return nr_error_set(err, "%s: the log's folder name is too long", k->study_dir);
+        if (!keep_aside(k, m, err))
+            return false;
+        path = k->named;
+    }
+    k->log = path ? netlog_open(path, m, err) : NULL;
     return k->log != NULL;
 }
 
@@ -278,10 +326,10 @@ static void sink_metrics(void *ctx, const char *scheme, const Metrics *m, int ow
 }
 
 /* A mark is pushed to the file at once: a crash right after keeps it. */
-static void sink_mark(void *ctx, int64_t local, int64_t race)
+static void sink_mark(void *ctx, int64_t local, int64_t race, const char *kind)
 {
     NetLogSink *k = ctx;
-    netlog_mark(k->log, local, race);
+    netlog_mark(k->log, local, race, kind);
     NrError err;
     (void)netlog_flush(k->log, &err); /* a failure shows at the next flush, which ends the session */
 }

@@ -34,12 +34,16 @@ void netlog_clock(NetLog *g, int64_t local, int64_t offset, int64_t bound, int64
 void netlog_reject(NetLog *g, int64_t local, const char *reason, int64_t count);
 void netlog_event(NetLog *g, int64_t local, int64_t sync, const char *what, const char *detail);
 void netlog_metrics(NetLog *g, const char *scheme, const Metrics *m, int own_dir);
-void netlog_mark(NetLog *g, int64_t local, int64_t sync);
+void netlog_mark(NetLog *g, int64_t local, int64_t sync, const char *kind);
 bool netlog_flush(NetLog *g, NrError *err);
 bool netlog_close(NetLog *g, NrError *err);
 
 typedef struct NetLogSink {
     const char *path;
+    /* a study's folder: the log of study race N is DIR/race-NNN.ROLE.log
+     * (host, joiner), named when the race is known; NULL: path */
+    const char *study_dir;
+    char named[4200];
     NetLog *log;
 } NetLogSink;
 

@@ -131,10 +131,11 @@ Session *session_new(const SessionConfig *cfg, NrError *err)
         .lagometer = cfg->lagometer,
         .offset_true_us = cfg->clock_offset_us, .drift_true_ppm = cfg->clock_drift_ppm,
         .make_controller = cfg->make_controller, .ctx = cfg->ctx, .external_input = cfg->external_input,
-        .timeouts = cfg->timeouts,
+        .timeouts = cfg->timeouts, .study = cfg->study,
     };
     s->log.path = cfg->log_path;
-    if (cfg->log_path)
+    s->log.study_dir = cfg->log_study_dir;
+    if (cfg->log_path || cfg->log_study_dir)
         nc.log = netlog_sink(&s->log);
     if (!join_code(s, &nc, err) || !start_net(s, err) || !addresses(s, &nc, err) || !open_port(s, err)) {
         session_free(s);
@@ -183,9 +184,14 @@ static void flush_out(Session *s)
     while (netsession_pop_datagram(s->ns, &d))
         s->sent += netport_send(s->port, &d.to, d.bytes, d.n);
     NetSessionEvent e;
-    while (netsession_pop_event(s->ns, &e))
+    while (netsession_pop_event(s->ns, &e)) {
+        if (s->cfg.on_event)
+            s->cfg.on_event(s->cfg.event_ctx, s, &e);
         if (e.text[0] && e.kind != NETSESSION_EV_OVER)
             fprintf(s->cfg.say ? s->cfg.say : stderr, "netrace %s: %s\n", s->cfg.cmd, e.text);
+    }
+    while (netsession_pop_datagram(s->ns, &d)) /* what the hook said (an acknowledgement) */
+        s->sent += netport_send(s->port, &d.to, d.bytes, d.n);
 }
 
 bool session_step(Session *s)
@@ -338,12 +344,68 @@ int session_pauses(const Session *s)
     return netsession_pauses(s->ns);
 }
 
-bool session_mark(Session *s, int64_t *race_us, bool *logged)
-{
-    return netsession_mark(s->ns, netclock_now_us(s->clock), race_us, logged);
-}
-
 void session_set_input(Session *s, const CarInput *in)
 {
     netsession_set_input(s->ns, in);
+}
+
+int session_marks(const Session *s)
+{
+    return netsession_marks(s->ns);
+}
+
+bool session_mark(Session *s, const char *kind, int64_t *race_us, bool *logged)
+{
+    return netsession_mark(s->ns, netclock_now_us(s->clock), kind, race_us, logged);
+}
+
+void session_wait(Session *s)
+{
+    netport_wait(s->port, session_next_wake(s));
+}
+
+void session_quit(Session *s, const char *why)
+{
+    netsession_quit(s->ns, netclock_now_us(s->clock), why);
+    flush_out(s);
+}
+
+bool session_draw_code(char out[WIRECRYPT_CODE_TEXT])
+{
+    if (sodium_init() < 0)
+        return false;
+    uint8_t r[WIRECRYPT_CODE_CHARS];
+    randombytes_buf(r, sizeof r);
+    wirecrypt_code_from_random(r, out);
+    return true;
+}
+
+const NetStudyRace *session_study(const Session *s)
+{
+    return netsession_study(s->ns);
+}
+
+bool session_study_answer(Session *s, int index, int score, int64_t response_ms)
+{
+    return netsession_study_answer(s->ns, netclock_now_us(s->clock), index, score, response_ms);
+}
+
+int session_study_pending(const Session *s)
+{
+    return netsession_study_pending(s->ns);
+}
+
+void session_study_done(Session *s, int marks)
+{
+    netsession_study_done(s->ns, netclock_now_us(s->clock), marks);
+}
+
+void session_study_ack(Session *s, int index)
+{
+    netsession_study_ack(s->ns, netclock_now_us(s->clock), index);
+}
+
+void session_study_close(Session *s)
+{
+    netsession_study_close(s->ns, netclock_now_us(s->clock));
 }

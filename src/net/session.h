@@ -44,8 +44,17 @@
  *   session_pauses(s)       times the race paused (docs/netplay.md "Pause").
  *   session_set_input(s, in)  the own car's input when cfg->external_input
  *        (keys, pad): held until the next call.
- *   session_mark(s, &race_us, &logged)  the mark key: netsession_mark at the
- *        clock now.
+ *   session_mark(s, kind, &race_us, &logged)  the mark key: netsession_mark
+ *        at the clock's now; session_marks(s) the dissatisfied marks given.
+ *   session_wait(s)         blocks until a datagram arrives or the session
+ *        wants to run (session_next_wake): a caller's own loop of steps.
+ *   session_quit(s, why)    the player or a signal ends it: BYE.
+ *   session_draw_code(out)  a fresh join code from the OS random source,
+ *        as shown (XXXXX-XXXXX): one code for a study's many sessions.
+ *   session_study(s), session_study_answer(s, i, score, ms),
+ *   session_study_pending(s), session_study_done(s, marks),
+ *   session_study_ack(s, i), session_study_close(s)  the netsession_study_*
+ *        calls at the clock's now (a study race, netsession.h).
  */
 #ifndef NR_SESSION_H
 #define NR_SESSION_H
@@ -63,6 +72,7 @@
 #define SESSION_DRAIN_MAX 4096 /* datagrams read per turn: the race goes on under a flood */
 
 typedef NetSessionMakeController SessionMakeController;
+typedef struct Session Session;
 
 typedef struct SessionConfig {
     bool host;
@@ -114,9 +124,16 @@ typedef struct SessionConfig {
      * the envelope only; the commands never set it). */
     const char *code;
     bool no_seal;
+    /* a study race (host: what it offers, netsession.h NetStudyRace; NULL:
+     * none) and the caller's hook for every event of the session (a
+     * study's answers, the finish), called on the session's loop before
+     * the event's line is said; NULL: none */
+    const struct NetStudyRace *study;
+    const char *log_study_dir; /* a study's joiner: its logs DIR/race-NNN.joiner.log by study race (netlog.h) */
+    void (*on_event)(void *ctx, Session *s, const NetSessionEvent *e);
+    void *event_ctx;
 } SessionConfig;
 
-typedef struct Session Session;
 
 typedef NetSessionStatus SessionStatus;
 #define SESSION_WAITING NETSESSION_WAITING
@@ -149,6 +166,16 @@ void session_code(const Session *s, char out[WIRECRYPT_CODE_TEXT]);
 int session_pauses(const Session *s);
 const SchemeType *session_scheme(const Session *s, int k);
 void session_set_input(Session *s, const CarInput *in);
-bool session_mark(Session *s, int64_t *race_us, bool *logged);
+bool session_mark(Session *s, const char *kind, int64_t *race_us, bool *logged);
+int session_marks(const Session *s);
+void session_wait(Session *s);
+void session_quit(Session *s, const char *why);
+bool session_draw_code(char out[WIRECRYPT_CODE_TEXT]);
+const struct NetStudyRace *session_study(const Session *s);
+bool session_study_answer(Session *s, int index, int score, int64_t response_ms);
+int session_study_pending(const Session *s);
+void session_study_done(Session *s, int marks);
+void session_study_ack(Session *s, int index);
+void session_study_close(Session *s);
 
 #endif

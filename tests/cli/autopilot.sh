@@ -38,7 +38,7 @@ expect 2 "autopilot bad seconds" -- "$NR" autopilot --seconds abc --seed 1 --out
 stderr_has "--seconds: expected a number" "autopilot names the bad flag"
 expect 2 "autopilot bad seed" -- "$NR" autopilot --seconds 1 --seed -1 --out "$TMP/x.csv"
 expect 2 "autopilot skill out of range" -- "$NR" autopilot --seconds 1 --seed 1 --skill 2 --out "$TMP/x.csv"
-stderr_has "--skill: expected a number from 0 to 1" "autopilot skill range"
+stderr_has "--skill: expected a number from -1 to 1" "autopilot skill range"
 expect 2 "autopilot too many cars" -- "$NR" autopilot --seconds 1 --seed 1 --cars 9 --out "$TMP/x.csv"
 stderr_has "--cars: expected a whole number from 1 to 8" "autopilot cars beyond 8"
 expect 2 "autopilot unknown flag" -- "$NR" autopilot --seconds 1 --seed 1 --out "$TMP/x.csv" --turbo

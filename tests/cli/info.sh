@@ -34,17 +34,24 @@ stdout_has "^closer_2cw: $want2$" "recording info: share closer than 2 cw ($want
 stdout_has "^median_distance_cw: $wantmed$" "recording info: median distance ($wantmed by awk)"
 stdout_has "^min_distance_cw: $wantmin$" "recording info: min distance ($wantmin by awk)"
 
-# marks (the mark key, issue 22): '# mark:' lines between the rows
-{ sed -n 1,207p recordings/default.csv; echo "# mark: 5500"; sed -n 208,400p recordings/default.csv
-  echo "# mark: 3000 the host"; sed -n '401,$p' recordings/default.csv; } >"$TMP/marked.csv"
+# marks: '# mark: T_MS,PLAYER,KIND[,NOTE]' lines between the rows; the first
+# release's '# mark: T_MS [LABEL]' still reads (kind mark; the label is the
+# player when it names one, else the note)
+{ sed -n 1,207p recordings/default.csv; echo "# mark: 5500"; sed -n 208,300p recordings/default.csv
+  echo "# mark: 4000,2,dissatisfied"; sed -n 301,400p recordings/default.csv
+  echo "# mark: 3000 the host"; echo "# mark: 3000 joiner"; sed -n '401,$p' recordings/default.csv; } >"$TMP/marked.csv"
 cp tracks/default.track "$TMP/"
 expect 0 "info on a marked race" -- "$NR" info "$TMP/marked.csv"
-stdout_has "^marks: 2$" "marked race: two marks"
-stdout_has "^mark_times_s: 3.000 5.500$" "marked race: their times, in time order"
-stdout_has "^mark_labels: the_host -$" "marked race: who marked, one word each"
+stdout_has "^marks: 4$" "marked race: four marks"
+stdout_has "^mark_times_s: 3.000 3.000 4.000 5.500$" "marked race: their times, in time order"
+stdout_has "^mark: 3000,0,mark,the host$" "marked race: a first release's label that names nobody is the note"
+stdout_has "^mark: 3000,2,mark$" "marked race: a first release's joiner is player 2"
+stdout_has "^mark: 4000,2,dissatisfied$" "marked race: player 2's dissatisfaction"
+stdout_has "^mark: 5500,0,mark$" "marked race: a first release's mark without a label"
 stdout_has "^samples: 910$" "marked race: every sample still read"
 expect 0 "replay of a marked race" -- "$NR" replay "$TMP/marked.csv" --headless --schemes nc
-stdout_has "^marks:  2 at 3.000 s \(the host\), 5.500 s$" "replay names the marks"
+stdout_has "^marks:  4 at 3.000 s \(mark: the host\), 3.000 s \(player 2 mark\), 4.000 s \(player 2 dissatisfied\), 5.500 s \(mark\)$" \
+    "replay names the marks"
 
 expect 0 "info finds bundled files from another directory" -- env -C "$TMP" "$NR" info recordings/default.csv
 stdout_has "^lead_changes: [0-9]+$" "info from elsewhere resolves the track"

@@ -98,6 +98,9 @@ stderr_has "--link12" "bad link named"
 expect 2 "--out exists" -- "$NR" play --headless --p1 bot --p2 bot --seconds 2 --out "$TMP/live.csv"
 stderr_has "exists \(not overwritten" "an existing recording is not overwritten"
 expect 2 "--skill out of range" -- "$NR" play --headless --p1 bot --p2 bot --skill 2
+expect 2 "--skill below the novice" -- "$NR" play --headless --p1 bot --p2 bot --skill -1.01
+stderr_has "--skill: expected a number from -1 to 1" "--skill's range said"
+expect 0 "--skill -1: the novice races" -- "$NR" play --headless --p1 bot --p2 bot --skill -1 --seconds 2 --out none
 # Scripts: a missing file, a bad line, no line for the player.
 expect 1 "script missing" -- "$NR" play --headless --p1 "script:$TMP/nope.inputs" --p2 bot --out none
 stderr_has "nope.inputs" "missing script named"

@@ -33,9 +33,17 @@ if [ "$(wc -l <"$TMP/err")" -eq 1 ]; then ok; else ko "bad plan: more than one l
 expect 1 "study with a directory as its plan" -- "$NR" study "$TMP" --pair 1 --order
 expect 2 "study without --pair" -- "$NR" study "$SP" --order
 expect 2 "study --pair 0" -- "$NR" study "$SP" --pair 0 --order
-expect 2 "study session without --headless" -- "$NR" study "$SP" --pair 1 --out "$TMP/x" --ratings /dev/null
-stderr_has "rating screens are not built yet" "the window's session is not built: said so"
+expect 2 "study --ratings without --headless" -- "$NR" study "$SP" --pair 1 --out "$TMP/x" --ratings /dev/null
+stderr_has "--ratings FILE goes with --headless" "the window takes the players' answers: said so"
 expect 2 "study --headless without --ratings" -- "$NR" study "$SP" --pair 1 --out "$TMP/x" --headless
+expect 2 "study --headless with a window flag" -- "$NR" study "$SP" --pair 1 --out "$TMP/x" --headless \
+    --ratings /dev/null --size 800x600
+stderr_has "--size is the window's" "a window flag with --headless: named"
+# The window on no display (the dummy driver shows nothing): one line, exit
+# 1, and no session folder left behind to refuse the next start.
+expect 1 "study in the window without a display" -- "$NR" study "$SP" --pair 1 --out "$TMP/nowin"
+stderr_has "no window" "no display: said so"
+[ ! -e "$TMP/nowin" ] && ok || ko "a window that could not open left a session folder"
 expect 2 "study with keys headless" -- "$NR" study "$SP" --pair 1 --out "$TMP/x" --headless --ratings /dev/null \
     --p1 keys
 expect 2 "study unknown option" -- "$NR" study "$SP" --pair 1 --orde
@@ -71,10 +79,11 @@ done
 # 5 rated races x 2 players x 4 questions, and the header
 if [ "$(wc -l <"$TMP/s1/ratings.csv")" -eq 41 ]; then ok; else ko "ratings.csv: expected 41 lines"; fi
 grep -q '^example,1,2,2,B,rated,operability,3,NA$' "$TMP/s1/ratings.csv" && ok || ko "ratings.csv: race 2's row"
-# every scheme of every race, 7 metrics each
+# every scheme of every race, 7 metrics each, and the two players' mark counts
 n_schemes=$("$NR" replay --headless --csv | tail -n +2 | wc -l)
-if [ "$(wc -l <"$TMP/s1/metrics.csv")" -eq $((1 + 6 * 7 * n_schemes)) ]; then ok; else
-    ko "metrics.csv: expected 6 races x 7 metrics x $n_schemes schemes"; fi
+if [ "$(wc -l <"$TMP/s1/metrics.csv")" -eq $((1 + 6 * (7 * n_schemes + 2))) ]; then ok; else
+    ko "metrics.csv: expected 6 races x (7 metrics x $n_schemes schemes + 2 mark counts)"; fi
+grep -q '^example,1,3,D,rated,causality,1,marks_p1,0$' "$TMP/s1/metrics.csv" && ok || ko "metrics.csv: race 3 marks"
 for k in "study: example" "pair: 1" "race: 3" "condition: D" "race_kind: rated" "scheme: causality" \
     "link12: delay 200ms 30ms distribution paretonormal" "delta_ms: 100" "tdr_cw: 0.25"; do
     grep -q "^# $k$" "$TMP/s1/race-003.csv" && ok || ko "race-003.csv lacks '# $k'"
@@ -180,6 +189,9 @@ stdout_has "^C +dr +acceptable +4 +1\.00 +0\.00 +\[1\.00, 1\.00\]" "report: C al
 stdout_has "^  operability +n +4 +mean \|difference\| 0\.25 +identical 75 %" "report: repeat agreement"
 stdout_has "^  fairness +n +4 +mean \|difference\| 0\.00 +identical 100 %" "report: repeat identical"
 grep -q '^example,B,overall,mos,3,4$' "$TMP/report.csv" && ok || ko "report CSV: MOS of B"
+# bots mark nothing: 0 marks in each of A's 4 player-races
+stdout_has "^  A +n +4 +mean 0\.00 +95% interval \[0\.00, 0\.00\]" "report: marks per player and race"
+grep -q '^example,A,,marks_per_race,0,4$' "$TMP/report.csv" && ok || ko "report CSV: marks of A"
 grep -q '^example,A,operability,ci95_low,2\.70' "$TMP/report.csv" && ok || ko "report CSV: interval of A"
 is_png "$TMP/report.png" "report plot"
 expect 0 "study --report --plot .pdf" -- "$NR" study --report "$TMP/s1" "$TMP/s2" --plot "$TMP/report.pdf"

@@ -1,5 +1,6 @@
 /* Fuzz harness: the recording reader, and read -> save -> read giving back
- * the same samples bit for bit and the same condition lines. */
+ * the same samples bit for bit, the same condition lines and the same
+ * marks (either form read, today's written). */
 #include "recording.h"
 
 #include <stdint.h>
@@ -18,6 +19,14 @@ static bool same(const Recording *a, const Recording *b)
     for (int i = 0; i < a->nmeta; i++) /* the condition's lines travel too */
         if (strcmp(a->meta[i].key, b->meta[i].key) != 0 || strcmp(a->meta[i].value, b->meta[i].value) != 0)
             return false;
+    if (a->nmarks != b->nmarks) /* and the marks, in their order */
+        return false;
+    for (int i = 0; i < a->nmarks; i++) {
+        const RecMark *x = &a->marks[i], *y = &b->marks[i];
+        if (x->t_ms != y->t_ms || x->player != y->player || strcmp(x->kind, y->kind) != 0 ||
+            strcmp(x->note, y->note) != 0)
+            return false;
+    }
     size_t n = (size_t)a->ncars * (size_t)a->nsamples;
     return n == 0 || memcmp(a->samples, b->samples, n * sizeof *a->samples) == 0;
 }

@@ -26,7 +26,7 @@ static const char *const type_cols[T_KNOWN][COLS_MAX] = {
     {"pkt_seq", "kind", "arr_sync_us", "send_sync_us", "car", "seq", "mu_kind", "schemes"},
     {"pkt_seq", "seq", "mu_kind", "send_sync_us", NULL},
     {"scheme", "key", "value", NULL},
-    {"sync_us", NULL},
+    {"sync_us", NULL}, /* and kind, when the log has it (col[1], else -1) */
 };
 
 typedef struct RowType {
@@ -122,7 +122,36 @@ static bool columns_line(Reader *r, char *spec, NrError *err)
             if (t->col[c] < 0)
                 return fail(r, err, "columns of '%s' lack '%s'", name, type_cols[t->known][c]);
         }
+    if (t->known == T_MARK) { /* logs of the first release have no kind */
+        t->col[1] = -1;
+        for (int i = 1; i < nf; i++)
+            if (strcmp(f[i], "kind") == 0)
+                t->col[1] = i;
+    }
     r->ntypes++;
+    return true;
+}
+
+/* The race's condition among the header's keys (kept as text for the
+ * recording); other keys are informative. */
+static bool condition_value(Reader *r, const char *key, const char *val, NrError *err)
+{
+    TermLog *log = r->log;
+    struct {
+        const char *key;
+        char *out;
+        size_t n;
+    } cond[] = {{"shown", log->shown, sizeof log->shown},       {"link", log->link, sizeof log->link},
+                {"delta_ms", log->delta_ms, sizeof log->delta_ms}, {"tdr_cw", log->tdr_cw, sizeof log->tdr_cw},
+                {"converge_ms", log->converge_ms, sizeof log->converge_ms},
+                {"seed", log->seed, sizeof log->seed},          {"clock", log->clock, sizeof log->clock},
+                {"study", log->study, sizeof log->study},       {"pair", log->pair, sizeof log->pair},
+                {"study_race", log->study_race, sizeof log->study_race},
+                {"condition", log->condition, sizeof log->condition},
+                {"race_kind", log->race_kind, sizeof log->race_kind}};
+    for (size_t i = 0; i < sizeof cond / sizeof cond[0]; i++)
+        if (strcmp(key, cond[i].key) == 0)
+            return text_value(r, key, val, cond[i].out, cond[i].n, err);
     return true;
 }
 
@@ -194,7 +223,7 @@ static bool header_line(Reader *r, char *text, NrError *err)
     } else if (strcmp(key, "schemes") == 0) {
         return text_value(r, key, val, log->schemes, sizeof log->schemes, err);
     }
-    return true; /* other keys are informative */
+    return condition_value(r, key, val, err); /* the condition; other keys are informative */
 }
 
 static bool grow(Reader *r, void **v, int64_t *cap, int64_t n, size_t size, const char *what, NrError *err)
@@ -334,16 +363,35 @@ static bool metric_row(Reader *r, const RowType *t, char **f, NrError *err)
     return true;
 }
 
-/* The mark key's row (issue 22): its race time. */
+/* A mark row (docs/netlog.md): this log's player's mark at race time
+ * sync_us (0 for one in the countdown), of its kind (the first release's
+ * logs have none: the key's, "mark"). */
 static bool mark_row(Reader *r, const RowType *t, char **f, NrError *err)
 {
     TermLog *log = r->log;
+    int64_t ts;
+    if (!int_at(r, "mark", "sync_us", f[t->col[0]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &ts, err))
+        return false;
+    RecMark m;
+    memset(&m, 0, sizeof m);
+    m.t_ms = ts > 0 ? ts / NR_US_PER_MS : 0;
+    m.player = log->car;
+    const char *kind = t->col[1] >= 0 ? f[t->col[1]] : RECORDING_MARK_KEY;
+    if (strlen(kind) >= sizeof m.kind)
+        return fail(r, err, "mark '%.32s': expected a kind of [a-z_]+", kind);
+    snprintf(m.kind, sizeof m.kind, "%s", kind);
+    if (!recmark_valid(&m, TERMLOG_MAX_CARS))
+        return fail(r, err, "mark '%.32s': expected a kind of [a-z_]+", kind);
     if (log->nmarks == TERMLOG_MARKS_MAX)
         return fail(r, err, "more than %d mark rows", TERMLOG_MARKS_MAX);
-    if (!log->marks && !(log->marks = malloc(TERMLOG_MARKS_MAX * sizeof *log->marks)))
-        return fail(r, err, "out of memory");
-    return int_at(r, "mark", "sync_us", f[t->col[0]], -SYNC_LIMIT_US, SYNC_LIMIT_US, &log->marks[log->nmarks++],
-                  err);
+    if ((log->nmarks & (log->nmarks - 1)) == 0) { /* grows at 0, 1, 2, 4, ... */
+        RecMark *g = realloc(log->marks, (size_t)(log->nmarks ? 2 * log->nmarks : 1) * sizeof *g);
+        if (!g)
+            return fail(r, err, "out of memory");
+        log->marks = g;
+    }
+    log->marks[log->nmarks++] = m;
+    return true;
 }
 
 static bool data_row(Reader *r, char *line, NrError *err)

@@ -14,7 +14,10 @@
  *        in the header (role client only with topology cs); a `# columns TYPE:` line before the first row of
  *        each type, naming the columns this reader needs; own rows with seq
  *        0, 1, 2, ... at t_sync_us = seq * period; finite poses; MU rx rows
- *        from the peer's car, send_sync_us = seq * period.
+ *        from the peer's car, send_sync_us = seq * period; `mark` rows
+ *        (sync_us: race time, negative in the countdown; kind [a-z_]+,
+ *        "mark" in logs without the column): this log's player's marks,
+ *        at most TERMLOG_MARKS_MAX. Event rows are skipped.
  *   termlog_free(log)            NULL-safe.
  *   netmerge_check(a, b, err)   the two logs are one race: same session id,
  *        period, track and scheme list (when both name one); cars 1 and 2
@@ -24,9 +27,12 @@
  *        netmerge_samples samples: car 1 from the car-1 log, car 2 from the
  *        other; t_ms = seq * period; source network; the track file named
  *        by the host's track_file (else track); created from the host's
- *        log; both logs' marks (`mark` rows, race time floored to the ms,
- *        0 for one in the countdown) labelled host / joiner. rec is the
- *        caller's (recording_free).
+ *        log; the condition (docs/netlog.md): scheme (the shown one, the
+ *        host's log's, else car 1's), for two cars link12 and link21 (the
+ *        emulated link each end put on what it sent), for more cars or a
+ *        server the topology and each terminal's link_out_N, delta_ms,
+ *        tdr_cw, converge_ms, seed, clock; and every log's marks (player =
+ *        its car) in time order. rec is the caller's (recording_free).
  *   netmerge_delays(a, b, rows, n, err)  every MU received in either log
  *        with seq below netmerge_samples, one row per received copy:
  *        direction (12: received by car 2), seq, kind, the packet's pkt_seq
@@ -44,7 +50,7 @@
  *        topology; a p2p race: one host (car 1), the others joiners. The error names
  *        the missing car or the odd log (by its car).
  *   netmerge_recording_all / netmerge_samples_all: car c from car c's log;
- *        every log's marks (a served race's labelled carN).
+ *        every log's marks (player = the log's car).
  *   netmerge_delays_all: direction from -> to for the rx rows of car to's
  *        log (from the MU's car); dir as NetDelayRow says.
  *   netmerge_counts_pair(logs, n, from, to, out): as netmerge_counts for
@@ -70,7 +76,7 @@
 #define TERMLOG_ROWS_MAX 4000000 /* rows of one type: ~18 h of 30 Hz MUs with parity */
 #define TERMLOG_METRICS_MAX 1024
 #define TERMLOG_MAX_CARS 8
-#define TERMLOG_MARKS_MAX 512 /* mark rows of one log: eight logs fill a recording's RECORDING_MAX_MARKS */
+#define TERMLOG_MARKS_MAX 12500 /* mark rows of one log: eight logs fill a recording's RECORDING_MAX_MARKS */
 
 typedef struct TermLogPkt {
     int32_t from; /* rx rows: the sending car (1-based) */
@@ -109,8 +115,13 @@ typedef struct TermLog {
     TermLogPkt *tx;           /* MUs put on the wire */
     int nmetrics;
     TermLogMetric *metrics;
+    /* the race's condition as the header gives it (text, "" when absent):
+     * the recording's condition lines (docs/netlog.md) */
+    char shown[32], link[512], delta_ms[24], tdr_cw[24], converge_ms[24], seed[24], clock[16];
+    /* a study's race (the host's log, docs/studies.md "Over the network") */
+    char study[160], pair[24], study_race[24], condition[24], race_kind[16];
     int nmarks;
-    int64_t *marks;          /* `mark` rows: race time (sync_us) of each, as written */
+    RecMark *marks;          /* `mark` rows: race time (0 in the countdown), player = this log's car, kind */
 } TermLog;
 
 typedef struct NetDelayRow {

@@ -73,25 +73,55 @@ int netmerge_samples_all(const TermLog *const *logs, int n)
     return m;
 }
 
-/* Every log's marks (the mark key, issue 22) into rec, labelled host and
- * joiner in a two-terminal race, carN in a served one; a mark in the
- * countdown at 0. */
-static bool merge_marks(const TermLog *const *logs, int n, Recording *rec, NrError *err)
+/* The race's condition as the logs' headers give it (what play's
+ * recordings say: liverace.h), each key only when a log has it and it fits
+ * the recording's header (the logs keep every value whole). */
+static void condition_lines(const TermLog *const *logs, int n, const TermLog *named, Recording *rec)
 {
-    for (int i = 0; i < n; i++) {
-        char label[RECORDING_MARK_LABEL];
-        if (logs[i]->host || n == 2)
-            snprintf(label, sizeof label, "%s", logs[i]->host ? "host" : "joiner");
-        else
-            snprintf(label, sizeof label, "car%d", logs[i]->car);
-        for (int k = 0; k < logs[i]->nmarks; k++) {
-            int64_t ms = logs[i]->marks[k] > 0 ? logs[i]->marks[k] / NR_US_PER_MS : 0;
-            if (!recording_mark_add(rec, ms, label)) {
-                recording_free(rec);
-                return nr_error_set(err, "more than %d marks in the logs", RECORDING_MAX_MARKS);
-            }
-        }
+    const TermLog *c1 = netmerge_of_car(logs, n, 1);
+    const TermLog *src = named->shown[0] ? named : c1;
+    bool wide = n > 2 || strcmp(c1->topology, "p2p") != 0;
+    if (src->shown[0])
+        recording_meta_add(rec, "scheme", src->shown);
+    if (wide)
+        recording_meta_add(rec, "topology", c1->topology);
+    for (int c = 1; c <= n; c++) { /* the emulated link each terminal put on what it sent */
+        const TermLog *l = netmerge_of_car(logs, n, c);
+        char key[RECORDING_META_KEY];
+        snprintf(key, sizeof key, wide ? "link_out_%d" : c == 1 ? "link12" : "link21", c);
+        if (l->link[0])
+            recording_meta_add(rec, key, l->link);
     }
+    /* a study's race: the keys play's study recordings have (the host's log) */
+    const char *keys[10] = {"delta_ms", "tdr_cw", "converge_ms", "seed", "clock",
+                            "study", "pair", "race", "condition", "race_kind"};
+    const char *vals[10] = {src->delta_ms, src->tdr_cw, src->converge_ms, src->seed, src->clock,
+                            named->study, named->pair, named->study[0] ? named->study_race : "", named->condition,
+                            named->race_kind};
+    for (int k = 0; k < 10; k++)
+        if (vals[k][0])
+            recording_meta_add(rec, keys[k], vals[k]);
+}
+
+static int cmp_mark(const void *pa, const void *pb)
+{
+    const RecMark *x = pa, *y = pb;
+    if (x->t_ms != y->t_ms)
+        return x->t_ms < y->t_ms ? -1 : 1;
+    if (x->player != y->player)
+        return x->player - y->player;
+    return strcmp(x->kind, y->kind);
+}
+
+/* Every log's marks, in time order (ties: by car). */
+static bool merged_marks(const TermLog *const *logs, int n, Recording *rec)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < logs[i]->nmarks; k++)
+            if (!recording_mark_add(rec, &logs[i]->marks[k]))
+                return false;
+    if (rec->nmarks > 1)
+        qsort(rec->marks, (size_t)rec->nmarks, sizeof *rec->marks, cmp_mark);
     return true;
 }
 
@@ -117,7 +147,10 @@ bool netmerge_recording_all(const TermLog *const *logs, int n, Recording *rec, N
     for (int c = 0; c < n; c++)
         memcpy(&rec->samples[(size_t)c * (size_t)ns], netmerge_of_car(logs, n, c + 1)->own,
                (size_t)ns * sizeof *rec->samples);
-    return merge_marks(logs, n, rec, err);
+    condition_lines(logs, n, named, rec);
+    if (!merged_marks(logs, n, rec))
+        return nr_error_set(err, "the logs' marks: out of memory or more than %d", RECORDING_MAX_MARKS);
+    return true;
 }
 
 static int cmp_delay(const void *pa, const void *pb)

@@ -113,6 +113,7 @@ void session_say(NetSession *s, NetSessionEventKind kind, const char *text)
         s->nev--;
     }
     NetSessionEvent *e = &s->events[(s->ev_head + s->nev++) % EVENTS_KEEP];
+    memset(e, 0, sizeof *e);
     e->kind = kind;
     snprintf(e->text, sizeof e->text, "%s", text);
 }
@@ -209,6 +210,7 @@ NetSession *netsession_new(const NetSessionConfig *cfg, int64_t now_us, NrError 
         s->npeers = 1;
     } else {
         welcome_init(s);
+        study_welcome(s);
         s->token = rng_u64(&s->rng) | 1;
         if (cfg->code && !seal_keys(s, cfg->salt, err)) {
             free(s);
@@ -406,9 +408,15 @@ static void finish_tick(NetSession *s, int64_t l)
     /* every peer finished (or left) and every view of a sample all took
      * has arrived (a reordered last VIEW may come after FINISH, even
      * after BYE) */
-    bool paired = peers_done(s) &&
-                  race_paired(s, s->have_peer_finish ? s->peer_finish_race / WORLD_SAMPLE_US + 1 : 0);
-    if (s->phase == PH_FINISHED && (paired || l - s->finished_local > s->to.linger_us)) {
+    bool paired = s->study.rate_only || /* no race: nothing to pair */
+                  (peers_done(s) &&
+                   race_paired(s, s->have_peer_finish ? s->peer_finish_race / WORLD_SAMPLE_US + 1 : 0));
+    bool over = paired || l - s->finished_local > s->to.linger_us;
+    if (s->phase == PH_FINISHED && over && s->study.race > 0 && !s->study_race_said) {
+        s->study_race_said = true; /* the race's views are in: its metrics are whole */
+        session_say(s, NETSESSION_EV_STUDY_RACE_DONE, "");
+    }
+    if (s->phase == PH_FINISHED && !study_holds(s) && (over || s->study.race > 0)) {
         for (int i = 0; i < 3; i++)
             send_control(s, WIRE_BYE, 0);
         session_event(s, "bye", "finished");
@@ -488,6 +496,7 @@ void netsession_tick(NetSession *s, int64_t l)
         return;
     pause_tick(s, l);
     finish_tick(s, l);
+    study_tick(s, l);
     if (l >= s->next_log_flush) {
         log_rejects(s, l);
         NrError err = {{0}};
@@ -546,8 +555,9 @@ int64_t netsession_next_deadline(const NetSession *s)
         if (due != INT64_MAX && (!s->paused || due <= s->cap)) /* the next sample or relay, in local time */
             d = min64(d, s->now + (due - race_at(s, s->now)));
     }
-    if (s->phase == PH_FINISHED)
+    if (s->phase == PH_FINISHED && (!study_holds(s) || !s->study_race_said))
         d = min64(d, s->finished_local + s->to.linger_us + 1);
+    d = min64(d, study_next_due(s));
     return d > s->now ? d : s->now;
 }
 

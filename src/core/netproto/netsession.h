@@ -57,6 +57,37 @@
  *   netsession_next_deadline(s)     the local time of the next timed action
  *        (INT64_MAX when over): call tick then, or on the next datagram.
  *   netsession_quit(s, now, why)    the player or a signal ends it: BYE.
+ *   Studies (a study race: the host's cfg.study; docs/studies.md "Over
+ *   the network"):
+ *   netsession_study(s)             the study race (the host's, or what the
+ *        joiner was told: race, questions, its link); NULL when none. The
+ *        joiner's session sets up only once every question has come, and
+ *        puts the given link on what it sends (a bad one ends the session).
+ *        A rate-only race (a resumed session's race driven before) has no
+ *        race: both ends go from the handshake to finished; the joiner's
+ *        answers already kept (given) are not asked again.
+ *   netsession_study_answer(s, now, i, score, ms)  joiner, after its finish:
+ *        its player's answer to question i, sent until acknowledged; false
+ *        when not a rated study race, i out of range or answered, or the
+ *        score no answer to it.
+ *   netsession_study_pending(s)     joiner: answers not yet acknowledged.
+ *   netsession_study_done(s, now, marks)  joiner: its player is done (every
+ *        answer given, or a practice race): DONE, with its marks, until the
+ *        host's BYE ends the session.
+ *   netsession_study_ack(s, now, i) host: the joiner's answer i is kept
+ *        (written and synced): ACK now and to every repeat. An answer not
+ *        acknowledged comes as an event again with each repeat.
+ *   netsession_study_close(s, now)  host, finished: the study race is over
+ *        (both players' answers kept): BYE, the session ends.
+ *   netsession_mark(s, now, kind, &race_us, &logged)  the mark key of this
+ *        terminal (recording.h's kinds: its player's dissatisfied, a
+ *        study's Shift / pad Y; mark, F3): race time now into *race_us
+ *        (negative in the countdown, frozen in a pause) and a `mark` row
+ *        with the kind into the log, flushed at once, when one is open
+ *        (*logged says whether; merge makes it the recording's mark of
+ *        this terminal's car). False (nothing written) before the start is
+ *        known or when kind is not [a-z_]+.
+ *   netsession_marks(s)             the dissatisfied marks this terminal's player gave.
  *   netsession_end(s, now)          once over: the log's last rows (rejects,
  *        end, metrics) and its close; false when the log could not be kept.
  *   netsession_pop_datagram(s, out) the next datagram to send (FIFO); false
@@ -68,10 +99,6 @@
  *        netsession_car_count (the race's, 2 until WELCOME), netsession_own_car
  *        (-1 a server), netsession_seated (peers in: joiners or clients).
  *   netsession_peer_left(s)         the peer said BYE: it sends nothing more.
- *   netsession_mark(s, now, &race_us, &logged)  the mark key (issue 22):
- *        race time now (negative in the countdown) into *race_us and a
- *        `mark` row into the log when one is open (*logged says whether,
- *        docs/netlog.md); false (nothing written) before the start is known.
  *
  * A server (cfg.server, `netrace serve`, docs/netplay.md "Serve") is a host
  * without a car: it seats cfg.ncars clients (each HELLO's link keyed on its
@@ -145,6 +172,8 @@ typedef struct NetLogMeta {
     bool raw_clock;
     int64_t offset_true_us;
     double drift_true_ppm;
+    int study_race;  /* a study's race 1..N; 0 none */
+    const struct NetStudyRace *study; /* the host's study race (name, pair, condition, kind); NULL none */
 } NetLogMeta;
 
 /* Where the log rows go (src/net/netlog.h writes them to a file); every
@@ -164,7 +193,7 @@ typedef struct NetSessionLog {
     void (*metrics)(void *ctx, const char *scheme, const Metrics *m, int own_dir);
     bool (*flush)(void *ctx, NrError *err); /* false: the log cannot be kept, the session ends */
     bool (*close)(void *ctx, NrError *err);
-    void (*mark)(void *ctx, int64_t local, int64_t race); /* the mark key (netsession_mark) */
+    void (*mark)(void *ctx, int64_t local, int64_t race, const char *kind); /* netsession_mark; flushes */
 } NetSessionLog;
 
 /* Makes the controller of this terminal's car once the track is known. */
@@ -217,6 +246,10 @@ typedef struct NetSessionConfig {
     bool external_input;   /* keys / pad: netsession_set_input, no controller */
     NetSessionLog log;     /* zero: no log */
     NetSessionTimeouts timeouts;
+    /* host: a study race (below): its step and questions go with WELCOME,
+     * the joiner's link with it; the session stays finished until
+     * netsession_study_close. NULL: not a study race */
+    const struct NetStudyRace *study;
 } NetSessionConfig;
 
 #define NETSESSION_PHASES 6
@@ -266,12 +299,43 @@ typedef enum NetSessionEventKind {
     NETSESSION_EV_PAUSED,
     NETSESSION_EV_RESUMED,
     NETSESSION_EV_FINISHED,
-    NETSESSION_EV_OVER     /* the session ended (netsession_failed says how) */
+    NETSESSION_EV_OVER,    /* the session ended (netsession_failed says how) */
+    NETSESSION_EV_STUDY_ANSWER, /* host: the joiner's player answered (again until acknowledged) */
+    NETSESSION_EV_STUDY_DONE,   /* host: the joiner's player answered everything (again until the BYE) */
+    NETSESSION_EV_STUDY_RACE_DONE /* a study race's views are all in (or the linger passed): its metrics whole */
 } NetSessionEventKind;
+
+/* A study race (docs/studies.md "Over the network"): what the host offers
+ * with the race (NetSessionConfig.study) and what the joiner learns from
+ * WELCOME and the STUDY questions (netsession_study). */
+typedef struct NetStudyQuestion {
+    char id[WIRE_STUDY_ID];
+    int kind;                   /* 0 five-grade ACR (5 Excellent .. 1 Bad), 1 yes / no */
+    char text[WIRE_STUDY_TEXT];
+} NetStudyQuestion;
+
+typedef struct NetStudyRace {
+    int race, races;            /* 1-based, race 0: not a study race */
+    bool practice, rated, blind;
+    bool rate_only;             /* rated, driven before (a resumed session): no race, the answers only */
+    int nq;                     /* a rated race's questions */
+    unsigned given;             /* bit i: the joiner's answer to question i is kept already */
+    NetStudyQuestion q[WIRE_STUDY_QUESTIONS];
+    char peer_link[WIRE_SCHEMES_TEXT]; /* the joiner's emulated link, canonical netem ("": its own) */
+    /* the host's only (its log's header, merge's recording; not sent) */
+    char name[160], condition[24]; /* the study's name, the condition's label ("" none) */
+    char kind[16];                /* practice, rated or repeat (docs/studies.md) */
+    int pair;
+} NetStudyRace;
 
 typedef struct NetSessionEvent {
     NetSessionEventKind kind;
     char text[160]; /* one line for the person at the terminal */
+    /* NETSESSION_EV_STUDY_ANSWER: the question, the score, the response
+     * ms (-1 not measured); NETSESSION_EV_STUDY_DONE: value = the joiner's
+     * marks */
+    int index, score;
+    int64_t value;
 } NetSessionEvent;
 
 typedef struct NetSession NetSession;
@@ -284,6 +348,14 @@ void netsession_input(NetSession *s, int64_t now_us, const NetAddr *from, const 
 void netsession_tick(NetSession *s, int64_t now_us);
 int64_t netsession_next_deadline(const NetSession *s);
 void netsession_quit(NetSession *s, int64_t now_us, const char *why);
+bool netsession_mark(NetSession *s, int64_t now_us, const char *kind, int64_t *race_us, bool *logged);
+int netsession_marks(const NetSession *s);
+const NetStudyRace *netsession_study(const NetSession *s);
+bool netsession_study_answer(NetSession *s, int64_t now_us, int index, int score, int64_t response_ms);
+int netsession_study_pending(const NetSession *s);
+void netsession_study_done(NetSession *s, int64_t now_us, int marks);
+void netsession_study_ack(NetSession *s, int64_t now_us, int index);
+void netsession_study_close(NetSession *s, int64_t now_us);
 bool netsession_end(NetSession *s, int64_t now_us);
 bool netsession_pop_datagram(NetSession *s, NetDatagram *out);
 bool netsession_pop_event(NetSession *s, NetSessionEvent *out);
@@ -304,6 +376,5 @@ int netsession_scheme_count(const NetSession *s);
 const SchemeType *netsession_scheme(const NetSession *s, int k);
 bool netsession_is_host(const NetSession *s);
 void netsession_set_input(NetSession *s, const CarInput *in);
-bool netsession_mark(NetSession *s, int64_t now_us, int64_t *race_us, bool *logged);
 
 #endif

@@ -180,6 +180,25 @@ struct NetSession {
     size_t out_len, out_cap, out_pos;
     NetSessionEvent events[EVENTS_KEEP];
     int ev_head, nev;
+    /* a study race (netsession_study.c): the host's offer or what the
+     * joiner was told; bit i of a mask: question i */
+    NetStudyRace study;
+    unsigned study_q_seen;   /* joiner: questions received */
+    unsigned study_given;    /* joiner: answered; host: -- */
+    unsigned study_acked;    /* joiner: acknowledged; host: kept by the app */
+    unsigned study_heard;    /* host: an answer arrived */
+    int study_score[WIRE_STUDY_QUESTIONS];
+    int64_t study_ms[WIRE_STUDY_QUESTIONS];
+    bool study_done;         /* joiner: every answer given: DONE until the BYE */
+    int study_marks;         /* joiner: its player's marks, said with DONE */
+    int marks_own;           /* netsession_mark: marks given here */
+    int64_t study_next_send; /* joiner: the next repeat of what is not acknowledged */
+    bool study_peer_done;    /* host: the joiner said DONE */
+    int study_peer_marks;
+    bool study_closed;       /* host: the app ended the study race */
+    bool study_race_said;    /* NETSESSION_EV_STUDY_RACE_DONE said */
+    LinkSpec peer_link;      /* joiner: the link WELCOME gave it */
+    bool have_peer_link;
 };
 
 /* netsession_peer.c */
@@ -221,6 +240,16 @@ bool race_paired(const NetSession *s, int64_t peer_samples);
 int64_t race_next_sample(const NetSession *s);
 void race_log_metrics(NetSession *s);
 void race_free(NetSession *s);
+/* netsession_study.c: a study race */
+void study_welcome(NetSession *s);
+void study_send_questions(NetSession *s, int to);
+void study_welcomed(NetSession *s);
+bool study_questions_here(const NetSession *s);
+bool study_rate_only(NetSession *s);
+void study_receive(NetSession *s, const WireStudy *st);
+bool study_holds(const NetSession *s);
+void study_tick(NetSession *s, int64_t l);
+int64_t study_next_due(const NetSession *s);
 /* netsession_range.c */
 bool range_ok(NetSession *s, const WirePacket *p, int64_t l);
 int64_t range_ahead_us(const NetSession *s);

@@ -44,9 +44,10 @@ static bool log_open(NetSession *s, const NetTermConfig *nc, int car, NrError *e
         .track_name = track_name(s->track), .track_file = s->cfg.host ? s->cfg.track_file : w->track_file,
         .track_bytes = w->track_bytes, .period_ms = w->period_ms, .laps = w->laps,
         .seconds = w->seconds_ms / 1000.0, .schemes = w->schemes, .shown = s->schemes[w->shown_scheme]->name,
-        .params = nc->params, .seed = w->seed, .link = s->cfg.link ? s->cfg.link->text : "none",
+        .params = nc->params, .seed = w->seed, .link = nc->link ? nc->link->text : "none",
         .raw_clock = s->cfg.raw_clock, .offset_true_us = s->cfg.offset_true_us,
-        .drift_true_ppm = s->cfg.drift_true_ppm,
+        .drift_true_ppm = s->cfg.drift_true_ppm, .study_race = s->study.race,
+        .study = s->cfg.host && s->study.race > 0 && s->study.name[0] ? &s->study : NULL,
     };
     if (!s->cfg.log.open(s->cfg.log.ctx, &m, err))
         return false;
@@ -131,6 +132,14 @@ bool race_setup(NetSession *s, NrError *err)
     nc.link = s->cfg.link;
     if (!lines_setup(s, &nc, err))
         return false;
+    if (!s->cfg.host && s->welcome.peer_link[0]) { /* the host's word on this end's link (a study's condition) */
+        NrError le = {{0}};
+        if (!linkspec_parse(&s->peer_link, s->welcome.peer_link, NULL, &le))
+            return nr_error_set(err, "the host's link for this terminal: %s", le.msg);
+        s->have_peer_link = true;
+        nc.link = &s->peer_link; /* over this terminal's own lines too: the condition is the host's */
+        memset(nc.pair_link, 0, sizeof nc.pair_link);
+    }
     nc.seed = w->seed;
     nc.lagometer = s->cfg.lagometer;
     s->np = netterm_new(&nc, err);
@@ -145,6 +154,9 @@ void race_free(NetSession *s)
 {
     netterm_free(s->np);
     s->np = NULL;
+    if (s->have_peer_link)
+        linkspec_free(&s->peer_link);
+    s->have_peer_link = false;
     free(s->held);
     s->held = NULL;
 }

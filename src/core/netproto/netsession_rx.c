@@ -49,11 +49,14 @@ static void send_welcome(NetSession *s, int i)
         memcpy(p.u.track.data, s->cfg.track_text + off, p.u.track.n);
         send_to(s, i, &p);
     }
+    study_send_questions(s, i);
 }
 
 /* Every seat taken: the race is set up and the clients synchronise. */
 static void seats_full(NetSession *s)
 {
+    if (study_rate_only(s))
+        return;
     NrError err = {{0}};
     if (!(s->cfg.server ? serve_setup(s, &err) : race_setup(s, &err))) {
         session_fail(s, NULL, NULL, err.msg);
@@ -108,6 +111,7 @@ static bool on_setup(NetSession *s, const WirePacket *p, NrError *err)
             return true;
         s->welcome = *w;
         s->peers[0].car = w->topology == 0 ? 0 : -1; /* the host drives car 0; a server none */
+        study_welcomed(s);
         s->ncars = s->chk.ncars = w->ncars;
         s->own_car = s->chk.own_car = w->car;
         s->track_text = calloc((size_t)s->welcome.track_bytes + 1, 1);
@@ -126,7 +130,10 @@ static bool on_setup(NetSession *s, const WirePacket *p, NrError *err)
         s->chunk_seen[i] = 1;
         s->track_got += t->n;
     }
-    if (s->track_text && s->track_got == s->welcome.track_bytes && s->phase == PH_HANDSHAKE) {
+    if (s->track_text && s->track_got == s->welcome.track_bytes && s->phase == PH_HANDSHAKE &&
+        study_questions_here(s)) {
+        if (study_rate_only(s))
+            return true;
         if (!race_setup(s, err))
             return false;
         s->phase = PH_SYNC;
@@ -357,6 +364,9 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
         return;
     NrError err = {{0}};
     switch (p.kind) {
+    case WIRE_STUDY: /* a joiner's last question completes its setup */
+        study_receive(s, &p.u.study);
+        /* fall through */
     case WIRE_WELCOME:
     case WIRE_TRACK:
         if (!s->cfg.host && !on_setup(s, &p, &err)) { /* the host hears it at once, not at its deadline */

@@ -1,6 +1,6 @@
 /* What a driving window and the end-of-race summary read of a session
  * (netsession.h): status, race, schemes and the key: value lines
- * (docs/netplay.md "The summary"); and the window's mark key. */
+ * (docs/netplay.md "The summary"). */
 #include "netsession_internal.h"
 
 #include <stdlib.h>
@@ -32,19 +32,6 @@ void netsession_status(const NetSession *s, int64_t l, NetSessionStatus *out)
     out->seated = s->npeers;
     out->seats = s->seats;
     out->topology = s->welcome.topology;
-}
-
-bool netsession_mark(NetSession *s, int64_t now_us, int64_t *race_us, bool *logged)
-{
-    *logged = false;
-    if (!s->have_start)
-        return false;
-    /* as the status says it: frozen in a pause, negative in the countdown */
-    *race_us = s->phase >= PH_RACE ? race_at(s, now_us) : sync_at(s, now_us) - s->start_sync;
-    *logged = s->log_open && s->cfg.log.mark;
-    if (*logged)
-        s->cfg.log.mark(s->cfg.log.ctx, now_us, *race_us);
-    return true;
 }
 
 const Track *netsession_track(const NetSession *s)

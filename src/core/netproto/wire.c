@@ -1,13 +1,14 @@
 /* Encoding and the one validating decoder of network packets (wire.h). */
 #include "wire.h"
 #include "recording.h"
+#include "wire_cursor.h"
 
 #include <string.h>
 
 /* Payload sizes (docs/wire.md); the header is WIRE_HEADER_BYTES. */
 enum {
     HELLO_BYTES = 4 + 4 + 8 + WIRE_TEXT,
-    WELCOME_BYTES = 8 + 8 * 4 + 8 * 4 + WIRE_SCHEMES_TEXT + WIRE_TEXT,
+    WELCOME_BYTES = 8 + 8 * 4 + 8 * 4 + WIRE_SCHEMES_TEXT + WIRE_TEXT + WIRE_SCHEMES_TEXT + 4 + 4 + 4,
     TRACK_BYTES = 4 * 4 + WIRE_TRACK_CHUNK,
     MU_BYTES = 6 * 4 + 8 + 12 * 8,
     SYNC_REQ_BYTES = 4 + 4 + 8,
@@ -18,73 +19,12 @@ enum {
     PEERS_ENTRY_BYTES = 4 + 2 + 2 + 8,
     PEERS_BYTES = 1 + 1 + 2 + 4 + WIRE_MAX_CARS * PEERS_ENTRY_BYTES,
     PEER_BYTES = 1 + 1 + 1 + 1 + 4 + 8 + 8,
+    STUDY_BYTES = 4 + 4 + 8 + WIRE_STUDY_ID + WIRE_STUDY_TEXT,
 };
 
 #define VIEW_MAX_PROGRESS 1e9 /* cw: far beyond any race, below overflow */
 
 #define TRACK_MAX_BYTES (64u << 20) /* the track loader's own limit */
-
-/* ---- little-endian cursor ------------------------------------------------ */
-
-typedef struct Cur {
-    uint8_t *w;       /* writing, or NULL */
-    const uint8_t *r; /* reading */
-    size_t pos;
-} Cur;
-
-static void put(Cur *c, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        c->w[c->pos++] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get(Cur *c, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++)
-        v |= (uint64_t)c->r[c->pos++] << (8 * i);
-    return v;
-}
-
-static void put_f64(Cur *c, double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    put(c, u, 8);
-}
-
-static double get_f64(Cur *c)
-{
-    uint64_t u = get(c, 8);
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
-static void put_text(Cur *c, const char *s, size_t field)
-{
-    size_t n = strnlen(s, field);
-    memcpy(c->w + c->pos, s, n);
-    memset(c->w + c->pos + n, 0, field - n);
-    c->pos += field;
-}
-
-/* A text field: NUL-terminated inside the field, printable, zero after the
- * terminator (no hidden bytes). */
-static bool get_text(Cur *c, char *out, size_t field)
-{
-    const uint8_t *p = c->r + c->pos;
-    c->pos += field;
-    const uint8_t *nul = memchr(p, 0, field);
-    if (!nul)
-        return false;
-    size_t n = (size_t)(nul - p);
-    for (size_t i = n; i < field; i++)
-        if (p[i] != 0)
-            return false;
-    memcpy(out, p, n + 1);
-    return nr_text_is_printable(out);
-}
 
 static bool finite_in(double v, double lo, double hi)
 {
@@ -127,7 +67,8 @@ static WireResult decode_hello(Cur *c, const WireCheck *chk, WirePacket *out)
 static bool encode_welcome(Cur *c, const WirePacket *p)
 {
     const WireWelcome *w = &p->u.welcome;
-    if (strnlen(w->schemes, WIRE_SCHEMES_TEXT) >= WIRE_SCHEMES_TEXT || strnlen(w->track_file, WIRE_TEXT) >= WIRE_TEXT)
+    if (strnlen(w->schemes, WIRE_SCHEMES_TEXT) >= WIRE_SCHEMES_TEXT || strnlen(w->track_file, WIRE_TEXT) >= WIRE_TEXT ||
+        strnlen(w->peer_link, WIRE_SCHEMES_TEXT) >= WIRE_SCHEMES_TEXT)
         return false;
     put(c, w->nonce, 8);
     put(c, (uint32_t)w->car, 4);
@@ -146,6 +87,13 @@ static bool encode_welcome(Cur *c, const WirePacket *p)
     put(c, w->seed, 8);
     put_text(c, w->schemes, WIRE_SCHEMES_TEXT);
     put_text(c, w->track_file, WIRE_TEXT);
+    put_text(c, w->peer_link, WIRE_SCHEMES_TEXT);
+    put(c, (uint32_t)w->study_race, 4);
+    put(c, (uint32_t)w->study_races, 4);
+    put(c, w->study_flags, 1);
+    put(c, w->study_nq, 1);
+    put(c, w->study_given, 1);
+    put(c, 0, 1);
     return true;
 }
 
@@ -182,6 +130,15 @@ static WireResult decode_welcome(Cur *c, const WireCheck *chk, WirePacket *out)
     ok &= w->delta_us >= 0 && w->delta_us <= SCHEME_DELTA_MAX_US;
     ok &= finite_in(w->tdr_cw, 0.0, 1000.0);
     ok &= w->converge_us >= 0 && w->converge_us <= 10 * NR_US_PER_S;
+    ok = ok && get_text(c, w->peer_link, WIRE_SCHEMES_TEXT);
+    w->study_race = (int32_t)get(c, 4);
+    w->study_races = (int32_t)get(c, 4);
+    w->study_flags = (uint8_t)get(c, 1);
+    w->study_nq = (uint8_t)get(c, 1);
+    w->study_given = (uint8_t)get(c, 1);
+    if (get(c, 1) != 0)
+        return WIRE_BAD_RESERVED;
+    ok &= wire_welcome_study_ok(w);
     return ok ? WIRE_OK : WIRE_BAD_FIELD;
 }
 
@@ -500,6 +457,7 @@ static const KindCodec codecs[WIRE_KIND_END] = {
     [WIRE_VIEW] = {VIEW_BYTES, encode_view, decode_view},
     [WIRE_PEERS] = {PEERS_BYTES, encode_peers, decode_peers},
     [WIRE_PEER] = {PEER_BYTES, encode_peer, decode_peer},
+    [WIRE_STUDY] = {STUDY_BYTES, wire_study_encode, wire_study_decode},
 };
 
 /* The kind's codec; NULL for a value that is not a kind. */

@@ -33,11 +33,12 @@
 #include "terminal.h"
 
 #define WIRE_MAGIC "NRC1"
-#define WIRE_VERSION 5 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause");
+#define WIRE_VERSION 6 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause");
                           3: sealed datagrams (wirecrypt.h);
                           4: races of N cars (WELCOME's cars and topology, VIEW in parts, FULL);
                           5: the address cookie (key answer, sealed HELLO); peer-to-peer races of N cars
-                             (PEERS, PEER, CONTROL INTRODUCED) */
+                             (PEERS, PEER, CONTROL INTRODUCED);
+                          6: studies (WELCOME's study fields and the joiner's link, STUDY) */
 #define WIRE_HEADER_BYTES 24
 #define WIRE_MAX_BYTES 1400 /* below every Ethernet path MTU */
 #define WIRE_TEXT 64        /* name fields */
@@ -45,6 +46,10 @@
 #define WIRE_TRACK_CHUNK 1024
 #define WIRE_MAX_CARS 8     /* cars of one race (SCHEME_MAX_CARS) */
 #define WIRE_VIEW_ENTRIES 48 /* (scheme, car) entries in one VIEW: 24 schemes of 2 cars, 6 of 8 */
+#define WIRE_STUDY_QUESTIONS 8 /* questions of a study race (STUDY_MAX_QUESTIONS) */
+#define WIRE_STUDY_ID 24       /* a question's id (STUDY_LABEL_MAX) */
+#define WIRE_STUDY_TEXT 160    /* a question's text (STUDY_TEXT_MAX) */
+#define WIRE_STUDY_RACES 1024  /* races of one study session, at most */
 
 typedef enum WireKind {
     WIRE_HELLO = 1,     /* joiner -> host: let me in */
@@ -57,6 +62,7 @@ typedef enum WireKind {
     WIRE_VIEW = 8,      /* what each scheme displays at a sample: live metrics */
     WIRE_PEERS = 9,     /* host -> joiner of a p2p race of N: every joiner's address and nonce */
     WIRE_PEER = 10,     /* joiner <-> joiner: the pair's reachability proof (the cookie round trip) */
+    WIRE_STUDY = 11,    /* a study race's questions and answers (docs/studies.md "Over the network") */
     WIRE_KIND_END
 } WireKind;
 
@@ -71,6 +77,17 @@ typedef enum WireControlCode {
     WIRE_INTRODUCED = 8, /* joiner -> host of a p2p race of N: it has the PEERS table; arg_us 0 */
     WIRE_CONTROL_END
 } WireControlCode;
+
+/* WELCOME's study_flags. */
+enum { WIRE_STUDY_PRACTICE = 1, WIRE_STUDY_RATED = 2, WIRE_STUDY_BLIND = 4, WIRE_STUDY_RATE_ONLY = 8 };
+
+typedef enum WireStudyOp {
+    WIRE_STUDY_QUESTION = 1, /* host -> joiner, with WELCOME: question `index` of the race */
+    WIRE_STUDY_ANSWER = 2,   /* joiner -> host: its player's answer to `index`, until acknowledged */
+    WIRE_STUDY_ACK = 3,      /* host -> joiner: the answer to `index` is kept */
+    WIRE_STUDY_DONE = 4,     /* joiner -> host: every answer given; value: its player's marks; until BYE */
+    WIRE_STUDY_OP_END
+} WireStudyOp;
 
 typedef enum WireResult {
     WIRE_OK = 0,
@@ -110,6 +127,15 @@ typedef struct WireWelcome {
     uint32_t track_bytes;  /* size of the track text that follows in TRACK chunks */
     char schemes[WIRE_SCHEMES_TEXT]; /* comma list, the order of MU masks */
     char track_file[WIRE_TEXT]; /* the host's track file name, no folder ("" unknown): the logs' */
+    /* the emulated link the joiner puts on what it sends, canonical netem
+     * text ("": its own --link); a study gives each race's */
+    char peer_link[WIRE_SCHEMES_TEXT];
+    int32_t study_race;    /* a study's race 1..study_races; 0: not a study race (then every study field 0) */
+    int32_t study_races;
+    uint8_t study_flags;   /* WIRE_STUDY_PRACTICE or WIRE_STUDY_RATED, and WIRE_STUDY_BLIND; RATE_ONLY (rated):
+                              the race was driven before (a resumed session): no race, its ratings only */
+    uint8_t study_nq;      /* a rated race: the questions (STUDY packets) that follow, 1..WIRE_STUDY_QUESTIONS */
+    uint8_t study_given;   /* bit i: the joiner's answer to question i is kept already (a resumed session) */
 } WireWelcome;
 
 typedef struct WireTrack {
@@ -129,6 +155,18 @@ typedef struct WireSync {
     int64_t t2_us;   /* server clock at receiving it (reply only) */
     int64_t t3_us;   /* server clock at sending the reply (reply only) */
 } WireSync;
+
+/* A study race's question, answer, acknowledgement or end (WireStudyOp). */
+typedef struct WireStudy {
+    uint8_t op;
+    uint8_t index;         /* QUESTION, ANSWER, ACK: the question, 0-based */
+    uint8_t qkind;         /* QUESTION: 0 five-grade ACR (5 Excellent .. 1 Bad), 1 yes / no */
+    int8_t score;          /* ANSWER: 1..5, or 1 yes / 0 no */
+    int32_t race;          /* WELCOME's study_race */
+    int64_t value;         /* ANSWER: response ms (-1: not measured, else up to a day); DONE: marks */
+    char id[WIRE_STUDY_ID];     /* QUESTION: as in ratings.csv */
+    char text[WIRE_STUDY_TEXT]; /* QUESTION: what the rating screen asks */
+} WireStudy;
 
 typedef struct WireControl {
     int32_t code;   /* WireControlCode */
@@ -198,6 +236,7 @@ typedef struct WirePacket {
         WireView view;
         WirePeers peers;
         WirePeer peer;
+        WireStudy study;
     } u;
     MuCheck mu_check; /* decode: why an MU was refused */
 } WirePacket;

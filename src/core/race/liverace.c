@@ -27,6 +27,8 @@ struct LiveRace {
     NrError step_err;
     bool loop_failed;             /* a write failed in this raceloop_run */
     NrError loop_err, loop_first;
+    RecMark *marks;               /* liverace_mark */
+    int nmarks;
 };
 
 /* The race flow reads each metrics sample of the shown scheme: the truth
@@ -225,6 +227,7 @@ void liverace_free(LiveRace *lr)
             remove(lr->cfg.inputs_path);
     }
     engine_free(lr->engine);
+    free(lr->marks);
     free(lr);
 }
 
@@ -343,15 +346,6 @@ const World *liverace_world(const LiveRace *lr)
     return &lr->world;
 }
 
-bool liverace_mark(LiveRace *lr, const char *label, int64_t *t_ms, NrError *err)
-{
-    if (!lr->rec || lr->write_failed)
-        return nr_error_set(err, "no mark: the race is not being recorded");
-    int64_t t = lr->world.t_us > 0 ? lr->world.t_us / 1000 : 0;
-    *t_ms = t;
-    return recwriter_mark(lr->rec, t, label, err);
-}
-
 int64_t liverace_now(const LiveRace *lr)
 {
     return lr->world.t_us;
@@ -374,4 +368,37 @@ void liverace_pose(const LiveRace *lr, int car, Pose *out)
 double liverace_speed(const LiveRace *lr, int car)
 {
     return car_speed(&lr->world.car[car]);
+}
+
+bool liverace_mark(LiveRace *lr, int player, const char *kind, NrError *err)
+{
+    if (lr->flow.phase != RF_RACING && lr->flow.phase != RF_FINISHING)
+        return false;
+    RecMark m;
+    memset(&m, 0, sizeof m);
+    m.t_ms = lr->world.t_us / 1000;
+    m.player = player;
+    snprintf(m.kind, sizeof m.kind, "%s", kind);
+    if (!recmark_valid(&m, lr->ncars) || strlen(kind) >= sizeof m.kind)
+        return nr_error_set(err, "mark '%s' of player %d is not a valid mark", kind, player);
+    if (lr->nmarks >= RECORDING_MAX_MARKS)
+        return nr_error_set(err, "more than %d marks in one race", RECORDING_MAX_MARKS);
+    RecMark *grown = realloc(lr->marks, (size_t)(lr->nmarks + 1) * sizeof *grown);
+    if (!grown)
+        return nr_error_set(err, "out of memory");
+    lr->marks = grown;
+    lr->marks[lr->nmarks++] = m;
+    if (!lr->rec || lr->write_failed)
+        return true;
+    if (!recwriter_mark(lr->rec, &m, err)) {
+        lr->write_failed = true; /* as a row that cannot be written: the race goes on unrecorded */
+        return false;
+    }
+    return true;
+}
+
+const RecMark *liverace_marks(const LiveRace *lr, int *n)
+{
+    *n = lr->nmarks;
+    return lr->marks;
 }

@@ -52,16 +52,20 @@
  *        so once).
  *   liverace_close_recording(lr, err)  closes both files now (renames the
  *        .part files); later samples are not recorded. Idempotent.
- *   liverace_mark(lr, label, &t_ms, err)  drops a mark (recording.h) into
- *        the recording at the race time now (ms, 0 before the start): the
- *        teacher's or the experimenter's key. False + err when nothing is
- *        being recorded (no recording, closed, or a write failed).
  *   liverace_flow(lr)        the race flow: the caller runs the grid and the
  *        countdown (raceflow_go / raceflow_tick) before advancing.
  *   liverace_engine / liverace_world / liverace_now / liverace_done
  *   liverace_pose(lr, car, &pose)  the car's physics pose now (every step,
  *        not only at samples; not quantised).
  *   liverace_speed(lr, car)  its speed along the heading (cw/s).
+ *   liverace_mark(lr, player, kind, err)  a mark (recording.h RecMark) at
+ *        the race time of the physics now (liverace_now, in ms) by player
+ *        (1-based; 0 = nobody's: the experimenter's key) of kind
+ *        (recording.h: dissatisfied, mark, ...): written into the recording and flushed at
+ *        once, and kept in the race's list. Only while racing (RF_RACING or
+ *        RF_FINISHING): false otherwise, or + err when the mark is not valid
+ *        or cannot be written (the race goes on).
+ *   liverace_marks(lr, &n)   the marks so far, in order (n of them).
  *   liverace_last_change(lr, &count)  the link-script change applied last
  *        (NULL before the first) and how many have been applied; a caller
  *        that sees count grow shows the change.
@@ -108,7 +112,6 @@ void liverace_set_input(LiveRace *lr, int car, const CarInput *in);
 bool liverace_advance(LiveRace *lr, int64_t t_us, NrError *err);
 int64_t liverace_run_headless(LiveRace *lr, bool *write_ok, NrError *err);
 bool liverace_close_recording(LiveRace *lr, NrError *err);
-bool liverace_mark(LiveRace *lr, const char *label, int64_t *t_ms, NrError *err);
 RaceFlow *liverace_flow(LiveRace *lr);
 Engine *liverace_engine(LiveRace *lr);
 const World *liverace_world(const LiveRace *lr);
@@ -117,5 +120,7 @@ bool liverace_done(const LiveRace *lr);
 void liverace_pose(const LiveRace *lr, int car, Pose *out);
 double liverace_speed(const LiveRace *lr, int car);
 const LinkChange *liverace_last_change(const LiveRace *lr, int *count);
+bool liverace_mark(LiveRace *lr, int player, const char *kind, NrError *err);
+const RecMark *liverace_marks(const LiveRace *lr, int *n);
 
 #endif

@@ -2,6 +2,7 @@
 #include "studydata.h"
 
 #include "nr_file.h"
+#include "recording.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -254,7 +255,7 @@ static StudyRaceMetrics *metrics_slot(StudyMetrics *m, int pair, int race, const
         m->cap = cap;
     }
     StudyRaceMetrics *s = &m->m[m->n++];
-    *s = (StudyRaceMetrics){.pair = pair, .race = race, .inconsistency = NAN, .fairness = NAN};
+    *s = (StudyRaceMetrics){.pair = pair, .race = race, .inconsistency = NAN, .fairness = NAN, .marks = {-1, -1}};
     return s;
 }
 
@@ -274,14 +275,20 @@ static bool metric_row(void *ctx, const StudyPlan *plan, char **f, int nf, const
     if (!nr_parse_double(f[8], &v))
         return nr_error_set(err, "%s:%d: field value: '%s', expected a number", name, line, f[8]);
     bool incons = strcmp(f[7], "inconsistency_rate") == 0, fair = strcmp(f[7], "fairness") == 0;
-    if (f[6][0] != '1' || (!incons && !fair))
+    int marks = strcmp(f[7], "marks_p1") == 0 ? 1 : strcmp(f[7], "marks_p2") == 0 ? 2 : 0;
+    if (f[6][0] != '1' || (!incons && !fair && !marks))
         return true;
+    if (marks && !(v >= 0 && v <= RECORDING_MAX_MARKS && v == floor(v)))
+        return nr_error_set(err, "%s:%d: field value: '%s', expected a count of marks", name, line, f[8]);
     StudyRaceMetrics *s = metrics_slot(m, pair, race, name, err);
     if (!s)
         return false;
     s->cond = cond;
     s->kind = kind;
-    *(incons ? &s->inconsistency : &s->fairness) = v;
+    if (marks)
+        s->marks[marks - 1] = (int)v;
+    else
+        *(incons ? &s->inconsistency : &s->fairness) = v;
     return true;
 }
 

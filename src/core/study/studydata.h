@@ -8,7 +8,9 @@
  *   response_ms: NA when not measured, as in a headless session).
  * metrics.csv: study,pair,race,condition,kind,scheme,shown,metric,value
  *   (shown: 1 for the scheme the players saw; metric: samples,
- *   inconsistency_rate, fairness, mean_d1, mean_d2, mean_abs_d1, mean_abs_d2).
+ *   inconsistency_rate, fairness, mean_d1, mean_d2, mean_abs_d1, mean_abs_d2;
+ *   on the shown scheme's rows also marks_p1, marks_p2: each player's
+ *   dissatisfaction marks in the race, whose times the recording holds).
  *
  * Contracts:
  *   studydata_read_answers(out, plan, f, name, err)  the headless answers:
@@ -22,7 +24,9 @@
  *   studydata_find(d, pair, race, player, question)  the answer or NULL.
  *   studydata_free(d)   NULL-safe; d reusable.
  *   studydata_read_metrics(out, plan, f, name, err)  the shown scheme's
- *        inconsistency rate and fairness of every race of metrics.csv.
+ *        inconsistency rate and fairness of every race of metrics.csv, and
+ *        the players' mark counts (metrics marks_p1, marks_p2; -1 when a
+ *        session from before the marks has none).
  *   studydata_rating_row(buf, n, study, r, plan)   one ratings.csv row with
  *        its newline; studydata_metric_row(buf, n, ...) one metrics.csv row.
  *   The *_HEADER strings are the files' first lines (with the newline).
@@ -56,6 +60,7 @@ typedef struct StudyRaceMetrics {
     int pair, race, cond;
     StudyRaceKind kind;
     double inconsistency, fairness; /* of the shown scheme */
+    int marks[2];                   /* each player's dissatisfaction marks; -1: not in the file (older sessions) */
 } StudyRaceMetrics;
 
 typedef struct StudyMetrics {

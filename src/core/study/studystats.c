@@ -84,6 +84,25 @@ static void objective_means(const StudyPlan *plan, const StudyMetrics *m, StudyR
     }
 }
 
+/* Each condition's dissatisfaction marks per player and rated race (the
+ * sessions that counted them), as a mean with its 95 % interval. */
+static bool marks_stats(const StudyPlan *plan, const StudyMetrics *m, StudyReport *out)
+{
+    double *v = malloc((size_t)(2 * m->n + 1) * sizeof *v);
+    if (!v)
+        return false;
+    for (int c = 0; c < plan->ncond; c++) {
+        int k = 0;
+        for (int i = 0; i < m->n; i++)
+            for (int j = 0; j < 2; j++)
+                if (m->m[i].cond == c && m->m[i].kind == STUDY_RACE_RATED && m->m[i].marks[j] >= 0)
+                    v[k++] = m->m[i].marks[j];
+        studystats_mos(v, k, &out->marks[c]);
+    }
+    free(v);
+    return true;
+}
+
 /* One question: the repeat's agreement and the correlations (buffers of d->n). */
 static void question_stats(const StudyData *d, const StudyMetrics *m, int q, double *x, double *y, double *z,
                            StudyReport *out)
@@ -142,6 +161,8 @@ bool studystats_report(const StudyPlan *plan, const StudyData *d, const StudyMet
     for (int q = 0; q < plan->nq; q++)
         question_stats(d, m, q, x, y, z, out);
     free(x);
+    if (!marks_stats(plan, m, out))
+        return nr_error_set(err, "study report: out of memory");
     free(y);
     free(z);
     return true;

@@ -22,6 +22,11 @@
  * disadvantaged: player 1's disadvantage is fairness, player 2's is its
  * negative); n answers with both measures.
  *
+ * Dissatisfaction marks, per condition: each player's count of marks in
+ * each rated race (the key pressed while racing), their mean over players
+ * and races with the same interval; n player-races (races of sessions that
+ * did not count marks are left out).
+ *
  * Contracts:
  *   studystats_mos(v, n, out)   n, mean, sd, 95 % interval of v[0..n);
  *        mean NAN for n < 1, sd and the interval NAN for n < 2.
@@ -49,6 +54,7 @@ typedef struct StudyReport {
     double rep_mad[STUDY_MAX_QUESTIONS], rep_same[STUDY_MAX_QUESTIONS];
     int corr_n[STUDY_MAX_QUESTIONS];
     double r_incons[STUDY_MAX_QUESTIONS], r_disadv[STUDY_MAX_QUESTIONS];
+    MosStat marks[STUDY_MAX_CONDITIONS];   /* dissatisfaction marks per player and rated race */
 } StudyReport;
 
 void studystats_mos(const double *v, int n, MosStat *out);

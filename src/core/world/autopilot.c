@@ -43,9 +43,9 @@ static bool check_config(const Track *t, const AutopilotConfig *cfg, NrError *er
                             AUTOPILOT_MAX_MS);
     for (int i = 0; i < cfg->ncars; i++) {
         const AutopilotDriver *d = &cfg->driver[i];
-        if (!(d->skill >= 0 && d->skill <= 1) || !(d->noise >= 0 && d->noise <= 1))
-            return nr_error_set(err, "autopilot: car %d: skill %g noise %g, both must be in [0, 1]", i + 1,
-                                d->skill, d->noise);
+        if (!(d->skill >= BOT_SKILL_MIN && d->skill <= 1) || !(d->noise >= 0 && d->noise <= 1))
+            return nr_error_set(err, "autopilot: car %d: skill %g noise %g, expected skill in [%g, 1] and noise in "
+                                "[0, 1]", i + 1, d->skill, d->noise, BOT_SKILL_MIN);
     }
     const char *tf = cfg->track_file ? cfg->track_file : "";
     const char *cr = cfg->created ? cfg->created : "";

@@ -23,6 +23,8 @@
 #define SBS_GAP 2.0        /* cw: centre to centre side by side */
 #define ALONGSIDE_CW 2.6   /* cw: along-track distance under which two cars are alongside */
 #define ATTACK_PUSH 1.10   /* speed target attacking up the inside: beyond the planned grip, to the tyres' limit */
+#define NOVICE_SLOW 0.45   /* a novice's pace: 1 - 0.45 n of skill 0's at skill -n */
+#define MAKE_WAY 1.0       /* cw/s: a novice alongside another car drives this much slower than it */
 
 struct Bot {
     const Track *track;
@@ -64,8 +66,9 @@ static double mean_curvature(const Track *t, double s)
 Bot *bot_new(const Track *track, const CarParams *params, BotDriver driver, uint64_t seed, uint64_t stream,
              NrError *err)
 {
-    if (!(driver.skill >= 0 && driver.skill <= 1) || !(driver.noise >= 0 && driver.noise <= 1)) {
-        nr_error_set(err, "bot: skill %g and noise %g must be in [0, 1]", driver.skill, driver.noise);
+    if (!(driver.skill >= BOT_SKILL_MIN && driver.skill <= 1) || !(driver.noise >= 0 && driver.noise <= 1)) {
+        nr_error_set(err, "bot: skill %g must be in [%g, 1] and noise %g in [0, 1]", driver.skill, BOT_SKILL_MIN,
+                     driver.noise);
         return NULL;
     }
     Bot *b = calloc(1, sizeof *b);
@@ -88,8 +91,18 @@ Bot *bot_new(const Track *track, const CarParams *params, BotDriver driver, uint
     double q = driver.skill;
     /* Planned grip: a margin below the tyres' limit, smaller with skill. */
     double grip_plan = params->grip * (0.72 + 0.16 * q);
-    b->grip_plan = grip_plan;
     double vtop = V_TOP * (0.93 + 0.07 * q);
+    double abrk = 0.8 * params->a_brake * (0.85 + 0.15 * q);
+    if (q < 0) {
+        /* A novice: skill 0's plan at a pace f of it. Bends and straights
+         * both slow by f (a bend's speed goes with the root of the grip, so
+         * the grip by f^2), braking as gently, on the same racing line. */
+        double f = 1.0 - NOVICE_SLOW * -q;
+        grip_plan = params->grip * 0.72 * f * f;
+        vtop = V_TOP * 0.93 * f;
+        abrk = 0.8 * params->a_brake * 0.85 * f;
+    }
+    b->grip_plan = grip_plan;
     double half = track_width(track) / 2;
     for (int i = 0; i < n; i++) {
         double s = i * PROFILE_DS;
@@ -107,7 +120,6 @@ Bot *bot_new(const Track *track, const CarParams *params, BotDriver driver, uint
     }
     /* Braking envelope, planned at 80 % of the brakes: two passes backwards
      * round the closed track. */
-    double abrk = 0.8 * params->a_brake * (0.85 + 0.15 * q);
     for (int pass = 0; pass < 2; pass++)
         for (int i = n - 1; i >= 0; i--) {
             double next = b->vprof[(i + 1) % n];
@@ -173,7 +185,7 @@ static int nearest_other(const World *w, int car, double s, double len, double *
  * pressure (a car close behind: dbest < 0). */
 static void drift_noise(Bot *b, double dbest, double dt)
 {
-    double q = b->d.skill, nz = b->d.noise;
+    double q = fmax(b->d.skill, 0.0), nz = b->d.noise; /* a novice errs as skill 0 */
     double pressure = dbest < 0 && dbest > -DEFEND_RANGE ? MISTAKE_PRESSURE : 1.0;
     b->pace = ou(&b->rng, b->pace, 1.5, 0.01 + 0.05 * nz, dt);
     b->phase = ou(&b->rng, b->phase, PHASE_TAU, PHASE_SD * (0.5 + nz), dt);
@@ -262,8 +274,24 @@ static void behind(Bot *b, Step *st, double d, double oo, double vo, double sep)
         st->vt = fmin(st->vt, vo + FOLLOW_GAIN * (d - FOLLOW_GAP));
 }
 
+/* A novice (skill < 0) races nobody: no attack, no cover, no squeeze. In
+ * line behind another car (d cw ahead, sep cw across) it keeps the
+ * following gap; alongside it holds its side and lifts, so the other car
+ * goes by. oo, vo: the other car's offset and speed. */
+static void make_way(Step *st, double d, double oo, double vo, double sep)
+{
+    if (fabs(d) < ALONGSIDE_CW && fabs(sep) > 0.7) {
+        double want = oo + (sep > 0 ? SBS_GAP : -SBS_GAP);
+        st->line = sep > 0 ? fmax(st->line, want) : fmin(st->line, want);
+        st->vt = fmin(st->vt, vo - MAKE_WAY);
+    } else if (d > 0 && d < PASS_RANGE && fabs(sep) < BODY_GAP) {
+        st->vt = fmin(st->vt, vo + FOLLOW_GAIN * (d - FOLLOW_GAP));
+    }
+}
+
 /* Racecraft against the nearest other car: alongside, behind it, or
- * defending on the straights (lean towards the attacker's line). */
+ * defending on the straights (lean towards the attacker's line); a novice
+ * makes way instead. */
 static void race_other(Bot *b, Step *st)
 {
     const World *w = st->w;
@@ -271,7 +299,9 @@ static void race_other(Bot *b, Step *st)
     double oo = world_offset(w, st->other), om = world_offset(w, st->car);
     double vo = w->car[st->other].v;
     double sep = om - oo;
-    if (fabs(d) < ALONGSIDE_CW && fabs(sep) > 0.7) {
+    if (b->d.skill < 0) {
+        make_way(st, d, oo, vo, sep);
+    } else if (fabs(d) < ALONGSIDE_CW && fabs(sep) > 0.7) {
         side_by_side(b, st, d, oo, vo, sep);
     } else if (d > 0 && d < PASS_RANGE) {
         behind(b, st, d, oo, vo, sep);
@@ -386,6 +416,11 @@ void bot_input(Bot *b, const World *w, int car, CarInput *out)
     st.line = clampd(st.line, -st.lim_pass, st.lim_pass);
     double delta = steer(b, &st, out);
     pedals(b, &st, delta, out);
+}
+
+double bot_line(const Bot *b, double s)
+{
+    return b->line[profile_index(b, s)];
 }
 
 static void bot_controller_input(void *self, const World *w, int car, CarInput *out)

@@ -137,21 +137,13 @@ bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err)
     return true;
 }
 
-static bool write_mark(FILE *f, const RecMark *m)
+bool recwriter_mark(RecWriter *w, const RecMark *m, NrError *err)
 {
-    return fprintf(f, "# mark: %lld%s%s\n", (long long)m->t_ms, m->label[0] ? " " : "", m->label) > 0;
-}
-
-bool recwriter_mark(RecWriter *w, int64_t t_ms, const char *label, NrError *err)
-{
-    Recording one = {0};
-    if (!recording_mark_add(&one, t_ms, label)) /* checks time and label */
-        return nr_error_set(err, "%s: mark at %lld ms '%.40s': expected 0 to %lld ms and a label of at most %d "
-                            "printable characters", w->pf.part, (long long)t_ms, label,
-                            (long long)RECORDING_MARK_MAX_MS, RECORDING_MARK_LABEL - 1);
-    bool ok = write_mark(w->pf.f, &one.marks[0]);
-    free(one.marks);
-    if (!ok || nr_part_flush(&w->pf) != NR_PART_OK)
+    char line[RECORDING_MARK_KIND + RECORDING_MARK_NOTE + 64];
+    if (!recmark_valid(m, w->ncars) || recmark_format(line, sizeof line, m) < 0)
+        return nr_error_set(err, "%s: mark '%.24s' of player %d at t_ms %lld is not a valid mark", w->pf.part,
+                            m->kind, m->player, (long long)m->t_ms);
+    if (fputs(line, w->pf.f) == EOF || nr_part_flush(&w->pf) != NR_PART_OK)
         return nr_error_set(err, "%s: write error: %s", w->pf.part, nr_part_reason(&w->pf));
     return true;
 }
@@ -181,16 +173,20 @@ bool recording_save(const Recording *rec, const char *path, NrError *err)
     RecWriter *w = recwriter_open(path, rec, err);
     if (!w)
         return false;
-    int m = 0;
+    int mark = 0;
     bool ok = true;
     for (int i = 0; i < rec->nsamples && ok; i++) {
+        /* a mark before the rows of the first sample time at or after it,
+         * where a live race writes it (its physics has not sampled that
+         * time yet) */
+        int32_t t = recording_at(rec, 0, i)->t_ms;
+        for (; ok && mark < rec->nmarks && rec->marks[mark].t_ms <= t; mark++)
+            ok = recwriter_mark(w, &rec->marks[mark], err);
         for (int c = 0; c < rec->ncars && ok; c++)
             ok = recwriter_append(w, c, recording_at(rec, c, i), err);
-        /* each mark after the last sample at or before it */
-        int64_t next_t = i + 1 < rec->nsamples ? recording_at(rec, 0, i + 1)->t_ms : INT64_MAX;
-        for (; ok && m < rec->nmarks && rec->marks[m].t_ms < next_t; m++)
-            ok = write_mark(w->pf.f, &rec->marks[m]) || nr_error_set(err, "%s: write error", w->pf.part);
     }
+    for (; ok && mark < rec->nmarks; mark++)
+        ok = recwriter_mark(w, &rec->marks[mark], err);
     if (!ok) {
         nr_part_abort(&w->pf); /* a partial copy of an in-memory recording is worthless */
         free(w);
@@ -524,6 +520,10 @@ static bool read_end(Reader *r, NrError *err)
         r->ntimes--;
         rec->truncated = true;
     }
+    for (int i = 0; i < rec->nmarks; i++) /* a header's mark may have come before its cars line */
+        if (rec->marks[i].player > rec->ncars)
+            return nr_error_set(err, "%s: mark at %lld ms of player %d: the recording has %d cars", r->path,
+                                (long long)rec->marks[i].t_ms, rec->marks[i].player, rec->ncars);
     return true;
 }
 

@@ -31,27 +31,38 @@
  *                  bytes, is one of the format's own keys, the value is not
  *                  one printable line that fits, or the list is full.
  *   recording_meta_get(rec, key)  the value, or NULL when absent.
- *   Marks (issue 22: a key pressed by the teacher or the experimenter while
- *                  racing): lines `# mark: T_MS [LABEL]` anywhere after the
- *                  first line, written where they happen (after the rows
- *                  of the samples before them); readers before marks took
- *                  them for comments, so the format version stays 1.
- *                  rec->marks[0..nmarks) in time order (a stable sort:
- *                  equal times keep the file's order).
- *   recording_mark_add(rec, t_ms, label)  a mark at t_ms (0 .. 10^12) with
- *                  a label of printable text without leading or trailing
- *                  space, at most RECORDING_MARK_LABEL - 1 bytes ("" none);
- *                  false when out of range, full (RECORDING_MAX_MARKS) or
- *                  out of memory. Freed by recording_free.
- *   recording_mark_parse(value, &t_ms, label)  the value of a mark line
- *                  ("12345" or "12345 host"): false when it is not one.
+ *   Marks (a moment someone marked during the race: a player's
+ *                  dissatisfaction in a study, the experimenter's or the
+ *                  teacher's key): one format, body lines
+ *                  "# mark: T_MS,PLAYER,KIND[,NOTE]" between the rows (docs/
+ *                  formats.md "Marks"), which readers before them skip as
+ *                  comments (the format's version stays 1). The reader also
+ *                  takes the first release's "# mark: T_MS [LABEL]" (the
+ *                  lagometer's key): kind "mark", player 1 for the label
+ *                  host, 2 for joiner, N for carN, else player 0 with the
+ *                  label as its note. rec->marks[0..nmarks) are in time
+ *                  order (equal times keep the order they were added in).
+ *   recording_mark_add(rec, m)  inserts a mark in time order; false when it
+ *                  is not valid (recmark_valid), the list is full
+ *                  (RECORDING_MAX_MARKS) or memory runs out.
+ *   recmark_valid(m, ncars)  0 <= t_ms <= RECORDING_MARK_MAX_MS, player 0
+ *                  (nobody's: the experimenter) or 1..ncars, kind [a-z_]+
+ *                  of 1..RECORDING_MARK_KIND - 1 bytes, note printable (may
+ *                  be empty, no blank at either end).
+ *   recmark_format(buf, n, m)  the mark's line with its newline; its length,
+ *                  or -1 when it does not fit.
+ *   recmark_parse(m, text, ncars)  the value after "# mark:" (either form)
+ *                  into *m; false when it is not a valid mark.
  *   recording_mark_read(rec, value, path, line, err)  the reader's: parse
- *                  and add; false + err "FILE:LINE: ..." when it is not a
- *                  mark or there are more than RECORDING_MAX_MARKS.
- *   recwriter_mark(w, t_ms, label, err)  writes a mark line now (between
- *                  whole sample times) and flushes it: a crash keeps it.
- *                  recording_save writes rec's marks after the rows of the
- *                  last sample at or before each.
+ *                  (players up to rec->ncars, RECORDING_MAX_CARS before
+ *                  the header says) and add; false + "FILE:LINE: mark ..."
+ *                  when it is not a mark or the list is full.
+ *   recwriter_mark(w, m, err)  writes the mark's line now (after the rows
+ *                  written so far) and flushes it: a mark given is kept
+ *                  through kill -9. recording_save puts a mark before the rows
+ *                  of the first sample time at or after it (a live race
+ *                  marks at its physics time, not sampled yet) and keeps
+ *                  the marks' order.
  *   recording_progress(rec, track, car, out)  out[i] = car's unwrapped
  *                  progress at sample i, unwrapped sample to sample from its
  *                  grid slot's progress (0 for cars beyond the grid);
@@ -84,15 +95,6 @@ typedef struct RecSample {
     double speed;   /* car widths per second */
 } RecSample;
 
-#define RECORDING_MAX_MARKS 4096
-#define RECORDING_MARK_LABEL 32
-#define RECORDING_MARK_MAX_MS INT64_C(1000000000000)
-
-typedef struct RecMark {
-    int64_t t_ms;                      /* race time of the mark */
-    char label[RECORDING_MARK_LABEL];  /* who marked ("" none; merge: host, joiner) */
-} RecMark;
-
 #define RECORDING_MAX_META 16
 #define RECORDING_META_KEY 24
 #define RECORDING_META_VALUE 256
@@ -101,6 +103,21 @@ typedef struct RecMeta {
     char key[RECORDING_META_KEY];
     char value[RECORDING_META_VALUE];
 } RecMeta;
+
+/* A marked moment of a race: "# mark: T_MS,PLAYER,KIND[,NOTE]". */
+#define RECORDING_MAX_MARKS 100000
+#define RECORDING_MARK_KIND 24
+#define RECORDING_MARK_NOTE 128
+#define RECORDING_MARK_MAX_MS INT64_C(1000000000000)
+#define RECORDING_MARK_DISSATISFIED "dissatisfied" /* a player's mark key, while racing (studies) */
+#define RECORDING_MARK_KEY "mark"                  /* the experimenter's key (F3; the first release's marks) */
+
+typedef struct RecMark {
+    int64_t t_ms;                    /* race time */
+    int player;                      /* 1-based car; 0 = nobody's (a teacher, the experimenter) */
+    char kind[RECORDING_MARK_KIND];  /* what it marks: dissatisfied, ... */
+    char note[RECORDING_MARK_NOTE];  /* free text, may be empty */
+} RecMark;
 
 typedef struct Recording {
     int version;
@@ -132,8 +149,10 @@ bool recording_in_range(const Recording *rec, const char *path, NrError *err);
 void recording_free(Recording *rec);
 bool recording_meta_add(Recording *rec, const char *key, const char *value);
 const char *recording_meta_get(const Recording *rec, const char *key);
-bool recording_mark_add(Recording *rec, int64_t t_ms, const char *label);
-bool recording_mark_parse(const char *value, int64_t *t_ms, char label[RECORDING_MARK_LABEL]);
+bool recording_mark_add(Recording *rec, const RecMark *m);
+bool recmark_valid(const RecMark *m, int ncars);
+int recmark_format(char *buf, size_t n, const RecMark *m);
+bool recmark_parse(RecMark *m, const char *text, int ncars);
 bool recording_mark_read(Recording *rec, const char *value, const char *path, int line, NrError *err);
 const RecSample *recording_at(const Recording *rec, int car, int i);
 bool recording_save(const Recording *rec, const char *path, NrError *err);
@@ -141,7 +160,7 @@ bool recording_save(const Recording *rec, const char *path, NrError *err);
 typedef struct RecWriter RecWriter;
 RecWriter *recwriter_open(const char *path, const Recording *meta, NrError *err);
 bool recwriter_append(RecWriter *w, int car, const RecSample *s, NrError *err);
-bool recwriter_mark(RecWriter *w, int64_t t_ms, const char *label, NrError *err);
+bool recwriter_mark(RecWriter *w, const RecMark *m, NrError *err);
 bool recwriter_close(RecWriter *w, NrError *err);
 
 typedef struct Track Track;
