@@ -121,7 +121,7 @@ typedef struct TermLog {
     /* a study's race (the host's log, docs/studies.md "Over the network") */
     char study[160], pair[24], study_race[24], condition[24], race_kind[16];
     int nmarks;
-    RecMark *marks;          /* `mark` rows: race time (0 in the countdown), player = this log's car, kind */
+    RecMark *marks;          /* `mark` rows: race time, 0 in the countdown; player = this log's car, kind */
 } TermLog;
 
 typedef struct NetDelayRow {

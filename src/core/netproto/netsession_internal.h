@@ -36,7 +36,7 @@
 typedef enum Phase { PH_HANDSHAKE, PH_SYNC, PH_COUNTDOWN, PH_RACE, PH_FINISHED, PH_OVER } Phase;
 
 #define NET_PEERS_MAX WIRE_MAX_CARS /* a server's clients; a host's joiners */
-#define RELAY_KEEP 8192 /* MUs a `sync` server holds until their output time (~4 s of 8 cars, 12 schemes) */
+#define RELAY_KEEP 8192 /* MUs a `sync` server holds until their output instant: ~4 s of 8 cars, 12 schemes */
 
 /* One end this session exchanges with: the host (a joiner's peer 0), a
  * joiner (the host's; another joiner of a p2p race of N, a joiner's peers
@@ -69,7 +69,7 @@ typedef struct NetPeer {
     int hellos;           /* joiner, the lower car: hellos sent unanswered (their spacing doubles) */
 } NetPeer;
 
-/* An MU a `sync` server forwards at its output time (route.h ROUTE_SYNC),
+/* An MU a `sync` server forwards at its output instant (route.h ROUTE_SYNC),
  * or one its emulated downlink to a client holds (`--link s-J`). */
 typedef struct Relay {
     int64_t due_race;     /* the sample's instant + Delta, or its arrival + the downlink's delay: race time */

@@ -155,7 +155,7 @@ static int key_answer(NetSession *s, int64_t l, const NetAddr *from, const uint8
 
 /* Every seat is taken, or the race is over: a HELLO that opened (the
  * sender has the code) is told so, FULL or BYE, sealed with its link's
- * keys. The bytes are the same every time (packet counter 0, envelope
+ * keys. The bytes are the same on every call (packet counter 0, envelope
  * counter 0): one plaintext under one key and nonce, never two. 68 bytes
  * for a sealed HELLO of 152. */
 static void say_full(NetSession *s, const NetAddr *from, const WireKeys *k)

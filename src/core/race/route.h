@@ -150,7 +150,7 @@ typedef struct RouteMedium {
     int cap;          /* copies at most: every line's every scheme at its limit */
     /* each line's groups in due order: a ring of line_cap group indices
      * (qstore[li * line_cap ..]) from qhead[li], qn[li] of them; head_due[li]
-     * the first one's due time (INT64_MAX: none) */
+     * the first one's due instant, INT64_MAX: none */
     int32_t *qstore, *qhead, *qn;
     int64_t *head_due;
     int line_cap;
