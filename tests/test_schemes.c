@@ -343,6 +343,38 @@ static void display_all_is_display_car_by_car(void **state)
     assert_true(checked >= 4); /* the racing paper's four have one */
 }
 
+/* The schemes keep of an MU its time, pose and sample only (MuKept): what
+ * a display shows is those fields exactly, whatever else the MU carried; a
+ * full ring (MURING_CAP MUs) makes its oldest the fallback. */
+static void kept_mu_is_the_shown_fields(void **state)
+{
+    (void)state;
+    Mu m = mu_at(1, 7, 0.1 + 1e-12, -3.75);
+    m.heading = 2.5;
+    m.speed = 40.0;
+    m.vx = m.vy = 9.0;
+    m.aux[0] = 1.0;
+    MuKept k = mu_kept(&m);
+    assert_true(k.gen_us == 7 * 33 * MS && k.seq == 7);
+    assert_true(k.x == 0.1 + 1e-12 && k.y == -3.75 && k.heading == 2.5);
+    Pose p;
+    pose_from_kept(&k, &p);
+    assert_true(p.x == m.x && p.y == m.y && p.heading == 2.5 && p.seq == 7);
+
+    MuRing r;
+    Mu base = mu_at(1, 0, 0.0, 0.0);
+    muring_clear(&r, &base);
+    for (int seq = 1; seq <= MURING_CAP + 2; seq++) { /* x = seq */
+        Mu u = mu_at(1, seq, (double)seq, 0.0);
+        muring_insert(&r, &u);
+    }
+    /* seq 1 and 2 left the full ring in turn: seq 2 is the fallback */
+    assert_true(muring_latest_before(&r, 0)->seq == 2);
+    assert_true(muring_latest_before(&r, 2 * 33 * MS + 32 * MS)->x == 2.0);
+    assert_true(muring_latest_before(&r, 3 * 33 * MS)->x == 3.0);
+    assert_true(muring_latest_before(&r, INT64_MAX)->seq == MURING_CAP + 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,6 +386,7 @@ int main(void)
         cmocka_unit_test(dr_causality_holds_and_uses_late_mu),
         cmocka_unit_test(dr_causality_late_mu_at_next_own_output),
         cmocka_unit_test(display_all_is_display_car_by_car),
+        cmocka_unit_test(kept_mu_is_the_shown_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,6 +212,51 @@ static void epp_receiver_survives_extreme_fields(void **state)
     terminal_free(t);
 }
 
+/* The route checks an MU's own fields once for every receiver
+ * (mu_fields_ok); each receiver then checks the car and the time only
+ * (mu_validate_known). Every reason, first one first, as mu_validate gives
+ * it, worked out case by case. */
+static void known_fields_give_the_same_answer(void **state)
+{
+    (void)state;
+    Mu ok = mu_of(0, 1, 1.0, 1.0);
+    struct {
+        Mu mu;
+        bool fields; /* mu_fields_ok */
+        MuCheck why; /* at terminal 2 (car 1) of 2, clock 40 ms */
+    } c[9];
+    for (int i = 0; i < 9; i++)
+        c[i].mu = ok;
+    c[0].fields = true, c[0].why = MU_OK;
+    c[1].mu.car = 1, c[1].fields = true, c[1].why = MU_BAD_CAR; /* the receiver's own */
+    c[2].mu.car = 2, c[2].fields = true, c[2].why = MU_BAD_CAR; /* no such car */
+    c[3].mu.gen_us = 40 * MS + MU_WINDOW_DEFAULT_US + 1, c[3].fields = true, c[3].why = MU_BAD_TIME;
+    c[4].mu.seq = -1, c[4].fields = false, c[4].why = MU_BAD_SEQ;
+    c[5].mu.kind = 9, c[5].fields = false, c[5].why = MU_BAD_KIND;
+    c[6].mu.aux[2] = INFINITY, c[6].fields = false, c[6].why = MU_BAD_NUMBER;
+    c[7].mu.car = -1, c[7].mu.x = NAN, c[7].fields = false, c[7].why = MU_BAD_CAR; /* car first */
+    c[8].mu.x = NAN, c[8].mu.gen_us = INT64_MIN, c[8].fields = false, c[8].why = MU_BAD_NUMBER;
+    for (int i = 0; i < 9; i++) {
+        const Mu *m = &c[i].mu;
+        assert_int_equal(mu_fields_ok(m), c[i].fields);
+        assert_int_equal(mu_validate_known(m, mu_fields_ok(m), 2, 1, 40 * MS, MU_WINDOW_DEFAULT_US), c[i].why);
+        assert_int_equal(mu_validate_known(m, false, 2, 1, 40 * MS, MU_WINDOW_DEFAULT_US), c[i].why);
+        assert_int_equal(mu_validate(m, 2, 1, 40 * MS, MU_WINDOW_DEFAULT_US), c[i].why);
+    }
+    /* Through a terminal: a rejection counts once per scheme. */
+    Terminal *t = racing_terminal();
+    int ks[4] = {0, 1, 2, 3};
+    RxResult rx[4];
+    terminal_receive_many(t, ks, 4, &c[3].mu, true, 40 * MS, rx);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(rx[i], RX_REJECTED);
+    assert_int_equal(terminal_rejected(t, MU_BAD_TIME), 4);
+    terminal_receive_many(t, ks, 2, &c[0].mu, true, 40 * MS, rx);
+    assert_int_equal(rx[0], RX_USED);
+    assert_int_equal(terminal_rejected(t, MU_OK), 4);
+    terminal_free(t);
+}
+
 static void bad_configs_are_refused(void **state)
 {
     (void)state;
@@ -235,6 +280,7 @@ int main(void)
         cmocka_unit_test(non_finite_and_unknown_fields_are_rejected),
         cmocka_unit_test(terminal_alone_sends_through_its_sink),
         cmocka_unit_test(epp_receiver_survives_extreme_fields),
+        cmocka_unit_test(known_fields_give_the_same_answer),
         cmocka_unit_test(bad_configs_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

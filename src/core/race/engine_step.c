@@ -148,7 +148,8 @@ static void deliver_group(Engine *e, int32_t g)
             next++;
         if (next < fa->n && fa->mu[next] == fa->mu[c])
             continue; /* the same bytes follow: one receive for both */
-        terminal_receive_many(e->term[to], ks, n, route_mu(e->route, fa->mu[c]), lt, rx);
+        terminal_receive_many(e->term[to], ks, n, route_mu(e->route, fa->mu[c]), route_mu_ok(e->route, fa->mu[c]),
+                              lt, rx);
         for (int i = 0; i < n; i++)
             count_receive(e, ks[i], from, rx[i]);
         if (e->lag)

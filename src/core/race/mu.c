@@ -36,15 +36,36 @@ static bool numbers_ok(const Mu *mu)
 
 _Static_assert(sizeof ((Mu *)0)->aux == 6 * sizeof(double), "numbers_ok checks six aux values");
 
-MuCheck mu_validate(const Mu *mu, int ncars, int own_car, int64_t now_us, int64_t window_us)
+/* The car's and the time's checks: the ones that depend on the receiver. */
+static bool car_ok(const Mu *mu, int ncars, int own_car)
+{
+    return (mu->car >= 0) & (mu->car < ncars) & (mu->car != own_car);
+}
+
+static bool time_ok(const Mu *mu, int64_t now_us, int64_t window_us)
 {
     if (window_us < 0 || window_us > MU_WINDOW_MAX_US)
         window_us = MU_WINDOW_MAX_US;
     /* |gen - now| <= window, written so that nothing overflows whatever
      * gen_us holds: now is a real clock reading, far from the int64 ends. */
-    bool car = (mu->car >= 0) & (mu->car < ncars) & (mu->car != own_car);
-    bool kind = ((mu->kind == MU_UPDATE) | (mu->kind == MU_PARITY)) & (mu->nbytes >= 0);
-    bool time = (mu->gen_us >= now_us - window_us) & (mu->gen_us <= now_us + window_us);
+    return (mu->gen_us >= now_us - window_us) & (mu->gen_us <= now_us + window_us);
+}
+
+static bool kind_ok(const Mu *mu)
+{
+    return ((mu->kind == MU_UPDATE) | (mu->kind == MU_PARITY)) & (mu->nbytes >= 0);
+}
+
+bool mu_fields_ok(const Mu *mu)
+{
+    return (mu->seq >= 0) & kind_ok(mu) & numbers_ok(mu);
+}
+
+MuCheck mu_validate(const Mu *mu, int ncars, int own_car, int64_t now_us, int64_t window_us)
+{
+    bool car = car_ok(mu, ncars, own_car);
+    bool kind = kind_ok(mu);
+    bool time = time_ok(mu, now_us, window_us);
     if (car & (mu->seq >= 0) & kind & time & numbers_ok(mu))
         return MU_OK; /* every delivered MU comes here: one branch */
     if (!car)
@@ -56,6 +77,15 @@ MuCheck mu_validate(const Mu *mu, int ncars, int own_car, int64_t now_us, int64_
     if (!numbers_ok(mu))
         return MU_BAD_NUMBER;
     return MU_BAD_TIME;
+}
+
+MuCheck mu_validate_known(const Mu *mu, bool fields_ok, int ncars, int own_car, int64_t now_us, int64_t window_us)
+{
+    if (!fields_ok)
+        return mu_validate(mu, ncars, own_car, now_us, window_us);
+    if (!car_ok(mu, ncars, own_car))
+        return MU_BAD_CAR; /* the first check: as mu_validate orders them */
+    return time_ok(mu, now_us, window_us) ? MU_OK : MU_BAD_TIME;
 }
 
 const char *mu_check_name(MuCheck c)

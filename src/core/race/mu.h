@@ -15,6 +15,12 @@
  *            RECORDING_MAX_SPEED cw/s (beyond that DR arithmetic overflows);
  *          |gen_us - now_us| <= window_us (so gen_us + Delta and
  *            now_us - gen_us never overflow; window_us <= MU_WINDOW_MAX_US).
+ *   mu_fields_ok(mu)   the checks that do not depend on the receiver: seq,
+ *        kind and nbytes, the numbers. Pure.
+ *   mu_validate_known(mu, fields_ok, ncars, own_car, now_us, window_us)
+ *        mu_validate's answer, given fields_ok = mu_fields_ok(mu) computed
+ *        once for these bytes (an MU stored once for every receiver): then
+ *        only the car and the time are checked here; false checks all.
  *   mu_check_name(c)   short name of a MuCheck ("car", "time", ...).
  */
 #ifndef NR_MU_H
@@ -41,6 +47,8 @@ typedef enum MuCheck {
 } MuCheck;
 
 MuCheck mu_validate(const Mu *mu, int ncars, int own_car, int64_t now_us, int64_t window_us);
+bool mu_fields_ok(const Mu *mu);
+MuCheck mu_validate_known(const Mu *mu, bool fields_ok, int ncars, int own_car, int64_t now_us, int64_t window_us);
 const char *mu_check_name(MuCheck c);
 
 #endif

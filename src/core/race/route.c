@@ -1,6 +1,7 @@
 /* An N-car race's traffic over p2p or client-server lines, in one queue of
  * packet groups (route.h; DESIGN.md "N players and topologies"). */
 #include "route.h"
+#include "mu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,11 +133,12 @@ static bool alloc_queue(RouteMedium *r)
     r->group = malloc(cap * sizeof *r->group);
     r->fan = malloc(fans * sizeof *r->fan);
     r->mus = malloc(mus * sizeof *r->mus);
+    r->mu_ok = malloc(mus * sizeof *r->mu_ok);
     r->groups.free = malloc(cap * sizeof *r->groups.free);
     r->fans.free = malloc(fans * sizeof *r->fans.free);
     r->mupool.free = malloc(mus * sizeof *r->mupool.free);
     return r->line && r->has_line && r->up && r->has_up && r->open && r->qstore && r->qhead && r->qn &&
-           r->head_due && r->group && r->fan && r->mus && r->groups.free && r->fans.free && r->mupool.free;
+           r->head_due && r->group && r->fan && r->mus && r->mu_ok && r->groups.free && r->fans.free && r->mupool.free;
 }
 
 bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err)
@@ -198,6 +200,7 @@ void route_free(RouteMedium *r)
     free(r->group);
     free(r->fan);
     free(r->mus);
+    free(r->mu_ok);
     free(r->groups.free);
     free(r->fans.free);
     free(r->mupool.free);
@@ -271,6 +274,7 @@ static int add_copy(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_u
     } else {
         fa->mu[e] = pool_take(&r->mupool);
         r->mus[fa->mu[e]] = *mu;
+        r->mu_ok[fa->mu[e]] = mu_fields_ok(mu);
     }
     *fan_out = f;
     return e;

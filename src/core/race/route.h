@@ -59,9 +59,11 @@
  *        off the queue (-1: none); route_group(r, g) reads it, route_fan
  *        its copies (copy e of the fan is in the group when bit e of the
  *        group's mask is set; route_mu the bytes), route_drop_group(r, g)
- *        releases it once delivered. Deliveries leave in due order; equal due times:
- *        the lower sender first, then the lower destination, then sending
- *        order (as route_pop_due hands them out one by one).
+ *        releases it once delivered; route_mu_ok(r, m) is mu_fields_ok
+ *        of the stored bytes (mu.h), checked once for every receiver.
+ *        Deliveries leave in due order; equal due times: the lower sender
+ *        first, then the lower destination, then sending order (as
+ *        route_pop_due hands them out one by one).
  *   route_in_flight(r, k, from, out, max)  scheme k's MUs in flight from
  *        terminal `from` (any order).
  *   route_set_line(r, from, to, spec, err)  live change of a line (nodes
@@ -159,6 +161,7 @@ typedef struct RouteMedium {
     RouteGroup *group;
     RouteFan *fan;
     Mu *mus;
+    bool *mu_ok; /* [m]: mu_fields_ok(mus[m]), found once when stored */
     RoutePool groups, fans, mupool;
 } RouteMedium;
 
@@ -188,6 +191,11 @@ static inline const RouteFan *route_fan(const RouteMedium *r, const RouteGroup *
 static inline const Mu *route_mu(const RouteMedium *r, int32_t m)
 {
     return &r->mus[m];
+}
+
+static inline bool route_mu_ok(const RouteMedium *r, int32_t m)
+{
+    return r->mu_ok[m];
 }
 
 #endif

@@ -153,9 +153,10 @@ RxResult terminal_receive(Terminal *t, int k, const Mu *mu, int64_t local_us)
     return t->type[k]->on_receive(t->inst[k], mu, local_us);
 }
 
-void terminal_receive_many(Terminal *t, const int *k, int n, const Mu *mu, int64_t local_us, RxResult *out)
+void terminal_receive_many(Terminal *t, const int *k, int n, const Mu *mu, bool fields_ok, int64_t local_us,
+                           RxResult *out)
 {
-    MuCheck c = mu_validate(mu, t->ncars, t->car, local_us, t->window_us);
+    MuCheck c = mu_validate_known(mu, fields_ok, t->ncars, t->car, local_us, t->window_us);
     for (int i = 0; i < n; i++) {
         if (c != MU_OK) {
             t->rejected[c]++;

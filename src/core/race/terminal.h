@@ -42,10 +42,12 @@
  *   terminal_receive(t, k, mu, local_us)  an MU for scheme k arrived at
  *        local_us: RX_REJECTED (counted, nothing else changes) unless
  *        mu_validate passes, else scheme k's on_receive result.
- *   terminal_receive_many(t, k, n, mu, local_us, out)  the same bytes for
- *        schemes k[0..n) at once (every scheme's copy of one MU): validated
- *        once; out[i] is what terminal_receive(t, k[i], mu, local_us) gives
- *        (a rejection counts n times).
+ *   terminal_receive_many(t, k, n, mu, fields_ok, local_us, out)  the same
+ *        bytes for schemes k[0..n) at once (every scheme's copy of one MU):
+ *        validated once (mu_validate_known: fields_ok is mu_fields_ok(mu)
+ *        computed where the bytes were stored, false to check everything);
+ *        out[i] is what terminal_receive(t, k[i], mu, local_us) gives (a
+ *        rejection counts n times).
  *   terminal_rejected(t, check)     MUs rejected for that MuCheck reason
  *        (MU_OK: all reasons together) since start / reset.
  *   terminal_reset_counters(t)
@@ -104,7 +106,8 @@ void terminal_start(Terminal *t, const Mu *grid, int64_t local_us);
 void terminal_local(Terminal *t, const Mu *mu, int64_t local_us, const TerminalSink *sink);
 void terminal_local_fan(Terminal *t, const Mu *mu, int64_t local_us, const TerminalFan *fan);
 RxResult terminal_receive(Terminal *t, int k, const Mu *mu, int64_t local_us);
-void terminal_receive_many(Terminal *t, const int *k, int n, const Mu *mu, int64_t local_us, RxResult *out);
+void terminal_receive_many(Terminal *t, const int *k, int n, const Mu *mu, bool fields_ok, int64_t local_us,
+                           RxResult *out);
 int64_t terminal_rejected(const Terminal *t, MuCheck check);
 void terminal_reset_counters(Terminal *t);
 void terminal_display(const Terminal *t, int k, int car, int64_t local_us, Pose *out);

@@ -52,14 +52,14 @@ static int64_t ca_output_time(const void *self, const Mu *mu, int64_t now_us)
 static void ca_display(const void *self, int car, int64_t now_us, Pose *out)
 {
     const Causality *s = self;
-    pose_from_mu(muring_latest_before(&s->ring[car], now_us - s->delta_us), out);
+    pose_from_kept(muring_latest_before(&s->ring[car], now_us - s->delta_us), out);
 }
 
 static void ca_display_all(const void *self, int ncars, int64_t now_us, Pose *out)
 {
     const Causality *s = self;
     for (int c = 0; c < ncars; c++)
-        pose_from_mu(muring_latest_before(&s->ring[c], now_us - s->delta_us), &out[c]);
+        pose_from_kept(muring_latest_before(&s->ring[c], now_us - s->delta_us), &out[c]);
 }
 
 const SchemeType scheme_causality = {

@@ -9,7 +9,7 @@
 typedef struct Dr {
     int own;
     DrSender snd;
-    Mu own_now;
+    MuKept own_now;
     int64_t converge_us;
     DrPred rx[SCHEME_MAX_CARS];            /* by car; [own] unused */
     int64_t conv_start_us[SCHEME_MAX_CARS]; /* receiver clock */
@@ -21,7 +21,7 @@ static void dr_init(void *self, const SchemeParams *p, int own_car, int ncars, c
     Dr *s = self;
     s->own = own_car;
     drsender_init(&s->snd, &grid[own_car], p->tdr_cw);
-    s->own_now = grid[own_car];
+    s->own_now = mu_kept(&grid[own_car]);
     for (int c = 0; c < ncars; c++)
         if (c != own_car)
             drpred_reset(&s->rx[c], &grid[c]);
@@ -40,7 +40,7 @@ static void dr_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
     (void)now_us;
     Dr *s = self;
     Mu out;
-    s->own_now = *mu;
+    s->own_now = mu_kept(mu);
     if (drsender_sample(&s->snd, mu, &out))
         transport_send(tx, &out);
 }
@@ -66,7 +66,8 @@ static RxResult dr_on_receive(void *self, const Mu *mu, int64_t now_us)
     double ox, oy, odx, ody, nx, ny;
     drpred_at(&s->rx[c], now_us, &ox, &oy, NULL);
     dr_offset(s, c, now_us, &odx, &ody);
-    if (!drpred_push(&s->rx[c], mu))
+    MuKept k = mu_kept(mu);
+    if (!drpred_push(&s->rx[c], &k))
         return RX_DISCARDED; /* older than what the receiver already has */
     drpred_at(&s->rx[c], now_us, &nx, &ny, NULL);
     s->conv_start_us[c] = now_us;
@@ -79,7 +80,7 @@ static void dr_display(const void *self, int car, int64_t now_us, Pose *out)
 {
     const Dr *s = self;
     if (car == s->own) {
-        pose_from_mu(&s->own_now, out);
+        pose_from_kept(&s->own_now, out);
         return;
     }
     double dx, dy;

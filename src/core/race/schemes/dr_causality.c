@@ -11,7 +11,7 @@
 #define DRC_NEXT_OUTPUT INT64_MAX
 
 typedef struct Held {
-    Mu mu;
+    MuKept mu;
     int64_t release_us;
 } Held;
 
@@ -116,7 +116,7 @@ static RxResult dc_on_receive(void *self, const Mu *mu, int64_t now_us)
         s->pending[i] = s->pending[i - 1];
         i--;
     }
-    s->pending[i].mu = *mu;
+    s->pending[i].mu = mu_kept(mu);
     s->pending[i].release_us = release;
     s->npending++;
     return r;
@@ -131,11 +131,11 @@ static int64_t dc_output_time(const void *self, const Mu *mu, int64_t now_us)
 }
 
 /* Car `car` as shown at now, given the own car's frame shown then. */
-static void dc_show(const DrCausality *s, const Mu *own, int car, int64_t now_us, Pose *out)
+static void dc_show(const DrCausality *s, const MuKept *own, int car, int64_t now_us, Pose *out)
 {
     int64_t shown_us = own->gen_us;
     if (car == s->own) {
-        pose_from_mu(own, out);
+        pose_from_kept(own, out);
         return;
     }
     const DrcCar *h = &s->car[car < s->own ? car : car - 1];
@@ -163,7 +163,7 @@ static void dc_display(const void *self, int car, int64_t now_us, Pose *out)
 static void dc_display_all(const void *self, int ncars, int64_t now_us, Pose *out)
 {
     const DrCausality *s = self;
-    const Mu *own = muring_latest_before(&s->own_ring, now_us - s->delta_us);
+    const MuKept *own = muring_latest_before(&s->own_ring, now_us - s->delta_us);
     for (int c = 0; c < ncars; c++)
         dc_show(s, own, c, now_us, &out[c]);
 }

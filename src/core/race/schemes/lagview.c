@@ -99,7 +99,7 @@ void lagview_display(const void *self, int car, int64_t now_us, Pose *out)
 {
     const LagView *v = self;
     int64_t shown_us = (car == v->own && (v->flags & LAGV_OWN_NOW)) ? now_us : now_us - lag_at(&v->lag, now_us);
-    pose_from_mu(muring_latest_before(&v->car[car].ring, shown_us), out);
+    pose_from_kept(muring_latest_before(&v->car[car].ring, shown_us), out);
 }
 
 int64_t lagview_output_time(const void *self, const Mu *mu, int64_t now_us)

@@ -4,7 +4,7 @@
 
 typedef struct Nc {
     int own;
-    Mu shown[SCHEME_MAX_CARS]; /* [own] = latest own sample, [other c] = c's latest arrival */
+    MuKept shown[SCHEME_MAX_CARS]; /* [own] = latest own sample, [other c] = c's latest arrival */
 } Nc;
 
 static void nc_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)
@@ -13,7 +13,7 @@ static void nc_init(void *self, const SchemeParams *p, int own_car, int ncars, c
     Nc *s = self;
     s->own = own_car;
     for (int c = 0; c < ncars; c++)
-        s->shown[c] = grid[c];
+        s->shown[c] = mu_kept(&grid[c]);
 }
 
 static void nc_set_params(void *self, const SchemeParams *p)
@@ -26,7 +26,7 @@ static void nc_on_local(void *self, const Mu *mu, int64_t now_us, Transport *tx)
 {
     (void)now_us;
     Nc *s = self;
-    s->shown[s->own] = *mu;
+    s->shown[s->own] = mu_kept(mu);
     transport_send(tx, mu);
 }
 
@@ -34,7 +34,7 @@ static RxResult nc_on_receive(void *self, const Mu *mu, int64_t now_us)
 {
     (void)now_us;
     Nc *s = self;
-    s->shown[mu->car] = *mu;
+    s->shown[mu->car] = mu_kept(mu);
     return RX_USED;
 }
 
@@ -42,7 +42,7 @@ static void nc_display(const void *self, int car, int64_t now_us, Pose *out)
 {
     (void)now_us;
     const Nc *s = self;
-    pose_from_mu(&s->shown[car], out);
+    pose_from_kept(&s->shown[car], out);
 }
 
 static void nc_display_all(const void *self, int ncars, int64_t now_us, Pose *out)
@@ -50,7 +50,7 @@ static void nc_display_all(const void *self, int ncars, int64_t now_us, Pose *ou
     (void)now_us;
     const Nc *s = self;
     for (int c = 0; c < ncars; c++)
-        pose_from_mu(&s->shown[c], &out[c]);
+        pose_from_kept(&s->shown[c], &out[c]);
 }
 
 const SchemeType scheme_nc = {

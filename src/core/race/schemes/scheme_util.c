@@ -8,13 +8,13 @@ void muring_clear(MuRing *r, const Mu *base)
 {
     r->head = 0;
     r->n = 0;
-    r->base = *base;
+    r->base = mu_kept(base);
 }
 
 _Static_assert((MURING_CAP & (MURING_CAP - 1)) == 0, "MURING_CAP is a power of two: indices wrap by a mask");
 
 /* head and i are never negative: the wrap is a mask. */
-static Mu *ring_at(MuRing *r, int i)
+static MuKept *ring_at(MuRing *r, int i)
 {
     return &r->v[(unsigned)(r->head + i) & (MURING_CAP - 1)];
 }
@@ -39,14 +39,14 @@ void muring_insert(MuRing *r, const Mu *mu)
             *ring_at(r, j) = *ring_at(r, j + 1);
         return;
     }
-    *ring_at(r, i) = *mu;
+    *ring_at(r, i) = mu_kept(mu);
     r->n++;
 }
 
-const Mu *muring_latest_before(const MuRing *r, int64_t t_us)
+const MuKept *muring_latest_before(const MuRing *r, int64_t t_us)
 {
     for (int i = r->n - 1; i >= 0; i--) {
-        const Mu *m = &r->v[(unsigned)(r->head + i) & (MURING_CAP - 1)];
+        const MuKept *m = &r->v[(unsigned)(r->head + i) & (MURING_CAP - 1)];
         if (m->gen_us <= t_us)
             return m;
     }
@@ -69,13 +69,13 @@ static void drpred_cache(DrPred *d)
 
 void drpred_reset(DrPred *d, const Mu *mu)
 {
-    d->last = *mu;
-    d->prev = *mu;
+    d->last = mu_kept(mu);
+    d->prev = d->last;
     d->has_prev = false;
     drpred_cache(d);
 }
 
-bool drpred_push(DrPred *d, const Mu *mu)
+bool drpred_push(DrPred *d, const MuKept *mu)
 {
     if (mu->gen_us <= d->last.gen_us)
         return false;
@@ -113,7 +113,8 @@ bool drsender_sample(DrSender *s, const Mu *mu, Mu *out)
     DrVec sent = {s->tx.last.gen_us, s->tx.last.x, s->tx.last.y, s->tx.vx, s->tx.vy};
     if (!drvec_exceeds(&sent, mu->gen_us, mu->x, mu->y, s->tdr_cw)) /* error <= T_dr: no update */
         return false;
-    if (!drpred_push(&s->tx, mu))
+    MuKept k = mu_kept(mu);
+    if (!drpred_push(&s->tx, &k))
         return false;
     *out = *mu;
     drpred_velocity(&s->tx, &out->vx, &out->vy);
@@ -121,6 +122,14 @@ bool drsender_sample(DrSender *s, const Mu *mu, Mu *out)
 }
 
 void pose_from_mu(const Mu *mu, Pose *out)
+{
+    out->x = mu->x;
+    out->y = mu->y;
+    out->heading = mu->heading;
+    out->seq = mu->seq;
+}
+
+void pose_from_kept(const MuKept *mu, Pose *out)
 {
     out->x = mu->x;
     out->y = mu->y;
