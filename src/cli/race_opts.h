@@ -126,6 +126,8 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *        of o with topology and server set; returns the count (1 without a
  *        comparison).
  *   race_topo_print_params / _table / _csv  the wide forms of the outputs.
+ *   race_topo_print_clocks(f, o)  a "clock I: OFF ms, PPM ppm" line per terminal
+ *        when any terminal's clock is off the global one (else nothing).
  *   race_topo_describe(o, buf, n)  the links in one line for the window's
  *        status line: "p2p, 4 terminals: every link SPEC", "cs relay, 4
  *        terminals: up SPEC, down SPEC", else each line "1-2 SPEC; ...". */
@@ -141,6 +143,7 @@ int race_topo_configs(const RaceOpts *o, RaceOpts *out, int max);
  * the lines 1-2 and 2-1 through it. */
 const LinkSpec *race_topo_line(const RaceOpts *o, int from, int to);
 const char *race_topo_name(const RaceOpts *o);
+void race_topo_print_clocks(FILE *f, const RaceOpts *o);
 void race_topo_print_params(FILE *f, const RaceOpts *o);
 void race_topo_describe(const RaceOpts *o, char *buf, size_t n);
 void race_topo_print_table(FILE *f, const RunResult *r, int n, int ncars);

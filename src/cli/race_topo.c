@@ -283,6 +283,18 @@ void race_topo_describe(const RaceOpts *o, char *buf, size_t n)
     }
 }
 
+void race_topo_print_clocks(FILE *f, const RaceOpts *o)
+{
+    bool any = false;
+    for (int i = 0; i < o->ncars; i++)
+        any |= o->clock[i].offset_us != 0 || o->clock[i].drift_ppm != 0;
+    if (!any)
+        return; /* every clock on the global one: the lines as they were */
+    for (int i = 0; i < o->ncars; i++)
+        fprintf(f, "clock %d: %+.3f ms, %+.3f ppm\n", i + 1, (double)o->clock[i].offset_us / 1000.0,
+                o->clock[i].drift_ppm);
+}
+
 void race_topo_print_params(FILE *f, const RaceOpts *o)
 {
     fprintf(f, "topology: %s, %d terminals%s\n", o->topology == ROUTE_P2P ? "p2p" : "cs", o->ncars,
@@ -297,6 +309,7 @@ void race_topo_print_params(FILE *f, const RaceOpts *o)
             if (j != i)
                 fprintf(f, "link %d-%d: %s\n", i + 1, j + 1, race_topo_line(o, i, j)->text);
     }
+    race_topo_print_clocks(f, o);
     race_print_script(f, o);
     fprintf(f, "delta %.0f ms, T_dr %.3g cw, seed %" PRIu64 "\n\n", (double)o->params.delta_us / 1000.0,
             o->params.tdr_cw, o->seed);
