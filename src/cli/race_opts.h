@@ -126,6 +126,14 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *        of o with topology and server set; returns the count (1 without a
  *        comparison).
  *   race_topo_print_params / _table / _csv  the wide forms of the outputs.
+ *   race_topo_lines(o)          the --link matrix, made empty on first use
+ *        (NULL: out of memory).
+ *   race_header_defaults(o, cmd) / race_header_lines(o, cmd)  replay's
+ *        defaults from the recording's condition (raceheader.h), for what
+ *        no flag gives: after race_opts_load the topology, server and
+ *        clocks; after race_topo_resolve the lines of the race (two cars
+ *        p2p: 1-2 / 2-1 as --link12 / --link21; a `medium` line: a note on
+ *        stderr, the default link). CLI_OK or an exit code.
  *   race_topo_print_clocks(f, o)  a "clock I: OFF ms, PPM ppm" line per terminal
  *        when any terminal's clock is off the global one (else nothing).
  *   race_topo_describe(o, buf, n)  the links in one line for the window's
@@ -133,6 +141,9 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *        terminals: up SPEC, down SPEC", else each line "1-2 SPEC; ...". */
 int race_topo_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd);
 int race_topo_resolve(RaceOpts *o, const char *cmd);
+LinkMatrix *race_topo_lines(RaceOpts *o);
+int race_header_defaults(RaceOpts *o, const char *cmd);
+int race_header_lines(RaceOpts *o, const char *cmd);
 int race_topo_resolve_cars(RaceOpts *o, const char *cmd, int ncars);
 void race_topo_config(const RaceOpts *o, EngineConfig *cfg);
 bool race_topo_wide(const RaceOpts *o);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static LinkMatrix *lines_of(RaceOpts *o)
+LinkMatrix *race_topo_lines(RaceOpts *o)
 {
     if (!o->lines) {
         o->lines = malloc(sizeof *o->lines);
@@ -71,7 +71,7 @@ int race_topo_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
         if (*i + 2 >= argc)
             return cli_usage_error(cmd, "--link: expected I-J SPEC (e.g. --link 1-3 'delay 75ms')"), RACE_FLAG_BAD;
         NrError err = {{0}};
-        LinkMatrix *m = lines_of(o);
+        LinkMatrix *m = race_topo_lines(o);
         if (!m)
             return cli_fail(cmd, "out of memory"), RACE_FLAG_BAD;
         if (!linkmatrix_set(m, argv[*i + 1], argv[*i + 2], "--link", &err))
@@ -104,7 +104,7 @@ static int resolve_lines(RaceOpts *o, const char *cmd)
             return cli_fail(cmd, "%s%s%s", strncmp(err.msg, o->links_path, strlen(o->links_path)) ? o->links_path : "",
                             strncmp(err.msg, o->links_path, strlen(o->links_path)) ? ": " : "", err.msg);
         }
-        LinkMatrix *m = lines_of(o);
+        LinkMatrix *m = race_topo_lines(o);
         for (int i = 0; m && i < LINKMATRIX_NODES; i++)
             for (int j = 0; j < LINKMATRIX_NODES; j++)
                 if (file.set[i][j] && !m->set[i][j]) { /* a flag wins over the file */
