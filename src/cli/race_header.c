@@ -12,7 +12,11 @@ int race_header_defaults(RaceOpts *o, const char *cmd)
     RaceHeader h;
     NrError err = {{0}};
     bool ok = raceheader_read(&h, &o->rec, o->recording, &err);
-    if (ok && h.have_topology && !o->topo_set) {
+    /* links on the command line describe the race themselves: its topology
+     * is --topology's (p2p without), as a merged race's --links of measured
+     * end-to-end delays over a served race want */
+    bool flags_link = o->links_path || o->lines || o->link_given[0] || o->link_given[1];
+    if (ok && h.have_topology && !o->topo_set && !flags_link) {
         o->topology = h.topology;
         if (!o->server_set)
             o->server = h.server;

@@ -130,8 +130,9 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *        (NULL: out of memory).
  *   race_header_defaults(o, cmd) / race_header_lines(o, cmd)  replay's
  *        defaults from the recording's condition (raceheader.h), for what
- *        no flag gives: after race_opts_load the topology, server and
- *        clocks; after race_topo_resolve the lines of the race (two cars
+ *        no flag gives: after race_opts_load the topology and server (not
+ *        when links are given as flags: --links, --link, --link12/21 name
+ *        their race's lines, on --topology's topology) and the clocks; after race_topo_resolve the lines of the race (two cars
  *        p2p: 1-2 / 2-1 as --link12 / --link21; a `medium` line: a note on
  *        stderr, the default link). CLI_OK or an exit code.
  *   race_topo_print_clocks(f, o)  a "clock I: OFF ms, PPM ppm" line per terminal
