@@ -193,6 +193,16 @@ static void bad_lines(void **state)
     assert_string_equal(m, "r.csv:6: clock_4 '5': no such terminal in this recording");
     header_error(3, "# clock_1: 5,1e9\n", m, sizeof m);
     assert_non_null(strstr(m, "r.csv:6: clock_1 '5,1e9': expected"));
+    header_error(3, "# delta_ms: 4001\n", m, sizeof m);
+    assert_string_equal(m, "r.csv:6: delta_ms '4001': expected a whole number of ms, 0 to 4000");
+    header_error(3, "# tdr_cw: -1\n", m, sizeof m);
+    assert_string_equal(m, "r.csv:6: tdr_cw '-1': expected car widths, 0 to 1000");
+    header_error(3, "# converge_ms: 1.5\n", m, sizeof m);
+    assert_string_equal(m, "r.csv:6: converge_ms '1.5': expected a whole number of ms, 0 to 10000");
+    header_error(3, "# seed: 18446744073709551616\n", m, sizeof m);
+    assert_string_equal(m, "r.csv:6: seed '18446744073709551616': expected a non-negative whole number");
+    header_error(3, "# seed: 18446744073709551615\n# seed: x\n", m, sizeof m); /* the first of a repeated key */
+    assert_string_equal(m, "");
     header_error(3, "# link_out_5: delay 5ms\n", m, sizeof m);
     assert_string_equal(m, "r.csv:6: link_out_5 'delay 5ms': no such terminal in this recording");
     /* keys of no line's shape are not the matrix's: kept, ignored */

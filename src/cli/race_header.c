@@ -7,16 +7,34 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The topologies the link flags name (LINKMATRIX_P2P / _CS bits): --link12
+ * / --link21, the --link entries, the lines of --links FILE. */
+static unsigned flag_kinds(const RaceOpts *o)
+{
+    unsigned k = o->link_given[0] || o->link_given[1] ? LINKMATRIX_P2P : 0;
+    LinkMatrix file;
+    linkmatrix_init(&file);
+    NrError e = {{0}};
+    const LinkMatrix *ms[2] = {o->lines, o->links_path && linkmatrix_load(&file, o->links_path, &e) ? &file : NULL};
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; ms[m] && i < LINKMATRIX_NODES; i++)
+            for (int j = 0; j < LINKMATRIX_NODES; j++)
+                if (ms[m]->set[i][j])
+                    k |= i == LINKMATRIX_SERVER || j == LINKMATRIX_SERVER ? LINKMATRIX_CS : LINKMATRIX_P2P;
+    linkmatrix_free(&file);
+    return k;
+}
+
 int race_header_defaults(RaceOpts *o, const char *cmd)
 {
     RaceHeader h;
     NrError err = {{0}};
     bool ok = raceheader_read(&h, &o->rec, o->recording, &err);
-    /* links on the command line describe the race themselves: its topology
-     * is --topology's (p2p without), as a merged race's --links of measured
-     * end-to-end delays over a served race want */
-    bool flags_link = o->links_path || o->lines || o->link_given[0] || o->link_given[1];
-    if (ok && h.have_topology && !o->topo_set && !flags_link) {
+    /* links on the command line of another topology than the header's
+     * describe a race of theirs: --topology's (p2p without), as a merged
+     * served race's --links of end-to-end measured delays want */
+    unsigned k = flag_kinds(o);
+    if (ok && h.have_topology && !o->topo_set && (k == 0 || k == (h.topology == ROUTE_CS ? LINKMATRIX_CS : LINKMATRIX_P2P))) {
         o->topology = h.topology;
         if (!o->server_set)
             o->server = h.server;
@@ -24,8 +42,17 @@ int race_header_defaults(RaceOpts *o, const char *cmd)
     for (int t = 0; ok && t < ENGINE_MAX_CARS; t++)
         if ((h.clock_set & (1u << t)) && !(o->clock_given & (1u << t)))
             o->clock[t] = h.clock[t];
+    unsigned take = ok ? h.params & ~o->params_given : 0; /* Delta, T_dr, convergence, seed */
+    if (take & RACEHEADER_DELTA)
+        o->params.delta_us = h.delta_us;
+    if (take & RACEHEADER_TDR)
+        o->params.tdr_cw = h.tdr_cw;
+    if (take & RACEHEADER_CONVERGE)
+        o->params.converge_us = h.converge_us;
+    if (take & RACEHEADER_SEED)
+        o->seed = h.seed;
     raceheader_free(&h);
-    return ok ? CLI_OK : cli_fail(cmd, "%s", err.msg);
+    return ok ? race_opts_check_delta(o, cmd) : cli_fail(cmd, "%s", err.msg);
 }
 
 /* Whether the race (its cars, its topology) has the line from -> to. */

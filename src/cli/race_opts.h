@@ -15,6 +15,8 @@
  *        printing one line.
  *   race_opts_engine_config(o, cfg)       an EngineConfig for the loaded race
  *        (to replay o->rec with replay_new or experiment_run).
+ *   race_opts_check_delta(o, cmd)  Delta within what the schemes' buffers hold
+ *        at the recording's period and these clocks; CLI_OK or exit 2.
  *   race_opts_check_clocks(o, ncars, cmd)  every --clock names one of
  *        ncars terminals; CLI_OK or the exit code after one line.
  *   race_opts_free(o)
@@ -44,6 +46,7 @@
 #include "replay.h"
 #include "linkscript.h"
 #include "linkmatrix.h"
+#include "raceheader.h"
 
 #define RACE_DEFAULT_RECORDING "recordings/default.csv"
 #define RACE_DEFAULT_LINK "delay 75ms 10ms distribution paretonormal"
@@ -57,6 +60,7 @@ typedef struct RaceOpts {
     const char *script_path; /* --link-script FILE, NULL = none */
     uint64_t seed;
     SchemeParams params;
+    unsigned params_given;                /* RACEHEADER_* bits: --delta, --tdr, --converge, --seed given */
     TerminalClock clock[ENGINE_MAX_CARS]; /* --clock1 / --clock2 / --clock I=... */
     unsigned clock_given;                 /* bit I-1: terminal I's clock was given */
     /* loaded */
@@ -96,6 +100,7 @@ int race_opts_load(RaceOpts *o, const char *cmd);
 int race_opts_check_out(const RaceOpts *o, const char *cmd, const char *flag, const char *path);
 void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg);
 int race_opts_check_clocks(const RaceOpts *o, int ncars, const char *cmd);
+int race_opts_check_delta(const RaceOpts *o, const char *cmd);
 void race_opts_free(RaceOpts *o);
 void race_warn_delta(const RaceOpts *o, const char *cmd, const LinkSpec *swept, int nswept);
 void race_print_params(FILE *f, const RaceOpts *o);
@@ -131,8 +136,9 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *   race_header_defaults(o, cmd) / race_header_lines(o, cmd)  replay's
  *        defaults from the recording's condition (raceheader.h), for what
  *        no flag gives: after race_opts_load the topology and server (not
- *        when links are given as flags: --links, --link, --link12/21 name
- *        their race's lines, on --topology's topology) and the clocks; after race_topo_resolve the lines of the race (two cars
+ *        when link flags (--links, --link, --link12/21) name lines of
+ *        another topology: theirs is --topology's), the clocks, Delta,
+ *        T_dr, convergence and seed; after race_topo_resolve the lines of the race (two cars
  *        p2p: 1-2 / 2-1 as --link12 / --link21; a `medium` line: a note on
  *        stderr, the default link). CLI_OK or an exit code.
  *   race_topo_print_clocks(f, o)  a "clock I: OFF ms, PPM ppm" line per terminal

@@ -59,8 +59,9 @@ expect 0 "replay of the three-car race from its header" -- "$NR" replay "$TMP/th
     --series "$TMP/three-header.csv"
 stdout_has "^link 2-3: delay 150ms 20ms" "the header's lines are the replay's"
 same_files "$TMP/three-live.csv" "$TMP/three-header.csv" "replay of the three-car recording by its header differs"
-# every terminal's clock and the cs lines travel too; a flag still wins
-CL=(--topology cs --server sync --link 1-s 'delay 30ms 5ms' --link s-3 'delay 60ms' --clock 2=7,-40 --clock 3=-3)
+# every terminal's clock, the cs lines, Delta and the seed travel too; a flag still wins
+CL=(--topology cs --server sync --link 1-s 'delay 30ms 5ms' --link s-3 'delay 60ms' --clock 2=7,-40 --clock 3=-3
+    --delta 150 --seed 5)
 expect 0 "play three bots over cs sync with clocks" -- "$NR" play --headless --cars 3 --p1 bot --p2 bot --p3 bot \
     --seconds 3 --schemes nc,causality --out "$TMP/cl3.csv" --series "$TMP/cl3-live.csv" "${CL[@]}"
 stdout_has "^clock 2: \+7.000 ms, -40.000 ppm$" "the live race's clock lines"
@@ -70,6 +71,7 @@ stdout_has "^link_s_3: delay 60ms$" "a downlink in the header"
 expect 0 "replay of the cs race from its header" -- "$NR" replay "$TMP/cl3.csv" --headless --schemes nc,causality \
     --series "$TMP/cl3-replay.csv"
 stdout_has "^topology: cs, 3 terminals, server sync" "the header's topology and server"
+stdout_has "^delta 150 ms, T_dr 0.25 cw, seed 5$" "the header's Delta and seed"
 same_files "$TMP/cl3-live.csv" "$TMP/cl3-replay.csv" "replay of the cs recording by its header differs"
 expect 0 "a flag over the header" -- "$NR" replay "$TMP/cl3.csv" --headless --schemes nc --link s-3 'delay 5ms' \
     --clock 2=0

@@ -127,6 +127,38 @@ static bool parse_link(RaceHeader *h, int rank[LINKMATRIX_NODES][LINKMATRIX_NODE
     return put_line(h, rank, from, to, RANK_LINE, m, path, err);
 }
 
+/* delta_ms, tdr_cw, converge_ms, seed: true (nothing done) for another key. */
+static bool parse_param(RaceHeader *h, const RecMeta *m, const char *path, NrError *err)
+{
+    const char *v = m->value;
+    int64_t n;
+    double d;
+    if (strcmp(m->key, "delta_ms") == 0) {
+        if (!nr_parse_int64(v, &n) || n < 0 || n > SCHEME_DELTA_MAX_US / NR_US_PER_MS)
+            return bad(err, path, m, "expected a whole number of ms, 0 to 4000");
+        h->delta_us = n * NR_US_PER_MS;
+        h->params |= RACEHEADER_DELTA;
+    } else if (strcmp(m->key, "tdr_cw") == 0) {
+        if (!nr_parse_double(v, &d) || !(d >= 0.0 && d <= 1000.0))
+            return bad(err, path, m, "expected car widths, 0 to 1000");
+        h->tdr_cw = d;
+        h->params |= RACEHEADER_TDR;
+    } else if (strcmp(m->key, "converge_ms") == 0) {
+        if (!nr_parse_int64(v, &n) || n < 0 || n > 10000)
+            return bad(err, path, m, "expected a whole number of ms, 0 to 10000");
+        h->converge_us = n * NR_US_PER_MS;
+        h->params |= RACEHEADER_CONVERGE;
+    } else if (strcmp(m->key, "seed") == 0) {
+        char *end = NULL;
+        unsigned long long s = v[0] >= '0' && v[0] <= '9' && strlen(v) <= 20 ? strtoull(v, &end, 10) : 0;
+        if (!end || *end || (strlen(v) == 20 && strcmp(v, "18446744073709551615") > 0))
+            return bad(err, path, m, "expected a non-negative whole number");
+        h->seed = (uint64_t)s;
+        h->params |= RACEHEADER_SEED;
+    }
+    return true;
+}
+
 bool raceheader_read(RaceHeader *h, const Recording *rec, const char *path, NrError *err)
 {
     memset(h, 0, sizeof *h);
@@ -143,6 +175,8 @@ bool raceheader_read(RaceHeader *h, const Recording *rec, const char *path, NrEr
             if (!parse_clock(h, m, rec->ncars, path, err))
                 return false;
         } else if (strncmp(m->key, "link", 4) == 0 && !parse_link(h, rank, m, rec->ncars, path, err)) {
+            return false;
+        } else if (!parse_param(h, m, path, err)) {
             return false;
         }
     }

@@ -12,6 +12,8 @@
  *   link_out_N: SPEC   merged recordings before the matrix: every line out of N
  *   clock_I: OFF_MS,PPM   terminal I's clock (written for each terminal when
  *        any is off the global one; absent: 0, 0)
+ *   delta_ms, tdr_cw, converge_ms, seed: the schemes' parameters and the
+ *        link draws' seed (liverace.c writes them; read here, checked)
  * SPEC is netem text (linkspec.h), `none` for no delay, or `medium` (a line
  * the race ran on a medium of its own, a trace: nothing to re-run, left
  * unset).
@@ -21,7 +23,8 @@
  *        (other keys are not its own). False + err "PATH:LINE: KEY 'VALUE':
  *        what was expected" for the first bad one: a bad spec, topology or
  *        clock, a terminal beyond the recording's cars, a line the topology
- *        has not. Among keys naming one line link_I_J wins over link12 /
+ *        has not, a parameter out of its flag's range (--delta 0..4000,
+ *        --tdr 0..1000, --converge 0..10000, --seed a whole number). Among keys naming one line link_I_J wins over link12 /
  *        link21, which win over link_out_N. h is freed by raceheader_free
  *        either way.
  *   raceheader_free(h)                   releases the specs (NULL-safe).
@@ -46,7 +49,13 @@ typedef struct RaceHeader {
     bool medium[LINKMATRIX_NODES][LINKMATRIX_NODES]; /* lines given as `medium` */
     TerminalClock clock[ENGINE_MAX_CARS];
     unsigned clock_set;                     /* bit I-1: clock_I given */
+    unsigned params;                        /* RACEHEADER_* bits: the keys given */
+    int64_t delta_us, converge_us;
+    double tdr_cw;
+    uint64_t seed;
 } RaceHeader;
+
+enum { RACEHEADER_DELTA = 1, RACEHEADER_TDR = 2, RACEHEADER_CONVERGE = 4, RACEHEADER_SEED = 8 };
 
 bool raceheader_read(RaceHeader *h, const Recording *rec, const char *path, NrError *err);
 void raceheader_free(RaceHeader *h);
