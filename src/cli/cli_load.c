@@ -2,6 +2,7 @@
 #include "cli_load.h"
 #include "netrace_config.h"
 #include "nr_file.h"
+#include "raceheader.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,13 @@ bool cli_load_recording(const char *path, Recording *rec, NrError *err)
 {
     if (!recording_load(rec, path, err))
         return false;
-    if (!recording_in_range(rec, path, err)) {
+    bool ok = recording_in_range(rec, path, err);
+    if (ok) { /* the condition's lines read (replay applies them): a bad one refuses the file */
+        RaceHeader h;
+        ok = raceheader_read(&h, rec, path, err);
+        raceheader_free(&h);
+    }
+    if (!ok) {
         recording_free(rec);
         memset(rec, 0, sizeof *rec);
         return false;

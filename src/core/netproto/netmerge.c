@@ -148,7 +148,16 @@ static bool condition_value(Reader *r, const char *key, const char *val, NrError
                 {"study", log->study, sizeof log->study},       {"pair", log->pair, sizeof log->pair},
                 {"study_race", log->study_race, sizeof log->study_race},
                 {"condition", log->condition, sizeof log->condition},
-                {"race_kind", log->race_kind, sizeof log->race_kind}};
+                {"race_kind", log->race_kind, sizeof log->race_kind},
+                {"clock_offset_true_ms", log->offset_true_ms, sizeof log->offset_true_ms},
+                {"clock_drift_true_ppm", log->drift_true_ppm, sizeof log->drift_true_ppm}};
+    int a = 0, b = 0, used = 0;
+    if (sscanf(key, "link_%d_%d%n", &a, &b, &used) == 2 && key[used] == '\0') { /* a line's own spec */
+        if (a != log->car || b < 1 || b > TERMLOG_MAX_CARS || b == a)
+            return fail(r, err, "%s: expected a line out of this log's car %d (link_%d_J, J another car 1 to %d)", key,
+                        log->car, log->car, TERMLOG_MAX_CARS);
+        return text_value(r, key, val, log->line_link[b - 1], sizeof log->line_link[b - 1], err);
+    }
     for (size_t i = 0; i < sizeof cond / sizeof cond[0]; i++)
         if (strcmp(key, cond[i].key) == 0)
             return text_value(r, key, val, cond[i].out, cond[i].n, err);

@@ -118,6 +118,8 @@ typedef struct TermLog {
     /* the race's condition as the header gives it (text, "" when absent):
      * the recording's condition lines (docs/netlog.md) */
     char shown[32], link[512], delta_ms[24], tdr_cw[24], converge_ms[24], seed[24], clock[16];
+    char line_link[TERMLOG_MAX_CARS][256]; /* `link_CAR_J`: line CAR -> J's own spec ("": link) */
+    char offset_true_ms[24], drift_true_ppm[24]; /* `clock_offset_true_ms`, `clock_drift_true_ppm` */
     /* a study's race (the host's log, docs/studies.md "Over the network") */
     char study[160], pair[24], study_race[24], condition[24], race_kind[16];
     int nmarks;

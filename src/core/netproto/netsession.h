@@ -169,6 +169,7 @@ typedef struct NetLogMeta {
     SchemeParams params;
     uint64_t seed;
     const char *link;
+    const char *line_link[WIRE_MAX_CARS]; /* p2p: line car -> J's own spec (--link I-J), NULL: link */
     bool raw_clock;
     int64_t offset_true_us;
     double drift_true_ppm;

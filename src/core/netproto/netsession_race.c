@@ -49,6 +49,8 @@ static bool log_open(NetSession *s, const NetTermConfig *nc, int car, NrError *e
         .drift_true_ppm = s->cfg.drift_true_ppm, .study_race = s->study.race,
         .study = s->cfg.host && s->study.race > 0 && s->study.name[0] ? &s->study : NULL,
     };
+    for (int j = 0; j < WIRE_MAX_CARS; j++)
+        m.line_link[j] = nc->pair_link[j] ? nc->pair_link[j]->text : NULL;
     if (!s->cfg.log.open(s->cfg.log.ctx, &m, err))
         return false;
     s->log_open = true;
