@@ -186,8 +186,7 @@ void netwin_study_hud(const NetWin *nw, char *buf, size_t n)
 static Gfx *own_screen(NetWin *nw, int w, int h)
 {
     Gfx *g = &nw->gfx0;
-    int base = h / 28 < w / 64 ? h / 28 : w / 64;
-    base = base < 12 ? 12 : base > 40 ? 40 : base;
+    int base = studyrate_base_px(w, h, nw->scale);
     nw->st.font_base = base;
     gfx_begin_frame(g);
     gfx_set_scale(g, base);
@@ -247,7 +246,11 @@ bool netwin_study_draws(NetWin *nw, const NetRace *nr, int w, int h)
             snprintf(l1, sizeof l1, "%s", st->have_race ? "Next race" : "The study");
         if (st->phase != NWS_RACE) /* the next one, or this one again after a break-off */
             snprintf(l2, sizeof l2, "waiting for the other machine");
-        snprintf(l3, sizeof l3, "%s%s", nr->code[0] ? "join code " : "", nr->code);
+        /* the code is a secret for joining: only the host's screen shows
+         * it, and only before its first race (the joiner is told it once;
+         * later races rejoin by themselves) */
+        bool tell = nr->host && !st->have_race && nr->code[0];
+        snprintf(l3, sizeof l3, "%s%s", tell ? "join code " : "", tell ? nr->code : "");
         widget_text_box(g, w, h, lines, 3, PAL_ACCENT);
     } else {
         return false;

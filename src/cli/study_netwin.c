@@ -210,6 +210,7 @@ static void window_config(const StudyCli *s, const PlayConfig *pc, int seat, Net
     wc->width = pc->width;
     wc->height = pc->height;
     wc->fullscreen = pc->fullscreen;
+    wc->scale = pc->scale;
     wc->shot_dir = pc->shot_dir;
     wc->title = seat == 0 ? "netrace study (host)" : "netrace study (join)";
 }
