@@ -584,11 +584,42 @@ static void test_joiner_window(void **state)
     study_net_join_hooks(g.j, &sc.hooks);
     int64_t marked_us = -1; /* the race time when its mark key went down */
     int keys[4][4] = {{0}};
+    GfxAudit *seen = calloc(1, sizeof *seen); /* the strings each frame drew */
+    int waits = 0, codes = 0;
     while (turn(&g)) {
+        gfx_audit_start(&sc.nw->gfx0, seen);
         assert_true(study_screen_step(&sc, study_net_join_session(g.j)));
+        gfx_audit_stop(&sc.nw->gfx0);
+        for (int i = 0; i < seen->n; i++) {
+            waits += strstr(seen->rec[i].text, "waiting for the other machine") != NULL;
+            codes += strstr(seen->rec[i].text, "7K3QM") != NULL || strstr(seen->rec[i].text, "join code") != NULL;
+        }
         joiner_subject(sc.nw, &marked_us, keys);
         next_time(&g, study_screen_wake(&sc));
     }
+    assert_true(waits > 0);     /* the screens between races were drawn */
+    assert_int_equal(codes, 0); /* and the secret code on none of them (the joiner typed it) */
+    /* the wait drawn by hand as a host's screen: the code before its first
+     * race only (the experimenter may read it out), never between races */
+    NetRace nr;
+    memset(&nr, 0, sizeof nr);
+    nr.host = true;
+    snprintf(nr.code, sizeof nr.code, "%s", CODE);
+    NetWinStudyState kept = sc.nw->st;
+    sc.nw->st.over = false;
+    sc.nw->st.phase = NWS_WAIT;
+    for (int had = 0; had < 2; had++) {
+        sc.nw->st.have_race = had;
+        gfx_audit_start(&sc.nw->gfx0, seen);
+        assert_true(netwin_study_draws(sc.nw, &nr, 640, 360));
+        gfx_audit_stop(&sc.nw->gfx0);
+        codes = 0;
+        for (int i = 0; i < seen->n; i++)
+            codes += strstr(seen->rec[i].text, "7K3QM") != NULL;
+        assert_int_equal(codes, had ? 0 : 1);
+    }
+    sc.nw->st = kept;
+    free(seen);
     assert_true(study_net_join_over(g.j));
     study_screen_end(&sc, true, NULL, false);
     int hrc, jrc;
