@@ -194,6 +194,7 @@ typedef struct NetSessionLog {
     bool (*flush)(void *ctx, NrError *err); /* false: the log cannot be kept, the session ends */
     bool (*close)(void *ctx, NrError *err);
     void (*mark)(void *ctx, int64_t local, int64_t race, const char *kind); /* netsession_mark; flushes */
+    void (*input)(void *ctx, int64_t race, const CarInput *in); /* the own car's input from race time on */
 } NetSessionLog;
 
 /* Makes the controller of this terminal's car once the track is known. */
