@@ -24,8 +24,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "inputs.h"
 #include "netmem.h"
 #include "netmerge.h"
+#include "raceloop.h"
 #include "netwin_internal.h"
 #include "netrace_config.h"
 #include "study_cli.h"
@@ -287,6 +289,119 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* Each car of a network race alone on its grid slot (as its terminal
+ * drove it), from the race's inputs file: every sample of the recording
+ * bit for bit. */
+typedef struct Resim {
+    World w;
+    const InputScript *s;
+    int player, n, want;
+    const Recording *rec;
+    int differ;
+} Resim;
+
+static bool resim_sample(void *ctx, int64_t t_us)
+{
+    (void)t_us;
+    Resim *r = ctx;
+    RecSample got;
+    world_sample(&r->w, 0, &got);
+    const RecSample *want = recording_at(r->rec, r->player, r->n);
+    bool same = got.t_ms == want->t_ms && memcmp(&got.x, &want->x, sizeof got.x) == 0 && /* bit for bit */
+                memcmp(&got.y, &want->y, sizeof got.y) == 0 &&
+                memcmp(&got.heading, &want->heading, sizeof got.heading) == 0 &&
+                memcmp(&got.speed, &want->speed, sizeof got.speed) == 0;
+    if (!same && r->differ++ == 0)
+        fprintf(stderr, "car %d sample %d: %d %.17g %.17g %.17g %.17g, recorded %d %.17g %.17g %.17g %.17g\n",
+                r->player + 1, r->n, (int)got.t_ms, got.x, got.y, got.heading, got.speed, (int)want->t_ms, want->x,
+                want->y, want->heading, want->speed);
+    return ++r->n < r->want;
+}
+
+static bool resim_control(void *ctx, const World *w, int car, int64_t t_us, CarInput *out)
+{
+    (void)w;
+    (void)car;
+    Resim *r = ctx;
+    inputs_at(r->s, r->player, (int32_t)(t_us / 1000), out);
+    return true;
+}
+
+static void resimulate_each_car(const char *dir, int race)
+{
+    char p[256];
+    NrError err = {{0}};
+    Recording rec;
+    InputScript s;
+    snprintf(p, sizeof p, "%s/race-%03d.csv", dir, race);
+    if (!recording_load(&rec, p, &err))
+        fail_msg("%s", err.msg);
+    assert_string_equal(rec.source, "network");
+    snprintf(p, sizeof p, "%s/race-%03d.inputs.csv", dir, race);
+    if (!inputs_load(&s, p, &err))
+        fail_msg("%s", err.msg);
+    snprintf(p, sizeof p, "%s/default.track", root);
+    Track *t = track_load(p, &err);
+    assert_non_null(t);
+    assert_true(rec.nsamples > 20);
+    for (int c = 0; c < 2; c++) {
+        Resim r = {.s = &s, .player = c, .want = rec.nsamples, .rec = &rec};
+        assert_true(world_init_solo(&r.w, t, c, &err));
+        RaceLoop loop;
+        raceloop_init(&loop, &r.w, 0, WORLD_SAMPLE_US, &(RaceLoopHooks){&r, resim_sample, resim_control});
+        raceloop_run(&loop, (int64_t)rec.nsamples * WORLD_SAMPLE_US);
+        assert_int_equal(r.n, rec.nsamples);
+        if (r.differ)
+            fail_msg("race %d car %d: %d of %d samples differ from the inputs' re-simulation", race, c + 1, r.differ,
+                     r.n);
+    }
+    track_free(t);
+    inputs_free(&s);
+    recording_free(&rec);
+}
+
+/* DIR holds every race's recording (the header with the condition and
+ * the study's keys), its inputs and the joiner's log, byte for byte as
+ * the joiner wrote it; each car re-simulates from the inputs. */
+static void check_recordings(const char *dir)
+{
+    char p[256], q[256];
+    const char *kinds[3] = {"practice", "rated", "rated"};
+    for (int r = 1; r <= 3; r++) {
+        snprintf(p, sizeof p, "%s/race-%03d.joiner.log", dir, r);
+        snprintf(q, sizeof q, "%s-joiner/race-%03d.joiner.log", dir, r);
+        char *a = slurp(p), *b = slurp(q);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_string_equal(a, b);
+        assert_non_null(strstr(a, "\nevent,")); /* whole: its end rows are in */
+        assert_non_null(strstr(a, ",end,completed\n"));
+        free(a);
+        free(b);
+        NrError err = {{0}};
+        Recording rec;
+        snprintf(p, sizeof p, "%s/race-%03d.csv", dir, r);
+        if (!recording_load(&rec, p, &err))
+            fail_msg("%s", err.msg);
+        char race[8];
+        snprintf(race, sizeof race, "%d", r);
+        const char *want[5][2] = {{"study", "nettest"}, {"pair", "1"}, {"race", race}, {"race_kind", kinds[r - 1]},
+                                  {"link21", r == 1 ? "none" : "delay 40ms 5ms"}}; /* P: links none */
+        for (int k = 0; k < 5; k++) {
+            const char *v = recording_meta_get(&rec, want[k][0]);
+            if (!v || strncmp(v, want[k][1], strlen(want[k][1])) != 0)
+                fail_msg("race %d %s: '%s', expected '%s'", r, want[k][0], v ? v : "(none)", want[k][1]);
+        }
+        const char *cond = recording_meta_get(&rec, "condition");
+        assert_non_null(cond);
+        assert_string_equal(recording_meta_get(&rec, "scheme"), strcmp(cond, "B") == 0 ? "dr" : "nc");
+        assert_non_null(recording_meta_get(&rec, "seed"));
+        assert_non_null(recording_meta_get(&rec, "delta_ms"));
+        recording_free(&rec);
+        resimulate_each_car(dir, r);
+    }
+}
+
 static void test_three_races(void **state)
 {
     (void)state;
@@ -315,6 +430,7 @@ static void test_three_races(void **state)
         snprintf(p, sizeof p, "%s-joiner/race-%03d.joiner.log", dir, r);
         assert_int_equal(stat(p, &st), 0);
     }
+    check_recordings(dir);
 }
 
 /* The joiner's answers without those DIR kept (ratings.csv's player 2
@@ -368,6 +484,16 @@ static void test_resume_mid_rating(void **state)
     snprintf(p, sizeof p, "%s/race-002.host.log", dir);
     char *log2 = slurp(p);
     assert_non_null(log2);
+    /* as if the host was killed before the joiner's logs of races 1 and 2
+     * came (or were merged): the resumed session fetches them again, race
+     * 1 (practice, complete otherwise) in a session for its log alone */
+    for (int r = 1; r <= 2; r++) {
+        static const char *const tails[3] = {"joiner.log", "csv", "inputs.csv"};
+        for (int k = 0; k < 3; k++) {
+            snprintf(p, sizeof p, "%s/race-%03d.%s", dir, r, tails[k]);
+            remove(p);
+        }
+    }
     study_over_hub(dir, true, 0, "join-rest.csv", &hrc, &jrc);
     assert_int_equal(hrc, CLI_OK);
     assert_int_equal(jrc, CLI_OK);
@@ -387,6 +513,7 @@ static void test_resume_mid_rating(void **state)
     }
     snprintf(p, sizeof p, "%s/race-003.host.log", dir);
     assert_int_equal(stat(p, &st), 0);
+    check_recordings(dir);
     free(before);
     free(after);
     free(log2);
@@ -440,6 +567,7 @@ static void test_joiner_comes_back(void **state)
         snprintf(p, sizeof p, "%s-joiner/race-%03d.joiner.log", dir, r);
         assert_int_equal(stat(p, &st), 0);
     }
+    check_recordings(dir); /* race 2's of the attempt that completed */
 }
 
 static void push_key(SDL_Scancode sc)

@@ -20,7 +20,7 @@ struct NetLog {
 };
 
 static const char *const kind_names[WIRE_KIND_END] = {
-    "?", "hello", "welcome", "track", "mu", "sync_req", "sync_resp", "control", "view", "peers", "peer", "study",
+    "?", "hello", "welcome", "track", "mu", "sync_req", "sync_resp", "control", "view", "peers", "peer", "study", "log",
 };
 
 NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
@@ -103,8 +103,16 @@ void netlog_own(NetLog *g, int32_t seq, const RecSample *s, int64_t taken_sync, 
 {
     if (!g || g->failed)
         return;
-    fprintf(g->f, "own,%d,%" PRId64 ",%" PRId64 ",%" PRId64 ",%.4f,%.4f,%.4f,%.3f\n", (int)seq,
-            (int64_t)s->t_ms * 1000, taken_sync, taken_local, s->x, s->y, s->heading, s->speed);
+    /* as a recording writes them (the shortest text that reads back to the
+     * same double): the merged recording holds the samples the terminal
+     * took, bit for bit, so its car re-simulates to them from its inputs */
+    char x[48], y[48], h[48], v[48];
+    nr_format_double(x, sizeof x, s->x);
+    nr_format_double(y, sizeof y, s->y);
+    nr_format_double(h, sizeof h, s->heading);
+    nr_format_double(v, sizeof v, s->speed);
+    fprintf(g->f, "own,%d,%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,%s,%s\n", (int)seq, (int64_t)s->t_ms * 1000,
+            taken_sync, taken_local, x, y, h, v);
     check(g);
 }
 

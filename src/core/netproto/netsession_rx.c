@@ -374,6 +374,9 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
             session_fail(s, NULL, NULL, err.msg);
         }
         break;
+    case WIRE_LOG: /* a study race's joiner log (the host's) */
+        study_log_chunk(s, &p.u.track);
+        break;
     case WIRE_SYNC_REQ:
     case WIRE_SYNC_RESP:
         on_sync(s, at, &p, l);
