@@ -56,6 +56,7 @@ static int audit_boxes(Gfx *g, GfxAudit *a, int w, int h, const char *size)
         {"Race 10 of 10", "a practice race: not rated", "it starts when both machines are ready"},
         {"Next race", "waiting for the other machine", "join code 7K3QM-X9A2C"},
         {"Break: 3 rated races done, 3 to go", "press a key when you are ready", ""},
+        {"Break: race 10 of 10 is next", "take a rest", "press a key when you are ready"},
         {"The session stopped", "Please call the experimenter.", "Esc closes the window"},
     };
     int bad = 0;

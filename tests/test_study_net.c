@@ -56,6 +56,7 @@ static const char PLAN[] = "netrace-study 1\n"
                            "  link12 delay 120ms 20ms\n";
 
 static char root[64];
+static const char *plan_file = "plan.txt"; /* the plan the rig's host runs (root/...) */
 
 /* The score each end's player gives: race r, player p, question q. */
 static int wanted(int r, int p, int q)
@@ -120,7 +121,7 @@ static void check_answers(const char *dir)
 static void open_study(StudyCli *s, StudySession *ss, const char *dir, bool resume, const char *answers)
 {
     char plan[128];
-    snprintf(plan, sizeof plan, "%s/plan.txt", root);
+    snprintf(plan, sizeof plan, "%s/%s", root, plan_file);
     memset(s, 0, sizeof *s);
     NrError err;
     assert_true(studyplan_load(&s->plan, plan, &err));
@@ -270,6 +271,12 @@ static int setup(void **state)
     if (!f)
         return -1;
     fputs(PLAN, f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/plan-break.txt", root); /* a break after every rated race: before race 3 */
+    f = fopen(p, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "%sbreak every 1\n", PLAN);
     fclose(f);
     snprintf(p, sizeof p, "%s/host-answers.csv", root);
     write_answers(p, 1);
@@ -693,6 +700,18 @@ static void check_merged_mark(const char *dir, int64_t marked_us)
     free(rep);
 }
 
+/* A rig whose joiner had its window: the study over at both ends, the
+ * last screen, both ends' exit codes OK. */
+static void window_rig_close(Rig *g, StudyScreen *sc)
+{
+    assert_true(study_net_join_over(g->j));
+    study_screen_end(sc, true, NULL, false);
+    int hrc, jrc;
+    rig_close(g, &hrc, &jrc);
+    assert_int_equal(hrc, CLI_OK);
+    assert_int_equal(jrc, CLI_OK);
+}
+
 /* The joiner's player rates in its window (the dummy video driver, frames
  * of SESSION_FRAME_US on the joiner's simulated clock, keys pushed into
  * SDL's queue); the host's from its file. DIR gets both players' answers,
@@ -748,12 +767,7 @@ static void test_joiner_window(void **state)
     }
     sc.nw->st = kept;
     free(seen);
-    assert_true(study_net_join_over(g.j));
-    study_screen_end(&sc, true, NULL, false);
-    int hrc, jrc;
-    rig_close(&g, &hrc, &jrc);
-    assert_int_equal(hrc, CLI_OK);
-    assert_int_equal(jrc, CLI_OK);
+    window_rig_close(&g, &sc);
     snprintf(p, sizeof p, "%s/ratings.csv", dir);
     char *text = slurp(p);
     assert_non_null(text);
@@ -780,6 +794,68 @@ static void test_joiner_window(void **state)
     check_merged_mark(dir, marked_us);
 }
 
+/* A plan's break over the network (before race 3): the joiner's window
+ * shows the break and the race waits for its player through 20 s of
+ * simulated time (past the 15 s deadlines: the host still hears the
+ * joiner's clock probes), no countdown, nothing failed; a key, and race 3
+ * is driven and rated. The headless host rested at once. */
+static void test_break_holds(void **state)
+{
+    (void)state;
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/s5", root);
+    plan_file = "plan-break.txt";
+    Rig g;
+    rig_open(&g, dir, false, "join-answers.csv", true);
+    plan_file = "plan.txt";
+    /* a frame every 200 ms of the joiner's clock: 20 s of rest is 100 frames, not 600 */
+    NetWinConfig wc = {.kind = PLAYER_BOT, .width = 640, .height = 360, .frame_dt_us = 200 * NR_US_PER_MS};
+    StudyScreen sc = {0};
+    assert_true(study_screen_open(&sc, &wc, &g.je.clock, NULL));
+    study_net_join_hooks(g.j, &sc.hooks);
+    int64_t marked_us = -1, rest_from = -1;
+    int keys[4][4] = {{0}}, rest_frames = 0;
+    GfxAudit *seen = calloc(1, sizeof *seen);
+    for (;;) { /* frames are drawn in the session's steps too: the audit spans the turn */
+        gfx_audit_start(&sc.nw->gfx0, seen);
+        if (sc.nw->view)
+            gfx_audit_start(&sc.nw->view->gfx, seen);
+        bool more = turn(&g) && study_screen_step(&sc, study_net_join_session(g.j));
+        gfx_audit_stop(&sc.nw->gfx0);
+        if (sc.nw->view)
+            gfx_audit_stop(&sc.nw->view->gfx);
+        if (!more)
+            break;
+        Session *s = study_net_join_session(g.j);
+        const NetStudyRace *st = s ? session_study(s) : NULL;
+        if (st && st->race == 3 && !sc.nw->st.rested) {
+            assert_true(st->brk);
+            SessionStatus ss;
+            session_status(s, &ss);
+            assert_true(ss.phase < SESSION_COUNTDOWN); /* no race while its player rests */
+            for (int i = 0; i < seen->n; i++)
+                rest_frames += strstr(seen->rec[i].text, "Break: race 3 of 3 is next") != NULL;
+
+            if (rest_from < 0)
+                rest_from = g.truth;
+            if (g.truth - rest_from >= 20 * NR_US_PER_S && SDL_PeepEvents(NULL, 0, SDL_PEEKEVENT, SDL_KEYDOWN,
+                                                                          SDL_KEYDOWN) == 0)
+                push_key(SDL_SCANCODE_W); /* its throttle key: done resting */
+        } else {
+            joiner_subject(sc.nw, &marked_us, keys);
+        }
+        next_time(&g, study_screen_wake(&sc));
+    }
+    free(seen);
+    assert_true(rest_from > 0);
+    assert_true(rest_frames > 75); /* the break on its screen all along (20 s of 200 ms frames) */
+    window_rig_close(&g, &sc);
+    char p[256];
+    snprintf(p, sizeof p, "%s/race-003.csv", dir); /* driven after the break */
+    struct stat sb;
+    assert_int_equal(stat(p, &sb), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -787,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_resume_mid_rating),
         cmocka_unit_test(test_joiner_comes_back),
         cmocka_unit_test(test_joiner_window),
+        cmocka_unit_test(test_break_holds),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

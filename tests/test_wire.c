@@ -182,7 +182,7 @@ static void study_welcome(void **state)
      * given answer past the questions, the reserved byte, study fields
      * outside a study */
     static const struct { int off, val; } wrong_study[] = {{672, 11}, {680, 7}, {681, 0}, {681, 9},
-                                                           {680, 32 | 2}, {680, 8 | 1}, {682, 16}, {683, 1}};
+                                                           {680, 64 | 2}, {680, 8 | 1}, {682, 16}, {683, 1}};
     for (size_t i = 0; i < sizeof wrong_study / sizeof wrong_study[0]; i++) {
         memcpy(bad, buf, n);
         bad[wrong_study[i].off] = (uint8_t)wrong_study[i].val;
@@ -211,6 +211,9 @@ static void study_welcome(void **state)
     assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_OK);
     bad[680] = WIRE_STUDY_PRACTICE | WIRE_STUDY_RATE_ONLY;
     assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
+    bad[680] = WIRE_STUDY_PRACTICE | WIRE_STUDY_BREAK; /* a break before it */
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_OK);
+    assert_int_equal(q.u.welcome.study_flags, 1 | 32);
 }
 
 static void put32(uint8_t *p, uint32_t v)

@@ -217,6 +217,9 @@ bool study_net_join_step(StudyNetJoin *j)
             join_open(j);
         return j->rc == CLI_OK;
     }
+    const NetStudyRace *st = session_study(j->s);
+    if (st && st->brk && !j->o.window) /* headless: no one rests */
+        session_study_rested(j->s);
     if (!session_step(j->s))
         join_closed(j);
     return !j->over && j->rc == CLI_OK;

@@ -32,6 +32,7 @@ struct StudyNetHost {
     char schemes[WIRE_SCHEMES_TEXT], log_path[STUDY_PATH_LEN];
     char *track_text;
     bool finished, metrics_done, peer_done, marks_done, closed, log_done;
+    bool rest;  /* a plan's break comes before the next race driven: both players rest first */
     int rc;
     bool over, complete;
 };
@@ -76,6 +77,7 @@ static void study_race(StudyNetHost *h, const StudyRace *race, bool rate_only)
     st->practice = race->kind == STUDY_RACE_PRACTICE;
     st->rated = !st->practice;
     st->rate_only = rate_only;
+    st->brk = h->rest && !rate_only;
     char path[STUDY_PATH_LEN]; /* the joiner's log makes the recording: wanted unless DIR has it */
     st->log = !rate_only || !race_file(h, race->index, "joiner.log", path, sizeof path);
     st->blind = pl->blind;
@@ -135,6 +137,8 @@ static int host_open(StudyNetHost *h, const StudyRace *race, bool rate_only)
     h->metrics_done = rate_only; /* its metrics were written when it was driven */
     h->finished = h->peer_done = h->marks_done = h->closed = false;
     h->log_done = !h->st.log;
+    if (h->st.brk && !h->o.window) /* no one to rest: headless */
+        session_study_rested(h->s);
     return CLI_OK;
 }
 
@@ -307,7 +311,8 @@ static void host_next(StudyNetHost *h)
                    h->ss->ord.nrace, race->index);
         h->over = true;
     } else if (next == STUDY_NEXT_BREAK) {
-        printf("break\n");
+        h->rest = true;
+        printf("break: the next race starts once both players are ready (a key on each screen)\n");
     } else {
         if (next == STUDY_NEXT_RATE) /* a resumed race: its recording from logs DIR has, first */
             record_race(h, race->index);
@@ -350,6 +355,8 @@ bool study_net_host_step(StudyNetHost *h)
         study_setup_free(h->rs);
         if (ok)
             record_race(h, h->race->index); /* both logs in place now */
+        if (ok && !h->st.rate_only)
+            h->rest = false; /* rested: the break is over */
     }
     return h->rc == CLI_OK;
 }

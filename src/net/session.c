@@ -429,3 +429,8 @@ const char *session_log_path(const Session *s)
 {
     return s->log.study_dir ? s->log.named : s->log.path ? s->log.path : "";
 }
+
+void session_study_rested(Session *s)
+{
+    netsession_study_rested(s->ns, netclock_now_us(s->clock));
+}

@@ -57,6 +57,8 @@
  *   session_study_send_log(s, bytes, n), session_study_log(s, &n)  the
  *        netsession_study_* calls at the clock's now (a study race,
  *        netsession.h).
+ *   session_study_rested(s)  netsession_study_rested now (a race after a
+ *        plan's break: this end's player rested).
  *   session_log_end(s)      netsession_log_end now: this terminal's log in
  *        place while the session goes on (a study's joiner sends it); false
  *        (session_error says why) when it could not be kept.
@@ -187,6 +189,7 @@ void session_study_close(Session *s);
 bool session_study_send_log(Session *s, const char *bytes, size_t n);
 const char *session_study_log(const Session *s, size_t *n);
 bool session_log_end(Session *s);
+void session_study_rested(Session *s);
 const char *session_log_path(const Session *s);
 
 #endif

@@ -366,7 +366,7 @@ static void probe_tick(NetSession *s, int64_t l)
 static void start_tick(NetSession *s, int64_t l)
 {
     if (s->phase == PH_SYNC && !s->cfg.host && clocksync_count(&s->cs) >= s->to.ready_probes &&
-        p2p_connected(s) && l >= s->next_retry) {
+        p2p_connected(s) && l >= s->next_retry && !s->study_rest) {
         WirePacket p;
         memset(&p, 0, sizeof p);
         p.kind = WIRE_CONTROL;
@@ -456,7 +456,7 @@ static bool deadline_tick(NetSession *s, int64_t l)
     }
     const char *what = NULL;
     char unreached[128];
-    if (s->phase == PH_SYNC && !s->have_start && l > s->sync_deadline)
+    if (s->phase == PH_SYNC && !s->have_start && l > s->sync_deadline && !s->study.brk) /* a break lasts */
         what = s->cfg.server                             ? "not every client was ready within"
                : s->cfg.host && p2p_race(s)              ? "not every joiner was ready within"
                : s->cfg.host                             ? "the joiner was not ready within"

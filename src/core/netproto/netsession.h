@@ -95,6 +95,10 @@
  *        them; NULL: none, or not yet). The host keeps a chunk only at
  *        the offset it has, of the total the first chunk said, at most
  *        WIRE_LOG_MAX_BYTES (allocated once); every LOG is acknowledged.
+ *   netsession_study_rested(s, now)  a race after a plan's break (flag
+ *        BREAK): this end's player is done resting. Until then the joiner
+ *        sends no READY and the host starts no race; the sync deadline
+ *        waits for the break (the silence deadline does not).
  *   netsession_log_end(s, now)      ends this terminal's log now, as
  *        netsession_end does (end "completed", metrics, close: the file is
  *        in place), so that it can be sent while the session goes on;
@@ -343,6 +347,7 @@ typedef struct NetStudyRace {
     bool practice, rated, blind;
     bool rate_only;             /* driven before (a resumed session): no race, the answers (and log) only */
     bool log;                   /* the host wants the joiner's log of the race (its recording) */
+    bool brk;                   /* a break comes before this race: it starts once both players rested */
     int nq;                     /* a rated race's questions */
     unsigned given;             /* bit i: the joiner's answer to question i is kept already */
     NetStudyQuestion q[WIRE_STUDY_QUESTIONS];
@@ -386,6 +391,7 @@ void netsession_study_close(NetSession *s, int64_t now_us);
 bool netsession_study_send_log(NetSession *s, int64_t now_us, const char *bytes, size_t n);
 const char *netsession_study_log(const NetSession *s, size_t *n);
 bool netsession_log_end(NetSession *s, int64_t now_us);
+void netsession_study_rested(NetSession *s, int64_t now_us);
 bool netsession_end(NetSession *s, int64_t now_us);
 bool netsession_pop_datagram(NetSession *s, NetDatagram *out);
 bool netsession_pop_event(NetSession *s, NetSessionEvent *out);

@@ -205,6 +205,7 @@ struct NetSession {
     uint32_t study_log_tick; /* joiner: acknowledged at the last retry tick (unchanged since: send again) */
     bool study_log_given;    /* joiner: netsession_study_send_log called (study_log NULL: LOG_NONE) */
     bool study_log_done;     /* host: whole, or the joiner has none */
+    bool study_rest;         /* a break before this race: this end's player rests (no READY, no start) */
     LinkSpec peer_link;      /* joiner: the link WELCOME gave it */
     bool have_peer_link;
 };
@@ -256,6 +257,7 @@ bool study_questions_here(const NetSession *s);
 bool study_rate_only(NetSession *s);
 void study_receive(NetSession *s, const WireStudy *st);
 void study_log_chunk(NetSession *s, const WireTrack *t);
+void schedule_start(NetSession *s, int64_t lights); /* netsession_rx.c: the lights' instant */
 bool study_holds(const NetSession *s);
 void study_tick(NetSession *s, int64_t l);
 int64_t study_next_due(const NetSession *s);

@@ -168,7 +168,7 @@ static void on_sync(NetSession *s, int from, const WirePacket *p, int64_t arr_lo
 
 /* The countdown's lights come on at synchronised instant `lights`; race
  * time 0 is RACEFLOW_LIGHTS seconds later. */
-static void schedule_start(NetSession *s, int64_t lights)
+void schedule_start(NetSession *s, int64_t lights)
 {
     s->start_sync = lights + RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US;
     s->have_start = true;
@@ -188,8 +188,8 @@ static void on_control(NetSession *s, int from, const WireControl *c)
         if (!s->cfg.host)
             break;
         np->ready = true;
-        if (s->cfg.host && !s->have_start && s->phase == PH_SYNC && PEERS_ALL(s, ready))
-            schedule_start(s, s->now + s->to.start_lead_us);
+        if (s->cfg.host && !s->have_start && s->phase == PH_SYNC && PEERS_ALL(s, ready) && !s->study_rest)
+            schedule_start(s, s->now + s->to.start_lead_us); /* (a study's host player resting: when it is done) */
         break;
     case WIRE_START:
         if (!s->cfg.host && !s->have_start && s->phase == PH_SYNC)

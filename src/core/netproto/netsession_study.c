@@ -44,7 +44,8 @@ void study_welcome(NetSession *s)
     w->study_races = st->races;
     w->study_flags = (uint8_t)((st->practice ? WIRE_STUDY_PRACTICE : WIRE_STUDY_RATED) |
                                (st->blind ? WIRE_STUDY_BLIND : 0) | (st->rate_only ? WIRE_STUDY_RATE_ONLY : 0) |
-                               (st->log ? WIRE_STUDY_LOG : 0));
+                               (st->log ? WIRE_STUDY_LOG : 0) | (st->brk ? WIRE_STUDY_BREAK : 0));
+    s->study_rest = st->brk && !st->rate_only;
     w->study_nq = (uint8_t)(st->rated ? st->nq : 0);
     w->study_given = (uint8_t)(st->rated ? st->given & ((1u << st->nq) - 1) : 0);
     s->study_acked = w->study_given; /* kept before: acknowledged to any repeat */
@@ -82,6 +83,8 @@ void study_welcomed(NetSession *s)
     s->study.blind = (w->study_flags & WIRE_STUDY_BLIND) != 0;
     s->study.rate_only = (w->study_flags & WIRE_STUDY_RATE_ONLY) != 0;
     s->study.log = (w->study_flags & WIRE_STUDY_LOG) != 0;
+    s->study.brk = (w->study_flags & WIRE_STUDY_BREAK) != 0;
+    s->study_rest = s->study.brk && !s->study.rate_only;
     s->study.nq = w->study_nq;
     s->study.given = w->study_given;
     s->study_given = s->study_acked = w->study_given; /* never asked again */
@@ -229,6 +232,16 @@ bool netsession_study_send_log(NetSession *s, int64_t now_us, const char *bytes,
     }
     s->study_next_send = s->now + s->to.retry_us;
     return true;
+}
+
+void netsession_study_rested(NetSession *s, int64_t now_us)
+{
+    (void)now_us;
+    if (!s->study_rest)
+        return;
+    s->study_rest = false;
+    if (s->cfg.host && !s->have_start && s->phase == PH_SYNC && PEERS_ALL(s, ready)) /* the joiner rested first */
+        schedule_start(s, s->now + s->to.start_lead_us);
 }
 
 const char *netsession_study_log(const NetSession *s, size_t *n)

@@ -84,7 +84,8 @@ typedef enum WireControlCode {
 
 /* WELCOME's study_flags. */
 enum { WIRE_STUDY_PRACTICE = 1, WIRE_STUDY_RATED = 2, WIRE_STUDY_BLIND = 4, WIRE_STUDY_RATE_ONLY = 8,
-       WIRE_STUDY_LOG = 16 /* the host wants the joiner's log of this race (LOG packets) */ };
+       WIRE_STUDY_LOG = 16, /* the host wants the joiner's log of this race (LOG packets) */
+       WIRE_STUDY_BREAK = 32 /* a plan's break before this race: it starts once both players rested */ };
 
 typedef enum WireStudyOp {
     WIRE_STUDY_QUESTION = 1, /* host -> joiner, with WELCOME: question `index` of the race */

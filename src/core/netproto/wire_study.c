@@ -15,7 +15,7 @@ bool wire_welcome_study_ok(const WireWelcome *w)
     bool rate_only = w->study_flags & WIRE_STUDY_RATE_ONLY;
     bool log = w->study_flags & WIRE_STUDY_LOG; /* a practice race comes again for its log alone */
     return w->study_race >= 1 && w->study_race <= w->study_races && w->study_races <= WIRE_STUDY_RACES &&
-           (w->study_flags & ~31u) == 0 && practice != rated && (rated ? w->study_nq >= 1 : w->study_nq == 0) &&
+           (w->study_flags & ~63u) == 0 && practice != rated && (rated ? w->study_nq >= 1 : w->study_nq == 0) &&
            w->study_nq <= WIRE_STUDY_QUESTIONS && (!rate_only || rated || log) && (w->study_given >> w->study_nq) == 0;
 }
 
