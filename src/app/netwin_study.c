@@ -270,7 +270,7 @@ bool netwin_study_draws(NetWin *nw, const NetRace *nr, int w, int h)
          * later races rejoin by themselves) */
         bool tell = nr->host && !st->have_race && nr->code[0];
         snprintf(l3, sizeof l3, "%s%s", tell ? "join code " : "", tell ? nr->code : "");
-        widget_text_box(g, w, h, lines, 3, PAL_ACCENT);
+        widget_text_box(g, w, h, lines, l3[0] ? 3 : 2, PAL_ACCENT);
     } else {
         return false;
     }

@@ -149,6 +149,24 @@ static void draw_options(Gfx *g, const StudyRater *rt, const StudyQuestion *q, f
     }
 }
 
+/* The keys' hint under the answers: one line, else two (wrapped at
+ * spaces: large text on a narrow column), else shortened. */
+static void draw_hint(Gfx *g, const StudyRateLook *lk, float bottom, float ln)
+{
+    float m = (float)lk->m, cx = lk->x0 + lk->width / 2;
+    int max_w = (int)(lk->width - 2 * m), tw, th;
+    gfx_text_size(g, GFX_NORMAL, lk->hint, &tw, &th);
+    char lines[WRAP_LINES][GFX_TEXT_MAX];
+    int nl = tw > max_w ? wrap(g, GFX_NORMAL, lk->hint, max_w, lines, WRAP_LINES) : 1;
+    if (nl == 2) {
+        for (int i = 0; i < 2; i++)
+            gfx_text(g, GFX_NORMAL, (int)cx, (int)(bottom + ln * ((float)i + 0.05f)), GFX_CENTER, PAL_DIM, "%s",
+                     lines[i]);
+        return;
+    }
+    gfx_text_shrink(g, GFX_NORMAL, (int)cx, (int)(bottom + ln * 0.4f), GFX_CENTER, PAL_DIM, max_w, lk->hint);
+}
+
 static void draw_column(Gfx *g, const StudyRater *rt, const StudyQuestion *qs, int nq, const StudyRateLook *lk)
 {
     float x0 = lk->x0, half = lk->width, m = (float)lk->m;
@@ -173,8 +191,7 @@ static void draw_column(Gfx *g, const StudyRater *rt, const StudyQuestion *qs, i
     y += lb * (float)(nl > 3 ? nl : 3) + lb * 0.5f; /* the answers stay put from question to question */
     float bottom = (float)lk->h - m - ln * 2.0f;
     draw_options(g, rt, &qs[rt->q], x0 + m * 2, y, half - 4 * m, bottom - y);
-    gfx_text_shrink(g, GFX_NORMAL, (int)(x0 + half / 2), (int)(bottom + ln * 0.4f), GFX_CENTER, PAL_DIM,
-                    (int)(half - 2 * m), lk->hint);
+    draw_hint(g, lk, bottom, ln);
 }
 
 void studyrate_draw(Gfx *g, const StudyRater *rt, const StudyQuestion *qs, int nq, const StudyRateLook *lk)
