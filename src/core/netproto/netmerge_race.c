@@ -305,3 +305,24 @@ bool netmerge_counts(const TermLog *a, const TermLog *b, int dir, NetCounts *out
     const TermLog *logs[2] = {a, b};
     return netmerge_counts_pair(logs, 2, dir == 0 ? 1 : 2, dir == 0 ? 2 : 1, out);
 }
+
+bool netmerge_inputs_all(const TermLog *const *logs, int n, const char *path, NrError *err)
+{
+    for (int i = 0; i < n; i++)
+        if (logs[i]->ninputs == 0)
+            return nr_error_set(err, "the log of car %d has no input rows (a log from before them): no inputs file",
+                                logs[i]->car);
+    InputsWriter *w = inputs_writer_open(path, err);
+    if (!w)
+        return false;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) /* a player's lines in time order; players one after the other */
+        for (int64_t k = 0; k < logs[i]->ninputs && ok; k++) {
+            const InputLine *l = &logs[i]->inputs[k];
+            ok = inputs_writer_add(w, l->t_ms, l->player, &l->in, err);
+        }
+    NrError e2 = {{0}};
+    if (!inputs_writer_close(w, &e2) && ok) /* a write error keeps PATH.part, never PATH */
+        ok = nr_error_set(err, "%s", e2.msg);
+    return ok;
+}
