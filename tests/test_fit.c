@@ -250,6 +250,40 @@ static int message_covers(PlayState *ps, const GfxAudit *a, int w, int h, const 
     return bad;
 }
 
+/* How many strings equal to text the frame drew. */
+static int drawn_count(const GfxAudit *a, const char *text)
+{
+    int n = 0;
+    for (int i = 0; i < a->n; i++)
+        n += strcmp(a->rec[i].text, text) == 0;
+    return n;
+}
+
+/* Every screen's dial carries numbers with the lagometers on: 10, 20 and
+ * 30 at 1024x768 (a 2 x 2 cell's dial there had none: its radius was under
+ * the 45 px they needed), at least 20 at 1280x720 and 1920x1080 (where the
+ * larger text leaves the small dials room for that one). */
+static int dial_numbers(Canvas *c, PlayState *ps, GfxAudit *a, int ncars)
+{
+    int bad = 0;
+    for (int i = 0; i < 3; i++) {
+        const Size *z = &fit_sizes[i];
+        canvas_at(c, z);
+        ps->view->scale = z->scale;
+        gfx_audit_start(&ps->view->gfx, a);
+        play_draw(ps, z->w, z->h);
+        gfx_audit_stop(&ps->view->gfx);
+        const char *num[3] = {"20", "10", "30"};
+        for (int k = 0; k < (i == 0 ? 3 : 1); k++)
+            if (drawn_count(a, num[k]) < ncars) {
+                fprintf(stderr, "play, %d cars, lagometer %dx%d: '%s' on %d of %d dials\n", ncars, z->w, z->h,
+                        num[k], drawn_count(a, num[k]), ncars);
+                bad++;
+            }
+    }
+    return bad;
+}
+
 /* The game's frame at every size, audited (the game draws on the canvas). */
 static int audit_play_frame(Canvas *c, PlayState *ps, GfxAudit *a, const char *what)
 {
@@ -348,6 +382,7 @@ static int audit_game(Canvas *c, const Track *t, int ncars)
     key(ps, SDL_SCANCODE_F2);
     bad += !ps->lag;
     bad += AUDIT("race, lagometer");
+    bad += dial_numbers(c, ps, a, ncars);
     play_message(ps, "%s", shot);
     bad += AUDIT("message, lagometer");
     ps->msg_frames = 0;

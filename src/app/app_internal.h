@@ -181,6 +181,7 @@ typedef struct AppState {
     double bx0, by0, bx1, by1; /* bounding box with a margin */
     float chunk_box[APP_TRACK_CHUNKS][4]; /* world x0, y0, x1, y1 of APP_TRACK_CHUNK segments, walls included */
     bool kerb[APP_TRACK_PTS_MAX];         /* segment i is in a bend that gets kerbs */
+    short run[APP_TRACK_PTS_MAX];         /* the straight from point i ends at point run[i] (in i's chunk) */
 
     /* scratch buffers, fixed size */
     SDL_Vertex vert[2 * APP_TRACK_PTS_MAX + 8];

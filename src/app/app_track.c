@@ -45,6 +45,20 @@ static inline float max2f(float a, float b)
 
 #define KERB_CURV 0.017 /* bends tighter than a radius of 60 cw get kerbs */
 
+/* Whether point k lies on the line through points i and j of both edges
+ * (within 1e-6 cw), beyond j: the three are on one straight. */
+static bool on_line(const AppState *s, int i, int j, int k)
+{
+    const double *ex[2] = {s->lx, s->rx}, *ey[2] = {s->ly, s->ry};
+    for (int e = 0; e < 2; e++) {
+        double ux = ex[e][j] - ex[e][i], uy = ey[e][j] - ey[e][i], vx = ex[e][k] - ex[e][i], vy = ey[e][k] - ey[e][i];
+        double len = hypot(ux, uy);
+        if (len < 1e-9 || fabs(ux * vy - uy * vx) / len > 1e-6 || ux * vx + uy * vy <= len * len)
+            return false;
+    }
+    return true;
+}
+
 void app_track_prepare(AppState *s)
 {
     int n = s->npts, nchunks = (n + APP_TRACK_CHUNK - 1) / APP_TRACK_CHUNK;
@@ -67,6 +81,15 @@ void app_track_prepare(AppState *s)
                 b[2] = fmaxf(b[2], (float)px[e]);
                 b[3] = fmaxf(b[3], (float)py[e]);
             }
+        }
+        /* the straights: a run of segments on one line is drawn as one quad
+         * (SDL's software renderer pays ~2,000 instructions a triangle) */
+        int e = (c + 1) * APP_TRACK_CHUNK < n ? (c + 1) * APP_TRACK_CHUNK : n;
+        for (int i = c * APP_TRACK_CHUNK; i < e; i++) {
+            int j = i + 1;
+            while (j < e && on_line(s, i, j, (j + 1) % n))
+                j++;
+            s->run[i] = (short)j;
         }
     }
 }
@@ -133,6 +156,8 @@ static void track_asphalt(AppState *s, const AppXform *x, const bool *on)
     float x0 = x->rect.x, x1 = x->rect.x + x->rect.w, y0 = x->rect.y, y1 = x->rect.y + x->rect.h;
     for (int c = 0; c < nchunks; c++)
         for (int i = c * APP_TRACK_CHUNK; on[c] && i < chunk_end(s, c); i++) {
+            /* one quad a segment: long quads of a straight left holes
+             * (SDL 2.26's software renderer; test_app road_has_no_holes) */
             int i0 = 2 * i, i1 = 2 * ((i + 1) % n);
             /* a quad wholly off the view costs the rasteriser its setup for
              * nothing (a zoomed view sees a few dozen of the ~900) */
@@ -173,12 +198,13 @@ static void track_edges(AppState *s, const AppXform *x, const bool *on)
         const double *ey = side == 0 ? s->ly : side == 1 ? s->ry : side == 2 ? s->lwy : s->rwy;
         float lw = side < 2 ? ew : ww;
         SDL_Color col = side < 2 ? PAL_EDGE : PAL_WALL;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0, j; i < n; i = j) {
+            j = s->run[i]; /* a straight's segments in one quad */
             if (!on[i / APP_TRACK_CHUNK]) { /* the chunk's segments, all off the view */
-                i = chunk_end(s, i / APP_TRACK_CHUNK) - 1;
+                j = chunk_end(s, i / APP_TRACK_CHUNK);
                 continue;
             }
-            int i1 = (i + 1) % n;
+            int i1 = j % n;
             float x0, y0, x1, y1;
             app_world_to_px(x, ex[i], ey[i], &x0, &y0);
             app_world_to_px(x, ex[i1], ey[i1], &x1, &y1);
@@ -260,12 +286,18 @@ static int track_lines(AppState *s, const AppXform *x, const bool *on, int *ni)
             i = chunk_end(s, i / APP_TRACK_CHUNK) - 1;
             continue;
         }
-        int j = (i + 1) % n;
+        int end = i + 1; /* a dash on a straight: its segments in one quad */
+        while (!s->kerb[i] && i % (2 * DASH_ON) < DASH_ON && end < s->run[i] && end % (2 * DASH_ON) < DASH_ON &&
+               !s->kerb[end])
+            end++;
+        int j = end % n;
         SDL_FPoint l0 = s->vert[2 * i].position, r0 = s->vert[2 * i + 1].position;
         SDL_FPoint l1 = s->vert[2 * j].position, r1 = s->vert[2 * j + 1].position;
         SDL_FPoint box[4] = {l0, r0, r1, l1};
-        if (quad_off_view(x, box))
+        if (quad_off_view(x, box)) {
+            i = end - 1;
             continue;
+        }
         if (s->kerb[i]) {
             SDL_Color c = (i / KERB_BLOCK) % 2 ? PAL_EDGE : PAL_KERB_RED;
             SDL_FPoint kl[4] = {l0, lerp_px(l0, r0, kerb), lerp_px(l1, r1, kerb), l1};
@@ -277,6 +309,7 @@ static int track_lines(AppState *s, const AppXform *x, const bool *on, int *ni)
                                lerp_px(l1, r1, 0.5f + dash), lerp_px(l1, r1, 0.5f - dash)};
             nv = quad_add(s, nv, ni, d, PAL_EDGE);
         }
+        i = end - 1;
     }
     return nv;
 }
