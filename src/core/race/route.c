@@ -284,20 +284,26 @@ static int add_copy(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_u
  * group when that one carries the same record, due at the same time
  * (nothing else entered the line since, so the copy would leave right
  * after it), else as a new group. */
-static void queue_copy(RouteMedium *r, int to, int32_t f, int e, int64_t due_us)
+/* A new group for the copy (out of line: the join below, inlined into the
+ * send loop, is then a few instructions with no registers to save). */
+static __attribute__((noinline)) void queue_new_group(RouteMedium *r, int from, int to, int32_t f, uint32_t bit, int64_t due_us)
 {
-    int from = r->fan[f].from, li = from * r->ncars + to;
-    uint32_t bit = UINT32_C(1) << e;
-    int32_t g = r->open[li];
-    if (g >= 0 && r->group[g].fan == f && r->group[g].due_us == due_us && !(r->group[g].mask & bit)) {
-        r->group[g].mask |= bit;
-        return;
-    }
-    g = pool_take(&r->groups);
+    int li = from * r->ncars + to;
+    int32_t g = pool_take(&r->groups);
     r->group[g] = (RouteGroup){due_us, f, from, to, bit};
     r->fan[f].refs++;
     r->open[li] = g;
     line_insert(r, li, g);
+}
+
+static inline void queue_copy(RouteMedium *r, int from, int to, int32_t f, int e, int64_t due_us)
+{
+    uint32_t bit = UINT32_C(1) << e;
+    int32_t g = r->open[from * r->ncars + to];
+    if (g >= 0 && r->group[g].fan == f && r->group[g].due_us == due_us && !(r->group[g].mask & bit))
+        r->group[g].mask |= bit; /* the common case: joins the group of the scheme before */
+    else
+        queue_new_group(r, from, to, f, bit, due_us);
 }
 
 /* cs: the time the server puts mu on the downlinks, given its arrival. */
@@ -325,9 +331,9 @@ static int send_one(RouteMedium *r, int k, int to, int32_t f, int e)
     }
     int fate = delayline_admit(&r->line[from * r->ncars + to], k, mu, enter_us, due);
     if (!(fate & (MEDIUM_LOST | MEDIUM_OVERFLOW)))
-        queue_copy(r, to, f, e, due[0]);
+        queue_copy(r, from, to, f, e, due[0]);
     if ((fate & MEDIUM_DUPLICATED) && !(fate & MEDIUM_DUP_OVERFLOW))
-        queue_copy(r, to, f, e, due[1]);
+        queue_copy(r, from, to, f, e, due[1]);
     return fate;
 }
 
