@@ -381,19 +381,51 @@ int32_t route_pop_group(RouteMedium *r, int64_t t_us)
     return r->qn[li] > 0 && r->head_due[li] <= t_us ? take_group(r, li) : -1;
 }
 
-int32_t route_pop_group_to(RouteMedium *r, int to, int64_t t_us)
+/* Line li, due at due_us, into the candidates in (due, line) order. */
+static void due_insert(RouteDueTo *it, int32_t li, int64_t due_us)
+{
+    int i = it->n++;
+    for (; i > 0 && (it->due[i - 1] > due_us || (it->due[i - 1] == due_us && it->line[i - 1] > li)); i--) {
+        it->due[i] = it->due[i - 1];
+        it->line[i] = it->line[i - 1];
+    }
+    it->due[i] = due_us;
+    it->line[i] = li;
+}
+
+void route_due_begin(const RouteMedium *r, int to, int64_t t_us, RouteDueTo *it)
 {
     const int n = r->ncars;
     if (t_us == INT64_MAX)
         t_us = INT64_MAX - 1; /* an empty line's head is INT64_MAX: never due */
-    int32_t best = -1;
-    int64_t first = t_us + 1;
-    for (int32_t li = to; li < n * n; li += n) { /* every line into `to`, lower senders first */
-        bool earlier = r->head_due[li] < first;
-        best = earlier ? li : best;
-        first = earlier ? r->head_due[li] : first;
+    it->t_us = t_us;
+    it->head = it->n = 0;
+    for (int32_t li = to; li < n * n; li += n) /* every line into `to` */
+        if (r->head_due[li] <= t_us)
+            due_insert(it, li, r->head_due[li]);
+}
+
+int32_t route_due_next(RouteMedium *r, RouteDueTo *it)
+{
+    if (it->head == it->n)
+        return -1;
+    int32_t li = it->line[it->head];
+    int32_t g = take_group(r, li);
+    int64_t due = r->head_due[li];
+    if (due > it->t_us) { /* the line has nothing more due */
+        it->head++;
+        return g;
     }
-    return best >= 0 ? take_group(r, best) : -1;
+    /* Its next group, due no earlier: back among the candidates, the ones
+     * before it moving up into the place it left. */
+    int i = it->head;
+    for (; i + 1 < it->n && (it->due[i + 1] < due || (it->due[i + 1] == due && it->line[i + 1] < li)); i++) {
+        it->due[i] = it->due[i + 1];
+        it->line[i] = it->line[i + 1];
+    }
+    it->due[i] = due;
+    it->line[i] = li;
+    return g;
 }
 
 /* Copy e of group g left its line (delivered or dropped). */
