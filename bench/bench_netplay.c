@@ -60,7 +60,7 @@ static void run(const Track *t, const char *list, double race_s)
     int n = scheme_parse_list(list, schemes, SCHEME_MAX, &err);
     Bench *b = calloc(1, sizeof *b);
     Side side[2] = {{b, 0}, {b, 1}};
-    NetTermOut out[2] = {{&side[0], out_packet, NULL}, {&side[1], out_packet, NULL}};
+    NetTermOut out[2] = {{&side[0], out_packet, NULL, NULL}, {&side[1], out_packet, NULL, NULL}};
     NetTerminal *np[2];
     Bot *bot[2];
     Controller ctl[2];

@@ -95,7 +95,7 @@ static void term_open(Sim *m, const SimOpts *o, int i)
         .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i],
         .log_path = o->logs && !server && !(i && o->host_log_only) ? t->log : NULL,
         .make_controller = sim_make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
-        .peer_addr = i ? &m->t[0].addr : NULL, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
+        .peer_addr = i == 0 ? NULL : o->p2p && i <= o->bots_on_host ? &m->host_loop : &m->t[0].addr, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
         .entropy = (uint64_t)(1234 + i), .say = t->say, .no_seal = o->clear,
         .code = i && o->join_code && (o->cars == 0 || extra) ? o->join_code : SIM_CODE, .lines = o->lines[i],
     };
@@ -115,6 +115,8 @@ void sim_open(Sim *m, const SimOpts *o)
     m->ncars = o->cars > 0 ? o->cars : 2;
     assert_true(m->nterm <= SIM_TERMS);
     m->hub = nethub_new(o->hub_seed ? o->hub_seed : 42, &m->truth);
+    m->host_loop = addr_of(1, 41000);
+    ((uint8_t *)&m->host_loop.host)[0] = 127;
     nethub_tap(m->hub, sniff, m);
     char path[4096];
     const char *src = getenv("NETRACE_SOURCE_DIR");
@@ -125,7 +127,8 @@ void sim_open(Sim *m, const SimOpts *o)
     for (int i = 0; i < m->nterm; i++) {
         Term *t = &m->t[i];
         t->sim = m;
-        t->addr = addr_of((uint8_t)(1 + i), (uint16_t)(41000 + i));
+        bool on_host = o->p2p && i >= 1 && i <= o->bots_on_host;
+        t->addr = addr_of((uint8_t)(on_host ? 1 : 1 + i), (uint16_t)(41000 + i));
         netclock_sim(&t->clock, &m->truth, o->offset_us[i], o->drift_ppm[i]);
         t->port = nethub_port(m->hub, t->addr, &t->clock);
         nethub_set_link(t->port, &o->link[i]);

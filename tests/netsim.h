@@ -72,6 +72,7 @@ typedef struct Sim {
     Term t[SIM_TERMS]; /* 0 host, 1.. joiners; or 0 the server, 1..cars its clients */
     int nterm;
     int first, ncars;  /* the racing terminals: t[first .. first + ncars - 1] */
+    NetAddr host_loop; /* the host at 127.0.0.1 (its own machine's joiners join it there) */
     char *track_text;
     char dir[128];
     uint64_t sniffed; /* the token of a packet in clear seen on the hub */
@@ -98,6 +99,8 @@ typedef struct SimOpts {
     bool clear;           /* datagrams in clear (no join code): tests of the checks behind the envelope */
     const char *join_code; /* the joiner's code (NULL: the host's, SIM_CODE) */
     uint64_t hub_seed;    /* the hub's random stream (0: 42) */
+    int bots_on_host;     /* with p2p: joiners 1..K run on the host's machine (`host --bots`): their ports
+                             at the host's address, joining it at 127.0.0.1 */
 } SimOpts;
 
 NetAddr addr_of(uint8_t last, uint16_t port);

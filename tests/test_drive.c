@@ -184,9 +184,14 @@ static void instruments_fade_over_the_road(void **state)
  * at base 25 px (no font: the strip is 3 bases, 75 px) the lagometer is
  * 0.28 * 960 = 268.8 px tall with a 12.5 px margin, so the part ends at
  * 1080 - 268.8 - 2 * 12.5 = 786.2 and a car at rest sits at (75 + 786.2) / 2
- * = 430.6 px, against (75 + 1080) / 2 = 577.5 without. A view so short
- * that less than 40 % would be left (960 x 250: the lagometer 5.5 bases
- * tall) keeps the whole height: (75 + 250) / 2. */
+ * = 430.6 px, against (75 + 1080) / 2 = 577.5 without. A short view
+ * (960 x 250: the full strip, 5.5 bases, would leave 112.5 px, under 22
+ * bases) gets the compact strip of 3.4 bases, 85 px: the part ends at
+ * 250 - 85 - 25 = 140 and the car sits at (75 + 140) / 2 = 107.5 (the
+ * full strip left less than 40 %: the car sat at 162.5, over the strip).
+ * A view so short that even that leaves less than 40 % (960 x 150: 40 px)
+ * keeps the whole height, and the strip of 75 px is more than a third of
+ * it, so the car sits in its middle, 75. */
 static void camera_keeps_above_the_lagometer(void **state)
 {
     (void)state;
@@ -210,7 +215,33 @@ static void camera_keeps_above_the_lagometer(void **state)
     assert_true(x.rect.h == 1080.0f); /* the track is still drawn under it */
     drivehud_xform(&h, &v, &p, &low, &x);
     app_world_to_px(&x, p.x, p.y, &cx, &cy);
-    assert_true(fabsf(cy - 162.5f) < 0.5f);
+    assert_true(fabsf(cy - 107.5f) < 0.5f);
+    assert_true(cy < lagometer_screen_rect(&low, 25).y);
+    SDL_FRect lower = {0, 0, 960, 150};
+    drivehud_xform(&h, &v, &p, &lower, &x);
+    app_world_to_px(&x, p.x, p.y, &cx, &cy);
+    assert_true(fabsf(cy - 75.0f) < 0.5f);
+}
+
+/* The compact strip goes to short screens only: a 2 x 2 cell of 1024x768
+ * (512 x 384, base 14: the full strip 0.28 * 384 = 107.5 px would leave
+ * 276.5 < 22 * 14 = 308) gets 3.4 * 14 = 47.6 px, 7 px above the bottom;
+ * the two-player screen of 1024x768 (512 x 768: 0.28 * 512 = 143.4 px,
+ * 624.6 left) and the network window at 1280x720 (base 17: 0.28 * 720 =
+ * 201.6, 518.4 >= 374 left) keep the full strip. */
+static void lagometer_compact_in_short_screens(void **state)
+{
+    (void)state;
+    SDL_FRect cell = {0, 384, 512, 384}, tall = {0, 0, 512, 768}, wide = {0, 0, 1280, 720};
+    assert_true(lagometer_screen_compact(&cell, 14));
+    SDL_FRect r = lagometer_screen_rect(&cell, 14);
+    assert_true(fabsf(r.h - 47.6f) < 0.01f && fabsf(r.y - (768.0f - 7.0f - 47.6f)) < 0.01f);
+    assert_false(lagometer_screen_compact(&tall, 14));
+    r = lagometer_screen_rect(&tall, 14);
+    assert_true(fabsf(r.h - 143.36f) < 0.01f);
+    assert_false(lagometer_screen_compact(&wide, 17));
+    r = lagometer_screen_rect(&wide, 17);
+    assert_true(fabsf(r.h - 201.6f) < 0.01f);
 }
 
 static bool rects_overlap(const SDL_FRect *a, const SDL_FRect *b)
@@ -491,6 +522,7 @@ int main(void)
         cmocka_unit_test(instruments_fade_over_the_road),
         cmocka_unit_test(camera_keeps_above_the_lagometer),
         cmocka_unit_test(arrow_label_clear_of_the_speedometer),
+        cmocka_unit_test(lagometer_compact_in_short_screens),
         cmocka_unit_test(gap_by_hand),
         cmocka_unit_test(gap_estimated_and_reset),
         cmocka_unit_test(engine_pitch_with_speed),

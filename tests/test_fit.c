@@ -23,6 +23,8 @@
 #include "app_internal.h"
 #include "autopilot.h"
 #include "bot.h"
+#include "drivewidgets.h"
+#include "lagometer.h"
 #include "netrace_config.h"
 #include "play_internal.h"
 #include "fit_fixture.h"
@@ -211,6 +213,43 @@ static bool make_bots(void *ctx, Controller ctl[PLAY_SEATS], NrError *err)
     return true;
 }
 
+static bool rects_meet(const SDL_FRect *a, const SDL_FRect *b)
+{
+    return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+/* A message's box covers no string (the audit marks those under it
+ * hidden: it hid P2's "cw/s") and no screen's speedometer, minimap or
+ * lagometer. */
+static int message_covers(PlayState *ps, const GfxAudit *a, int w, int h, const char *name)
+{
+    int bad = 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->rec[i].hidden) {
+            fprintf(stderr, "%s: the message hides '%s'\n", name, a->rec[i].text);
+            bad++;
+        }
+    int tw, th;
+    float l = (float)gfx_line_h(&ps->view->gfx, GFX_NORMAL);
+    char fit[GFX_TEXT_MAX]; /* as play_draw lays it out */
+    gfx_ellipsize(&ps->view->gfx, GFX_NORMAL, (float)w - 2 * l, ps->msg, fit, sizeof fit);
+    gfx_text_size(&ps->view->gfx, GFX_NORMAL, fit, &tw, &th);
+    SDL_FRect box = play_message_rect(ps, w, h, (float)tw + l, 1.6f * l);
+    for (int j = 0; j < ps->nseats; j++) {
+        SDL_FRect r = play_screen_rect(ps, j, w, h), room = drivehud_room(&ps->hud[j], ps->view, &r), part[3];
+        bool has[3] = {drivewidget_speedo_rect(ps->view, &room, &part[0]),
+                       widget_minimap_rect(ps->view, &r, &part[1]), ps->lag};
+        part[2] = lagometer_screen_rect(&r, ps->view->lay.base);
+        for (int k = 0; k < 3; k++)
+            if (has[k] && rects_meet(&box, &part[k])) {
+                fprintf(stderr, "%s: the message covers P%d's %s\n", name, j + 1,
+                        k == 0 ? "speedometer" : k == 1 ? "minimap" : "lagometer");
+                bad++;
+            }
+    }
+    return bad;
+}
+
 /* The game's frame at every size, audited (the game draws on the canvas). */
 static int audit_play_frame(Canvas *c, PlayState *ps, GfxAudit *a, const char *what)
 {
@@ -225,6 +264,8 @@ static int audit_play_frame(Canvas *c, PlayState *ps, GfxAudit *a, const char *w
         play_draw(ps, z->w, z->h);
         gfx_audit_stop(&ps->view->gfx);
         bad += text_audit_faults(a, name);
+        if (ps->msg_frames > 0 && !ps->paused && !ps->help)
+            bad += message_covers(ps, a, z->w, z->h, name);
         if (ps->view->gfx.has_font && a->n < 5) {
             fprintf(stderr, "%s: only %d strings drawn\n", name, a->n);
             bad++;

@@ -287,6 +287,33 @@ static void lights_count_down_by_race_time(void **state)
     gfx_offscreen_close(&o);
 }
 
+/* A text box (results, pause, a message) over the track hides it: inside
+ * the frame every pixel is the box's colour whatever was under it (the
+ * boxes were 90 % opaque: over white asphalt lines 40,42,47 showed). */
+static void boxes_are_opaque(void **state)
+{
+    (void)state;
+    GfxOffscreen o;
+    NrError err = {{0}};
+    assert_true(gfx_offscreen_open(&o, 200, 100, "box", &err));
+    const SDL_Color under[3] = {{255, 255, 255, 255}, {205, 45, 40, 255}, {0, 0, 0, 255}};
+    for (int i = 0; i < 3; i++) {
+        SDL_SetRenderDrawColor(o.r, under[i].r, under[i].g, under[i].b, 255);
+        SDL_RenderClear(o.r);
+        widget_panel(o.r, 20, 10, 160, 80, PAL_ACCENT);
+        SDL_RenderPresent(o.r);
+        /* rows 11..88 inside the frame: from x = 21 to 178, one run of the box's colour */
+        for (int y = 11; y < 89; y += 7) {
+            assert_int_equal(runs(o.surf, y, PAL_BOX), 1);
+            Uint32 v = ((Uint32 *)((Uint8 *)o.surf->pixels + y * o.surf->pitch))[100];
+            SDL_Color p;
+            SDL_GetRGBA(v, o.surf->format, &p.r, &p.g, &p.b, &p.a);
+            assert_true(p.r == PAL_BOX.r && p.g == PAL_BOX.g && p.b == PAL_BOX.b);
+        }
+    }
+    gfx_offscreen_close(&o);
+}
+
 /* ---- the HUD's race lines ---------------------------------------------- */
 
 static void hud_lines_as_the_terminal_saw_them(void **state)
@@ -555,6 +582,7 @@ int main(void)
         cmocka_unit_test(bench_steps_a_sixtieth),
         cmocka_unit_test(windows_fit_the_display),
         cmocka_unit_test(lights_count_down_by_race_time),
+        cmocka_unit_test(boxes_are_opaque),
         cmocka_unit_test(hud_lines_as_the_terminal_saw_them),
         cmocka_unit_test(results_say_one_lap),
         cmocka_unit_test(network_screen_draws_predictions),

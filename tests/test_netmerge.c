@@ -410,6 +410,65 @@ static void marks_merge_into_the_recording(void **state)
     termlog_free(&j);
 }
 
+/* Input rows (docs/netlog.md): each log's own car's inputs, into one input
+ * script with the log's car as the player, read back as written; a log
+ * without them (older) gives no inputs file; bad rows refused by name. */
+static void inputs_merge_into_a_script(void **state)
+{
+    (void)state;
+    TermLog h, j;
+    NrError err = {{0}};
+    load_pair(&h, &j);
+    const TermLog *lp[2] = {&h, &j};
+    char path[] = "/tmp/test_netmerge_inputs_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    remove(path);
+    assert_false(netmerge_inputs_all(lp, 2, path, &err)); /* the fixtures are from before input rows */
+    assert_non_null(strstr(err.msg, "the log of car 1 has no input rows"));
+    assert_int_equal(access(path, F_OK), -1);
+    termlog_free(&h);
+    termlog_free(&j);
+    char *h1 = edit(HOST, "# columns metric: row,scheme,key,value\n",
+                    "# columns metric: row,scheme,key,value\n# columns input: row,t_ms,throttle,brake,steer\n");
+    char *h2 = edit(h1, "own,1,33000,", "input,0,1,0,0\ninput,22,1,0,-0.16666666666666666\nown,1,33000,");
+    char *j1 = edit(JOINER, "# columns tx:", "# columns input: row,t_ms,throttle,brake,steer\n# columns tx:");
+    char *j2 = edit(j1, "own,2,66000,", "input,11,0.5,0.25,1\nown,2,66000,");
+    if (!read_log(&h, h2, "host.log", &err) || !read_log(&j, j2, "join.log", &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(h.ninputs, 2);
+    assert_int_equal(j.ninputs, 1);
+    assert_true(netmerge_inputs_all(lp, 2, path, &err));
+    InputScript sc;
+    assert_true(inputs_load(&sc, path, &err));
+    CarInput in;
+    assert_true(inputs_at(&sc, 0, 21, &in)); /* player 1 (car 1) from 0 ms on */
+    assert_true(in.throttle == 1.0 && in.brake == 0.0 && in.steer == 0.0);
+    assert_true(inputs_at(&sc, 0, 22, &in));
+    assert_true(in.steer == -1.0 / 6.0); /* read back to the same double */
+    assert_true(inputs_at(&sc, 1, 10, &in)); /* player 2 before its first line: none */
+    assert_true(in.throttle == 0.0);
+    assert_true(inputs_at(&sc, 1, 11, &in));
+    assert_true(in.throttle == 0.5 && in.brake == 0.25 && in.steer == 1.0);
+    inputs_free(&sc);
+    remove(path);
+    termlog_free(&h);
+    termlog_free(&j);
+    char *bad = edit(h2, "input,22,1,0,", "input,0,1,0,");
+    assert_false(read_log(&h, bad, "x.log", &err));
+    assert_non_null(strstr(err.msg, "input t_ms 0: expected after the previous input's 0"));
+    free(bad);
+    bad = edit(h2, "input,22,1,0,", "input,22,1.5,0,");
+    assert_false(read_log(&h, bad, "x.log", &err));
+    assert_non_null(strstr(err.msg, "input throttle '1.5': expected a number from 0 to 1"));
+    free(bad);
+    free(h1);
+    free(h2);
+    free(j1);
+    free(j2);
+}
+
 static void cut_log_reads_to_the_last_whole_line(void **state)
 {
     (void)state;
@@ -482,6 +541,7 @@ int main(void)
         cmocka_unit_test(bad_logs),
         cmocka_unit_test(condition_and_marks),
         cmocka_unit_test(marks_merge_into_the_recording),
+        cmocka_unit_test(inputs_merge_into_a_script),
         cmocka_unit_test(cut_log_reads_to_the_last_whole_line),
         cmocka_unit_test(mismatched_logs_refused),
     };

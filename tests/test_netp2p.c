@@ -67,6 +67,37 @@ static void four_bots(void **state)
     sim_close(&m);
 }
 
+/* host --bots 2 and a person elsewhere: cars 2 and 3 run on the host's
+ * machine (ports at 10.0.0.1, joining it at 127.0.0.1, so the host saw
+ * them at 127.0.0.1), car 4 on 10.0.0.4 reaches them at the host's address
+ * with their ports (netaddr_as_seen; before it, car 4 sent its pair hellos
+ * to 127.0.0.1 on its own machine and the race ended at the start
+ * deadline). The race completes, every terminal the same metrics, the
+ * merge replays; car 4 took car 2's MUs from 10.0.0.1:41001. */
+static void bots_on_the_host(void **state)
+{
+    (void)state;
+    Sim m;
+    SimOpts o = p2p_opts(4);
+    o.bots_on_host = 2;
+    run(&m, &o);
+    if (getenv("NETSIM_DEBUG"))
+        sim_dump(&m);
+    expect_completed(&m, NULL);
+    assert_same_metrics_n(&m);
+    assert_replay_matches_n(&m, SCHEMES);
+    char peer[32];
+    NetAddr bot = addr_of(1, 41001);
+    netaddr_text(&bot, peer, sizeof peer);
+    assert_string_equal(peer, "10.0.0.1:41001");
+    NetAddr loop = m.host_loop, seen = netaddr_as_seen(&loop, &m.t[0].addr);
+    assert_true(netaddr_loopback(&loop) && !netaddr_loopback(&seen));
+    assert_true(seen.host == m.t[0].addr.host && seen.port == loop.port);
+    seen = netaddr_as_seen(&loop, &loop); /* a bot sees the others on loopback as they are */
+    assert_true(netaddr_equal(&seen, &loop));
+    sim_close(&m);
+}
+
 /* The lines of car 2: its line to car 3 takes 40 ms more (docs/nplayers.md
  * "Link matrix", `join --link 2-3 'delay 40ms'`); the race replays as it
  * ran, and car 3 saw car 2's MUs 40 ms later than car 4's. */
@@ -255,7 +286,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(four_bots),    cmocka_unit_test(pair_link),      cmocka_unit_test(fifth_player),
         cmocka_unit_test(another_code), cmocka_unit_test(stopped_joiner), cmocka_unit_test(link_of_another_car),
-        cmocka_unit_test(unreachable_pair),
+        cmocka_unit_test(unreachable_pair), cmocka_unit_test(bots_on_the_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -250,7 +250,9 @@ static void report_by_hand(void **state)
     assert_int_equal(rep.mos[0][0].n, 4);
     assert_float_equal(rep.mos[0][0].mean, 4.0, 1e-12);
     assert_float_equal(rep.mos[0][0].lo, 2.700953, 1e-6);
+    assert_float_equal(rep.mos[0][0].hi, 5.0, 0); /* 5.299047 clipped to the scale's top */
     assert_float_equal(rep.mos[1][0].mean, 2.0, 1e-12);
+    assert_float_equal(rep.mos[1][0].lo, 1.0, 0); /* 0.700953 clipped to its bottom */
     assert_float_equal(rep.mos[1][0].hi, 3.299047, 1e-6);
     /* repeat vs first rated A: pair 1 (4 vs 4, 3 vs 5), pair 2 (3 vs 3, 4 vs 4):
      * |differences| 0, 2, 0, 0 -> mean 0.5, identical 3 of 4 */
@@ -278,9 +280,48 @@ static void report_by_hand(void **state)
     assert_int_equal(rep.marks[0].n, 3);
     assert_float_equal(rep.marks[0].mean, 1.0, 1e-12);
     assert_float_equal(rep.marks[0].hi, 1.0 + 4.303 / sqrt(3.0), 1e-9);
+    assert_float_equal(rep.marks[0].lo, 0.0, 0); /* 1 - 2.484 < 0: no count is negative */
     assert_int_equal(rep.marks[1].n, 4);
     assert_float_equal(rep.marks[1].sd, sqrt(2.0), 1e-12);
-    assert_float_equal(rep.marks[1].lo, 1.0 - 3.182 * sqrt(2.0) / 2.0, 1e-9);
+    assert_float_equal(rep.marks[1].hi, 1.0 + 3.182 * sqrt(2.0) / 2.0, 1e-9);
+    assert_float_equal(rep.marks[1].lo, 0.0, 0); /* 1 - 2.250 clipped */
+}
+
+static void report_clips_intervals(void **state)
+{
+    (void)state;
+    StudyPlan p;
+    NrError err = {{0}};
+    assert_true(parse(&p, "netrace-study 1\nname t\nscheme nc\nlinks none\n"
+                          "question g acr Grade?\nquestion ok yesno Fine?\ncondition A\ncondition B\n", &err));
+    /* condition A: grades 5, 5, 4 (mean 14 / 3, sd sqrt(1 / 3), t(0.975, 2) = 4.303:
+     * half 4.303 * 0.57735 / sqrt(3) = 1.434333 -> [3.232333, 6.100999] -> [3.232333, 5]);
+     * yes, yes, no (share 2 / 3, the same sd and half: [-0.767667, 2.101] -> [0, 1]);
+     * condition B: grades 1, 2 (mean 1.5, sd 0.707107, t(0.975, 1) = 12.706:
+     * half 12.706 * 0.707107 / sqrt(2) = 6.353 -> [-4.853, 7.853] -> [1, 5]) */
+    static const int rows[][4] = {{1, 0, 0, 5}, {2, 0, 0, 5}, {3, 0, 0, 4}, {1, 0, 1, 1},
+                                  {2, 0, 1, 1}, {3, 0, 1, 0}, {1, 1, 0, 1}, {2, 1, 0, 2}};
+    StudyRating r[8];
+    for (int i = 0; i < 8; i++)
+        r[i] = (StudyRating){.pair = rows[i][0], .race = 1 + rows[i][1], .player = 1, .cond = rows[i][1],
+                             .kind = STUDY_RACE_RATED, .question = rows[i][2], .score = rows[i][3],
+                             .response_ms = -1};
+    StudyData d = {.r = r, .n = 8, .cap = 8};
+    StudyMetrics m = {.m = NULL, .n = 0, .cap = 0};
+    StudyReport rep;
+    assert_true(studystats_report(&p, &d, &m, &rep, &err));
+    assert_float_equal(rep.mos[0][0].mean, 14.0 / 3.0, 1e-12);
+    assert_float_equal(rep.mos[0][0].lo, 14.0 / 3.0 - 1.434333, 1e-6);
+    assert_float_equal(rep.mos[0][0].hi, 5.0, 0);
+    assert_float_equal(rep.mos[0][1].mean, 2.0 / 3.0, 1e-12);
+    assert_float_equal(rep.mos[0][1].lo, 0.0, 0);
+    assert_float_equal(rep.mos[0][1].hi, 1.0, 0);
+    assert_float_equal(rep.mos[1][0].lo, 1.0, 0);
+    assert_float_equal(rep.mos[1][0].hi, 5.0, 0);
+    assert_true(isnan(rep.mos[1][1].lo)); /* no answer: nothing to clip */
+    MosStat one = {.n = 1, .mean = 3, .sd = NAN, .lo = NAN, .hi = NAN};
+    studystats_clip(&one, 1, 5);
+    assert_true(isnan(one.lo) && isnan(one.hi));
 }
 
 static bool answers(StudyData *d, const StudyPlan *p, const char *text, NrError *err)
@@ -387,6 +428,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(williams_square), cmocka_unit_test(plan_good),      cmocka_unit_test(plan_bad),
         cmocka_unit_test(orders),          cmocka_unit_test(mos_by_hand),    cmocka_unit_test(report_by_hand),
+        cmocka_unit_test(report_clips_intervals),
         cmocka_unit_test(answer_files),    cmocka_unit_test(recording_condition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

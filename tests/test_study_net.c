@@ -24,8 +24,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "inputs.h"
 #include "netmem.h"
 #include "netmerge.h"
+#include "raceloop.h"
 #include "netwin_internal.h"
 #include "netrace_config.h"
 #include "study_cli.h"
@@ -54,6 +56,7 @@ static const char PLAN[] = "netrace-study 1\n"
                            "  link12 delay 120ms 20ms\n";
 
 static char root[64];
+static const char *plan_file = "plan.txt"; /* the plan the rig's host runs (root/...) */
 
 /* The score each end's player gives: race r, player p, question q. */
 static int wanted(int r, int p, int q)
@@ -118,7 +121,7 @@ static void check_answers(const char *dir)
 static void open_study(StudyCli *s, StudySession *ss, const char *dir, bool resume, const char *answers)
 {
     char plan[128];
-    snprintf(plan, sizeof plan, "%s/plan.txt", root);
+    snprintf(plan, sizeof plan, "%s/%s", root, plan_file);
     memset(s, 0, sizeof *s);
     NrError err;
     assert_true(studyplan_load(&s->plan, plan, &err));
@@ -269,6 +272,12 @@ static int setup(void **state)
         return -1;
     fputs(PLAN, f);
     fclose(f);
+    snprintf(p, sizeof p, "%s/plan-break.txt", root); /* a break after every rated race: before race 3 */
+    f = fopen(p, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "%sbreak every 1\n", PLAN);
+    fclose(f);
     snprintf(p, sizeof p, "%s/host-answers.csv", root);
     write_answers(p, 1);
     snprintf(p, sizeof p, "%s/join-answers.csv", root);
@@ -285,6 +294,119 @@ static int teardown(void **state)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Each car of a network race alone on its grid slot (as its terminal
+ * drove it), from the race's inputs file: every sample of the recording
+ * bit for bit. */
+typedef struct Resim {
+    World w;
+    const InputScript *s;
+    int player, n, want;
+    const Recording *rec;
+    int differ;
+} Resim;
+
+static bool resim_sample(void *ctx, int64_t t_us)
+{
+    (void)t_us;
+    Resim *r = ctx;
+    RecSample got;
+    world_sample(&r->w, 0, &got);
+    const RecSample *want = recording_at(r->rec, r->player, r->n);
+    bool same = got.t_ms == want->t_ms && memcmp(&got.x, &want->x, sizeof got.x) == 0 && /* bit for bit */
+                memcmp(&got.y, &want->y, sizeof got.y) == 0 &&
+                memcmp(&got.heading, &want->heading, sizeof got.heading) == 0 &&
+                memcmp(&got.speed, &want->speed, sizeof got.speed) == 0;
+    if (!same && r->differ++ == 0)
+        fprintf(stderr, "car %d sample %d: %d %.17g %.17g %.17g %.17g, recorded %d %.17g %.17g %.17g %.17g\n",
+                r->player + 1, r->n, (int)got.t_ms, got.x, got.y, got.heading, got.speed, (int)want->t_ms, want->x,
+                want->y, want->heading, want->speed);
+    return ++r->n < r->want;
+}
+
+static bool resim_control(void *ctx, const World *w, int car, int64_t t_us, CarInput *out)
+{
+    (void)w;
+    (void)car;
+    Resim *r = ctx;
+    inputs_at(r->s, r->player, (int32_t)(t_us / 1000), out);
+    return true;
+}
+
+static void resimulate_each_car(const char *dir, int race)
+{
+    char p[256];
+    NrError err = {{0}};
+    Recording rec;
+    InputScript s;
+    snprintf(p, sizeof p, "%s/race-%03d.csv", dir, race);
+    if (!recording_load(&rec, p, &err))
+        fail_msg("%s", err.msg);
+    assert_string_equal(rec.source, "network");
+    snprintf(p, sizeof p, "%s/race-%03d.inputs.csv", dir, race);
+    if (!inputs_load(&s, p, &err))
+        fail_msg("%s", err.msg);
+    snprintf(p, sizeof p, "%s/default.track", root);
+    Track *t = track_load(p, &err);
+    assert_non_null(t);
+    assert_true(rec.nsamples > 20);
+    for (int c = 0; c < 2; c++) {
+        Resim r = {.s = &s, .player = c, .want = rec.nsamples, .rec = &rec};
+        assert_true(world_init_solo(&r.w, t, c, &err));
+        RaceLoop loop;
+        raceloop_init(&loop, &r.w, 0, WORLD_SAMPLE_US, &(RaceLoopHooks){&r, resim_sample, resim_control});
+        raceloop_run(&loop, (int64_t)rec.nsamples * WORLD_SAMPLE_US);
+        assert_int_equal(r.n, rec.nsamples);
+        if (r.differ)
+            fail_msg("race %d car %d: %d of %d samples differ from the inputs' re-simulation", race, c + 1, r.differ,
+                     r.n);
+    }
+    track_free(t);
+    inputs_free(&s);
+    recording_free(&rec);
+}
+
+/* DIR holds every race's recording (the header with the condition and
+ * the study's keys), its inputs and the joiner's log, byte for byte as
+ * the joiner wrote it; each car re-simulates from the inputs. */
+static void check_recordings(const char *dir)
+{
+    char p[256], q[256];
+    const char *kinds[3] = {"practice", "rated", "rated"};
+    for (int r = 1; r <= 3; r++) {
+        snprintf(p, sizeof p, "%s/race-%03d.joiner.log", dir, r);
+        snprintf(q, sizeof q, "%s-joiner/race-%03d.joiner.log", dir, r);
+        char *a = slurp(p), *b = slurp(q);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_string_equal(a, b);
+        assert_non_null(strstr(a, "\nevent,")); /* whole: its end rows are in */
+        assert_non_null(strstr(a, ",end,completed\n"));
+        free(a);
+        free(b);
+        NrError err = {{0}};
+        Recording rec;
+        snprintf(p, sizeof p, "%s/race-%03d.csv", dir, r);
+        if (!recording_load(&rec, p, &err))
+            fail_msg("%s", err.msg);
+        char race[8];
+        snprintf(race, sizeof race, "%d", r);
+        const char *want[5][2] = {{"study", "nettest"}, {"pair", "1"}, {"race", race}, {"race_kind", kinds[r - 1]},
+                                  {"link21", r == 1 ? "none" : "delay 40ms 5ms"}}; /* P: links none */
+        for (int k = 0; k < 5; k++) {
+            const char *v = recording_meta_get(&rec, want[k][0]);
+            if (!v || strncmp(v, want[k][1], strlen(want[k][1])) != 0)
+                fail_msg("race %d %s: '%s', expected '%s'", r, want[k][0], v ? v : "(none)", want[k][1]);
+        }
+        const char *cond = recording_meta_get(&rec, "condition");
+        assert_non_null(cond);
+        assert_string_equal(recording_meta_get(&rec, "scheme"), strcmp(cond, "B") == 0 ? "dr" : "nc");
+        assert_non_null(recording_meta_get(&rec, "seed"));
+        assert_non_null(recording_meta_get(&rec, "delta_ms"));
+        recording_free(&rec);
+        resimulate_each_car(dir, r);
+    }
 }
 
 static void test_three_races(void **state)
@@ -315,6 +437,7 @@ static void test_three_races(void **state)
         snprintf(p, sizeof p, "%s-joiner/race-%03d.joiner.log", dir, r);
         assert_int_equal(stat(p, &st), 0);
     }
+    check_recordings(dir);
 }
 
 /* The joiner's answers without those DIR kept (ratings.csv's player 2
@@ -368,6 +491,16 @@ static void test_resume_mid_rating(void **state)
     snprintf(p, sizeof p, "%s/race-002.host.log", dir);
     char *log2 = slurp(p);
     assert_non_null(log2);
+    /* as if the host was killed before the joiner's logs of races 1 and 2
+     * came (or were merged): the resumed session fetches them again, race
+     * 1 (practice, complete otherwise) in a session for its log alone */
+    for (int r = 1; r <= 2; r++) {
+        static const char *const tails[3] = {"joiner.log", "csv", "inputs.csv"};
+        for (int k = 0; k < 3; k++) {
+            snprintf(p, sizeof p, "%s/race-%03d.%s", dir, r, tails[k]);
+            remove(p);
+        }
+    }
     study_over_hub(dir, true, 0, "join-rest.csv", &hrc, &jrc);
     assert_int_equal(hrc, CLI_OK);
     assert_int_equal(jrc, CLI_OK);
@@ -387,6 +520,7 @@ static void test_resume_mid_rating(void **state)
     }
     snprintf(p, sizeof p, "%s/race-003.host.log", dir);
     assert_int_equal(stat(p, &st), 0);
+    check_recordings(dir);
     free(before);
     free(after);
     free(log2);
@@ -440,6 +574,7 @@ static void test_joiner_comes_back(void **state)
         snprintf(p, sizeof p, "%s-joiner/race-%03d.joiner.log", dir, r);
         assert_int_equal(stat(p, &st), 0);
     }
+    check_recordings(dir); /* race 2's of the attempt that completed */
 }
 
 static void push_key(SDL_Scancode sc)
@@ -565,6 +700,18 @@ static void check_merged_mark(const char *dir, int64_t marked_us)
     free(rep);
 }
 
+/* A rig whose joiner had its window: the study over at both ends, the
+ * last screen, both ends' exit codes OK. */
+static void window_rig_close(Rig *g, StudyScreen *sc)
+{
+    assert_true(study_net_join_over(g->j));
+    study_screen_end(sc, true, NULL, false);
+    int hrc, jrc;
+    rig_close(g, &hrc, &jrc);
+    assert_int_equal(hrc, CLI_OK);
+    assert_int_equal(jrc, CLI_OK);
+}
+
 /* The joiner's player rates in its window (the dummy video driver, frames
  * of SESSION_FRAME_US on the joiner's simulated clock, keys pushed into
  * SDL's queue); the host's from its file. DIR gets both players' answers,
@@ -584,17 +731,43 @@ static void test_joiner_window(void **state)
     study_net_join_hooks(g.j, &sc.hooks);
     int64_t marked_us = -1; /* the race time when its mark key went down */
     int keys[4][4] = {{0}};
+    GfxAudit *seen = calloc(1, sizeof *seen); /* the strings each frame drew */
+    int waits = 0, codes = 0;
     while (turn(&g)) {
+        gfx_audit_start(&sc.nw->gfx0, seen);
         assert_true(study_screen_step(&sc, study_net_join_session(g.j)));
+        gfx_audit_stop(&sc.nw->gfx0);
+        for (int i = 0; i < seen->n; i++) {
+            waits += strstr(seen->rec[i].text, "waiting for the other machine") != NULL;
+            codes += strstr(seen->rec[i].text, "7K3QM") != NULL || strstr(seen->rec[i].text, "join code") != NULL;
+        }
         joiner_subject(sc.nw, &marked_us, keys);
         next_time(&g, study_screen_wake(&sc));
     }
-    assert_true(study_net_join_over(g.j));
-    study_screen_end(&sc, true, NULL, false);
-    int hrc, jrc;
-    rig_close(&g, &hrc, &jrc);
-    assert_int_equal(hrc, CLI_OK);
-    assert_int_equal(jrc, CLI_OK);
+    assert_true(waits > 0);     /* the screens between races were drawn */
+    assert_int_equal(codes, 0); /* and the secret code on none of them (the joiner typed it) */
+    /* the wait drawn by hand as a host's screen: the code before its first
+     * race only (the experimenter may read it out), never between races */
+    NetRace nr;
+    memset(&nr, 0, sizeof nr);
+    nr.host = true;
+    snprintf(nr.code, sizeof nr.code, "%s", CODE);
+    NetWinStudyState kept = sc.nw->st;
+    sc.nw->st.over = false;
+    sc.nw->st.phase = NWS_WAIT;
+    for (int had = 0; had < 2; had++) {
+        sc.nw->st.have_race = had;
+        gfx_audit_start(&sc.nw->gfx0, seen);
+        assert_true(netwin_study_draws(sc.nw, &nr, 640, 360));
+        gfx_audit_stop(&sc.nw->gfx0);
+        codes = 0;
+        for (int i = 0; i < seen->n; i++)
+            codes += strstr(seen->rec[i].text, "7K3QM") != NULL;
+        assert_int_equal(codes, had ? 0 : 1);
+    }
+    sc.nw->st = kept;
+    free(seen);
+    window_rig_close(&g, &sc);
     snprintf(p, sizeof p, "%s/ratings.csv", dir);
     char *text = slurp(p);
     assert_non_null(text);
@@ -621,6 +794,68 @@ static void test_joiner_window(void **state)
     check_merged_mark(dir, marked_us);
 }
 
+/* A plan's break over the network (before race 3): the joiner's window
+ * shows the break and the race waits for its player through 20 s of
+ * simulated time (past the 15 s deadlines: the host still hears the
+ * joiner's clock probes), no countdown, nothing failed; a key, and race 3
+ * is driven and rated. The headless host rested at once. */
+static void test_break_holds(void **state)
+{
+    (void)state;
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/s5", root);
+    plan_file = "plan-break.txt";
+    Rig g;
+    rig_open(&g, dir, false, "join-answers.csv", true);
+    plan_file = "plan.txt";
+    /* a frame every 200 ms of the joiner's clock: 20 s of rest is 100 frames, not 600 */
+    NetWinConfig wc = {.kind = PLAYER_BOT, .width = 640, .height = 360, .frame_dt_us = 200 * NR_US_PER_MS};
+    StudyScreen sc = {0};
+    assert_true(study_screen_open(&sc, &wc, &g.je.clock, NULL));
+    study_net_join_hooks(g.j, &sc.hooks);
+    int64_t marked_us = -1, rest_from = -1;
+    int keys[4][4] = {{0}}, rest_frames = 0;
+    GfxAudit *seen = calloc(1, sizeof *seen);
+    for (;;) { /* frames are drawn in the session's steps too: the audit spans the turn */
+        gfx_audit_start(&sc.nw->gfx0, seen);
+        if (sc.nw->view)
+            gfx_audit_start(&sc.nw->view->gfx, seen);
+        bool more = turn(&g) && study_screen_step(&sc, study_net_join_session(g.j));
+        gfx_audit_stop(&sc.nw->gfx0);
+        if (sc.nw->view)
+            gfx_audit_stop(&sc.nw->view->gfx);
+        if (!more)
+            break;
+        Session *s = study_net_join_session(g.j);
+        const NetStudyRace *st = s ? session_study(s) : NULL;
+        if (st && st->race == 3 && !sc.nw->st.rested) {
+            assert_true(st->brk);
+            SessionStatus ss;
+            session_status(s, &ss);
+            assert_true(ss.phase < SESSION_COUNTDOWN); /* no race while its player rests */
+            for (int i = 0; i < seen->n; i++)
+                rest_frames += strstr(seen->rec[i].text, "Break: race 3 of 3 is next") != NULL;
+
+            if (rest_from < 0)
+                rest_from = g.truth;
+            if (g.truth - rest_from >= 20 * NR_US_PER_S && SDL_PeepEvents(NULL, 0, SDL_PEEKEVENT, SDL_KEYDOWN,
+                                                                          SDL_KEYDOWN) == 0)
+                push_key(SDL_SCANCODE_W); /* its throttle key: done resting */
+        } else {
+            joiner_subject(sc.nw, &marked_us, keys);
+        }
+        next_time(&g, study_screen_wake(&sc));
+    }
+    free(seen);
+    assert_true(rest_from > 0);
+    assert_true(rest_frames > 75); /* the break on its screen all along (20 s of 200 ms frames) */
+    window_rig_close(&g, &sc);
+    char p[256];
+    snprintf(p, sizeof p, "%s/race-003.csv", dir); /* driven after the break */
+    struct stat sb;
+    assert_int_equal(stat(p, &sb), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -628,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_resume_mid_rating),
         cmocka_unit_test(test_joiner_comes_back),
         cmocka_unit_test(test_joiner_window),
+        cmocka_unit_test(test_break_holds),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

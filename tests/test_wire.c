@@ -28,7 +28,7 @@ static void control_bytes_by_hand(void **state)
 {
     (void)state;
     static const uint8_t want[40] = {
-        'N', 'R', 'C', '1', 6, 7, 40, 0,                 /* magic, version, kind, length */
+        'N', 'R', 'C', '1', 7, 7, 40, 0,                 /* magic, version, kind, length */
         0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, /* token */
         9, 0, 0, 0, 0, 0, 0, 0,                         /* packet counter, reserved */
         2, 0, 0, 0, 0, 0, 0, 0,                         /* code START, reserved */
@@ -182,7 +182,7 @@ static void study_welcome(void **state)
      * given answer past the questions, the reserved byte, study fields
      * outside a study */
     static const struct { int off, val; } wrong_study[] = {{672, 11}, {680, 7}, {681, 0}, {681, 9},
-                                                           {680, 16 | 2}, {680, 8 | 1}, {682, 16}, {683, 1}};
+                                                           {680, 64 | 2}, {680, 8 | 1}, {682, 16}, {683, 1}};
     for (size_t i = 0; i < sizeof wrong_study / sizeof wrong_study[0]; i++) {
         memcpy(bad, buf, n);
         bad[wrong_study[i].off] = (uint8_t)wrong_study[i].val;
@@ -199,6 +199,27 @@ static void study_welcome(void **state)
     memcpy(bad, buf, n);
     bad[680] = WIRE_STUDY_PRACTICE; /* practice with 4 questions */
     assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
+    /* version 7: flag LOG (the host wants the joiner's log); a practice race
+     * comes again for its log alone (rate-only with LOG), never without it */
+    memcpy(bad, buf, n);
+    bad[680] = WIRE_STUDY_RATED | WIRE_STUDY_LOG;
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_OK);
+    assert_int_equal(q.u.welcome.study_flags, 2 | 16);
+    bad[680] = WIRE_STUDY_PRACTICE | WIRE_STUDY_RATE_ONLY | WIRE_STUDY_LOG;
+    bad[681] = 0;
+    bad[682] = 0;
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_OK);
+    bad[680] = WIRE_STUDY_PRACTICE | WIRE_STUDY_RATE_ONLY;
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
+    bad[680] = WIRE_STUDY_PRACTICE | WIRE_STUDY_BREAK; /* a break before it */
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_OK);
+    assert_int_equal(q.u.welcome.study_flags, 1 | 32);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
 }
 
 /* STUDY: each op round trip and its field checks (docs/wire.md). */
@@ -213,7 +234,7 @@ static void study_packets(void **state)
     strcpy(p.u.study.text, "Would you accept playing like this?");
     size_t n = wire_encode(&p, buf, sizeof buf);
     assert_int_equal(n, 24 + 16 + 24 + 160);
-    assert_int_equal(buf[4], 6);  /* version 6 (docs/wire.md): studies over the address cookie's 5 */
+    assert_int_equal(buf[4], 7);  /* version 7 (docs/wire.md): the joiner's log over the studies' 6 */
     assert_int_equal(buf[5], 11); /* kind 11 STUDY, after 9 PEERS and 10 PEER */
     assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
     assert_true(q.u.study.op == WIRE_STUDY_QUESTION && q.u.study.index == 3 && q.u.study.qkind == 1);
@@ -259,6 +280,56 @@ static void study_packets(void **state)
     p.u.study.index = 1;
     n = wire_encode(&p, buf, sizeof buf);
     assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_BAD_FIELD);
+    /* LOG_ACK: the bytes kept, 0 to the largest log; LOG_NONE: no value */
+    p.u.study = (WireStudy){.op = WIRE_STUDY_LOG_ACK, .race = 7, .value = 65536};
+    n = wire_encode(&p, buf, sizeof buf);
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+    assert_true(q.u.study.op == WIRE_STUDY_LOG_ACK && q.u.study.value == 65536);
+    static const int64_t acks[] = {-1, (int64_t)WIRE_LOG_MAX_BYTES + 1};
+    for (int i = 0; i < 2; i++) {
+        p.u.study.value = acks[i];
+        n = wire_encode(&p, buf, sizeof buf);
+        assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_BAD_FIELD);
+    }
+    p.u.study = (WireStudy){.op = WIRE_STUDY_LOG_NONE, .race = 7};
+    n = wire_encode(&p, buf, sizeof buf);
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+    p.u.study.value = 1;
+    n = wire_encode(&p, buf, sizeof buf);
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_BAD_FIELD);
+    p.u.study = (WireStudy){.op = 7, .race = 7}; /* past the last op */
+    n = wire_encode(&p, buf, sizeof buf);
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_BAD_FIELD);
+}
+
+/* LOG (kind 12): a joiner's log in chunks, TRACK's layout (offset, total,
+ * n, reserved, 1024 data bytes): a chunk round trip; a NUL in the text, a
+ * chunk past its total, a total over the limit, bytes after n refused. */
+static void log_chunks(void **state)
+{
+    (void)state;
+    WireCheck c = check();
+    WirePacket p = {.kind = WIRE_LOG, .token = TOKEN}, q;
+    uint8_t buf[WIRE_MAX_BYTES], bad[WIRE_MAX_BYTES];
+    p.u.track = (WireTrack){.offset = 2048, .total = 3000, .n = 952};
+    memset(p.u.track.data, 'a', 952);
+    size_t n = wire_encode(&p, buf, sizeof buf);
+    assert_int_equal(n, 24 + 16 + 1024);
+    assert_int_equal(buf[5], 12);
+    assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+    assert_true(q.kind == WIRE_LOG && q.u.track.offset == 2048 && q.u.track.total == 3000 && q.u.track.n == 952);
+    memcpy(bad, buf, n);
+    bad[40 + 5] = 0; /* a NUL in the text */
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
+    memcpy(bad, buf, n);
+    bad[28] = 0xb7; /* total 3000 (0x0bb8) -> 2999: the chunk runs past it */
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
+    memcpy(bad, buf, n);
+    put32(bad + 28, WIRE_LOG_MAX_BYTES + 1); /* past the limit */
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_FIELD);
+    memcpy(bad, buf, n);
+    bad[40 + 1000] = 'x'; /* after n */
+    assert_int_equal(wire_decode(bad, n, &c, &q), WIRE_BAD_RESERVED);
 }
 
 static size_t mu_packet(uint8_t *buf)
@@ -300,9 +371,10 @@ static void rejections(void **state)
         assert_int_equal(decode(b, n), want);                                                                   \
     } while (0)
     MUTATE(0, 'X', WIRE_BAD_MAGIC);
+    MUTATE(4, 6, WIRE_BAD_VERSION); /* the version before the joiner's log */
     MUTATE(4, 5, WIRE_BAD_VERSION); /* the version before studies */
     MUTATE(4, 4, WIRE_BAD_VERSION); /* the version before the address cookie */
-    MUTATE(4, 7, WIRE_BAD_VERSION);
+    MUTATE(4, 8, WIRE_BAD_VERSION);
     MUTATE(5, 0, WIRE_BAD_KIND);
     MUTATE(5, WIRE_KIND_END, WIRE_BAD_KIND);
     MUTATE(5, WIRE_CONTROL, WIRE_BAD_LENGTH); /* a CONTROL is 40 bytes, not 152 */
@@ -563,6 +635,7 @@ int main(void)
         cmocka_unit_test(study_welcome),
         cmocka_unit_test(rejections),
         cmocka_unit_test(study_packets),
+        cmocka_unit_test(log_chunks),
         cmocka_unit_test(view_packets),
         cmocka_unit_test(random_garbage),
         cmocka_unit_test(clocksync_by_hand),

@@ -46,6 +46,8 @@
 #include "winloop.h"
 
 #define APP_TRACK_PTS_MAX 1024
+#define APP_TRACK_CHUNK 16 /* track segments per culling box (app_track.c) */
+#define APP_TRACK_CHUNKS (APP_TRACK_PTS_MAX / APP_TRACK_CHUNK)
 #define APP_TRAIL 48
 #define APP_CHART_PTS 2048
 #define APP_GAUGE_REFRESH_US (100 * NR_US_PER_MS)
@@ -177,6 +179,8 @@ typedef struct AppState {
     double lwx[APP_TRACK_PTS_MAX], lwy[APP_TRACK_PTS_MAX]; /* walls (cfg.wall_cw > 0) */
     double rwx[APP_TRACK_PTS_MAX], rwy[APP_TRACK_PTS_MAX];
     double bx0, by0, bx1, by1; /* bounding box with a margin */
+    float chunk_box[APP_TRACK_CHUNKS][4]; /* world x0, y0, x1, y1 of APP_TRACK_CHUNK segments, walls included */
+    bool kerb[APP_TRACK_PTS_MAX];         /* segment i is in a bend that gets kerbs */
 
     /* scratch buffers, fixed size */
     SDL_Vertex vert[2 * APP_TRACK_PTS_MAX + 8];
@@ -289,6 +293,9 @@ void app_ctl_press(AppState *s, int ctl);
 /* The track (asphalt strip, white edges, chequered start line) and a car in
  * plain shapes, as every view draws them; the game's screens use them too. */
 void app_draw_track(AppState *s, const AppXform *x);
+/* What app_draw_track needs of the track beyond its points, computed once
+ * after them (s->npts, the edges and walls): the kerbs, the culling boxes. */
+void app_track_prepare(AppState *s);
 void app_draw_car(AppState *s, const AppXform *x, double wx, double wy, double heading, SDL_Color c,
                   bool outline_only);
 /* Quads as two triangles each (6 indices per quad in idx, m of them),

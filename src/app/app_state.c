@@ -171,6 +171,7 @@ static void track_geometry(AppState *s, const Track *t, const AppConfig *cfg, SD
     s->by0 -= m;
     s->bx1 += m;
     s->by1 += m;
+    app_track_prepare(s);
 }
 
 void app_state_free(AppState *s)

@@ -36,48 +36,130 @@ static inline float max2f(float a, float b)
     return a > b ? a : b;
 }
 
-/* The asphalt: one quad per segment, those wholly off the view skipped. */
-static void track_asphalt(AppState *s, const AppXform *x)
+/* ---- culling: a frame of 24 zoomed views would otherwise project every
+ * point of the track 24 times (~900 each) to draw the few dozen segments
+ * each view shows. The segments come in chunks of APP_TRACK_CHUNK with a
+ * world box each (app_track_prepare); a view projects only the chunks whose
+ * box meets the world rectangle under its pixels, widened by a margin, and
+ * then culls quad by quad as before: the triangles drawn are the same. */
+
+#define KERB_CURV 0.017 /* bends tighter than a radius of 60 cw get kerbs */
+
+void app_track_prepare(AppState *s)
+{
+    int n = s->npts, nchunks = (n + APP_TRACK_CHUNK - 1) / APP_TRACK_CHUNK;
+    float len = (float)track_length(s->track); /* float, as the kerbs were always placed */
+    for (int i = 0; i < n; i++)
+        s->kerb[i] = fabs(track_curvature(s->track, (double)len * i / n)) > KERB_CURV;
+    for (int c = 0; c < nchunks; c++) {
+        float *b = s->chunk_box[c];
+        b[0] = b[1] = INFINITY;
+        b[2] = b[3] = -INFINITY;
+        /* segment i runs from point i to point i + 1: the chunk's last
+         * segment ends at the next chunk's first point */
+        for (int k = c * APP_TRACK_CHUNK; k <= (c + 1) * APP_TRACK_CHUNK && k <= n; k++) {
+            int i = k % n;
+            const double px[4] = {s->lx[i], s->rx[i], s->lwx[i], s->rwx[i]};
+            const double py[4] = {s->ly[i], s->ry[i], s->lwy[i], s->rwy[i]};
+            for (int e = 0; e < 4; e++) {
+                b[0] = fminf(b[0], (float)px[e]);
+                b[1] = fminf(b[1], (float)py[e]);
+                b[2] = fmaxf(b[2], (float)px[e]);
+                b[3] = fmaxf(b[3], (float)py[e]);
+            }
+        }
+    }
+}
+
+/* Marks in on[] the chunks whose world box meets the view's pixels widened
+ * by margin_px on every side; returns how many. The world rectangle is the
+ * box of the four corners taken back through the view's transform (a
+ * rotated camera's is larger than the view: more is kept, never less). */
+static int chunks_visible(const AppState *s, const AppXform *x, float margin_px, bool *on)
+{
+    const SDL_FRect *r = &x->rect;
+    float mx = margin_px + 1.0f; /* a pixel more for float rounding */
+    const float cxs[2] = {r->x - mx, r->x + r->w + mx}, cys[2] = {r->y - mx, r->y + r->h + mx};
+    double wx0 = INFINITY, wy0 = INFINITY, wx1 = -INFINITY, wy1 = -INFINITY;
+    for (int i = 0; i < 4; i++) {
+        double u = (cxs[i & 1] - x->cx) / x->scale, v = -(cys[i >> 1] - x->cy) / x->scale;
+        double dx = u, dy = v;
+        if (x->rotated) {
+            dx = u * x->rot_cos - v * x->rot_sin;
+            dy = u * x->rot_sin + v * x->rot_cos;
+        }
+        wx0 = fmin(wx0, x->wx + dx);
+        wx1 = fmax(wx1, x->wx + dx);
+        wy0 = fmin(wy0, x->wy + dy);
+        wy1 = fmax(wy1, x->wy + dy);
+    }
+    int nchunks = (s->npts + APP_TRACK_CHUNK - 1) / APP_TRACK_CHUNK, m = 0;
+    for (int c = 0; c < nchunks; c++) {
+        const float *b = s->chunk_box[c];
+        on[c] = !(b[2] < wx0 || b[0] > wx1 || b[3] < wy0 || b[1] > wy1);
+        m += on[c];
+    }
+    return m;
+}
+
+/* The first segment of chunk c and the one past its last. */
+static inline int chunk_end(const AppState *s, int c)
+{
+    int e = (c + 1) * APP_TRACK_CHUNK;
+    return e < s->npts ? e : s->npts;
+}
+
+/* The asphalt: one quad per segment, those wholly off the view skipped. The
+ * edges of the visible chunks' points (and each chunk's end point) are
+ * projected into vert[2i] (left) and vert[2i + 1] (right); the markings
+ * reuse them. */
+static void track_asphalt(AppState *s, const AppXform *x, const bool *on)
 {
     SDL_Renderer *r = s->r;
-    int n = s->npts;
-    for (int i = 0; i < n; i++) {
-        SDL_Vertex *a = &s->vert[2 * i], *b = &s->vert[2 * i + 1];
-        app_world_to_px(x, s->lx[i], s->ly[i], &a->position.x, &a->position.y);
-        app_world_to_px(x, s->rx[i], s->ry[i], &b->position.x, &b->position.y);
-        a->color = b->color = PAL_ASPHALT;
-        a->tex_coord.x = a->tex_coord.y = b->tex_coord.x = b->tex_coord.y = 0;
+    int n = s->npts, nchunks = (n + APP_TRACK_CHUNK - 1) / APP_TRACK_CHUNK;
+    for (int c = 0; c < nchunks; c++) {
+        if (!on[c])
+            continue;
+        for (int k = c * APP_TRACK_CHUNK; k <= chunk_end(s, c); k++) {
+            int i = k % n;
+            SDL_Vertex *a = &s->vert[2 * i], *b = &s->vert[2 * i + 1];
+            app_world_to_px(x, s->lx[i], s->ly[i], &a->position.x, &a->position.y);
+            app_world_to_px(x, s->rx[i], s->ry[i], &b->position.x, &b->position.y);
+            a->color = b->color = PAL_ASPHALT;
+            a->tex_coord.x = a->tex_coord.y = b->tex_coord.x = b->tex_coord.y = 0;
+        }
     }
     int m = 0;
     float x0 = x->rect.x, x1 = x->rect.x + x->rect.w, y0 = x->rect.y, y1 = x->rect.y + x->rect.h;
-    for (int i = 0; i < n; i++) {
-        int i0 = 2 * i, i1 = 2 * ((i + 1) % n);
-        /* a quad wholly off the view costs the rasteriser its setup for
-         * nothing (a zoomed view sees a few dozen of the ~900) */
-        const SDL_FPoint *q[4] = {&s->vert[i0].position, &s->vert[i0 + 1].position, &s->vert[i1].position,
-                                  &s->vert[i1 + 1].position};
-        float qx0 = q[0]->x, qx1 = q[0]->x, qy0 = q[0]->y, qy1 = q[0]->y;
-        for (int c = 1; c < 4; c++) {
-            qx0 = min2f(qx0, q[c]->x);
-            qx1 = max2f(qx1, q[c]->x);
-            qy0 = min2f(qy0, q[c]->y);
-            qy1 = max2f(qy1, q[c]->y);
+    for (int c = 0; c < nchunks; c++)
+        for (int i = c * APP_TRACK_CHUNK; on[c] && i < chunk_end(s, c); i++) {
+            int i0 = 2 * i, i1 = 2 * ((i + 1) % n);
+            /* a quad wholly off the view costs the rasteriser its setup for
+             * nothing (a zoomed view sees a few dozen of the ~900) */
+            const SDL_FPoint *q[4] = {&s->vert[i0].position, &s->vert[i0 + 1].position, &s->vert[i1].position,
+                                      &s->vert[i1 + 1].position};
+            float qx0 = q[0]->x, qx1 = q[0]->x, qy0 = q[0]->y, qy1 = q[0]->y;
+            for (int k = 1; k < 4; k++) {
+                qx0 = min2f(qx0, q[k]->x);
+                qx1 = max2f(qx1, q[k]->x);
+                qy0 = min2f(qy0, q[k]->y);
+                qy1 = max2f(qy1, q[k]->y);
+            }
+            if (qx1 < x0 || qx0 > x1 || qy1 < y0 || qy0 > y1)
+                continue;
+            s->idx[m++] = i0;
+            s->idx[m++] = i0 + 1;
+            s->idx[m++] = i1;
+            s->idx[m++] = i0 + 1;
+            s->idx[m++] = i1 + 1;
+            s->idx[m++] = i1;
         }
-        if (qx1 < x0 || qx0 > x1 || qy1 < y0 || qy0 > y1)
-            continue;
-        s->idx[m++] = i0;
-        s->idx[m++] = i0 + 1;
-        s->idx[m++] = i1;
-        s->idx[m++] = i0 + 1;
-        s->idx[m++] = i1 + 1;
-        s->idx[m++] = i1;
-    }
     app_draw_quads(r, s->vert, 2 * n, s->idx, m, s->tri_order);
 }
 
 /* White edge lines (and the walls beyond the grass, when the physics has
  * them): one quad per segment and side, all in one batch. */
-static void track_edges(AppState *s, const AppXform *x)
+static void track_edges(AppState *s, const AppXform *x, const bool *on)
 {
     SDL_Renderer *r = s->r;
     int n = s->npts;
@@ -92,6 +174,10 @@ static void track_edges(AppState *s, const AppXform *x)
         float lw = side < 2 ? ew : ww;
         SDL_Color col = side < 2 ? PAL_EDGE : PAL_WALL;
         for (int i = 0; i < n; i++) {
+            if (!on[i / APP_TRACK_CHUNK]) { /* the chunk's segments, all off the view */
+                i = chunk_end(s, i / APP_TRACK_CHUNK) - 1;
+                continue;
+            }
             int i1 = (i + 1) % n;
             float x0, y0, x1, y1;
             app_world_to_px(x, ex[i], ey[i], &x0, &y0);
@@ -125,7 +211,6 @@ static void track_edges(AppState *s, const AppXform *x)
  * minimap stay plain. They reuse the asphalt's projected edges (vert[2i]
  * left, vert[2i + 1] right) and the edges' scratch buffers. */
 #define MARK_MIN_PX 4.0f
-#define KERB_CURV 0.017   /* bends tighter than a radius of 60 cw get kerbs */
 #define KERB_W_CW 0.7     /* a kerb's width on the asphalt */
 #define KERB_BLOCK 2      /* track points (1 cw apart) per red or white block */
 #define DASH_W_CW 0.22
@@ -149,10 +234,10 @@ static bool quad_off_view(const AppXform *x, const SDL_FPoint q[4])
 {
     float x0 = q[0].x, x1 = q[0].x, y0 = q[0].y, y1 = q[0].y;
     for (int k = 1; k < 4; k++) {
-        x0 = fminf(x0, q[k].x);
-        x1 = fmaxf(x1, q[k].x);
-        y0 = fminf(y0, q[k].y);
-        y1 = fmaxf(y1, q[k].y);
+        x0 = min2f(x0, q[k].x);
+        x1 = max2f(x1, q[k].x);
+        y0 = min2f(y0, q[k].y);
+        y1 = max2f(y1, q[k].y);
     }
     return x1 < x->rect.x || x0 > x->rect.x + x->rect.w || y1 < x->rect.y || y0 > x->rect.y + x->rect.h;
 }
@@ -165,19 +250,23 @@ static SDL_FPoint lerp_px(SDL_FPoint a, SDL_FPoint b, float t)
 }
 
 /* Kerbs on both edges of every bend and the centre line's dashes. */
-static int track_lines(AppState *s, const AppXform *x, int *ni)
+static int track_lines(AppState *s, const AppXform *x, const bool *on, int *ni)
 {
     int n = s->npts, nv = 0;
-    float width = (float)track_width(s->track), len = (float)track_length(s->track);
+    float width = (float)track_width(s->track);
     float kerb = (float)KERB_W_CW / width, dash = (float)(DASH_W_CW / 2) / width;
     for (int i = 0; i < n; i++) {
+        if (!on[i / APP_TRACK_CHUNK]) { /* not projected: wholly off the view */
+            i = chunk_end(s, i / APP_TRACK_CHUNK) - 1;
+            continue;
+        }
         int j = (i + 1) % n;
         SDL_FPoint l0 = s->vert[2 * i].position, r0 = s->vert[2 * i + 1].position;
         SDL_FPoint l1 = s->vert[2 * j].position, r1 = s->vert[2 * j + 1].position;
         SDL_FPoint box[4] = {l0, r0, r1, l1};
         if (quad_off_view(x, box))
             continue;
-        if (fabs(track_curvature(s->track, (double)len * i / n)) > KERB_CURV) {
+        if (s->kerb[i]) {
             SDL_Color c = (i / KERB_BLOCK) % 2 ? PAL_EDGE : PAL_KERB_RED;
             SDL_FPoint kl[4] = {l0, lerp_px(l0, r0, kerb), lerp_px(l1, r1, kerb), l1};
             SDL_FPoint kr[4] = {r0, lerp_px(r0, l0, kerb), lerp_px(r1, l1, kerb), r1};
@@ -218,12 +307,12 @@ static int track_grid_boxes(AppState *s, const AppXform *x, int nv, int *ni)
     return nv;
 }
 
-static void track_markings(AppState *s, const AppXform *x)
+static void track_markings(AppState *s, const AppXform *x, const bool *on)
 {
     if (x->scale < MARK_MIN_PX)
         return;
     int ni = 0;
-    int nv = track_lines(s, x, &ni);
+    int nv = track_lines(s, x, on, &ni);
     nv = track_grid_boxes(s, x, nv, &ni);
     app_draw_quads(s->r, s->edge_vert, nv, s->edge_idx, ni, s->tri_order);
 }
@@ -252,10 +341,16 @@ static void track_start_line(AppState *s, const AppXform *x)
  * chequered start line. */
 void app_draw_track(AppState *s, const AppXform *x)
 {
-    track_asphalt(s, x);
-    track_markings(s, x);
-    track_edges(s, x);
-    track_start_line(s, x);
+    bool on[APP_TRACK_CHUNKS];
+    /* the widest line drawn past a segment's points: a wall */
+    float margin = fmaxf(fmaxf(1.5f, x->scale * 0.4f), fmaxf(1.0f, x->scale * 0.25f));
+    if (chunks_visible(s, x, margin, on) == 0)
+        return;
+    track_asphalt(s, x, on);
+    track_markings(s, x, on);
+    track_edges(s, x, on);
+    if (on[0]) /* the line lies in the first chunk's box */
+        track_start_line(s, x);
 }
 
 /* The whole-track picture of a view size, drawn once into a texture. */

@@ -92,9 +92,7 @@ static float top_px(const AppState *v)
     return l > 0 ? l * (float)DRIVEHUD_TOP_LINES : (float)v->lay.base * 3.0f;
 }
 
-/* The part of rect above the lagometer when the caller draws one (F2),
- * unless that would leave less than 40 % of rect. */
-static SDL_FRect above_lagometer(const DriveHud *h, const AppState *v, const SDL_FRect *rect)
+SDL_FRect drivehud_room(const DriveHud *h, const AppState *v, const SDL_FRect *rect)
 {
     SDL_FRect r = *rect;
     if (h->lagometer) {
@@ -110,7 +108,7 @@ void drivehud_xform(const DriveHud *h, const AppState *v, const Pose *own, const
     /* the camera centres on and spans the part below the HUD strip (a
      * short 2 x 2 cell loses a sixth of its height to it) and above the
      * lagometer; the track is drawn under both too */
-    SDL_FRect focus = above_lagometer(h, v, rect);
+    SDL_FRect focus = drivehud_room(h, v, rect);
     float top = top_px(v);
     if (top < rect->h / 3) {
         focus.y += top;
@@ -190,11 +188,11 @@ void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOt
 {
     drivewidget_sparks(v, x, h->spark, DRIVEHUD_SPARKS);
     float m = fmaxf(4.0f, (float)v->lay.base * 0.6f), top = top_px(v);
-    SDL_FRect room = above_lagometer(h, v, &x->rect); /* the arrows and the speedometer */
+    SDL_FRect room = drivehud_room(h, v, &x->rect); /* the arrows and the speedometer */
     SDL_FRect inset = {room.x + m, room.y + top + m, room.w - 2 * m, room.h - top - 2 * m};
     /* the labels keep clear of the own car (a car width and a half round it),
      * of the speedometer (drawn after them) and of each other */
-    SDL_FRect taken[DRIVEGAP_CARS + 2], dial;
+    SDL_FRect taken[DRIVEGAP_CARS + 3], dial;
     int ntaken = 1;
     float cx, cy;
     app_world_to_px(x, o->own.x, o->own.y, &cx, &cy);
@@ -202,12 +200,14 @@ void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOt
     bool has_dial = drivewidget_speedo_rect(v, &room, &dial);
     if (has_dial)
         taken[ntaken++] = dial;
+    if (o->keep_clear.w > 0)
+        taken[ntaken++] = o->keep_clear;
     for (int i = 0; i < o->n && inset.w > 0 && inset.h > 0; i++) {
         bool est;
         char label[48];
         double gap = drivegap_gap_s(&h->gap, o->me, o->car[i], &est); /* est is set here, before it is read */
         drivehud_gap_text(label, sizeof label, o->car[i], gap, est);
-        drivewidget_arrow(v, x, &inset, &o->pose[i], o->car[i], label, taken, &ntaken, DRIVEGAP_CARS + 2);
+        drivewidget_arrow(v, x, &inset, &o->pose[i], o->car[i], label, taken, &ntaken, DRIVEGAP_CARS + 3);
     }
     drivewidget_flash(v->r, &x->rect, h->flash);
     double opacity = has_dial ? drivehud_fade(h, x, &dial) : 1.0;

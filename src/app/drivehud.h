@@ -29,6 +29,9 @@
  *        flash and the speedometer, into x's rect (the top strip of
  *        DRIVEHUD_TOP_LINES text lines is left to the HUD, the bottom one
  *        of the lagometer to it when h->lagometer).
+ *   drivehud_room(h, v, rect)  the part of screen rect the speedometer and
+ *        the arrows keep to: above the lagometer when h->lagometer (unless
+ *        that would leave less than 40 % of rect), else all of rect.
  *   drivehud_gap_text(buf, n, car, gap_s, est)  the arrow's label.
  *   drivehud_fade(h, x, box)  how opaque (DRIVEHUD_FADE_MIN..1) an
  *        instrument covering box (pixels) should be: less when it covers
@@ -80,6 +83,7 @@ typedef struct DriveHudOthers {
     int me;
     Pose own;                 /* the own car as this screen draws it */
     double speed_cws;         /* the own car's, for the speedometer */
+    SDL_FRect keep_clear;     /* a box the arrows' labels keep off (a message's); w 0: none */
 } DriveHudOthers;
 
 typedef struct DriveHud {
@@ -106,6 +110,7 @@ void drivehud_xform(const DriveHud *h, const AppState *v, const Pose *own, const
 void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOthers *others);
 void drivehud_gap_text(char *buf, size_t n, int car, double gap_s, bool est);
 double drivehud_fade(const DriveHud *h, const AppXform *x, const SDL_FRect *box);
+SDL_FRect drivehud_room(const DriveHud *h, const AppState *v, const SDL_FRect *rect);
 void drivehud_sound(const DriveHud *h, Synth *synth, int voice, const DriveHudIn *in, double throttle, double pan,
                     bool on);
 void drivehud_lights_sound(Synth *synth, int *seen, int64_t to_go_us);

@@ -63,28 +63,42 @@ static bool overlaps(const SDL_FRect *a, const SDL_FRect *b)
     return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
 }
 
-/* The box of number k on the dial (its centre on the radius at 0.47). */
+/* The box of number k on the dial: its centre on the radius at 0.47, or
+ * nearer the centre when that keeps its box inside the ticks' ring (0.62):
+ * the small dials of 3-4 players' screens (a radius of 36-44 px). */
 static SDL_FRect number_box(AppState *v, float cx, float cy, float rad, int k)
 {
     char t[16];
     int tw, th;
     snprintf(t, sizeof t, "%d", k);
     gfx_text_size(&v->gfx, GFX_SMALL, t, &tw, &th);
-    SDL_FPoint p = polar(cx, cy, rad * 0.47f, drivewidget_speedo_angle(k));
+    double a = drivewidget_speedo_angle(k);
+    /* how far the box reaches out along its radius, a pixel kept clear */
+    float reach = (float)(fabs(cos(a)) * tw / 2 + fabs(sin(a)) * th / 2) + 1.0f;
+    SDL_FPoint p = polar(cx, cy, fminf(rad * 0.47f, rad * 0.62f - reach), a);
     return (SDL_FRect){p.x - (float)tw / 2, p.y - (float)th / 2, (float)tw, (float)th};
 }
 
 /* Which numbers the scale shows: every 10 cw/s, else every 20, when two
- * neighbours' boxes keep apart (larger text on a small dial); 0: none. */
+ * neighbours' boxes keep apart (a pixel of touching allowed, as the text
+ * audit does), each box clear of the hub and above the read-out (its top
+ * at 0.2 rad below the centre); 0: none. */
 static int number_step(AppState *v, float cx, float cy, float rad)
 {
+    float hub = fmaxf(2.5f, rad * 0.07f) + 1.0f;
     for (int every = 10; every <= 20; every += 10) {
-        bool apart = true;
-        for (int k = every; k + every < (int)DRIVEWIDGET_SPEEDO_MAX && apart; k += every) {
-            SDL_FRect a = number_box(v, cx, cy, rad, k), b = number_box(v, cx, cy, rad, k + every);
-            apart = !overlaps(&a, &b);
+        bool fits = true;
+        for (int k = every; k < (int)DRIVEWIDGET_SPEEDO_MAX && fits; k += every) {
+            SDL_FRect a = number_box(v, cx, cy, rad, k);
+            SDL_FRect core = {cx - hub, cy - hub, 2 * hub, 2 * hub};
+            fits = a.y + a.h <= cy + rad * 0.2f + 1.0f && !overlaps(&a, &core) && a.w > 0;
+            if (fits && k + every < (int)DRIVEWIDGET_SPEEDO_MAX) {
+                SDL_FRect b = number_box(v, cx, cy, rad, k + every);
+                SDL_FRect ai = {a.x + 1, a.y + 1, a.w - 2, a.h - 2};
+                fits = !overlaps(&ai, &b);
+            }
         }
-        if (apart)
+        if (fits)
             return every;
     }
     return 0;
@@ -102,10 +116,9 @@ static void dial_draw(AppState *v, float cx, float cy, float rad, double top)
         bool major = k % 10 == 0;
         SDL_FPoint p0 = polar(cx, cy, rad * (major ? 0.62f : 0.68f), a), p1 = polar(cx, cy, rad * 0.76f, a);
         gfx_thick_line(v->r, p0.x, p0.y, p1.x, p1.y, fmaxf(1.0f, rad * (major ? 0.04f : 0.025f)), PAL_SPEEDO_SCALE);
-        if (every > 0 && k % every == 0 && k > 0 && k < (int)DRIVEWIDGET_SPEEDO_MAX && rad >= 45) { /* the bottom is the read-out's */
-            SDL_FPoint t = polar(cx, cy, rad * 0.47f, a);
-            int lh = gfx_line_h(&v->gfx, GFX_SMALL);
-            gfx_text(&v->gfx, GFX_SMALL, (int)t.x, (int)(t.y - (float)lh / 2), GFX_CENTER, PAL_DIM, "%d", k);
+        if (every > 0 && k % every == 0 && k > 0 && k < (int)DRIVEWIDGET_SPEEDO_MAX) { /* the bottom is the read-out's */
+            SDL_FRect b = number_box(v, cx, cy, rad, k);
+            gfx_text(&v->gfx, GFX_SMALL, (int)(b.x + b.w / 2), (int)b.y, GFX_CENTER, PAL_DIM, "%d", k);
         }
     }
     if (top > 0) { /* the top speed on a straight */

@@ -277,6 +277,8 @@ void lagometer_draw(Gfx *g, const LagometerIn *in, SDL_FRect r)
     panel(rd, r);
     float lh = (float)gfx_line_h(g, GFX_SMALL), pad = lh > 0 ? lh * 0.3f : 2;
     bool text = lh > 0 && r.h >= 4.5f * lh;
+    /* a compact strip (a short screen) keeps its title, drops the legend */
+    bool title = text || (in->compact && lh > 0 && r.h >= 3.0f * lh);
     if (!in->ring) {
         if (lh > 0 && r.h >= lh)
             gfx_text(g, GFX_SMALL, (int)(r.x + r.w / 2), (int)(r.y + (r.h - lh) / 2), GFX_CENTER, PAL_DIM,
@@ -287,7 +289,7 @@ void lagometer_draw(Gfx *g, const LagometerIn *in, SDL_FRect r)
     geo.from = in->now_us - geo.span;
     geo.col_w = (float)((double)in->period_us * geo.w / (double)geo.span);
     geo.col_w = geo.col_w < 1 ? 1 : geo.col_w;
-    float top = r.y + 1 + (text ? lh + pad / 2 : 0), bottom = r.y + r.h - 1 - (text ? lh + pad / 2 : 0);
+    float top = r.y + 1 + (title ? lh + pad / 2 : 0), bottom = r.y + r.h - 1 - (text ? lh + pad / 2 : 0);
     geo.band_y = top;
     geo.band_h = (bottom - top) * 0.14f < 2 ? 2 : (bottom - top) * 0.14f;
     geo.plot_y = top + geo.band_h + 1;
@@ -301,19 +303,32 @@ void lagometer_draw(Gfx *g, const LagometerIn *in, SDL_FRect r)
     draw_columns(rd, in, &geo);
     draw_predicted(rd, in, &geo);
     draw_guides(rd, in, &geo, top, bottom);
-    if (text) {
+    if (title)
         draw_title(g, in, &geo, r, pad);
+    if (text)
         draw_legend(g, in, r, bottom + pad / 2, pad);
-    }
     SDL_RenderSetClipRect(rd, had ? &old : NULL);
+}
+
+/* The full strip's height on a driving screen: the minimap's size
+ * (widget_minimap), at least 5.5 lines. */
+static float screen_full_h(const SDL_FRect *screen, int base)
+{
+    float side = screen->w < screen->h ? screen->w : screen->h, h = side * 0.28f;
+    return h < 5.5f * (float)base ? 5.5f * (float)base : h;
+}
+
+bool lagometer_screen_compact(const SDL_FRect *screen, int base)
+{
+    return screen->h - screen_full_h(screen, base) < 22.0f * (float)base;
 }
 
 SDL_FRect lagometer_screen_rect(const SDL_FRect *screen, int base)
 {
     float pad = (float)base * 0.5f, side = screen->w < screen->h ? screen->w : screen->h;
-    float h = side * 0.28f; /* the minimap's size (widget_minimap) */
-    if (h < 5.5f * (float)base)
-        h = 5.5f * (float)base;
+    float h = screen_full_h(screen, base);
+    if (lagometer_screen_compact(screen, base)) /* the title and the columns: 3.4 lines */
+        h = h < 3.4f * (float)base ? h : 3.4f * (float)base;
     float w = screen->w - (side * 0.28f >= 60 ? side * 0.28f : 0) - 3 * pad;
     if (w > 40.0f * (float)base)
         w = 40.0f * (float)base;

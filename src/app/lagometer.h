@@ -19,7 +19,13 @@
  *        not known here (a peer's screen in network play).
  *   lagometer_scale(in)        the strip's own scale (us), as described above.
  *   lagometer_screen_rect(screen, base)  where a driving screen (play,
- *        host / join) shows it: bottom left, beside the minimap.
+ *        host / join) shows it: bottom left, beside the minimap; on a
+ *        short screen (lagometer_screen_compact) a compact strip of 3.4
+ *        lines, so the own car and the cars just behind it keep room.
+ *   lagometer_screen_compact(screen, base)  a short screen: the full strip
+ *        would leave less than 22 lines of base px above it (the 2 x 2
+ *        cells of 3-4 players; at 1024x768 it left 211 of a cell's 384 px);
+ *        the caller sets in->compact: the title kept, the legend dropped.
  *   lagometer_view_rect(view, base, focused)  where the overview shows it
  *        in one terminal's screen: along the bottom (a third of a
  *        thumbnail; 30 % of a focused screen, above its lap caption).
@@ -61,11 +67,13 @@ typedef struct LagometerIn {
     const LagNetHist *net; /* network play; NULL otherwise */
     const char *title;     /* "P1 · Causality"; NULL none */
     int64_t scale_us;      /* the delay scale; 0: lagometer_scale's (strips side by side share one) */
+    bool compact;          /* a compact strip: the title without the legend from 3 lines of height */
 } LagometerIn;
 
 void lagometer_draw(Gfx *g, const LagometerIn *in, SDL_FRect r);
 int64_t lagometer_scale(const LagometerIn *in);
 SDL_FRect lagometer_screen_rect(const SDL_FRect *screen, int base);
+bool lagometer_screen_compact(const SDL_FRect *screen, int base);
 SDL_FRect lagometer_view_rect(const SDL_FRect *view, int base, bool focused);
 void lagnet_add(LagNetHist *h, int64_t t_us, int64_t rtt_us, int64_t offset_us, int64_t bound_us);
 const char *lagometer_legend(int i);

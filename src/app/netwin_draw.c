@@ -86,7 +86,7 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
         snprintf(title, sizeof title, "P%d lagometer · %s", nr->me + 1, nr->shown ? nr->shown : "?");
         LagometerIn in = {.ring = nr->lag, .own = nr->me, .now_us = nr->lag_now_us, .period_us = nr->period_us,
                           .limit_us = nr->limit_us, .marks = nw->marks, .nmarks = nw->nmarks, .net = nw->net,
-                          .title = title};
+                          .title = title, .compact = lagometer_screen_compact(&rect, nw->view->lay.base)};
         lagometer_draw(&nw->view->gfx, &in, lagometer_screen_rect(&rect, nw->view->lay.base));
     }
     widget_lights(&nw->view->gfx, (float)nw->view->lay.base, w, nr->st.race_us);

@@ -61,6 +61,7 @@ typedef struct NetWinStudyState {
     bool given[STUDY_MAX_QUESTIONS];
     StudyRater rater;
     bool done_said;       /* the hooks heard this race's done */
+    bool rested;          /* a race after a plan's break: this end's player pressed a key */
     bool over;            /* netwin_study_over: the last screen */
     bool complete;
     char why[160];

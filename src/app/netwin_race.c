@@ -217,3 +217,8 @@ int netwin_race_own_car(Session *s)
 {
     return netsession_own_car(session_core(s)) + 1;
 }
+
+void netwin_race_study_rested(Session *s)
+{
+    session_study_rested(s);
+}

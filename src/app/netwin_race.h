@@ -44,6 +44,8 @@
  *        true when the race completed.
  *   netwin_race_attach(s, frame, ctx)  frame(ctx, s) called on the session's
  *        loop from now on (a caller's own loop of session_step).
+ *   netwin_race_study_rested(s)  this end's player is done with the break
+ *        before the race (session_study_rested).
  *   netwin_race_study(s)  the session's study race (NULL: none, or not
  *        known yet).
  */
@@ -96,5 +98,6 @@ int netwin_race_own_car(Session *s);
 bool netwin_race_run(Session *s, bool (*frame)(void *ctx), void *ctx, volatile sig_atomic_t *stop);
 void netwin_race_attach(Session *s, bool (*frame)(void *ctx, Session *s), void *ctx);
 const NetStudyRace *netwin_race_study(const Session *s);
+void netwin_race_study_rested(Session *s);
 
 #endif

@@ -16,6 +16,7 @@ void netwin_study_attach(NetWin *nw)
     st->phase = NWS_WAIT;
     st->finished_us = -1;
     st->done_said = false;
+    st->rested = false;
 }
 
 void netwin_study_over(NetWin *nw, bool complete, const char *why)
@@ -95,6 +96,20 @@ void netwin_study_advance(NetWin *nw, int64_t wall_dt_us)
         begin_rating(nw, &nr.st);
 }
 
+/* A race after a plan's break, not begun: this end's player rests until
+ * it presses one of its keys or buttons. */
+static bool resting(const NetWin *nw)
+{
+    const NetWinStudyState *st = &nw->st;
+    return nw->session && st->phase == NWS_RACE && st->race.brk && !st->rested;
+}
+
+static void rested(NetWin *nw)
+{
+    nw->st.rested = true;
+    netwin_race_study_rested(nw->session);
+}
+
 /* A press on the rating screen: an answer confirmed goes to the hooks. */
 static void rate(NetWin *nw, int in)
 {
@@ -132,7 +147,9 @@ static void key_down(NetWin *nw, const SDL_KeyboardEvent *k)
                                sc == SDL_SCANCODE_SPACE)) {
         nw->quit = true;
     } else if (playkeys_find(&nw->keys, sc, &player, &action)) { /* either key set: this terminal's player */
-        if (nw->st.phase == NWS_RACE && action == PK_MARK)
+        if (resting(nw))
+            rested(nw);
+        else if (nw->st.phase == NWS_RACE && action == PK_MARK)
             netwin_mark(nw, RECORDING_MARK_DISSATISFIED);
         else
             rate(nw, action == PK_THROTTLE ? STUDYRATE_UP
@@ -153,7 +170,9 @@ static void pad_event(NetWin *nw, const SDL_Event *ev)
     }
     if (ev->type == SDL_CONTROLLERBUTTONDOWN && pads_player_of(&nw->pads, ev->cbutton.which) == 0) {
         Uint8 b = ev->cbutton.button;
-        if (b == PADS_MARK_BUTTON && nw->st.phase == NWS_RACE)
+        if (resting(nw))
+            rested(nw);
+        else if (b == PADS_MARK_BUTTON && nw->st.phase == NWS_RACE)
             netwin_mark(nw, RECORDING_MARK_DISSATISFIED);
         else
             rate(nw, b == SDL_CONTROLLER_BUTTON_DPAD_UP     ? STUDYRATE_UP
@@ -186,8 +205,7 @@ void netwin_study_hud(const NetWin *nw, char *buf, size_t n)
 static Gfx *own_screen(NetWin *nw, int w, int h)
 {
     Gfx *g = &nw->gfx0;
-    int base = h / 28 < w / 64 ? h / 28 : w / 64;
-    base = base < 12 ? 12 : base > 40 ? 40 : base;
+    int base = studyrate_base_px(w, h, nw->scale);
     nw->st.font_base = base;
     gfx_begin_frame(g);
     gfx_set_scale(g, base);
@@ -247,8 +265,12 @@ bool netwin_study_draws(NetWin *nw, const NetRace *nr, int w, int h)
             snprintf(l1, sizeof l1, "%s", st->have_race ? "Next race" : "The study");
         if (st->phase != NWS_RACE) /* the next one, or this one again after a break-off */
             snprintf(l2, sizeof l2, "waiting for the other machine");
-        snprintf(l3, sizeof l3, "%s%s", nr->code[0] ? "join code " : "", nr->code);
-        widget_text_box(g, w, h, lines, 3, PAL_ACCENT);
+        /* the code is a secret for joining: only the host's screen shows
+         * it, and only before its first race (the joiner is told it once;
+         * later races rejoin by themselves) */
+        bool tell = nr->host && !st->have_race && nr->code[0];
+        snprintf(l3, sizeof l3, "%s%s", tell ? "join code " : "", tell ? nr->code : "");
+        widget_text_box(g, w, h, lines, l3[0] ? 3 : 2, PAL_ACCENT);
     } else {
         return false;
     }
@@ -259,7 +281,11 @@ void netwin_study_boxes(NetWin *nw, const NetRace *nr, int w, int h)
 {
     Gfx *g = &nw->view->gfx;
     char l1[160], l2[160];
-    if (nr->st.phase < SESSION_COUNTDOWN) {
+    if (resting(nw)) { /* the plan's break, as on one machine */
+        snprintf(l1, sizeof l1, "Break: race %d of %d is next", nw->st.race.race, nw->st.race.races);
+        const char *lines[3] = {l1, "take a rest", "press a key when you are ready"};
+        widget_text_box(g, w, (int)((float)h * 0.6f), lines, 3, PAL_ACCENT);
+    } else if (nr->st.phase < SESSION_COUNTDOWN) {
         card_lines(&nw->st, l1, l2, sizeof l1);
         const char *lines[3] = {l1, l2, "it starts when both machines are ready"};
         widget_text_box(g, w, (int)((float)h * 0.6f), lines, 3, pal_car(nr->st.own_car >= 0 ? nr->st.own_car : 0));

@@ -9,6 +9,7 @@
 
 #define PAL_BG gfx_rgb(24, 26, 30)          /* behind the overview's panels */
 #define PAL_PANEL gfx_rgb(36, 39, 45)       /* gauge panels, controls */
+#define PAL_BOX gfx_rgb(16, 18, 24)         /* text boxes over a screen (widget_panel) */
 #define PAL_BAR gfx_rgb(14, 15, 18)         /* top bar, status line, control rows */
 #define PAL_FG gfx_rgb(225, 228, 232)       /* text */
 #define PAL_DIM gfx_rgb(150, 156, 165)      /* secondary text */

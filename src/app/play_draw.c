@@ -120,12 +120,14 @@ static void draw_lag(PlayState *ps, int j, const SDL_FRect *screen, int64_t scal
     snprintf(title, sizeof title, "P%d lagometer · %s", j + 1, in.title);
     in.title = title;
     in.scale_us = scale_us;
+    in.compact = lagometer_screen_compact(screen, ps->view->lay.base);
     lagometer_draw(&ps->view->gfx, &in, lagometer_screen_rect(screen, ps->view->lay.base));
 }
 
 /* Player j's screen in its viewport: the track, every car as this terminal
  * shows it (the own car on top), the minimap, the HUD, the lagometer (F2). */
-static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t lag_scale_us)
+static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t lag_scale_us,
+                        const SDL_FRect *msg_box)
 {
     AppXform x;
     ps->hud[j].lagometer = ps->lag; /* the camera and instruments keep above it */
@@ -142,7 +144,7 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t
     SDL_FRect mini;
     double fade = widget_minimap_rect(ps->view, &x.rect, &mini) ? drivehud_fade(&ps->hud[j], &x, &mini) : 1.0;
     widget_minimap(ps->view, &x.rect, pose, ps->nseats, j, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
-    DriveHudOthers o = {.n = 0, .me = j, .own = pose[j], .speed_cws = liverace_speed(ps->lr, j)};
+    DriveHudOthers o = {.n = 0, .me = j, .own = pose[j], .speed_cws = liverace_speed(ps->lr, j), .keep_clear = *msg_box};
     for (int c = 0; c < ps->nseats && o.n < DRIVEGAP_CARS; c++)
         if (c != j) {
             o.car[o.n] = c;
@@ -226,6 +228,23 @@ const char *const *play_session_help_lines(int *n)
     return session_help_lines;
 }
 
+/* The transient message's box (w 0: none) and its text fitted to the
+ * window (fit, GFX_TEXT_MAX bytes): play_message_rect's place. */
+static SDL_FRect message_box(PlayState *ps, int w, int h, char *fit)
+{
+    fit[0] = '\0';
+    if (ps->msg_frames <= 0 || !ps->msg[0])
+        return (SDL_FRect){0, 0, 0, 0};
+    Gfx *g = &ps->view->gfx;
+    float l = (float)gfx_line_h(g, GFX_NORMAL);
+    int tw, th;
+    gfx_ellipsize(g, GFX_NORMAL, (float)w - 2 * l, ps->msg, fit, GFX_TEXT_MAX);
+    gfx_text_size(g, GFX_NORMAL, fit, &tw, &th);
+    for (int j = 0; j < ps->nseats; j++) /* the rooms above the lagometers, as draw_screen sets them */
+        ps->hud[j].lagometer = ps->lag;
+    return play_message_rect(ps, w, h, (float)tw + l, 1.6f * l);
+}
+
 void play_draw(PlayState *ps, int w, int h)
 {
     AppState *v = ps->view;
@@ -241,9 +260,11 @@ void play_draw(PlayState *ps, int w, int h)
         int64_t s = lagometer_scale(&in);
         lag_scale = s > lag_scale ? s : lag_scale;
     }
+    char fit[GFX_TEXT_MAX]; /* the message: a long path loses its middle, not its end */
+    SDL_FRect msg_box = message_box(ps, w, h, fit);
     for (int j = 0; j < ps->nseats; j++) {
         SDL_FRect rect = play_screen_rect(ps, j, w, h);
-        draw_screen(ps, j, &rect, lag_scale);
+        draw_screen(ps, j, &rect, lag_scale, &msg_box);
     }
     play_layout_frame(ps, w, h);
     play_layout_lights(ps, w, h);
@@ -269,23 +290,13 @@ void play_draw(PlayState *ps, int w, int h)
             lines[m++] = lagometer_legend(i);
         widget_text_box(&ps->view->gfx, w, h, lines, m, PAL_ACCENT);
     }
-    if (ps->msg_frames > 0 && ps->msg[0]) {
+    if (msg_box.w > 0) {
         Gfx *g = &v->gfx;
         float l = (float)gfx_line_h(g, GFX_NORMAL);
-        int tw, th;
-        char fit[GFX_TEXT_MAX]; /* a long path loses its middle, not its end */
-        gfx_ellipsize(g, GFX_NORMAL, (float)w - 2 * l, ps->msg, fit, sizeof fit);
-        gfx_text_size(g, GFX_NORMAL, fit, &tw, &th);
-        float px = ((float)w - (float)tw) / 2 - l / 2, py = (float)h - 2.2f * l;
-        if (ps->lag) { /* above the lagometers */
-            SDL_FRect low = play_screen_rect(ps, ps->nseats - 1, w, h); /* a screen of the bottom row */
-            SDL_FRect lag = lagometer_screen_rect(&low, v->lay.base);
-            py = lag.y - 2.0f * l;
-        }
-        widget_panel(ps->r, px, py, (float)tw + l, 1.6f * l, PAL_DIM);
-        gfx_audit_cover(g, px, py, (float)tw + l, 1.6f * l);
-        gfx_room_push(g, px, py, (float)tw + l, 1.6f * l);
-        gfx_text(g, GFX_NORMAL, w / 2, (int)(py + 0.3f * l), GFX_CENTER, PAL_FG, "%s", fit);
+        widget_panel(ps->r, msg_box.x, msg_box.y, msg_box.w, msg_box.h, PAL_DIM);
+        gfx_audit_cover(g, msg_box.x, msg_box.y, msg_box.w, msg_box.h);
+        gfx_room_push(g, msg_box.x, msg_box.y, msg_box.w, msg_box.h);
+        gfx_text(g, GFX_NORMAL, w / 2, (int)(msg_box.y + 0.3f * l), GFX_CENTER, PAL_FG, "%s", fit);
         gfx_room_pop(g);
     }
 }

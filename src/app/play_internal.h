@@ -20,6 +20,10 @@
  *        in a 2 x 2 grid (P1 top left, P2 top right, P3 bottom left, P4
  *        bottom right); the screens do not overlap and leave a 2 px frame
  *        between them.
+ *   play_message_rect(ps, w, h, bw, bh)  where the transient message's box
+ *        of bw x bh goes: centred, just above the bottom row's instruments
+ *        (speedometer, minimap, lagometer), so it covers none of them (it
+ *        sat on P2's "cw/s" at the bottom).
  *   play_screen_xform(ps, j, w, h, &x)  the camera of player j's screen.
  *   play_view_xform(ps, j, viewport, &x)  the camera of player j in any
  *        viewport rectangle (each screen is drawn from its rectangle only):
@@ -119,6 +123,7 @@ void play_handle_event(PlayState *ps, const SDL_Event *ev);
 void play_frame(PlayState *ps, int64_t wall_dt_us);
 void play_draw(PlayState *ps, int w, int h);
 SDL_FRect play_screen_rect(const PlayState *ps, int j, int w, int h);
+SDL_FRect play_message_rect(const PlayState *ps, int w, int h, float bw, float bh);
 void play_screen_xform(const PlayState *ps, int j, int w, int h, AppXform *x);
 void play_view_xform(const PlayState *ps, int j, const SDL_FRect *viewport, AppXform *x);
 int play_place(const EngineView *v, int ncars, int j);

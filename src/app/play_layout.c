@@ -1,9 +1,14 @@
 /* Where the players' screens go (two side by side, three or four in a 2 x 2
  * grid), the frame between them, the fourth cell of a three-player game,
- * the start lights, and the HUD's parts that depend on the car count (the
- * place as a screen shows it, the lines that bring the other cars). */
+ * the start lights, where a message goes, and the HUD's parts that depend
+ * on the car count (the place as a screen shows it, the lines that bring
+ * the other cars). */
 #include "play_internal.h"
 
+#include "drivewidgets.h"
+#include "lagometer.h"
+
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,6 +118,22 @@ static void fourth_cell(PlayState *ps, int w, int h)
     char t[32];
     widget_fmt_running(t, sizeof t, rf->phase >= RF_RACING ? ps->race_us : 0);
     gfx_text(g, GFX_NORMAL, cx, y + (int)(2 * l), GFX_CENTER, PAL_DIM, "race time %s", t);
+}
+
+SDL_FRect play_message_rect(const PlayState *ps, int w, int h, float bw, float bh)
+{
+    float top = (float)h, gap = (float)ps->view->lay.base * 0.5f;
+    for (int j = ps->nseats <= 2 ? 0 : 2; j < ps->nseats; j++) { /* the bottom row's screens */
+        SDL_FRect r = play_screen_rect(ps, j, w, h), box;
+        SDL_FRect room = drivehud_room(&ps->hud[j], ps->view, &r);
+        if (drivewidget_speedo_rect(ps->view, &room, &box))
+            top = fminf(top, box.y);
+        if (widget_minimap_rect(ps->view, &r, &box))
+            top = fminf(top, box.y);
+        if (ps->lag)
+            top = fminf(top, lagometer_screen_rect(&r, ps->view->lay.base).y);
+    }
+    return (SDL_FRect){((float)w - bw) / 2, top - gap - bh, bw, bh};
 }
 
 void play_layout_frame(PlayState *ps, int w, int h)

@@ -127,6 +127,10 @@ static void draw_options(Gfx *g, const StudyRater *rt, const StudyQuestion *q, f
     if (row * (float)n > avail)
         row = avail / (float)n;
     y += (avail - row * (float)n) / 3; /* the list a little above the middle of its room */
+    int font = GFX_BIG; /* a smaller font where the buttons got lower than the big one (large text) */
+    while (font != GFX_SMALL && (float)gfx_line_h(g, font) > row * 0.84f)
+        font = font == GFX_BIG ? GFX_NORMAL : GFX_SMALL;
+    lb = (float)gfx_line_h(g, font);
     for (int i = 0; i < n; i++) {
         float ry = y + row * (float)i;
         bool on = i == rt->choice;
@@ -134,27 +138,48 @@ static void draw_options(Gfx *g, const StudyRater *rt, const StudyQuestion *q, f
         gfx_frame(g->r, x, ry, bw, row * 0.84f, on ? PAL_ACCENT : PAL_DIM);
         int ty = (int)(ry + (row * 0.84f - lb) / 2);
         SDL_Color c = on ? PAL_BAR : PAL_FG;
+        char label[64];
         if (q->kind == STUDY_Q_YESNO)
-            gfx_text(g, GFX_BIG, (int)(x + bw / 2), ty, GFX_CENTER, c, "%s", labels[i]);
+            snprintf(label, sizeof label, "%s", labels[i]);
         else
-            gfx_text(g, GFX_BIG, (int)(x + bw / 2), ty, GFX_CENTER, c, "%d  %-9s", studyrate_score(q, i), labels[i]);
+            snprintf(label, sizeof label, "%d  %-9s", studyrate_score(q, i), labels[i]);
+        gfx_room_push(g, x, ry, bw, row * 0.84f); /* the label stays in its button */
+        gfx_text_shrink(g, font, (int)(x + bw / 2), ty, GFX_CENTER, c, (int)bw, label);
+        gfx_room_pop(g);
     }
 }
 
-void studyrate_draw(Gfx *g, const StudyRater *rt, const StudyQuestion *qs, int nq, const StudyRateLook *lk)
+/* The keys' hint under the answers: one line, else two (wrapped at
+ * spaces: large text on a narrow column), else shortened. */
+static void draw_hint(Gfx *g, const StudyRateLook *lk, float bottom, float ln)
+{
+    float m = (float)lk->m, cx = lk->x0 + lk->width / 2;
+    int max_w = (int)(lk->width - 2 * m), tw, th;
+    gfx_text_size(g, GFX_NORMAL, lk->hint, &tw, &th);
+    char lines[WRAP_LINES][GFX_TEXT_MAX];
+    int nl = tw > max_w ? wrap(g, GFX_NORMAL, lk->hint, max_w, lines, WRAP_LINES) : 1;
+    if (nl == 2) {
+        for (int i = 0; i < 2; i++)
+            gfx_text(g, GFX_NORMAL, (int)cx, (int)(bottom + ln * ((float)i + 0.05f)), GFX_CENTER, PAL_DIM, "%s",
+                     lines[i]);
+        return;
+    }
+    gfx_text_shrink(g, GFX_NORMAL, (int)cx, (int)(bottom + ln * 0.4f), GFX_CENTER, PAL_DIM, max_w, lk->hint);
+}
+
+static void draw_column(Gfx *g, const StudyRater *rt, const StudyQuestion *qs, int nq, const StudyRateLook *lk)
 {
     float x0 = lk->x0, half = lk->width, m = (float)lk->m;
     float ln = (float)gfx_line_h(g, GFX_NORMAL), lb = (float)gfx_line_h(g, GFX_BIG);
     SDL_Color seat = pal_car(lk->seat);
-    gfx_frame(g->r, x0 + m / 2, m / 2, half - m, (float)lk->h - m, seat);
     gfx_text(g, GFX_BIG, (int)(x0 + m), (int)m, GFX_LEFT, seat, "P%d", lk->seat + 1);
     gfx_text(g, GFX_NORMAL, (int)(x0 + half - m), (int)(m + (lb - ln)), GFX_RIGHT, PAL_DIM, "race %d of %d",
              lk->race, lk->nraces);
     float y = m + lb * 1.8f;
     if (rt->q >= nq) {
         gfx_text(g, GFX_BIG, (int)(x0 + half / 2), (int)((float)lk->h * 0.4f), GFX_CENTER, PAL_GO, "Thank you");
-        gfx_text(g, GFX_NORMAL, (int)(x0 + half / 2), (int)((float)lk->h * 0.4f + lb * 1.5f), GFX_CENTER, PAL_FG,
-                 "%s", lk->waiting);
+        gfx_text_shrink(g, GFX_NORMAL, (int)(x0 + half / 2), (int)((float)lk->h * 0.4f + lb * 1.5f), GFX_CENTER,
+                        PAL_FG, (int)(half - 2 * m), lk->waiting);
         return;
     }
     gfx_text(g, GFX_NORMAL, (int)(x0 + m), (int)y, GFX_LEFT, PAL_DIM, "question %d of %d", rt->q + 1, nq);
@@ -166,5 +191,25 @@ void studyrate_draw(Gfx *g, const StudyRater *rt, const StudyQuestion *qs, int n
     y += lb * (float)(nl > 3 ? nl : 3) + lb * 0.5f; /* the answers stay put from question to question */
     float bottom = (float)lk->h - m - ln * 2.0f;
     draw_options(g, rt, &qs[rt->q], x0 + m * 2, y, half - 4 * m, bottom - y);
-    gfx_text(g, GFX_NORMAL, (int)(x0 + half / 2), (int)(bottom + ln * 0.4f), GFX_CENTER, PAL_DIM, "%s", lk->hint);
+    draw_hint(g, lk, bottom, ln);
+}
+
+void studyrate_draw(Gfx *g, const StudyRater *rt, const StudyQuestion *qs, int nq, const StudyRateLook *lk)
+{
+    float x0 = lk->x0, half = lk->width, m = (float)lk->m;
+    SDL_Color seat = pal_car(lk->seat);
+    gfx_frame(g->r, x0 + m / 2, m / 2, half - m, (float)lk->h - m, seat);
+    gfx_room_push(g, x0 + m / 2, m / 2, half - m, (float)lk->h - m); /* the player's column */
+    draw_column(g, rt, qs, nq, lk);
+    gfx_room_pop(g);
+}
+
+int studyrate_base_px(int w, int h, double scale)
+{
+    int base = h / 28 < w / 64 ? h / 28 : w / 64;
+    base = base < 12 ? 12 : base > 40 ? 40 : base;
+    double px = base * (scale > 0 ? scale : 1.0);
+    int top = h / 20 < w / 44 ? h / 20 : w / 44;
+    px = px > top ? top : px;
+    return px < 8 ? 8 : (int)px;
 }

@@ -25,6 +25,11 @@
  *        STUDYRATE_UP / _DOWN each time it leaves the centre (hysteresis),
  *        else STUDYRATE_NONE.
  *   studyrate_done(rt, nq)  every question given.
+ *   studyrate_base_px(w, h, scale)  the text size of the study's own screens
+ *        (cards, rating, breaks, the end) on a w x h window: larger than the
+ *        race's, min(h / 28, w / 64) clamped to 12..40, times the window's
+ *        text scale (--scale, Ctrl + / -: gfx.h), at most min(h / 20, w / 44)
+ *        (the most a rating column of w / 2 holds), at least 8 px.
  *   studyrate_draw(g, rt, qs, nq, look)  the screen in the look's column:
  *        P<seat>, race i of n, the question, the options with the choice,
  *        the hint; "Thank you" and look->waiting once done.
@@ -65,6 +70,7 @@ bool studyrate_input(StudyRater *rt, const StudyQuestion *qs, int nq, int in, in
 void studyrate_given(StudyRater *rt, const bool *given, int nq, int64_t now_us);
 int studyrate_stick(StudyRater *rt, int value);
 bool studyrate_done(const StudyRater *rt, int nq);
+int studyrate_base_px(int w, int h, double scale);
 void studyrate_draw(Gfx *g, const StudyRater *rt, const StudyQuestion *qs, int nq, const StudyRateLook *look);
 
 #endif

@@ -113,6 +113,8 @@ static void key_input(StudyWin *sw, const SDL_KeyboardEvent *k)
         sw->want_quit = true;
         return;
     }
+    if (gfx_scale_key(&sw->ps->view->scale, k)) /* the text scale, as in the game (it keeps it for the races) */
+        return;
     if (k->repeat)
         return;
     int player, action;

@@ -111,12 +111,11 @@ static void draw_rater(StudyWin *sw, int j, int w, int h)
 }
 
 /* The rating and closing screens' own text size: larger than the race's,
- * from the window (a half is w / 2 wide). */
+ * from the window (a half is w / 2 wide) and the game's text scale. */
 static void own_scale(StudyWin *sw, int w, int h)
 {
     Gfx *g = &sw->ps->view->gfx;
-    int base = h / 28 < w / 64 ? h / 28 : w / 64;
-    base = base < 12 ? 12 : base > 40 ? 40 : base;
+    int base = studyrate_base_px(w, h, sw->ps->view->scale);
     sw->font_base = base;
     gfx_begin_frame(g);
     gfx_set_scale(g, base);

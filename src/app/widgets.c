@@ -260,9 +260,9 @@ void widget_fmt_running(char *buf, size_t n, int64_t us)
 
 void widget_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color frame)
 {
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
-    gfx_fill(r, x, y, w, h, gfx_rgba(16, 18, 24, 230));
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    /* opaque: a results table or a message over the kerbs' red and white
+     * stays readable (a 90 % panel let the track show through the text) */
+    gfx_fill(r, x, y, w, h, PAL_BOX);
     gfx_frame(r, x, y, w, h, frame);
 }
 

@@ -28,7 +28,7 @@
  *        GO for the first second; nothing otherwise (raceflow.h's countdown).
  *   widget_lights_at(g, base, cx, cy, to_go_us)  the same centred at (cx,
  *        cy) (the 2 x 2 grid's middle).
- *   widget_panel(r, x, y, w, h, frame)  a translucent framed panel.
+ *   widget_panel(r, x, y, w, h, frame)  an opaque framed panel (PAL_BOX).
  *   widget_text_box(g, w, h, lines, n, frame)  lines centred in a panel,
  *        line 0 in the accent colour.
  *   widget_results(g, w, h, rf, title, views, labels, nviews, footer)  the

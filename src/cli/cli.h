@@ -26,6 +26,7 @@
  *   cli_peer_parse(cmd, v, host, hn, default_port, &port)  HOST[:PORT] into
  *        host (hn bytes) and port (default_port without one); false after
  *        a usage error.
+ *   cli_merge(j)                    `netrace merge` of j's logs (below).
  *   cli_out_open / cli_out_close    output files: PATH.part, renamed into place
  *        when complete (see below).
  */
@@ -112,5 +113,18 @@ FILE *cli_out_open(const char *cmd, NrPartFile *out, const char *path, int *rc);
  * !ok the caller has printed it already). Returns whether PATH now holds the
  * new file. */
 bool cli_out_close(const char *cmd, NrPartFile *out, bool ok, int *rc);
+
+/* `netrace merge` of n terminal logs (cmd_merge.c): the recording at out,
+ * the delays and link matrix when named, every car's inputs when named;
+ * quiet: no "wrote" and key: value lines (a caller that says its own).
+ * CLI_OK or an exit code after one line. */
+typedef struct CliMerge {
+    const char *cmd;
+    const char *const *paths;
+    int n;
+    const char *out, *delays, *links, *inputs;
+    bool quiet;
+} CliMerge;
+int cli_merge(const CliMerge *j);
 
 #endif

@@ -2,6 +2,7 @@
 #include "cli_load.h"
 #include "netrace_config.h"
 #include "nr_file.h"
+#include "raceheader.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,13 @@ bool cli_load_recording(const char *path, Recording *rec, NrError *err)
 {
     if (!recording_load(rec, path, err))
         return false;
-    if (!recording_in_range(rec, path, err)) {
+    bool ok = recording_in_range(rec, path, err);
+    if (ok) { /* the condition's lines read (replay applies them): a bad one refuses the file */
+        RaceHeader h;
+        ok = raceheader_read(&h, rec, path, err);
+        raceheader_free(&h);
+    }
+    if (!ok) {
         recording_free(rec);
         memset(rec, 0, sizeof *rec);
         return false;
@@ -105,20 +112,26 @@ bool cli_load_race(const char *rec_path, Recording *rec, Track **track, NrError 
     return true;
 }
 
-char *cli_read_track_text(const char *path, NrError *err)
+char *cli_read_text(const char *path, const char *what, size_t *n, NrError *err)
 {
-    FILE *f = nr_file_open(path, "track", err);
+    FILE *f = nr_file_open(path, what, err);
     if (!f)
         return NULL;
     char *buf = malloc(CLI_TRACK_TEXT_MAX + 1);
-    size_t n = buf ? fread(buf, 1, CLI_TRACK_TEXT_MAX + 1, f) : 0;
-    bool bad = !buf || ferror(f) || n > CLI_TRACK_TEXT_MAX || n == 0 || memchr(buf, 0, n);
+    *n = buf ? fread(buf, 1, CLI_TRACK_TEXT_MAX + 1, f) : 0;
+    bool bad = !buf || ferror(f) || *n > CLI_TRACK_TEXT_MAX || *n == 0 || memchr(buf, 0, *n);
     fclose(f);
     if (bad) {
         free(buf);
-        nr_error_set(err, "%s: not a track text of 1 byte to 64 MiB", path);
+        nr_error_set(err, "%s: not a %s text of 1 byte to 64 MiB", path, what);
         return NULL;
     }
-    buf[n] = '\0';
+    buf[*n] = '\0';
     return buf;
+}
+
+char *cli_read_track_text(const char *path, NrError *err)
+{
+    size_t n;
+    return cli_read_text(path, "track", &n, err);
 }

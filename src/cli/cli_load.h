@@ -17,6 +17,8 @@
  *   cli_read_track_text(path, err)  a track file's whole text (what a host
  *        sends a joiner), NUL-terminated, the caller frees it; NULL + err
  *        when unreadable, empty, over CLI_TRACK_TEXT_MAX or holding a NUL.
+ *   cli_read_text(path, what, &n, err)  the same for any text of the wire
+ *        (a study's joiner log: what names it in err), its size in *n.
  */
 #ifndef NR_CLI_LOAD_H
 #define NR_CLI_LOAD_H
@@ -31,6 +33,7 @@ bool cli_load_recording(const char *path, Recording *rec, NrError *err);
 #define CLI_TRACK_TEXT_MAX (64u << 20) /* the wire format's limit */
 
 char *cli_read_track_text(const char *path, NrError *err);
+char *cli_read_text(const char *path, const char *what, size_t *n, NrError *err);
 bool cli_load_race(const char *rec_path, Recording *rec, Track **track, NrError *err);
 
 #endif

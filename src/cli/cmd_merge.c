@@ -95,11 +95,14 @@ static int print_merged(const char *cmd, const char *const *paths, const TermLog
     return CLI_OK;
 }
 
-static int merge_logs(const char *cmd, const char *const *paths, TermLog *logs, int n, const char *out,
-                      const char *delays, const char *links)
+static int merge_logs(const CliMerge *j, TermLog *logs)
 {
+    const char *cmd = j->cmd, *const *paths = j->paths, *out = j->out, *delays = j->delays, *links = j->links;
+    int n = j->n;
     NrError err = {{0}};
-    const TermLog *lp[TERMLOG_MAX_CARS];
+    const TermLog *lp[TERMLOG_MAX_CARS] = {0};
+    if (n < 2 || n > TERMLOG_MAX_CARS)
+        return cli_fail(cmd, "expected 2 to %d logs, got %d", TERMLOG_MAX_CARS, n);
     for (int i = 0; i < n; i++) {
         if (!termlog_load(&logs[i], paths[i], &err))
             return cli_fail(cmd, "%s", err.msg);
@@ -132,20 +135,36 @@ static int merge_logs(const char *cmd, const char *const *paths, TermLog *logs, 
     bool ok = recording_save(&rec, out, &err);
     recording_free(&rec);
     int rc = ok ? CLI_OK : cli_fail(cmd, "%s", err.msg);
-    if (ok)
+    if (ok && !j->quiet)
         cli_wrote(out);
+    if (ok && j->inputs) { /* every car's inputs: the race re-simulates from them */
+        ok = netmerge_inputs_all(lp, n, j->inputs, &err);
+        rc = ok ? CLI_OK : cli_fail(cmd, "%s", err.msg);
+        if (ok && !j->quiet)
+            cli_wrote(j->inputs);
+    }
     if (ok && delays)
         rc = write_delays(cmd, delays, logs[0].schemes, rows, nrows);
     free(rows);
     if (rc == CLI_OK && links)
         rc = write_links(cmd, links, delays, n);
-    return rc == CLI_OK ? print_merged(cmd, paths, lp, n) : rc;
+    return rc == CLI_OK && !j->quiet ? print_merged(cmd, paths, lp, n) : rc;
+}
+
+int cli_merge(const CliMerge *j)
+{
+    TermLog logs[TERMLOG_MAX_CARS];
+    memset(logs, 0, sizeof logs);
+    int rc = merge_logs(j, logs);
+    for (int i = 0; i < j->n; i++)
+        termlog_free(&logs[i]);
+    return rc;
 }
 
 static int run_merge(int argc, char **argv)
 {
     const char *cmd = "merge";
-    const char *in[TERMLOG_MAX_CARS], *out = NULL, *delays = NULL, *links = NULL;
+    const char *in[TERMLOG_MAX_CARS], *out = NULL, *delays = NULL, *links = NULL, *inputs = NULL;
     int nin = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -157,6 +176,9 @@ static int run_merge(int argc, char **argv)
                 return CLI_USAGE;
         } else if (cli_flag_is(a, "--links")) {
             if (!cli_value(argc, argv, &i, cmd, &links))
+                return CLI_USAGE;
+        } else if (cli_flag_is(a, "--inputs")) {
+            if (!cli_value(argc, argv, &i, cmd, &inputs))
                 return CLI_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_unknown_option(cmd, a);
@@ -190,20 +212,25 @@ static int run_merge(int argc, char **argv)
         rc = cli_out_distinct(cmd, "--links", links, "--delays", delays);
     if (rc == CLI_OK && links)
         rc = cli_out_distinct(cmd, "--links", links, "--out", out);
+    if (rc == CLI_OK && inputs && stat(inputs, &st) == 0)
+        rc = cli_usage_error(cmd, "--inputs %s: exists (not overwritten: give another name)", inputs);
+    if (rc == CLI_OK && inputs)
+        rc = cli_out_check(cmd, "--inputs", inputs, in, nin);
+    const char *others[3] = {out, delays, links};
+    for (int k = 0; k < 3 && rc == CLI_OK && inputs; k++)
+        if (others[k])
+            rc = cli_out_distinct(cmd, "--inputs", inputs, k == 0 ? "--out" : k == 1 ? "--delays" : "--links",
+                                  others[k]);
     if (rc != CLI_OK)
         return rc;
-    TermLog logs[TERMLOG_MAX_CARS];
-    memset(logs, 0, sizeof logs);
-    rc = merge_logs(cmd, in, logs, nin, out, delays, links);
-    for (int i = 0; i < nin; i++)
-        termlog_free(&logs[i]);
-    return rc;
+    return cli_merge(&(CliMerge){cmd, in, nin, out, delays, links, inputs, false});
 }
 
 const CliCommand cmd_merge = {
     .name = "merge",
     .summary = "join the terminal logs of a network race into a recording and measured delays",
-    .usage = "netrace merge LOG LOG [LOG...] --out RACE.csv [--delays DELAYS.csv [--links LINKS.txt]]",
+    .usage = "netrace merge LOG LOG [LOG...] --out RACE.csv [--delays DELAYS.csv [--links LINKS.txt]]\n"
+             "  [--inputs RACE.inputs.csv]",
     .help = "The logs of every terminal of one network race (netrace host / join --log; a\n"
             "killed terminal's FILE.part is read up to its last whole line), one per car:\n"
             "the host's and the joiners' (`netrace host`, --cars N), or the N clients' of a\n"
@@ -220,6 +247,8 @@ const CliCommand cmd_merge = {
             "and per line IJ sent, received, duplicates, lost).\n\n"
             "  --out RACE.csv       the race recording (RACE.csv.part must not exist)\n"
             "  --delays DELAYS.csv  the measured one-way delays of every line\n"
-            "  --links LINKS.txt    the link matrix: each line I-J as 'trace DELAYS.csv direction IJ'",
+            "  --links LINKS.txt    the link matrix: each line I-J as 'trace DELAYS.csv direction IJ'\n"
+            "  --inputs FILE        every car's inputs (the logs' input rows) as an input script:\n"
+            "                       each car re-simulates bit for bit from it (docs/netlog.md)",
     .run = run_merge,
 };

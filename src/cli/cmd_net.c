@@ -140,11 +140,11 @@ static int race_flag(NetCli *n, NetArgs *a, int argc, char **argv, int *i)
                    : CLI_USAGE;
     if (a->serve && cli_flag_is(f, "--server"))
         return cli_value(argc, argv, i, n->cmd, &a->server_mode) ? CLI_OK : CLI_USAGE;
-    if (a->serve && cli_flag_is(f, "--bots"))
+    if ((a->serve || a->host) && cli_flag_is(f, "--bots"))
         return cli_value(argc, argv, i, n->cmd, &v) && cli_int(n->cmd, "--bots", v, 0, WIRE_MAX_CARS, &n->bots)
                    ? CLI_OK
                    : CLI_USAGE;
-    if (a->serve && cli_flag_is(f, "--bot-logs"))
+    if ((a->serve || a->host) && cli_flag_is(f, "--bot-logs"))
         return cli_value(argc, argv, i, n->cmd, &n->bot_logs) ? CLI_OK : CLI_USAGE;
     return -1;
 }
@@ -222,6 +222,21 @@ static int parse_args(NetCli *n, NetArgs *a, SessionConfig *sc, int argc, char *
 
 /* The combinations of flags that make sense; the player named. */
 /* serve: a headless server of N clients, relay or sync. */
+/* serve / host --bots K: seats to fill (a server's all, a host's but its
+ * own), their logs, and a joiner from 127.0.0.1 allowed. */
+static int check_bots(NetCli *n, const NetArgs *a, const SessionConfig *sc)
+{
+    int64_t seats = a->serve ? a->cars : a->cars - 1;
+    if (n->bots > seats)
+        return cli_usage_error(n->cmd, "--bots %lld: a race of %lld cars has %lld seats%s", (long long)n->bots,
+                               (long long)a->cars, (long long)seats, a->host ? " beside the host's" : "");
+    if (n->bot_logs && n->bots == 0)
+        return cli_usage_error(n->cmd, "--bot-logs without --bots: no bot to log");
+    if (n->bots > 0 && sc->allow && strcmp(sc->allow, "127.0.0.1") != 0 && strcmp(sc->allow, "localhost") != 0)
+        return cli_usage_error(n->cmd, "--bots with --allow %s: the bots join from 127.0.0.1", sc->allow);
+    return CLI_OK;
+}
+
 static int check_serve(NetCli *n, NetArgs *a, SessionConfig *sc)
 {
     if (n->player || a->log_path || a->keys_path || a->pad_mappings || a->size || a->watch || a->fullscreen ||
@@ -234,13 +249,8 @@ static int check_serve(NetCli *n, NetArgs *a, SessionConfig *sc)
         return cli_usage_error(n->cmd, "--server '%s': expected relay or sync (docs/nplayers.md)", a->server_mode);
     if (a->laps_given && a->seconds > 0)
         return cli_usage_error(n->cmd, "--laps and --seconds: a race is one or the other");
-    if (n->bots > a->cars)
-        return cli_usage_error(n->cmd, "--bots %lld: a race of %lld cars has %lld seats", (long long)n->bots,
-                               (long long)a->cars, (long long)a->cars);
-    if (n->bot_logs && n->bots == 0)
-        return cli_usage_error(n->cmd, "--bot-logs without --bots: no bot to log");
-    if (n->bots > 0 && sc->allow && strcmp(sc->allow, "127.0.0.1") != 0 && strcmp(sc->allow, "localhost") != 0)
-        return cli_usage_error(n->cmd, "--bots with --allow %s: the bots join from 127.0.0.1", sc->allow);
+    if (check_bots(n, a, sc) != CLI_OK)
+        return CLI_USAGE;
     sc->server = true;
     sc->ncars = (int)a->cars;
     sc->server_mode = strcmp(a->server_mode, "sync") == 0;
@@ -261,6 +271,8 @@ static int check_args(NetCli *n, NetArgs *a, SessionConfig *sc, bool *script, bo
         return CLI_USAGE;
     if (!a->host && !a->peer)
         return cli_usage_error(n->cmd, "give the host: netrace join HOST[:PORT]");
+    if (a->host && check_bots(n, a, sc) != CLI_OK)
+        return CLI_USAGE;
     if (a->laps_given && a->seconds > 0)
         return cli_usage_error(n->cmd, "--laps and --seconds: a race is one or the other");
     if (!a->host && (a->race_given || a->scheme_given))
@@ -409,10 +421,10 @@ static int run_session(NetCli *n, const SessionConfig *sc0, const NetWinConfig *
         fprintf(stderr, "netrace serve: waiting for %d clients on UDP port %u (%s)\n", sc->ncars,
                 (unsigned)session_port(s), sc->server_mode ? "sync" : "relay");
     NetBots *bots = NULL;
-    if (n->bots > 0) { /* serve --bots K: they join at once, taking the first seats */
+    if (n->bots > 0) { /* serve / host --bots K: they join at once, taking the first seats */
         char code[WIRECRYPT_CODE_TEXT];
         session_code(s, code);
-        bots = net_bots_start((int)n->bots, session_port(s), code, (BotDriver){.skill = n->skill, .noise = n->noise},
+        bots = net_bots_start(n->cmd, (int)n->bots, session_port(s), code, (BotDriver){.skill = n->skill, .noise = n->noise},
                               n->bot_logs, &err);
         if (!bots) {
             session_free(s);

@@ -250,7 +250,11 @@ static int replay_load(ReplayArgs *w, const char *cmd)
     RaceOpts *o = &w->o;
     int rc = race_opts_load(o, cmd);
     if (rc == CLI_OK)
+        rc = race_header_defaults(o, cmd); /* the recording's own condition, where no flag speaks */
+    if (rc == CLI_OK)
         rc = race_topo_resolve(o, cmd);
+    if (rc == CLI_OK)
+        rc = race_header_lines(o, cmd);
     if (rc == CLI_OK && o->compare && (w->view.nsnap > 0 || w->view.app.bench_frames > 0))
         rc = cli_usage_error(cmd, "--snapshot / --bench-frames draw one race: name one --topology and --server");
     if (rc == CLI_OK)

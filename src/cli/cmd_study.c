@@ -88,6 +88,11 @@ static int parse_flags(StudyCli *s, PlayConfig *pc, int argc, char **argv, bool 
             return CLI_USAGE;
         if (w == RACE_FLAG_TAKEN) {
             s->window_flag = a;
+        } else if (cli_flag_is(a, "--scale")) { /* as play's: the text scale of every screen */
+            if (!cli_value(argc, argv, &i, STUDY_CMD, &v) ||
+                !cli_double(STUDY_CMD, "--scale", v, GFX_SCALE_MIN, GFX_SCALE_MAX, &pc->scale))
+                return CLI_USAGE;
+            s->window_flag = a;
         } else if (cli_flag_is(a, "--pair") || cli_flag_is(a, "--stop-after")) {
             bool pair = a[2] == 'p';
             if (!cli_value(argc, argv, &i, STUDY_CMD, &v) ||
@@ -268,7 +273,7 @@ const CliCommand cmd_study = {
     .summary = "a study with human subjects: counterbalanced orders, ratings, MOS report",
     .usage = "netrace study PLAN --pair N --order\n"
              "netrace study PLAN --pair N --out DIR [--p1 keys|pad|bot|script:FILE] [--p2 ...] [--keys FILE]\n"
-             "  [--pad-mappings FILE] [--size WxH] [--fullscreen] [--shots DIR] [--resume] [--stop-after RACE]\n"
+             "  [--pad-mappings FILE] [--size WxH] [--fullscreen] [--scale X] [--shots DIR] [--resume] [--stop-after RACE]\n"
              "netrace study PLAN --pair N --out DIR --headless --ratings FILE [--p1 bot|script:FILE] [--p2 ...]\n"
              "  [--skill X] [--noise X] [--resume] [--stop-after RACE]\n"
              "netrace study PLAN --pair N --out DIR --host [--port P] [--allow HOST] [--code CODE] [--p1 ...]\n"
@@ -289,6 +294,7 @@ const CliCommand cmd_study = {
             "                    link on the players' screens), a rating screen on each player's\n"
             "                    half; the terminal names each race's condition. --p1, --p2 as\n"
             "                    in play (default keys); bots drive, their people still rate\n"
+            "  --scale X         the window's text X times larger, 0.5 .. 3 (Ctrl + / - in it)\n"
             "  --headless        bots or scripts drive (--p1, --p2 as in play; default bot),\n"
             "                    --ratings FILE answers for them: race,player,question,score\n"
             "  --resume          continue DIR at the first race without complete ratings\n"
@@ -297,7 +303,9 @@ const CliCommand cmd_study = {
             "                    (--port P, default 41000; --allow HOST; --code CODE, else one\n"
             "                    drawn and printed for every race); both players' answers in DIR\n"
             "  --join HOST[:P]   the other machine: player 2 (--p2), no plan; its window asks\n"
-            "                    for the code (--code); --out DIR keeps its race logs\n"
+            "                    for the code (--code); --out DIR keeps its race logs (else a\n"
+            "                    folder under TMPDIR), each sent to the host: DIR gets every\n"
+            "                    race's recording and inputs\n"
             "  --report DIR...   MOS with 95 % intervals per condition and question, the hidden\n"
             "                    repeat's agreement, scores against inconsistency and fairness;\n"
             "                    --csv FILE (long format), --plot FIG.png|svg|pdf\n"

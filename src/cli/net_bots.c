@@ -50,11 +50,12 @@ static void *bot_run(void *arg)
 }
 
 /* Bot i's session: a joiner of 127.0.0.1:port with the server's code. */
-static bool bot_open(NetBots *all, int i, uint16_t port, const char *code, const char *log_dir, NrError *err)
+static bool bot_open(NetBots *all, const char *cmd, int i, uint16_t port, const char *code, const char *log_dir,
+                     NrError *err)
 {
     NetBot *b = &all->b[i];
     b->all = all;
-    snprintf(b->cmd, sizeof b->cmd, "serve (bot %d)", i + 1);
+    snprintf(b->cmd, sizeof b->cmd, "%.8s (bot %d)", cmd, i + 1);
     if (log_dir && (size_t)snprintf(b->log, sizeof b->log, "%s/bot-%d.log", log_dir, i + 1) >= sizeof b->log)
         return nr_error_set(err, "--bot-logs '%.64s...': the path is too long", log_dir);
     SessionConfig sc = {.peer = "127.0.0.1", .peer_port = port, .code = code, .cmd = b->cmd,
@@ -63,7 +64,8 @@ static bool bot_open(NetBots *all, int i, uint16_t port, const char *code, const
     return b->s != NULL;
 }
 
-NetBots *net_bots_start(int k, uint16_t port, const char *code, BotDriver driver, const char *log_dir, NrError *err)
+NetBots *net_bots_start(const char *cmd, int k, uint16_t port, const char *code, BotDriver driver, const char *log_dir,
+                        NrError *err)
 {
     if (k < 1 || k > WIRE_MAX_CARS) {
         nr_error_set(err, "%d bots: expected 1 to %d", k, WIRE_MAX_CARS);
@@ -78,7 +80,7 @@ NetBots *net_bots_start(int k, uint16_t port, const char *code, BotDriver driver
         all->b[i].driver = driver;
     bool ok = true;
     for (int i = 0; i < k && ok; i++, all->k = i)
-        ok = bot_open(all, i, port, code, log_dir, err);
+        ok = bot_open(all, cmd, i, port, code, log_dir, err);
     for (int i = 0; i < all->k && ok; i++) {
         all->b[i].running = pthread_create(&all->b[i].thread, NULL, bot_run, &all->b[i]) == 0;
         if (!all->b[i].running)

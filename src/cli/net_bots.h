@@ -1,11 +1,12 @@
-/* `netrace serve --bots K`: K of a served race's seats taken by bots this
- * process runs itself, each a `netrace join` terminal (src/net/session.h,
- * a bot driving its car) on a UDP socket of its own, joining the server at
- * 127.0.0.1 with its code, in a thread of its own (docs/netplay.md
- * "Serve").
+/* `netrace serve --bots K` / `host --bots K`: K of a race's seats taken by
+ * bots this process runs itself, each a `netrace join` terminal
+ * (src/net/session.h, a bot driving its car) on a UDP socket of its own,
+ * joining the server or host at 127.0.0.1 with its code, in a thread of
+ * its own (docs/netplay.md "Serve", "Bots on the host"); cmd ("serve",
+ * "host") names their messages, "CMD (bot I)".
  *
  * Contracts:
- *   net_bots_start(k, port, code, driver, log_dir, err)  k bot sessions (1
+ *   net_bots_start(cmd, k, port, code, driver, log_dir, err)  k bot sessions (1
  *        to WIRE_MAX_CARS, each driving as driver says) made on this thread (the socket layer's set-up is
  *        not thread-safe), then each run in its thread; log_dir (NULL: no
  *        logs) gets bot-I.log for bot I (1-based, not its car: that comes
@@ -27,7 +28,8 @@
 
 typedef struct NetBots NetBots;
 
-NetBots *net_bots_start(int k, uint16_t port, const char *code, BotDriver driver, const char *log_dir, NrError *err);
+NetBots *net_bots_start(const char *cmd, int k, uint16_t port, const char *code, BotDriver driver, const char *log_dir,
+                        NrError *err);
 void net_bots_stop(NetBots *b);
 bool net_bots_finish(NetBots *b, FILE *f);
 

@@ -26,7 +26,7 @@ const CliCommand cmd_host = {
     .usage = "netrace host [--cars N] [--port P] [--allow HOST] [--code CODE] [--player keys|pad|bot|script:FILE]\n"
              "  [--scheme NAME] [--schemes LIST] [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W]\n"
              "  [--seed S] [--link SPEC] [--link 1-J SPEC] [--clock-offset MS] [--clock-drift PPM] [--raw-clock]\n"
-             "  [--log FILE] [--headless]",
+             "  [--log FILE] [--headless] [--bots K [--bot-logs DIR]]",
     .help = "Waits for `netrace join` on UDP port P (default 41000), sends it the track, the\n"
             "schemes and the settings, synchronises the clocks, starts the countdown at one\n"
             "synchronised instant and races. Every scheme of --schemes runs on the same real\n"
@@ -38,7 +38,12 @@ const CliCommand cmd_host = {
             "merge` of all N logs gives the race that `replay --links` reproduces.\n\n"
             "  --cars N          the race's cars (2 to 8; default 2); the track needs N grid slots\n"
             "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n"
-            "  --allow HOST      take joiners only from HOST (else the first to say HELLO)\n" NET_COMMON_HELP,
+            "  --allow HOST      take joiners only from HOST (else the first to say HELLO)\n"
+            "  --bots K          K joiners' seats taken by bots this process runs (0 to N - 1;\n"
+            "                    they join from 127.0.0.1 at once, seated in HELLO order as\n"
+            "                    anyone; a joiner on another machine reaches them at the\n"
+            "                    host's address, their own ports)\n"
+            "  --bot-logs DIR    each bot's terminal log, DIR/bot-I.log (for `netrace merge`)\n" NET_COMMON_HELP,
     .run = net_host_main,
 };
 

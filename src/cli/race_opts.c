@@ -97,14 +97,17 @@ int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
             !cli_int(cmd, "--delta", v, 0, SCHEME_DELTA_MAX_US / NR_US_PER_MS, &n))
             return RACE_FLAG_BAD;
         o->params.delta_us = n * NR_US_PER_MS;
+        o->params_given |= RACEHEADER_DELTA;
     } else if (cli_flag_is(a, "--tdr")) {
         if (!cli_value(argc, argv, i, cmd, &v) || !cli_double(cmd, "--tdr", v, 0.0, 1000.0, &d))
             return RACE_FLAG_BAD;
         o->params.tdr_cw = d;
+        o->params_given |= RACEHEADER_TDR;
     } else if (cli_flag_is(a, "--converge")) {
         if (!cli_value(argc, argv, i, cmd, &v) || !cli_int(cmd, "--converge", v, 0, 10000, &n))
             return RACE_FLAG_BAD;
         o->params.converge_us = n * NR_US_PER_MS;
+        o->params_given |= RACEHEADER_CONVERGE;
     } else if (cli_flag_is(a, "--schemes")) {
         if (!cli_value(argc, argv, i, cmd, &v))
             return RACE_FLAG_BAD;
@@ -112,6 +115,7 @@ int race_opts_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
     } else if (cli_flag_is(a, "--seed")) {
         if (!cli_value(argc, argv, i, cmd, &v) || !cli_u64(cmd, "--seed", v, &o->seed))
             return RACE_FLAG_BAD;
+        o->params_given |= RACEHEADER_SEED;
     } else if (cli_flag_is(a, "--clock1") || cli_flag_is(a, "--clock2")) {
         int t = a[7] == '1' ? 0 : 1;
         if (!cli_value(argc, argv, i, cmd, &v) || !parse_clock(cmd, t ? "--clock2" : "--clock1", v, &o->clock[t]))
@@ -153,6 +157,17 @@ int race_opts_parse(RaceOpts *o, const char *cmd)
     return CLI_OK;
 }
 
+int race_opts_check_delta(const RaceOpts *o, const char *cmd)
+{
+    int64_t dmax = engine_delta_max_us(o->rec.period_ms, o->clock, ENGINE_MAX_CARS); /* unset: no drift */
+    if (o->params.delta_us > dmax)
+        return cli_usage_error(cmd, "--delta: %ld ms is more than the schemes' buffers hold at %s's %ld ms "
+                               "period and these clocks (at most %ld ms)",
+                               (long)(o->params.delta_us / NR_US_PER_MS), o->recording, (long)o->rec.period_ms,
+                               (long)(dmax / NR_US_PER_MS));
+    return CLI_OK;
+}
+
 int race_opts_load(RaceOpts *o, const char *cmd)
 {
     NrError err = {{0}};
@@ -168,12 +183,9 @@ int race_opts_load(RaceOpts *o, const char *cmd)
         o->track_path[0] = '\0';
     if (o->rec.ncars < 2)
         return cli_fail(cmd, "%s: a race needs two cars, the recording has %d", path, o->rec.ncars);
-    int64_t dmax = engine_delta_max_us(o->rec.period_ms, o->clock, ENGINE_MAX_CARS); /* unset: no drift */
-    if (o->params.delta_us > dmax)
-        return cli_usage_error(cmd, "--delta: %ld ms is more than the schemes' buffers hold at %s's %ld ms "
-                               "period and these clocks (at most %ld ms)",
-                               (long)(o->params.delta_us / NR_US_PER_MS), path, (long)o->rec.period_ms,
-                               (long)(dmax / NR_US_PER_MS));
+    int drc = race_opts_check_delta(o, cmd);
+    if (drc != CLI_OK)
+        return drc;
     for (int c = 0; c < 2; c++) {
         o->progress[c] = malloc(sizeof(double) * (size_t)o->rec.nsamples);
         if (!o->progress[c] || !recording_progress(&o->rec, o->track, c, o->progress[c]))

@@ -15,6 +15,8 @@
  *        printing one line.
  *   race_opts_engine_config(o, cfg)       an EngineConfig for the loaded race
  *        (to replay o->rec with replay_new or experiment_run).
+ *   race_opts_check_delta(o, cmd)  Delta within what the schemes' buffers hold
+ *        at the recording's period and these clocks; CLI_OK or exit 2.
  *   race_opts_check_clocks(o, ncars, cmd)  every --clock names one of
  *        ncars terminals; CLI_OK or the exit code after one line.
  *   race_opts_free(o)
@@ -44,6 +46,7 @@
 #include "replay.h"
 #include "linkscript.h"
 #include "linkmatrix.h"
+#include "raceheader.h"
 
 #define RACE_DEFAULT_RECORDING "recordings/default.csv"
 #define RACE_DEFAULT_LINK "delay 75ms 10ms distribution paretonormal"
@@ -57,6 +60,7 @@ typedef struct RaceOpts {
     const char *script_path; /* --link-script FILE, NULL = none */
     uint64_t seed;
     SchemeParams params;
+    unsigned params_given;                /* RACEHEADER_* bits: --delta, --tdr, --converge, --seed given */
     TerminalClock clock[ENGINE_MAX_CARS]; /* --clock1 / --clock2 / --clock I=... */
     unsigned clock_given;                 /* bit I-1: terminal I's clock was given */
     /* loaded */
@@ -96,6 +100,7 @@ int race_opts_load(RaceOpts *o, const char *cmd);
 int race_opts_check_out(const RaceOpts *o, const char *cmd, const char *flag, const char *path);
 void race_opts_engine_config(const RaceOpts *o, EngineConfig *cfg);
 int race_opts_check_clocks(const RaceOpts *o, int ncars, const char *cmd);
+int race_opts_check_delta(const RaceOpts *o, const char *cmd);
 void race_opts_free(RaceOpts *o);
 void race_warn_delta(const RaceOpts *o, const char *cmd, const LinkSpec *swept, int nswept);
 void race_print_params(FILE *f, const RaceOpts *o);
@@ -126,11 +131,26 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *        of o with topology and server set; returns the count (1 without a
  *        comparison).
  *   race_topo_print_params / _table / _csv  the wide forms of the outputs.
+ *   race_topo_lines(o)          the --link matrix, made empty on first use
+ *        (NULL: out of memory).
+ *   race_header_defaults(o, cmd) / race_header_lines(o, cmd)  replay's
+ *        defaults from the recording's condition (raceheader.h), for what
+ *        no flag gives: after race_opts_load the topology and server (not
+ *        when link flags (--links, --link, --link12/21) name lines of
+ *        another topology: theirs is --topology's), the clocks, Delta,
+ *        T_dr, convergence and seed; after race_topo_resolve the lines of the race (two cars
+ *        p2p: 1-2 / 2-1 as --link12 / --link21; a `medium` line: a note on
+ *        stderr, the default link). CLI_OK or an exit code.
+ *   race_topo_print_clocks(f, o)  a "clock I: OFF ms, PPM ppm" line per terminal
+ *        when any terminal's clock is off the global one (else nothing).
  *   race_topo_describe(o, buf, n)  the links in one line for the window's
  *        status line: "p2p, 4 terminals: every link SPEC", "cs relay, 4
  *        terminals: up SPEC, down SPEC", else each line "1-2 SPEC; ...". */
 int race_topo_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd);
 int race_topo_resolve(RaceOpts *o, const char *cmd);
+LinkMatrix *race_topo_lines(RaceOpts *o);
+int race_header_defaults(RaceOpts *o, const char *cmd);
+int race_header_lines(RaceOpts *o, const char *cmd);
 int race_topo_resolve_cars(RaceOpts *o, const char *cmd, int ncars);
 void race_topo_config(const RaceOpts *o, EngineConfig *cfg);
 bool race_topo_wide(const RaceOpts *o);
@@ -141,6 +161,7 @@ int race_topo_configs(const RaceOpts *o, RaceOpts *out, int max);
  * the lines 1-2 and 2-1 through it. */
 const LinkSpec *race_topo_line(const RaceOpts *o, int from, int to);
 const char *race_topo_name(const RaceOpts *o);
+void race_topo_print_clocks(FILE *f, const RaceOpts *o);
 void race_topo_print_params(FILE *f, const RaceOpts *o);
 void race_topo_describe(const RaceOpts *o, char *buf, size_t n);
 void race_topo_print_table(FILE *f, const RunResult *r, int n, int ncars);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static LinkMatrix *lines_of(RaceOpts *o)
+LinkMatrix *race_topo_lines(RaceOpts *o)
 {
     if (!o->lines) {
         o->lines = malloc(sizeof *o->lines);
@@ -71,7 +71,7 @@ int race_topo_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd)
         if (*i + 2 >= argc)
             return cli_usage_error(cmd, "--link: expected I-J SPEC (e.g. --link 1-3 'delay 75ms')"), RACE_FLAG_BAD;
         NrError err = {{0}};
-        LinkMatrix *m = lines_of(o);
+        LinkMatrix *m = race_topo_lines(o);
         if (!m)
             return cli_fail(cmd, "out of memory"), RACE_FLAG_BAD;
         if (!linkmatrix_set(m, argv[*i + 1], argv[*i + 2], "--link", &err))
@@ -104,7 +104,7 @@ static int resolve_lines(RaceOpts *o, const char *cmd)
             return cli_fail(cmd, "%s%s%s", strncmp(err.msg, o->links_path, strlen(o->links_path)) ? o->links_path : "",
                             strncmp(err.msg, o->links_path, strlen(o->links_path)) ? ": " : "", err.msg);
         }
-        LinkMatrix *m = lines_of(o);
+        LinkMatrix *m = race_topo_lines(o);
         for (int i = 0; m && i < LINKMATRIX_NODES; i++)
             for (int j = 0; j < LINKMATRIX_NODES; j++)
                 if (file.set[i][j] && !m->set[i][j]) { /* a flag wins over the file */
@@ -283,6 +283,18 @@ void race_topo_describe(const RaceOpts *o, char *buf, size_t n)
     }
 }
 
+void race_topo_print_clocks(FILE *f, const RaceOpts *o)
+{
+    bool any = false;
+    for (int i = 0; i < o->ncars; i++)
+        any |= o->clock[i].offset_us != 0 || o->clock[i].drift_ppm != 0;
+    if (!any)
+        return; /* every clock on the global one: the lines as they were */
+    for (int i = 0; i < o->ncars; i++)
+        fprintf(f, "clock %d: %+.3f ms, %+.3f ppm\n", i + 1, (double)o->clock[i].offset_us / 1000.0,
+                o->clock[i].drift_ppm);
+}
+
 void race_topo_print_params(FILE *f, const RaceOpts *o)
 {
     fprintf(f, "topology: %s, %d terminals%s\n", o->topology == ROUTE_P2P ? "p2p" : "cs", o->ncars,
@@ -297,6 +309,7 @@ void race_topo_print_params(FILE *f, const RaceOpts *o)
             if (j != i)
                 fprintf(f, "link %d-%d: %s\n", i + 1, j + 1, race_topo_line(o, i, j)->text);
     }
+    race_topo_print_clocks(f, o);
     race_print_script(f, o);
     fprintf(f, "delta %.0f ms, T_dr %.3g cw, seed %" PRIu64 "\n\n", (double)o->params.delta_us / 1000.0,
             o->params.tdr_cw, o->seed);

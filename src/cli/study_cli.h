@@ -25,7 +25,8 @@
  *        run drove or rated something: a resumed session does not repeat
  *        old breaks); STOP before a race past s->stop_after; DONE. Each call
  *        moves on: DRIVE and RATE are not returned again for the same race
- *        in one run.
+ *        in one run. With ss->net, RATE also for a driven race (practice
+ *        too) whose DIR has neither race-NNN.csv nor race-NNN.joiner.log.
  *   study_session_again(ss)  the race study_session_next gave last comes
  *        again from its start: DRIVE when it has no metrics, else RATE
  *        when answers are missing (a network race its peer left).
@@ -123,6 +124,7 @@ typedef struct StudyCli {
     const char *net_join;     /* --join HOST[:PORT]: this end joins the host's races */
     const char *net_code, *net_allow;
     int net_port;             /* --port (-1: the default) */
+    char join_dir[STUDY_PATH_LEN]; /* the joiner without --out: the folder made for its logs */
 } StudyCli;
 
 typedef enum StudyNext { STUDY_NEXT_DRIVE, STUDY_NEXT_RATE, STUDY_NEXT_BREAK, STUDY_NEXT_STOP, STUDY_NEXT_DONE } StudyNext;
@@ -138,6 +140,8 @@ typedef struct StudySession {
     int cursor, stage;  /* study_session_next's place: race index, step within it */
     bool active;        /* this run drove or rated a race */
     bool begun;         /* study_session_begin done */
+    bool net;           /* over the network: a driven race without its recording (nor the joiner's
+                           log to make it) comes again as RATE (study_net.c fetches the log) */
 } StudySession;
 
 /* One race as the session sets it up: what liverace needs, and the memory

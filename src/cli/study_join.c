@@ -5,6 +5,7 @@
  * file's player 2 lines) and joins again, until the host's last race. */
 #include "study_cli.h"
 
+#include "cli_load.h"
 #include "nr_file.h"
 #include "session.h"
 
@@ -122,11 +123,36 @@ static void join_rate(StudyNetJoin *j, Session *s)
         session_study_done(s, session_marks(s));
 }
 
+/* The host wants this end's log of the race (its recording): a driven
+ * race's once its views are all in (the log ended here and then sent: the
+ * file in place at both ends), a race driven before (a rate-only session)
+ * from --out's race-NNN.joiner.log when it is there; none is said so. */
+static void join_send_log(StudyNetJoin *j, Session *s, const NetStudyRace *st)
+{
+    char path[STUDY_PATH_LEN];
+    NrError err = {{0}};
+    bool ended = st->rate_only || session_log_end(s);
+    if (st->rate_only && j->o.out_dir)
+        snprintf(path, sizeof path, "%s/race-%03d.joiner.log", j->o.out_dir, st->race);
+    else
+        snprintf(path, sizeof path, "%s", st->rate_only ? "" : session_log_path(s));
+    size_t n = 0;
+    char *text = ended && path[0] ? cli_read_text(path, "terminal log", &n, &err) : NULL;
+    if (!text)
+        fprintf(stderr, "netrace study: race %d: no log of it to send the host (%s)\n", st->race,
+                err.msg[0] ? err.msg : !ended ? session_error(s) : "no --out folder");
+    session_study_send_log(s, text, text ? n : 0);
+    free(text);
+}
+
 static void join_event(void *ctx, Session *s, const NetSessionEvent *e)
 {
     StudyNetJoin *j = ctx;
+    const NetStudyRace *st = session_study(s);
     if (e->kind == NETSESSION_EV_FINISHED && j->rc == CLI_OK && !j->o.window)
         join_rate(j, s);
+    if (st && st->log && (st->rate_only ? e->kind == NETSESSION_EV_FINISHED : e->kind == NETSESSION_EV_STUDY_RACE_DONE))
+        join_send_log(j, s, st);
 }
 
 StudyNetJoin *study_net_join_new(const StudyNetOpts *o, CliPlayers *pl)
@@ -191,6 +217,9 @@ bool study_net_join_step(StudyNetJoin *j)
             join_open(j);
         return j->rc == CLI_OK;
     }
+    const NetStudyRace *st = session_study(j->s);
+    if (st && st->brk && !j->o.window) /* headless: no one rests */
+        session_study_rested(j->s);
     if (!session_step(j->s))
         join_closed(j);
     return !j->over && j->rc == CLI_OK;

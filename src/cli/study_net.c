@@ -14,6 +14,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define CMD STUDY_CMD
 
@@ -29,7 +31,8 @@ struct StudyNetHost {
     NetStudyRace st;
     char schemes[WIRE_SCHEMES_TEXT], log_path[STUDY_PATH_LEN];
     char *track_text;
-    bool finished, metrics_done, peer_done, marks_done, closed;
+    bool finished, metrics_done, peer_done, marks_done, closed, log_done;
+    bool rest;  /* a plan's break comes before the next race driven: both players rest first */
     int rc;
     bool over, complete;
 };
@@ -56,6 +59,13 @@ static bool host_controller(void *ctx, const Track *track, int car, uint64_t see
 
 /* The study race the session offers: its place, kind, questions, the
  * joiner's link (the condition's 2 -> 1), the joiner's answers kept. */
+static bool race_file(const StudyNetHost *h, int race, const char *tail, char *path, size_t n)
+{
+    struct stat st;
+    snprintf(path, n, "%s/race-%03d.%s", h->ss->s->out_dir, race, tail);
+    return stat(path, &st) == 0;
+}
+
 static void study_race(StudyNetHost *h, const StudyRace *race, bool rate_only)
 {
     const StudyPlan *pl = &h->ss->s->plan;
@@ -67,6 +77,9 @@ static void study_race(StudyNetHost *h, const StudyRace *race, bool rate_only)
     st->practice = race->kind == STUDY_RACE_PRACTICE;
     st->rated = !st->practice;
     st->rate_only = rate_only;
+    st->brk = h->rest && !rate_only;
+    char path[STUDY_PATH_LEN]; /* the joiner's log makes the recording: wanted unless DIR has it */
+    st->log = !rate_only || !race_file(h, race->index, "joiner.log", path, sizeof path);
     st->blind = pl->blind;
     st->nq = st->rated ? pl->nq : 0;
     for (int q = 0; q < st->nq; q++) {
@@ -123,7 +136,53 @@ static int host_open(StudyNetHost *h, const StudyRace *race, bool rate_only)
     h->race = race;
     h->metrics_done = rate_only; /* its metrics were written when it was driven */
     h->finished = h->peer_done = h->marks_done = h->closed = false;
+    h->log_done = !h->st.log;
+    if (h->st.brk && !h->o.window) /* no one to rest: headless */
+        session_study_rested(h->s);
     return CLI_OK;
+}
+
+/* The joiner's log of the race, whole: DIR/race-NNN.joiner.log written
+ * as PATH.part, synced, renamed (a kill before leaves no such file). */
+static int keep_joiner_log(StudyNetHost *h, Session *s, int64_t bytes)
+{
+    char path[STUDY_PATH_LEN];
+    size_t n;
+    const char *text = session_study_log(s, &n);
+    h->log_done = true;
+    if (bytes < 0 || !text) {
+        printf("race %d: the joiner has no log of it: no recording of the race\n", h->race->index);
+        return CLI_OK;
+    }
+    if (race_file(h, h->race->index, "joiner.log", path, sizeof path))
+        return CLI_OK; /* kept before (never replaced) */
+    NrPartFile out;
+    int rc = CLI_OK;
+    FILE *f = cli_out_open(CMD, &out, path, &rc);
+    if (!f)
+        return rc;
+    bool ok = fwrite(text, 1, n, f) == n && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    cli_out_close(CMD, &out, ok, &rc);
+    return rc;
+}
+
+/* The race's recording and inputs from both logs (netrace merge), once
+ * DIR has the joiner's; said on the experimenter's terminal. A merge
+ * that fails says why and leaves the logs (netrace merge by hand). */
+static void record_race(StudyNetHost *h, int race)
+{
+    char hl[STUDY_PATH_LEN], jl[STUDY_PATH_LEN], rec[STUDY_PATH_LEN], in[STUDY_PATH_LEN];
+    if (race_file(h, race, "csv", rec, sizeof rec) || !race_file(h, race, "joiner.log", jl, sizeof jl))
+        return;
+    if (!race_file(h, race, "host.log", hl, sizeof hl) && !race_file(h, race, "host.log.part", hl, sizeof hl))
+        return;
+    race_file(h, race, "inputs.csv", in, sizeof in);
+    const char *paths[2] = {hl, jl};
+    if (cli_merge(&(CliMerge){CMD, paths, 2, rec, NULL, NULL, in, true}) == CLI_OK)
+        printf("race %d: recording %s, inputs %s\n", race, rec, in);
+    else
+        printf("race %d: no recording (the logs stay: netrace merge them by hand)\n", race);
+    fflush(stdout);
 }
 
 /* The host's player's answers (the --ratings file's player 1 lines). */
@@ -152,6 +211,19 @@ static bool player_done(const StudyNetHost *h, int player)
     return true;
 }
 
+/* A race driven before still wants answers, or its recording. */
+static bool rate_left(const StudyNetHost *h, const StudyRace *race)
+{
+    char path[STUDY_PATH_LEN];
+    const StudyPlan *pl = &h->ss->s->plan;
+    for (int q = 0; race->kind != STUDY_RACE_PRACTICE && q < pl->nq; q++)
+        for (int p = 1; p <= 2; p++)
+            if (!study_session_given(h->ss, race->index, p, q))
+                return true;
+    return !race_file(h, race->index, "csv", path, sizeof path) &&
+           !race_file(h, race->index, "joiner.log", path, sizeof path);
+}
+
 /* The host's session said something: the finish, the race's views all in
  * (its metrics; then its player rates: no answer of a race is kept before
  * its metrics, so a resumed session never rates a race it drives again),
@@ -165,7 +237,7 @@ static void host_event(void *ctx, Session *s, const NetSessionEvent *e)
     const StudyRace *race = h->race;
     if (e->kind == NETSESSION_EV_FINISHED && !h->finished) {
         h->finished = true;
-        if (h->st.rate_only && !h->o.window) /* driven before: its metrics are in DIR */
+        if (h->st.rate_only && h->st.rated && !h->o.window) /* driven before: its metrics are in DIR */
             h->rc = host_rate(h);
     } else if (e->kind == NETSESSION_EV_STUDY_RACE_DONE && !h->metrics_done) {
         h->metrics_done = true;
@@ -179,6 +251,8 @@ static void host_event(void *ctx, Session *s, const NetSessionEvent *e)
             h->rc = study_session_answer(h->ss, race, 2, e->index, e->score, e->value);
         if (h->rc == CLI_OK) /* kept (now, or before: its acknowledgement was lost) */
             session_study_ack(s, e->index);
+    } else if (e->kind == NETSESSION_EV_STUDY_LOG && !h->log_done) {
+        h->rc = keep_joiner_log(h, s, e->value);
     } else if (e->kind == NETSESSION_EV_STUDY_DONE && !h->peer_done) {
         h->peer_done = true;
         if (!h->st.rate_only)
@@ -216,6 +290,9 @@ StudyNetHost *study_net_host_new(StudySession *ss, const StudyNetOpts *o)
         free(h);
         return NULL;
     }
+    ss->net = true; /* a race's recording needs the joiner's log: it comes again for it */
+    for (int i = 0; i < ss->ord.nrace; i++) /* a resumed session: what a kill left unmerged */
+        record_race(h, ss->ord.race[i].index);
     return h;
 }
 
@@ -234,11 +311,19 @@ static void host_next(StudyNetHost *h)
                    h->ss->ord.nrace, race->index);
         h->over = true;
     } else if (next == STUDY_NEXT_BREAK) {
-        printf("break\n");
+        h->rest = true;
+        printf("break: the next race starts once both players are ready (a key on each screen)\n");
     } else {
+        if (next == STUDY_NEXT_RATE) /* a resumed race: its recording from logs DIR has, first */
+            record_race(h, race->index);
+        if (next == STUDY_NEXT_RATE && !rate_left(h, race)) {
+            fflush(stdout);
+            return; /* nothing left of it: the next step goes on */
+        }
         h->rc = host_open(h, race, next == STUDY_NEXT_RATE);
         if (next == STUDY_NEXT_RATE && h->rc == CLI_OK)
-            printf("race %d: its ratings (the race was driven before)\n", race->index);
+            printf("race %d: %s (the race was driven before)\n", race->index,
+                   h->st.rated && !(player_done(h, 1) && player_done(h, 2)) ? "its ratings" : "the joiner's log");
     }
     fflush(stdout);
 }
@@ -252,9 +337,9 @@ bool study_net_host_step(StudyNetHost *h)
         return !h->over && h->rc == CLI_OK;
     }
     bool running = session_step(h->s);
-    if (running && !h->closed && h->finished && h->metrics_done && h->peer_done && player_done(h, 1) &&
+    if (running && !h->closed && h->finished && h->metrics_done && h->peer_done && h->log_done && player_done(h, 1) &&
         player_done(h, 2)) {
-        h->closed = true; /* both players' answers kept: the race is over at both ends */
+        h->closed = true; /* both players' answers and the joiner's log kept: the race is over at both ends */
         session_study_close(h->s);
         running = session_step(h->s);
     }
@@ -268,6 +353,10 @@ bool study_net_host_step(StudyNetHost *h)
         session_free(h->s);
         h->s = NULL;
         study_setup_free(h->rs);
+        if (ok)
+            record_race(h, h->race->index); /* both logs in place now */
+        if (ok && !h->st.rate_only)
+            h->rest = false; /* rested: the break is over */
     }
     return h->rc == CLI_OK;
 }

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -210,6 +211,7 @@ static void window_config(const StudyCli *s, const PlayConfig *pc, int seat, Net
     wc->width = pc->width;
     wc->height = pc->height;
     wc->fullscreen = pc->fullscreen;
+    wc->scale = pc->scale;
     wc->shot_dir = pc->shot_dir;
     wc->title = seat == 0 ? "netrace study (host)" : "netrace study (join)";
 }
@@ -240,6 +242,16 @@ int study_join_main(StudyCli *s, const PlayConfig *pc, bool headless)
         return CLI_USAGE;
     if (s->out_dir && mkdir(s->out_dir, 0777) != 0 && errno != EEXIST)
         return cli_fail(STUDY_CMD, "--out %s: cannot make it: %s", s->out_dir, strerror(errno));
+    char *made = s->join_dir;
+    if (!s->out_dir) { /* the logs go to the host (its recordings): they need a folder here first */
+        const char *tmp = getenv("TMPDIR");
+        snprintf(made, sizeof s->join_dir, "%s/netrace-study-join-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+        if (!mkdtemp(made))
+            return cli_fail(STUDY_CMD, "%s: cannot make a folder for the race logs (give --out DIR): %s", made,
+                            strerror(errno));
+        s->out_dir = made;
+        fprintf(stderr, "netrace study: the race logs go to %s (--out DIR names another)\n", made);
+    }
     NetWinConfig wc;
     window_config(s, pc, 1, &wc);
     catch_signals();

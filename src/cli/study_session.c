@@ -190,12 +190,27 @@ static bool race_driven(const StudySession *ss, int race)
     return false;
 }
 
+/* A network race's recording is in DIR, or can be made there from both
+ * logs (the joiner's came over). */
+static bool race_recorded(const StudySession *ss, int race)
+{
+    char path[PATH_LEN], base[64];
+    struct stat st;
+    snprintf(base, sizeof base, "race-%03d.csv", race);
+    dir_path(ss, path, base);
+    if (stat(path, &st) == 0)
+        return true;
+    snprintf(base, sizeof base, "race-%03d.joiner.log", race);
+    dir_path(ss, path, base);
+    return stat(path, &st) == 0;
+}
+
 /* A race not driven to its end (killed, or its metrics never written):
  * whatever it left is moved to race-NNN.aborted-K.*, never overwritten. */
 static int keep_aside(const StudySession *ss, int race)
 {
-    static const char *const tails[] = {".csv", ".csv.part", ".inputs.csv", ".inputs.csv.part", ".host.log",
-                                        ".host.log.part"};
+    static const char *const tails[] = {".csv",      ".csv.part",      ".inputs.csv", ".inputs.csv.part",
+                                        ".host.log", ".host.log.part", ".joiner.log", ".joiner.log.part"};
     enum { NTAILS = sizeof tails / sizeof tails[0] };
     char from[NTAILS][PATH_LEN], to[PATH_LEN], base[64];
     struct stat st;
@@ -440,7 +455,7 @@ StudyNext study_session_next(StudySession *ss, const StudyRace **race)
         }
         if (ss->stage == 1) {
             ss->stage = 2;
-            if (r->kind != STUDY_RACE_PRACTICE && !all_given(ss, r)) {
+            if ((r->kind != STUDY_RACE_PRACTICE && !all_given(ss, r)) || (ss->net && !race_recorded(ss, r->index))) {
                 ss->active = true;
                 return STUDY_NEXT_RATE;
             }

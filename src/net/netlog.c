@@ -20,7 +20,7 @@ struct NetLog {
 };
 
 static const char *const kind_names[WIRE_KIND_END] = {
-    "?", "hello", "welcome", "track", "mu", "sync_req", "sync_resp", "control", "view", "peers", "peer", "study",
+    "?", "hello", "welcome", "track", "mu", "sync_req", "sync_resp", "control", "view", "peers", "peer", "study", "log",
 };
 
 NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
@@ -60,6 +60,9 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
     if (m->study) /* the host's: the study's own keys of the recording (merge) */
         fprintf(g->f, "# study: %s\n# pair: %d\n# condition: %s\n# race_kind: %s\n", m->study->name, m->study->pair,
                 m->study->condition, m->study->kind);
+    for (int j = 0; j < WIRE_MAX_CARS; j++) /* the lines out of this car with a spec of their own */
+        if (m->line_link[j] && j + 1 != m->car)
+            fprintf(g->f, "# link_%d_%d: %s\n", m->car, j + 1, m->line_link[j][0] ? m->line_link[j] : "none");
     if (m->ncars > 2 || strcmp(m->topology, "p2p") != 0) /* a two-player log reads as it did */
         fprintf(g->f, "# cars: %d\n# topology: %s%s%s\n", m->ncars, m->topology, m->server[0] ? " " : "", m->server);
     g->tx_to = m->ncars > 2 && strcmp(m->topology, "p2p") == 0;
@@ -72,6 +75,7 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
           "# columns reject: row,local_us,reason,count\n"
           "# columns event: row,local_us,sync_us,what,detail\n"
           "# columns mark: row,local_us,sync_us,kind\n"
+          "# columns input: row,t_ms,throttle,brake,steer\n"
           "# columns metric: row,scheme,key,value\n",
           g->f);
     if (nr_part_flush(&g->pf) != NR_PART_OK) {
@@ -102,8 +106,16 @@ void netlog_own(NetLog *g, int32_t seq, const RecSample *s, int64_t taken_sync, 
 {
     if (!g || g->failed)
         return;
-    fprintf(g->f, "own,%d,%" PRId64 ",%" PRId64 ",%" PRId64 ",%.4f,%.4f,%.4f,%.3f\n", (int)seq,
-            (int64_t)s->t_ms * 1000, taken_sync, taken_local, s->x, s->y, s->heading, s->speed);
+    /* as a recording writes them (the shortest text that reads back to the
+     * same double): the merged recording holds the samples the terminal
+     * took, bit for bit, so its car re-simulates to them from its inputs */
+    char x[48], y[48], h[48], v[48];
+    nr_format_double(x, sizeof x, s->x);
+    nr_format_double(y, sizeof y, s->y);
+    nr_format_double(h, sizeof h, s->heading);
+    nr_format_double(v, sizeof v, s->speed);
+    fprintf(g->f, "own,%d,%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,%s,%s\n", (int)seq, (int64_t)s->t_ms * 1000,
+            taken_sync, taken_local, x, y, h, v);
     check(g);
 }
 
@@ -172,6 +184,18 @@ void netlog_mark(NetLog *g, int64_t local, int64_t sync, const char *kind)
     if (!g || g->failed)
         return;
     fprintf(g->f, "mark,%" PRId64 ",%" PRId64 ",%s\n", local, sync, kind);
+    check(g);
+}
+
+void netlog_input(NetLog *g, int64_t sync, const CarInput *in)
+{
+    if (!g || g->failed)
+        return;
+    char th[48], br[48], st[48]; /* as an input script writes them: they read back to the same doubles */
+    nr_format_double(th, sizeof th, in->throttle);
+    nr_format_double(br, sizeof br, in->brake);
+    nr_format_double(st, sizeof st, in->steer);
+    fprintf(g->f, "input,%" PRId64 ",%s,%s,%s\n", sync / 1000, th, br, st);
     check(g);
 }
 
@@ -334,6 +358,11 @@ static void sink_mark(void *ctx, int64_t local, int64_t race, const char *kind)
     (void)netlog_flush(k->log, &err); /* a failure shows at the next flush, which ends the session */
 }
 
+static void sink_input(void *ctx, int64_t race, const CarInput *in)
+{
+    netlog_input(((NetLogSink *)ctx)->log, race, in);
+}
+
 static bool sink_flush(void *ctx, NrError *err)
 {
     return netlog_flush(((NetLogSink *)ctx)->log, err);
@@ -349,6 +378,7 @@ static bool sink_close(void *ctx, NrError *err)
 
 NetSessionLog netlog_sink(NetLogSink *k)
 {
-    return (NetSessionLog){k,          sink_open,  sink_own,     sink_tx,    sink_rx,   sink_clock,
-                           sink_reject, sink_event, sink_metrics, sink_flush, sink_close, sink_mark};
+    return (NetSessionLog){k,           sink_open,  sink_own,     sink_tx,    sink_rx,   sink_clock,
+                           sink_reject, sink_event, sink_metrics, sink_flush, sink_close, sink_mark,
+                           sink_input};
 }

@@ -7,7 +7,7 @@
  * Contracts:
  *   netlog_open(path, meta, err)  creates path.part (never replaces an
  *        existing one) and writes the header; NULL + err.
- *   netlog_own / _tx / _rx / _clock / _reject / _event / _metrics / _mark  one row
+ *   netlog_own / _tx / _rx / _clock / _reject / _event / _metrics / _mark / _input  one row
  *        each as docs/netlog.md says (INT64_MIN times: an empty field).
  *   netlog_flush(log, err)  pushes the rows to the file; false + err once a
  *        write failed (a full disk: said at once, not at the end).
@@ -35,6 +35,7 @@ void netlog_reject(NetLog *g, int64_t local, const char *reason, int64_t count);
 void netlog_event(NetLog *g, int64_t local, int64_t sync, const char *what, const char *detail);
 void netlog_metrics(NetLog *g, const char *scheme, const Metrics *m, int own_dir);
 void netlog_mark(NetLog *g, int64_t local, int64_t sync, const char *kind);
+void netlog_input(NetLog *g, int64_t sync, const CarInput *in);
 bool netlog_flush(NetLog *g, NrError *err);
 bool netlog_close(NetLog *g, NrError *err);
 

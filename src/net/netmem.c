@@ -106,9 +106,16 @@ static bool mem_send(NetPort *p, const NetAddr *to, const uint8_t *buf, int n)
     h->sent++;
     if (h->tap)
         h->tap(h->tap_ctx, &m->addr, to, buf, n);
+    /* 127.0.0.0/8 is each machine's own: the port of the sender's host,
+     * and the datagram comes from the loopback address (as a socket sees it) */
+    NetAddr dest = *to, src = m->addr;
+    if (netaddr_loopback(to)) {
+        dest.host = m->addr.host;
+        src.host = to->host;
+    }
     int dst = -1;
     for (int i = 0; i < h->nports; i++)
-        if (netaddr_equal(&h->ports[i]->addr, to))
+        if (netaddr_equal(&h->ports[i]->addr, &dest))
             dst = i;
     for (int i = 0; i < h->nblock; i++)
         if (netaddr_equal(&h->block_from[i], &m->addr) && netaddr_equal(&h->block_to[i], to))
@@ -117,9 +124,9 @@ static bool mem_send(NetPort *p, const NetAddr *to, const uint8_t *buf, int n)
         h->lost++; /* nobody at that address, or the link lost it */
         return true;
     }
-    fly(h, dst, &m->addr, buf, n, draw_delay(h, &m->link));
+    fly(h, dst, &src, buf, n, draw_delay(h, &m->link));
     if (m->link.dup > 0 && unit(h) < m->link.dup)
-        fly(h, dst, &m->addr, buf, n, draw_delay(h, &m->link));
+        fly(h, dst, &src, buf, n, draw_delay(h, &m->link));
     return true;
 }
 

@@ -9,7 +9,10 @@
  *   nethub_new(seed, truth)      a hub on the test's true time (borrowed).
  *   nethub_free(h)               frees the hub and its ports.
  *   nethub_port(h, addr, clock)  a port at addr whose arrival stamps are
- *        read on clock (borrowed; a netclock_sim on the same truth).
+ *        read on clock (borrowed; a netclock_sim on the same truth). A
+ *        datagram to 127.x.y.z:P goes to the port at the sender's own host
+ *        and port P, from 127.x.y.z and the sender's port: every host of the
+ *        hub is a machine with its loopback.
  *   nethub_set_link(p, link)     the link of what p sends (default: none,
  *        zero delay, nothing lost).
  *   nethub_freeze(p, frozen)     stop / resume delivering to p.

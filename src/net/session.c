@@ -409,3 +409,28 @@ void session_study_close(Session *s)
 {
     netsession_study_close(s->ns, netclock_now_us(s->clock));
 }
+
+bool session_study_send_log(Session *s, const char *bytes, size_t n)
+{
+    return netsession_study_send_log(s->ns, netclock_now_us(s->clock), bytes, n);
+}
+
+const char *session_study_log(const Session *s, size_t *n)
+{
+    return netsession_study_log(s->ns, n);
+}
+
+bool session_log_end(Session *s)
+{
+    return netsession_log_end(s->ns, netclock_now_us(s->clock));
+}
+
+const char *session_log_path(const Session *s)
+{
+    return s->log.study_dir ? s->log.named : s->log.path ? s->log.path : "";
+}
+
+void session_study_rested(Session *s)
+{
+    netsession_study_rested(s->ns, netclock_now_us(s->clock));
+}

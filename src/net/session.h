@@ -53,8 +53,17 @@
  *        as shown (XXXXX-XXXXX): one code for a study's many sessions.
  *   session_study(s), session_study_answer(s, i, score, ms),
  *   session_study_pending(s), session_study_done(s, marks),
- *   session_study_ack(s, i), session_study_close(s)  the netsession_study_*
- *        calls at the clock's now (a study race, netsession.h).
+ *   session_study_ack(s, i), session_study_close(s),
+ *   session_study_send_log(s, bytes, n), session_study_log(s, &n)  the
+ *        netsession_study_* calls at the clock's now (a study race,
+ *        netsession.h).
+ *   session_study_rested(s)  netsession_study_rested now (a race after a
+ *        plan's break: this end's player rested).
+ *   session_log_end(s)      netsession_log_end now: this terminal's log in
+ *        place while the session goes on (a study's joiner sends it); false
+ *        (session_error says why) when it could not be kept.
+ *   session_log_path(s)     the path of this terminal's log (a study's
+ *        DIR/race-NNN.ROLE.log once the race is known); "" when none.
  */
 #ifndef NR_SESSION_H
 #define NR_SESSION_H
@@ -177,5 +186,10 @@ int session_study_pending(const Session *s);
 void session_study_done(Session *s, int marks);
 void session_study_ack(Session *s, int index);
 void session_study_close(Session *s);
+bool session_study_send_log(Session *s, const char *bytes, size_t n);
+const char *session_study_log(const Session *s, size_t *n);
+bool session_log_end(Session *s);
+void session_study_rested(Session *s);
+const char *session_log_path(const Session *s);
 
 #endif

@@ -54,6 +54,15 @@ stderr_has "cs race" "the sweep checks every topology"
 "$NR" replay "$F" --csv --schemes causality --clock 3=-40 >"$TMP/c3.csv"
 expect 0 "--clock 1= is --clock1" -- cmp -s "$TMP/c1.csv" "$TMP/c2.csv"
 expect 1 "--clock 3= moves terminal 3" -- cmp -s "$TMP/c0.csv" "$TMP/c3.csv"
+# the parameter lines name each terminal's clock once any is off the global one
+expect 0 "replay of 4 with terminal 3's clock" -- "$NR" replay "$F" --headless --schemes nc --clock 3=-40,25
+stdout_has "^clock 3: -40.000 ms, \+25.000 ppm$" "terminal 3's clock printed"
+stdout_has "^clock 4: \+0.000 ms, \+0.000 ppm$" "every terminal's clock printed"
+if [ "$(grep -c '^clock [1-4]: ' "$TMP/out")" = 4 ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: four clock lines expected"; fi
+expect 0 "replay of 4, every clock global" -- "$NR" replay "$F" --headless --schemes nc
+if ! grep -q '^clock ' "$TMP/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: clock lines printed without a clock given"; fi
 expect 2 "a clock beyond N" -- "$NR" replay "$F" --headless --clock 5=10
 stderr_has "--clock 5: the race has 4 terminals" "names the terminal"
 expect 2 "a bad clock" -- "$NR" replay "$F" --headless --clock 3:10

@@ -52,7 +52,37 @@ expect 0 "replay of the three-car race" -- "$NR" replay "$TMP/three.csv" --headl
     --links "$TMP/three.links" --series "$TMP/three-replay.csv"
 same_files "$TMP/three-live.csv" "$TMP/three-replay.csv" "play --p3 and replay of its recording give different --series"
 expect 0 "info on the three-car recording" -- "$NR" info "$TMP/three.csv"
-stdout_has "^link12: delay 10ms" "the header names the line 1->2"
+stdout_has "^link_1_2: delay 10ms" "the header names the line 1->2"
+stdout_has "^link_3_2: delay 90ms" "and every other line of the matrix"
+# replay REC re-runs the race's own condition from the header: no --links
+expect 0 "replay of the three-car race from its header" -- "$NR" replay "$TMP/three.csv" --headless --schemes nc,dr \
+    --series "$TMP/three-header.csv"
+stdout_has "^link 2-3: delay 150ms 20ms" "the header's lines are the replay's"
+same_files "$TMP/three-live.csv" "$TMP/three-header.csv" "replay of the three-car recording by its header differs"
+# every terminal's clock, the cs lines, Delta and the seed travel too; a flag still wins
+CL=(--topology cs --server sync --link 1-s 'delay 30ms 5ms' --link s-3 'delay 60ms' --clock 2=7,-40 --clock 3=-3
+    --delta 150 --seed 5)
+expect 0 "play three bots over cs sync with clocks" -- "$NR" play --headless --cars 3 --p1 bot --p2 bot --p3 bot \
+    --seconds 3 --schemes nc,causality --out "$TMP/cl3.csv" --series "$TMP/cl3-live.csv" "${CL[@]}"
+stdout_has "^clock 2: \+7.000 ms, -40.000 ppm$" "the live race's clock lines"
+expect 0 "info on the cs recording" -- "$NR" info "$TMP/cl3.csv"
+stdout_has "^clock_2: 7,-40$" "terminal 2's clock in the header"
+stdout_has "^link_s_3: delay 60ms$" "a downlink in the header"
+expect 0 "replay of the cs race from its header" -- "$NR" replay "$TMP/cl3.csv" --headless --schemes nc,causality \
+    --series "$TMP/cl3-replay.csv"
+stdout_has "^topology: cs, 3 terminals, server sync" "the header's topology and server"
+stdout_has "^delta 150 ms, T_dr 0.25 cw, seed 5$" "the header's Delta and seed"
+same_files "$TMP/cl3-live.csv" "$TMP/cl3-replay.csv" "replay of the cs recording by its header differs"
+expect 0 "a flag over the header" -- "$NR" replay "$TMP/cl3.csv" --headless --schemes nc --link s-3 'delay 5ms' \
+    --clock 2=0
+stdout_has "^link s-3: delay 5ms$" "--link wins over the header's line"
+stdout_has "^clock 2: \+0.000 ms, \+0.000 ppm$" "--clock wins over the header's clock"
+# a bad condition line: one line naming the file, its line and key, exit 1
+sed 's/^# link_s_3: .*/# link_s_3: delay 5 parsecs/' "$TMP/cl3.csv" >"$TMP/cl3-bad.csv"
+expect 1 "replay of a recording with a bad line" -- "$NR" replay "$TMP/cl3-bad.csv" --headless
+stderr_has "cl3-bad.csv:1[0-9]: link_s_3 'delay 5 parsecs': " "the bad line named"
+expect 1 "info of it" -- "$NR" info "$TMP/cl3-bad.csv"
+stderr_has "cl3-bad.csv:1[0-9]: link_s_3 " "info names it too"
 
 # Two players keep the two-player outputs: no order lines, the old table.
 expect 0 "two bots" -- "$NR" play --headless --p1 bot --p2 bot --seconds 2 --out none --schemes nc

@@ -178,12 +178,14 @@ unset SOURCE_DATE_EPOCH
 
 # The report of both pairs against the hand computation above: each
 # condition's scores base+1, base, base, base-1 -> MOS = base, sd =
-# sqrt(2/3) = 0.82, half = t(0.975, 3) 3.182 * 0.8165 / 2 = 1.30.
+# sqrt(2/3) = 0.82, half = t(0.975, 3) 3.182 * 0.8165 / 2 = 1.30, the
+# interval clipped to the scale 1..5 (A: 4 + 1.30 -> 5; D: 2 - 1.30 -> 1).
 expect 0 "study --report of two pairs" -- "$NR" study --report "$TMP/s1" "$TMP/s2" --csv "$TMP/report.csv" \
     --plot "$TMP/report.png"
 stdout_has "^study example: 2 sessions, 80 answers" "report: sessions and answers"
-stdout_has "^A +nc +operability +4 +4\.00 +0\.82 +\[2\.70, 5\.30\]" "report: MOS of A by hand"
-stdout_has "^D +causality +overall +4 +2\.00 +0\.82 +\[0\.70, 3\.30\]" "report: MOS of D by hand"
+stdout_has "^A +nc +operability +4 +4\.00 +0\.82 +\[2\.70, 5\.00\]" "report: MOS of A by hand"
+stdout_has "^D +causality +overall +4 +2\.00 +0\.82 +\[1\.00, 3\.30\]" "report: MOS of D by hand"
+grep -q '^example,A,operability,ci95_high,5,4$' "$TMP/report.csv" && ok || ko "report CSV: A's interval clipped at 5"
 stdout_has "^C +dr +acceptable +4 +1\.00 +0\.00 +\[1\.00, 1\.00\]" "report: C always acceptable"
 # the repeat: 4 answers per question, one operability answer 1 off
 stdout_has "^  operability +n +4 +mean \|difference\| 0\.25 +identical 75 %" "report: repeat agreement"

@@ -1,6 +1,7 @@
 /* Fuzz harness: the terminal-log reader of `netrace merge`; an accepted log
  * holds own samples from seq 0 at their nominal times, MUs of the peer's
- * car sent at theirs, tx rows to another car or to all; a two-car log
+ * car sent at theirs, tx rows to another car or to all, input rows of its
+ * own car in time order and range; a two-car log
  * merges with itself as the other car into rows the trace reader takes
  * back, an N-car one's sent counts add up over the lines from its car. */
 #include "link.h"
@@ -52,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool ok = termlog_read(&log, f, "fuzz.log", &err);
     fclose(f);
     if (!ok) {
-        if (err.msg[0] == '\0' || log.own || log.rx || log.tx || log.metrics)
+        if (err.msg[0] == '\0' || log.own || log.rx || log.tx || log.metrics || log.inputs)
             abort();
         return 0;
     }
@@ -62,6 +63,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < log.nown; i++)
         if (log.own[i].t_ms != i * log.period_ms || !isfinite(log.own[i].x) || !isfinite(log.own[i].speed))
             abort();
+    /* input rows: this car's, times increasing, inside an input script's ranges */
+    for (int64_t i = 0; i < log.ninputs; i++) {
+        const InputLine *l = &log.inputs[i];
+        if (l->player != log.car - 1 || l->t_ms < 0 || (i > 0 && l->t_ms <= log.inputs[i - 1].t_ms) ||
+            !(l->in.throttle >= 0 && l->in.throttle <= 1) || !(l->in.brake >= 0 && l->in.brake <= 1) ||
+            !(l->in.steer >= -1 && l->in.steer <= 1))
+            abort();
+    }
     for (int64_t i = 0; i < log.nrx; i++)
         if (log.rx[i].seq < 0 || log.rx[i].parity < 0 || log.rx[i].parity > 1 || log.rx[i].from < 1 ||
             log.rx[i].from > log.ncars || log.rx[i].from == log.car ||

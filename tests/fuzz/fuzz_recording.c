@@ -1,6 +1,9 @@
 /* Fuzz harness: the recording reader, and read -> save -> read giving back
  * the same samples bit for bit, the same condition lines and the same
- * marks (either form read, today's written). */
+ * marks (either form read, today's written); the condition's link matrix,
+ * topology and clocks read from the header (raceheader.h), refused with a
+ * message or read within range. */
+#include "raceheader.h"
 #include "recording.h"
 
 #include <stdint.h>
@@ -47,6 +50,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         return 0;
     }
+    RaceHeader h;
+    NrError herr = {{0}};
+    if (raceheader_read(&h, &rec, "fuzz.csv", &herr)) {
+        for (int t = 0; t < ENGINE_MAX_CARS; t++)
+            if ((h.clock_set & (1u << t)) && (t >= rec.ncars || h.clock[t].offset_us > 1000000000LL ||
+                                              h.clock[t].offset_us < -1000000000LL))
+                abort();
+        for (int i = 0; i < LINKMATRIX_NODES; i++)
+            for (int j = 0; j < LINKMATRIX_NODES; j++)
+                if (h.lines.set[i][j] && (i == j || (i < LINKMATRIX_SERVER && i >= rec.ncars) ||
+                                          (j < LINKMATRIX_SERVER && j >= rec.ncars)))
+                    abort();
+    } else if (strncmp(herr.msg, "fuzz.csv:", 9) != 0) {
+        abort(); /* a bad line is named by file and line */
+    }
+    raceheader_free(&h);
     /* Round trip through the writer (only what it can write: whole,
      * in-range recordings). */
     if (rec.nsamples > 0 && recording_in_range(&rec, "fuzz.csv", &err)) {

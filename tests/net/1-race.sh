@@ -1,7 +1,7 @@
 # netrace host / join: usage errors, then one race of two bots between two
 # processes on loopback (the protocol itself is tested in simulated time by
 # tests/test_netsession.c): the joiner's clock 250 ms ahead, both exit 0,
-# the clock estimate lands within 1 ms of 250 ms, both terminals computed
+# the truth within the clock estimate's error bound, both terminals computed
 # the same live metrics, both logs hold what docs/netlog.md promises, and
 # merge + replay of the logs reproduce the live metrics; beside it, a
 # windowed host (SDL's dummy driver) against a headless joiner.
@@ -84,12 +84,25 @@ cp "$TMP/out" "$TMP/j.out"
 wait "$HOST_PID"
 hrc=$?
 if [ "$hrc" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: host exit $hrc"; sed 's/^/  /' "$TMP/h.err"; fi
+# What the protocol guarantees of the clock: the true offset lies within the
+# estimate +/- its error bound (clocksync.h: causal stamps). How small the
+# bound is depends on the machine's load (the round trips it measured), so
+# the estimate is held to its own bound, and the bound only to telling the
+# 250 ms at all (below half of it); "within 1 ms" held on a quiet machine only.
 off=$(key "$TMP/j.out" clock_offset_ms)
-if awk -v o="$off" 'BEGIN { exit !(o != "" && o > 249 && o < 251) }'; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: clock estimate '$off' ms, expected 250 +- 1"; fi
 bound=$(key "$TMP/j.out" clock_error_bound_ms)
-if awk -v o="$off" -v b="$bound" 'BEGIN { d = o - 250; if (d < 0) d = -d; exit !(d <= b) }'; then
+if awk -v o="$off" -v b="$bound" 'BEGIN { d = o - 250; if (d < 0) d = -d; exit !(o != "" && b != "" && d <= b && b < 125) }'; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the truth 250 ms is outside $off +- $bound ms"; fi
+# clock_bound_at: reads a joiner's log, prints "local_us bound_us" for each
+# row of kind $1 (rx: arr_local_us; own: taken_local_us, with its seq), the
+# bound of the clock estimate at that instant: the last clock row's bound
+# grown by at most 200 ppm of the time since (clocksync.h), plus 1 us.
+clock_bound_at() {
+    awk -F, -v kind="$1" '$1 == "clock" { cl = $2; cb = $4; have = 1; next }
+        $1 == kind && (kind == "own" || $3 == "mu") { t = kind == "own" ? $5 : $4
+            b = have ? cb + (t - cl) * 200e-6 + 1 : 1e18
+            print (kind == "own" ? $2 : $0) "," b }' "$2"
+}
 # both terminals computed the same live metrics, over the whole race (a
 # 5 s race: samples 0..152, the first at or after 5 s ending it)
 grep -E '^(nc|causality|dr|dr-causality|dr-local|epp-xv)\.' "$TMP/h.out" >"$TMP/h.metrics"
@@ -120,12 +133,21 @@ for f in h j; do
     if awk -F, '$1 == "own" { if ($2 != n || $3 != n * 33000) bad = 1; n++ } END { exit !(n >= 150 && !bad) }' "$log"; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log own rows"; fi
     # the joiner's MUs come 40 +- 10 ms late, the host's 60 +- 30 ms (pareto tails) (their --link):
-    # never earlier than the link allows; how much later depends on the
-    # machine's load (a loaded sanitizer run saw one past 80 ms), so the
-    # upper bound is only a sanity bound
-    lo=-1000; hi=400000; [ "$f" = h ] && lo=29000
-    if awk -F, -v lo="$lo" -v hi="$hi" '$1 == "rx" && $3 == "mu" { n++; d = $5 - $6; if (d < lo || d > hi) bad = 1 } END { exit !(n >= 120 && !bad) }' "$log"; then
-        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log rx rows (delays outside the links' ranges)"; fi
+    # never earlier than the link allows, less the joiner's clock error,
+    # which its bound at that instant covers (the joiner's clock stamps
+    # both its own MUs, at the sample's taking, and its arrivals); how much
+    # later depends on the machine's load (a loaded sanitizer run saw one
+    # past 80 ms), so the upper bound is only a sanity bound
+    if [ "$f" = j ]; then
+        clock_bound_at rx "$log" >"$TMP/j.rxb"
+        lo_ok=$(awk -F, '{ d = $5 - $6; if (d < -$12) bad++ } END { print bad + 0 }' "$TMP/j.rxb")
+    else
+        clock_bound_at own "$TMP/j.log" >"$TMP/j.ownb"
+        lo_ok=$(awk -F, 'NR == FNR { b[$1] = $2; next } $1 == "rx" && $3 == "mu" {
+            if (!($8 in b) || $5 - $6 < 30000 - b[$8]) bad++ } END { print bad + 0 }' "$TMP/j.ownb" "$log")
+    fi
+    if [ "$lo_ok" = 0 ] && awk -F, '$1 == "rx" && $3 == "mu" { n++; if ($5 - $6 > 400000) bad = 1 } END { exit !(n >= 120 && !bad) }' "$log"; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log rx rows (delays outside the links' ranges: $lo_ok below)"; fi
     if grep -q '^event,.*,end,completed$' "$log" && grep -q '^metric,nc,samples,' "$log"; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f.log end and metrics"; fi
 done

@@ -2,7 +2,7 @@
 # races of N over UDP): the host seats three headless bots and introduces
 # them; every pair proves reachability and races directly. Every terminal
 # exits 0, each joiner estimates its clock (50-150 ms off) against the
-# host's within its bound, all four print the same live metrics, the N-car
+# host's, the truth within its bound, all four print the same live metrics, the N-car
 # ones too; merge of the four logs and replay over the measured delays
 # (--links) reproduce them; a joiner's --link 3-2 delays its line to car 2
 # alone. Then a fifth player of a four-seat race, a joiner of another
@@ -62,9 +62,12 @@ for p in $JPIDS; do
 done
 if grep -q '^car: 1$' "$TMP/p1.out" && grep -q '^packets_rejected: 0$' "$TMP/p1.out" && grep -q '^topology: p2p$' "$TMP/p1.out"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the host's summary"; sed 's/^/  /' "$TMP/p1.out" | head -20; fi
+# the clock: the truth within the estimate's bound (what the protocol
+# guarantees; 1-race.sh says why not "within 1 ms")
 for i in 2 3 4; do
     off=$(key "$TMP/p$i.out" clock_offset_ms)
-    if grep -q "^car: $i$" "$TMP/p$i.out" && awk -v o="$off" -v t=$((i * 50 - 50)) 'BEGIN { d = o - t; if (d < 0) d = -d; exit !(o != "" && d < 1) }'; then
+    bnd=$(key "$TMP/p$i.out" clock_error_bound_ms)
+    if grep -q "^car: $i$" "$TMP/p$i.out" && awk -v o="$off" -v b="$bnd" -v t=$((i * 50 - 50)) 'BEGIN { d = o - t; if (d < 0) d = -d; exit !(o != "" && d <= b && b < 25) }'; then
         pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: joiner $i: car or clock $off ms, truth $((i * 50 - 50))"; fi
 done
 for i in 1 2 3 4; do grep -E '^(nc|causality|dr|dr-causality)\.' "$TMP/p$i.out" >"$TMP/p$i.metrics"; done

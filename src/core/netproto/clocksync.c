@@ -2,6 +2,7 @@
  * drift fitted through the window minima (clocksync.h). */
 #include "clocksync.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Stamps from the network are untrusted: within +/- 2^61 us (73,000 years)
@@ -12,6 +13,8 @@
 #define DRIFT_UNKNOWN_PPM 100.0
 /* A drift fit needs minima spread over at least this much time. */
 #define DRIFT_SPAN_US (10 * NR_US_PER_S)
+/* Two exchanges closer than this confine the drift too loosely to count. */
+#define DRIFT_PAIR_US (2 * NR_US_PER_S)
 
 void clocksync_init(ClockSync *cs)
 {
@@ -91,26 +94,74 @@ bool clocksync_add(ClockSync *cs, int64_t t1, int64_t t2, int64_t t3, int64_t t4
     return true;
 }
 
+/* The drift the exchanges allow, in ppm: [*lo, *hi]. Each exchange pins the
+ * true offset at its t4 within +/- rtt / 2 (the stamps' causality), so
+ * the best exchange b and a stored window minimum m further than
+ * DRIFT_PAIR_US away confine the slope between them; without such a pair
+ * the quartz allowance +/- DRIFT_UNKNOWN_PPM stands. The intersection is
+ * what the data prove; when it excludes the allowance (a drift beyond
+ * 100 ppm shown by the stamps) the data win. */
+static void drift_range(const ClockSync *cs, const ClockSample *b, double *lo, double *hi)
+{
+    double dlo = -1e300, dhi = 1e300;
+    for (int i = 0; i < cs->nmin; i++) {
+        const ClockSample *m = &cs->minima[i];
+        double dt = (double)(b->t4_us - m->t4_us);
+        if (dt < DRIFT_PAIR_US && dt > -DRIFT_PAIR_US)
+            continue;
+        double hb = (double)(b->rtt_us + 1) / 2, hm = (double)(m->rtt_us + 1) / 2;
+        double a = ((double)b->offset_us - hb - ((double)m->offset_us + hm)) / dt * 1e6;
+        double c = ((double)b->offset_us + hb - ((double)m->offset_us - hm)) / dt * 1e6;
+        dlo = fmax(dlo, fmin(a, c));
+        dhi = fmin(dhi, fmax(a, c));
+    }
+    if (dlo > dhi || dlo < -1e299) { /* no pair (or stamps that contradict a line) */
+        dlo = -DRIFT_UNKNOWN_PPM;
+        dhi = DRIFT_UNKNOWN_PPM;
+    } else if (dlo <= DRIFT_UNKNOWN_PPM && dhi >= -DRIFT_UNKNOWN_PPM) {
+        dlo = fmax(dlo, -DRIFT_UNKNOWN_PPM);
+        dhi = fmin(dhi, DRIFT_UNKNOWN_PPM);
+    }
+    *lo = dlo;
+    *hi = dhi;
+}
+
+/* The drift the estimate applies: the fitted one inside the proven range
+ * (a fit through minima that met queueing can leave it), else 0 if the
+ * range holds 0, else the range's nearer end. */
+static double drift_applied(const ClockSync *cs, double lo, double hi)
+{
+    double d = cs->have_drift ? cs->drift_ppm : 0.0;
+    return d < lo ? lo : d > hi ? hi : d;
+}
+
 int64_t clocksync_offset(const ClockSync *cs, int64_t t_local)
 {
     const ClockSample *b = best(cs);
     if (!b)
         return 0;
-    if (!cs->have_drift)
-        return b->offset_us;
-    return b->offset_us + (int64_t)((double)(t_local - b->t4_us) * cs->drift_ppm * 1e-6);
+    double lo, hi;
+    drift_range(cs, b, &lo, &hi);
+    double d = drift_applied(cs, lo, hi);
+    return b->offset_us + (int64_t)llround((double)(t_local - b->t4_us) * d * 1e-6);
 }
 
+/* The truth lies within b's offset +/- rtt / 2, moved by the true drift
+ * (somewhere in [lo, hi]) times the age; the estimate moved by the drift
+ * applied, so the bound is b's half round trip plus the age times the
+ * farther end of the range from it (RFC 5905's dispersion growth, with the
+ * growth rate proven by the exchanges instead of assumed). */
 int64_t clocksync_error_bound(const ClockSync *cs, int64_t t_local)
 {
     const ClockSample *b = best(cs);
     if (!b)
         return INT64_MAX;
-    double age = (double)(t_local > b->t4_us ? t_local - b->t4_us : b->t4_us - t_local);
-    /* Measured drift is corrected; what is left is its fitting error,
-     * taken as a tenth of the unknown-drift allowance. */
-    double ppm = cs->have_drift ? DRIFT_UNKNOWN_PPM / 10 : DRIFT_UNKNOWN_PPM;
-    return (b->rtt_us + 1) / 2 + (int64_t)(age * ppm * 1e-6);
+    double lo, hi;
+    drift_range(cs, b, &lo, &hi);
+    double d = drift_applied(cs, lo, hi);
+    double age = fabs((double)(t_local - b->t4_us));
+    double ppm = fmax(hi - d, d - lo);
+    return (b->rtt_us + 1) / 2 + (int64_t)ceil(age * ppm * 1e-6);
 }
 
 int64_t clocksync_rtt(const ClockSync *cs)
@@ -121,7 +172,12 @@ int64_t clocksync_rtt(const ClockSync *cs)
 
 double clocksync_drift_ppm(const ClockSync *cs)
 {
-    return cs->have_drift ? cs->drift_ppm : 0.0;
+    const ClockSample *b = best(cs);
+    if (!b)
+        return 0.0;
+    double lo, hi;
+    drift_range(cs, b, &lo, &hi);
+    return drift_applied(cs, lo, hi);
 }
 
 int64_t clocksync_count(const ClockSync *cs)

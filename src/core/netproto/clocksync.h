@@ -12,6 +12,13 @@
  * the smallest round trip among the last CLOCKSYNC_WINDOW samples, advanced
  * by the drift estimated between the best exchanges (a least-squares line
  * through the per-window minima), when enough time has passed to measure it.
+ * The bound is proven, not assumed: the drift applied is held inside the
+ * range the chosen exchange and the stored minima allow (each pins the
+ * offset within +/- its rtt / 2; within +/- 100 ppm, quartz, where no pair
+ * 2 s apart confines it), and the bound grows with age at the farther
+ * end of that range from the drift applied (at most 200 ppm). A fit
+ * through minima that met queueing (a loaded machine) thus moves neither
+ * the estimate nor the bound past what the exchanges show.
  *
  * Contracts:
  *   clocksync_init(cs)                 empty.
@@ -21,10 +28,15 @@
  *   clocksync_offset(cs, t_local)      the server-minus-client offset at the
  *        client's local time t_local (0 before any sample).
  *   clocksync_error_bound(cs, t_local)  half the chosen exchange's round
- *        trip plus the drift uncertainty since then; INT64_MAX before any.
+ *        trip plus the drift range's width from the drift applied times the
+ *        age; INT64_MAX before any. The true offset lies within it whenever
+ *        every exchange's stamps were causal (t1 before the probe left, t2
+ *        after it arrived, t3 before the reply left, t4 after it arrived)
+ *        and the drift is constant (within 100 ppm if nothing shows more).
  *   clocksync_rtt(cs)                  the chosen exchange's round trip.
- *   clocksync_drift_ppm(cs)            estimated drift of the server's clock
- *        against the client's (parts per million), 0 until measured.
+ *   clocksync_drift_ppm(cs)            the drift the estimate applies: the
+ *        fitted drift of the server's clock against the client's (parts per
+ *        million) within the proven range; 0 until measured.
  *   clocksync_count(cs)                exchanges accepted so far.
  */
 #ifndef NR_CLOCKSYNC_H

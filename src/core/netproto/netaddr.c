@@ -14,3 +14,15 @@ void netaddr_text(const NetAddr *a, char *buf, size_t n)
     const uint8_t *p = (const uint8_t *)&a->port;
     snprintf(buf, n, "%u.%u.%u.%u:%u", h[0], h[1], h[2], h[3], (unsigned)(p[0] << 8 | p[1]));
 }
+
+bool netaddr_loopback(const NetAddr *a)
+{
+    return ((const uint8_t *)&a->host)[0] == 127;
+}
+
+NetAddr netaddr_as_seen(const NetAddr *a, const NetAddr *host)
+{
+    if (!netaddr_loopback(a) || netaddr_loopback(host))
+        return *a;
+    return (NetAddr){.host = host->host, .port = a->port};
+}

@@ -5,6 +5,12 @@
  * Contracts:
  *   netaddr_equal(a, b)        same host and port.
  *   netaddr_text(a, buf, n)    "A.B.C.D:PORT" (always NUL-terminated).
+ *   netaddr_loopback(a)        on 127.0.0.0/8.
+ *   netaddr_as_seen(a, host)   an address a host introduced, as this end
+ *        reaches it: a loopback one (a terminal on the host's own machine,
+ *        such as a bot of `host --bots`) at the host's address with its
+ *        port, when this end reaches the host elsewhere than on loopback;
+ *        any other as it is.
  */
 #ifndef NR_NETADDR_H
 #define NR_NETADDR_H
@@ -18,5 +24,7 @@ typedef struct NetAddr {
 
 bool netaddr_equal(const NetAddr *a, const NetAddr *b);
 void netaddr_text(const NetAddr *a, char *buf, size_t n);
+bool netaddr_loopback(const NetAddr *a);
+NetAddr netaddr_as_seen(const NetAddr *a, const NetAddr *host);
 
 #endif

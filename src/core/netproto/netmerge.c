@@ -18,8 +18,8 @@
 #define SYNC_LIMIT_US (INT64_C(1) << 53)
 
 /* The row types this reader takes and the columns it needs of each. */
-enum { T_OWN, T_RX, T_TX, T_METRIC, T_MARK, T_KNOWN };
-static const char *const type_name[T_KNOWN] = {"own", "rx", "tx", "metric", "mark"};
+enum { T_OWN, T_RX, T_TX, T_METRIC, T_MARK, T_INPUT, T_KNOWN };
+static const char *const type_name[T_KNOWN] = {"own", "rx", "tx", "metric", "mark", "input"};
 #define COLS_MAX 8
 static const char *const type_cols[T_KNOWN][COLS_MAX] = {
     {"seq", "t_sync_us", "x", "y", "heading", "speed", NULL},
@@ -27,6 +27,7 @@ static const char *const type_cols[T_KNOWN][COLS_MAX] = {
     {"pkt_seq", "seq", "mu_kind", "send_sync_us", NULL},
     {"scheme", "key", "value", NULL},
     {"sync_us", NULL}, /* and kind, when the log has it (col[1], else -1) */
+    {"t_ms", "throttle", "brake", "steer", NULL},
 };
 
 typedef struct RowType {
@@ -45,7 +46,7 @@ typedef struct Reader {
     int ntypes;
     bool rows_started;
     bool has[6]; /* header keys seen: netlog, role, car, session (or token), period_ms, track */
-    int64_t cap_own, cap_rx, cap_tx;
+    int64_t cap_own, cap_rx, cap_tx, cap_input;
 } Reader;
 
 void termlog_free(TermLog *log)
@@ -57,6 +58,7 @@ void termlog_free(TermLog *log)
     free(log->tx);
     free(log->metrics);
     free(log->marks);
+    free(log->inputs);
     memset(log, 0, sizeof *log);
 }
 
@@ -148,7 +150,16 @@ static bool condition_value(Reader *r, const char *key, const char *val, NrError
                 {"study", log->study, sizeof log->study},       {"pair", log->pair, sizeof log->pair},
                 {"study_race", log->study_race, sizeof log->study_race},
                 {"condition", log->condition, sizeof log->condition},
-                {"race_kind", log->race_kind, sizeof log->race_kind}};
+                {"race_kind", log->race_kind, sizeof log->race_kind},
+                {"clock_offset_true_ms", log->offset_true_ms, sizeof log->offset_true_ms},
+                {"clock_drift_true_ppm", log->drift_true_ppm, sizeof log->drift_true_ppm}};
+    int a = 0, b = 0, used = 0;
+    if (sscanf(key, "link_%d_%d%n", &a, &b, &used) == 2 && key[used] == '\0') { /* a line's own spec */
+        if (a != log->car || b < 1 || b > TERMLOG_MAX_CARS || b == a)
+            return fail(r, err, "%s: expected a line out of this log's car %d (link_%d_J, J another car 1 to %d)", key,
+                        log->car, log->car, TERMLOG_MAX_CARS);
+        return text_value(r, key, val, log->line_link[b - 1], sizeof log->line_link[b - 1], err);
+    }
     for (size_t i = 0; i < sizeof cond / sizeof cond[0]; i++)
         if (strcmp(key, cond[i].key) == 0)
             return text_value(r, key, val, cond[i].out, cond[i].n, err);
@@ -394,6 +405,31 @@ static bool mark_row(Reader *r, const RowType *t, char **f, NrError *err)
     return true;
 }
 
+/* An input row (docs/netlog.md): the own car's input from t_ms on, as an
+ * input script holds it (inputs.h: ranges, a player's times increasing). */
+static bool input_row(Reader *r, const RowType *t, char **f, NrError *err)
+{
+    TermLog *log = r->log;
+    int64_t ms;
+    if (!int_at(r, "input", "t_ms", f[t->col[0]], 0, INT32_MAX, &ms, err))
+        return false;
+    if (log->ninputs > 0 && ms <= log->inputs[log->ninputs - 1].t_ms)
+        return fail(r, err, "input t_ms %lld: expected after the previous input's %ld", (long long)ms,
+                    (long)log->inputs[log->ninputs - 1].t_ms);
+    double v[3];
+    const char *names[3] = {"throttle", "brake", "steer"};
+    for (int k = 0; k < 3; k++)
+        if (!nr_parse_double(f[t->col[1 + k]], &v[k]) || v[k] < (k == 2 ? -1.0 : 0.0) || v[k] > 1.0)
+            return fail(r, err, "input %s '%.24s': expected a number from %d to 1", names[k], f[t->col[1 + k]],
+                        k == 2 ? -1 : 0);
+    void *p = log->inputs;
+    if (!grow(r, &p, &r->cap_input, log->ninputs, sizeof *log->inputs, "input", err))
+        return false;
+    log->inputs = p;
+    log->inputs[log->ninputs++] = (InputLine){(int32_t)ms, log->car - 1, {v[0], v[1], v[2]}};
+    return true;
+}
+
 static bool data_row(Reader *r, char *line, NrError *err)
 {
     char *f[FIELDS_MAX];
@@ -434,6 +470,8 @@ static bool data_row(Reader *r, char *line, NrError *err)
         return metric_row(r, t, f, err);
     case T_MARK:
         return mark_row(r, t, f, err);
+    case T_INPUT:
+        return input_row(r, t, f, err);
     default:
         return true;
     }

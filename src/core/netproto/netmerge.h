@@ -2,7 +2,7 @@
  * race recording (`source: network`) and the measured one-way delays in the
  * trace format of `trace FILE` (docs/link.md "Trace"). The reader takes
  * only what the merge needs: the header, the `own`, `rx` (MU), `tx`,
- * `metric` and `mark` rows; other row types are skipped. Every log is untrusted.
+ * `metric`, `mark` and `input` rows; other row types are skipped. Every log is untrusted.
  * A TermLog is a log as read here (src/net's NetLog is its writer).
  *
  * Contracts:
@@ -58,6 +58,11 @@
  *        they name one: a p2p race of N), to's rx rows of MUs of car from
  *        (a relayed packet keeps its sender's pkt_seq).
  *   netmerge_of_car(logs, n, car): the log of car (1-based), NULL if none.
+ *   netmerge_inputs_all(logs, n, path, err)  every car's inputs from its
+ *        log's `input` rows into the input script path (inputs.h, through
+ *        PATH.part: player = the log's car), so the race re-simulates from
+ *        it; false + err when a log has no input rows (a log from before
+ *        them) or on a write error (nothing left at path).
  *   netmerge_counts(a, b, dir, out)  packets of direction dir (0 = 12)
  *        with seq below netmerge_samples: put on the wire (tx rows of the
  *        sender), received (distinct pkt_seq in the receiver's rx rows),
@@ -67,6 +72,7 @@
 #ifndef NR_NETMERGE_H
 #define NR_NETMERGE_H
 
+#include "inputs.h"
 #include "nr_common.h"
 #include "recording.h"
 
@@ -118,10 +124,14 @@ typedef struct TermLog {
     /* the race's condition as the header gives it (text, "" when absent):
      * the recording's condition lines (docs/netlog.md) */
     char shown[32], link[512], delta_ms[24], tdr_cw[24], converge_ms[24], seed[24], clock[16];
+    char line_link[TERMLOG_MAX_CARS][256]; /* `link_CAR_J`: line CAR -> J's own spec ("": link) */
+    char offset_true_ms[24], drift_true_ppm[24]; /* `clock_offset_true_ms`, `clock_drift_true_ppm` */
     /* a study's race (the host's log, docs/studies.md "Over the network") */
     char study[160], pair[24], study_race[24], condition[24], race_kind[16];
     int nmarks;
     RecMark *marks;          /* `mark` rows: race time, 0 in the countdown; player = this log's car, kind */
+    int64_t ninputs;
+    InputLine *inputs;       /* `input` rows: the own car's inputs (player = car - 1), times increasing */
 } TermLog;
 
 typedef struct NetDelayRow {
@@ -152,5 +162,6 @@ bool netmerge_recording_all(const TermLog *const *logs, int n, Recording *rec, N
 bool netmerge_delays_all(const TermLog *const *logs, int n, NetDelayRow **rows, int64_t *nrows, NrError *err);
 bool netmerge_counts_pair(const TermLog *const *logs, int n, int from, int to, NetCounts *out);
 const TermLog *netmerge_of_car(const TermLog *const *logs, int n, int car);
+bool netmerge_inputs_all(const TermLog *const *logs, int n, const char *path, NrError *err);
 
 #endif

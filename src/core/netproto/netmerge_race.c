@@ -73,6 +73,39 @@ int netmerge_samples_all(const TermLog *const *logs, int n)
     return m;
 }
 
+/* The link matrix (raceheader.h): the emulated link each terminal put on
+ * what it sent, line by line (a line's own spec, else the terminal's
+ * link); over a server the uplinks only (the server's downlinks are in no
+ * terminal's log). Then each terminal's artificial clock when the schemes
+ * ran on the raw clocks (synchronised, they ran on the host's). */
+static void condition_links(const TermLog *const *logs, int n, const TermLog *c1, Recording *rec)
+{
+    bool cs = strcmp(c1->topology, "p2p") != 0, any = false;
+    char key[RECORDING_META_KEY], v[RECORDING_META_VALUE];
+    const char *off[TERMLOG_MAX_CARS], *ppm[TERMLOG_MAX_CARS];
+    for (int c = 1; c <= n; c++) {
+        const TermLog *l = netmerge_of_car(logs, n, c);
+        for (int d = 1; d <= n && !cs; d++) {
+            const char *spec = l->line_link[d - 1][0] ? l->line_link[d - 1] : l->link;
+            snprintf(key, sizeof key, n > 2 ? "link_%d_%d" : c == 1 ? "link12" : "link21", c, d);
+            if (d != c && spec[0])
+                recording_meta_add(rec, key, spec);
+        }
+        snprintf(key, sizeof key, "link_%d_s", c);
+        if (cs && l->link[0])
+            recording_meta_add(rec, key, l->link);
+        bool raw = strcmp(l->clock, "raw") == 0; /* its schemes ran on its own clock */
+        off[c - 1] = raw && l->offset_true_ms[0] ? l->offset_true_ms : "0";
+        ppm[c - 1] = raw && l->drift_true_ppm[0] ? l->drift_true_ppm : "0";
+        any |= strcmp(off[c - 1], "0") != 0 || strcmp(ppm[c - 1], "0") != 0;
+    }
+    for (int c = 1; c <= n && any; c++) {
+        snprintf(key, sizeof key, "clock_%d", c);
+        snprintf(v, sizeof v, "%s,%s", off[c - 1], ppm[c - 1]);
+        recording_meta_add(rec, key, v);
+    }
+}
+
 /* The race's condition as the logs' headers give it (what play's
  * recordings say: liverace.h), each key only when a log has it and it fits
  * the recording's header (the logs keep every value whole). */
@@ -85,13 +118,7 @@ static void condition_lines(const TermLog *const *logs, int n, const TermLog *na
         recording_meta_add(rec, "scheme", src->shown);
     if (wide)
         recording_meta_add(rec, "topology", c1->topology);
-    for (int c = 1; c <= n; c++) { /* the emulated link each terminal put on what it sent */
-        const TermLog *l = netmerge_of_car(logs, n, c);
-        char key[RECORDING_META_KEY];
-        snprintf(key, sizeof key, wide ? "link_out_%d" : c == 1 ? "link12" : "link21", c);
-        if (l->link[0])
-            recording_meta_add(rec, key, l->link);
-    }
+    condition_links(logs, n, c1, rec);
     /* a study's race: the keys play's study recordings have (the host's log) */
     const char *keys[10] = {"delta_ms", "tdr_cw", "converge_ms", "seed", "clock",
                             "study", "pair", "race", "condition", "race_kind"};
@@ -277,4 +304,25 @@ bool netmerge_counts(const TermLog *a, const TermLog *b, int dir, NetCounts *out
 {
     const TermLog *logs[2] = {a, b};
     return netmerge_counts_pair(logs, 2, dir == 0 ? 1 : 2, dir == 0 ? 2 : 1, out);
+}
+
+bool netmerge_inputs_all(const TermLog *const *logs, int n, const char *path, NrError *err)
+{
+    for (int i = 0; i < n; i++)
+        if (logs[i]->ninputs == 0)
+            return nr_error_set(err, "the log of car %d has no input rows (a log from before them): no inputs file",
+                                logs[i]->car);
+    InputsWriter *w = inputs_writer_open(path, err);
+    if (!w)
+        return false;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) /* a player's lines in time order; players one after the other */
+        for (int64_t k = 0; k < logs[i]->ninputs && ok; k++) {
+            const InputLine *l = &logs[i]->inputs[k];
+            ok = inputs_writer_add(w, l->t_ms, l->player, &l->in, err);
+        }
+    NrError e2 = {{0}};
+    if (!inputs_writer_close(w, &e2) && ok) /* a write error keeps PATH.part, never PATH */
+        ok = nr_error_set(err, "%s", e2.msg);
+    return ok;
 }

@@ -230,6 +230,7 @@ void netsession_free(NetSession *s)
     if (!s)
         return;
     race_free(s);
+    free(s->study_log);
     free(s->relay);
     free(s->downq);
     for (int j = 0; j < NET_PEERS_MAX; j++)
@@ -365,7 +366,7 @@ static void probe_tick(NetSession *s, int64_t l)
 static void start_tick(NetSession *s, int64_t l)
 {
     if (s->phase == PH_SYNC && !s->cfg.host && clocksync_count(&s->cs) >= s->to.ready_probes &&
-        p2p_connected(s) && l >= s->next_retry) {
+        p2p_connected(s) && l >= s->next_retry && !s->study_rest) {
         WirePacket p;
         memset(&p, 0, sizeof p);
         p.kind = WIRE_CONTROL;
@@ -455,7 +456,7 @@ static bool deadline_tick(NetSession *s, int64_t l)
     }
     const char *what = NULL;
     char unreached[128];
-    if (s->phase == PH_SYNC && !s->have_start && l > s->sync_deadline)
+    if (s->phase == PH_SYNC && !s->have_start && l > s->sync_deadline && !s->study.brk) /* a break lasts */
         what = s->cfg.server                             ? "not every client was ready within"
                : s->cfg.host && p2p_race(s)              ? "not every joiner was ready within"
                : s->cfg.host                             ? "the joiner was not ready within"
@@ -575,14 +576,16 @@ void netsession_quit(NetSession *s, int64_t now_us, const char *why)
     session_fail(s, "bye", "quit", why);
 }
 
-bool netsession_end(NetSession *s, int64_t now_us)
+bool netsession_log_end(NetSession *s, int64_t now_us)
 {
     if (now_us > s->now)
         s->now = now_us;
+    if (!s->log_open)
+        return !s->failed;
     log_rejects(s, s->now);
     session_event(s, "end", s->failed ? s->err : "completed");
     race_log_metrics(s);
-    if (s->log_open && s->cfg.log.close) {
+    if (s->cfg.log.close) {
         NrError err = {{0}};
         s->log_open = false;
         if (!s->cfg.log.close(s->cfg.log.ctx, &err) && !s->failed) {
@@ -590,5 +593,11 @@ bool netsession_end(NetSession *s, int64_t now_us)
             s->failed = true;
         }
     }
+    s->log_open = false;
     return !s->failed;
+}
+
+bool netsession_end(NetSession *s, int64_t now_us)
+{
+    return netsession_log_end(s, now_us); /* a log ended before (a study's joiner) is not written again */
 }

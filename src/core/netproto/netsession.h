@@ -78,7 +78,32 @@
  *        (written and synced): ACK now and to every repeat. An answer not
  *        acknowledged comes as an event again with each repeat.
  *   netsession_study_close(s, now)  host, finished: the study race is over
- *        (both players' answers kept): BYE, the session ends.
+ *        (both players' answers kept, and the joiner's log when wanted):
+ *        BYE, the session ends.
+ *   The joiner's log of a study race (its recording: docs/studies.md "Over
+ *   the network"), when WELCOME's study flag LOG asks for it:
+ *   netsession_study_send_log(s, now, bytes, n)  joiner, finished: sends
+ *        the n bytes (copied; a text: no NUL) in LOG chunks of
+ *        WIRE_TRACK_CHUNK, a window of NETSESSION_LOG_WINDOW chunks ahead
+ *        of the host's acknowledgement (LOG_ACK: the bytes kept in order),
+ *        from the acknowledged offset again after each retry period
+ *        without news; bytes NULL or n 0 (or more than WIRE_LOG_MAX_BYTES,
+ *        or a NUL in them): LOG_NONE, until the BYE. False when not asked
+ *        for, given already or not finished.
+ *   netsession_study_log(s, &n)     host: the joiner's log once
+ *        NETSESSION_EV_STUDY_LOG said it is whole (n bytes, a NUL after
+ *        them; NULL: none, or not yet). The host keeps a chunk only at
+ *        the offset it has, of the total the first chunk said, at most
+ *        WIRE_LOG_MAX_BYTES (allocated once); every LOG is acknowledged.
+ *   netsession_study_rested(s, now)  a race after a plan's break (flag
+ *        BREAK): this end's player is done resting. Until then the joiner
+ *        sends no READY and the host starts no race; the sync deadline
+ *        waits for the break (the silence deadline does not).
+ *   netsession_log_end(s, now)      ends this terminal's log now, as
+ *        netsession_end does (end "completed", metrics, close: the file is
+ *        in place), so that it can be sent while the session goes on;
+ *        false when it could not be kept. netsession_end then writes no
+ *        more.
  *   netsession_mark(s, now, kind, &race_us, &logged)  the mark key of this
  *        terminal (recording.h's kinds: its player's dissatisfied, a
  *        study's Shift / pad Y; mark, F3): race time now into *race_us
@@ -169,6 +194,7 @@ typedef struct NetLogMeta {
     SchemeParams params;
     uint64_t seed;
     const char *link;
+    const char *line_link[WIRE_MAX_CARS]; /* p2p: line car -> J's own spec (--link I-J), NULL: link */
     bool raw_clock;
     int64_t offset_true_us;
     double drift_true_ppm;
@@ -194,6 +220,7 @@ typedef struct NetSessionLog {
     bool (*flush)(void *ctx, NrError *err); /* false: the log cannot be kept, the session ends */
     bool (*close)(void *ctx, NrError *err);
     void (*mark)(void *ctx, int64_t local, int64_t race, const char *kind); /* netsession_mark; flushes */
+    void (*input)(void *ctx, int64_t race, const CarInput *in); /* the own car's input from race time on */
 } NetSessionLog;
 
 /* Makes the controller of this terminal's car once the track is known. */
@@ -302,7 +329,9 @@ typedef enum NetSessionEventKind {
     NETSESSION_EV_OVER,    /* the session ended (netsession_failed says how) */
     NETSESSION_EV_STUDY_ANSWER, /* host: the joiner's player answered (again until acknowledged) */
     NETSESSION_EV_STUDY_DONE,   /* host: the joiner's player answered everything (again until the BYE) */
-    NETSESSION_EV_STUDY_RACE_DONE /* a study race's views are all in (or the linger passed): its metrics whole */
+    NETSESSION_EV_STUDY_RACE_DONE, /* a study race's views are all in (or the linger passed): its metrics whole */
+    NETSESSION_EV_STUDY_LOG        /* host: the joiner's log of the race is here whole (value: its bytes), or
+                                      the joiner has none (value -1): netsession_study_log */
 } NetSessionEventKind;
 
 /* A study race (docs/studies.md "Over the network"): what the host offers
@@ -317,7 +346,9 @@ typedef struct NetStudyQuestion {
 typedef struct NetStudyRace {
     int race, races;            /* 1-based, race 0: not a study race */
     bool practice, rated, blind;
-    bool rate_only;             /* rated, driven before (a resumed session): no race, the answers only */
+    bool rate_only;             /* driven before (a resumed session): no race, the answers (and log) only */
+    bool log;                   /* the host wants the joiner's log of the race (its recording) */
+    bool brk;                   /* a break comes before this race: it starts once both players rested */
     int nq;                     /* a rated race's questions */
     unsigned given;             /* bit i: the joiner's answer to question i is kept already */
     NetStudyQuestion q[WIRE_STUDY_QUESTIONS];
@@ -338,6 +369,8 @@ typedef struct NetSessionEvent {
     int64_t value;
 } NetSessionEvent;
 
+#define NETSESSION_LOG_WINDOW 32 /* LOG chunks in flight ahead of the host's acknowledgement */
+
 typedef struct NetSession NetSession;
 struct NetTerminal;
 
@@ -356,6 +389,10 @@ int netsession_study_pending(const NetSession *s);
 void netsession_study_done(NetSession *s, int64_t now_us, int marks);
 void netsession_study_ack(NetSession *s, int64_t now_us, int index);
 void netsession_study_close(NetSession *s, int64_t now_us);
+bool netsession_study_send_log(NetSession *s, int64_t now_us, const char *bytes, size_t n);
+const char *netsession_study_log(const NetSession *s, size_t *n);
+bool netsession_log_end(NetSession *s, int64_t now_us);
+void netsession_study_rested(NetSession *s, int64_t now_us);
 bool netsession_end(NetSession *s, int64_t now_us);
 bool netsession_pop_datagram(NetSession *s, NetDatagram *out);
 bool netsession_pop_event(NetSession *s, NetSessionEvent *out);

@@ -197,6 +197,15 @@ struct NetSession {
     int study_peer_marks;
     bool study_closed;       /* host: the app ended the study race */
     bool study_race_said;    /* NETSESSION_EV_STUDY_RACE_DONE said */
+    /* the joiner's log of a study race (netsession_study.c) */
+    char *study_log;         /* joiner: the bytes to send; host: those kept, in order (a NUL after) */
+    uint32_t study_log_n;    /* joiner: its size; host: the total the first chunk said (0: none yet) */
+    uint32_t study_log_acked; /* joiner: acknowledged; host: kept */
+    uint32_t study_log_sent; /* joiner: sent up to (the window's end) */
+    uint32_t study_log_tick; /* joiner: acknowledged at the last retry tick (unchanged since: send again) */
+    bool study_log_given;    /* joiner: netsession_study_send_log called (study_log NULL: LOG_NONE) */
+    bool study_log_done;     /* host: whole, or the joiner has none */
+    bool study_rest;         /* a break before this race: this end's player rests (no READY, no start) */
     LinkSpec peer_link;      /* joiner: the link WELCOME gave it */
     bool have_peer_link;
 };
@@ -247,6 +256,8 @@ void study_welcomed(NetSession *s);
 bool study_questions_here(const NetSession *s);
 bool study_rate_only(NetSession *s);
 void study_receive(NetSession *s, const WireStudy *st);
+void study_log_chunk(NetSession *s, const WireTrack *t);
+void schedule_start(NetSession *s, int64_t lights); /* netsession_rx.c: the lights' instant */
 bool study_holds(const NetSession *s);
 void study_tick(NetSession *s, int64_t l);
 int64_t study_next_due(const NetSession *s);

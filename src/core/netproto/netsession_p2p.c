@@ -76,19 +76,24 @@ static void introduced(NetSession *s, int from)
 
 /* The host's table: this end's own entry is its nonce (an introduction of
  * another race or an altered one is refused), no joiner at the host's
- * address; then a peer per other joiner with its pair's keys. */
+ * address; then a peer per other joiner with its pair's keys. A joiner the
+ * host saw on loopback runs on the host's machine (`host --bots`): a
+ * joiner elsewhere reaches it at the host's address (netaddr_as_seen). */
 static int take_peers(NetSession *s, const WirePeers *w)
 {
     if (w->ncars != s->ncars || w->nonce[s->own_car] != s->nonce)
         return WIRE_BAD_FIELD;
-    for (int c = 1; c < w->ncars; c++)
-        if (netaddr_equal(&w->addr[c], &s->peers[0].addr))
+    NetAddr at[WIRE_MAX_CARS];
+    for (int c = 1; c < w->ncars; c++) {
+        at[c] = netaddr_as_seen(&w->addr[c], &s->peers[0].addr);
+        if (netaddr_equal(&at[c], &s->peers[0].addr))
             return WIRE_BAD_FIELD;
+    }
     for (int c = 1; c < w->ncars; c++) {
         if (c == s->own_car)
             continue;
         NetPeer *np = &s->peers[s->npeers++];
-        *np = (NetPeer){.addr = w->addr[c], .car = c, .nonce = w->nonce[c], .last_heard = s->now};
+        *np = (NetPeer){.addr = at[c], .car = c, .nonce = w->nonce[c], .last_heard = s->now};
         np->challenge = rng_u64(&s->rng) | 1;
         if (s->have_master) { /* end a is the lower car */
             bool b = s->own_car > c;

@@ -27,9 +27,16 @@ static void out_sample(void *ctx, int32_t seq, const RecSample *smp)
         s->cfg.log.own(s->cfg.log.ctx, seq, smp, s->race_last, s->now);
 }
 
+static void out_input(void *ctx, int64_t t_us, const CarInput *in)
+{
+    NetSession *s = ctx;
+    if (s->log_open && s->cfg.log.input)
+        s->cfg.log.input(s->cfg.log.ctx, t_us, in);
+}
+
 static NetTermOut race_out(NetSession *s)
 {
-    return (NetTermOut){s, out_packet, out_sample};
+    return (NetTermOut){s, out_packet, out_sample, out_input};
 }
 
 static bool log_open(NetSession *s, const NetTermConfig *nc, int car, NrError *err)
@@ -49,6 +56,8 @@ static bool log_open(NetSession *s, const NetTermConfig *nc, int car, NrError *e
         .drift_true_ppm = s->cfg.drift_true_ppm, .study_race = s->study.race,
         .study = s->cfg.host && s->study.race > 0 && s->study.name[0] ? &s->study : NULL,
     };
+    for (int j = 0; j < WIRE_MAX_CARS; j++)
+        m.line_link[j] = nc->pair_link[j] ? nc->pair_link[j]->text : NULL;
     if (!s->cfg.log.open(s->cfg.log.ctx, &m, err))
         return false;
     s->log_open = true;

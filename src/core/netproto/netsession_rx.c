@@ -168,7 +168,7 @@ static void on_sync(NetSession *s, int from, const WirePacket *p, int64_t arr_lo
 
 /* The countdown's lights come on at synchronised instant `lights`; race
  * time 0 is RACEFLOW_LIGHTS seconds later. */
-static void schedule_start(NetSession *s, int64_t lights)
+void schedule_start(NetSession *s, int64_t lights)
 {
     s->start_sync = lights + RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US;
     s->have_start = true;
@@ -188,8 +188,8 @@ static void on_control(NetSession *s, int from, const WireControl *c)
         if (!s->cfg.host)
             break;
         np->ready = true;
-        if (s->cfg.host && !s->have_start && s->phase == PH_SYNC && PEERS_ALL(s, ready))
-            schedule_start(s, s->now + s->to.start_lead_us);
+        if (s->cfg.host && !s->have_start && s->phase == PH_SYNC && PEERS_ALL(s, ready) && !s->study_rest)
+            schedule_start(s, s->now + s->to.start_lead_us); /* (a study's host player resting: when it is done) */
         break;
     case WIRE_START:
         if (!s->cfg.host && !s->have_start && s->phase == PH_SYNC)
@@ -373,6 +373,9 @@ void session_receive(NetSession *s, int64_t l, const NetAddr *from, const uint8_
             send_control(s, WIRE_BYE, 0);
             session_fail(s, NULL, NULL, err.msg);
         }
+        break;
+    case WIRE_LOG: /* a study race's joiner log (the host's) */
+        study_log_chunk(s, &p.u.track);
         break;
     case WIRE_SYNC_REQ:
     case WIRE_SYNC_RESP:

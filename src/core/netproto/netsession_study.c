@@ -7,6 +7,7 @@
 #include "netsession_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool netsession_mark(NetSession *s, int64_t now_us, const char *kind, int64_t *race_us, bool *logged)
@@ -42,7 +43,9 @@ void study_welcome(NetSession *s)
     w->study_race = st->race;
     w->study_races = st->races;
     w->study_flags = (uint8_t)((st->practice ? WIRE_STUDY_PRACTICE : WIRE_STUDY_RATED) |
-                               (st->blind ? WIRE_STUDY_BLIND : 0) | (st->rate_only ? WIRE_STUDY_RATE_ONLY : 0));
+                               (st->blind ? WIRE_STUDY_BLIND : 0) | (st->rate_only ? WIRE_STUDY_RATE_ONLY : 0) |
+                               (st->log ? WIRE_STUDY_LOG : 0) | (st->brk ? WIRE_STUDY_BREAK : 0));
+    s->study_rest = st->brk && !st->rate_only;
     w->study_nq = (uint8_t)(st->rated ? st->nq : 0);
     w->study_given = (uint8_t)(st->rated ? st->given & ((1u << st->nq) - 1) : 0);
     s->study_acked = w->study_given; /* kept before: acknowledged to any repeat */
@@ -79,6 +82,9 @@ void study_welcomed(NetSession *s)
     s->study.rated = (w->study_flags & WIRE_STUDY_RATED) != 0;
     s->study.blind = (w->study_flags & WIRE_STUDY_BLIND) != 0;
     s->study.rate_only = (w->study_flags & WIRE_STUDY_RATE_ONLY) != 0;
+    s->study.log = (w->study_flags & WIRE_STUDY_LOG) != 0;
+    s->study.brk = (w->study_flags & WIRE_STUDY_BREAK) != 0;
+    s->study_rest = s->study.brk && !s->study.rate_only;
     s->study.nq = w->study_nq;
     s->study.given = w->study_given;
     s->study_given = s->study_acked = w->study_given; /* never asked again */
@@ -124,6 +130,27 @@ static void push_answer_event(NetSession *s, int kind, int index, int score, int
     }
 }
 
+/* The joiner's LOG chunks from the window's start (the acknowledged
+ * offset, or where the last send stopped) up to NETSESSION_LOG_WINDOW
+ * chunks ahead of the acknowledgement. */
+static void send_log_window(NetSession *s)
+{
+    uint32_t end = s->study_log_acked + NETSESSION_LOG_WINDOW * WIRE_TRACK_CHUNK;
+    end = end < s->study_log_n ? end : s->study_log_n;
+    uint32_t off = s->study_log_sent > s->study_log_acked ? s->study_log_sent : s->study_log_acked;
+    for (; off < end; off += WIRE_TRACK_CHUNK) {
+        WirePacket p;
+        memset(&p, 0, sizeof p);
+        p.kind = WIRE_LOG;
+        p.u.track.offset = off;
+        p.u.track.total = s->study_log_n;
+        p.u.track.n = s->study_log_n - off < WIRE_TRACK_CHUNK ? s->study_log_n - off : WIRE_TRACK_CHUNK;
+        memcpy(p.u.track.data, s->study_log + off, p.u.track.n);
+        send_packet(s, &p);
+    }
+    s->study_log_sent = off > s->study_log_sent ? off : s->study_log_sent;
+}
+
 /* A STUDY packet of this race. The joiner takes questions while it sets
  * up and acknowledgements after; the host takes answers and the end. */
 void study_receive(NetSession *s, const WireStudy *st)
@@ -149,11 +176,78 @@ void study_receive(NetSession *s, const WireStudy *st)
             s->study_heard |= 1u << st->index;
             push_answer_event(s, NETSESSION_EV_STUDY_ANSWER, st->index, st->score, st->value);
         }
+    } else if (!s->cfg.host && st->op == WIRE_STUDY_LOG_ACK && s->study_log && st->value <= s->study_log_n) {
+        if ((uint32_t)st->value > s->study_log_acked) { /* the window moves on */
+            s->study_log_acked = (uint32_t)st->value;
+            send_log_window(s);
+        }
+    } else if (s->cfg.host && st->op == WIRE_STUDY_LOG_NONE && s->study.log && !s->study_log_done) {
+        s->study_log_done = true; /* the joiner has none: the race goes without its recording */
+        free(s->study_log);
+        s->study_log = NULL;
+        push_answer_event(s, NETSESSION_EV_STUDY_LOG, 0, 0, -1);
     } else if (s->cfg.host && st->op == WIRE_STUDY_DONE && s->phase == PH_FINISHED) {
         s->study_peer_done = true; /* said again until the BYE: an event each time, as for answers */
         s->study_peer_marks = (int)st->value;
         push_answer_event(s, NETSESSION_EV_STUDY_DONE, 0, 0, st->value);
     }
+}
+
+/* Host: a LOG chunk of the joiner's log, kept when it is the next in order
+ * (of the total the first one said); the bytes kept are acknowledged to
+ * every chunk, so a lost acknowledgement costs one repeat. */
+void study_log_chunk(NetSession *s, const WireTrack *t)
+{
+    if (!s->cfg.host || s->study.race == 0 || !s->study.log || s->phase < PH_FINISHED)
+        return;
+    if (!s->study_log_done) {
+        if (!s->study_log && t->total <= WIRE_LOG_MAX_BYTES) { /* the first: the total's room, once */
+            s->study_log = calloc((size_t)t->total + 1, 1);
+            s->study_log_n = s->study_log ? t->total : 0;
+        }
+        if (s->study_log && t->total == s->study_log_n && t->offset == s->study_log_acked) {
+            memcpy(s->study_log + t->offset, t->data, t->n);
+            s->study_log_acked += t->n;
+        }
+        if (s->study_log && s->study_log_acked == s->study_log_n) {
+            s->study_log_done = true;
+            push_answer_event(s, NETSESSION_EV_STUDY_LOG, 0, 0, s->study_log_n);
+        }
+    }
+    send_study(s, WIRE_STUDY_LOG_ACK, 0, 0, s->study_log_acked);
+}
+
+bool netsession_study_send_log(NetSession *s, int64_t now_us, const char *bytes, size_t n)
+{
+    (void)now_us;
+    if (s->cfg.host || s->study.race == 0 || !s->study.log || s->study_log_given || s->phase != PH_FINISHED)
+        return false;
+    s->study_log_given = true;
+    if (bytes && n > 0 && n <= WIRE_LOG_MAX_BYTES && !memchr(bytes, 0, n) && (s->study_log = malloc(n))) {
+        memcpy(s->study_log, bytes, n);
+        s->study_log_n = (uint32_t)n;
+        send_log_window(s);
+    } else { /* none to send: said until the BYE */
+        send_study(s, WIRE_STUDY_LOG_NONE, 0, 0, 0);
+    }
+    s->study_next_send = s->now + s->to.retry_us;
+    return true;
+}
+
+void netsession_study_rested(NetSession *s, int64_t now_us)
+{
+    (void)now_us;
+    if (!s->study_rest)
+        return;
+    s->study_rest = false;
+    if (s->cfg.host && !s->have_start && s->phase == PH_SYNC && PEERS_ALL(s, ready)) /* the joiner rested first */
+        schedule_start(s, s->now + s->to.start_lead_us);
+}
+
+const char *netsession_study_log(const NetSession *s, size_t *n)
+{
+    *n = s->cfg.host && s->study_log_done && s->study_log ? s->study_log_n : 0;
+    return s->cfg.host && s->study_log_done ? s->study_log : NULL;
 }
 
 bool netsession_study_answer(NetSession *s, int64_t now_us, int index, int score, int64_t response_ms)
@@ -237,6 +331,17 @@ void study_tick(NetSession *s, int64_t l)
         }
     if (s->study_done) {
         send_study(s, WIRE_STUDY_DONE, 0, 0, s->study_marks);
+        any = true;
+    }
+    if (s->study_log_given && !s->study_log) { /* none: until the BYE */
+        send_study(s, WIRE_STUDY_LOG_NONE, 0, 0, 0);
+        any = true;
+    } else if (s->study_log && s->study_log_acked < s->study_log_n) {
+        if (s->study_log_acked == s->study_log_tick) { /* no news for a retry period: from the acknowledged again */
+            s->study_log_sent = s->study_log_acked;
+            send_log_window(s);
+        }
+        s->study_log_tick = s->study_log_acked;
         any = true;
     }
     s->study_next_send = any ? l + s->to.retry_us : INT64_MAX;

@@ -26,6 +26,8 @@ struct NetTerminal {
     World world;          /* the own car alone (index 0) */
     RaceLoop loop;
     CarInput ext;
+    CarInput said;        /* the input last given to out->input */
+    bool have_said;
     int64_t skew_us;      /* the Terminal's clock minus race time */
     Engine *engine;       /* own terminal local, the peer remote */
     RaceFlow flow;
@@ -281,12 +283,17 @@ static bool take_sample(void *ctx, int64_t t_us)
 
 static bool control(void *ctx, const World *w, int car, int64_t t_us, CarInput *out)
 {
-    (void)t_us;
     NetTerminal *nt = ctx;
     if (nt->cfg.ctl)
         controller_input(nt->cfg.ctl, w, car, out);
     else
         *out = nt->ext;
+    CarInput c = car_input_clamp(*out); /* what world_step drives with */
+    if (nt->out && nt->out->input && (!nt->have_said || memcmp(&c, &nt->said, sizeof c) != 0)) {
+        nt->out->input(nt->out->ctx, t_us, &c);
+        nt->said = c;
+        nt->have_said = true;
+    }
     return true;
 }
 

@@ -130,6 +130,10 @@ typedef struct NetTermOut {
     void *ctx;
     void (*packet)(void *ctx, WirePacket *p, int64_t send_us, int to);
     void (*sample)(void *ctx, int32_t seq, const RecSample *s);
+    /* the own car's input from race time t_us on (clamped as the physics
+     * takes it), at a control time where it changed (and at the first);
+     * NULL: not wanted. A race re-simulates from these (inputs.h). */
+    void (*input)(void *ctx, int64_t t_us, const CarInput *in);
 } NetTermOut;
 
 typedef struct NetTerminal NetTerminal;

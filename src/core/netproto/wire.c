@@ -25,6 +25,7 @@ enum {
 #define VIEW_MAX_PROGRESS 1e9 /* cw: far beyond any race, below overflow */
 
 #define TRACK_MAX_BYTES (64u << 20) /* the track loader's own limit */
+_Static_assert(TRACK_MAX_BYTES == WIRE_LOG_MAX_BYTES, "LOG has TRACK's layout and limit");
 
 static bool finite_in(double v, double lo, double hi)
 {
@@ -458,6 +459,7 @@ static const KindCodec codecs[WIRE_KIND_END] = {
     [WIRE_PEERS] = {PEERS_BYTES, encode_peers, decode_peers},
     [WIRE_PEER] = {PEER_BYTES, encode_peer, decode_peer},
     [WIRE_STUDY] = {STUDY_BYTES, wire_study_encode, wire_study_decode},
+    [WIRE_LOG] = {TRACK_BYTES, encode_track, decode_track}, /* a text in chunks, as the track: p->u.track */
 };
 
 /* The kind's codec; NULL for a value that is not a kind. */

@@ -33,12 +33,14 @@
 #include "terminal.h"
 
 #define WIRE_MAGIC "NRC1"
-#define WIRE_VERSION 6 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause");
+#define WIRE_VERSION 7 /* 2: PAUSE goes both ways and means "I stand at race time arg" (docs/netplay.md "Pause");
                           3: sealed datagrams (wirecrypt.h);
                           4: races of N cars (WELCOME's cars and topology, VIEW in parts, FULL);
                           5: the address cookie (key answer, sealed HELLO); peer-to-peer races of N cars
                              (PEERS, PEER, CONTROL INTRODUCED);
-                          6: studies (WELCOME's study fields and the joiner's link, STUDY) */
+                          6: studies (WELCOME's study fields and the joiner's link, STUDY);
+                          7: a study race's joiner log to the host (LOG, STUDY LOG_ACK / LOG_NONE,
+                             WELCOME's study flag LOG) */
 #define WIRE_HEADER_BYTES 24
 #define WIRE_MAX_BYTES 1400 /* below every Ethernet path MTU */
 #define WIRE_TEXT 64        /* name fields */
@@ -50,6 +52,7 @@
 #define WIRE_STUDY_ID 24       /* a question's id (STUDY_LABEL_MAX) */
 #define WIRE_STUDY_TEXT 160    /* a question's text (STUDY_TEXT_MAX) */
 #define WIRE_STUDY_RACES 1024  /* races of one study session, at most */
+#define WIRE_LOG_MAX_BYTES (64u << 20) /* a joiner's log sent to the host (LOG), at most */
 
 typedef enum WireKind {
     WIRE_HELLO = 1,     /* joiner -> host: let me in */
@@ -63,6 +66,7 @@ typedef enum WireKind {
     WIRE_PEERS = 9,     /* host -> joiner of a p2p race of N: every joiner's address and nonce */
     WIRE_PEER = 10,     /* joiner <-> joiner: the pair's reachability proof (the cookie round trip) */
     WIRE_STUDY = 11,    /* a study race's questions and answers (docs/studies.md "Over the network") */
+    WIRE_LOG = 12,      /* joiner -> host of a study race: a chunk of the joiner's terminal log (TRACK's layout) */
     WIRE_KIND_END
 } WireKind;
 
@@ -79,13 +83,17 @@ typedef enum WireControlCode {
 } WireControlCode;
 
 /* WELCOME's study_flags. */
-enum { WIRE_STUDY_PRACTICE = 1, WIRE_STUDY_RATED = 2, WIRE_STUDY_BLIND = 4, WIRE_STUDY_RATE_ONLY = 8 };
+enum { WIRE_STUDY_PRACTICE = 1, WIRE_STUDY_RATED = 2, WIRE_STUDY_BLIND = 4, WIRE_STUDY_RATE_ONLY = 8,
+       WIRE_STUDY_LOG = 16, /* the host wants the joiner's log of this race (LOG packets) */
+       WIRE_STUDY_BREAK = 32 /* a plan's break before this race: it starts once both players rested */ };
 
 typedef enum WireStudyOp {
     WIRE_STUDY_QUESTION = 1, /* host -> joiner, with WELCOME: question `index` of the race */
     WIRE_STUDY_ANSWER = 2,   /* joiner -> host: its player's answer to `index`, until acknowledged */
     WIRE_STUDY_ACK = 3,      /* host -> joiner: the answer to `index` is kept */
     WIRE_STUDY_DONE = 4,     /* joiner -> host: every answer given; value: its player's marks; until BYE */
+    WIRE_STUDY_LOG_ACK = 5,  /* host -> joiner: value: the bytes of the joiner's log kept, in order */
+    WIRE_STUDY_LOG_NONE = 6, /* joiner -> host: it has no log of this race to send; until BYE */
     WIRE_STUDY_OP_END
 } WireStudyOp;
 

@@ -13,9 +13,10 @@ bool wire_welcome_study_ok(const WireWelcome *w)
         return w->study_races == 0 && w->study_flags == 0 && w->study_nq == 0 && w->study_given == 0;
     bool practice = w->study_flags & WIRE_STUDY_PRACTICE, rated = w->study_flags & WIRE_STUDY_RATED;
     bool rate_only = w->study_flags & WIRE_STUDY_RATE_ONLY;
+    bool log = w->study_flags & WIRE_STUDY_LOG; /* a practice race comes again for its log alone */
     return w->study_race >= 1 && w->study_race <= w->study_races && w->study_races <= WIRE_STUDY_RACES &&
-           (w->study_flags & ~15u) == 0 && practice != rated && (rated ? w->study_nq >= 1 : w->study_nq == 0) &&
-           w->study_nq <= WIRE_STUDY_QUESTIONS && (!rate_only || rated) && (w->study_given >> w->study_nq) == 0;
+           (w->study_flags & ~63u) == 0 && practice != rated && (rated ? w->study_nq >= 1 : w->study_nq == 0) &&
+           w->study_nq <= WIRE_STUDY_QUESTIONS && (!rate_only || rated || log) && (w->study_given >> w->study_nq) == 0;
 }
 
 bool wire_study_encode(Cur *c, const WirePacket *p)
@@ -61,6 +62,10 @@ WireResult wire_study_decode(Cur *c, const WireCheck *chk, WirePacket *out)
         return ok && none && s->qkind == 0 && s->score == 0 && s->value == 0 ? WIRE_OK : WIRE_BAD_FIELD;
     case WIRE_STUDY_DONE:
         ok &= s->index == 0 && s->value >= 0 && s->value <= RECORDING_MAX_MARKS;
+        return ok && none && s->qkind == 0 && s->score == 0 ? WIRE_OK : WIRE_BAD_FIELD;
+    case WIRE_STUDY_LOG_ACK: /* at most a log's size (TRACK's limit: LOG has its layout) */
+    case WIRE_STUDY_LOG_NONE:
+        ok &= s->index == 0 && s->value >= 0 && s->value <= (s->op == WIRE_STUDY_LOG_ACK ? WIRE_LOG_MAX_BYTES : 0);
         return ok && none && s->qkind == 0 && s->score == 0 ? WIRE_OK : WIRE_BAD_FIELD;
     default:
         return WIRE_BAD_FIELD;

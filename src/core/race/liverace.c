@@ -2,6 +2,7 @@
 #include "liverace.h"
 
 #include "inputs.h"
+#include "raceheader.h"
 #include "raceloop.h"
 
 #include <stdio.h>
@@ -96,23 +97,12 @@ static bool loop_control(void *ctx, const World *w, int car, int64_t t_us, CarIn
 }
 
 /* The condition the race is driven under, as recording header lines. */
-static bool condition_meta(const LiveRaceConfig *cfg, Recording *meta, NrError *err)
+static bool condition_meta(const LiveRaceConfig *cfg, const EngineConfig *ec, Recording *meta, NrError *err)
 {
-    const EngineConfig *ec = &cfg->engine;
     char v[RECORDING_META_VALUE];
     bool ok = recording_meta_add(meta, "scheme", ec->schemes[cfg->shown]->name);
-    /* more cars or client-server: the topology; the lines 1->2 and 2->1 of
-     * p2p (the header has no room for a whole link matrix) */
-    bool wide = (cfg->ncars > 2 || ec->topology == ROUTE_CS);
-    if (wide)
-        ok = recording_meta_add(meta, "topology", ec->topology == ROUTE_P2P ? "p2p"
-                                                  : ec->server == ROUTE_SYNC ? "cs sync"
-                                                                              : "cs relay") && ok;
-    for (int d = 0; d < 2 && ec->topology == ROUTE_P2P; d++) {
-        const LinkSpec *line = ec->pair_link[d][1 - d] ? ec->pair_link[d][1 - d] : ec->link[d];
-        const char *text = ec->medium[d] ? "medium" : line ? line->text : "none";
-        ok = recording_meta_add(meta, d ? "link21" : "link12", text[0] ? text : "none") && ok;
-    }
+    /* the topology of a wide race, every line of it, the clocks (raceheader.h) */
+    ok = raceheader_add(meta, ec) && ok;
     snprintf(v, sizeof v, "%lld", (long long)(ec->params.delta_us / NR_US_PER_MS));
     ok = recording_meta_add(meta, "delta_ms", v) && ok;
     nr_format_double(v, sizeof v, ec->params.tdr_cw);
@@ -170,7 +160,7 @@ LiveRace *liverace_new(const LiveRaceConfig *cfg, NrError *err)
         snprintf(meta.created, sizeof meta.created, "%s", cfg->created ? cfg->created : "");
         meta.period_ms = (int32_t)(WORLD_SAMPLE_US / 1000);
         meta.ncars = lr->ncars;
-        if (!condition_meta(cfg, &meta, err)) { /* no file opened yet: nothing to remove */
+        if (!condition_meta(cfg, &ec, &meta, err)) { /* no file opened yet: nothing to remove */
             liverace_free(lr);
             return NULL;
         }

@@ -23,6 +23,14 @@ void studystats_mos(const double *v, int n, MosStat *out)
     out->hi = out->mean + half;
 }
 
+void studystats_clip(MosStat *s, double lo, double hi)
+{
+    if (isfinite(s->lo))
+        s->lo = s->lo < lo ? lo : s->lo > hi ? hi : s->lo;
+    if (isfinite(s->hi))
+        s->hi = s->hi > hi ? hi : s->hi < lo ? lo : s->hi;
+}
+
 double studystats_pearson(const double *x, const double *y, int n)
 {
     if (n < 2)
@@ -98,6 +106,7 @@ static bool marks_stats(const StudyPlan *plan, const StudyMetrics *m, StudyRepor
                 if (m->m[i].cond == c && m->m[i].kind == STUDY_RACE_RATED && m->m[i].marks[j] >= 0)
                     v[k++] = m->m[i].marks[j];
         studystats_mos(v, k, &out->marks[c]);
+        studystats_clip(&out->marks[c], 0, INFINITY); /* a count is never negative */
     }
     free(v);
     return true;
@@ -156,6 +165,10 @@ bool studystats_report(const StudyPlan *plan, const StudyData *d, const StudyMet
                 if (d->r[i].cond == c && d->r[i].question == q && d->r[i].kind == STUDY_RACE_RATED)
                     x[k++] = d->r[i].score;
             studystats_mos(x, k, &out->mos[c][q]);
+            if (plan->q[q].kind == STUDY_Q_YESNO) /* the share of yes */
+                studystats_clip(&out->mos[c][q], 0, 1);
+            else /* the five grades */
+                studystats_clip(&out->mos[c][q], 1, 5);
         }
     objective_means(plan, m, out);
     for (int q = 0; q < plan->nq; q++)

@@ -8,7 +8,10 @@
  * interval is mean +- t(0.975, n - 1) * sd / sqrt(n), sd the sample
  * standard deviation (n - 1). A yes/no question's "MOS" is the share of
  * yes (scores 1 / 0), with the same interval (an approximation that is
- * poor near 0 and 1 for small n: read it as a rough bound).
+ * poor near 0 and 1 for small n: read it as a rough bound). The report's
+ * intervals are clipped to the scale (1..5, a share 0..1, a count of marks
+ * >= 0): the t interval of a few scores can reach past the scale, where no
+ * mean can lie.
  *
  * Hidden repeat agreement, per question: for every player's answer to the
  * repeat, the answer the same player gave the same question in the first
@@ -30,6 +33,8 @@
  * Contracts:
  *   studystats_mos(v, n, out)   n, mean, sd, 95 % interval of v[0..n);
  *        mean NAN for n < 1, sd and the interval NAN for n < 2.
+ *   studystats_clip(s, lo, hi)  the interval of s clipped to [lo, hi] (NAN
+ *        stays NAN; the mean and sd are left alone).
  *   studystats_pearson(x, y, n) Pearson's r; NAN for n < 2 or when x or y
  *        does not vary.
  *   studystats_report(plan, d, m, out, err)  the whole report of ratings d
@@ -58,6 +63,7 @@ typedef struct StudyReport {
 } StudyReport;
 
 void studystats_mos(const double *v, int n, MosStat *out);
+void studystats_clip(MosStat *s, double lo, double hi);
 double studystats_pearson(const double *x, const double *y, int n);
 bool studystats_report(const StudyPlan *plan, const StudyData *d, const StudyMetrics *m, StudyReport *out,
                        NrError *err);

@@ -28,6 +28,7 @@ bool recording_meta_add(Recording *rec, const char *key, const char *value)
     RecMeta *m = &rec->meta[rec->nmeta++];
     snprintf(m->key, sizeof m->key, "%s", key);
     snprintf(m->value, sizeof m->value, "%s", value);
+    m->line = 0;
     return true;
 }
 

@@ -406,7 +406,8 @@ static bool header_line(Reader *r, char *text, int line, bool *have, NrError *er
     } else if (recording_meta_get(rec, key) == NULL) {
         /* The race's condition and other informative keys: kept when they
          * fit (the first of a repeated key), ignored otherwise. */
-        recording_meta_add(rec, key, val);
+        if (recording_meta_add(rec, key, val))
+            rec->meta[rec->nmeta - 1].line = line;
     }
     return true;
 }

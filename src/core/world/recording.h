@@ -26,7 +26,9 @@
  *                  link21, delta_ms, tdr_cw, seed, study, pair, race, ...):
  *                  the writers write rec->meta after 'created', the reader
  *                  keeps every other key it meets (up to RECORDING_MAX_META;
- *                  recordings without them still load). False when the key
+ *                  recordings without them still load) with its line
+ *                  number. The link matrix, topology and clocks among them
+ *                  are read by raceheader.h (race/). False when the key
  *                  is not [a-z0-9_]+ of at most RECORDING_META_KEY - 1
  *                  bytes, is one of the format's own keys, the value is not
  *                  one printable line that fits, or the list is full.
@@ -95,13 +97,14 @@ typedef struct RecSample {
     double speed;   /* car widths per second */
 } RecSample;
 
-#define RECORDING_MAX_META 16
+#define RECORDING_MAX_META 96 /* 56 lines of 8 cars p2p, 8 clocks, the rest */
 #define RECORDING_META_KEY 24
 #define RECORDING_META_VALUE 256
 
 typedef struct RecMeta {
     char key[RECORDING_META_KEY];
     char value[RECORDING_META_VALUE];
+    int line; /* its line in the file read (messages); 0 when added */
 } RecMeta;
 
 /* A marked moment of a race: "# mark: T_MS,PLAYER,KIND[,NOTE]". */
