@@ -167,9 +167,12 @@ static void deliver_group(Engine *e, int32_t g)
 static void deliver_route_until(Engine *e, int d, int64_t t_us)
 {
     e->due_stale[d] = true;
-    for (int to = 0; to < e->ncars; to++)
-        for (int32_t g; (g = route_pop_group_to(e->route, to, t_us)) >= 0;)
+    for (int to = 0; to < e->ncars; to++) {
+        RouteDueTo due; /* deliveries send nothing: the iteration's contract */
+        route_due_begin(e->route, to, t_us, &due);
+        for (int32_t g; (g = route_due_next(e->route, &due)) >= 0;)
             deliver_group(e, g);
+    }
 }
 
 static void deliver_from(Engine *e, int d, int64_t t_us)

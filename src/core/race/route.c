@@ -284,20 +284,26 @@ static int add_copy(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_u
  * group when that one carries the same record, due at the same time
  * (nothing else entered the line since, so the copy would leave right
  * after it), else as a new group. */
-static void queue_copy(RouteMedium *r, int to, int32_t f, int e, int64_t due_us)
+/* A new group for the copy (out of line: the join below, inlined into the
+ * send loop, is then a few instructions with no registers to save). */
+static __attribute__((noinline)) void queue_new_group(RouteMedium *r, int from, int to, int32_t f, uint32_t bit, int64_t due_us)
 {
-    int from = r->fan[f].from, li = from * r->ncars + to;
-    uint32_t bit = UINT32_C(1) << e;
-    int32_t g = r->open[li];
-    if (g >= 0 && r->group[g].fan == f && r->group[g].due_us == due_us && !(r->group[g].mask & bit)) {
-        r->group[g].mask |= bit;
-        return;
-    }
-    g = pool_take(&r->groups);
+    int li = from * r->ncars + to;
+    int32_t g = pool_take(&r->groups);
     r->group[g] = (RouteGroup){due_us, f, from, to, bit};
     r->fan[f].refs++;
     r->open[li] = g;
     line_insert(r, li, g);
+}
+
+static inline void queue_copy(RouteMedium *r, int from, int to, int32_t f, int e, int64_t due_us)
+{
+    uint32_t bit = UINT32_C(1) << e;
+    int32_t g = r->open[from * r->ncars + to];
+    if (g >= 0 && r->group[g].fan == f && r->group[g].due_us == due_us && !(r->group[g].mask & bit))
+        r->group[g].mask |= bit; /* the common case: joins the group of the scheme before */
+    else
+        queue_new_group(r, from, to, f, bit, due_us);
 }
 
 /* cs: the time the server puts mu on the downlinks, given its arrival. */
@@ -325,9 +331,9 @@ static int send_one(RouteMedium *r, int k, int to, int32_t f, int e)
     }
     int fate = delayline_admit(&r->line[from * r->ncars + to], k, mu, enter_us, due);
     if (!(fate & (MEDIUM_LOST | MEDIUM_OVERFLOW)))
-        queue_copy(r, to, f, e, due[0]);
+        queue_copy(r, from, to, f, e, due[0]);
     if ((fate & MEDIUM_DUPLICATED) && !(fate & MEDIUM_DUP_OVERFLOW))
-        queue_copy(r, to, f, e, due[1]);
+        queue_copy(r, from, to, f, e, due[1]);
     return fate;
 }
 
@@ -375,19 +381,51 @@ int32_t route_pop_group(RouteMedium *r, int64_t t_us)
     return r->qn[li] > 0 && r->head_due[li] <= t_us ? take_group(r, li) : -1;
 }
 
-int32_t route_pop_group_to(RouteMedium *r, int to, int64_t t_us)
+/* Line li, due at due_us, into the candidates in (due, line) order. */
+static void due_insert(RouteDueTo *it, int32_t li, int64_t due_us)
+{
+    int i = it->n++;
+    for (; i > 0 && (it->due[i - 1] > due_us || (it->due[i - 1] == due_us && it->line[i - 1] > li)); i--) {
+        it->due[i] = it->due[i - 1];
+        it->line[i] = it->line[i - 1];
+    }
+    it->due[i] = due_us;
+    it->line[i] = li;
+}
+
+void route_due_begin(const RouteMedium *r, int to, int64_t t_us, RouteDueTo *it)
 {
     const int n = r->ncars;
     if (t_us == INT64_MAX)
         t_us = INT64_MAX - 1; /* an empty line's head is INT64_MAX: never due */
-    int32_t best = -1;
-    int64_t first = t_us + 1;
-    for (int32_t li = to; li < n * n; li += n) { /* every line into `to`, lower senders first */
-        bool earlier = r->head_due[li] < first;
-        best = earlier ? li : best;
-        first = earlier ? r->head_due[li] : first;
+    it->t_us = t_us;
+    it->head = it->n = 0;
+    for (int32_t li = to; li < n * n; li += n) /* every line into `to` */
+        if (r->head_due[li] <= t_us)
+            due_insert(it, li, r->head_due[li]);
+}
+
+int32_t route_due_next(RouteMedium *r, RouteDueTo *it)
+{
+    if (it->head == it->n)
+        return -1;
+    int32_t li = it->line[it->head];
+    int32_t g = take_group(r, li);
+    int64_t due = r->head_due[li];
+    if (due > it->t_us) { /* the line has nothing more due */
+        it->head++;
+        return g;
     }
-    return best >= 0 ? take_group(r, best) : -1;
+    /* Its next group, due no earlier: back among the candidates, the ones
+     * before it moving up into the place it left. */
+    int i = it->head;
+    for (; i + 1 < it->n && (it->due[i + 1] < due || (it->due[i + 1] == due && it->line[i + 1] < li)); i++) {
+        it->due[i] = it->due[i + 1];
+        it->line[i] = it->line[i + 1];
+    }
+    it->due[i] = due;
+    it->line[i] = li;
+    return g;
 }
 
 /* Copy e of group g left its line (delivered or dropped). */

@@ -34,7 +34,7 @@
  * to the lower sender, then destination: the order in which per-line queues
  * merged by sender, then destination, hand them out. What one terminal
  * receives changes that terminal alone, so the engine may take each
- * terminal's deliveries in turn (route_pop_group_to): to one terminal, in
+ * terminal's deliveries in turn (route_due_begin / next): to one terminal, in
  * the same order.
  * An MU's bytes are stored once for all its copies (every destination;
  * every scheme that sends the same bytes from the same terminal).
@@ -53,8 +53,11 @@
  *        duplicated and dropped by a full queue, and marks the
  *        destinations whose copy will never arrive (lost or dropped).
  *   route_next_due(r)         the earliest due time queued (INT64_MAX: none).
- *   route_pop_group_to(r, to, t_us)  the same as route_pop_group among the
- *        groups for terminal `to`.
+ *   route_due_begin(r, to, t_us, it), then route_due_next(r, it) until -1:
+ *        every group for terminal `to` due at or before t_us, taken off the
+ *        queue in route_pop_group's order (among that terminal's groups);
+ *        nothing may be sent between the two (the lines into `to` are read
+ *        once, at the start, and then only the lines taken from).
  *   route_pop_group(r, t_us)  the first group due at or before t_us, taken
  *        off the queue (-1: none); route_group(r, g) reads it, route_fan
  *        its copies (copy e of the fan is in the group when bit e of the
@@ -172,7 +175,17 @@ void route_reset(RouteMedium *r);
 int route_line_index(int ncars, int from, int to);
 RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_us);
 int32_t route_pop_group(RouteMedium *r, int64_t t_us);
-int32_t route_pop_group_to(RouteMedium *r, int to, int64_t t_us);
+/* The groups due for one terminal: lines into it with a due group, by
+ * (due, line). */
+typedef struct RouteDueTo {
+    int64_t t_us;
+    int head, n; /* the candidates are [head, n) */
+    int32_t line[ROUTE_MAX_CARS];
+    int64_t due[ROUTE_MAX_CARS];
+} RouteDueTo;
+
+void route_due_begin(const RouteMedium *r, int to, int64_t t_us, RouteDueTo *it);
+int32_t route_due_next(RouteMedium *r, RouteDueTo *it);
 int64_t route_next_due(RouteMedium *r);
 void route_drop_group(RouteMedium *r, int32_t g);
 int route_in_flight(const RouteMedium *r, int k, int from, InFlight *out, int max);
