@@ -584,16 +584,13 @@ bool netsession_log_end(NetSession *s, int64_t now_us)
         return !s->failed;
     log_rejects(s, s->now);
     session_event(s, "end", s->failed ? s->err : "completed");
-    race_log_metrics(s);
-    if (s->cfg.log.close) {
-        NrError err = {{0}};
-        s->log_open = false;
-        if (!s->cfg.log.close(s->cfg.log.ctx, &err) && !s->failed) {
-            snprintf(s->err, sizeof s->err, "%s", err.msg);
-            s->failed = true;
-        }
-    }
+    race_log_metrics(s); /* (while the log is open) */
     s->log_open = false;
+    NrError err = {{0}};
+    if (s->cfg.log.close && !s->cfg.log.close(s->cfg.log.ctx, &err) && !s->failed) {
+        snprintf(s->err, sizeof s->err, "%s", err.msg);
+        s->failed = true;
+    }
     return !s->failed;
 }
 
