@@ -118,11 +118,13 @@ static bool race_frame(StudyWin *sw, int64_t *next_mark_us)
         *next_mark_us += 300 * NR_US_PER_MS;
     }
     const Engine *e = liverace_engine(ps->lr);
+    char expect[64]; /* the bar names the race, and a practice race as one (as the network window does) */
+    snprintf(expect, sizeof expect, "race %d of 3%s", sw->step.race, sw->step.practice ? " · practice" : "");
     for (int j = 0; j < 2; j++) {
         char right[160];
         play_hud_right(ps, j, right, sizeof right);
         if (strstr(right, "link") || strstr(right, engine_scheme(e, ps->cfg->race.shown)->name) ||
-            strstr(right, "ms"))
+            strstr(right, "ms") || !strstr(right, expect) || (strstr(right, "practice") != NULL) != sw->step.practice)
             return false;
     }
     return true;

@@ -152,7 +152,7 @@ typedef struct StudyRaceSetup {
     LiveRaceConfig lc;
     RecMeta meta[8];
     char rec[STUDY_PATH_LEN], inputs[STUDY_PATH_LEN];
-    char note[64];      /* the players' top bar under blinding: "race 3 of 10" */
+    char note[64];      /* the players' top bar under blinding: "race 3 of 10", "race 1 of 10 · practice" */
 } StudyRaceSetup;
 
 /* A study over the network: each end's settings. */

@@ -338,7 +338,8 @@ int study_session_setup(StudySession *ss, const StudyRace *race, StudyRaceSetup 
     dir_path(ss, rs->rec, name);
     snprintf(name, sizeof name, "race-%03d.inputs.csv", race->index);
     dir_path(ss, rs->inputs, name);
-    snprintf(rs->note, sizeof rs->note, "race %d of %d", race->index, ss->ord.nrace);
+    snprintf(rs->note, sizeof rs->note, "race %d of %d%s", race->index, ss->ord.nrace,
+             race->kind == STUDY_RACE_PRACTICE ? " · practice" : ""); /* as the network window says */
     LiveRaceConfig *lc = &rs->lc;
     lc->track = ss->track[race->cond];
     lc->track_file = c->track;
