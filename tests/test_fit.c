@@ -259,10 +259,10 @@ static int drawn_count(const GfxAudit *a, const char *text)
     return n;
 }
 
-/* Every screen's dial carries numbers with the lagometers on: 10, 20 and
- * 30 at 1024x768 (a 2 x 2 cell's dial there had none: its radius was under
- * the 45 px they needed), at least 20 at 1280x720 and 1920x1080 (where the
- * larger text leaves the small dials room for that one). */
+/* Every screen's dial carries 10, 20 and 30 with the lagometers on at
+ * 1024x768, 1280x720 and 1920x1080 (a 2 x 2 cell's dial had none at
+ * 1024x768, then only 20 at the two others: the small dial grows for them
+ * where the cell leaves the HUD strip and a message box room). */
 static int dial_numbers(Canvas *c, PlayState *ps, GfxAudit *a, int ncars)
 {
     int bad = 0;
@@ -274,7 +274,7 @@ static int dial_numbers(Canvas *c, PlayState *ps, GfxAudit *a, int ncars)
         play_draw(ps, z->w, z->h);
         gfx_audit_stop(&ps->view->gfx);
         const char *num[3] = {"20", "10", "30"};
-        for (int k = 0; k < (i == 0 ? 3 : 1); k++)
+        for (int k = 0; k < 3; k++)
             if (drawn_count(a, num[k]) < ncars) {
                 fprintf(stderr, "play, %d cars, lagometer %dx%d: '%s' on %d of %d dials\n", ncars, z->w, z->h,
                         num[k], drawn_count(a, num[k]), ncars);

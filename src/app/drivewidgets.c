@@ -158,12 +158,31 @@ static SDL_Texture *dial_texture(AppState *v, int px, double top)
     return v->dial_tex;
 }
 
-bool drivewidget_speedo_rect(const AppState *v, const SDL_FRect *rect, SDL_FRect *box)
+bool drivewidget_speedo_rect(AppState *v, const SDL_FRect *rect, SDL_FRect *box)
 {
     float side = fminf(rect->w, rect->h);
     if (side < 120)
         return false;
     float rad = floorf(fminf(fmaxf(side * 0.13f, 36.0f), 120.0f)), pad = floorf((float)v->lay.base * 0.5f);
+    /* A small dial grows until its scale carries 10, 20 and 30 (the 2 x 2
+     * cells at 1280x720 and 1920x1080 showed only 20), as far as the rect
+     * keeps DRIVEWIDGET_SPEEDO_CLEAR_LINES lines and two gaps above it (the
+     * HUD strip and a message box): at larger text scales it stays small. */
+    float l = (float)gfx_line_h(&v->gfx, GFX_NORMAL);
+    float most = floorf((rect->h - pad - (float)DRIVEWIDGET_SPEEDO_CLEAR_LINES * l - 2 * pad) / 2);
+    if (l > 0 && rad < most && number_step(v, rad, rad, rad) != 10) {
+        float lo = rad, hi = fminf(most, 120.0f); /* numbers every 10 fit at hi, not at lo */
+        if (number_step(v, hi, hi, hi) == 10) {
+            while (hi - lo > 1) {
+                float mid = floorf((lo + hi) / 2);
+                if (number_step(v, mid, mid, mid) == 10)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+            rad = hi;
+        }
+    }
     *box = (SDL_FRect){rect->x + pad, rect->y + rect->h - pad - 2 * rad, 2 * rad, 2 * rad};
     return true;
 }

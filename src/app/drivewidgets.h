@@ -11,7 +11,9 @@
  *        needle, the speed in whole cw/s ("R 3" reversing) and "cw/s"; the
  *        mark of the top speed top (cw/s, 0 = none); its face as opaque as
  *        opacity (0..1) says. Its size follows the rect's short side
- *        (nothing on a rect under 120 px).
+ *        (nothing on a rect under 120 px), larger where the rect's height
+ *        leaves DRIVEWIDGET_SPEEDO_CLEAR_LINES above it and numbers every
+ *        10 need it.
  *   drivewidget_speedo_rect(v, rect, &box)  the dial's square (false: none).
  *   drivewidget_speedo_angle(speed)  the needle's angle (rad, screen
  *        counter-clockwise from right): 225 degrees at 0, -45 at the top of
@@ -38,6 +40,9 @@
 #include "app_internal.h"
 
 #define DRIVEWIDGET_SPEEDO_MAX 40.0 /* cw/s at the end of the dial */
+/* text lines a small dial leaves above it when it grows for its numbers:
+ * the HUD strip (DRIVEHUD_TOP_LINES) and a message box (1.6 lines) */
+#define DRIVEWIDGET_SPEEDO_CLEAR_LINES 4.5
 #define DRIVEWIDGET_SPARK_LIFE_S 0.35
 
 typedef struct DriveSpark {
@@ -46,7 +51,7 @@ typedef struct DriveSpark {
 } DriveSpark;
 
 void drivewidget_speedo(AppState *v, const SDL_FRect *rect, double speed_cws, double top_cws, double opacity);
-bool drivewidget_speedo_rect(const AppState *v, const SDL_FRect *rect, SDL_FRect *box);
+bool drivewidget_speedo_rect(AppState *v, const SDL_FRect *rect, SDL_FRect *box);
 double drivewidget_speedo_angle(double speed_cws);
 bool drivewidget_arrow_place(const AppXform *x, const SDL_FRect *inset, float px, float py, float *ax, float *ay,
                              double *dir);
