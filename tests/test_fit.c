@@ -250,6 +250,20 @@ static int message_covers(PlayState *ps, const GfxAudit *a, int w, int h, const 
     return bad;
 }
 
+/* The start lights' panel covers no string (the audit marks those under it
+ * hidden: in a 2 x 2 grid it sat where the four screens meet, over the
+ * bottom screens' HUD strips). */
+static int lights_cover(const GfxAudit *a, const char *name)
+{
+    int bad = 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->rec[i].hidden) {
+            fprintf(stderr, "%s: the start lights hide '%s'\n", name, a->rec[i].text);
+            bad++;
+        }
+    return bad;
+}
+
 /* How many strings equal to text the frame drew. */
 static int drawn_count(const GfxAudit *a, const char *text)
 {
@@ -300,6 +314,8 @@ static int audit_play_frame(Canvas *c, PlayState *ps, GfxAudit *a, const char *w
         bad += text_audit_faults(a, name);
         if (ps->msg_frames > 0 && !ps->paused && !ps->help)
             bad += message_covers(ps, a, z->w, z->h, name);
+        else if (strstr(what, "lights"))
+            bad += lights_cover(a, name);
         if (ps->view->gfx.has_font && a->n < 5) {
             fprintf(stderr, "%s: only %d strings drawn\n", name, a->n);
             bad++;
