@@ -23,9 +23,11 @@
  *        point lies inside inset; else (ax, ay) where the line from the
  *        view's centre (x->cx, x->cy) to it leaves inset, dir its angle
  *        (rad, screen y down).
- *   drivewidget_arrow(v, x, inset, pose, car, label, taken, &ntaken, max)
+ *   drivewidget_arrow(v, x, inset, avoid, pose, car, label, taken, &ntaken, max)
  *        an arrow in the car's colour on inset's border pointing to the car
- *        at pose when it is off inset, the label beside it, inside, clear
+ *        at pose when it is off inset (pulled back along its line towards
+ *        the view's centre where it would meet avoid, a message box; NULL
+ *        or empty: none), the label beside it, inside, clear
  *        of the rectangles taken[0..ntaken) if a step along the edge finds
  *        room (the own car, the speedometer, the labels of other arrows); the label's
  *        rectangle is added to taken (up to max). True when drawn.
@@ -55,8 +57,8 @@ bool drivewidget_speedo_rect(AppState *v, const SDL_FRect *rect, SDL_FRect *box)
 double drivewidget_speedo_angle(double speed_cws);
 bool drivewidget_arrow_place(const AppXform *x, const SDL_FRect *inset, float px, float py, float *ax, float *ay,
                              double *dir);
-bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, const Pose *pose, int car,
-                       const char *label, SDL_FRect *taken, int *ntaken, int max_taken);
+bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, const SDL_FRect *avoid,
+                       const Pose *pose, int car, const char *label, SDL_FRect *taken, int *ntaken, int max_taken);
 void drivewidget_flash(SDL_Renderer *r, const SDL_FRect *rect, double level);
 void drivewidget_sparks(AppState *v, const AppXform *x, const DriveSpark *sparks, int n);
 
