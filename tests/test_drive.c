@@ -272,12 +272,12 @@ static void arrow_label_clear_of_the_speedometer(void **state)
     Pose other = {.x = -40, .y = -30};
     assert_true(drivewidget_speedo_rect(&v, &rect, &dial));
     int n = 0;
-    assert_true(drivewidget_arrow(&v, &x, &inset, &other, 1, "P2 1.3 s behind", taken, &n, 2));
+    assert_true(drivewidget_arrow(&v, &x, &inset, NULL, &other, 1, "P2 1.3 s behind", taken, &n, 2));
     assert_int_equal(n, 1);
     assert_true(rects_overlap(&taken[0], &dial)); /* nothing taken: the label would sit on the dial */
     taken[0] = dial;
     n = 1;
-    assert_true(drivewidget_arrow(&v, &x, &inset, &other, 1, "P2 1.3 s behind", taken, &n, 2));
+    assert_true(drivewidget_arrow(&v, &x, &inset, NULL, &other, 1, "P2 1.3 s behind", taken, &n, 2));
     assert_int_equal(n, 2);
     assert_false(rects_overlap(&taken[1], &dial));
     assert_true(taken[1].x >= inset.x - 3 && taken[1].x + taken[1].w <= inset.x + inset.w + 3);
@@ -285,6 +285,42 @@ static void arrow_label_clear_of_the_speedometer(void **state)
     SDL_DestroyRenderer(v.r);
     SDL_FreeSurface(surf);
     TTF_Quit();
+}
+
+/* Pixels of colour c inside r (the surface is ARGB8888). */
+static int pixels_in(SDL_Surface *surf, const SDL_FRect *r, SDL_Color c)
+{
+    Uint32 want = SDL_MapRGB(surf->format, c.r, c.g, c.b) | 0xff000000u;
+    int n = 0;
+    for (int y = (int)r->y; y < (int)(r->y + r->h); y++)
+        for (int x = (int)r->x; x < (int)(r->x + r->w); x++)
+            n += (((Uint32 *)((Uint8 *)surf->pixels + y * surf->pitch))[x] | 0xff000000u) == want;
+    return n;
+}
+
+/* An arrow keeps its triangle off a message box: a car 400 px straight
+ * below the centre of a 960 x 540 view leaves the inset at (480, 528), in
+ * the box across the bottom centre; the arrow is pulled back up its line,
+ * still drawn, none of its pixels in the box (its tip was in it before). */
+static void arrow_keeps_off_the_message(void **state)
+{
+    (void)state;
+    static AppState v;
+    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, 960, 540, 32, SDL_PIXELFORMAT_ARGB8888);
+    v.r = SDL_CreateSoftwareRenderer(surf);
+    v.lay.base = 20;
+    SDL_FRect rect = {0, 0, 960, 540}, inset = {12, 12, 936, 516}, box = {380, 470, 200, 60}, taken[2];
+    AppXform x = {.rect = rect, .cx = 480, .cy = 270, .scale = 10};
+    Pose other = {.x = 0, .y = -40};
+    SDL_SetRenderDrawColor(v.r, 0, 0, 0, 255);
+    SDL_RenderClear(v.r);
+    int n = 0;
+    assert_true(drivewidget_arrow(&v, &x, &inset, &box, &other, 1, NULL, taken, &n, 2));
+    SDL_RenderFlush(v.r);
+    assert_int_equal(pixels_in(surf, &box, pal_car(1)), 0);
+    assert_true(pixels_in(surf, &rect, pal_car(1)) > 50); /* drawn: 22 x 35 px, about 380 */
+    SDL_DestroyRenderer(v.r);
+    SDL_FreeSurface(surf);
 }
 
 /* ---- time gap ---------------------------------------------------------- */
@@ -522,6 +558,7 @@ int main(void)
         cmocka_unit_test(instruments_fade_over_the_road),
         cmocka_unit_test(camera_keeps_above_the_lagometer),
         cmocka_unit_test(arrow_label_clear_of_the_speedometer),
+        cmocka_unit_test(arrow_keeps_off_the_message),
         cmocka_unit_test(lagometer_compact_in_short_screens),
         cmocka_unit_test(gap_by_hand),
         cmocka_unit_test(gap_estimated_and_reset),

@@ -250,6 +250,20 @@ static int message_covers(PlayState *ps, const GfxAudit *a, int w, int h, const 
     return bad;
 }
 
+/* The start lights' panel covers no string (the audit marks those under it
+ * hidden: in a 2 x 2 grid it sat where the four screens meet, over the
+ * bottom screens' HUD strips). */
+static int lights_cover(const GfxAudit *a, const char *name)
+{
+    int bad = 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->rec[i].hidden) {
+            fprintf(stderr, "%s: the start lights hide '%s'\n", name, a->rec[i].text);
+            bad++;
+        }
+    return bad;
+}
+
 /* How many strings equal to text the frame drew. */
 static int drawn_count(const GfxAudit *a, const char *text)
 {
@@ -259,10 +273,10 @@ static int drawn_count(const GfxAudit *a, const char *text)
     return n;
 }
 
-/* Every screen's dial carries numbers with the lagometers on: 10, 20 and
- * 30 at 1024x768 (a 2 x 2 cell's dial there had none: its radius was under
- * the 45 px they needed), at least 20 at 1280x720 and 1920x1080 (where the
- * larger text leaves the small dials room for that one). */
+/* Every screen's dial carries 10, 20 and 30 with the lagometers on at
+ * 1024x768, 1280x720 and 1920x1080 (a 2 x 2 cell's dial had none at
+ * 1024x768, then only 20 at the two others: the small dial grows for them
+ * where the cell leaves the HUD strip and a message box room). */
 static int dial_numbers(Canvas *c, PlayState *ps, GfxAudit *a, int ncars)
 {
     int bad = 0;
@@ -274,7 +288,7 @@ static int dial_numbers(Canvas *c, PlayState *ps, GfxAudit *a, int ncars)
         play_draw(ps, z->w, z->h);
         gfx_audit_stop(&ps->view->gfx);
         const char *num[3] = {"20", "10", "30"};
-        for (int k = 0; k < (i == 0 ? 3 : 1); k++)
+        for (int k = 0; k < 3; k++)
             if (drawn_count(a, num[k]) < ncars) {
                 fprintf(stderr, "play, %d cars, lagometer %dx%d: '%s' on %d of %d dials\n", ncars, z->w, z->h,
                         num[k], drawn_count(a, num[k]), ncars);
@@ -300,6 +314,8 @@ static int audit_play_frame(Canvas *c, PlayState *ps, GfxAudit *a, const char *w
         bad += text_audit_faults(a, name);
         if (ps->msg_frames > 0 && !ps->paused && !ps->help)
             bad += message_covers(ps, a, z->w, z->h, name);
+        else if (strstr(what, "lights"))
+            bad += lights_cover(a, name);
         if (ps->view->gfx.has_font && a->n < 5) {
             fprintf(stderr, "%s: only %d strings drawn\n", name, a->n);
             bad++;

@@ -207,7 +207,8 @@ void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOt
         char label[48];
         double gap = drivegap_gap_s(&h->gap, o->me, o->car[i], &est); /* est is set here, before it is read */
         drivehud_gap_text(label, sizeof label, o->car[i], gap, est);
-        drivewidget_arrow(v, x, &inset, &o->pose[i], o->car[i], label, taken, &ntaken, DRIVEGAP_CARS + 3);
+        drivewidget_arrow(v, x, &inset, &o->keep_clear, &o->pose[i], o->car[i], label, taken, &ntaken,
+                          DRIVEGAP_CARS + 3);
     }
     drivewidget_flash(v->r, &x->rect, h->flash);
     double opacity = has_dial ? drivehud_fade(h, x, &dial) : 1.0;

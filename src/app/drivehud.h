@@ -83,7 +83,7 @@ typedef struct DriveHudOthers {
     int me;
     Pose own;                 /* the own car as this screen draws it */
     double speed_cws;         /* the own car's, for the speedometer */
-    SDL_FRect keep_clear;     /* a box the arrows' labels keep off (a message's); w 0: none */
+    SDL_FRect keep_clear;     /* a box the arrows and their labels keep off (a message's); w 0: none */
 } DriveHudOthers;
 
 typedef struct DriveHud {

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #define SPEEDO_A0 (1.25 * NR_PI)  /* 225 degrees: 0 cw/s */
 #define SPEEDO_SWEEP (1.5 * NR_PI) /* 270 degrees clockwise */
@@ -158,12 +159,31 @@ static SDL_Texture *dial_texture(AppState *v, int px, double top)
     return v->dial_tex;
 }
 
-bool drivewidget_speedo_rect(const AppState *v, const SDL_FRect *rect, SDL_FRect *box)
+bool drivewidget_speedo_rect(AppState *v, const SDL_FRect *rect, SDL_FRect *box)
 {
     float side = fminf(rect->w, rect->h);
     if (side < 120)
         return false;
     float rad = floorf(fminf(fmaxf(side * 0.13f, 36.0f), 120.0f)), pad = floorf((float)v->lay.base * 0.5f);
+    /* A small dial grows until its scale carries 10, 20 and 30 (the 2 x 2
+     * cells at 1280x720 and 1920x1080 showed only 20), as far as the rect
+     * keeps DRIVEWIDGET_SPEEDO_CLEAR_LINES lines and two gaps above it (the
+     * HUD strip and a message box): at larger text scales it stays small. */
+    float l = (float)gfx_line_h(&v->gfx, GFX_NORMAL);
+    float most = floorf((rect->h - pad - (float)DRIVEWIDGET_SPEEDO_CLEAR_LINES * l - 2 * pad) / 2);
+    if (l > 0 && rad < most && number_step(v, rad, rad, rad) != 10) {
+        float lo = rad, hi = fminf(most, 120.0f); /* numbers every 10 fit at hi, not at lo */
+        if (number_step(v, hi, hi, hi) == 10) {
+            while (hi - lo > 1) {
+                float mid = floorf((lo + hi) / 2);
+                if (number_step(v, mid, mid, mid) == 10)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+            rad = hi;
+        }
+    }
     *box = (SDL_FRect){rect->x + pad, rect->y + rect->h - pad - 2 * rad, 2 * rad, 2 * rad};
     return true;
 }
@@ -250,8 +270,24 @@ static SDL_FRect label_place(const SDL_FRect *inset, float bx, float by, float t
     return r;
 }
 
-bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, const Pose *pose, int car,
-                       const char *label, SDL_FRect *taken, int *ntaken, int max_taken)
+/* The arrow's triangle with its tip at (ax, ay) pointing along (c, s). */
+static void arrow_tri(float ax, float ay, float c, float s, float size, SDL_FPoint tri[3])
+{
+    tri[0] = (SDL_FPoint){ax, ay};
+    tri[1] = (SDL_FPoint){ax - c * size * 1.6f - s * size * 0.8f, ay - s * size * 1.6f + c * size * 0.8f};
+    tri[2] = (SDL_FPoint){ax - c * size * 1.6f + s * size * 0.8f, ay - s * size * 1.6f - c * size * 0.8f};
+}
+
+static bool tri_meets(const SDL_FPoint tri[3], const SDL_FRect *r)
+{
+    float x0 = fminf(tri[0].x, fminf(tri[1].x, tri[2].x)) - 3, x1 = fmaxf(tri[0].x, fmaxf(tri[1].x, tri[2].x)) + 3;
+    float y0 = fminf(tri[0].y, fminf(tri[1].y, tri[2].y)) - 3, y1 = fmaxf(tri[0].y, fmaxf(tri[1].y, tri[2].y)) + 3;
+    SDL_FRect b = {x0, y0, x1 - x0, y1 - y0}; /* the 2.5 px rim and a little more */
+    return overlaps(&b, r);
+}
+
+bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, const SDL_FRect *avoid,
+                       const Pose *pose, int car, const char *label, SDL_FRect *taken, int *ntaken, int max_taken)
 {
     float px, py, ax, ay;
     double dir;
@@ -259,9 +295,20 @@ bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, c
     if (!drivewidget_arrow_place(x, inset, px, py, &ax, &ay, &dir))
         return false;
     float size = fmaxf(9.0f, (float)v->lay.base * 1.1f), c = (float)cos(dir), s = (float)sin(dir);
-    /* the tip on the border, the base inside */
-    SDL_FPoint tri[3] = {{ax, ay}, {ax - c * size * 1.6f - s * size * 0.8f, ay - s * size * 1.6f + c * size * 0.8f},
-                         {ax - c * size * 1.6f + s * size * 0.8f, ay - s * size * 1.6f - c * size * 0.8f}};
+    /* the tip on the border, the base inside; over avoid (a message box)
+     * it is pulled back along its line towards the centre until clear */
+    SDL_FPoint tri[3];
+    arrow_tri(ax, ay, c, s, size, tri);
+    float len = hypotf(ax - x->cx, ay - x->cy);
+    for (float back = 2.0f; avoid && avoid->w > 0 && tri_meets(tri, avoid) && back < len; back += 2.0f) {
+        SDL_FPoint t[3];
+        arrow_tri(ax - c * back, ay - s * back, c, s, size, t);
+        if (!tri_meets(t, avoid)) {
+            ax -= c * back;
+            ay -= s * back;
+            memcpy(tri, t, sizeof t);
+        }
+    }
     SDL_FPoint out[3];
     for (int i = 0; i < 3; i++) { /* a dark rim, 2 px */
         float mx = (tri[0].x + tri[1].x + tri[2].x) / 3, my = (tri[0].y + tri[1].y + tri[2].y) / 3;

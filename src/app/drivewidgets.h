@@ -11,7 +11,9 @@
  *        needle, the speed in whole cw/s ("R 3" reversing) and "cw/s"; the
  *        mark of the top speed top (cw/s, 0 = none); its face as opaque as
  *        opacity (0..1) says. Its size follows the rect's short side
- *        (nothing on a rect under 120 px).
+ *        (nothing on a rect under 120 px), larger where the rect's height
+ *        leaves DRIVEWIDGET_SPEEDO_CLEAR_LINES above it and numbers every
+ *        10 need it.
  *   drivewidget_speedo_rect(v, rect, &box)  the dial's square (false: none).
  *   drivewidget_speedo_angle(speed)  the needle's angle (rad, screen
  *        counter-clockwise from right): 225 degrees at 0, -45 at the top of
@@ -21,9 +23,11 @@
  *        point lies inside inset; else (ax, ay) where the line from the
  *        view's centre (x->cx, x->cy) to it leaves inset, dir its angle
  *        (rad, screen y down).
- *   drivewidget_arrow(v, x, inset, pose, car, label, taken, &ntaken, max)
+ *   drivewidget_arrow(v, x, inset, avoid, pose, car, label, taken, &ntaken, max)
  *        an arrow in the car's colour on inset's border pointing to the car
- *        at pose when it is off inset, the label beside it, inside, clear
+ *        at pose when it is off inset (pulled back along its line towards
+ *        the view's centre where it would meet avoid, a message box; NULL
+ *        or empty: none), the label beside it, inside, clear
  *        of the rectangles taken[0..ntaken) if a step along the edge finds
  *        room (the own car, the speedometer, the labels of other arrows); the label's
  *        rectangle is added to taken (up to max). True when drawn.
@@ -38,6 +42,9 @@
 #include "app_internal.h"
 
 #define DRIVEWIDGET_SPEEDO_MAX 40.0 /* cw/s at the end of the dial */
+/* text lines a small dial leaves above it when it grows for its numbers:
+ * the HUD strip (DRIVEHUD_TOP_LINES) and a message box (1.6 lines) */
+#define DRIVEWIDGET_SPEEDO_CLEAR_LINES 4.5
 #define DRIVEWIDGET_SPARK_LIFE_S 0.35
 
 typedef struct DriveSpark {
@@ -46,12 +53,12 @@ typedef struct DriveSpark {
 } DriveSpark;
 
 void drivewidget_speedo(AppState *v, const SDL_FRect *rect, double speed_cws, double top_cws, double opacity);
-bool drivewidget_speedo_rect(const AppState *v, const SDL_FRect *rect, SDL_FRect *box);
+bool drivewidget_speedo_rect(AppState *v, const SDL_FRect *rect, SDL_FRect *box);
 double drivewidget_speedo_angle(double speed_cws);
 bool drivewidget_arrow_place(const AppXform *x, const SDL_FRect *inset, float px, float py, float *ax, float *ay,
                              double *dir);
-bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, const Pose *pose, int car,
-                       const char *label, SDL_FRect *taken, int *ntaken, int max_taken);
+bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, const SDL_FRect *avoid,
+                       const Pose *pose, int car, const char *label, SDL_FRect *taken, int *ntaken, int max_taken);
 void drivewidget_flash(SDL_Renderer *r, const SDL_FRect *rect, double level);
 void drivewidget_sparks(AppState *v, const AppXform *x, const DriveSpark *sparks, int n);
 

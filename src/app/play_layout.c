@@ -120,19 +120,27 @@ static void fourth_cell(PlayState *ps, int w, int h)
     gfx_text(g, GFX_NORMAL, cx, y + (int)(2 * l), GFX_CENTER, PAL_DIM, "race time %s", t);
 }
 
+/* The top of screen j's lowest instruments: its speedometer, minimap and
+ * lagometer (the screen's bottom without them). */
+static float instruments_top(const PlayState *ps, int j, int w, int h)
+{
+    SDL_FRect r = play_screen_rect(ps, j, w, h), box;
+    SDL_FRect room = drivehud_room(&ps->hud[j], ps->view, &r);
+    float top = r.y + r.h;
+    if (drivewidget_speedo_rect(ps->view, &room, &box))
+        top = fminf(top, box.y);
+    if (widget_minimap_rect(ps->view, &r, &box))
+        top = fminf(top, box.y);
+    if (ps->lag)
+        top = fminf(top, lagometer_screen_rect(&r, ps->view->lay.base).y);
+    return top;
+}
+
 SDL_FRect play_message_rect(const PlayState *ps, int w, int h, float bw, float bh)
 {
     float top = (float)h, gap = (float)ps->view->lay.base * 0.5f;
-    for (int j = ps->nseats <= 2 ? 0 : 2; j < ps->nseats; j++) { /* the bottom row's screens */
-        SDL_FRect r = play_screen_rect(ps, j, w, h), box;
-        SDL_FRect room = drivehud_room(&ps->hud[j], ps->view, &r);
-        if (drivewidget_speedo_rect(ps->view, &room, &box))
-            top = fminf(top, box.y);
-        if (widget_minimap_rect(ps->view, &r, &box))
-            top = fminf(top, box.y);
-        if (ps->lag)
-            top = fminf(top, lagometer_screen_rect(&r, ps->view->lay.base).y);
-    }
+    for (int j = ps->nseats <= 2 ? 0 : 2; j < ps->nseats; j++) /* the bottom row's screens */
+        top = fminf(top, instruments_top(ps, j, w, h));
     return (SDL_FRect){((float)w - bw) / 2, top - gap - bh, bw, bh};
 }
 
@@ -151,8 +159,22 @@ void play_layout_lights(PlayState *ps, int w, int h)
 {
     int64_t to_go = play_lights_to_go(ps);
     float base = (float)ps->view->lay.base;
-    if (ps->nseats <= 2) /* top centre, over the frame between the two screens */
+    if (ps->nseats <= 2) { /* top centre, over the frame between the two screens */
         widget_lights(&ps->view->gfx, base, w, to_go);
-    else /* the grid's middle, where the four screens meet */
-        widget_lights_at(&ps->view->gfx, base, (float)w / 2, (float)h / 2, to_go);
+        return;
+    }
+    /* a 2 x 2 grid: each screen its own, centred between its HUD strip and
+     * its instruments (one set where the four screens meet covered the
+     * bottom screens' HUD and the top ones' read-outs), smaller where the
+     * cell is narrow or short */
+    float l = (float)gfx_line_h(&ps->view->gfx, GFX_NORMAL), pw, ph, gap = base * 0.5f;
+    float strip = l > 0 ? l * (float)DRIVEHUD_TOP_LINES : base * 3.0f;
+    for (int j = 0; j < ps->nseats; j++) {
+        SDL_FRect r = play_screen_rect(ps, j, w, h);
+        float y0 = r.y + strip + gap, y1 = instruments_top(ps, j, w, h) - gap, b = base;
+        widget_lights_size(b, &pw, &ph);
+        b *= fminf(1.0f, fminf(0.9f * r.w / pw, fmaxf(y1 - y0, 0.0f) / ph));
+        widget_lights_size(b, &pw, &ph);
+        widget_lights_at(&ps->view->gfx, b, r.x + r.w / 2, y0 + ph / 2, to_go);
+    }
 }

@@ -271,6 +271,13 @@ void widget_lights(Gfx *g, float base, int w, int64_t to_go_us)
     widget_lights_at(g, base, (float)w / 2, base * 7.0f, to_go_us);
 }
 
+void widget_lights_size(float base, float *w, float *h)
+{
+    float rad = base * 1.4f, gap = rad * 0.7f;
+    *w = RACEFLOW_LIGHTS * 2 * rad + (RACEFLOW_LIGHTS + 1) * gap;
+    *h = 2 * rad + 2 * gap;
+}
+
 void widget_lights_at(Gfx *g, float base, float cx0, float y, int64_t to_go_us)
 {
     int64_t count_us = RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US;
@@ -282,6 +289,7 @@ void widget_lights_at(Gfx *g, float base, float cx0, float y, int64_t to_go_us)
     float total = RACEFLOW_LIGHTS * 2 * rad + (RACEFLOW_LIGHTS - 1) * gap;
     float x0 = cx0 - total / 2;
     widget_panel(g->r, x0 - gap, y - rad - gap, total + 2 * gap, 2 * rad + 2 * gap, gfx_rgb(60, 60, 60));
+    gfx_audit_cover(g, x0 - gap, y - rad - gap, total + 2 * gap, 2 * rad + 2 * gap);
     for (int i = 0; i < RACEFLOW_LIGHTS; i++) {
         float cx = x0 + rad + (float)i * (2 * rad + gap);
         SDL_Color c = go ? PAL_GO : i < lit ? gfx_rgb(240, 30, 30) : gfx_rgb(50, 20, 20);

@@ -27,7 +27,9 @@
  *        (to_go_us = race time, negative before the start), all green with
  *        GO for the first second; nothing otherwise (raceflow.h's countdown).
  *   widget_lights_at(g, base, cx, cy, to_go_us)  the same centred at (cx,
- *        cy) (the 2 x 2 grid's middle).
+ *        cy) (a 2 x 2 grid's cell), its panel marked over the text under it
+ *        for the audit (gfx_audit_cover).
+ *   widget_lights_size(base, &w, &h)  that panel's size (pixels).
  *   widget_panel(r, x, y, w, h, frame)  an opaque framed panel (PAL_BOX).
  *   widget_text_box(g, w, h, lines, n, frame)  lines centred in a panel,
  *        line 0 in the accent colour.
@@ -80,6 +82,7 @@ void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud);
 void widget_hud_race(const RaceFlow *rf, int car, int64_t race_us, Hud *hud);
 void widget_lights(Gfx *g, float base, int w, int64_t to_go_us);
 void widget_lights_at(Gfx *g, float base, float cx, float cy, int64_t to_go_us);
+void widget_lights_size(float base, float *w, float *h);
 void widget_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color frame);
 void widget_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame);
 void widget_results(Gfx *g, int w, int h, const RaceFlow *rf, const char *title, const int *views,
