@@ -766,24 +766,47 @@ static size_t views_differ(Fixture *f)
     return differ;
 }
 
+/* Screens whose track the layer holds (their last camera drawn into it). */
+static int slots_held(const Fixture *f)
+{
+    int held = 0;
+    for (int i = 0; i < f->s->track_layer.nslots; i++)
+        held += f->s->track_layer.slot[i].held;
+    return held;
+}
+
 /* The track under the zoomed views comes from a layer redrawn only where a
  * view's camera moved: to the pixel what drawing it directly gives, on the
  * frame that fills the layer, on the next one at the same instant (copied
- * as it is) and after the race moved on (a stale layer would show the road
- * where the cameras were). */
+ * as it is), after the race moved on (a stale layer would show the road
+ * where the cameras were) and while the cameras move on every frame (drawn
+ * on the screen, the layer left alone until a camera repeats). */
 static void track_layer_draws_the_same_picture(void **state)
 {
     Fixture *f = *state;
     bool paused = f->s->paused;
     bool follow[2] = {f->s->follow[0], f->s->follow[1]};
+    int n = f->s->data.n;
     f->s->paused = true;
     f->s->focus = -1;
     f->s->follow[0] = f->s->follow[1] = true; /* zoomed on the cars (else the whole-track picture) */
+    replay_restart(f->rp); /* the tests before may have left the race anywhere */
+    app_track_layer_free(f->s); /* and the layer's slots in any state */
     replay_step_to(f->rp, 5 * NR_US_PER_S);
     assert_int_equal(views_differ(f), 0);
-    assert_int_equal(f->s->track_layer.nslots, 2 * f->s->data.n); /* a slot per screen */
+    assert_int_equal(f->s->track_layer.nslots, 2 * n); /* a slot per screen */
+    assert_int_equal(slots_held(f), 2 * n);
     assert_int_equal(views_differ(f), 0);
     replay_step_to(f->rp, 5 * NR_US_PER_S + 500000); /* the cars moved 5 cw */
+    assert_int_equal(views_differ(f), 0);
+    assert_int_equal(slots_held(f), 2 * n); /* after a copy, a miss goes to the layer */
+    replay_step_to(f->rp, 6 * NR_US_PER_S); /* a second miss in a row: on the screen */
+    assert_int_equal(views_differ(f), 0);
+    assert_int_equal(slots_held(f), 0);
+    replay_step_to(f->rp, 6 * NR_US_PER_S + 500000);
+    assert_int_equal(views_differ(f), 0);
+    assert_int_equal(views_differ(f), 0); /* the camera repeats: into the layer again */
+    assert_int_equal(slots_held(f), 2 * n);
     assert_int_equal(views_differ(f), 0);
     f->s->focus = 2; /* two large screens over the small ones' pixels */
     assert_int_equal(views_differ(f), 0);

@@ -50,29 +50,56 @@ static SDL_Texture *layer_for(AppState *s, int w, int h)
     return L->tex;
 }
 
-/* The slot for clip: found (*hit says whether its camera is x's), else a
- * new one, which forgets the oldest when all are taken. Every other slot
- * whose clip meets this one is forgotten: its pixels are about to go. */
-static AppTrackSlot *slot_for(AppTrackLayer *L, const SDL_Rect *clip, const AppXform *x, bool *hit)
+/* The slot for clip, or a new one (taking the slots in turn when all are
+ * taken). Every other slot whose clip meets this one is forgotten: its
+ * pixels are about to go. */
+static AppTrackSlot *slot_for(AppTrackLayer *L, const SDL_Rect *clip)
 {
     for (int i = 0; i < L->nslots; i++)
-        if (same_rect(&L->slot[i].clip, clip)) {
-            *hit = same_camera(&L->slot[i].x, x);
+        if (same_rect(&L->slot[i].clip, clip))
             return &L->slot[i];
-        }
-    *hit = false;
     for (int i = 0; i < L->nslots;) {
         if (SDL_HasIntersection(&L->slot[i].clip, clip))
             L->slot[i] = L->slot[--L->nslots];
         else
             i++;
     }
-    if (L->nslots < APP_TRACK_SLOTS)
-        return &L->slot[L->nslots++];
-    L->next = (L->next + 1) % APP_TRACK_SLOTS;
-    return &L->slot[L->next];
+    AppTrackSlot *slot;
+    if (L->nslots < APP_TRACK_SLOTS) {
+        slot = &L->slot[L->nslots++];
+    } else {
+        slot = &L->slot[L->next];
+        L->next = (L->next + 1) % APP_TRACK_SLOTS;
+    }
+    memset(slot, 0, sizeof *slot);
+    slot->clip = *clip;
+    return slot;
 }
 
+/* Draws x's track into the layer inside clip; false (the screen is the
+ * target again) if the renderer refuses the layer. */
+static bool layer_draw(AppState *s, SDL_Texture *tex, const SDL_Rect *clip, const AppXform *x)
+{
+    if (SDL_SetRenderTarget(s->r, tex) != 0) {
+        SDL_SetRenderTarget(s->r, NULL);
+        s->track_layer.nslots = 0;
+        return false;
+    }
+    /* the layer's pixels are the screen's: the same clip, the same
+     * coordinates, so the same triangles land on the same pixels */
+    SDL_RenderSetClipRect(s->r, clip);
+    gfx_fill(s->r, (float)clip->x, (float)clip->y, (float)clip->w, (float)clip->h, PAL_GRASS);
+    app_draw_track(s, x);
+    SDL_RenderSetClipRect(s->r, NULL);
+    SDL_SetRenderTarget(s->r, NULL); /* the screen's clip comes back with it */
+    return true;
+}
+
+/* A view whose camera moves on every frame (the game's while the car
+ * drives) would pay the layer's copy for nothing: after two misses in a row
+ * its track is drawn on the screen (false) and the camera only noted; the
+ * layer takes it again once a camera repeats (paused, on the grid, or the
+ * overview's two frames per race instant). */
 bool app_track_layer(AppState *s, const SDL_Rect *clip, const AppXform *x)
 {
     int w = 0, h = 0;
@@ -82,22 +109,18 @@ bool app_track_layer(AppState *s, const SDL_Rect *clip, const AppXform *x)
     SDL_Texture *tex = layer_for(s, w, h);
     if (!tex)
         return false;
-    bool hit;
-    AppTrackSlot *slot = slot_for(&s->track_layer, clip, x, &hit);
-    if (!hit) {
-        slot->clip = *clip;
+    AppTrackSlot *slot = slot_for(&s->track_layer, clip);
+    bool same = same_camera(&slot->x, x);
+    if (!(slot->held && same)) {
+        bool direct = slot->missed && !same;
         slot->x = *x;
-        if (SDL_SetRenderTarget(s->r, tex) != 0) {
-            s->track_layer.nslots = 0;
+        slot->missed = true;
+        slot->held = false;
+        if (direct || !layer_draw(s, tex, clip, x))
             return false;
-        }
-        /* the layer's pixels are the screen's: the same clip, the same
-         * coordinates, so the same triangles land on the same pixels */
-        SDL_RenderSetClipRect(s->r, clip);
-        gfx_fill(s->r, (float)clip->x, (float)clip->y, (float)clip->w, (float)clip->h, PAL_GRASS);
-        app_draw_track(s, x);
-        SDL_RenderSetClipRect(s->r, NULL);
-        SDL_SetRenderTarget(s->r, NULL); /* the screen's clip comes back with it */
+        slot->held = true;
+    } else {
+        slot->missed = false;
     }
     SDL_RenderCopy(s->r, tex, clip, clip);
     return true;

@@ -163,8 +163,8 @@ void play_layout_lights(PlayState *ps, int w, int h)
         widget_lights(&ps->view->gfx, base, w, to_go);
         return;
     }
-    /* a 2 x 2 grid: each screen its own, centred between its HUD strip and
-     * its instruments (one set where the four screens meet covered the
+    /* a 2 x 2 grid: each screen its own, centred across it, just under its
+     * HUD strip, above its instruments (one set where the four screens meet covered the
      * bottom screens' HUD and the top ones' read-outs), smaller where the
      * cell is narrow or short */
     float l = (float)gfx_line_h(&ps->view->gfx, GFX_NORMAL), pw, ph, gap = base * 0.5f;
