@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "link.h"
+#include "linkmatrix.h"
 #include "netmerge.h"
 
 #define HEAD(role, car)                                                                                        \
@@ -227,6 +228,16 @@ static void hop_directions(void **state)
     link_free(&l);
     linkspec_free(&via);
     linkspec_free(&down);
+    /* in a link matrix sJ goes on the downlink s-J alone */
+    LinkMatrix mx;
+    linkmatrix_init(&mx);
+    assert_true(linkmatrix_set(&mx, "s-3", spec_text, "--link", &err));
+    assert_true(linkmatrix_check(&mx, 3, LINKMATRIX_CS, false, &err));
+    assert_true(linkmatrix_set(&mx, "s-2", spec_text, "--link", &err));
+    assert_false(linkmatrix_check(&mx, 3, LINKMATRIX_CS, false, &err));
+    assert_string_equal(err.msg, "--link: link s-2: direction s3 names the downlink s-3 (each sender I takes its "
+                                 "rows Is3 there): give it on line s-3");
+    linkmatrix_free(&mx);
     remove(path);
 }
 

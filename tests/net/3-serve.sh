@@ -134,6 +134,12 @@ sed 's/$/ cs/' "$TMP/slive.txt" >"$TMP/hlive.txt"
 if [ "$(wc -l <"$TMP/hreplay.txt")" -eq 4 ] && cmp -s "$TMP/hlive.txt" "$TMP/hreplay.txt"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: live N-car metrics differ from the replay on the served topology"
     diff "$TMP/hlive.txt" "$TMP/hreplay.txt" | head -6; fi
+# a downlink's rows given on another line: one line naming the line to use
+sed 's/^s-1 trace \(.*\) direction s1$/s-1 trace \1 direction s2/' "$TMP/hlinks.txt" >"$TMP/hbad.txt"
+expect 1 "replay with a downlink's direction on another line" -- "$NR" replay "$TMP/hrace.csv" --headless \
+    --links "$TMP/hbad.txt"
+stderr_has "hbad.txt:[0-9]+: link s-1: direction s2 names the downlink s-2 \(each sender I takes its rows Is2 there\): give it on line s-2" \
+    "a downlink's rows on the wrong line named"
 expect 1 "merge the server's log without a client's" -- "$NR" merge "$TMP/s.log" "$TMP/c1.log" "$TMP/c3.log" \
     "$TMP/c4.log" --out "$TMP/h3.csv"
 stderr_has "a race of 4 cars, 3 logs: car [1-4]'s log is missing" "merge names the missing client"
