@@ -700,10 +700,11 @@ static void labels_rendered_once(void **state)
  * few pixels of line rasterisation at other float offsets (a stale layer
  * differs by hundreds: a moved selection box, a new curve segment). */
 #define LAYER_PIXEL_SLACK 40
-static size_t frames_differ(Fixture *f)
+
+/* A frame drawn through the layers (returned, malloc'd), then the same one
+ * drawn directly (left in f->surf). */
+static Uint8 *frame_both_ways(Fixture *f)
 {
-    bool paused = f->s->paused;
-    f->s->paused = true; /* paused: every gauge string is current in both frames */
     f->s->no_layers = false;
     app_draw(f->s, 1280, 720);
     SDL_RenderPresent(f->r);
@@ -713,11 +714,19 @@ static size_t frames_differ(Fixture *f)
     f->s->no_layers = true;
     app_draw(f->s, 1280, 720);
     SDL_RenderPresent(f->r);
-    size_t differ = 0; /* pixels */
+    f->s->no_layers = false;
+    return cached;
+}
+
+static size_t frames_differ(Fixture *f)
+{
+    bool paused = f->s->paused;
+    f->s->paused = true; /* paused: every gauge string is current in both frames */
+    Uint8 *cached = frame_both_ways(f);
+    size_t bytes = (size_t)f->surf->pitch * (size_t)f->surf->h, differ = 0; /* pixels */
     for (size_t i = 0; i < bytes; i += 4)
         differ += memcmp(cached + i, (Uint8 *)f->surf->pixels + i, 4) != 0;
     free(cached);
-    f->s->no_layers = false;
     f->s->paused = paused;
     return differ;
 }
@@ -736,6 +745,54 @@ static void layers_draw_the_same_picture(void **state)
     f->s->focus = 1;
     assert_true(frames_differ(f) < LAYER_PIXEL_SLACK);
     f->s->focus = -1;
+}
+
+/* Pixels that differ inside the views (the screens of every scheme) between
+ * a frame drawn through the track layer and one drawn directly. */
+static size_t views_differ(Fixture *f)
+{
+    Uint8 *layered = frame_both_ways(f);
+    size_t differ = 0;
+    for (int k = 0; k < f->s->data.n; k++)
+        for (int j = 0; j < 2; j++) {
+            const SDL_FRect *v = &f->s->lay.view[k][j];
+            for (int y = (int)v->y; y < (int)v->y + (int)v->h; y++)
+                for (int x = (int)v->x; x < (int)v->x + (int)v->w; x++) {
+                    size_t at = (size_t)y * (size_t)f->surf->pitch + 4 * (size_t)x;
+                    differ += memcmp(layered + at, (Uint8 *)f->surf->pixels + at, 4) != 0;
+                }
+        }
+    free(layered);
+    return differ;
+}
+
+/* The track under the zoomed views comes from a layer redrawn only where a
+ * view's camera moved: to the pixel what drawing it directly gives, on the
+ * frame that fills the layer, on the next one at the same instant (copied
+ * as it is) and after the race moved on (a stale layer would show the road
+ * where the cameras were). */
+static void track_layer_draws_the_same_picture(void **state)
+{
+    Fixture *f = *state;
+    bool paused = f->s->paused;
+    bool follow[2] = {f->s->follow[0], f->s->follow[1]};
+    f->s->paused = true;
+    f->s->focus = -1;
+    f->s->follow[0] = f->s->follow[1] = true; /* zoomed on the cars (else the whole-track picture) */
+    replay_step_to(f->rp, 5 * NR_US_PER_S);
+    assert_int_equal(views_differ(f), 0);
+    assert_int_equal(f->s->track_layer.nslots, 2 * f->s->data.n); /* a slot per screen */
+    assert_int_equal(views_differ(f), 0);
+    replay_step_to(f->rp, 5 * NR_US_PER_S + 500000); /* the cars moved 5 cw */
+    assert_int_equal(views_differ(f), 0);
+    f->s->focus = 2; /* two large screens over the small ones' pixels */
+    assert_int_equal(views_differ(f), 0);
+    assert_int_equal(views_differ(f), 0);
+    f->s->focus = -1;
+    assert_int_equal(views_differ(f), 0);
+    f->s->paused = paused;
+    f->s->follow[0] = follow[0];
+    f->s->follow[1] = follow[1];
 }
 
 static void snapshot_has_the_requested_size(void **state)
@@ -1054,6 +1111,7 @@ int main(void)
         cmocka_unit_test(mouse_on_the_controls),
         cmocka_unit_test(clock_follows_wall_time_times_speed),
         cmocka_unit_test(layers_draw_the_same_picture),
+        cmocka_unit_test(track_layer_draws_the_same_picture),
         cmocka_unit_test(snapshot_has_the_requested_size),
         cmocka_unit_test(plot_png_has_the_requested_size),
         cmocka_unit_test(plot_grid_stays_within_the_axis),

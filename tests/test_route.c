@@ -165,18 +165,24 @@ static void copies_share_a_group_and_bytes(void **state)
     linkspec_free(&l);
 }
 
+/* Two terminals, p2p: line 0 -> 1 slow, 1 -> 0 without delay. */
+static void two_terminals(RouteMedium *r, const LinkSpec *slow, const LinkSpec *none, int nschemes, uint64_t seed)
+{
+    RouteConfig rc = {.topology = ROUTE_P2P, .ncars = 2, .seed = seed, .nschemes = nschemes};
+    rc.link[0][1] = slow;
+    rc.link[1][0] = none;
+    NrError err;
+    assert_true(route_init(r, &rc, &err));
+}
+
 /* netem's limit of 1000 packets holds per line and scheme: a line that
  * delays by 100 s takes 1000 slots of MUs, then drops each copy. */
 static void queue_limit_per_line_and_scheme(void **state)
 {
     (void)state;
     LinkSpec slow = spec_of("delay 100s"), none = spec_of("");
-    RouteConfig rc = {.topology = ROUTE_P2P, .ncars = 2, .seed = 1, .nschemes = 2};
-    rc.link[0][1] = &slow;
-    rc.link[1][0] = &none;
     RouteMedium r;
-    NrError err;
-    assert_true(route_init(&r, &rc, &err));
+    two_terminals(&r, &slow, &none, 2, 1);
     Medium m = route_medium(&r);
     int overflow = 0;
     for (int s = 0; s < DELAYLINE_QUEUE_LIMIT + 10; s++) {
@@ -188,6 +194,36 @@ static void queue_limit_per_line_and_scheme(void **state)
     }
     assert_int_equal(overflow, 10);
     assert_int_equal(route_next_due(&r), 100 * NR_US_PER_S);
+    route_free(&r);
+    linkspec_free(&slow);
+    linkspec_free(&none);
+}
+
+/* A line's queue is a ring that wraps (at DELAYLINE_QUEUE_LIMIT groups per
+ * scheme or a little more): 900 groups in flight on a 900-slot delay,
+ * 5000 slots, each slot sending one MU and taking what is due. Every MU
+ * arrives once, in sending order, its delay exactly 900 slots. */
+static void line_ring_wraps(void **state)
+{
+    (void)state;
+    LinkSpec slow = spec_of("delay 29700ms"), none = spec_of(""); /* 900 slots of 33 ms */
+    RouteMedium r;
+    two_terminals(&r, &slow, &none, 1, 3);
+    Medium m = route_medium(&r);
+    int32_t next = 0;
+    for (int s = 0; s < 5000; s++) {
+        int64_t t = (int64_t)s * P_US;
+        medium_slot(&m, 0, s, t);
+        Mu mu = mu_of(0, s, t);
+        route_send_all(&r, 0, 0, &mu, t);
+        Got got[4];
+        int n = drain(&r, 1, t, got, 0);
+        for (int i = 0; i < n; i++, next++) {
+            assert_int_equal(got[i].seq, next);
+            assert_int_equal(got[i].due_us, got[i].sent_us + 900 * P_US);
+        }
+    }
+    assert_int_equal(next, 5000 - 900);
     route_free(&r);
     linkspec_free(&slow);
     linkspec_free(&none);
@@ -243,6 +279,7 @@ int main(void)
         cmocka_unit_test(copies_share_a_group_and_bytes),
         cmocka_unit_test(queue_limit_per_line_and_scheme),
         cmocka_unit_test(cs_hops_by_hand),
+        cmocka_unit_test(line_ring_wraps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,7 +16,7 @@ bool app_layer_begin(AppState *s, AppLayer *l, int w, int h)
     if (!l->tex || l->w != w || l->h != h) {
         if (l->tex)
             SDL_DestroyTexture(l->tex);
-        l->tex = SDL_CreateTexture(s->r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_TARGET, w, h);
+        l->tex = SDL_CreateTexture(s->r, app_screen_format(s->r), SDL_TEXTUREACCESS_TARGET, w, h);
         l->w = w;
         l->h = h;
         l->key = 0;

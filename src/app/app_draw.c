@@ -120,8 +120,9 @@ static void draw_unknown(AppState *s, const SDL_FRect *rect, int j)
     gfx_frame(s->r, rect->x, rect->y, rect->w, rect->h, gfx_rgb(90, 95, 105));
 }
 
-/* The track under a view: drawn (zoomed on the cars), or the cached
- * whole-track picture. */
+/* The track under a view: zoomed on the cars, through the track layer
+ * (redrawn when the camera moved), else drawn; or the cached whole-track
+ * picture. */
 static void view_track(AppState *s, const SDL_FRect *rect, const SDL_Rect *clip, const AppXform *x)
 {
     if (!s->follow[s->focus >= 0]) {
@@ -131,6 +132,8 @@ static void view_track(AppState *s, const SDL_FRect *rect, const SDL_Rect *clip,
             return;
         }
     }
+    if (app_track_layer(s, clip, x))
+        return;
     gfx_fill(s->r, rect->x, rect->y, rect->w, rect->h, PAL_GRASS);
     app_draw_track(s, x);
 }

@@ -129,6 +129,21 @@ typedef struct AppLayer {
     char text_key[1024];
 } AppLayer;
 
+/* The track under the views kept between frames (app_track_layer.c): a
+ * window-sized layer and, per view drawn into it, its clip and camera. */
+#define APP_TRACK_SLOTS 64
+typedef struct AppTrackSlot {
+    SDL_Rect clip;
+    AppXform x;
+} AppTrackSlot;
+
+typedef struct AppTrackLayer {
+    SDL_Texture *tex;
+    int w, h;
+    AppTrackSlot slot[APP_TRACK_SLOTS];
+    int nslots, next;
+} AppTrackLayer;
+
 typedef struct AppTrail {
     float x[APP_TRAIL], y[APP_TRAIL];
     int head, n;
@@ -197,6 +212,7 @@ typedef struct AppState {
     SDL_Texture *track_tex[2];
     int track_tex_w[2], track_tex_h[2];
     int track_tex_next;
+    AppTrackLayer track_layer;
     SDL_Texture *dial_tex; /* the speedometer's still parts (drivewidgets.c), per size */
     int dial_tex_px;
 
@@ -307,6 +323,18 @@ void app_draw_quads(SDL_Renderer *r, const SDL_Vertex *v, int nv, const int *idx
  * picture w x h drawn once into a cached texture (NULL if none). */
 void app_fit_xform(const AppState *s, const SDL_FRect *rect, AppXform *x);
 SDL_Texture *app_track_texture(AppState *s, int w, int h);
+/* The grass and the track under clip with camera x, drawn into the track
+ * layer only when clip's camera changed since the last frame (compared bit
+ * for bit), then copied to the screen: the same pixels as drawing them
+ * there. False (nothing drawn) when the layer cannot serve: no_layers, a
+ * texture target in use, clip outside the output, no target textures. */
+bool app_track_layer(AppState *s, const SDL_Rect *clip, const AppXform *x);
+void app_track_layer_free(AppState *s);
+/* The pixel format of the window the renderer draws on (RGB888 or
+ * ARGB8888; ARGB8888 without a window): a layer in the same format is
+ * copied to it row by row (blended from ARGB8888 onto an X11 window's
+ * RGB888 the copy cost ~5 instructions a pixel). */
+Uint32 app_screen_format(SDL_Renderer *r);
 
 /* Chart panels in the window (plot_draw.c) and a 0xRRGGBB colour as an
  * SDL colour (plot.c). */

@@ -65,7 +65,9 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     const Pose *own = &nr->pose[nr->me];
     nw->hud.lagometer = nw->lag; /* the camera and instruments keep above it */
     drivehud_xform(&nw->hud, nw->view, own, &rect, &x);
-    app_draw_track(nw->view, &x);
+    SDL_Rect all = {0, 0, w, h};
+    if (!app_track_layer(nw->view, &all, &x)) /* a camera at rest (the grid): copied */
+        app_draw_track(nw->view, &x);
     for (int c = 0; c < nr->ncars; c++) /* the own car on top */
         if (c != nr->me)
             widget_car(nw->view, c < WIDGET_CAR_SPRITES ? nw->sprites.car[c] : NULL, &x, &nr->pose[c], c);

@@ -134,7 +134,8 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t
     play_view_xform(ps, j, viewport, &x);
     SDL_Rect clip = {(int)x.rect.x, (int)x.rect.y, (int)x.rect.w, (int)x.rect.h};
     SDL_RenderSetClipRect(ps->r, &clip);
-    app_draw_track(ps->view, &x);
+    if (!app_track_layer(ps->view, &clip, &x)) /* a camera at rest: copied */
+        app_draw_track(ps->view, &x);
     Pose pose[PLAY_SEATS];
     for (int c = 0; c < ps->nseats; c++)
         play_shown_pose(ps, j, c, &pose[c]);

@@ -139,14 +139,11 @@ static void deliver_group(Engine *e, int32_t g)
     int64_t lt = engine_local_time(e, to, gr->due_us);
     int ks[ROUTE_FAN], n = 0;
     RxResult rx[ROUTE_FAN];
-    for (int c = 0; c < fa->n; c++) {
-        if (!(gr->mask & (UINT32_C(1) << c)))
-            continue;
+    for (uint32_t m = gr->mask; m;) { /* copy c: the lowest bit left */
+        int c = __builtin_ctz(m);
+        m &= m - 1;
         ks[n++] = fa->k[c];
-        int next = c + 1;
-        while (next < fa->n && !(gr->mask & (UINT32_C(1) << next)))
-            next++;
-        if (next < fa->n && fa->mu[next] == fa->mu[c])
+        if (m && fa->mu[__builtin_ctz(m)] == fa->mu[c])
             continue; /* the same bytes follow: one receive for both */
         terminal_receive_many(e->term[to], ks, n, route_mu(e->route, fa->mu[c]), route_mu_ok(e->route, fa->mu[c]),
                               lt, rx);

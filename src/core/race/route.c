@@ -35,8 +35,7 @@ static bool line_first(const RouteMedium *r, int32_t a, int32_t b)
 
 static int32_t *line_at(const RouteMedium *r, int32_t li, int32_t i)
 {
-    int32_t k = r->qhead[li] + i;
-    return &r->qstore[(size_t)li * (size_t)r->line_cap + (size_t)(k >= r->line_cap ? k - r->line_cap : k)];
+    return &r->qstore[(size_t)li * (size_t)r->line_cap + ((uint32_t)(r->qhead[li] + i) & (uint32_t)(r->line_cap - 1))];
 }
 
 /* Group g into line li's due order, after every group due no later. */
@@ -58,7 +57,7 @@ static void line_insert(RouteMedium *r, int32_t li, int32_t g)
 static int32_t line_take(RouteMedium *r, int32_t li)
 {
     int32_t g = *line_at(r, li, 0);
-    r->qhead[li] = r->qhead[li] + 1 == r->line_cap ? 0 : r->qhead[li] + 1;
+    r->qhead[li] = (r->qhead[li] + 1) & (r->line_cap - 1);
     r->head_due[li] = --r->qn[li] > 0 ? r->group[*line_at(r, li, 0)].due_us : INT64_MAX;
     r->first_stale |= li == r->first;
     return g;
@@ -117,7 +116,11 @@ static bool alloc_queue(RouteMedium *r)
 {
     size_t n = (size_t)r->ncars, cap = n * (n - 1) * (size_t)r->nschemes * DELAYLINE_QUEUE_LIMIT;
     r->cap = (int)cap;
-    r->line_cap = r->nschemes * DELAYLINE_QUEUE_LIMIT; /* a line's copies at most */
+    /* a line's groups at most (each has a copy): its copies at most, up to
+     * a power of two (the ring wraps by a mask) */
+    r->line_cap = 1;
+    while (r->line_cap < r->nschemes * DELAYLINE_QUEUE_LIMIT)
+        r->line_cap *= 2;
     /* every queued group has a copy; every live fan record a group, but the
      * newest of each sender; every stored MU a copy of a live record */
     size_t fans = cap + n, mus = cap + n * ROUTE_FAN;
@@ -454,9 +457,10 @@ static void free_group(RouteMedium *r, int32_t g)
 void route_drop_group(RouteMedium *r, int32_t g)
 {
     const RouteGroup *gr = &r->group[g];
-    for (int e = 0; e < r->fan[gr->fan].n; e++)
-        if (gr->mask & (UINT32_C(1) << e))
-            copy_left(r, gr, e);
+    DelayLine *d = &r->line[gr->from * r->ncars + gr->to];
+    const uint8_t *k = r->fan[gr->fan].k;
+    for (uint32_t m = gr->mask; m; m &= m - 1) /* each copy, by its bit */
+        delayline_left(d, k[__builtin_ctz(m)]);
     free_group(r, g);
 }
 

@@ -26,7 +26,10 @@
  *   display(self, car, now, out)        where car is shown at now; pure (no
  *        state change), defined for any now >= the last event time.
  *   display_all(self, ncars, now, out)  optional (NULL: display car by
- *        car): out[c] = what display(self, c, now) gives, for every car.
+ *        car): out[c] = what display(self, c, now) gives, for every car,
+ *        but that the heading may be left 0 where finding it costs (a dead
+ *        reckoned car's atan2): its one caller, the engine's views, keeps
+ *        x, y and seq alone.
  *   output_time(self, mu, now)          optional: when mu, just taken with
  *        RX_USED at now, is shown (>= now when held); NULL = at now.
  *   scheme_state_size(t, ncars)         an instance's bytes with ncars cars.

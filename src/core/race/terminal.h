@@ -55,7 +55,7 @@
  *        local_us. Pure.
  *   terminal_display_all(t, k, local_us, out)  out[c] for every car c, as
  *        terminal_display gives each (the scheme's display_all when it has
- *        one).
+ *        one, which may leave a heading 0: scheme.h).
  *   terminal_output_time(t, k, mu, local_us)  when scheme k outputs mu,
  *        which it just took with RX_USED at local_us (SchemeType.output_time;
  *        local_us for a scheme without one). Pure.

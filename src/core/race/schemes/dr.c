@@ -76,26 +76,33 @@ static RxResult dr_on_receive(void *self, const Mu *mu, int64_t now_us)
     return RX_USED;
 }
 
-static void dr_display(const void *self, int car, int64_t now_us, Pose *out)
+/* Car `car` as shown at now; the heading of a predicted car only when
+ * `heading` (display_all leaves it 0: scheme.h). */
+static void dr_show(const Dr *s, int car, int64_t now_us, bool heading, Pose *out)
 {
-    const Dr *s = self;
     if (car == s->own) {
         pose_from_kept(&s->own_now, out);
         return;
     }
     double dx, dy;
     const DrPred *rx = &s->rx[car];
-    drpred_at(rx, now_us, &out->x, &out->y, &out->heading);
+    out->heading = 0.0;
+    drpred_at(rx, now_us, &out->x, &out->y, heading ? &out->heading : NULL);
     dr_offset(s, car, now_us, &dx, &dy);
     out->x += dx;
     out->y += dy;
     out->seq = (now_us == rx->last.gen_us && dx == 0.0 && dy == 0.0) ? rx->last.seq : -1;
 }
 
+static void dr_display(const void *self, int car, int64_t now_us, Pose *out)
+{
+    dr_show(self, car, now_us, true, out);
+}
+
 static void dr_display_all(const void *self, int ncars, int64_t now_us, Pose *out)
 {
     for (int c = 0; c < ncars; c++)
-        dr_display(self, c, now_us, &out[c]);
+        dr_show(self, c, now_us, false, &out[c]);
 }
 
 const SchemeType scheme_dr = {

@@ -130,8 +130,9 @@ static int64_t dc_output_time(const void *self, const Mu *mu, int64_t now_us)
     return mu->gen_us + s->delta_us;
 }
 
-/* Car `car` as shown at now, given the own car's frame shown then. */
-static void dc_show(const DrCausality *s, const MuKept *own, int car, int64_t now_us, Pose *out)
+/* Car `car` as shown at now, given the own car's frame shown then; the
+ * heading of a predicted car only when `heading` (scheme.h display_all). */
+static void dc_show(const DrCausality *s, const MuKept *own, int car, int64_t now_us, bool heading, Pose *out)
 {
     int64_t shown_us = own->gen_us;
     if (car == s->own) {
@@ -147,7 +148,8 @@ static void dc_show(const DrCausality *s, const MuKept *own, int car, int64_t no
             drpred_push(&d, &h->pending[i].mu);
         use = &d;
     }
-    drpred_at(use, shown_us, &out->x, &out->y, &out->heading);
+    out->heading = 0.0;
+    drpred_at(use, shown_us, &out->x, &out->y, heading ? &out->heading : NULL);
     out->seq = shown_us == use->last.gen_us ? use->last.seq : -1;
 }
 
@@ -157,7 +159,7 @@ static void dc_show(const DrCausality *s, const MuKept *own, int car, int64_t no
 static void dc_display(const void *self, int car, int64_t now_us, Pose *out)
 {
     const DrCausality *s = self;
-    dc_show(s, muring_latest_before(&s->own_ring, now_us - s->delta_us), car, now_us, out);
+    dc_show(s, muring_latest_before(&s->own_ring, now_us - s->delta_us), car, now_us, true, out);
 }
 
 static void dc_display_all(const void *self, int ncars, int64_t now_us, Pose *out)
@@ -165,7 +167,7 @@ static void dc_display_all(const void *self, int ncars, int64_t now_us, Pose *ou
     const DrCausality *s = self;
     const MuKept *own = muring_latest_before(&s->own_ring, now_us - s->delta_us);
     for (int c = 0; c < ncars; c++)
-        dc_show(s, own, c, now_us, &out[c]);
+        dc_show(s, own, c, now_us, false, &out[c]);
 }
 
 const SchemeType scheme_dr_causality = {

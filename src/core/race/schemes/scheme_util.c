@@ -53,8 +53,9 @@ const MuKept *muring_latest_before(const MuRing *r, int64_t t_us)
     return &r->base;
 }
 
-/* Velocity and heading change only when an MU is pushed: compute them then
- * (the heading's atan2 would otherwise run on every displayed frame). */
+/* The velocity changes only when an MU is pushed: computed then. The
+ * heading (an atan2) is found when a display asks for it (drpred_at): the
+ * engine's views never do, and a sender's prediction is never shown. */
 static void drpred_cache(DrPred *d)
 {
     int64_t dt = d->last.gen_us - d->prev.gen_us;
@@ -64,7 +65,6 @@ static void drpred_cache(DrPred *d)
         d->vx = (d->last.x - d->prev.x) * s;
         d->vy = (d->last.y - d->prev.y) * s;
     }
-    d->heading = (d->vx != 0.0 || d->vy != 0.0) ? atan2(d->vy, d->vx) : d->last.heading;
 }
 
 void drpred_reset(DrPred *d, const Mu *mu)
@@ -98,7 +98,7 @@ void drpred_at(const DrPred *d, int64_t t_us, double *x, double *y, double *head
     *x = d->last.x + d->vx * dt;
     *y = d->last.y + d->vy * dt;
     if (heading)
-        *heading = d->heading;
+        *heading = (d->vx != 0.0 || d->vy != 0.0) ? atan2(d->vy, d->vx) : d->last.heading;
 }
 
 void drsender_init(DrSender *s, const Mu *grid, double tdr_cw)

@@ -14,7 +14,8 @@
  *   drpred_push(d, kept)             kept becomes the last MU, the old last the
  *        previous; returns false (and changes nothing) unless mu is newer.
  *   drpred_velocity(d, &vx, &vy)     (last - prev) / (gen_last - gen_prev).
- *   drpred_at(d, t, &x, &y, &heading)  last + v * (t - gen_last).
+ *   drpred_at(d, t, &x, &y, &heading)  last + v * (t - gen_last); the heading
+ *        that of v (the last MU's when v = 0), found only when heading != NULL.
  */
 #ifndef NR_SCHEME_UTIL_H
 #define NR_SCHEME_UTIL_H
@@ -48,7 +49,7 @@ void muring_insert(MuRing *r, const Mu *mu);
 const MuKept *muring_latest_before(const MuRing *r, int64_t t_us);
 
 typedef struct DrPred {
-    double vx, vy, heading; /* of the last two MUs, cached at each push */
+    double vx, vy; /* of the last two MUs, cached at each push */
     bool has_prev;
     MuKept last, prev; /* last first: a prediction reads it and the three above */
 } DrPred;

@@ -1,0 +1,111 @@
+/* The track under the views kept between frames: a window-sized layer into
+ * which each view's track is drawn with its own screen coordinates, redrawn
+ * only when that view's camera changes (app_internal.h, app_track_layer). */
+#include "app_paint.h"
+
+#include <string.h>
+
+/* Whether two cameras give the same pixels: every field the drawing reads,
+ * compared bit for bit (a float that moved by one ulp is a new camera). */
+static bool same_camera(const AppXform *a, const AppXform *b)
+{
+    if (memcmp(&a->rect, &b->rect, sizeof a->rect) != 0 || memcmp(&a->cx, &b->cx, sizeof a->cx) != 0 ||
+        memcmp(&a->cy, &b->cy, sizeof a->cy) != 0 || memcmp(&a->wx, &b->wx, sizeof a->wx) != 0 ||
+        memcmp(&a->wy, &b->wy, sizeof a->wy) != 0 || memcmp(&a->scale, &b->scale, sizeof a->scale) != 0 ||
+        a->rotated != b->rotated)
+        return false;
+    return !a->rotated || (memcmp(&a->rot, &b->rot, sizeof a->rot) == 0 &&
+                           memcmp(&a->rot_cos, &b->rot_cos, sizeof a->rot_cos) == 0 &&
+                           memcmp(&a->rot_sin, &b->rot_sin, sizeof a->rot_sin) == 0);
+}
+
+static bool same_rect(const SDL_Rect *a, const SDL_Rect *b)
+{
+    return a->x == b->x && a->y == b->y && a->w == b->w && a->h == b->h;
+}
+
+Uint32 app_screen_format(SDL_Renderer *r)
+{
+    SDL_Window *win = SDL_RenderGetWindow(r);
+    Uint32 f = win ? SDL_GetWindowPixelFormat(win) : SDL_PIXELFORMAT_UNKNOWN;
+    return f == SDL_PIXELFORMAT_RGB888 || f == SDL_PIXELFORMAT_ARGB8888 ? f : SDL_PIXELFORMAT_ARGB8888;
+}
+
+/* The layer for an output of w x h pixels; every slot forgotten when it is
+ * made anew. NULL if the renderer has no target textures. */
+static SDL_Texture *layer_for(AppState *s, int w, int h)
+{
+    AppTrackLayer *L = &s->track_layer;
+    if (L->tex && L->w == w && L->h == h)
+        return L->tex;
+    if (L->tex)
+        SDL_DestroyTexture(L->tex);
+    L->tex = SDL_CreateTexture(s->r, app_screen_format(s->r), SDL_TEXTUREACCESS_TARGET, w, h);
+    L->w = w;
+    L->h = h;
+    L->nslots = 0;
+    L->next = 0;
+    if (L->tex) /* opaque pixels copied as they are */
+        SDL_SetTextureBlendMode(L->tex, SDL_BLENDMODE_NONE);
+    return L->tex;
+}
+
+/* The slot for clip: found (*hit says whether its camera is x's), else a
+ * new one, which forgets the oldest when all are taken. Every other slot
+ * whose clip meets this one is forgotten: its pixels are about to go. */
+static AppTrackSlot *slot_for(AppTrackLayer *L, const SDL_Rect *clip, const AppXform *x, bool *hit)
+{
+    for (int i = 0; i < L->nslots; i++)
+        if (same_rect(&L->slot[i].clip, clip)) {
+            *hit = same_camera(&L->slot[i].x, x);
+            return &L->slot[i];
+        }
+    *hit = false;
+    for (int i = 0; i < L->nslots;) {
+        if (SDL_HasIntersection(&L->slot[i].clip, clip))
+            L->slot[i] = L->slot[--L->nslots];
+        else
+            i++;
+    }
+    if (L->nslots < APP_TRACK_SLOTS)
+        return &L->slot[L->nslots++];
+    L->next = (L->next + 1) % APP_TRACK_SLOTS;
+    return &L->slot[L->next];
+}
+
+bool app_track_layer(AppState *s, const SDL_Rect *clip, const AppXform *x)
+{
+    int w = 0, h = 0;
+    if (s->no_layers || SDL_GetRenderTarget(s->r) || SDL_GetRendererOutputSize(s->r, &w, &h) != 0 || clip->w <= 0 ||
+        clip->h <= 0 || clip->x < 0 || clip->y < 0 || clip->x + clip->w > w || clip->y + clip->h > h)
+        return false;
+    SDL_Texture *tex = layer_for(s, w, h);
+    if (!tex)
+        return false;
+    bool hit;
+    AppTrackSlot *slot = slot_for(&s->track_layer, clip, x, &hit);
+    if (!hit) {
+        slot->clip = *clip;
+        slot->x = *x;
+        if (SDL_SetRenderTarget(s->r, tex) != 0) {
+            s->track_layer.nslots = 0;
+            return false;
+        }
+        /* the layer's pixels are the screen's: the same clip, the same
+         * coordinates, so the same triangles land on the same pixels */
+        SDL_RenderSetClipRect(s->r, clip);
+        gfx_fill(s->r, (float)clip->x, (float)clip->y, (float)clip->w, (float)clip->h, PAL_GRASS);
+        app_draw_track(s, x);
+        SDL_RenderSetClipRect(s->r, NULL);
+        SDL_SetRenderTarget(s->r, NULL); /* the screen's clip comes back with it */
+    }
+    SDL_RenderCopy(s->r, tex, clip, clip);
+    return true;
+}
+
+void app_track_layer_free(AppState *s)
+{
+    if (s->track_layer.tex)
+        SDL_DestroyTexture(s->track_layer.tex);
+    memset(&s->track_layer, 0, sizeof s->track_layer);
+}
