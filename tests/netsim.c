@@ -93,7 +93,7 @@ static void term_open(Sim *m, const SimOpts *o, int i)
         .cmd = server ? "serve" : i ? "join" : "host", .track_text = m->track_text, .track_file = "default.track",
         .schemes = o->schemes, .params = scheme_default_params(), .seconds_ms = o->seconds_ms, .seed = 7,
         .clock_offset_us = o->offset_us[i], .clock_drift_ppm = o->drift_ppm[i],
-        .log_path = o->logs && !server && !(i && o->host_log_only) ? t->log : NULL,
+        .log_path = (o->logs && !server && !(i && o->host_log_only)) || (server && o->server_log) ? t->log : NULL,
         .make_controller = sim_make_bot, .ctx = t, .net_port = t->port, .clock = &t->clock,
         .peer_addr = i == 0 ? NULL : o->p2p && i <= o->bots_on_host ? &m->host_loop : &m->t[0].addr, .allow_addr = i == 0 && o->allow_other ? &other : NULL,
         .entropy = (uint64_t)(1234 + i), .say = t->say, .no_seal = o->clear,
@@ -299,15 +299,19 @@ void assert_same_metrics_n(Sim *m)
     }
 }
 
-/* netrace merge of every racing terminal's log (with the link matrix of
- * the measured delays) and replay over it: each scheme's N-car figures as
- * printed equal the first racing terminal's live ones. */
-void assert_replay_matches_n(Sim *m, const char *schemes)
+/* netrace merge of every racing terminal's log (and the server's when
+ * `served`: then the replay runs on the served topology, each hop over
+ * its measured delays) and replay over the link matrix of the measured
+ * delays: each scheme's N-car figures as printed equal the first racing
+ * terminal's live ones. */
+static void replay_matches(Sim *m, const char *schemes, bool served)
 {
     const char *bin = getenv("NETRACE_BIN");
     assert_non_null(bin);
     char cmd[8192], logs[4096] = "";
     size_t len = 0;
+    if (served)
+        len += (size_t)snprintf(logs, sizeof logs, " '%s'", m->t[0].log);
     for (int i = m->first; i < m->first + m->ncars; i++)
         len += (size_t)snprintf(logs + len, sizeof logs - len, " '%s'", m->t[i].log);
     snprintf(cmd, sizeof cmd,
@@ -336,6 +340,8 @@ void assert_replay_matches_n(Sim *m, const char *schemes)
         for (char *save = NULL, *tok = strtok_r(row, ",", &save); tok && nf < 48; tok = strtok_r(NULL, ",", &save))
             f[nf++] = tok;
         assert_int_equal(nf, 32 + ncars);
+        if (served) /* the clients' and the server's hops, not end-to-end lines */
+            assert_string_equal(f[28], "cs");
         const Metrics *x = netterm_metrics(np, k);
         char live[512], rep[512];
         int lw = snprintf(live, sizeof live, "%s %.6f %.6f %.6f", session_scheme(t->s, k)->name,
@@ -353,6 +359,16 @@ void assert_replay_matches_n(Sim *m, const char *schemes)
     snprintf(cmd, sizeof cmd, "rm -f '%s/race.csv' '%s/d.csv' '%s/links.txt' '%s/replay.csv'", m->dir, m->dir, m->dir,
              m->dir);
     assert_int_equal(system(cmd), 0);
+}
+
+void assert_replay_matches_n(Sim *m, const char *schemes)
+{
+    replay_matches(m, schemes, false);
+}
+
+void assert_replay_matches_served(Sim *m, const char *schemes)
+{
+    replay_matches(m, schemes, true);
 }
 
 void sim_dump(Sim *m)

@@ -17,7 +17,9 @@
  *   race of that many cars): assert_same_metrics_n (every racing
  *   terminal's live metrics, the N-car ones too, equal) and
  *   assert_replay_matches_n (merge of every racing terminal's log, replay
- *   over its --links matrix: the same figures).
+ *   over its --links matrix: the same figures); assert_replay_matches_served
+ *   the same with the server's log (SimOpts.server_log) in the merge: the
+ *   replay runs on the cs topology over each hop's measured delays.
  *   sim_dump(m)      every terminal's state, summary and one-line messages
  *        (for a failing test's debugging).
  *   sim_expect_completed(m, extra, samples)  every racing terminal, and
@@ -94,6 +96,7 @@ typedef struct SimOpts {
     int server_mode;      /* with cars: 0 relay, 1 sync */
     int extra_clients;    /* with cars: joiners beyond the seats (refused: FULL) */
     bool logs;
+    bool server_log;      /* with cars (served): the server logs too (`serve --log`), t[0].log */
     bool allow_other;     /* the host allows only 10.0.0.9 */
     bool host_log_only;   /* with logs: the joiner writes none */
     bool clear;           /* datagrams in clear (no join code): tests of the checks behind the envelope */
@@ -114,6 +117,7 @@ void assert_same_metrics_n(Sim *m);
 void sim_dump(Sim *m);
 void sim_expect_completed(Sim *m, const char *extra, int64_t samples);
 void assert_replay_matches_n(Sim *m, const char *schemes);
+void assert_replay_matches_served(Sim *m, const char *schemes);
 uint64_t sim_token(const Sim *m);
 bool sim_make_bot(void *ctx, const Track *track, int car, uint64_t seed, Controller *out, NrError *err);
 

@@ -975,9 +975,11 @@ static void bad_files(void **state)
                                         "and delay_us (optional: kind, sent_us, arrival_us)");
     expect_bad("seq,seq,direction,delay_us\n", "1: column 'seq' twice: expected each column once");
     snprintf(buf, sizeof buf, "%s12,0,40000\n19,1,5\n", H);
-    expect_bad(buf, "3: direction '19': expected two terminals IJ of 1 to 8 such as 12 (terminal 1 to 2) or 21");
+    expect_bad(buf, "3: direction '19': expected two terminals IJ of 1 to 8 such as 12 (terminal 1 to 2) or 21, "
+                    "or a served race's hop Is or IsJ");
     snprintf(buf, sizeof buf, "%s12,0,40000\n33,1,5\n", H);
-    expect_bad(buf, "3: direction '33': expected two terminals IJ of 1 to 8 such as 12 (terminal 1 to 2) or 21");
+    expect_bad(buf, "3: direction '33': expected two terminals IJ of 1 to 8 such as 12 (terminal 1 to 2) or 21, "
+                    "or a served race's hop Is or IsJ");
     snprintf(buf, sizeof buf, "%s12,-1,40000\n", H);
     expect_bad(buf, "2: seq '-1': expected an integer from 0 to 2147483647");
     snprintf(buf, sizeof buf, "%s12,0,4.5\n", H);
@@ -1070,7 +1072,8 @@ static void spec_grammar(void **state)
                         "'order' with it"},
         {" loss 2%", "trace with loss: a trace gives every delay and loss; expected only 'direction' and "
                      "'order' with it"},
-        {" direction 19", "direction '19': expected two terminals IJ of 1 to 8 such as 12 (terminal 1 to 2) or 21"},
+        {" direction 19", "direction '19': expected two terminals IJ of 1 to 8 such as 12 (terminal 1 to 2) or 21, "
+                         "or a served race's hop Is, sJ or IsJ"},
         {" direction", "'direction' at the end: expected 12 or 21 after it"},
         {" trace x.csv", "'trace' given twice: expected it at most once"},
     };

@@ -161,9 +161,9 @@ static void delays_by_hand(void **state)
      * 0 at 25 ms, 1 at 73 - 33 = 40 ms, parity of 2 at 67 - 66 = 1 ms; seq 3
      * is past the race. 21 (received by the host): 0 at 41 ms, 1 at 35 ms. */
     const NetDelayRow want[] = {
-        {0, 1, 2, 0, 0, 1, 3, 0, 25000, 25000},    {0, 1, 2, 1, 0, 2, 3, 33000, 73000, 40000},
-        {0, 1, 2, 2, 1, 4, 2, 66000, 67000, 1000}, {1, 2, 1, 0, 0, 1, 3, 0, 41000, 41000},
-        {1, 2, 1, 1, 0, 2, 3, 33000, 68000, 35000},
+        {0, 1, 2, 0, 0, 1, 3, 0, 25000, 25000, 0},    {0, 1, 2, 1, 0, 2, 3, 33000, 73000, 40000, 0},
+        {0, 1, 2, 2, 1, 4, 2, 66000, 67000, 1000, 0}, {1, 2, 1, 0, 0, 1, 3, 0, 41000, 41000, 0},
+        {1, 2, 1, 1, 0, 2, 3, 33000, 68000, 35000, 0},
     };
     assert_int_equal(n, 5);
     for (int i = 0; i < 5; i++) {
@@ -254,11 +254,14 @@ static void bad_logs(void **state)
     /* refused at line 1, before reading on (a bad line 2 is never reached) */
     expect_bad_log(HOST, "# netlog: 1\n", "# note\n# car: 3\n",
                    "x.log:1: expected '# netlog: 1' first: not a terminal log");
-    expect_bad_log(HOST, "# car: 1\n", "# car: 9\n", "x.log:3: car '9': expected 1 to 8");
+    expect_bad_log(HOST, "# car: 1\n", "# car: 9\n", "x.log:3: car '9': expected 1 to 8 (a server's log: 0)");
     /* fuzz finding: a car past the race's count (2 when '# cars:' is absent)
      * was taken, and merge's pair of a two-car log lost its other car */
     expect_bad_log(HOST, "# car: 1\n", "# car: 3\n", "x.log:16: car 3: the header's race has 2 cars ('# cars:', 2 when absent)");
-    expect_bad_log(HOST, "# role: host\n", "# role: server\n", "x.log:2: role 'server': expected host, joiner or client");
+    expect_bad_log(HOST, "# role: host\n", "# role: referee\n",
+                   "x.log:2: role 'referee': expected host, joiner, client or server");
+    expect_bad_log(HOST, "# role: host\n", "# role: server\n", /* a p2p host's log called a server's */
+                   "x.log:16: role server: a served race's, but its topology is 'p2p' (expected cs relay or cs sync)");
     /* a client is a served race's (`netrace serve`): its log says cs */
     expect_bad_log(HOST, "# role: host\n", "# role: client\n",
                    "x.log:16: role client: a served race's, but its topology is 'p2p' (expected cs relay or cs sync)");

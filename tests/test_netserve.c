@@ -38,13 +38,14 @@ static void count_turn(Sim *m, void *ctx)
 }
 
 static long turns; /* of the last served race's simulation loop */
+static bool server_log_on; /* the next served race's server logs (serve --log) */
 
 /* A served race of `cars` bots, each client's datagrams delayed 10-25 ms
  * with jitter, the server's 5 ms; `lines` the server's --link s-J. */
 static void served_lines(Sim *m, int cars, int mode, int extra, const char *code, const LinkMatrix *lines)
 {
     SimOpts o = {.schemes = SCHEMES, .seconds_ms = 5000, .logs = true, .cars = cars, .server_mode = mode,
-                 .extra_clients = extra, .join_code = code, .lines = {lines}};
+                 .extra_clients = extra, .join_code = code, .lines = {lines}, .server_log = server_log_on};
     o.link[0] = (NetMemLink){.delay_us = 5000, .jitter_us = 1000};
     for (int i = 1; i < SIM_TERMS; i++) {
         o.link[i] = (NetMemLink){.delay_us = 10000 + 5000 * (i % 4), .jitter_us = 3000};
@@ -168,11 +169,57 @@ static void smallest_delays(const Term *t, int64_t low[9])
     free(text);
 }
 
+/* The server's log (serve --log) with its clients': the merged recording
+ * names every client's uplink and downlink (link_I_s: none, the clients
+ * set none; link_s_2: the server's 40 ms, link_s_J none), and a client's
+ * log is not a server's. */
+static void served_header(Sim *m)
+{
+    TermLog logs[5];
+    const TermLog *lp[4];
+    NrError err = {{0}};
+    for (int i = 0; i <= 4; i++)
+        if (!termlog_load(&logs[i], m->t[i].log, &err))
+            fail_msg("%s", err.msg);
+    for (int i = 0; i < 4; i++)
+        lp[i] = &logs[i + 1];
+    assert_true(logs[0].server && logs[0].car == 0 && logs[0].nown == 0 && logs[0].nrx > 400);
+    if (!netmerge_check_server(&logs[0], lp, 4, &err))
+        fail_msg("%s", err.msg);
+    assert_false(netmerge_check_server(&logs[1], lp, 4, &err));
+    assert_string_equal(err.msg, "not a server's log (role client)");
+    Recording rec;
+    if (!netmerge_recording_all(lp, 4, &rec, &err))
+        fail_msg("%s", err.msg);
+    assert_true(netmerge_server_links(&logs[0], 4, &rec));
+    int found = 0;
+    for (int i = 0; i < rec.nmeta; i++) {
+        char want[16];
+        for (int j = 1; j <= 4; j++) {
+            snprintf(want, sizeof want, "link_s_%d", j);
+            if (strcmp(rec.meta[i].key, want) == 0) {
+                assert_string_equal(rec.meta[i].value, j == 2 ? "delay 40ms" : "none");
+                found++;
+            }
+            snprintf(want, sizeof want, "link_%d_s", j);
+            if (strcmp(rec.meta[i].key, want) == 0) {
+                assert_string_equal(rec.meta[i].value, "none");
+                found++;
+            }
+        }
+    }
+    assert_int_equal(found, 8);
+    recording_free(&rec);
+    for (int i = 0; i <= 4; i++)
+        termlog_free(&logs[i]);
+}
+
 /* The server's downlink to car 2 delayed 40 ms (`serve --link s-2 'delay
  * 40ms'`, relay and sync): car 2 gets every other car's MUs 40 ms later
  * than the others do; the clients agree and the merge of their logs
  * replays the race as it ran (the server's hold is in the measured
- * delays). */
+ * delays); with the server's log, on the served topology over each hop's
+ * measured delays too (the sync server's hold then the replay's own). */
 static void downlink(int mode)
 {
     Sim m;
@@ -180,10 +227,14 @@ static void downlink(int mode)
     linkmatrix_init(&lines);
     NrError err = {{0}};
     assert_true(linkmatrix_set(&lines, "s-2", "delay 40ms", "--link", &err));
+    server_log_on = true;
     served_lines(&m, 4, mode, 0, NULL, &lines);
+    server_log_on = false;
     expect_completed(&m, 4, NULL);
     assert_same_metrics_n(&m);
     assert_replay_matches_n(&m, SCHEMES);
+    served_header(&m);
+    assert_replay_matches_served(&m, SCHEMES);
     int two = -1, other = -1; /* the terminals of car 2 and of another car (seats go in HELLO order) */
     for (int i = 1; i <= 4; i++)
         if (netsession_own_car(session_core(m.t[i].s)) == 1)

@@ -29,7 +29,7 @@ static int write_delays(const char *cmd, const char *path, const char *schemes, 
 /* The link matrix of the race's measured delays (docs/nplayers.md "On
  * the command line"): one line per ordered pair, the delays file's rows
  * of that line, for `replay --links`. */
-static int write_links(const char *cmd, const char *path, const char *delays, int n)
+static int write_links(const char *cmd, const char *path, const char *delays, int n, bool served)
 {
     NrPartFile out;
     int rc = CLI_OK;
@@ -37,7 +37,9 @@ static int write_links(const char *cmd, const char *path, const char *delays, in
     if (!f)
         return rc;
     fprintf(f, "# the measured delays of every line of a %d-car network race (netrace merge)\n", n);
-    for (int i = 1; i <= n; i++)
+    for (int i = 1; i <= n && served; i++) /* each hop: the served topology replays (docs/nplayers.md) */
+        fprintf(f, "%d-s trace %s direction %ds\ns-%d trace %s direction s%d\n", i, delays, i, i, delays, i);
+    for (int i = 1; i <= n && !served; i++)
         for (int j = 1; j <= n; j++)
             if (i != j)
                 fprintf(f, "%d-%d trace %s direction %d%d\n", i, j, delays, i, j);
@@ -95,27 +97,60 @@ static int print_merged(const char *cmd, const char *const *paths, const TermLog
     return CLI_OK;
 }
 
+/* Every log loaded; the terminals' in lp (their paths in tp), a server's
+ * log in *srv (its path in *srv_path; NULL: none given). */
+static int load_logs(const CliMerge *j, TermLog *logs, const TermLog **lp, const char **tp, int *n,
+                     const TermLog **srv, const char **srv_path)
+{
+    const char *cmd = j->cmd;
+    NrError err = {{0}};
+    *n = 0;
+    *srv = NULL;
+    for (int i = 0; i < j->n; i++) {
+        if (!termlog_load(&logs[i], j->paths[i], &err))
+            return cli_fail(cmd, "%s", err.msg);
+        if (logs[i].server && *srv)
+            return cli_fail(cmd, "%s and %s are both a server's log: a race has one server", *srv_path, j->paths[i]);
+        if (logs[i].server) {
+            *srv = &logs[i];
+            *srv_path = j->paths[i];
+        } else if (*n < TERMLOG_MAX_CARS) {
+            tp[*n] = j->paths[i];
+            lp[(*n)++] = &logs[i];
+        } else {
+            return cli_fail(cmd, "more than %d terminals' logs (one per car)", TERMLOG_MAX_CARS);
+        }
+    }
+    if (*n < 2)
+        return cli_fail(cmd, "expected the logs of 2 to %d terminals, got %d%s", TERMLOG_MAX_CARS, *n,
+                        *srv ? " and a server's" : "");
+    return CLI_OK;
+}
+
 static int merge_logs(const CliMerge *j, TermLog *logs)
 {
-    const char *cmd = j->cmd, *const *paths = j->paths, *out = j->out, *delays = j->delays, *links = j->links;
-    int n = j->n;
+    const char *cmd = j->cmd, *out = j->out, *delays = j->delays, *links = j->links, *paths[TERMLOG_MAX_CARS];
+    int n;
     NrError err = {{0}};
-    const TermLog *lp[TERMLOG_MAX_CARS] = {0};
-    if (n < 2 || n > TERMLOG_MAX_CARS)
-        return cli_fail(cmd, "expected 2 to %d logs, got %d", TERMLOG_MAX_CARS, n);
-    for (int i = 0; i < n; i++) {
-        if (!termlog_load(&logs[i], paths[i], &err))
-            return cli_fail(cmd, "%s", err.msg);
-        lp[i] = &logs[i];
-    }
+    const TermLog *lp[TERMLOG_MAX_CARS] = {0}, *srv = NULL;
+    const char *srv_path = NULL;
+    int rc0 = load_logs(j, logs, lp, paths, &n, &srv, &srv_path);
+    if (rc0 != CLI_OK)
+        return rc0;
     if (!netmerge_check_all(lp, n, &err)) {
         if (n == 2)
             return cli_fail(cmd, "%s and %s: %s", paths[0], paths[1], err.msg);
         return cli_fail(cmd, "%s ... %s (%d logs): %s", paths[0], paths[n - 1], n, err.msg);
     }
+    if (srv && !netmerge_check_server(srv, lp, n, &err))
+        return cli_fail(cmd, "%s: %s", srv_path, err.msg);
     Recording rec;
     if (!netmerge_recording_all(lp, n, &rec, &err))
         return cli_fail(cmd, "%s", err.msg);
+    if (srv && !netmerge_server_links(srv, n, &rec)) {
+        recording_free(&rec);
+        return cli_fail(cmd, "%s: the downlinks do not fit the recording's header", srv_path);
+    }
     /* what replay and info would refuse is not written (positions, speeds) */
     char all[8400];
     size_t len = 0;
@@ -128,7 +163,9 @@ static int merge_logs(const CliMerge *j, TermLog *logs)
     }
     NetDelayRow *rows = NULL;
     int64_t nrows = 0;
-    if (delays && !netmerge_delays_all(lp, n, &rows, &nrows, &err)) {
+    if (delays && (!netmerge_delays_all(lp, n, &rows, &nrows, &err) ||
+                   (srv && !netmerge_hops(srv, lp, n, &rows, &nrows, &err)))) {
+        free(rows);
         recording_free(&rec);
         return cli_fail(cmd, "%s", err.msg);
     }
@@ -144,16 +181,20 @@ static int merge_logs(const CliMerge *j, TermLog *logs)
             cli_wrote(j->inputs);
     }
     if (ok && delays)
-        rc = write_delays(cmd, delays, logs[0].schemes, rows, nrows);
+        rc = write_delays(cmd, delays, lp[0]->schemes, rows, nrows);
     free(rows);
     if (rc == CLI_OK && links)
-        rc = write_links(cmd, links, delays, n);
-    return rc == CLI_OK && !j->quiet ? print_merged(cmd, paths, lp, n) : rc;
+        rc = write_links(cmd, links, delays, n, srv != NULL);
+    if (rc == CLI_OK && !j->quiet)
+        rc = print_merged(cmd, paths, lp, n);
+    if (rc == CLI_OK && !j->quiet && srv)
+        printf("server: %s (server, %lld MUs arrived)\n", srv_path, (long long)srv->nrx);
+    return rc;
 }
 
 int cli_merge(const CliMerge *j)
 {
-    TermLog logs[TERMLOG_MAX_CARS];
+    TermLog logs[TERMLOG_MAX_CARS + 1];
     memset(logs, 0, sizeof logs);
     int rc = merge_logs(j, logs);
     for (int i = 0; i < j->n; i++)
@@ -164,7 +205,7 @@ int cli_merge(const CliMerge *j)
 static int run_merge(int argc, char **argv)
 {
     const char *cmd = "merge";
-    const char *in[TERMLOG_MAX_CARS], *out = NULL, *delays = NULL, *links = NULL, *inputs = NULL;
+    const char *in[TERMLOG_MAX_CARS + 1], *out = NULL, *delays = NULL, *links = NULL, *inputs = NULL;
     int nin = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -182,8 +223,9 @@ static int run_merge(int argc, char **argv)
                 return CLI_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_unknown_option(cmd, a);
-        } else if (nin == TERMLOG_MAX_CARS) {
-            return cli_usage_error(cmd, "expected at most %d logs (one per car), got '%s' too", TERMLOG_MAX_CARS, a);
+        } else if (nin == TERMLOG_MAX_CARS + 1) {
+            return cli_usage_error(cmd, "expected at most %d logs (one per car and a server's), got '%s' too",
+                                   TERMLOG_MAX_CARS + 1, a);
         } else {
             in[nin++] = a;
         }
@@ -243,11 +285,16 @@ const CliCommand cmd_merge = {
             "  netrace replay RACE.csv --link12 \"trace DELAYS.csv\" --link21 \"trace DELAYS.csv\"\n"
             "replays a two-car race over the network's own delays, and with --links\n"
             "  netrace replay RACE.csv --links LINKS.txt\n"
-            "any race. Prints what it merged as key: value lines (samples, duration_s, carI,\n"
-            "and per line IJ sent, received, duplicates, lost).\n\n"
+            "any race. A served race's server log (netrace serve --log), given among them,\n"
+            "adds each client's downlink link_s_J to the recording, each MU's two hops to\n"
+            "the delays (Is: client I to the server, IsJ: on from the server to J) and makes\n"
+            "the link matrix of hops (I-s, s-J), so the replay runs the served topology.\n"
+            "Prints what it merged as key: value lines (samples, duration_s, carI, per\n"
+            "line IJ sent, received, duplicates, lost; server).\n\n"
             "  --out RACE.csv       the race recording (RACE.csv.part must not exist)\n"
             "  --delays DELAYS.csv  the measured one-way delays of every line\n"
             "  --links LINKS.txt    the link matrix: each line I-J as 'trace DELAYS.csv direction IJ'\n"
+            "                       (with a server's log: I-s and s-J over the hops)\n"
             "  --inputs FILE        every car's inputs (the logs' input rows) as an input script:\n"
             "                       each car re-simulates bit for bit from it (docs/netlog.md)",
     .run = run_merge,

@@ -239,10 +239,10 @@ static int check_bots(NetCli *n, const NetArgs *a, const SessionConfig *sc)
 
 static int check_serve(NetCli *n, NetArgs *a, SessionConfig *sc)
 {
-    if (n->player || a->log_path || a->keys_path || a->pad_mappings || a->size || a->watch || a->fullscreen ||
-        sc->raw_clock || a->offset_ms != 0 || a->drift != 0)
-        return cli_usage_error(n->cmd, "the server drives no car and keeps no log: --player, --log, the window and "
-                                       "the clock flags are the clients' (netrace join)");
+    if (n->player || a->keys_path || a->pad_mappings || a->size || a->watch || a->fullscreen || sc->raw_clock ||
+        a->offset_ms != 0 || a->drift != 0)
+        return cli_usage_error(n->cmd, "the server drives no car: --player, the window and the clock flags are the "
+                                       "clients' (netrace join)");
     if (n->lines && net_check_lines(n->cmd, n->lines, NET_LINES_SERVER, (int)a->cars) != CLI_OK)
         return CLI_USAGE;
     if (strcmp(a->server_mode, "relay") != 0 && strcmp(a->server_mode, "sync") != 0)

@@ -67,7 +67,7 @@ const CliCommand cmd_serve = {
     .summary = "offer a client-server race of 2 to 8 cars over UDP (headless, no car of its own)",
     .usage = "netrace serve [--cars N] [--server relay|sync] [--port P] [--allow HOST] [--code CODE]\n"
              "  [--scheme NAME] [--schemes LIST] [--laps N | --seconds S] [--track FILE] [--delta MS] [--tdr W]\n"
-             "  [--seed S] [--link SPEC] [--link s-J SPEC] [--bots K [--bot-logs DIR]]",
+             "  [--seed S] [--link SPEC] [--link s-J SPEC] [--log FILE] [--bots K [--bot-logs DIR]]",
     .help = "A dedicated server for a race of N cars over the client-server topology\n"
             "(docs/netplay.md \"Serve\", docs/nplayers.md). It shows the join code, seats N\n"
             "`netrace join` clients (car 1 to N in the order they say HELLO; one more is told\n"
@@ -77,8 +77,9 @@ const CliCommand cmd_serve = {
             "  relay  each MU on arrival;\n"
             "  sync   each MU at its sample's instant + Delta (or on arrival when later): one\n"
             "         common output time for every client (centralised causality control).\n"
-            "Each client logs its terminal (join --log); `netrace merge` of all N logs gives\n"
-            "the race and the measured delays that `replay` reproduces.\n\n"
+            "Each client logs its terminal (join --log), the server what reached it (--log);\n"
+            "`netrace merge` of the N logs (and the server's) gives the race and the measured\n"
+            "delays that `replay` reproduces (with the server's log: each uplink and downlink).\n\n"
             "  --cars N          seats (2 to 8; default 2); the track needs N grid slots\n"
             "  --server MODE     relay (default) or sync\n"
             "  --bots K          K seats taken by bots this process runs (0 to N; they join\n"
@@ -87,6 +88,8 @@ const CliCommand cmd_serve = {
             "  --link s-J SPEC   emulate the downlink to client J: each MU relayed to it is\n"
             "                    delayed / lost as SPEC says (netem grammar; views are not)\n"
             "  --link SPEC       the same for every client's downlink\n"
+            "  --log FILE        the server's log (docs/netlog.md): the MUs as they reached\n"
+            "                    it, each client's downlink; `netrace merge` takes it\n"
             "  --port P          UDP port to listen on (default 41000; 0: any free one, printed)\n"
             "  --allow HOST      seat clients from HOST only (any port)\n"
             "  --code CODE       the join code (default: drawn and shown)\n"

@@ -60,8 +60,10 @@ NetLog *netlog_open(const char *path, const NetLogMeta *m, NrError *err)
     if (m->study) /* the host's: the study's own keys of the recording (merge) */
         fprintf(g->f, "# study: %s\n# pair: %d\n# condition: %s\n# race_kind: %s\n", m->study->name, m->study->pair,
                 m->study->condition, m->study->kind);
-    for (int j = 0; j < WIRE_MAX_CARS; j++) /* the lines out of this car with a spec of their own */
-        if (m->line_link[j] && j + 1 != m->car)
+    for (int j = 0; j < WIRE_MAX_CARS; j++) /* the lines out of this car (a server's: s) with a spec of their own */
+        if (m->line_link[j] && j + 1 != m->car && m->car == 0)
+            fprintf(g->f, "# link_s_%d: %s\n", j + 1, m->line_link[j][0] ? m->line_link[j] : "none");
+        else if (m->line_link[j] && j + 1 != m->car)
             fprintf(g->f, "# link_%d_%d: %s\n", m->car, j + 1, m->line_link[j][0] ? m->line_link[j] : "none");
     if (m->ncars > 2 || strcmp(m->topology, "p2p") != 0) /* a two-player log reads as it did */
         fprintf(g->f, "# cars: %d\n# topology: %s%s%s\n", m->ncars, m->topology, m->server[0] ? " " : "", m->server);

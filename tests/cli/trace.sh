@@ -87,7 +87,7 @@ stdout_has "link21: trace $TMP/holes.csv" "sweep names the trace"
 # Bad traces: exit 2 (a flag) or 1 (a script line), one line FILE:LINE: what.
 printf 'direction,seq,delay_us\n12,0,40000\n19,1,5\n' >"$TMP/baddir.csv"
 expect 2 "replay bad trace direction" -- "$NR" replay --headless --link12 "trace $TMP/baddir.csv"
-stderr_has "^netrace replay: --link12: $TMP/baddir.csv:3: direction '19': expected two terminals IJ of 1 to 8 such as 12 \(terminal 1 to 2\) or 21$" \
+stderr_has "^netrace replay: --link12: $TMP/baddir.csv:3: direction '19': expected two terminals IJ of 1 to 8 such as 12 \(terminal 1 to 2\) or 21, or a served race's hop Is or IsJ$" \
     "bad direction named with file and line"
 printf 'direction,seq\n12,0\n' >"$TMP/nocol.csv"
 expect 2 "delays trace without delay_us" -- "$NR" delays --link "trace $TMP/nocol.csv"

@@ -3,7 +3,8 @@
  * car sent at theirs, tx rows to another car or to all, input rows of its
  * own car in time order and range; a two-car log
  * merges with itself as the other car into rows the trace reader takes
- * back, an N-car one's sent counts add up over the lines from its car. */
+ * back, an N-car one's sent counts add up over the lines from its car; a
+ * server's log has no car and no own rows, its MUs of the race's cars. */
 #include "link.h"
 #include "netmerge.h"
 
@@ -55,6 +56,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ok) {
         if (err.msg[0] == '\0' || log.own || log.rx || log.tx || log.metrics || log.inputs)
             abort();
+        return 0;
+    }
+    if (log.server) { /* a server's log (serve --log): no car, no own rows, MUs of the race's cars */
+        if (log.car != 0 || log.nown != 0 || log.own || strncmp(log.topology, "cs", 2) != 0 || log.period_ms < 1)
+            abort();
+        for (int64_t i = 0; i < log.nrx; i++)
+            if (log.rx[i].from < 1 || log.rx[i].from > log.ncars ||
+                log.rx[i].send_sync_us != (int64_t)log.rx[i].seq * log.period_ms * 1000)
+                abort();
+        termlog_free(&log);
         return 0;
     }
     if (log.nown < 1 || log.ncars < 2 || log.ncars > TERMLOG_MAX_CARS || log.car < 1 ||

@@ -14,7 +14,7 @@ expect 2 "serve --server central" -- "$NR" serve --server central
 stderr_has "expected relay or sync" "the server behaviours named"
 expect 2 "serve --player bot" -- "$NR" serve --player bot
 stderr_has "the server drives no car" "serve has no car"
-expect 2 "serve --log" -- "$NR" serve --log "$TMP/s.log"
+expect 2 "serve --player" -- "$NR" serve --player bot --log "$TMP/s.log"
 expect 2 "serve --link 1-s" -- "$NR" serve --link 1-s 'delay 5ms'
 stderr_has "the server's lines are its downlinks s-J" "a client's uplink is not the server's to emulate"
 expect 2 "serve --link s-5 of 4 seats" -- "$NR" serve --cars 4 --link s-5 'delay 5ms'
@@ -34,7 +34,7 @@ serve_port() {
 }
 
 SMS=nc,causality,dr,dr-causality
-timeout 120 "$NR" serve --cars 4 --port 0 --seconds 5 --schemes "$SMS" --link s-4 'delay 20ms' >"$TMP/s.out" \
+timeout 120 "$NR" serve --cars 4 --port 0 --seconds 5 --schemes "$SMS" --link s-4 'delay 20ms' --log "$TMP/s.log" >"$TMP/s.out" \
     2>"$TMP/s.err" &
 SERVE_PID=$!
 SPORT=$(serve_port "$TMP/s.err")
@@ -110,9 +110,43 @@ if [ "$(wc -l <"$TMP/sreplay.txt")" -eq 4 ] && cmp -s "$TMP/slive.txt" "$TMP/sre
 expect 1 "merge three of the four logs" -- "$NR" merge "$TMP/c1.log" "$TMP/c2.log" "$TMP/c3.log" --out "$TMP/s3.csv"
 stderr_has "log is missing" "merge names the missing car"
 
+# With the server's log (serve --log): the merged recording names every
+# client's uplink and downlink, the link matrix each hop (I-s, s-J), and
+# the replay on the served topology over them gives the live metrics again.
+expect 0 "merge the server's log with the clients'" -- "$NR" merge "$TMP/c2.log" "$TMP/s.log" "$TMP/c1.log" \
+    "$TMP/c4.log" "$TMP/c3.log" --out "$TMP/hrace.csv" --delays "$TMP/hdelays.csv" --links "$TMP/hlinks.txt"
+stdout_has "^server: .*s\.log \(server, [0-9]+ MUs arrived\)$" "merge: the server's log named"
+if grep -q '^# link_s_4: delay 20ms$' "$TMP/hrace.csv" && grep -q '^# link_s_1: none$' "$TMP/hrace.csv" &&
+    grep -q '^# link_3_s: none$' "$TMP/hrace.csv" && grep -q '^# topology: cs relay$' "$TMP/hrace.csv" &&
+    grep -q '^s-4 trace .* direction s4$' "$TMP/hlinks.txt" && grep -q '^2-s trace .* direction 2s$' "$TMP/hlinks.txt"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the served race's header or hops"
+    grep '^# link\|^# topo' "$TMP/hrace.csv"; cat "$TMP/hlinks.txt"; fi
+# the server's 20 ms on car 4's downlink is in its hop's rows (s4: at least 20 ms), not in its uplink's
+if awk -F, '$1 ~ /^[0-9]s4$/ { n++; if ($8 < 20000) bad = 1 } $1 == "4s" && $8 >= 20000 { bad = 1 } END { exit bad || n < 300 }' \
+    "$TMP/hdelays.csv"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the downlink's delay is not on hop s-4"; fi
+expect 0 "replay the served race over each hop" -- "$NR" replay "$TMP/hrace.csv" --csv --schemes "$SMS" \
+    --links "$TMP/hlinks.txt"
+awk -F, 'function f(x) { x += 0; return sprintf("%.6f", x == 0 ? 0 : x) }
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { print $1, f($c["inconsistency_rate"]), f($c["pair_rate"]), f($c["spread"]), f($c["disadvantage_1"]),
+      f($c["disadvantage_2"]), f($c["disadvantage_3"]), f($c["disadvantage_4"]) " " $c["topology"] }' "$TMP/out" >"$TMP/hreplay.txt"
+sed 's/$/ cs/' "$TMP/slive.txt" >"$TMP/hlive.txt"
+if [ "$(wc -l <"$TMP/hreplay.txt")" -eq 4 ] && cmp -s "$TMP/hlive.txt" "$TMP/hreplay.txt"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: live N-car metrics differ from the replay on the served topology"
+    diff "$TMP/hlive.txt" "$TMP/hreplay.txt" | head -6; fi
+# a downlink's rows given on another line: one line naming the line to use
+sed 's/^s-1 trace \(.*\) direction s1$/s-1 trace \1 direction s2/' "$TMP/hlinks.txt" >"$TMP/hbad.txt"
+expect 1 "replay with a downlink's direction on another line" -- "$NR" replay "$TMP/hrace.csv" --headless \
+    --links "$TMP/hbad.txt"
+stderr_has "hbad.txt:[0-9]+: link s-1: direction s2 names the downlink s-2 \(each sender I takes its rows Is2 there\): give it on line s-2" \
+    "a downlink's rows on the wrong line named"
+expect 1 "merge the server's log without a client's" -- "$NR" merge "$TMP/s.log" "$TMP/c1.log" "$TMP/c3.log" \
+    "$TMP/c4.log" --out "$TMP/h3.csv"
+stderr_has "a race of 4 cars, 3 logs: car [1-4]'s log is missing" "merge names the missing client"
+
 # A fifth client of a two-seat race is told so at once; a client of another
 # code gets no seat and gives up saying so.
-timeout 60 "$NR" serve --cars 2 --port 0 --seconds 3 --code AB12C-D34EF >"$TMP/s2.out" 2>"$TMP/s2.err" &
+timeout 60 "$NR" serve --cars 2 --port 0 --seconds 3 --code AB12C-D34EF --log "$TMP/s2.log" >"$TMP/s2.out" 2>"$TMP/s2.err" &
 SERVE_PID=$!
 SPORT=$(serve_port "$TMP/s2.err")
 timeout 60 "$NR" join "127.0.0.1:$SPORT" --code AB12C-D34EF --headless >"$TMP/d1.out" 2>"$TMP/d1.err" &
@@ -127,6 +161,13 @@ stderr_has "did not take this join code" "another code said in one line"
 wait "$D1"; wait "$D2"; wait "$SERVE_PID"
 if grep -q '^rejected_busy: ' "$TMP/s2.out" && grep -q '^rejected_auth: ' "$TMP/s2.out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: the server did not count the full and the foreign HELLOs"; fi
+# another race's server log, two server logs: one line each
+expect 1 "merge with another race's server log" -- "$NR" merge "$TMP/s2.log" "$TMP/c1.log" "$TMP/c2.log" \
+    "$TMP/c3.log" "$TMP/c4.log" --out "$TMP/h4.csv"
+stderr_has "s2.log: the server's log is of another race" "another race's server log named"
+expect 1 "merge with two server logs" -- "$NR" merge "$TMP/s.log" "$TMP/s2.log" "$TMP/c1.log" "$TMP/c2.log" \
+    "$TMP/c3.log" "$TMP/c4.log" --out "$TMP/h5.csv"
+stderr_has "are both a server's log: a race has one server" "two server logs named"
 
 # serve --bots: two of three seats taken by bots the server runs, one
 # person's join (the seats in HELLO order); everyone completes, and the merge of

@@ -72,7 +72,15 @@
  *        are kept as direction 12 is (t->named = want then takes them);
  *        rows of other lines are skipped (t->other_directions).
  *   linktrace_direction(text)  IJ (terminals 1..8, I != J) as the number
- *        IJ, 0 when the text is not one.
+ *        IJ; a served race's hops: Is (client I's uplink) as I*10 + 9, IsJ
+ *        (the downlink to J of I's MUs) as I*100 + 90 + J, sJ (the downlink
+ *        to J: on a cs route each sender I's line takes IsJ, route.h) as
+ *        90 + J; 0 when the text is none of them.
+ *   linktrace_direction_text(dir, buf, n)  the text of such a code.
+ *   linkspec_via_server(down, from, out, err)  the spec of the downlink
+ *        `down` for the MUs of car `from` (1-based): a trace named sJ as
+ *        named IsJ (the file read again), any other spec copied; false +
+ *        err (out empty) when the file cannot be read or out of memory.
  *   linktrace_load(t, path, err) / linktrace_read(t, f, path, err)  read and
  *        check a delays file; false + err "FILE:LINE: what" (t is then
  *        empty). At most LINK_TRACE_ROWS_MAX rows.
@@ -126,6 +134,7 @@ typedef enum LinkLoss { LINK_LOSS_NONE, LINK_LOSS_RANDOM, LINK_LOSS_GEMODEL } Li
  * and that one's second copy, in us (>= 0); LINK_TRACE_NONE when absent. */
 #define LINK_TRACE_NONE (-1)
 #define LINK_TRACE_TERMINALS 8 /* directions IJ of terminals 1..8 (an N-car race's lines) */
+#define LINK_TRACE_SERVER 9    /* the digit of the server in a hop's direction code (Is, sJ, IsJ) */
 #define LINK_TRACE_ROWS_MAX 4000000 /* rows of a delays file (~18 h of 2 x 30 Hz with parity) */
 typedef struct LinkTraceSlot {
     int32_t seq;
@@ -230,6 +239,8 @@ bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err);
 bool linktrace_load_dir(LinkTrace *t, const char *path, int want, NrError *err);
 bool linktrace_read_dir(LinkTrace *t, FILE *f, const char *path, int want, NrError *err);
 int linktrace_direction(const char *d);
+void linktrace_direction_text(int dir, char *buf, size_t n);
+bool linkspec_via_server(const LinkSpec *down, int from, LinkSpec *out, NrError *err);
 void linktrace_fate(const LinkTrace *t, int dir, int32_t seq, bool aux, LinkDraw *out);
 int32_t linktrace_last_seq(const LinkTrace *t, int dir);
 int linktrace_scheme_bit(const LinkTrace *t, const char *name);

@@ -273,7 +273,7 @@ static bool kw_direction(LinkSpec *s, Parsed *pp, Toks *t, const char *kw, NrErr
     s->trace.named = linktrace_direction(d);
     if (!s->trace.named)
         return nr_error_set(err, "direction '%s': expected two terminals IJ of 1 to %d such as 12 (terminal 1 "
-                            "to 2) or 21", d, LINK_TRACE_TERMINALS);
+                            "to 2) or 21, or a served race's hop Is, sJ or IsJ", d, LINK_TRACE_TERMINALS);
     return true;
 }
 
@@ -397,8 +397,11 @@ static bool canonical_text(LinkSpec *s, const Parsed *pp, NrError *err)
     }
     if (pp->has_trace) {
         append(buf, sizeof buf, "trace %s", pp->trace);
-        if (s->trace.named)
-            append(buf, sizeof buf, " direction %d", s->trace.named);
+        if (s->trace.named) {
+            char d[8];
+            linktrace_direction_text(s->trace.named, d, sizeof d);
+            append(buf, sizeof buf, " direction %s", d);
+        }
     }
     if (s->fifo)
         append(buf, sizeof buf, "%sorder fifo", buf[0] ? " " : "");
@@ -503,3 +506,18 @@ void linkspec_free(LinkSpec *s)
     spec_empty(s);
 }
 
+
+bool linkspec_via_server(const LinkSpec *down, int from, LinkSpec *out, NrError *err)
+{
+    int named = down->trace.named;
+    if (!down->trace.on || named / 10 != LINK_TRACE_SERVER)
+        return linkspec_copy(out, down) || nr_error_set(err, "out of memory");
+    char want[8], text[LINK_TEXT_MAX + 8];
+    linktrace_direction_text(named, want, sizeof want); /* "sJ" */
+    const char *at = strstr(down->text, " direction ");
+    size_t head = at ? (size_t)(at - down->text) : 0, skip = strlen(" direction ") + strlen(want);
+    if (!at || strncmp(at + strlen(" direction "), want, strlen(want)) != 0)
+        return nr_error_set(err, "%s: no direction %s in the text", down->text, want);
+    snprintf(text, sizeof text, "%.*s direction %ds%d%s", (int)head, down->text, from, named % 10, at + skip);
+    return linkspec_parse(out, text, NULL, err);
+}

@@ -112,13 +112,37 @@ static bool int_field(const char *s, int c, int64_t lo, int64_t hi, int64_t *out
 }
 
 /* A direction IJ of terminals 1..LINK_TRACE_TERMINALS, I != J, as the
- * number IJ; 0 when it is not one. */
+ * number IJ; a served race's hops (docs/link.md "Trace"): Is (I's uplink)
+ * as I * 10 + 9, IsJ (the downlink to J of I's MUs) as I * 100 + 90 + J,
+ * sJ (the downlink to J of every sender's MUs: each sender I's line takes
+ * IsJ) as 90 + J; 0 when the text is none of them. */
 int linktrace_direction(const char *d)
 {
+    size_t n = strlen(d);
     int max = '0' + LINK_TRACE_TERMINALS;
-    if (strlen(d) != 2 || d[0] < '1' || d[0] > max || d[1] < '1' || d[1] > max || d[0] == d[1])
-        return 0;
-    return (d[0] - '0') * 10 + (d[1] - '0');
+#define TERM_OK(c) ((c) >= '1' && (c) <= max)
+    if (n == 2 && TERM_OK(d[0]) && TERM_OK(d[1]) && d[0] != d[1])
+        return (d[0] - '0') * 10 + (d[1] - '0');
+    if (n == 2 && TERM_OK(d[0]) && d[1] == 's')
+        return (d[0] - '0') * 10 + LINK_TRACE_SERVER;
+    if (n == 2 && d[0] == 's' && TERM_OK(d[1]))
+        return LINK_TRACE_SERVER * 10 + (d[1] - '0');
+    if (n == 3 && TERM_OK(d[0]) && d[1] == 's' && TERM_OK(d[2]) && d[0] != d[2])
+        return (d[0] - '0') * 100 + LINK_TRACE_SERVER * 10 + (d[2] - '0');
+#undef TERM_OK
+    return 0;
+}
+
+void linktrace_direction_text(int dir, char *buf, size_t n)
+{
+    if (dir >= 100)
+        snprintf(buf, n, "%ds%d", dir / 100, dir % 10);
+    else if (dir / 10 == LINK_TRACE_SERVER)
+        snprintf(buf, n, "s%d", dir % 10);
+    else if (dir % 10 == LINK_TRACE_SERVER)
+        snprintf(buf, n, "%ds", dir / 10);
+    else
+        snprintf(buf, n, "%d", dir);
 }
 
 /* A row; r->dir 0 (12, or the wanted direction), 1 (21), or RAW_SKIP for a
@@ -134,7 +158,8 @@ static bool read_row(char **field, int nf, const int *col, int ncols, int want, 
     int dir = linktrace_direction(d);
     if (!dir)
         return nr_error_set(err, "%s:%lld: direction '%.32s': expected two terminals IJ of 1 to %d such as 12 "
-                            "(terminal 1 to 2) or 21", path, (long long)lineno, d, LINK_TRACE_TERMINALS);
+                            "(terminal 1 to 2) or 21, or a served race's hop Is or IsJ", path, (long long)lineno, d,
+                            LINK_TRACE_TERMINALS);
     if (want) /* one line of an N-car race: its rows alone, as direction 12 */
         r->dir = dir == want ? 0 : RAW_SKIP;
     else

@@ -68,6 +68,8 @@ static void fit_drift(ClockSync *cs)
     }
 }
 
+static void keep_answers(ClockSync *cs);
+
 bool clocksync_add(ClockSync *cs, int64_t t1, int64_t t2, int64_t t3, int64_t t4)
 {
     if (!stamp_ok(t1) || !stamp_ok(t2) || !stamp_ok(t3) || !stamp_ok(t4) || t4 < t1 || t3 < t2)
@@ -91,6 +93,7 @@ bool clocksync_add(ClockSync *cs, int64_t t1, int64_t t2, int64_t t3, int64_t t4
             cs->nmin++;
         fit_drift(cs);
     }
+    keep_answers(cs);
     return true;
 }
 
@@ -135,15 +138,22 @@ static double drift_applied(const ClockSync *cs, double lo, double hi)
     return d < lo ? lo : d > hi ? hi : d;
 }
 
-int64_t clocksync_offset(const ClockSync *cs, int64_t t_local)
+/* The chosen exchange, the drift range and the drift applied, for the
+ * answers below until the next exchange. */
+static void keep_answers(ClockSync *cs)
 {
     const ClockSample *b = best(cs);
-    if (!b)
+    cs->best = (int)(b - cs->win);
+    drift_range(cs, b, &cs->lo_ppm, &cs->hi_ppm);
+    cs->applied_ppm = drift_applied(cs, cs->lo_ppm, cs->hi_ppm);
+}
+
+int64_t clocksync_offset(const ClockSync *cs, int64_t t_local)
+{
+    if (cs->nwin == 0)
         return 0;
-    double lo, hi;
-    drift_range(cs, b, &lo, &hi);
-    double d = drift_applied(cs, lo, hi);
-    return b->offset_us + (int64_t)llround((double)(t_local - b->t4_us) * d * 1e-6);
+    const ClockSample *b = &cs->win[cs->best];
+    return b->offset_us + (int64_t)llround((double)(t_local - b->t4_us) * cs->applied_ppm * 1e-6);
 }
 
 /* The truth lies within b's offset +/- rtt / 2, moved by the true drift
@@ -153,31 +163,22 @@ int64_t clocksync_offset(const ClockSync *cs, int64_t t_local)
  * growth rate proven by the exchanges instead of assumed). */
 int64_t clocksync_error_bound(const ClockSync *cs, int64_t t_local)
 {
-    const ClockSample *b = best(cs);
-    if (!b)
+    if (cs->nwin == 0)
         return INT64_MAX;
-    double lo, hi;
-    drift_range(cs, b, &lo, &hi);
-    double d = drift_applied(cs, lo, hi);
-    double age = fabs((double)(t_local - b->t4_us));
-    double ppm = fmax(hi - d, d - lo);
+    const ClockSample *b = &cs->win[cs->best];
+    double d = cs->applied_ppm, age = fabs((double)(t_local - b->t4_us));
+    double ppm = fmax(cs->hi_ppm - d, d - cs->lo_ppm);
     return (b->rtt_us + 1) / 2 + (int64_t)ceil(age * ppm * 1e-6);
 }
 
 int64_t clocksync_rtt(const ClockSync *cs)
 {
-    const ClockSample *b = best(cs);
-    return b ? b->rtt_us : 0;
+    return cs->nwin > 0 ? cs->win[cs->best].rtt_us : 0;
 }
 
 double clocksync_drift_ppm(const ClockSync *cs)
 {
-    const ClockSample *b = best(cs);
-    if (!b)
-        return 0.0;
-    double lo, hi;
-    drift_range(cs, b, &lo, &hi);
-    return drift_applied(cs, lo, hi);
+    return cs->nwin > 0 ? cs->applied_ppm : 0.0;
 }
 
 int64_t clocksync_count(const ClockSync *cs)

@@ -38,6 +38,10 @@
  *        fitted drift of the server's clock against the client's (parts per
  *        million) within the proven range; 0 until measured.
  *   clocksync_count(cs)                exchanges accepted so far.
+ *   The chosen exchange and the drift range change with an exchange only:
+ *   clocksync_add keeps them, and every answer reads them (the same
+ *   answers, bit for bit, as computing them on each call:
+ *   tests/test_clocksync.c).
  */
 #ifndef NR_CLOCKSYNC_H
 #define NR_CLOCKSYNC_H
@@ -61,6 +65,11 @@ typedef struct ClockSync {
     int64_t count;
     double drift_ppm;
     bool have_drift;
+    /* what the answers read, kept by clocksync_add (they change with an
+     * exchange only): the chosen exchange win[best], the drift range the
+     * exchanges prove and the drift applied within it */
+    int best;
+    double lo_ppm, hi_ppm, applied_ppm;
 } ClockSync;
 
 void clocksync_init(ClockSync *cs);

@@ -46,6 +46,7 @@ typedef struct Reader {
     int ntypes;
     bool rows_started;
     bool has[6]; /* header keys seen: netlog, role, car, session (or token), period_ms, track */
+    int down_line;  /* the line of the first `link_s_J` (a server's key), 0: none */
     int64_t cap_own, cap_rx, cap_tx, cap_input;
 } Reader;
 
@@ -154,6 +155,12 @@ static bool condition_value(Reader *r, const char *key, const char *val, NrError
                 {"clock_offset_true_ms", log->offset_true_ms, sizeof log->offset_true_ms},
                 {"clock_drift_true_ppm", log->drift_true_ppm, sizeof log->drift_true_ppm}};
     int a = 0, b = 0, used = 0;
+    if (sscanf(key, "link_s_%d%n", &b, &used) == 1 && key[used] == '\0') { /* a server's downlink to b */
+        if (b < 1 || b > TERMLOG_MAX_CARS)
+            return fail(r, err, "%s: expected a downlink link_s_J, J a car 1 to %d", key, TERMLOG_MAX_CARS);
+        r->down_line = r->down_line ? r->down_line : (int)r->line;
+        return text_value(r, key, val, log->line_link[b - 1], sizeof log->line_link[b - 1], err);
+    }
     if (sscanf(key, "link_%d_%d%n", &a, &b, &used) == 2 && key[used] == '\0') { /* a line's own spec */
         if (a != log->car || b < 1 || b > TERMLOG_MAX_CARS || b == a)
             return fail(r, err, "%s: expected a line out of this log's car %d (link_%d_J, J another car 1 to %d)", key,
@@ -188,14 +195,16 @@ static bool header_line(Reader *r, char *text, NrError *err)
         log->version = (int)v;
         r->has[0] = true;
     } else if (strcmp(key, "role") == 0) {
-        if (strcmp(val, "host") != 0 && strcmp(val, "joiner") != 0 && strcmp(val, "client") != 0)
-            return fail(r, err, "role '%.16s': expected host, joiner or client", val);
+        if (strcmp(val, "host") != 0 && strcmp(val, "joiner") != 0 && strcmp(val, "client") != 0 &&
+            strcmp(val, "server") != 0)
+            return fail(r, err, "role '%.16s': expected host, joiner, client or server", val);
         log->host = strcmp(val, "host") == 0;
+        log->server = strcmp(val, "server") == 0;
         snprintf(log->role, sizeof log->role, "%s", val);
         r->has[1] = true;
     } else if (strcmp(key, "car") == 0) {
-        if (!nr_parse_int64(val, &v) || v < 1 || v > TERMLOG_MAX_CARS)
-            return fail(r, err, "car '%.16s': expected 1 to %d", val, TERMLOG_MAX_CARS);
+        if (!nr_parse_int64(val, &v) || v < 0 || v > TERMLOG_MAX_CARS)
+            return fail(r, err, "car '%.16s': expected 1 to %d (a server's log: 0)", val, TERMLOG_MAX_CARS);
         log->car = (int)v;
         r->has[2] = true;
     } else if (strcmp(key, "cars") == 0) { /* absent: 2 */
@@ -323,7 +332,7 @@ static bool pkt_row(Reader *r, const RowType *t, char **f, bool rx, NrError *err
     int64_t to = 0;
     if (!rx && t->col_to >= 0 && !int_at(r, tn, "to", f[t->col_to], 1, log->ncars, &to, err))
         return false;
-    if (to == log->car)
+    if (to > 0 && to == log->car)
         return fail(r, err, "tx to car %lld: that is this log's own car", (long long)to);
     p.to = (int32_t)to;
     p.parity = (int32_t)v;
@@ -450,9 +459,15 @@ static bool data_row(Reader *r, char *line, NrError *err)
         if (r->log->car > r->log->ncars)
             return fail(r, err, "car %d: the header's race has %d cars ('# cars:', 2 when absent)", r->log->car,
                         r->log->ncars);
-        if (strcmp(r->log->role, "client") == 0 && strncmp(r->log->topology, "cs", 2) != 0)
-            return fail(r, err, "role client: a served race's, but its topology is '%s' (expected cs relay or "
-                                "cs sync)", r->log->topology);
+        if ((strcmp(r->log->role, "client") == 0 || r->log->server) && strncmp(r->log->topology, "cs", 2) != 0)
+            return fail(r, err, "role %s: a served race's, but its topology is '%s' (expected cs relay or "
+                                "cs sync)", r->log->role, r->log->topology);
+        if ((r->log->car == 0) != r->log->server)
+            return fail(r, err, "car %d of role %s: a server's log has car 0, a terminal's 1 to %d", r->log->car,
+                        r->log->role, TERMLOG_MAX_CARS);
+        if (r->down_line && !r->log->server)
+            return fail(r, err, "link_s_J (line %lld) in the log of a %s: the downlinks are the server's",
+                        (long long)r->down_line, r->log->role);
         r->rows_started = true;
     }
     /* Rows this reader takes must match their columns; others (events
@@ -461,6 +476,8 @@ static bool data_row(Reader *r, char *line, NrError *err)
         return fail(r, err, "%s row has %d fields: expected %d as its columns line says", t->name, nf, t->nfields);
     switch (t->known) {
     case T_OWN:
+        if (r->log->server)
+            return fail(r, err, "own row in a server's log: the server drives no car");
         return own_row(r, t, f, err);
     case T_RX:
         return pkt_row(r, t, f, true, err);
@@ -536,7 +553,10 @@ bool termlog_read(TermLog *log, FILE *f, const char *path, NrError *err)
     free(line);
     if (ok && !r.has[0])
         ok = nr_error_set(err, "%s:1: expected '# netlog: %d' first: not a terminal log", path, TERMLOG_VERSION);
-    if (ok && log->nown == 0)
+    if (ok && log->server && !r.rows_started)
+        ok = nr_error_set(err, "%s:%lld: a server's log without rows: expected its rx rows", path,
+                          (long long)(r.line > 0 ? r.line : 1));
+    if (ok && log->nown == 0 && !log->server)
         ok = nr_error_set(err, "%s:%lld: no own samples: expected 'own' rows from seq 0", path,
                           (long long)(r.line > 0 ? r.line : 1));
     if (!ok)

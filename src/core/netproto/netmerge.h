@@ -58,6 +58,25 @@
  *        they name one: a p2p race of N), to's rx rows of MUs of car from
  *        (a relayed packet keeps its sender's pkt_seq).
  *   netmerge_of_car(logs, n, car): the log of car (1-based), NULL if none.
+ *   netmerge_sort_delays(rows, n)  in the order netmerge_delays_all gives.
+ *   A served race's server log (`serve --log`: role server, car 0, its
+ *   rx rows the MUs as they reached it; netmerge_serve.c):
+ *   netmerge_check_server(srv, logs, n, err)  srv is a server's log of
+ *        the race of the n clients' logs (checked by netmerge_check_all):
+ *        its session, topology, cars, period, track and schemes; every
+ *        other log a client's. False + err naming what differs.
+ *   netmerge_server_links(srv, n, rec)  the recording's `link_s_J` for
+ *        J = 1..n: the server's `link_s_J`, else its `link`; false when
+ *        the header is full.
+ *   netmerge_hops(srv, logs, n, rows, nrows, err)  appends (realloc) to
+ *        *rows the two hops of every MU: client I -> server (NETMERGE_UP,
+ *        direction Is: the server's rx rows, arrival on the server's
+ *        clock, the race's) and server -> client J (NETMERGE_DOWN,
+ *        direction IsJ: J's rx rows, sent = the emulated server's output
+ *        instant, route.h: the arrival at the server, no earlier than the
+ *        sample, or under sync its sample + delta_ms when later; a copy
+ *        whose arrival the server's log lacks has no row), seq below
+ *        netmerge_samples_all, then sorts them all.
  *   netmerge_inputs_all(logs, n, path, err)  every car's inputs from its
  *        log's `input` rows into the input script path (inputs.h, through
  *        PATH.part: player = the log's car), so the race re-simulates from
@@ -102,9 +121,10 @@ typedef struct TermLogMetric {
 
 typedef struct TermLog {
     int version;
-    bool host;               /* role: host (or joiner, client) */
-    char role[16];           /* `role`: host, joiner (of a host), client (of a server; older logs: joiner) */
-    int car;                 /* 1-based */
+    bool host;               /* role: host (or joiner, client, server) */
+    bool server;             /* role: server (`serve --log`): car 0, no own rows; line_link[J-1] = link_s_J */
+    char role[16];           /* `role`: host, joiner (of a host), client (of a server; older logs: joiner), server */
+    int car;                 /* 1-based; a server's log 0 */
     int ncars;               /* `cars` (2 when absent) */
     char topology[16];       /* `topology`: p2p (when absent), cs relay, cs sync */
     char token[24];          /* the session id (hex, lower case): `session`, or `token` in older logs */
@@ -141,7 +161,12 @@ typedef struct NetDelayRow {
     int parity;
     int64_t pkt_seq, schemes;
     int64_t sent_us, arrival_us, delay_us;
+    int hop; /* 0 end to end (direction IJ); a served race's hops: NETMERGE_UP (Is), NETMERGE_DOWN (IsJ) */
 } NetDelayRow;
+
+#define NETMERGE_UP 1
+#define NETMERGE_DOWN 2
+#define NETMERGE_HOP_DIR 1000 /* a hop's dir: after every line's end-to-end rows */
 
 typedef struct NetCounts {
     int64_t sent, received, extra_copies, lost;
@@ -162,6 +187,11 @@ bool netmerge_recording_all(const TermLog *const *logs, int n, Recording *rec, N
 bool netmerge_delays_all(const TermLog *const *logs, int n, NetDelayRow **rows, int64_t *nrows, NrError *err);
 bool netmerge_counts_pair(const TermLog *const *logs, int n, int from, int to, NetCounts *out);
 const TermLog *netmerge_of_car(const TermLog *const *logs, int n, int car);
+void netmerge_sort_delays(NetDelayRow *rows, int64_t n);
+bool netmerge_check_server(const TermLog *srv, const TermLog *const *logs, int n, NrError *err);
+bool netmerge_server_links(const TermLog *srv, int n, Recording *rec);
+bool netmerge_hops(const TermLog *srv, const TermLog *const *logs, int n, NetDelayRow **rows, int64_t *nrows,
+                   NrError *err);
 bool netmerge_inputs_all(const TermLog *const *logs, int n, const char *path, NrError *err);
 
 #endif

@@ -194,6 +194,11 @@ static int cmp_delay(const void *pa, const void *pb)
     return (x->pkt_seq > y->pkt_seq) - (x->pkt_seq < y->pkt_seq);
 }
 
+void netmerge_sort_delays(NetDelayRow *rows, int64_t n)
+{
+    qsort(rows, (size_t)n, sizeof *rows, cmp_delay);
+}
+
 bool netmerge_delays_all(const TermLog *const *logs, int n, NetDelayRow **rows, int64_t *nrows, NrError *err)
 {
     *rows = NULL;
@@ -215,7 +220,7 @@ bool netmerge_delays_all(const TermLog *const *logs, int n, NetDelayRow **rows, 
             int dir = n == 2 ? (log->car == 2 ? 0 : 1) : p->from * TERMLOG_MAX_CARS + log->car;
             v[m++] = (NetDelayRow){dir,         p->from,     log->car,       p->seq,
                                    p->parity,   p->pkt_seq,  p->schemes,     p->send_sync_us,
-                                   p->arr_sync_us, p->arr_sync_us - p->send_sync_us};
+                                   p->arr_sync_us, p->arr_sync_us - p->send_sync_us, 0};
         }
     }
     qsort(v, (size_t)m, sizeof *v, cmp_delay);
@@ -232,7 +237,14 @@ bool netmerge_write_delays(FILE *f, const char *schemes, const NetDelayRow *rows
     fprintf(f, "direction,seq,kind,pkt_seq,schemes,sent_us,arrival_us,delay_us\n");
     for (int64_t i = 0; i < n; i++) {
         const NetDelayRow *r = &rows[i];
-        fprintf(f, "%d%d,%d,%s,%lld,%lld,%lld,%lld,%lld\n", r->from, r->to, r->seq, r->parity ? "parity" : "update",
+        char dir[8];
+        if (r->hop == NETMERGE_UP)
+            snprintf(dir, sizeof dir, "%ds", r->from);
+        else if (r->hop == NETMERGE_DOWN)
+            snprintf(dir, sizeof dir, "%ds%d", r->from, r->to);
+        else
+            snprintf(dir, sizeof dir, "%d%d", r->from, r->to);
+        fprintf(f, "%s,%d,%s,%lld,%lld,%lld,%lld,%lld\n", dir, r->seq, r->parity ? "parity" : "update",
                 (long long)r->pkt_seq, (long long)r->schemes, (long long)r->sent_us, (long long)r->arrival_us,
                 (long long)r->delay_us);
     }

@@ -550,7 +550,7 @@ int64_t netsession_next_deadline(const NetSession *s)
         d = min64(d, s->paused ? s->next_pause_say : peers_heard(s) + s->to.pause_us + 1);
         if (s->resume_left > 0)
             d = min64(d, s->next_resume);
-        if (s->cfg.link && !s->paused && !s->cfg.server) /* the emulated link's deliveries between samples */
+        if (s->emulates && !s->paused && !s->cfg.server) /* the emulated lines' deliveries between samples */
             d = min64(d, s->now + s->to.link_poll_us);
         int64_t due = s->cfg.server ? serve_next_due(s) : race_next_sample(s);
         if (due != INT64_MAX && (!s->paused || due <= s->cap)) /* the next sample or relay, in local time */

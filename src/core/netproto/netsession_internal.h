@@ -208,6 +208,7 @@ struct NetSession {
     bool study_rest;         /* a break before this race: this end's player rests (no READY, no start) */
     LinkSpec peer_link;      /* joiner: the link WELCOME gave it */
     bool have_peer_link;
+    bool emulates;           /* an emulated link on some line out of this terminal (its deliveries polled) */
 };
 
 /* netsession_peer.c */

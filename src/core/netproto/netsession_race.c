@@ -149,6 +149,9 @@ bool race_setup(NetSession *s, NrError *err)
         nc.link = &s->peer_link; /* over this terminal's own lines too: the condition is the host's */
         memset(nc.pair_link, 0, sizeof nc.pair_link);
     }
+    s->emulates = nc.link != NULL;
+    for (int j = 0; j < WIRE_MAX_CARS; j++)
+        s->emulates = s->emulates || nc.pair_link[j] != NULL;
     nc.seed = w->seed;
     nc.lagometer = s->cfg.lagometer;
     s->np = netterm_new(&nc, err);

@@ -27,6 +27,37 @@ static const LinkSpec *down_spec(const NetSession *s, int j)
     return s->cfg.link;
 }
 
+/* The server's log (`serve --log`, docs/netlog.md "The server's log"):
+ * the terminals' format, role server, car 0, each client's downlink
+ * `link_s_J`; its rx rows are the MUs as they reached the server. */
+static bool serve_log_open(NetSession *s, NrError *err)
+{
+    const WireWelcome *w = &s->welcome;
+    if (!s->cfg.log.open)
+        return true;
+    Track *t = track_parse(s->cfg.track_text, s->cfg.track_file, err);
+    if (!t)
+        return false;
+    NetLogMeta m = {
+        .role = "server", .car = 0, .ncars = s->ncars, .topology = "cs", .server = w->server ? "sync" : "relay",
+        .session_id = seal_session_id(s), .track_name = track_name(t), .track_file = s->cfg.track_file,
+        .track_bytes = w->track_bytes, .period_ms = w->period_ms, .laps = w->laps,
+        .seconds = w->seconds_ms / 1000.0, .schemes = w->schemes, .shown = s->schemes[w->shown_scheme]->name,
+        .params = scheme_default_params(), .seed = w->seed, .link = s->cfg.link ? s->cfg.link->text : "none",
+    };
+    m.params.delta_us = w->delta_us;
+    m.params.tdr_cw = w->tdr_cw;
+    m.params.converge_us = w->converge_us;
+    for (int j = 0; j < s->ncars && j < WIRE_MAX_CARS; j++) {
+        const LinkSpec *d = down_spec(s, j);
+        m.line_link[j] = d ? d->text : "none"; /* every client's downlink: the server's log names them all */
+    }
+    bool ok = s->cfg.log.open(s->cfg.log.ctx, &m, err);
+    track_free(t);
+    s->log_open = ok;
+    return ok;
+}
+
 /* The scheme list (MU masks and VIEWs are checked against it), for sync
  * the queue of held MUs, and the downlinks with their queue. */
 bool serve_setup(NetSession *s, NrError *err)
@@ -48,7 +79,7 @@ bool serve_setup(NetSession *s, NrError *err)
         if (!s->downq && !(s->downq = malloc(sizeof *s->downq * RELAY_KEEP)))
             return nr_error_set(err, "out of memory");
     }
-    return true;
+    return serve_log_open(s, err);
 }
 
 /* Held in output order (equal times: arrival order, as the emulated
@@ -108,6 +139,8 @@ void serve_receive(NetSession *s, int from, const WirePacket *p, const uint8_t *
         return;
     }
     s->relayed_mu++;
+    if (s->log_open && s->cfg.log.rx) /* the MU's arrival: where its uplink ends (docs/netlog.md) */
+        s->cfg.log.rx(s->cfg.log.ctx, p, l, race, (int64_t)p->u.mu.mu.seq * WORLD_SAMPLE_US, n);
     int64_t due = (int64_t)p->u.mu.mu.seq * WORLD_SAMPLE_US + s->welcome.delta_us;
     if (s->welcome.server == 1 && due > race) {
         Relay r = {.due_race = due, .from = from, .to = -1, .n = n};

@@ -136,6 +136,11 @@ bool linkmatrix_check(const LinkMatrix *m, int ncars, unsigned topologies, bool 
             if (m->set[i][j] && !is_line(i, j, ncars, topologies))
                 return nr_error_set(err, "%s: link %s-%s is not a line of this race (%d terminals, %s)", m->where[i][j],
                                     a, b, ncars, lines_of_name(topologies));
+            int named = m->set[i][j] && m->spec[i][j].trace.on ? m->spec[i][j].trace.named : 0;
+            if (named / 10 == LINK_TRACE_SERVER && (i != LINKMATRIX_SERVER || named % 10 != j + 1))
+                return nr_error_set(err, "%s: link %s-%s: direction s%d names the downlink s-%d (each sender I "
+                                    "takes its rows Is%d there): give it on line s-%d", m->where[i][j], a, b,
+                                    named % 10, named % 10, named % 10, named % 10);
             if (complete && !m->set[i][j] && is_line(i, j, ncars, topologies))
                 return nr_error_set(err, "link %s-%s is missing (the matrix gives every line of %d terminals, %s)", a,
                                     b, ncars, lines_of_name(topologies));

@@ -173,7 +173,15 @@ bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err)
                 continue;
             int dir = route_line_index(n, i, j) + (r->topology == ROUTE_CS ? n * n : 0);
             const LinkSpec *spec = cfg->link[i][j] ? cfg->link[i][j] : &r->none;
-            if (!add_line(&r->line[i * n + j], &r->has_line[i * n + j], spec, cfg, dir, err))
+            if (r->topology == ROUTE_CS && spec->trace.on && spec->trace.named / 10 == LINK_TRACE_SERVER) {
+                LinkSpec via; /* a measured downlink sJ: car i's MUs take the rows IsJ */
+                if (!linkspec_via_server(spec, i + 1, &via, err))
+                    return false;
+                bool ok = add_line(&r->line[i * n + j], &r->has_line[i * n + j], &via, cfg, dir, err);
+                linkspec_free(&via);
+                if (!ok)
+                    return false;
+            } else if (!add_line(&r->line[i * n + j], &r->has_line[i * n + j], spec, cfg, dir, err))
                 return false;
         }
     }

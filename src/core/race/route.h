@@ -22,6 +22,10 @@
  * own stream per sending car. The uplink only delays (or loses): its queue
  * limit and `order fifo` are not modelled; the downlinks' are.
  *
+ * A downlink given as a measured trace named `direction sJ` (a served
+ * race's hops, docs/link.md "Trace") takes, on the line of car i's MUs,
+ * the rows of direction (i+1)sJ (linkspec_via_server).
+ *
  * Random stream of each line (DelayLine dir): p2p i->j: i * (N - 1) +
  * (j < i ? j : j - 1), so two cars use 0 (1->2) and 1 (2->1) as the
  * two-player engine; cs: uplink i: N * (N - 1) + i; downlink to j of car i's
