@@ -799,11 +799,14 @@ static void track_layer_draws_the_same_picture(void **state)
     assert_int_equal(views_differ(f), 0);
     replay_step_to(f->rp, 5 * NR_US_PER_S + 500000); /* the cars moved 5 cw */
     assert_int_equal(views_differ(f), 0);
-    assert_int_equal(slots_held(f), 2 * n); /* after a copy, a miss goes to the layer */
-    replay_step_to(f->rp, 6 * NR_US_PER_S); /* a second miss in a row: on the screen */
+    assert_int_equal(slots_held(f), 2 * n); /* after a copy, a move goes to the layer */
+    replay_step_to(f->rp, 6 * NR_US_PER_S); /* a second move in a row: still the layer */
+    assert_int_equal(views_differ(f), 0);
+    assert_int_equal(slots_held(f), 2 * n);
+    replay_step_to(f->rp, 6 * NR_US_PER_S + 500000); /* a third: on the screen */
     assert_int_equal(views_differ(f), 0);
     assert_int_equal(slots_held(f), 0);
-    replay_step_to(f->rp, 6 * NR_US_PER_S + 500000);
+    replay_step_to(f->rp, 7 * NR_US_PER_S);
     assert_int_equal(views_differ(f), 0);
     assert_int_equal(views_differ(f), 0); /* the camera repeats: into the layer again */
     assert_int_equal(slots_held(f), 2 * n);

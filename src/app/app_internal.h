@@ -131,14 +131,15 @@ typedef struct AppLayer {
 
 /* The track under the views kept between frames (app_track_layer.c): a
  * window-sized layer and, per view, its clip, its last camera, whether the
- * layer holds that camera's picture and whether the last visit was a miss.
+ * layer holds that camera's picture and how many visits in a row found the
+ * camera moved.
  * A slot for every screen the overview can show (schemes x terminals). */
 #define APP_TRACK_SLOTS (SCHEME_MAX * ENGINE_MAX_CARS)
 typedef struct AppTrackSlot {
     SDL_Rect clip;
     AppXform x;
     bool held;   /* the layer holds x's picture inside clip */
-    bool missed; /* the last visit found a new camera */
+    uint8_t moves; /* visits in a row (up to 2) that found the camera moved */
 } AppTrackSlot;
 
 typedef struct AppTrackLayer {

@@ -96,10 +96,12 @@ static bool layer_draw(AppState *s, SDL_Texture *tex, const SDL_Rect *clip, cons
 }
 
 /* A view whose camera moves on every frame (the game's while the car
- * drives) would pay the layer's copy for nothing: after two misses in a row
- * its track is drawn on the screen (false) and the camera only noted; the
- * layer takes it again once a camera repeats (paused, on the grid, or the
- * overview's two frames per race instant). */
+ * drives) would pay the layer's copy for nothing: when its camera moved on
+ * this visit and the two before, its track is drawn on the screen (false)
+ * and the camera only noted; the layer takes it again on the first visit
+ * that finds the camera where it was (paused, on the grid). The overview
+ * draws each race instant twice, or once where a 33 ms sample falls between
+ * two frames: two moves in a row stay in the layer. */
 bool app_track_layer(AppState *s, const SDL_Rect *clip, const AppXform *x)
 {
     int w = 0, h = 0;
@@ -111,16 +113,16 @@ bool app_track_layer(AppState *s, const SDL_Rect *clip, const AppXform *x)
         return false;
     AppTrackSlot *slot = slot_for(&s->track_layer, clip);
     bool same = same_camera(&slot->x, x);
-    if (!(slot->held && same)) {
-        bool direct = slot->missed && !same;
+    if (slot->held && same) {
+        slot->moves = 0;
+    } else {
+        bool direct = !same && slot->moves >= 2; /* moved on this visit and the two before */
+        slot->moves = !same ? (slot->moves < 2 ? slot->moves + 1 : 2) : 0;
         slot->x = *x;
-        slot->missed = true;
         slot->held = false;
         if (direct || !layer_draw(s, tex, clip, x))
             return false;
         slot->held = true;
-    } else {
-        slot->missed = false;
     }
     SDL_RenderCopy(s->r, tex, clip, clip);
     return true;
