@@ -9,9 +9,10 @@
 
 /* ---- cached layers ----------------------------------------------------- */
 
-/* Makes l a w x h render target and points the renderer at it; false when
- * targets are unsupported (the caller then draws straight to the frame). */
-bool app_layer_begin(AppState *s, AppLayer *l, int w, int h)
+/* Makes l a w x h render target in the window's pixel format, made anew
+ * (its keys forgotten) when its size changed; false when targets are
+ * unsupported. */
+bool app_layer_size(AppState *s, AppLayer *l, int w, int h)
 {
     if (!l->tex || l->w != w || l->h != h) {
         if (l->tex)
@@ -21,12 +22,15 @@ bool app_layer_begin(AppState *s, AppLayer *l, int w, int h)
         l->h = h;
         l->key = 0;
         l->text_key[0] = '\0';
-        if (!l->tex)
-            return false;
     }
-    if (SDL_SetRenderTarget(s->r, l->tex) != 0)
-        return false;
-    return true;
+    return l->tex != NULL;
+}
+
+/* Makes l a w x h render target and points the renderer at it; false when
+ * targets are unsupported (the caller then draws straight to the frame). */
+bool app_layer_begin(AppState *s, AppLayer *l, int w, int h)
+{
+    return app_layer_size(s, l, w, h) && SDL_SetRenderTarget(s->r, l->tex) == 0;
 }
 
 void app_layer_end(AppState *s, AppLayer *l, float x, float y)

@@ -143,8 +143,7 @@ typedef struct AppTrackSlot {
 } AppTrackSlot;
 
 typedef struct AppTrackLayer {
-    SDL_Texture *tex;
-    int w, h;
+    AppLayer layer; /* its key: 1 once the slots below describe its pixels */
     AppTrackSlot slot[APP_TRACK_SLOTS];
     int nslots, next;
 } AppTrackLayer;

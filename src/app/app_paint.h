@@ -51,9 +51,11 @@ void app_gauge_rate(AppState *s, const Metrics *m, const AppGaugeText *t, GaugeP
  * (30 % of the width), between mid_top and mid_bot. */
 void app_layout_charts_right(AppState *s, float pad, float fw, float mid_top, float mid_bot);
 
-/* app_charts.c: the two strip charts; a cached layer: app_layer_begin
- * renders into it (false: draw directly), app_layer_end copies it to (x, y). */
+/* app_charts.c: the two strip charts; a cached layer: app_layer_size makes
+ * it (anew when its size changed: key 0), app_layer_begin also renders into
+ * it (false: draw directly), app_layer_end copies it to (x, y). */
 void app_draw_charts(AppState *s);
+bool app_layer_size(AppState *s, AppLayer *l, int w, int h);
 bool app_layer_begin(AppState *s, AppLayer *l, int w, int h);
 void app_layer_end(AppState *s, AppLayer *l, float x, float y);
 

@@ -36,18 +36,15 @@ Uint32 app_screen_format(SDL_Renderer *r)
 static SDL_Texture *layer_for(AppState *s, int w, int h)
 {
     AppTrackLayer *L = &s->track_layer;
-    if (L->tex && L->w == w && L->h == h)
-        return L->tex;
-    if (L->tex)
-        SDL_DestroyTexture(L->tex);
-    L->tex = SDL_CreateTexture(s->r, app_screen_format(s->r), SDL_TEXTUREACCESS_TARGET, w, h);
-    L->w = w;
-    L->h = h;
-    L->nslots = 0;
-    L->next = 0;
-    if (L->tex) /* opaque pixels copied as they are */
-        SDL_SetTextureBlendMode(L->tex, SDL_BLENDMODE_NONE);
-    return L->tex;
+    if (!app_layer_size(s, &L->layer, w, h))
+        return NULL;
+    if (L->layer.key == 0) { /* made anew */
+        L->layer.key = 1;
+        L->nslots = 0;
+        L->next = 0;
+        SDL_SetTextureBlendMode(L->layer.tex, SDL_BLENDMODE_NONE); /* opaque pixels copied as they are */
+    }
+    return L->layer.tex;
 }
 
 /* The slot for clip, or a new one (taking the slots in turn when all are
@@ -130,7 +127,7 @@ bool app_track_layer(AppState *s, const SDL_Rect *clip, const AppXform *x)
 
 void app_track_layer_free(AppState *s)
 {
-    if (s->track_layer.tex)
-        SDL_DestroyTexture(s->track_layer.tex);
+    if (s->track_layer.layer.tex)
+        SDL_DestroyTexture(s->track_layer.layer.tex);
     memset(&s->track_layer, 0, sizeof s->track_layer);
 }

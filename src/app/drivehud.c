@@ -86,7 +86,7 @@ void drivehud_update(DriveHud *h, const DriveHudIn *in, double dt_s)
 }
 
 /* The HUD strip's height at the top of a view (pixels). */
-static float top_px(const AppState *v)
+float drivehud_top_px(const AppState *v)
 {
     float l = (float)gfx_line_h(&v->gfx, GFX_NORMAL);
     return l > 0 ? l * (float)DRIVEHUD_TOP_LINES : (float)v->lay.base * 3.0f;
@@ -109,7 +109,7 @@ void drivehud_xform(const DriveHud *h, const AppState *v, const Pose *own, const
      * short 2 x 2 cell loses a sixth of its height to it) and above the
      * lagometer; the track is drawn under both too */
     SDL_FRect focus = drivehud_room(h, v, rect);
-    float top = top_px(v);
+    float top = drivehud_top_px(v);
     if (top < rect->h / 3) {
         focus.y += top;
         focus.h -= top;
@@ -187,7 +187,7 @@ static double top_speed_cws(void)
 void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOthers *o)
 {
     drivewidget_sparks(v, x, h->spark, DRIVEHUD_SPARKS);
-    float m = fmaxf(4.0f, (float)v->lay.base * 0.6f), top = top_px(v);
+    float m = fmaxf(4.0f, (float)v->lay.base * 0.6f), top = drivehud_top_px(v);
     SDL_FRect room = drivehud_room(h, v, &x->rect); /* the arrows and the speedometer */
     SDL_FRect inset = {room.x + m, room.y + top + m, room.w - 2 * m, room.h - top - 2 * m};
     /* the labels keep clear of the own car (a car width and a half round it),

@@ -32,6 +32,8 @@
  *   drivehud_room(h, v, rect)  the part of screen rect the speedometer and
  *        the arrows keep to: above the lagometer when h->lagometer (unless
  *        that would leave less than 40 % of rect), else all of rect.
+ *   drivehud_top_px(v)  the height in pixels of a screen's HUD strip
+ *        (DRIVEHUD_TOP_LINES lines of the normal font).
  *   drivehud_gap_text(buf, n, car, gap_s, est)  the arrow's label.
  *   drivehud_fade(h, x, box)  how opaque (DRIVEHUD_FADE_MIN..1) an
  *        instrument covering box (pixels) should be: less when it covers
@@ -111,6 +113,7 @@ void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOt
 void drivehud_gap_text(char *buf, size_t n, int car, double gap_s, bool est);
 double drivehud_fade(const DriveHud *h, const AppXform *x, const SDL_FRect *box);
 SDL_FRect drivehud_room(const DriveHud *h, const AppState *v, const SDL_FRect *rect);
+float drivehud_top_px(const AppState *v);
 void drivehud_sound(const DriveHud *h, Synth *synth, int voice, const DriveHudIn *in, double throttle, double pan,
                     bool on);
 void drivehud_lights_sound(Synth *synth, int *seen, int64_t to_go_us);

@@ -167,8 +167,7 @@ void play_layout_lights(PlayState *ps, int w, int h)
      * HUD strip, above its instruments (one set where the four screens meet covered the
      * bottom screens' HUD and the top ones' read-outs), smaller where the
      * cell is narrow or short */
-    float l = (float)gfx_line_h(&ps->view->gfx, GFX_NORMAL), pw, ph, gap = base * 0.5f;
-    float strip = l > 0 ? l * (float)DRIVEHUD_TOP_LINES : base * 3.0f;
+    float pw, ph, gap = base * 0.5f, strip = drivehud_top_px(ps->view);
     for (int j = 0; j < ps->nseats; j++) {
         SDL_FRect r = play_screen_rect(ps, j, w, h);
         float y0 = r.y + strip + gap, y1 = instruments_top(ps, j, w, h) - gap, b = base;
