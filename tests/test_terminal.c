@@ -61,6 +61,29 @@ static Terminal *racing_terminal(void)
 
 /* Today's crash 1: NC stores a received MU at shown[mu->car]; car 5 wrote
  * past its two-entry array (heap overflow under the sanitizer). */
+/* --clock and a recording's clock_I: milliseconds to the nearest
+ * microsecond. 1.005 ms is 1004.9999999999999 us in binary, so a cast
+ * gave 1004 us where the text says 1005 (by hand: 1.005 * 1000). */
+static void clock_text_is_rounded_to_the_microsecond(void **state)
+{
+    (void)state;
+    TerminalClock c;
+    assert_true(terminal_clock_parse("1.005", &c));
+    assert_int_equal(c.offset_us, 1005);
+    assert_true(c.drift_ppm == 0.0);
+    assert_true(terminal_clock_parse("-2.675,30", &c));
+    assert_int_equal(c.offset_us, -2675);
+    assert_true(c.drift_ppm == 30.0);
+    assert_true(terminal_clock_parse("1000000,-100000", &c)); /* the bounds themselves */
+    assert_int_equal(c.offset_us, 1000000000);
+    const char *bad[] = {"", "x", "1000000.5", "1,100000.5", "1,", "nan", "1,2,3", "12ms"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        c = (TerminalClock){7, 7.0};
+        assert_false(terminal_clock_parse(bad[k], &c));
+        assert_int_equal(c.offset_us, 7); /* untouched */
+    }
+}
+
 static void car_out_of_range_is_rejected(void **state)
 {
     (void)state;
@@ -282,6 +305,7 @@ int main(void)
         cmocka_unit_test(epp_receiver_survives_extreme_fields),
         cmocka_unit_test(known_fields_give_the_same_answer),
         cmocka_unit_test(bad_configs_are_refused),
+        cmocka_unit_test(clock_text_is_rounded_to_the_microsecond),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

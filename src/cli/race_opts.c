@@ -24,21 +24,11 @@ void race_opts_init(RaceOpts *o, const char *schemes)
 
 static bool parse_clock(const char *cmd, const char *flag, const char *val, TerminalClock *c)
 {
-    char buf[64];
-    if (strlen(val) >= sizeof buf)
-        return cli_usage_error(cmd, "%s: expected OFFSET_MS[,DRIFT_PPM], got '%s'", flag, val), false;
-    strcpy(buf, val);
-    char *comma = strchr(buf, ',');
-    if (comma)
-        *comma = '\0';
-    double off, ppm = 0.0;
-    if (!nr_parse_double(buf, &off) || off < -1e6 || off > 1e6 ||
-        (comma && (!nr_parse_double(comma + 1, &ppm) || ppm < -1e5 || ppm > 1e5))) {
-        cli_usage_error(cmd, "%s: expected OFFSET_MS[,DRIFT_PPM] (numbers), got '%s'", flag, val);
+    if (!terminal_clock_parse(val, c)) {
+        cli_usage_error(cmd, "%s: expected OFFSET_MS[,DRIFT_PPM] (|offset| at most 10^6 ms, |drift| 10^5 ppm), got '%s'",
+                        flag, val);
         return false;
     }
-    c->offset_us = (int64_t)(off * 1000.0);
-    c->drift_ppm = ppm;
     return true;
 }
 

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CLOCK_MAX_MS 1e6   /* the bounds of --clock (race_opts.c) */
-#define CLOCK_MAX_PPM 1e5
 
 /* Precedence of the keys naming a line (raceheader.h). */
 enum { RANK_OUT = 1, RANK_TWO = 2, RANK_LINE = 3 };
@@ -50,16 +48,8 @@ static bool parse_clock(RaceHeader *h, const RecMeta *m, int ncars, const char *
     int64_t t;
     if (!nr_parse_int64(m->key + 6, &t) || t < 1 || t > ncars || t > ENGINE_MAX_CARS)
         return bad(err, path, m, "no such terminal in this recording");
-    char buf[RECORDING_META_VALUE];
-    snprintf(buf, sizeof buf, "%s", m->value);
-    char *comma = strchr(buf, ',');
-    if (comma)
-        *comma = '\0';
-    double off, ppm = 0.0;
-    if (!nr_parse_double(buf, &off) || fabs(off) > CLOCK_MAX_MS ||
-        (comma && (!nr_parse_double(comma + 1, &ppm) || fabs(ppm) > CLOCK_MAX_PPM)))
+    if (!terminal_clock_parse(m->value, &h->clock[t - 1]))
         return bad(err, path, m, "expected OFFSET_MS[,DRIFT_PPM] (|offset| at most 10^6 ms, |drift| 10^5 ppm)");
-    h->clock[t - 1] = (TerminalClock){llround(off * 1000.0), ppm};
     h->clock_set |= 1u << (t - 1);
     return true;
 }

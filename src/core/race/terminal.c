@@ -30,6 +30,24 @@ struct Terminal {
     int64_t rejected[MU_CHECK_COUNT];
 };
 
+bool terminal_clock_parse(const char *text, TerminalClock *c)
+{
+    char buf[64];
+    if (strlen(text) >= sizeof buf)
+        return false;
+    strcpy(buf, text);
+    char *comma = strchr(buf, ',');
+    if (comma)
+        *comma = '\0';
+    double off, ppm = 0.0;
+    if (!nr_parse_double(buf, &off) || !(fabs(off) <= TERMINAL_CLOCK_MAX_MS) ||
+        (comma && (!nr_parse_double(comma + 1, &ppm) || !(fabs(ppm) <= TERMINAL_CLOCK_MAX_PPM))))
+        return false;
+    /* rounded: 1.005 ms is 1004.999... us in binary, 1005 us meant */
+    *c = (TerminalClock){llround(off * 1000.0), ppm};
+    return true;
+}
+
 int64_t terminal_clock_local(const TerminalClock *c, int64_t t_us)
 {
     if (c->drift_ppm == 0.0)

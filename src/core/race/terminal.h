@@ -21,6 +21,10 @@
  * Contracts:
  *   terminal_clock_local(c, t_us)   local time of global t_us under clock c:
  *        t + offset + round(t * drift_ppm * 1e-6).
+ *   terminal_clock_parse(text, c)   "OFFSET_MS[,DRIFT_PPM]" (--clock, a
+ *        recording's clock_I) into c, the offset rounded to the nearest
+ *        microsecond; false (c untouched) unless both are numbers with
+ *        |offset| <= TERMINAL_CLOCK_MAX_MS and |drift| <= _MAX_PPM.
  *   terminal_new(cfg, err)          allocates every scheme instance (the
  *        only allocation); NULL + err when cfg is bad (car outside
  *        0..ncars-1, ncars outside 2..TERMINAL_MAX_CARS, nschemes outside
@@ -100,6 +104,9 @@ typedef struct TerminalFan {
 typedef struct Terminal Terminal;
 
 int64_t terminal_clock_local(const TerminalClock *c, int64_t t_us);
+#define TERMINAL_CLOCK_MAX_MS 1e6
+#define TERMINAL_CLOCK_MAX_PPM 1e5
+bool terminal_clock_parse(const char *text, TerminalClock *c);
 Terminal *terminal_new(const TerminalConfig *cfg, NrError *err);
 void terminal_free(Terminal *t);
 void terminal_start(Terminal *t, const Mu *grid, int64_t local_us);
