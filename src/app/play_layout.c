@@ -167,6 +167,8 @@ void play_layout_lights(PlayState *ps, int w, int h)
      * HUD strip, above its instruments (one set where the four screens meet covered the
      * bottom screens' HUD and the top ones' read-outs), smaller where the
      * cell is narrow or short */
+    if (!widget_lights_shown(to_go)) /* the rest of the race: no screen's instruments to measure */
+        return;
     float pw, ph, gap = base * 0.5f, strip = drivehud_top_px(ps->view);
     for (int j = 0; j < ps->nseats; j++) {
         SDL_FRect r = play_screen_rect(ps, j, w, h);

@@ -278,10 +278,15 @@ void widget_lights_size(float base, float *w, float *h)
     *h = 2 * rad + 2 * gap;
 }
 
+bool widget_lights_shown(int64_t to_go_us)
+{
+    return to_go_us >= -(int64_t)RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US && to_go_us < RACEFLOW_LIGHT_US;
+}
+
 void widget_lights_at(Gfx *g, float base, float cx0, float y, int64_t to_go_us)
 {
     int64_t count_us = RACEFLOW_LIGHTS * RACEFLOW_LIGHT_US;
-    if (to_go_us < -count_us || to_go_us >= RACEFLOW_LIGHT_US)
+    if (!widget_lights_shown(to_go_us))
         return;
     bool go = to_go_us >= 0;
     int lit = go ? 0 : (int)((to_go_us + count_us) / RACEFLOW_LIGHT_US) + 1;

@@ -30,6 +30,8 @@
  *        cy) (a 2 x 2 grid's cell), its panel marked over the text under it
  *        for the audit (gfx_audit_cover).
  *   widget_lights_size(base, &w, &h)  that panel's size (pixels).
+ *   widget_lights_shown(to_go_us)  whether the lights show at all: the
+ *        countdown and the first RACEFLOW_LIGHT_US of the race ("GO").
  *   widget_panel(r, x, y, w, h, frame)  an opaque framed panel (PAL_BOX).
  *   widget_text_box(g, w, h, lines, n, frame)  lines centred in a panel,
  *        line 0 in the accent colour.
@@ -82,6 +84,7 @@ void widget_hud(AppState *v, const SDL_FRect *rect, const Hud *hud);
 void widget_hud_race(const RaceFlow *rf, int car, int64_t race_us, Hud *hud);
 void widget_lights(Gfx *g, float base, int w, int64_t to_go_us);
 void widget_lights_at(Gfx *g, float base, float cx, float cy, int64_t to_go_us);
+bool widget_lights_shown(int64_t to_go_us);
 void widget_lights_size(float base, float *w, float *h);
 void widget_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color frame);
 void widget_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame);
