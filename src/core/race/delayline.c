@@ -247,19 +247,19 @@ int delayline_admit_class(DelayLine *d, const int *k, int n, int64_t enter_us, i
         if (d->trace_bit[k[i]] >= 0 || q->primary_slot == d->slot || q->n >= DELAYLINE_QUEUE_LIMIT)
             return -1;
     }
-    for (int i = 0; i < n; i++)
-        d->q[k[i]].primary_slot = d->slot;
-    if (d->draw.lost)
-        return MEDIUM_LOST;
-    int64_t due = enter_us + (d->draw.delay_us > 0 ? d->draw.delay_us : 0);
+    const bool lost = d->draw.lost;
+    const int64_t due = enter_us + (d->draw.delay_us > 0 ? d->draw.delay_us : 0);
     for (int i = 0; i < n; i++) {
         DlQueue *q = &d->q[k[i]];
+        q->primary_slot = d->slot;
+        if (lost)
+            continue;
         if (due > q->last_due_us)
             q->last_due_us = due;
         q->n++;
     }
     *due_us = due;
-    return 0;
+    return lost ? MEDIUM_LOST : 0;
 }
 
 int delayline_send_at(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t sent_us, int64_t enter_us)
