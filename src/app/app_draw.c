@@ -121,9 +121,9 @@ static void draw_unknown(AppState *s, const SDL_FRect *rect, int j)
 }
 
 /* The track under a view: zoomed on the cars, through the track layer
- * (redrawn when the camera moved), else drawn; or the cached whole-track
- * picture. */
-static void view_track(AppState *s, const SDL_FRect *rect, const SDL_Rect *clip, const AppXform *x)
+ * (redrawn when the camera moved), else copied from the tiles or drawn; or
+ * the cached whole-track picture. */
+static void view_track(AppState *s, const SDL_Rect *clip, const AppXform *x)
 {
     if (!s->follow[s->focus >= 0]) {
         SDL_Texture *tex = app_track_texture(s, clip->w, clip->h);
@@ -132,10 +132,8 @@ static void view_track(AppState *s, const SDL_FRect *rect, const SDL_Rect *clip,
             return;
         }
     }
-    if (app_track_layer(s, clip, x))
-        return;
-    gfx_fill(s->r, rect->x, rect->y, rect->w, rect->h, PAL_GRASS);
-    app_draw_track(s, x);
+    if (!app_track_layer(s, clip, x))
+        app_track_paint(s, clip, x);
 }
 
 /* Overlays under the cars: trails of every car; the MUs on the way to
@@ -287,7 +285,7 @@ void app_draw_view(AppState *s, int k, int j)
     app_view_xform(s, k, j, &x);
     SDL_Rect clip = {(int)rect->x, (int)rect->y, (int)rect->w, (int)rect->h};
     SDL_RenderSetClipRect(s->r, &clip);
-    view_track(s, rect, &clip, &x);
+    view_track(s, &clip, &x);
     const EngineView v = s->data.view[k][j];
     s->drawn[k].leader[j] = v.leader;
     if (j < 2) /* the two-car gap (tests) */

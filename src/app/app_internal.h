@@ -148,6 +148,32 @@ typedef struct AppTrackLayer {
     int nslots, next;
 } AppTrackLayer;
 
+/* The track under the north-up follow cameras as tiles (app_track_tiles.c):
+ * level L draws it at 2^(L / APP_TILE_STEPS) pixels per car width on a
+ * world-aligned grid of APP_TILE_PX squares; at most APP_TILE_CAP tiles
+ * alive (APP_TILE_CAP x 64 KB of pixels), the least recently copied
+ * making room. A tile with no track within reach keeps no pixels (grass). */
+#define APP_TILE_PX 128
+#define APP_TILE_STEPS 8
+#define APP_TILE_LEVEL_MIN (-2 * APP_TILE_STEPS) /* 0.25 px per car width */
+#define APP_TILE_LEVEL_MAX (8 * APP_TILE_STEPS)  /* 256 */
+#define APP_TILE_CAP 256
+#define APP_TILE_HASH 1024 /* a power of two, at least twice the cap */
+typedef struct AppTile {
+    SDL_Texture *tex; /* kept for the next tile when this one is evicted */
+    int level, ix, iy;
+    bool grass;       /* no track within reach: a plain fill, tex unused */
+    uint64_t used;    /* the cache's clock at its last copy */
+} AppTile;
+
+typedef struct AppTileCache {
+    AppTile tile[APP_TILE_CAP];
+    int16_t hash[APP_TILE_HASH]; /* entry + 1, 0 empty; linear probing */
+    int n;           /* entries taken */
+    uint64_t clock;  /* tile copies so far */
+    long renders;    /* tiles drawn so far (tests count them) */
+} AppTileCache;
+
 typedef struct AppTrail {
     float x[APP_TRAIL], y[APP_TRAIL];
     int head, n;
@@ -217,6 +243,7 @@ typedef struct AppState {
     int track_tex_w[2], track_tex_h[2];
     int track_tex_next;
     AppTrackLayer track_layer;
+    AppTileCache tiles;
     SDL_Texture *dial_tex; /* the speedometer's still parts (drivewidgets.c), per size */
     int dial_tex_px;
 
@@ -228,6 +255,7 @@ typedef struct AppState {
 
     AppLayer chart_layer[2], bar_layer;
     bool no_layers; /* draw everything every frame (tests compare both ways) */
+    bool no_tiles;  /* the follow views' track drawn, not copied from tiles (a driving screen, tests) */
     bool snapshot;  /* drawing a --snapshot: the top bar says so */
 
     AppDrawn drawn[SCHEME_MAX];
@@ -334,6 +362,22 @@ SDL_Texture *app_track_texture(AppState *s, int w, int h);
  * texture target in use, clip outside the output, no target textures. */
 bool app_track_layer(AppState *s, const SDL_Rect *clip, const AppXform *x);
 void app_track_layer_free(AppState *s);
+/* The grass and the track under clip with a north-up camera x, copied from
+ * the tiles of the largest level whose scale is at most x's (enlarged by
+ * less than one step, nearest pixel: a line keeps at least its width;
+ * placed to within half a pixel). False (the caller draws them) when
+ * no_tiles, x rotated, its scale outside the levels, or the renderer has
+ * no target textures (no_tiles set from then on). Each tile is drawn once
+ * while it stays in the cache. */
+bool app_track_tiles(AppState *s, const SDL_Rect *clip, const AppXform *x);
+void app_track_tiles_free(AppState *s);
+/* The grass and the track under clip: app_track_tiles, else drawn. */
+void app_track_paint(AppState *s, const SDL_Rect *clip, const AppXform *x);
+/* Level L's scale (pixels per car width) and the level a scale takes. */
+float app_tile_level_scale(int level);
+int app_tile_level(float scale);
+/* Whether app_draw_track would draw anything inside x's rect. */
+bool app_track_meets(const AppState *s, const AppXform *x);
 /* The pixel format of the window the renderer draws on (RGB888 or
  * ARGB8888; ARGB8888 without a window): a layer in the same format is
  * copied to it row by row (blended from ARGB8888 onto an X11 window's

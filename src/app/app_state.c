@@ -183,6 +183,7 @@ void app_state_free(AppState *s)
             SDL_DestroyTexture(s->track_tex[i]);
     memset(s->track_tex, 0, sizeof s->track_tex);
     app_track_layer_free(s);
+    app_track_tiles_free(s);
     if (s->dial_tex)
         SDL_DestroyTexture(s->dial_tex);
     s->dial_tex = NULL;

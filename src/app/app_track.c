@@ -370,14 +370,24 @@ static void track_start_line(AppState *s, const AppXform *x)
         }
 }
 
+/* The widest line drawn past a segment's points: a wall. */
+static float track_margin_px(const AppXform *x)
+{
+    return fmaxf(fmaxf(1.5f, x->scale * 0.4f), fmaxf(1.0f, x->scale * 0.25f));
+}
+
+bool app_track_meets(const AppState *s, const AppXform *x)
+{
+    bool on[APP_TRACK_CHUNKS];
+    return chunks_visible(s, x, track_margin_px(x), on) > 0;
+}
+
 /* Asphalt as a triangle strip, the markings, white edges, the walls, a
  * chequered start line. */
 void app_draw_track(AppState *s, const AppXform *x)
 {
     bool on[APP_TRACK_CHUNKS];
-    /* the widest line drawn past a segment's points: a wall */
-    float margin = fmaxf(fmaxf(1.5f, x->scale * 0.4f), fmaxf(1.0f, x->scale * 0.25f));
-    if (chunks_visible(s, x, margin, on) == 0)
+    if (chunks_visible(s, x, track_margin_px(x), on) == 0)
         return;
     track_asphalt(s, x, on);
     track_markings(s, x, on);

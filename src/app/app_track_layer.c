@@ -85,8 +85,7 @@ static bool layer_draw(AppState *s, SDL_Texture *tex, const SDL_Rect *clip, cons
     /* the layer's pixels are the screen's: the same clip, the same
      * coordinates, so the same triangles land on the same pixels */
     SDL_RenderSetClipRect(s->r, clip);
-    gfx_fill(s->r, (float)clip->x, (float)clip->y, (float)clip->w, (float)clip->h, PAL_GRASS);
-    app_draw_track(s, x);
+    app_track_paint(s, clip, x);
     SDL_RenderSetClipRect(s->r, NULL);
     SDL_SetRenderTarget(s->r, NULL); /* the screen's clip comes back with it */
     return true;
@@ -123,6 +122,14 @@ bool app_track_layer(AppState *s, const SDL_Rect *clip, const AppXform *x)
     }
     SDL_RenderCopy(s->r, tex, clip, clip);
     return true;
+}
+
+void app_track_paint(AppState *s, const SDL_Rect *clip, const AppXform *x)
+{
+    if (app_track_tiles(s, clip, x))
+        return;
+    gfx_fill(s->r, (float)clip->x, (float)clip->y, (float)clip->w, (float)clip->h, PAL_GRASS);
+    app_draw_track(s, x);
 }
 
 void app_track_layer_free(AppState *s)

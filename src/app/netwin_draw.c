@@ -66,6 +66,7 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     nw->hud.lagometer = nw->lag; /* the camera and instruments keep above it */
     drivehud_xform(&nw->hud, nw->view, own, &rect, &x);
     SDL_Rect all = {0, 0, w, h};
+    nw->view->no_tiles = true; /* a driving camera: drawn as it moves (play_draw.c) */
     if (!app_track_layer(nw->view, &all, &x)) /* a camera at rest (the grid): copied */
         app_draw_track(nw->view, &x);
     for (int c = 0; c < nr->ncars; c++) /* the own car on top */

@@ -134,6 +134,9 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t
     play_view_xform(ps, j, viewport, &x);
     SDL_Rect clip = {(int)x.rect.x, (int)x.rect.y, (int)x.rect.w, (int)x.rect.h};
     SDL_RenderSetClipRect(ps->r, &clip);
+    /* no tiles: a driving camera moves on every frame and is drawn, so its
+     * rare layer pictures are drawn too (the same lines at rest as moving) */
+    ps->view->no_tiles = true;
     if (!app_track_layer(ps->view, &clip, &x)) /* a camera at rest: copied */
         app_draw_track(ps->view, &x);
     Pose pose[PLAY_SEATS];
