@@ -54,7 +54,7 @@ static void line_insert(RouteMedium *r, int32_t li, int32_t g)
 }
 
 /* Takes line li's first group. */
-static int32_t line_take(RouteMedium *r, int32_t li)
+static inline int32_t line_take(RouteMedium *r, int32_t li)
 {
     int32_t g = *line_at(r, li, 0);
     r->qhead[li] = (r->qhead[li] + 1) & (r->line_cap - 1);
@@ -142,34 +142,53 @@ static int add_copy(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_u
     return e;
 }
 
-/* Queues copy e of fan record f on line from->to: into the line's newest
- * group when that one carries the same record, due at the same time
- * (nothing else entered the line since, so the copy would leave right
- * after it), else as a new group. */
-/* A new group for the copy (out of line: the join below, inlined into the
- * send loop, is then a few instructions with no registers to save). */
-static __attribute__((noinline)) void queue_new_group(RouteMedium *r, int from, int to, int32_t f, uint32_t bit, int64_t due_us)
+/* A new group on line from->to for the copies of fan record f whose bits
+ * are set. */
+static inline void new_group(RouteMedium *r, int from, int to, int32_t f, uint32_t bits, int64_t due_us)
 {
     int li = from * r->ncars + to;
     int32_t g = pool_take(&r->groups);
-    r->group[g] = (RouteGroup){due_us, f, from, to, bit};
+    r->group[g] = (RouteGroup){due_us, f, from, to, bits};
     r->fan[f].refs++;
     r->open[li] = g;
     line_insert(r, li, g);
 }
 
-static inline void queue_copies(RouteMedium *r, int from, int to, int32_t f, uint32_t bits, int64_t due_us)
+/* Out of line for the copy-by-copy path: the join below, inlined into
+ * that send loop, is then a few instructions with no registers to save. */
+static __attribute__((noinline)) void queue_new_group(RouteMedium *r, int from, int to, int32_t f, uint32_t bits, int64_t due_us)
 {
-    int32_t g = r->open[from * r->ncars + to];
-    if (g >= 0 && r->group[g].fan == f && r->group[g].due_us == due_us && !(r->group[g].mask & bits))
-        r->group[g].mask |= bits; /* the common case: joins the group of the scheme before */
-    else
-        queue_new_group(r, from, to, f, bits, due_us);
+    new_group(r, from, to, f, bits, due_us);
 }
 
+/* Whether the copies join line from->to's newest group: it carries the
+ * same record, due at the same time, and none of these copies (nothing
+ * else entered the line since, so they would leave right after it). */
+static inline bool joins_open(const RouteMedium *r, int from, int to, int32_t f, uint32_t bits, int64_t due_us)
+{
+    int32_t g = r->open[from * r->ncars + to];
+    return g >= 0 && r->group[g].fan == f && r->group[g].due_us == due_us && !(r->group[g].mask & bits);
+}
+
+/* Queues copy e of fan record f on line from->to: into the line's newest
+ * group when it may join it, else as a new group. */
 static inline void queue_copy(RouteMedium *r, int from, int to, int32_t f, int e, int64_t due_us)
 {
-    queue_copies(r, from, to, f, UINT32_C(1) << e, due_us);
+    uint32_t bit = UINT32_C(1) << e;
+    if (joins_open(r, from, to, f, bit, due_us))
+        r->group[r->open[from * r->ncars + to]].mask |= bit; /* the common case: joins the scheme before's */
+    else
+        queue_new_group(r, from, to, f, bit, due_us);
+}
+
+/* A class's copies on line from->to: mostly a new group (a class is one
+ * call per instant), the group inline. */
+static inline void queue_class(RouteMedium *r, int from, int to, int32_t f, uint32_t bits, int64_t due_us)
+{
+    if (joins_open(r, from, to, f, bits, due_us))
+        r->group[r->open[from * r->ncars + to]].mask |= bits;
+    else
+        new_group(r, from, to, f, bits, due_us);
 }
 
 /* cs: the time the server puts mu on the downlinks, given its arrival. */
@@ -270,7 +289,7 @@ static void send_fan_lines(RouteMedium *r, const int *k, int from, int32_t f, co
         int64_t due_us;
         int class_fate = one_class ? delayline_admit_class(d, k, n, enter[0], &due_us) : -1;
         if (class_fate == 0) {
-            queue_copies(r, from, to, f, bits, due_us);
+            queue_class(r, from, to, f, bits, due_us);
             continue;
         }
         for (int i = 0; i < n && class_fate == MEDIUM_LOST; i++) {
