@@ -255,11 +255,11 @@ RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t
  * one copy at a time (each line and each scheme's share of it has its own
  * state); the cs uplink of each copy is drawn first, in sending order, as
  * the first destination draws it there (the uplink is a line of its own).
- * When every copy is an update entering the lines at one instant (a class:
- * nc and causality send the same sample, dr and dr-causality the same DR
- * update, at the same instants), a line admits them together
- * (delayline_admit_class) into one group, unless one of them needs a fate
- * of its own there; then copy by copy. */
+ * When every copy is an update entering the lines at one instant (a class,
+ * whatever the bytes: the racing four's copies of one instant, nc and
+ * causality's sample and dr and dr-causality's DR update), a line admits
+ * them together (delayline_admit_class) into one group, unless one of them
+ * needs a fate of its own there; then copy by copy. */
 static void send_fan_lines(RouteMedium *r, const int *k, int from, int32_t f, const int *e, int n, RouteFates *out)
 {
     const RouteFan *fa = &r->fan[f];
