@@ -176,7 +176,8 @@ static void two_terminals(RouteMedium *r, const LinkSpec *slow, const LinkSpec *
 }
 
 /* netem's limit of 1000 packets holds per line and scheme: a line that
- * delays by 100 s takes 1000 slots of MUs, then drops each copy. */
+ * delays by 100 s takes 1000 slots of MUs, then drops each copy, also in
+ * a class sent at once (route_send_many). */
 static void queue_limit_per_line_and_scheme(void **state)
 {
     (void)state;
@@ -193,7 +194,25 @@ static void queue_limit_per_line_and_scheme(void **state)
             assert_int_equal(route_send_all(&r, 1, 0, &mu, (int64_t)s * P_US).overflow, 0);
     }
     assert_int_equal(overflow, 10);
+    /* a class of the two (route_send_many): scheme 0, at its limit, drops
+     * its copy; scheme 1's is admitted, due at its send + 100 s */
+    int64_t t = (int64_t)(DELAYLINE_QUEUE_LIMIT + 10) * P_US;
+    medium_slot(&m, 0, DELAYLINE_QUEUE_LIMIT + 10, t);
+    Mu mus[2] = {mu_of(0, DELAYLINE_QUEUE_LIMIT + 10, t), mu_of(0, DELAYLINE_QUEUE_LIMIT + 10, t)};
+    int k[2] = {0, 1};
+    RouteFates f[2];
+    route_send_many(&r, k, 0, mus, 2, t, f);
+    assert_int_equal(f[0].overflow, 1);
+    assert_int_equal(f[0].lost_to, 2);
+    assert_int_equal(f[1].overflow + f[1].lost + f[1].lost_to, 0);
+    assert_int_equal(r.line[1].q[0].n, DELAYLINE_QUEUE_LIMIT);
+    assert_int_equal(r.line[1].q[1].n, 6);
     assert_int_equal(route_next_due(&r), 100 * NR_US_PER_S);
+    static Got got[DELAYLINE_QUEUE_LIMIT + 8];
+    int n = drain(&r, 1, INT64_MAX - 1, got, 0);
+    assert_int_equal(n, DELAYLINE_QUEUE_LIMIT + 6);
+    assert_int_equal(got[n - 1].k, 1);
+    assert_int_equal(got[n - 1].due_us, t + 100 * NR_US_PER_S);
     route_free(&r);
     linkspec_free(&slow);
     linkspec_free(&none);
@@ -227,6 +246,122 @@ static void line_ring_wraps(void **state)
     route_free(&r);
     linkspec_free(&slow);
     linkspec_free(&none);
+}
+
+/* route_send_many of one class (update MUs of one instant): three
+ * schemes, two of them the same bytes, on lines of exactly 40 ms: each
+ * line takes the three copies into one group due at 40 ms, and each
+ * scheme counts one copy on it (by hand). A line that loses the slot's
+ * packet loses every copy. */
+static void class_sent_as_one(void **state)
+{
+    (void)state;
+    LinkSpec l = spec_of("delay 40ms"), lossy = spec_of("loss 100%");
+    RouteConfig rc = {.topology = ROUTE_P2P, .ncars = 3, .seed = 2, .nschemes = 3};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            rc.link[i][j] = i == 2 ? &lossy : &l;
+    RouteMedium r;
+    NrError err;
+    assert_true(route_init(&r, &rc, &err));
+    Medium m = route_medium(&r);
+    medium_slot(&m, 0, 0, 0);
+    medium_slot(&m, 2, 0, 0);
+    Mu a = mu_of(0, 0, 0), b = a, mus[3];
+    b.vx = 1.5;
+    mus[0] = mus[1] = a;
+    mus[2] = b;
+    int k[3] = {0, 1, 2};
+    RouteFates f[3];
+    route_send_many(&r, k, 0, mus, 3, 0, f);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(f[i].lost + f[i].duplicated + f[i].overflow, 0);
+    for (int to = 1; to < 3; to++)
+        for (int s = 0; s < 3; s++)
+            assert_int_equal(r.line[to].q[s].n, 1); /* line 0 -> to */
+    for (int i = 0; i < 3; i++)
+        mus[i].car = 2;
+    route_send_many(&r, k, 2, mus, 3, 0, f); /* every line out of 2 loses it */
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(f[i].lost, 2);
+        assert_int_equal(f[i].lost_to, 3); /* terminals 0 and 1 */
+    }
+    Got got[8];
+    int n = drain(&r, -1, INT64_MAX - 1, got, 0);
+    assert_int_equal(n, 6);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(got[i].from, 0);
+        assert_int_equal(got[i].to, 1 + i / 3);
+        assert_int_equal(got[i].k, i % 3);
+        assert_int_equal(got[i].due_us, 40 * MS);
+    }
+    route_free(&r);
+    linkspec_free(&l);
+    linkspec_free(&lossy);
+}
+
+/* route_send_many against the same sends one by one (route_send_all), on
+ * two routes of one seed: jitter, loss, duplicates, a fifo line, parity
+ * MUs, a scheme sending twice in a slot and classes of mixed bytes give
+ * the same fates and the same deliveries. */
+static void send_many_is_send_all_in_order(void **state)
+{
+    (void)state;
+    enum { N = 4, SLOTS = 60, MAX = 8192 };
+    LinkSpec spec[3] = {spec_of("delay 30ms 20ms loss 10% duplicate 10%"), spec_of("delay 40ms 40ms order fifo"),
+                        spec_of("delay 25ms 25ms")};
+    for (int topo = 0; topo < 2; topo++) {
+        RouteConfig rc = {.topology = topo ? ROUTE_CS : ROUTE_P2P, .server = ROUTE_SYNC, .hold_us = 60 * MS,
+                          .ncars = N, .seed = 9, .nschemes = 4};
+        for (int i = 0; i < N; i++) {
+            rc.up[i] = &spec[2];
+            for (int j = 0; j < N; j++)
+                rc.link[i][j] = &spec[(i + j) % 3];
+        }
+        static Got got[2][MAX];
+        static RouteFates fates[2][MAX];
+        int n[2] = {0, 0}, nf[2] = {0, 0};
+        for (int way = 0; way < 2; way++) {
+            RouteMedium r;
+            NrError err;
+            assert_true(route_init(&r, &rc, &err));
+            Medium m = route_medium(&r);
+            for (int s = 0; s < SLOTS; s++) {
+                int64_t t = (int64_t)s * P_US;
+                for (int from = 0; from < N; from++) {
+                    medium_slot(&m, from, s, t);
+                    int k[5] = {0, 1, 2, 3, 3};
+                    Mu mu[5];
+                    for (int i = 0; i < 5; i++)
+                        mu[i] = mu_of(from, s, t);
+                    mu[2].vx = s % 2 ? 0.5 : 0.0;  /* sometimes the same bytes as 0 and 1 */
+                    mu[3].kind = s % 5 == 0 ? MU_PARITY : MU_UPDATE;
+                    /* scheme 3 twice now and then: in one call, or in a
+                     * second call of the same slot */
+                    int count = s % 7 == 3 || s % 7 == 5 ? 5 : 4, first = s % 7 == 5 ? 4 : count;
+                    RouteFates *f = &fates[way][nf[way]];
+                    if (way == 0) {
+                        for (int i = 0; i < count; i++)
+                            f[i] = route_send_all(&r, k[i], from, &mu[i], t);
+                    } else {
+                        route_send_many(&r, k, from, mu, first, t, f);
+                        if (first < count)
+                            route_send_many(&r, k + first, from, mu + first, count - first, t, f + first);
+                    }
+                    nf[way] += count;
+                }
+                n[way] = drain(&r, -1, t + P_US - 1, got[way], n[way]);
+                assert_true(n[way] < MAX - 64);
+            }
+            route_free(&r);
+        }
+        assert_int_equal(n[0], n[1]);
+        assert_memory_equal(got[0], got[1], sizeof got[0][0] * (size_t)n[0]);
+        assert_int_equal(nf[0], nf[1]);
+        assert_memory_equal(fates[0], fates[1], sizeof fates[0][0] * (size_t)nf[0]);
+    }
+    for (int i = 0; i < 3; i++)
+        linkspec_free(&spec[i]);
 }
 
 /* cs: relay forwards on arrival, so i -> j is due at up_i + down_j; sync
@@ -280,6 +415,8 @@ int main(void)
         cmocka_unit_test(queue_limit_per_line_and_scheme),
         cmocka_unit_test(cs_hops_by_hand),
         cmocka_unit_test(line_ring_wraps),
+        cmocka_unit_test(class_sent_as_one),
+        cmocka_unit_test(send_many_is_send_all_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -235,6 +235,33 @@ int delayline_admit(DelayLine *d, int k, const Mu *mu, int64_t enter_us, int64_t
     return admit_copies(d, k, mu, enter_us, due_us);
 }
 
+/* Every copy of a class takes the slot's primary fate (slot_fate) and one
+ * due time (admit, without fifo's per-scheme floor); the per-scheme state
+ * moves as admit_copies would move it copy by copy. */
+int delayline_admit_class(DelayLine *d, const int *k, int n, int64_t enter_us, int64_t *due_us)
+{
+    if (d->fifo || d->draw.dup)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        const DlQueue *q = &d->q[k[i]];
+        if (d->trace_bit[k[i]] >= 0 || q->primary_slot == d->slot || q->n >= DELAYLINE_QUEUE_LIMIT)
+            return -1;
+    }
+    const bool lost = d->draw.lost;
+    const int64_t due = enter_us + (d->draw.delay_us > 0 ? d->draw.delay_us : 0);
+    for (int i = 0; i < n; i++) {
+        DlQueue *q = &d->q[k[i]];
+        q->primary_slot = d->slot;
+        if (lost)
+            continue;
+        if (due > q->last_due_us)
+            q->last_due_us = due;
+        q->n++;
+    }
+    *due_us = due;
+    return lost ? MEDIUM_LOST : 0;
+}
+
 int delayline_send_at(DelayLine *d, int k, int from, int to, const Mu *mu, int64_t sent_us, int64_t enter_us)
 {
     int64_t due[2];

@@ -52,6 +52,15 @@
  *        MEDIUM_OVERFLOW, due_us[1] the duplicate's when MEDIUM_DUPLICATED
  *        without MEDIUM_DUP_OVERFLOW. Each copy admitted counts in scheme
  *        k's queue until delayline_left(d, k).
+ *   delayline_admit_class(d, k, n, enter_us, due_us)  n update MUs of the
+ *        distinct schemes k[0..n) (a class: the same bytes, or at least the
+ *        same kind, sent at one instant), all entering at enter_us, admitted
+ *        at once when each would take the slot's primary fate and none
+ *        meets its queue limit, a trace fate of its own, a duplicate or
+ *        `order fifo`: then 0 with the one due time in *due_us, or
+ *        MEDIUM_LOST for all, the line left exactly as n delayline_admit
+ *        calls in that order leave it. -1 otherwise, nothing changed (admit
+ *        them one by one).
  */
 #ifndef NR_DELAYLINE_H
 #define NR_DELAYLINE_H
@@ -168,6 +177,7 @@ static inline int64_t delayline_next_due(const DelayLine *d)
 bool delayline_draw_fate(DelayLine *d, int k, const Mu *mu, int64_t *delay_us);
 bool delayline_init_fates(DelayLine *d, const LinkSpec *spec, uint64_t seed, int dir, int nschemes, bool need_aux);
 int delayline_admit(DelayLine *d, int k, const Mu *mu, int64_t enter_us, int64_t due_us[2]);
+int delayline_admit_class(DelayLine *d, const int *k, int n, int64_t enter_us, int64_t *due_us);
 void delayline_slot(DelayLine *d, int32_t seq);
 void delayline_clear(DelayLine *d);
 

@@ -154,7 +154,7 @@ static bool make_state(Engine *e, bool cfg_lag, NrError *err)
     for (int j = 0; j < e->ncars; j++) {
         e->sinkctx[j] = (SinkCtx){e, j};
         e->sink[j] = (TerminalSink){&e->sinkctx[j], engine_sink_send};
-        e->fan[j] = (TerminalFan){&e->sinkctx[j], engine_sink_send_all};
+        e->fan[j] = (TerminalFan){&e->sinkctx[j], engine_sink_send_many};
         if (!e->remote[j]) {
             TerminalConfig tc = {.car = j, .ncars = e->ncars, .params = e->params, .schemes = e->types,
                                  .nschemes = e->n};

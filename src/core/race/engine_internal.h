@@ -107,7 +107,7 @@ static inline int64_t engine_local_time(const Engine *e, int terminal, int64_t t
 }
 /* engine_step.c */
 void engine_sink_send(void *ctx, int k, int to, const Mu *mu);
-void engine_sink_send_all(void *ctx, int k, const Mu *mu);
+void engine_sink_send_many(void *ctx, const int *k, const Mu *mu, int n);
 /* engine_views.c */
 bool engine_alloc_views(Engine *e);
 void engine_free_views(Engine *e);

@@ -13,7 +13,7 @@ static inline int send_counted(Engine *e, int k, int dir, int to, const Mu *mu)
     c->sent++;
     c->bytes += mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES;
     int fate = medium_send(&e->med[dir], k, dir, to, mu, e->now_us);
-    e->due_stale[dir] = true; /* a route terminal sends through engine_sink_send_all */
+    e->due_stale[dir] = true; /* a route terminal sends through engine_sink_send_many */
     c->lost += (fate & MEDIUM_LOST) != 0;
     c->duplicated += (fate & MEDIUM_DUPLICATED) != 0;
     c->overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
@@ -45,23 +45,27 @@ static ENGINE_LAG_COLD void send_all_watched(Engine *e, int k, const Mu *mu, uin
             engine_lag_lost(e, k, to, mu);
 }
 
-/* Scheme k at the route terminal x->from sends mu to every other terminal
- * (route.h): counted as engine_sink_send counts each copy. */
-void engine_sink_send_all(void *ctx, int k, const Mu *mu)
+/* The route terminal x->from's sends of one instant, scheme k[i] sending
+ * mu[i] to every other terminal (route.h): counted as engine_sink_send
+ * counts each copy. */
+void engine_sink_send_many(void *ctx, const int *k, const Mu *mu, int n)
 {
     SinkCtx *x = ctx;
     Engine *e = x->e;
-    DirCounters *c = &e->s[k].m.dir[x->from];
-    int copies = e->ncars - 1;
-    c->sent += copies;
-    c->bytes += (int64_t)copies * (mu->nbytes > 0 ? mu->nbytes : MU_WIRE_BYTES);
-    RouteFates f = route_send_all(e->route, k, x->from, mu, e->now_us);
+    RouteFates f[TERMINAL_FAN_BATCH];
+    route_send_many(e->route, k, x->from, mu, n, e->now_us, f);
     e->due_stale[e->due_of[x->from]] = true;
-    c->lost += f.lost;
-    c->duplicated += f.duplicated;
-    c->overflow += f.overflow;
-    if (e->lag && f.lost_to)
-        send_all_watched(e, k, mu, f.lost_to);
+    int copies = e->ncars - 1;
+    for (int i = 0; i < n; i++) {
+        DirCounters *c = &e->s[k[i]].m.dir[x->from];
+        c->sent += copies;
+        c->bytes += (int64_t)copies * (mu[i].nbytes > 0 ? mu[i].nbytes : MU_WIRE_BYTES);
+        c->lost += f[i].lost;
+        c->duplicated += f[i].duplicated;
+        c->overflow += f[i].overflow;
+        if (e->lag && f[i].lost_to)
+            send_all_watched(e, k[i], &mu[i], f[i].lost_to);
+    }
 }
 
 /* Scheme k's MU from `from` reached its destination: counted in dir[from]. */

@@ -1,13 +1,13 @@
 /* An N-car race's traffic over p2p or client-server lines, in one queue of
  * packet groups (route.h; DESIGN.md "N players and topologies"). */
-#include "route.h"
+#include "route_internal.h"
 #include "mu.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Identical bytes are one MU: Mu has no padding for memcmp to trip on. */
 _Static_assert(sizeof(Mu) == 4 * sizeof(int32_t) + sizeof(int64_t) + 12 * sizeof(double), "Mu has no padding");
+_Static_assert(SCHEME_MAX <= 32, "a scheme set fits a 32-bit mask");
 
 int route_line_index(int ncars, int from, int to)
 {
@@ -54,7 +54,7 @@ static void line_insert(RouteMedium *r, int32_t li, int32_t g)
 }
 
 /* Takes line li's first group. */
-static int32_t line_take(RouteMedium *r, int32_t li)
+static inline int32_t line_take(RouteMedium *r, int32_t li)
 {
     int32_t g = *line_at(r, li, 0);
     r->qhead[li] = (r->qhead[li] + 1) & (r->line_cap - 1);
@@ -80,155 +80,6 @@ static int32_t first_line(RouteMedium *r)
 int64_t route_next_due(RouteMedium *r)
 {
     return r->head_due[first_line(r)];
-}
-
-/* ---- setup --------------------------------------------------------------- */
-
-/* Nothing queued; every line's and sender's newest record forgotten. */
-static void forget_queue(RouteMedium *r)
-{
-    for (int i = 0; i < r->ncars * r->ncars; i++) {
-        r->qhead[i] = r->qn[i] = 0;
-        r->head_due[i] = INT64_MAX;
-    }
-    r->first = 0;
-    r->first_stale = false;
-    r->groups.nfree = r->groups.fresh = 0;
-    r->fans.nfree = r->fans.fresh = 0;
-    r->mupool.nfree = r->mupool.fresh = 0;
-    for (int i = 0; i < r->ncars * r->ncars; i++)
-        r->open[i] = -1;
-    for (int i = 0; i < ROUTE_MAX_CARS; i++)
-        r->cur_fan[i] = -1;
-}
-
-static bool add_line(DelayLine *d, bool *has, const LinkSpec *spec, const RouteConfig *cfg, int dir, NrError *err)
-{
-    *has = true; /* marked before its init: a failed one is still freed */
-    if (!delayline_init_fates(d, spec, cfg->seed, dir, cfg->nschemes, cfg->need_aux))
-        return nr_error_set(err, "route: out of memory");
-    if (cfg->names)
-        delayline_set_schemes(d, cfg->names, cfg->nschemes);
-    return true;
-}
-
-static bool alloc_queue(RouteMedium *r)
-{
-    size_t n = (size_t)r->ncars, cap = n * (n - 1) * (size_t)r->nschemes * DELAYLINE_QUEUE_LIMIT;
-    r->cap = (int)cap;
-    /* a line's groups at most (each has a copy): its copies at most, up to
-     * a power of two (the ring wraps by a mask) */
-    r->line_cap = 1;
-    while (r->line_cap < r->nschemes * DELAYLINE_QUEUE_LIMIT)
-        r->line_cap *= 2;
-    /* every queued group has a copy; every live fan record a group, but the
-     * newest of each sender; every stored MU a copy of a live record */
-    size_t fans = cap + n, mus = cap + n * ROUTE_FAN;
-    r->line = calloc(n * n, sizeof *r->line);
-    r->has_line = calloc(n * n, sizeof *r->has_line);
-    r->up = calloc(n, sizeof *r->up);
-    r->has_up = calloc(n, sizeof *r->has_up);
-    r->open = malloc(n * n * sizeof *r->open);
-    r->qstore = malloc(n * n * (size_t)r->line_cap * sizeof *r->qstore);
-    r->qhead = malloc(n * n * sizeof *r->qhead);
-    r->qn = malloc(n * n * sizeof *r->qn);
-    r->head_due = malloc(n * n * sizeof *r->head_due);
-    r->group = malloc(cap * sizeof *r->group);
-    r->fan = malloc(fans * sizeof *r->fan);
-    r->mus = malloc(mus * sizeof *r->mus);
-    r->mu_ok = malloc(mus * sizeof *r->mu_ok);
-    r->groups.free = malloc(cap * sizeof *r->groups.free);
-    r->fans.free = malloc(fans * sizeof *r->fans.free);
-    r->mupool.free = malloc(mus * sizeof *r->mupool.free);
-    return r->line && r->has_line && r->up && r->has_up && r->open && r->qstore && r->qhead && r->qn &&
-           r->head_due && r->group && r->fan && r->mus && r->mu_ok && r->groups.free && r->fans.free && r->mupool.free;
-}
-
-bool route_init(RouteMedium *r, const RouteConfig *cfg, NrError *err)
-{
-    memset(r, 0, sizeof *r);
-    const int n = cfg->ncars;
-    if (n < 2 || n > ROUTE_MAX_CARS)
-        return nr_error_set(err, "route: %d cars (expected 2 to %d)", n, ROUTE_MAX_CARS);
-    if (cfg->hold_us < 0)
-        return nr_error_set(err, "route: negative server hold");
-    if (cfg->nschemes < 1 || cfg->nschemes > SCHEME_MAX)
-        return nr_error_set(err, "route: between 1 and %d schemes", SCHEME_MAX);
-    r->topology = cfg->topology;
-    r->server = cfg->server;
-    r->ncars = n;
-    r->nschemes = cfg->nschemes;
-    r->hold_us = cfg->hold_us;
-    if (!linkspec_parse(&r->none, "", NULL, err))
-        return false;
-    if (!alloc_queue(r))
-        return nr_error_set(err, "route: out of memory");
-    forget_queue(r);
-    for (int i = 0; i < n; i++) {
-        if (r->topology == ROUTE_CS &&
-            !add_line(&r->up[i], &r->has_up[i], cfg->up[i] ? cfg->up[i] : &r->none, cfg, n * (n - 1) + i, err))
-            return false;
-        for (int j = 0; j < n; j++) {
-            if (j == i)
-                continue;
-            int dir = route_line_index(n, i, j) + (r->topology == ROUTE_CS ? n * n : 0);
-            const LinkSpec *spec = cfg->link[i][j] ? cfg->link[i][j] : &r->none;
-            if (r->topology == ROUTE_CS && spec->trace.on && spec->trace.named / 10 == LINK_TRACE_SERVER) {
-                LinkSpec via; /* a measured downlink sJ: car i's MUs take the rows IsJ */
-                if (!linkspec_via_server(spec, i + 1, &via, err))
-                    return false;
-                bool ok = add_line(&r->line[i * n + j], &r->has_line[i * n + j], &via, cfg, dir, err);
-                linkspec_free(&via);
-                if (!ok)
-                    return false;
-            } else if (!add_line(&r->line[i * n + j], &r->has_line[i * n + j], spec, cfg, dir, err))
-                return false;
-        }
-    }
-    return true;
-}
-
-void route_free(RouteMedium *r)
-{
-    if (!r)
-        return;
-    for (int i = 0; i < r->ncars; i++) {
-        if (r->has_up && r->has_up[i])
-            delayline_free(&r->up[i]);
-        for (int j = 0; j < r->ncars && r->has_line; j++)
-            if (r->has_line[i * r->ncars + j])
-                delayline_free(&r->line[i * r->ncars + j]);
-    }
-    free(r->line);
-    free(r->has_line);
-    free(r->up);
-    free(r->has_up);
-    free(r->open);
-    free(r->qstore);
-    free(r->qhead);
-    free(r->qn);
-    free(r->head_due);
-    free(r->group);
-    free(r->fan);
-    free(r->mus);
-    free(r->mu_ok);
-    free(r->groups.free);
-    free(r->fans.free);
-    free(r->mupool.free);
-    linkspec_free(&r->none);
-    memset(r, 0, sizeof *r);
-}
-
-void route_reset(RouteMedium *r)
-{
-    forget_queue(r);
-    for (int i = 0; i < r->ncars; i++) {
-        if (r->has_up[i])
-            delayline_reset(&r->up[i]);
-        for (int j = 0; j < r->ncars; j++)
-            if (r->has_line[i * r->ncars + j])
-                delayline_reset(&r->line[i * r->ncars + j]);
-    }
 }
 
 /* ---- sending ------------------------------------------------------------- */
@@ -291,30 +142,53 @@ static int add_copy(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_u
     return e;
 }
 
-/* Queues copy e of fan record f on line from->to: into the line's newest
- * group when that one carries the same record, due at the same time
- * (nothing else entered the line since, so the copy would leave right
- * after it), else as a new group. */
-/* A new group for the copy (out of line: the join below, inlined into the
- * send loop, is then a few instructions with no registers to save). */
-static __attribute__((noinline)) void queue_new_group(RouteMedium *r, int from, int to, int32_t f, uint32_t bit, int64_t due_us)
+/* A new group on line from->to for the copies of fan record f whose bits
+ * are set. */
+static inline void new_group(RouteMedium *r, int from, int to, int32_t f, uint32_t bits, int64_t due_us)
 {
     int li = from * r->ncars + to;
     int32_t g = pool_take(&r->groups);
-    r->group[g] = (RouteGroup){due_us, f, from, to, bit};
+    r->group[g] = (RouteGroup){due_us, f, from, to, bits};
     r->fan[f].refs++;
     r->open[li] = g;
     line_insert(r, li, g);
 }
 
+/* Out of line for the copy-by-copy path: the join below, inlined into
+ * that send loop, is then a few instructions with no registers to save. */
+static __attribute__((noinline)) void queue_new_group(RouteMedium *r, int from, int to, int32_t f, uint32_t bits, int64_t due_us)
+{
+    new_group(r, from, to, f, bits, due_us);
+}
+
+/* Whether the copies join line from->to's newest group: it carries the
+ * same record, due at the same time, and none of these copies (nothing
+ * else entered the line since, so they would leave right after it). */
+static inline bool joins_open(const RouteMedium *r, int from, int to, int32_t f, uint32_t bits, int64_t due_us)
+{
+    int32_t g = r->open[from * r->ncars + to];
+    return g >= 0 && r->group[g].fan == f && r->group[g].due_us == due_us && !(r->group[g].mask & bits);
+}
+
+/* Queues copy e of fan record f on line from->to: into the line's newest
+ * group when it may join it, else as a new group. */
 static inline void queue_copy(RouteMedium *r, int from, int to, int32_t f, int e, int64_t due_us)
 {
     uint32_t bit = UINT32_C(1) << e;
-    int32_t g = r->open[from * r->ncars + to];
-    if (g >= 0 && r->group[g].fan == f && r->group[g].due_us == due_us && !(r->group[g].mask & bit))
-        r->group[g].mask |= bit; /* the common case: joins the group of the scheme before */
+    if (joins_open(r, from, to, f, bit, due_us))
+        r->group[r->open[from * r->ncars + to]].mask |= bit; /* the common case: joins the scheme before's */
     else
         queue_new_group(r, from, to, f, bit, due_us);
+}
+
+/* A class's copies on line from->to: mostly a new group (a class is one
+ * call per instant), the group inline. */
+static inline void queue_class(RouteMedium *r, int from, int to, int32_t f, uint32_t bits, int64_t due_us)
+{
+    if (joins_open(r, from, to, f, bits, due_us))
+        r->group[r->open[from * r->ncars + to]].mask |= bits;
+    else
+        new_group(r, from, to, f, bits, due_us);
 }
 
 /* cs: the time the server puts mu on the downlinks, given its arrival. */
@@ -373,6 +247,92 @@ RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t
         out.lost_to |= (uint32_t)((fate & (MEDIUM_LOST | MEDIUM_OVERFLOW)) != 0) << to;
     }
     return out;
+}
+
+/* Copies e[0..n) of fan record f, scheme k[i] each, to every other
+ * terminal: line by line, each line taking the copies in sending order. A
+ * line's copies meet the same fates in the same order as route_send_all's
+ * one copy at a time (each line and each scheme's share of it has its own
+ * state); the cs uplink of each copy is drawn first, in sending order, as
+ * the first destination draws it there (the uplink is a line of its own).
+ * When every copy is an update entering the lines at one instant (a class,
+ * whatever the bytes: the racing four's copies of one instant, nc and
+ * causality's sample and dr and dr-causality's DR update), a line admits
+ * them together (delayline_admit_class) into one group, unless one of them
+ * needs a fate of its own there; then copy by copy. */
+static void send_fan_lines(RouteMedium *r, const int *k, int from, int32_t f, const int *e, int n, RouteFates *out)
+{
+    const RouteFan *fa = &r->fan[f];
+    const Mu *mu[ROUTE_FAN];
+    int64_t enter[ROUTE_FAN];
+    bool up_ok[ROUTE_FAN];
+    for (int i = 0; i < n; i++) {
+        mu[i] = &r->mus[fa->mu[e[i]]];
+        enter[i] = fa->sent_us;
+        up_ok[i] = true;
+        if (r->topology == ROUTE_CS) {
+            int64_t up_us;
+            up_ok[i] = delayline_draw_fate(&r->up[from], k[i], mu[i], &up_us);
+            enter[i] = server_output(r, mu[i], fa->sent_us + up_us);
+        }
+    }
+    bool one_class = true;
+    uint32_t bits = 0;
+    for (int i = 0; i < n; i++) {
+        one_class &= mu[i]->kind == MU_UPDATE && up_ok[i] && enter[i] == enter[0];
+        bits |= UINT32_C(1) << e[i];
+    }
+    for (int to = 0; to < r->ncars; to++) {
+        if (to == from)
+            continue;
+        DelayLine *d = &r->line[from * r->ncars + to];
+        int64_t due_us;
+        int class_fate = one_class ? delayline_admit_class(d, k, n, enter[0], &due_us) : -1;
+        if (class_fate == 0) {
+            queue_class(r, from, to, f, bits, due_us);
+            continue;
+        }
+        for (int i = 0; i < n && class_fate == MEDIUM_LOST; i++) {
+            out[i].lost++;
+            out[i].lost_to |= UINT32_C(1) << to;
+        }
+        for (int i = 0; i < n && class_fate < 0; i++) {
+            int64_t due[2];
+            int fate = up_ok[i] ? delayline_admit(d, k[i], mu[i], enter[i], due) : MEDIUM_LOST;
+            if (!(fate & (MEDIUM_LOST | MEDIUM_OVERFLOW)))
+                queue_copy(r, from, to, f, e[i], due[0]);
+            if (!fate)
+                continue; /* the common case: one copy, on its way */
+            if ((fate & MEDIUM_DUPLICATED) && !(fate & MEDIUM_DUP_OVERFLOW))
+                queue_copy(r, from, to, f, e[i], due[1]);
+            out[i].lost += (fate & MEDIUM_LOST) != 0;
+            out[i].duplicated += (fate & MEDIUM_DUPLICATED) != 0;
+            out[i].overflow += ((fate & MEDIUM_OVERFLOW) != 0) + ((fate & MEDIUM_DUP_OVERFLOW) != 0);
+            out[i].lost_to |= (uint32_t)((fate & (MEDIUM_LOST | MEDIUM_OVERFLOW)) != 0) << to;
+        }
+    }
+}
+
+void route_send_many(RouteMedium *r, const int *k, int from, const Mu *mu, int n, int64_t now_us, RouteFates *out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = (RouteFates){0, 0, 0, 0};
+    int32_t f = r->cur_fan[from];
+    int used = f >= 0 && r->fan[f].sent_us == now_us ? r->fan[f].n : 0;
+    uint32_t seen = 0, twice = 0; /* a scheme sending twice: its uplink fate is one per copy */
+    for (int i = 0; i < n; i++) {
+        twice |= seen & (UINT32_C(1) << k[i]);
+        seen |= UINT32_C(1) << k[i];
+    }
+    if (n > ROUTE_FAN - used || twice) { /* the record would fill up: one copy at a time */
+        for (int i = 0; i < n; i++)
+            out[i] = route_send_all(r, k[i], from, &mu[i], now_us);
+        return;
+    }
+    int e[ROUTE_FAN];
+    for (int i = 0; i < n; i++)
+        e[i] = add_copy(r, k[i], from, &mu[i], now_us, &f); /* one record for all: it has room */
+    send_fan_lines(r, k, from, f, e, n, out);
 }
 
 /* ---- delivering ---------------------------------------------------------- */
@@ -521,28 +481,10 @@ static int rt_in_flight(const void *ctx, int k, InFlight *out, int max)
     return n;
 }
 
-bool route_set_line(RouteMedium *r, int from, int to, const LinkSpec *spec, NrError *err)
-{
-    const int n = r->ncars;
-    bool cs = r->topology == ROUTE_CS;
-    if (!cs && from >= 0 && from < n && to >= 0 && to < n && from != to)
-        return delayline_set_spec(&r->line[from * n + to], spec, err);
-    if (cs && from >= 0 && from < n && to == ROUTE_SERVER)
-        return delayline_set_spec(&r->up[from], spec, err);
-    if (cs && from == ROUTE_SERVER && to >= 0 && to < n) {
-        for (int i = 0; i < n; i++)
-            if (i != to && !delayline_set_spec(&r->line[i * n + to], spec, err))
-                return false;
-        return true;
-    }
-    return nr_error_set(err, "route: no line %d-%d in this race (%d terminals, %s)", from + 1, to + 1, n,
-                        cs ? "cs" : "p2p");
-}
-
 static void rt_clear(void *ctx)
 {
     RouteMedium *r = ctx;
-    forget_queue(r);
+    route_forget_queue(r);
     for (int i = 0; i < r->ncars * r->ncars; i++)
         if (r->has_line[i])
             delayline_clear(&r->line[i]);

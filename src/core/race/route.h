@@ -56,6 +56,10 @@
  *        other terminal in ascending order; out counts the copies lost,
  *        duplicated and dropped by a full queue, and marks the
  *        destinations whose copy will never arrive (lost or dropped).
+ *   route_send_many(r, k, from, mu, n, now_us, out)  n sends of one
+ *        terminal at one instant (scheme k[i] sends mu[i], in that order),
+ *        line by line: the same queues, fates and out[i] as n calls of
+ *        route_send_all in that order.
  *   route_next_due(r)         the earliest due time queued (INT64_MAX: none).
  *   route_due_begin(r, to, t_us, it), then route_due_next(r, it) until -1:
  *        every group for terminal `to` due at or before t_us, taken off the
@@ -178,6 +182,7 @@ Medium route_medium(RouteMedium *r);
 void route_reset(RouteMedium *r);
 int route_line_index(int ncars, int from, int to);
 RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t now_us);
+void route_send_many(RouteMedium *r, const int *k, int from, const Mu *mu, int n, int64_t now_us, RouteFates *out);
 int32_t route_pop_group(RouteMedium *r, int64_t t_us);
 /* The groups due for one terminal: lines into it with a due group, by
  * (due, line). */

@@ -26,6 +26,9 @@ struct Terminal {
     Transport tx[SCHEME_MAX];
     const TerminalSink *sink; /* valid during terminal_local only */
     const TerminalFan *fan;   /* valid during terminal_local_fan only */
+    int nbatch;               /* its sends not yet handed over */
+    int batch_k[TERMINAL_FAN_BATCH];
+    Mu batch_mu[TERMINAL_FAN_BATCH];
     bool started;             /* terminal_start ran: the instances are live */
     int64_t rejected[MU_CHECK_COUNT];
 };
@@ -55,12 +58,22 @@ int64_t terminal_clock_local(const TerminalClock *c, int64_t t_us)
     return t_us + c->offset_us + (int64_t)llround((double)t_us * c->drift_ppm * 1e-6);
 }
 
+static void flush_fan(Terminal *t)
+{
+    if (t->nbatch > 0)
+        t->fan->send_many(t->fan->ctx, t->batch_k, t->batch_mu, t->nbatch);
+    t->nbatch = 0;
+}
+
 static void term_send(void *ctx, const Mu *mu)
 {
     TermTx *x = ctx;
     Terminal *t = x->t;
-    if (t->fan) {
-        t->fan->send_all(t->fan->ctx, x->k, mu);
+    if (t->fan) { /* kept: the whole instant's sends leave together */
+        if (t->nbatch == TERMINAL_FAN_BATCH)
+            flush_fan(t);
+        t->batch_k[t->nbatch] = x->k;
+        t->batch_mu[t->nbatch++] = *mu;
         return;
     }
     for (int i = 0; i < t->ncars - 1; i++)
@@ -155,7 +168,9 @@ void terminal_local_fan(Terminal *t, const Mu *mu, int64_t local_us, const Termi
     if (!t->started)
         return;
     t->fan = fan;
+    t->nbatch = 0;
     run_local(t, mu, local_us);
+    flush_fan(t);
     t->fan = NULL;
 }
 

@@ -40,9 +40,11 @@
  *        (mu->car == the terminal's car, mu->gen_us == local_us): every
  *        scheme's sender half runs in scheme order; what scheme k sends goes
  *        to sink->send(sink->ctx, k, to, mu) for every other terminal `to`.
- *   terminal_local_fan(t, mu, local_us, fan)  the same, what scheme k sends
- *        going once to fan->send_all(fan->ctx, k, mu), for every other
- *        terminal (in ascending order) at once.
+ *   terminal_local_fan(t, mu, local_us, fan)  the same, what the schemes
+ *        send going to every other terminal (in ascending order) at once:
+ *        kept until every scheme has run, then handed over in sending order
+ *        by fan->send_many(fan->ctx, k, mu, n) (one call, or one per
+ *        TERMINAL_FAN_BATCH sends).
  *   terminal_receive(t, k, mu, local_us)  an MU for scheme k arrived at
  *        local_us: RX_REJECTED (counted, nothing else changes) unless
  *        mu_validate passes, else scheme k's on_receive result.
@@ -95,10 +97,13 @@ typedef struct TerminalSink {
 } TerminalSink;
 
 /* Where a terminal's schemes send when every MU goes to every other
- * terminal in one call (terminal_local_fan). */
+ * terminal (terminal_local_fan): the sends of one terminal_local_fan call
+ * in one call, scheme k[i] sending mu[i], in sending order (more than
+ * TERMINAL_FAN_BATCH of them: several calls, in order). */
+#define TERMINAL_FAN_BATCH 16
 typedef struct TerminalFan {
     void *ctx;
-    void (*send_all)(void *ctx, int k, const Mu *mu);
+    void (*send_many)(void *ctx, const int *k, const Mu *mu, int n);
 } TerminalFan;
 
 typedef struct Terminal Terminal;
