@@ -92,13 +92,13 @@ static void clear(Fixture *f, SDL_Color c)
     SDL_RenderClear(f->r);
 }
 
-/* The view through the tiles (clip set as app_draw_view sets it). */
+/* The view through the tiles, on an output filled with UNDRAWN; no clip
+ * rect set on the renderer (app_draw_view sets one, but the tiles must
+ * keep inside clip by themselves: each copy is cut to it exactly). */
 static void draw_tiled(Fixture *f, const SDL_Rect *clip, const AppXform *x)
 {
     clear(f, UNDRAWN);
-    SDL_RenderSetClipRect(f->r, clip);
     assert_true(app_track_tiles(f->s, clip, x));
-    SDL_RenderSetClipRect(f->r, NULL);
     SDL_RenderPresent(f->r);
 }
 
@@ -359,6 +359,27 @@ static void thin_edges_never_vanish(void **state)
     assert_true(tiled <= direct + columns / 100);
 }
 
+/* A view running past the output's corner: its visible part drawn (the
+ * road where the ring is), nothing outside it; a view wholly outside draws
+ * nothing and is served. */
+static void views_past_the_edge_draw_their_visible_part(void **state)
+{
+    Fixture *f = *state;
+    AppXform x = camera(0.0, RING_R, 8.0f); /* the ring's top at the output's centre */
+    x.cx = W - 40;                          /* ... moved to 40 px from its right edge */
+    x.cy = H - 40;
+    SDL_Rect clip = {W - 140, H - 140, 300, 300};
+    draw_tiled(f, &clip, &x);
+    assert_true(same_rgb(pixel_at(f->surf, W - 40, H - 40 - 8), ASPHALT)); /* 1 cw outside the centre line */
+    assert_true(same_rgb(pixel_at(f->surf, W - 1, H - 40 + 8), ASPHALT));  /* 4.9 cw along, 0.8 inside (r 59.2) */
+    assert_true(same_rgb(pixel_at(f->surf, W - 1, H - 1), GRASS));         /* r 55.3: the grass inside the ring */
+    assert_true(same_rgb(pixel_at(f->surf, W - 40, H - 40 - 60), GRASS));  /* 7.5 cw outside */
+    assert_true(same_rgb(pixel_at(f->surf, W - 141, H - 141), UNDRAWN));
+    SDL_Rect away = {W + 10, 0, 100, 100};
+    draw_tiled(f, &away, &x);
+    assert_true(same_rgb(pixel_at(f->surf, W - 1, 0), UNDRAWN));
+}
+
 /* A turned camera (the driving view's option) is not served: the caller
  * draws the track. */
 static void rotated_cameras_are_drawn(void **state)
@@ -385,6 +406,7 @@ int main(void)
         cmocka_unit_test(tiles_leave_no_seam),
         cmocka_unit_test(tiles_are_drawn_once_and_capped),
         cmocka_unit_test(thin_edges_never_vanish),
+        cmocka_unit_test(views_past_the_edge_draw_their_visible_part),
         cmocka_unit_test(rotated_cameras_are_drawn),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -362,7 +362,8 @@ SDL_Texture *app_track_texture(AppState *s, int w, int h);
  * texture target in use, clip outside the output, no target textures. */
 bool app_track_layer(AppState *s, const SDL_Rect *clip, const AppXform *x);
 void app_track_layer_free(AppState *s);
-/* The grass and the track under clip with a north-up camera x, copied from
+/* The grass and the track under clip with a north-up camera x (every copy
+ * cut to clip and the output), copied from
  * the tiles of the largest level whose scale is at most x's (enlarged by
  * less than one step, nearest pixel: a line keeps at least its width;
  * placed to within half a pixel). False (the caller draws them) when

@@ -206,7 +206,14 @@ bool app_track_tiles(AppState *s, const SDL_Rect *clip, const AppXform *x)
     double ratio = (double)x->scale / app_tile_level_scale(level);
     /* view pixel = cx + (wx' - wx) scale = ox + gx' ratio, gx' = wx' x level scale */
     double ox = x->cx - x->wx * x->scale, oy = x->cy + x->wy * x->scale;
-    if (!tiles_copy(s, clip, level, ox, oy, ratio)) {
+    /* copies inside the output: SDL 2.26 stretches a copy that passes its
+     * edge through a temporary surface made for it */
+    SDL_Rect out = {0, 0, 0, 0}, area;
+    if (SDL_GetRendererOutputSize(s->r, &out.w, &out.h) != 0)
+        return false;
+    if (!SDL_IntersectRect(clip, &out, &area))
+        return true; /* nothing of the view shows */
+    if (!tiles_copy(s, &area, level, ox, oy, ratio)) {
         s->no_tiles = true; /* no target textures here: the track drawn as before from now on */
         return false;
     }
