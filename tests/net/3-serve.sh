@@ -121,9 +121,14 @@ if grep -q '^# link_s_4: delay 20ms$' "$TMP/hrace.csv" && grep -q '^# link_s_1: 
     grep -q '^s-4 trace .* direction s4$' "$TMP/hlinks.txt" && grep -q '^2-s trace .* direction 2s$' "$TMP/hlinks.txt"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the served race's header or hops"
     grep '^# link\|^# topo' "$TMP/hrace.csv"; cat "$TMP/hlinks.txt"; fi
-# the server's 20 ms on car 4's downlink is in its hop's rows (s4: at least 20 ms), not in its uplink's
-if awk -F, '$1 ~ /^[0-9]s4$/ { n++; if ($8 < 20000) bad = 1 } $1 == "4s" && $8 >= 20000 { bad = 1 } END { exit bad || n < 300 }' \
-    "$TMP/hdelays.csv"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the downlink's delay is not on hop s-4"; fi
+# the server's 20 ms on car 4's downlink is in its hop's rows (s4), not in its
+# uplink's (4s). Counted, not required of every row: a measured hop is the
+# emulated delay plus the clock estimate's error plus the time a process
+# waited for a core, and on a loaded machine a loopback hop can wait 20 ms.
+if awk -F, '$1 ~ /^[0-9]s4$/ { n++; if ($8 >= 20000) slow++ } $1 == "4s" { m++; if ($8 >= 20000) up++ }
+    END { printf "hop s-4: %d of %d rows at least 20 ms; hop 4-s: %d of %d\n", slow, n, up, m
+          exit !(n >= 300 && slow >= 0.9 * n && m >= 100 && up <= 0.1 * m) }' "$TMP/hdelays.csv" >"$TMP/hops.txt"
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the downlink's delay is not on hop s-4"; cat "$TMP/hops.txt"; fi
 expect 0 "replay the served race over each hop" -- "$NR" replay "$TMP/hrace.csv" --csv --schemes "$SMS" \
     --links "$TMP/hlinks.txt"
 awk -F, 'function f(x) { x += 0; return sprintf("%.6f", x == 0 ? 0 : x) }
