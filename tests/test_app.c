@@ -1,7 +1,9 @@
-/* The window without a window: offscreen frames show each car where the
- * engine places it, gauge text carries the engine's metrics, keys and mouse
- * change the engine's parameters, snapshots and plots are written at the
- * requested size, labels are not re-rendered while their text is unchanged. */
+/* The replay window without a window: offscreen frames show each car where
+ * the engine places it, gauge text carries the engine's metrics, the
+ * overview draws from its data alone, the cached layers change nothing in
+ * the picture, labels are not re-rendered while their text is unchanged,
+ * snapshots are written at the requested size. Keys and mouse:
+ * test_app_input.c; plots: test_plot.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,123 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app_internal.h"
+#include "app_fixture.h"
 #include "netrace_config.h"
 #include "pixels.h"
-#include "rng.h"
-
-/* A circle of radius 60 car widths, counter-clockwise, 24 control points. */
-static Track *ring_track(void)
-{
-    char text[4096];
-    int n = snprintf(text, sizeof text, "netrace-track 1\nname Test Ring\nwidth 8\n");
-    for (int i = 0; i < 24; i++) {
-        double a = 2.0 * NR_PI * i / 24.0;
-        n += snprintf(text + n, sizeof text - (size_t)n, "point %.4f %.4f\n", 60.0 * cos(a), 60.0 * sin(a));
-    }
-    NrError err = {{0}};
-    Track *t = track_parse(text, "ring", &err);
-    if (!t)
-        fprintf(stderr, "%s\n", err.msg);
-    return t;
-}
-
-/* Car 0 at s = 20 + 10 t and car 1 at s = 60 + 10 t (car widths, t in s),
- * on the centre line: 40 car widths apart all race, car 2 always ahead. */
-static void ring_recording(Recording *rec, const Track *t, int nsamples)
-{
-    memset(rec, 0, sizeof *rec);
-    rec->version = RECORDING_VERSION;
-    snprintf(rec->track, sizeof rec->track, "ring.track");
-    snprintf(rec->source, sizeof rec->source, "autopilot");
-    rec->period_ms = 33;
-    rec->ncars = 2;
-    rec->nsamples = nsamples;
-    rec->samples = calloc((size_t)(2 * nsamples), sizeof(RecSample));
-    for (int c = 0; c < 2; c++)
-        for (int i = 0; i < nsamples; i++) {
-            RecSample *r = &rec->samples[c * nsamples + i];
-            double tt = i * 0.033, x, y, h;
-            track_point(t, (c ? 60.0 : 20.0) + 10.0 * tt, &x, &y, &h);
-            r->t_ms = i * 33;
-            r->x = x;
-            r->y = y;
-            r->heading = h;
-            r->speed = 10.0;
-        }
-}
-
-typedef struct Fixture {
-    Track *track;
-    Recording rec;
-    LinkSpec link[2];
-    Replay *rp;
-    Engine *e;
-    SDL_Surface *surf;
-    SDL_Renderer *r;
-    AppState *s;
-} Fixture;
-
-static int setup(void **state)
-{
-    Fixture *f = calloc(1, sizeof *f);
-    f->track = ring_track();
-    if (!f->track)
-        return -1;
-    ring_recording(&f->rec, f->track, 304); /* 10 s */
-    NrError err = {{0}};
-    if (!linkspec_parse(&f->link[0], "delay 50ms", NULL, &err) ||
-        !linkspec_parse(&f->link[1], "delay 80ms", NULL, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        return -1;
-    }
-    EngineConfig ec;
-    memset(&ec, 0, sizeof ec);
-    ec.track = f->track;
-    ec.link[0] = &f->link[0];
-    ec.link[1] = &f->link[1];
-    ec.seed = 7;
-    ec.params = scheme_default_params();
-    ec.nschemes = scheme_parse_list("all", ec.schemes, SCHEME_MAX, &err);
-    ec.keep_history = true;
-    if (ec.nschemes < 1)
-        return -1;
-    f->rp = replay_new(&ec, &f->rec, false, &err);
-    if (!f->rp) {
-        fprintf(stderr, "%s\n", err.msg);
-        return -1;
-    }
-    f->e = replay_engine(f->rp);
-    if (TTF_Init() != 0 || SDL_Init(SDL_INIT_EVENTS) != 0)
-        return -1;
-    f->surf = SDL_CreateRGBSurfaceWithFormat(0, 1280, 720, 32, SDL_PIXELFORMAT_ARGB8888);
-    f->r = SDL_CreateSoftwareRenderer(f->surf);
-    f->s = calloc(1, sizeof *f->s);
-    AppConfig cfg = app_config_default();
-    cfg.replay = f->rp;
-    if (!f->r || !app_state_init(f->s, f->rp, &cfg, f->r, &err))
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    Fixture *f = *state;
-    app_state_free(f->s);
-    free(f->s);
-    SDL_DestroyRenderer(f->r);
-    SDL_FreeSurface(f->surf);
-    replay_free(f->rp);
-    recording_free(&f->rec);
-    linkspec_free(&f->link[0]);
-    linkspec_free(&f->link[1]);
-    track_free(f->track);
-    free(f);
-    SDL_Quit();
-    TTF_Quit();
-    return 0;
-}
 
 /* Every view: the pixel where the engine places each car has that car's colour. */
 static void check_cars(Fixture *f)
@@ -268,14 +156,7 @@ static void frames_between_samples_show_what_the_metrics_measure(void **state)
     overtake_recording(&rec, f->track, 304);
     NrError err = {{0}};
     EngineConfig ec;
-    memset(&ec, 0, sizeof ec);
-    ec.track = f->track;
-    ec.link[0] = &f->link[0];
-    ec.link[1] = &f->link[1];
-    ec.seed = 3;
-    ec.params = scheme_default_params();
-    ec.nschemes = scheme_parse_list("all", ec.schemes, SCHEME_MAX, &err);
-    ec.keep_history = true;
+    app_fixture_config(f, 3, &ec);
     Replay *rp = replay_new(&ec, &rec, false, &err);
     assert_non_null(rp);
     Engine *e = replay_engine(rp);
@@ -382,26 +263,6 @@ static void gauge_text_is_the_engines(void **state)
     }
 }
 
-static void push_key(SDL_Keycode sym, Uint16 mod)
-{
-    SDL_Event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.type = SDL_KEYDOWN;
-    ev.key.state = SDL_PRESSED;
-    ev.key.keysym.sym = sym;
-    ev.key.keysym.mod = mod;
-    assert_int_equal(SDL_PushEvent(&ev), 1);
-}
-
-static void pump(AppState *s)
-{
-    SDL_Event ev;
-    while (SDL_PollEvent(&ev))
-        app_handle_event(s, &ev);
-}
-
-/* A link that replays a measured trace keeps it: the delay, jitter and loss
- * keys would rebuild a netem spec and drop the file, so they say why not. */
 /* Pixels of colour c inside rect. */
 static int colour_pixels(SDL_Surface *surf, const SDL_FRect *r, SDL_Color c)
 {
@@ -458,218 +319,6 @@ static void overview_from_data_alone(void **state)
     assert_non_null(strstr(d->msg, "network race"));
     app_state_free(d);
     free(d);
-}
-
-static void trace_link_kept_by_the_controls(void **state)
-{
-    Fixture *f = *state;
-    AppState *s = f->s;
-    char path[] = "/tmp/nr_app_trace_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    const char *text = "direction,seq,delay_us\n12,0,40000\n";
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    char spec_text[128];
-    snprintf(spec_text, sizeof spec_text, "trace %s", path);
-    LinkSpec t;
-    NrError err = {{0}};
-    assert_true(linkspec_parse(&t, spec_text, NULL, &err));
-    assert_true(engine_set_link(f->e, 0, &t, &err));
-    linkspec_free(&t);
-    char buf[64];
-    app_ctl_value(s, CTL_DELAY12, buf, sizeof buf);
-    assert_string_equal(buf, "trace");
-    for (int ctl = CTL_DELAY12; ctl <= CTL_LOSS12; ctl++) {
-        s->msg[0] = '\0';
-        app_ctl_change(s, ctl, 1, false);
-        assert_string_equal(engine_link(f->e, 0)->text, spec_text);
-        assert_non_null(strstr(s->msg, "link 1->2 is a trace"));
-    }
-    /* The other direction still takes its steps; D leaves the trace alone. */
-    int64_t d21 = engine_link(f->e, 1)->delay_us;
-    app_ctl_change(s, CTL_DELAY21, 1, false);
-    assert_int_equal(engine_link(f->e, 1)->delay_us, (d21 / 10000 + 1) * 10000);
-    app_ctl_change(s, CTL_DIST, 1, false);
-    assert_string_equal(engine_link(f->e, 0)->text, spec_text);
-    assert_true(engine_set_link(f->e, 0, &f->link[0], &err)); /* as the fixture had it */
-    unlink(path);
-}
-
-static void keys_change_the_parameters(void **state)
-{
-    Fixture *f = *state;
-    AppState *s = f->s;
-    s->sel = CTL_DELAY12;
-    int64_t d0 = engine_link(f->e, 0)->delay_us;
-    push_key(SDLK_RIGHT, 0);
-    push_key(SDLK_RIGHT, 0);
-    pump(s);
-    assert_int_equal(engine_link(f->e, 0)->delay_us, d0 + 20000);
-    push_key(SDLK_LEFT, KMOD_LSHIFT); /* x5 steps of 10 ms */
-    pump(s);
-    assert_int_equal(engine_link(f->e, 0)->delay_us, d0 + 20000 - 50000);
-    assert_int_equal(engine_link(f->e, 1)->delay_us, 80000); /* the other direction untouched */
-
-    /* Down selects the next control: jitter 1->2 in steps of 5 ms */
-    push_key(SDLK_DOWN, 0);
-    push_key(SDLK_RIGHT, 0);
-    pump(s);
-    assert_int_equal(s->sel, CTL_JITTER12);
-    assert_int_equal(engine_link(f->e, 0)->jitter_us, 5000);
-    assert_int_equal(engine_link(f->e, 0)->delay_us, d0 - 30000);
-
-    /* loss 2->1 in steps of 1 % */
-    s->sel = CTL_LOSS21;
-    push_key(SDLK_RIGHTBRACKET, 0);
-    pump(s);
-    assert_int_equal(engine_link(f->e, 1)->loss_kind, LINK_LOSS_RANDOM);
-    assert_float_equal(engine_link(f->e, 1)->loss_p, 0.01, 1e-9);
-
-    /* distribution: D cycles none -> normal on both directions */
-    assert_int_equal(engine_link(f->e, 0)->table.n, 0);
-    push_key(SDLK_d, 0);
-    pump(s);
-    assert_true(engine_link(f->e, 0)->table.n > 0); /* 1->2 has jitter: a table */
-    assert_non_null(strstr(engine_link(f->e, 0)->text, "normal"));
-
-    /* Delta and T_dr */
-    int64_t delta0 = engine_params(f->e)->delta_us;
-    double tdr0 = engine_params(f->e)->tdr_cw;
-    s->sel = CTL_DELTA;
-    push_key(SDLK_RIGHT, 0);
-    pump(s);
-    assert_int_equal(engine_params(f->e)->delta_us, delta0 + 10000);
-    s->sel = CTL_TDR;
-    push_key(SDLK_LEFT, 0);
-    pump(s);
-    assert_float_equal(engine_params(f->e)->tdr_cw, tdr0 - 0.05, 1e-9);
-
-    /* pause, speed, focus, overlays, help, restart, reset gauges */
-    bool paused = s->paused;
-    push_key(SDLK_SPACE, 0);
-    push_key(SDLK_EQUALS, 0);
-    push_key(SDLK_2, 0);
-    push_key(SDLK_g, 0);
-    push_key(SDLK_t, 0);
-    push_key(SDLK_m, 0);
-    push_key(SDLK_h, 0);
-    pump(s);
-    assert_int_equal(s->paused, !paused);
-    assert_float_equal(s->speed, 2.0, 1e-12);
-    assert_int_equal(s->focus, 1);
-    assert_int_equal(s->overlays, APP_OVERLAY_GHOST | APP_OVERLAY_TRAILS | APP_OVERLAY_INFLIGHT);
-    assert_true(s->help);
-    push_key(SDLK_ESCAPE, 0); /* closes the help first */
-    push_key(SDLK_ESCAPE, 0); /* then back to the overview */
-    pump(s);
-    assert_false(s->help);
-    assert_int_equal(s->focus, -1);
-    /* every scheme has a key: Shift+1..3 are schemes 10..12 (issue 13 item 5) */
-    int nk = engine_scheme_count(f->e);
-    for (int k = 9; k < nk && k < 18; k++) {
-        push_key((SDL_Keycode)(SDLK_1 + (k - 9)), KMOD_LSHIFT);
-        pump(s);
-        assert_int_equal(s->focus, k);
-    }
-    if (nk < 18) { /* a key past the last scheme changes nothing */
-        int was = s->focus;
-        push_key((SDL_Keycode)(SDLK_1 + (nk - 9)), KMOD_LSHIFT);
-        pump(s);
-        assert_int_equal(s->focus, was);
-    }
-    assert_true(nk >= 12); /* the registry's twelve: the loop above ran */
-    push_key(SDLK_0, 0);
-    pump(s);
-
-    replay_step_to(f->rp, 2 * NR_US_PER_S);
-    push_key(SDLK_c, 0);
-    pump(s);
-    assert_int_equal(engine_metrics(f->e, 0)->samples, 0);
-    push_key(SDLK_r, 0);
-    pump(s);
-    assert_int_equal(engine_now(f->e), 0);
-
-    /* single step: one period of race time, paused */
-    push_key(SDLK_n, 0);
-    pump(s);
-    assert_true(s->paused);
-    assert_int_equal(engine_now(f->e), engine_params(f->e)->period_us);
-
-    push_key(SDLK_p, 0);
-    push_key(SDLK_F11, 0);
-    push_key(SDLK_q, 0);
-    pump(s);
-    assert_true(s->want_shot && s->want_fullscreen && s->want_quit);
-    s->want_shot = s->want_fullscreen = s->want_quit = false;
-    s->overlays = 0;
-    s->help = false;
-}
-
-static void mouse_on_the_controls(void **state)
-{
-    Fixture *f = *state;
-    AppState *s = f->s;
-    app_draw(s, 1280, 720);
-    int64_t j0 = engine_link(f->e, 1)->jitter_us;
-    SDL_Event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.type = SDL_MOUSEBUTTONDOWN;
-    ev.button.button = SDL_BUTTON_LEFT;
-    ev.button.x = (int)(s->lay.plus[CTL_JITTER21].x + s->lay.plus[CTL_JITTER21].w / 2);
-    ev.button.y = (int)(s->lay.plus[CTL_JITTER21].y + s->lay.plus[CTL_JITTER21].h / 2);
-    app_handle_event(s, &ev);
-    assert_int_equal(engine_link(f->e, 1)->jitter_us, j0 + 5000);
-    assert_int_equal(s->sel, CTL_JITTER21);
-    ev.button.x = (int)(s->lay.minus[CTL_JITTER21].x + 1);
-    ev.button.y = (int)(s->lay.minus[CTL_JITTER21].y + 1);
-    app_handle_event(s, &ev);
-    assert_int_equal(engine_link(f->e, 1)->jitter_us, j0);
-    /* the loop button and a click on a scheme's row */
-    bool loop = s->loop;
-    ev.button.x = (int)(s->lay.ctl[BTN_LOOP].x + 2);
-    ev.button.y = (int)(s->lay.ctl[BTN_LOOP].y + 2);
-    app_handle_event(s, &ev);
-    assert_int_equal(s->loop, !loop);
-    int k = engine_scheme_count(f->e) - 1;
-    ev.button.x = (int)(s->lay.view[k][1].x + 3);
-    ev.button.y = (int)(s->lay.view[k][1].y + 3);
-    app_handle_event(s, &ev);
-    assert_int_equal(s->focus, k);
-    ev.button.button = SDL_BUTTON_RIGHT;
-    app_handle_event(s, &ev);
-    assert_int_equal(s->focus, -1);
-}
-
-static void clock_follows_wall_time_times_speed(void **state)
-{
-    Fixture *f = *state;
-    AppState *s = f->s;
-    replay_restart(f->rp);
-    s->paused = false;
-    s->speed = 2.0;
-    s->race_frac_us = 0;
-    /* the engine stops at the last 33 ms sample instant the app clock passed */
-    app_advance(s, 100000); /* 0.1 s of wall time: 0.2 s of race */
-    assert_int_equal(engine_now(f->e), 198000);
-    s->speed = 0.25;
-    app_advance(s, 100000); /* 0.225 s */
-    assert_int_equal(engine_now(f->e), 198000);
-    app_advance(s, 100000); /* 0.25 s */
-    assert_int_equal(engine_now(f->e), 231000);
-    s->paused = true;
-    app_advance(s, 100000);
-    assert_int_equal(engine_now(f->e), 231000);
-    s->paused = false;
-    s->speed = 1.0;
-    app_advance(s, 10000); /* 0.26 s: no sample passed */
-    assert_int_equal(engine_now(f->e), 231000);
-    app_advance(s, 3000); /* 0.263 s: none yet */
-    assert_int_equal(engine_now(f->e), 231000);
-    app_advance(s, 2000); /* 0.265 s > 0.264 s */
-    assert_int_equal(engine_now(f->e), 264000);
-    s->paused = false;
-    s->speed = 1.0;
 }
 
 static void labels_rendered_once(void **state)
@@ -846,132 +495,6 @@ static void snapshot_has_the_requested_size(void **state)
     unlink(path);
 }
 
-/* Issue 13 item 7, issue 22: the format follows the extension (PNG, SVG,
- * PDF); --plot x.jpg must not get PNG bytes under a JPEG name. */
-static void plots_are_png_svg_or_pdf(void **state)
-{
-    (void)state;
-    NrError err = {{0}};
-    assert_true(plot_path_ok("out/sweep.png", &err));
-    assert_true(plot_path_ok("SWEEP.PNG", &err));
-    assert_true(plot_path_ok("fig.svg", &err));
-    assert_true(plot_path_ok("out/Fig.PdF", &err));
-    assert_false(plot_path_ok("sweep.jpg", &err));
-    assert_non_null(strstr(err.msg, "sweep.jpg: unknown plot format: name the file .png, .svg or .pdf"));
-    assert_false(plot_path_ok("sweep.png.jpeg", &err));
-    assert_false(plot_path_ok(".png", &err));
-    assert_false(plot_path_ok("out/.svg", &err));
-    assert_false(plot_path_ok("png", &err));
-    assert_false(plot_path_ok("", &err));
-}
-
-static void plot_png_has_the_requested_size(void **state)
-{
-    (void)state;
-    double x[5] = {0, 50, 100, 150, 200}, y0[5] = {0, 10, NAN, 30, 40}, y1[5] = {5, 5, 6, 7, 9};
-    double lo[5] = {-1, 8, NAN, 25, 38}, hi[5] = {1, 12, NAN, 35, 42}, lo1[5] = {4, 4, 5, 6, 8},
-           hi1[5] = {6, 6, 7, 8, 10};
-    /* error bars on the marked series, a band on the other */
-    PlotSeries s[2] = {{"nc", x, y0, 5, true, lo, hi}, {"dr", x, y1, 5, false, lo1, hi1}};
-    PlotPanel p[2];
-    memset(p, 0, sizeof p);
-    p[0].title = "inconsistency";
-    p[0].xlabel = "delay 1->2 (ms)";
-    p[0].ylabel = "rate (%)";
-    p[0].series = s;
-    p[0].nseries = 2;
-    p[1] = p[0];
-    p[1].zero_line = true;
-    PlotFigure fig = {"test figure", p, 2, 2, 640, 360};
-    char path[64]; /* the format follows the extension */
-    snprintf(path, sizeof path, "/tmp/netrace-test-plot-%ld.png", (long)getpid());
-    NrError err = {{0}};
-    assert_int_equal(plot_write(&fig, path, &err), 0);
-    SDL_Surface *img = IMG_Load(path);
-    assert_non_null(img);
-    assert_int_equal(img->w, 640);
-    assert_int_equal(img->h, 360);
-    SDL_FreeSurface(img);
-    fig.npanels = 0;
-    assert_int_equal(plot_write(&fig, path, &err), 1);
-    fig.npanels = 2;
-    fig.width = 5;
-    assert_int_equal(plot_write(&fig, path, &err), 1);
-    unlink(path);
-}
-
-/* Colour of pixel (x, y) of a 24/32-bit surface as 0xRRGGBB. */
-static uint32_t pixel_rgb(SDL_Surface *img, int x, int y)
-{
-    Uint32 v = 0;
-    const Uint8 *px = (const Uint8 *)img->pixels + y * img->pitch + x * img->format->BytesPerPixel;
-    memcpy(&v, px, img->format->BytesPerPixel);
-    Uint8 r, g, b;
-    SDL_GetRGB(v, img->format, &r, &g, &b);
-    return (uint32_t)r << 16 | (uint32_t)g << 8 | b;
-}
-
-/* A short panel widens its tick step (plot_tick_step) and rounds the y
- * range out to it: every horizontal grid line must then lie on the y axis,
- * none above it (a top tick drawn above the panel crossed the title). The
- * light theme's grid is 0xE2E2E2 and its axis 0x404040. */
-static void plot_grid_stays_within_the_axis(void **state)
-{
-    (void)state;
-    double x[4] = {0, 10, 20, 30}, y[4] = {0, 7, 19, 22};
-    PlotSeries s = {"nc", x, y, 4, false, NULL, NULL};
-    PlotPanel p;
-    memset(&p, 0, sizeof p);
-    p.title = "inconsistency rate, cumulative (%)";
-    p.xlabel = "race time (s)";
-    p.series = &s;
-    p.nseries = 1;
-    p.fixed_x = true;
-    p.xmax = 30;
-    PlotFigure fig = {NULL, &p, 1, 1, 640, 110};
-    char path[64]; /* the format follows the extension */
-    snprintf(path, sizeof path, "/tmp/netrace-test-grid-%ld.png", (long)getpid());
-    NrError err = {{0}};
-    assert_int_equal(plot_write(&fig, path, &err), 0);
-    SDL_Surface *img = IMG_Load(path);
-    unlink(path);
-    assert_non_null(img);
-    SDL_LockSurface(img);
-    /* the y axis: the column with the longest run of axis colour */
-    int axis_x = -1, axis_top = -1, best = 0;
-    for (int cx = 0; cx < img->w / 2; cx++) {
-        int run = 0, first = -1;
-        for (int cy = 0; cy < img->h; cy++) {
-            if (pixel_rgb(img, cx, cy) == 0x404040) {
-                if (run == 0)
-                    first = cy;
-                run++;
-                if (run > best) {
-                    best = run;
-                    axis_x = cx;
-                    axis_top = first;
-                }
-            } else {
-                run = 0;
-            }
-        }
-    }
-    assert_true(axis_x >= 0 && best > 20);
-    int grid_rows = 0;
-    for (int cy = 0; cy < img->h; cy++) {
-        int n = 0;
-        for (int cx = axis_x + 1; cx < img->w; cx++)
-            n += pixel_rgb(img, cx, cy) == 0xE2E2E2;
-        if (n > (img->w - axis_x) / 2) { /* a horizontal grid line */
-            grid_rows++;
-            assert_true(cy >= axis_top);
-        }
-    }
-    assert_true(grid_rows >= 2); /* the check saw the ticks */
-    SDL_UnlockSurface(img);
-    SDL_FreeSurface(img);
-}
-
 /* The road is asphalt wherever it is: on tracks/default.track, zoomed as the
  * focus view and the driving screens are (30 px per car width), every pixel
  * along the track at 30 % and 60 % of its half width either side is the
@@ -1026,103 +549,6 @@ static void road_has_no_holes(void **state)
     assert_int_equal(holes, 0);
 }
 
-static void link_text_round_trip(void **state)
-{
-    (void)state;
-    LinkSpec a, b;
-    memset(&a, 0, sizeof a);
-    memset(&b, 0, sizeof b);
-    NrError err = {{0}};
-    assert_true(linkspec_parse(&a, "delay 75ms 10ms distribution paretonormal loss 2% duplicate 1%", NULL, &err));
-    char text[LINK_TEXT_MAX];
-    assert_true(app_link_text(&a, 120000, 30000, 0.05, "paretonormal", text, sizeof text));
-    assert_true(linkspec_parse(&b, text, NULL, &err));
-    assert_int_equal(b.delay_us, 120000);
-    assert_int_equal(b.jitter_us, 30000);
-    assert_true(b.table.n > 0);
-    assert_int_equal(b.loss_kind, LINK_LOSS_RANDOM);
-    assert_float_equal(b.loss_p, 0.05, 1e-9);
-    assert_float_equal(b.dup_p, 0.01, 1e-9);
-    linkspec_free(&b);
-    memset(&b, 0, sizeof b);
-    /* no jitter: no distribution; zero loss: no loss clause */
-    assert_true(app_link_text(&a, 0, 0, 0.0, "pareto", text, sizeof text));
-    assert_null(strstr(text, "distribution"));
-    assert_null(strstr(text, "loss"));
-    assert_true(linkspec_parse(&b, text, NULL, &err));
-    assert_int_equal(b.delay_us, 0);
-    assert_int_equal(b.table.n, 0);
-    linkspec_free(&a);
-    linkspec_free(&b);
-}
-
-/* Random keys, clicks and wheel turns with frames in between (seeded): the
- * state stays valid (focus, selection, speed in range) and nothing crashes
- * (the sanitizer build runs this too). */
-static void random_input_keeps_the_state_valid(void **state)
-{
-    Fixture *f = *state;
-    AppState *s = f->s;
-    static const SDL_Keycode keys[] = {
-        SDLK_SPACE, SDLK_n, SDLK_PERIOD, SDLK_PLUS, SDLK_MINUS, SDLK_r, SDLK_l, SDLK_c, SDLK_g, SDLK_t, SDLK_m,
-        SDLK_z, SDLK_d, SDLK_h, SDLK_ESCAPE, SDLK_TAB, SDLK_0, SDLK_1, SDLK_5, SDLK_9, SDLK_UP, SDLK_DOWN,
-        SDLK_LEFT, SDLK_RIGHT, SDLK_LEFTBRACKET, SDLK_RIGHTBRACKET, SDLK_F1, SDLK_a,
-    };
-    int nkeys = (int)(sizeof keys / sizeof keys[0]);
-    Rng rng;
-    rng_seed(&rng, 2024, 6);
-    for (int i = 0; i < 1500; i++) {
-        SDL_Event ev;
-        memset(&ev, 0, sizeof ev);
-        int kind = (int)rng_below(&rng, 3);
-        if (kind == 0) {
-            ev.type = SDL_KEYDOWN;
-            ev.key.keysym.sym = keys[rng_below(&rng, (uint64_t)nkeys)];
-            ev.key.keysym.mod = rng_below(&rng, 4) == 0 ? KMOD_LSHIFT : KMOD_NONE;
-        } else if (kind == 1) {
-            ev.type = SDL_MOUSEBUTTONDOWN;
-            ev.button.button = rng_below(&rng, 5) == 0 ? SDL_BUTTON_RIGHT : SDL_BUTTON_LEFT;
-            ev.button.x = (int)rng_below(&rng, 1280);
-            ev.button.y = (int)rng_below(&rng, 720);
-        } else {
-            ev.type = SDL_MOUSEWHEEL;
-            ev.wheel.y = rng_below(&rng, 2) ? 1 : -1;
-        }
-        app_handle_event(s, &ev);
-        assert_true(s->focus >= -1 && s->focus < engine_scheme_count(f->e));
-        assert_true(s->sel >= 0 && s->sel < CTL_NVALUES);
-        assert_true(s->speed >= 0.25 && s->speed <= 8.0);
-        if (i % 10 == 0) {
-            app_advance(s, 16667 * (int64_t)rng_below(&rng, 20));
-            app_draw(s, 1280, 720);
-        }
-    }
-    assert_true(engine_link(f->e, 0)->delay_us >= 0 && engine_link(f->e, 0)->delay_us <= 2000000);
-    assert_true(engine_params(f->e)->tdr_cw >= 0.05 - 1e-12 && engine_params(f->e)->tdr_cw <= 5.0 + 1e-12);
-    s->want_quit = s->want_fullscreen = s->want_shot = false;
-    s->help = false;
-    s->focus = -1;
-    s->overlays = 0;
-}
-
-/* Tick labels on a short axis stay apart: a 40 px axis with 20 px labels
- * holds two steps, so a range of 1.0 gets a step of 0.5 (not 0.2, which put
- * six labels on top of each other in the focus view's charts); a tall axis
- * keeps fine steps. */
-static void short_axes_get_fewer_ticks(void **state)
-{
-    (void)state;
-    assert_true(fabs(plot_tick_step(1.0, 40, 20) - 0.5) < 1e-12);
-    assert_true(fabs(plot_tick_step(1.0, 400, 20) - 0.05) < 1e-12); /* 20 steps allowed */
-    /* one step allowed: the round step 2 leaves 1.5 steps, so it doubles to 4 */
-    assert_true(fabs(plot_tick_step(3.0, 30, 20) - 4.0) < 1e-12);
-    for (double range = 0.01; range < 1e4; range *= 1.7)
-        for (int px = 10; px < 800; px += 37) {
-            double st = plot_tick_step(range, px, 14);
-            assert_true(range / st <= (px / 14 > 0 ? px / 14 : 1) + 1e-9);
-        }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1133,21 +559,11 @@ int main(void)
         cmocka_unit_test(gauge_text_is_the_engines),
         cmocka_unit_test(frames_between_samples_show_what_the_metrics_measure),
         cmocka_unit_test(labels_rendered_once),
-        cmocka_unit_test(keys_change_the_parameters),
-        cmocka_unit_test(mouse_on_the_controls),
-        cmocka_unit_test(clock_follows_wall_time_times_speed),
         cmocka_unit_test(layers_draw_the_same_picture),
         cmocka_unit_test(track_layer_draws_the_same_picture),
         cmocka_unit_test(snapshot_has_the_requested_size),
-        cmocka_unit_test(plot_png_has_the_requested_size),
-        cmocka_unit_test(plot_grid_stays_within_the_axis),
         cmocka_unit_test(road_has_no_holes),
-        cmocka_unit_test(plots_are_png_svg_or_pdf),
-        cmocka_unit_test(link_text_round_trip),
-        cmocka_unit_test(random_input_keeps_the_state_valid),
-        cmocka_unit_test(short_axes_get_fewer_ticks),
-        cmocka_unit_test(trace_link_kept_by_the_controls),
         cmocka_unit_test(overview_from_data_alone),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, app_fixture_setup, app_fixture_teardown);
 }

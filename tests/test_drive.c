@@ -249,6 +249,29 @@ static bool rects_overlap(const SDL_FRect *a, const SDL_FRect *b)
     return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
 }
 
+/* A state that draws text (the dial's numbers) on a w x h surface at a
+ * base of 20 px; text_state_free releases it. */
+static SDL_Surface *text_state(AppState *v, int w, int h)
+{
+    char font[512];
+    assert_int_equal(TTF_Init(), 0);
+    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+    v->r = SDL_CreateSoftwareRenderer(surf);
+    assert_true(gfx_pick_font(NULL, font, sizeof font));
+    gfx_init(&v->gfx, v->r, font);
+    v->lay.base = 20;
+    gfx_set_scale(&v->gfx, 20);
+    return surf;
+}
+
+static void text_state_free(AppState *v, SDL_Surface *surf)
+{
+    gfx_free(&v->gfx);
+    SDL_DestroyRenderer(v->r);
+    SDL_FreeSurface(surf);
+    TTF_Quit();
+}
+
 /* An arrow's label keeps clear of what is in taken: a car 400 px left of
  * and 300 px below the centre of a 960 x 540 view leaves the inset on its
  * bottom edge at x = 480 - 400 * 258 / 300 = 136, where the speedometer
@@ -259,14 +282,7 @@ static void arrow_label_clear_of_the_speedometer(void **state)
 {
     (void)state;
     static AppState v;
-    char font[512];
-    assert_int_equal(TTF_Init(), 0);
-    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, 960, 540, 32, SDL_PIXELFORMAT_ARGB8888);
-    v.r = SDL_CreateSoftwareRenderer(surf);
-    assert_true(gfx_pick_font(NULL, font, sizeof font));
-    gfx_init(&v.gfx, v.r, font);
-    v.lay.base = 20;
-    gfx_set_scale(&v.gfx, 20);
+    SDL_Surface *surf = text_state(&v, 960, 540);
     SDL_FRect rect = {0, 0, 960, 540}, inset = {12, 12, 936, 516}, dial, taken[2];
     AppXform x = {.rect = rect, .cx = 480, .cy = 270, .scale = 10};
     Pose other = {.x = -40, .y = -30};
@@ -281,10 +297,66 @@ static void arrow_label_clear_of_the_speedometer(void **state)
     assert_int_equal(n, 2);
     assert_false(rects_overlap(&taken[1], &dial));
     assert_true(taken[1].x >= inset.x - 3 && taken[1].x + taken[1].w <= inset.x + inset.w + 3);
-    gfx_free(&v.gfx);
-    SDL_DestroyRenderer(v.r);
-    SDL_FreeSurface(surf);
-    TTF_Quit();
+    text_state_free(&v, surf);
+}
+
+/* The dial's square from the radius worked out for the rect's size. */
+static void assert_speedo_is_computed(AppState *v, const SDL_FRect *rect, const SDL_FRect *box)
+{
+    int searches = v->speedo_searches;
+    float rad = drivewidget_speedo_radius(v, rect->w, rect->h), pad = floorf((float)v->lay.base * 0.5f);
+    v->speedo_searches = searches; /* that search was the test's */
+    assert_true(rad >= 36);
+    assert_true(box->w == 2 * rad && box->h == 2 * rad);
+    assert_true(box->x == rect->x + pad && box->y == rect->y + rect->h - pad - 2 * rad);
+}
+
+/* The speedometer's radius is searched once per room size and text scale,
+ * not on every call (each screen asked up to four times a frame), and the
+ * kept answer is the one worked out: the four screens of a 2 x 2 grid at
+ * 1024x768 over ten frames, resized to 1920x1080's cells, at a text scale
+ * of 1.5 (base 30), then back to the earlier ones (each step's radius
+ * differs from the one before, so an answer kept under the wrong key
+ * shows). */
+static void speedo_radius_kept_per_size_and_scale(void **state)
+{
+    (void)state;
+    static AppState v;
+    SDL_Surface *surf = text_state(&v, 1280, 720);
+    SDL_FRect box, small[4] = {{0, 0, 512, 384}, {512, 0, 512, 384}, {0, 384, 512, 384}, {512, 384, 512, 384}};
+    for (int frame = 0; frame < 10; frame++)
+        for (int j = 0; j < 4; j++)
+            for (int ask = 0; ask < 4; ask++) {
+                assert_true(drivewidget_speedo_rect(&v, &small[j], &box));
+                assert_speedo_is_computed(&v, &small[j], &box);
+            }
+    assert_int_equal(v.speedo_searches, 1);
+    float rad_small = box.w / 2;
+    SDL_FRect cell = {960, 540, 960, 540};
+    assert_true(drivewidget_speedo_rect(&v, &cell, &box));
+    assert_speedo_is_computed(&v, &cell, &box);
+    assert_int_equal(v.speedo_searches, 2);
+    float rad_cell = box.w / 2;
+    assert_true(rad_cell != rad_small); /* a cache keyed on nothing would keep the first */
+    v.lay.base = 30;
+    gfx_set_scale(&v.gfx, 30);
+    assert_true(drivewidget_speedo_rect(&v, &cell, &box));
+    assert_speedo_is_computed(&v, &cell, &box);
+    assert_int_equal(v.speedo_searches, 3);
+    assert_true(box.w / 2 != rad_cell); /* larger text: larger numbers, a larger dial to carry them */
+    v.lay.base = 20;
+    gfx_set_scale(&v.gfx, 20);
+    for (int j = 0; j < 4; j++) {
+        assert_true(drivewidget_speedo_rect(&v, &small[j], &box));
+        assert_speedo_is_computed(&v, &small[j], &box);
+    }
+    assert_true(drivewidget_speedo_rect(&v, &cell, &box));
+    assert_speedo_is_computed(&v, &cell, &box);
+    assert_int_equal(v.speedo_searches, 3); /* both still kept */
+    SDL_FRect narrow = {0, 0, 119, 400};
+    assert_false(drivewidget_speedo_rect(&v, &narrow, &box));
+    assert_int_equal(v.speedo_searches, 3);
+    text_state_free(&v, surf);
 }
 
 /* Pixels of colour c inside r (the surface is ARGB8888). */
@@ -559,6 +631,7 @@ int main(void)
         cmocka_unit_test(instruments_fade_over_the_road),
         cmocka_unit_test(camera_keeps_above_the_lagometer),
         cmocka_unit_test(arrow_label_clear_of_the_speedometer),
+        cmocka_unit_test(speedo_radius_kept_per_size_and_scale),
         cmocka_unit_test(arrow_keeps_off_the_message),
         cmocka_unit_test(lagometer_compact_in_short_screens),
         cmocka_unit_test(gap_by_hand),

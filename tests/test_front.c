@@ -287,6 +287,47 @@ static void lights_count_down_by_race_time(void **state)
     gfx_offscreen_close(&o);
 }
 
+/* The lights' panel is as large as widget_lights_size says (the 2 x 2
+ * grid sizes each screen's lights by it): at base 10 each light 14 px in
+ * radius, gaps of 9.8, so 5 x 28 + 6 x 9.8 = 198.8 by 28 + 2 x 9.8 =
+ * 47.6; drawn on white at bases 8, 10 and 17.5, the pixels not white span
+ * that size (a pixel of rounding) centred where asked. */
+static void lights_panel_is_its_size(void **state)
+{
+    (void)state;
+    GfxOffscreen o;
+    NrError err = {{0}};
+    assert_true(gfx_offscreen_open(&o, 640, 360, "lights", &err));
+    Gfx g;
+    gfx_init(&g, o.r, NULL);
+    float w, h;
+    widget_lights_size(10.0f, &w, &h);
+    assert_true(fabsf(w - 198.8f) < 1e-3f && fabsf(h - 47.6f) < 1e-3f);
+    const float bases[3] = {8.0f, 10.0f, 17.5f};
+    for (int b = 0; b < 3; b++) {
+        SDL_SetRenderDrawColor(o.r, 255, 255, 255, 255);
+        SDL_RenderClear(o.r);
+        widget_lights_at(&g, bases[b], 320, 180, -2500000); /* three lit */
+        SDL_RenderPresent(o.r);
+        int x0 = o.surf->w, x1 = -1, y0 = o.surf->h, y1 = -1;
+        for (int y = 0; y < o.surf->h; y++)
+            for (int x = 0; x < o.surf->w; x++) {
+                Uint32 v = ((Uint32 *)((Uint8 *)o.surf->pixels + y * o.surf->pitch))[x];
+                if ((v & 0xffffffu) != 0xffffffu) {
+                    x0 = x < x0 ? x : x0;
+                    x1 = x > x1 ? x : x1;
+                    y0 = y < y0 ? y : y0;
+                    y1 = y > y1 ? y : y1;
+                }
+            }
+        widget_lights_size(bases[b], &w, &h);
+        assert_true(fabsf((float)(x1 + 1 - x0) - w) <= 1.0f && fabsf((float)(y1 + 1 - y0) - h) <= 1.0f);
+        assert_true(fabsf((float)(x0 + x1 + 1) / 2 - 320) <= 1.0f && fabsf((float)(y0 + y1 + 1) / 2 - 180) <= 1.0f);
+    }
+    gfx_free(&g);
+    gfx_offscreen_close(&o);
+}
+
 /* A text box (results, pause, a message) over the track hides it: inside
  * the frame every pixel is the box's colour whatever was under it (the
  * boxes were 90 % opaque: over white asphalt lines 40,42,47 showed). */
@@ -582,6 +623,7 @@ int main(void)
         cmocka_unit_test(bench_steps_a_sixtieth),
         cmocka_unit_test(windows_fit_the_display),
         cmocka_unit_test(lights_count_down_by_race_time),
+        cmocka_unit_test(lights_panel_is_its_size),
         cmocka_unit_test(boxes_are_opaque),
         cmocka_unit_test(hud_lines_as_the_terminal_saw_them),
         cmocka_unit_test(results_say_one_lap),

@@ -153,6 +153,41 @@ static void other_kinds_round_trip(void **state)
     assert_int_equal(wire_encode(&w, buf, 100), 0);
 }
 
+/* A text of 2500 bytes in chunks (wire_chunk), as a host sends its track
+ * and a study's joiner its log: offsets 0, 1024, 2048 carry 1024, 1024
+ * and 2500 - 2048 = 452 bytes; each survives the wire and the three put
+ * together are the text. A text of exactly two chunks ends on a full one. */
+static void chunks_carry_a_text(void **state)
+{
+    (void)state;
+    char text[2500], got[2500];
+    for (size_t i = 0; i < sizeof text; i++)
+        text[i] = (char)('a' + i % 26);
+    const WireKind kinds[2] = {WIRE_TRACK, WIRE_LOG};
+    const uint32_t want_n[3] = {1024, 1024, 452};
+    for (int k = 0; k < 2; k++) {
+        memset(got, 0, sizeof got);
+        for (uint32_t off = 0, i = 0; off < sizeof text; off += WIRE_TRACK_CHUNK, i++) {
+            WirePacket p, q;
+            wire_chunk(&p, kinds[k], text, (uint32_t)sizeof text, off);
+            assert_true(p.kind == kinds[k] && p.token == 0 && p.pkt_seq == 0);
+            assert_true(p.u.track.offset == off && p.u.track.total == sizeof text && p.u.track.n == want_n[i]);
+            p.token = TOKEN;
+            uint8_t buf[WIRE_MAX_BYTES];
+            size_t n = wire_encode(&p, buf, sizeof buf);
+            assert_int_equal(n, 1064);
+            WireCheck c = check();
+            assert_int_equal(wire_decode(buf, n, &c, &q), WIRE_OK);
+            assert_true(q.kind == kinds[k] && q.u.track.n == want_n[i]);
+            memcpy(got + q.u.track.offset, q.u.track.data, q.u.track.n);
+        }
+        assert_memory_equal(got, text, sizeof text);
+    }
+    assert_int_equal(wire_chunk_bytes(2048, 1024), 1024);
+    assert_int_equal(wire_chunk_bytes(2048, 0), 1024);
+    assert_int_equal(wire_chunk_bytes(1, 0), 1);
+}
+
 static size_t mu_packet(uint8_t *buf)
 {
     WirePacket p = {.kind = WIRE_MU, .token = TOKEN};
@@ -453,6 +488,7 @@ int main(void)
         cmocka_unit_test(control_bytes_by_hand),
         cmocka_unit_test(mu_round_trip),
         cmocka_unit_test(other_kinds_round_trip),
+        cmocka_unit_test(chunks_carry_a_text),
         cmocka_unit_test(rejections),
         cmocka_unit_test(view_packets),
         cmocka_unit_test(random_garbage),

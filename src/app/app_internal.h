@@ -246,6 +246,14 @@ typedef struct AppState {
     AppTileCache tiles;
     SDL_Texture *dial_tex; /* the speedometer's still parts (drivewidgets.c), per size */
     int dial_tex_px;
+    /* the speedometer's radius (drivewidgets.c) per room size and text
+     * scale, one a screen of the 2 x 2 grid; speedo_searches counts the
+     * radius worked out (tests) */
+    struct {
+        float w, h, rad;
+        int base, font_px;
+    } speedo_fit[4];
+    int speedo_fit_next, speedo_searches;
 
     /* gauge strings, refreshed at most every APP_GAUGE_REFRESH_US of race time
      * (digits changing 30 times a second are unreadable and cost renders) */

@@ -159,18 +159,19 @@ static SDL_Texture *dial_texture(AppState *v, int px, double top)
     return v->dial_tex;
 }
 
-bool drivewidget_speedo_rect(AppState *v, const SDL_FRect *rect, SDL_FRect *box)
+float drivewidget_speedo_radius(AppState *v, float w, float h)
 {
-    float side = fminf(rect->w, rect->h);
+    float side = fminf(w, h);
     if (side < 120)
-        return false;
+        return 0;
+    v->speedo_searches++;
     float rad = floorf(fminf(fmaxf(side * 0.13f, 36.0f), 120.0f)), pad = floorf((float)v->lay.base * 0.5f);
     /* A small dial grows until its scale carries 10, 20 and 30 (the 2 x 2
      * cells at 1280x720 and 1920x1080 showed only 20), as far as the rect
      * keeps DRIVEWIDGET_SPEEDO_CLEAR_LINES lines and two gaps above it (the
      * HUD strip and a message box): at larger text scales it stays small. */
     float l = (float)gfx_line_h(&v->gfx, GFX_NORMAL);
-    float most = floorf((rect->h - pad - (float)DRIVEWIDGET_SPEEDO_CLEAR_LINES * l - 2 * pad) / 2);
+    float most = floorf((h - pad - (float)DRIVEWIDGET_SPEEDO_CLEAR_LINES * l - 2 * pad) / 2);
     if (l > 0 && rad < most && number_step(v, rad, rad, rad) != 10) {
         float lo = rad, hi = fminf(most, 120.0f); /* numbers every 10 fit at hi, not at lo */
         if (number_step(v, hi, hi, hi) == 10) {
@@ -184,6 +185,31 @@ bool drivewidget_speedo_rect(AppState *v, const SDL_FRect *rect, SDL_FRect *box)
             rad = hi;
         }
     }
+    return rad;
+}
+
+bool drivewidget_speedo_rect(AppState *v, const SDL_FRect *rect, SDL_FRect *box)
+{
+    if (fminf(rect->w, rect->h) < 120)
+        return false;
+    /* the radius depends on the rect's size, the layout's base (the pad)
+     * and the text's size (the numbers' boxes, the lines kept clear): kept
+     * per key, worked out on a miss (each screen asks up to four times a
+     * frame: its lights, arrows, fade and dial) */
+    int n = (int)(sizeof v->speedo_fit / sizeof v->speedo_fit[0]), k = 0;
+    while (k < n && !(v->speedo_fit[k].w == rect->w && v->speedo_fit[k].h == rect->h &&
+                      v->speedo_fit[k].base == v->lay.base && v->speedo_fit[k].font_px == v->gfx.base_px))
+        k++;
+    if (k == n) {
+        k = v->speedo_fit_next;
+        v->speedo_fit_next = (k + 1) % n;
+        v->speedo_fit[k].w = rect->w;
+        v->speedo_fit[k].h = rect->h;
+        v->speedo_fit[k].base = v->lay.base;
+        v->speedo_fit[k].font_px = v->gfx.base_px;
+        v->speedo_fit[k].rad = drivewidget_speedo_radius(v, rect->w, rect->h);
+    }
+    float rad = v->speedo_fit[k].rad, pad = floorf((float)v->lay.base * 0.5f);
     *box = (SDL_FRect){rect->x + pad, rect->y + rect->h - pad - 2 * rad, 2 * rad, 2 * rad};
     return true;
 }

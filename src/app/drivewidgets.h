@@ -14,7 +14,11 @@
  *        (nothing on a rect under 120 px), larger where the rect's height
  *        leaves DRIVEWIDGET_SPEEDO_CLEAR_LINES above it and numbers every
  *        10 need it.
- *   drivewidget_speedo_rect(v, rect, &box)  the dial's square (false: none).
+ *   drivewidget_speedo_rect(v, rect, &box)  the dial's square (false: none),
+ *        its radius kept per rect size, layout base and text size (v's
+ *        speedo_fit: the last four, a 2 x 2 grid's screens).
+ *   drivewidget_speedo_radius(v, w, h)  the dial's radius (px) in a rect of
+ *        w x h, worked out (a search over the numbers' boxes): 0 under 120.
  *   drivewidget_speedo_angle(speed)  the needle's angle (rad, screen
  *        counter-clockwise from right): 225 degrees at 0, -45 at the top of
  *        the scale, clamped.
@@ -54,6 +58,7 @@ typedef struct DriveSpark {
 
 void drivewidget_speedo(AppState *v, const SDL_FRect *rect, double speed_cws, double top_cws, double opacity);
 bool drivewidget_speedo_rect(AppState *v, const SDL_FRect *rect, SDL_FRect *box);
+float drivewidget_speedo_radius(AppState *v, float w, float h);
 double drivewidget_speedo_angle(double speed_cws);
 bool drivewidget_arrow_place(const AppXform *x, const SDL_FRect *inset, float px, float py, float *ax, float *ay,
                              double *dir);

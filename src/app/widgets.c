@@ -271,11 +271,29 @@ void widget_lights(Gfx *g, float base, int w, int64_t to_go_us)
     widget_lights_at(g, base, (float)w / 2, base * 7.0f, to_go_us);
 }
 
+/* The lights' geometry at a base size: each light's radius, the gap
+ * between lights and round them, the first light's left edge x0 and the
+ * panel, centred at (cx, cy). */
+typedef struct LightsGeom {
+    float rad, gap, x0;
+    SDL_FRect panel;
+} LightsGeom;
+
+static LightsGeom lights_geom(float base, float cx, float cy)
+{
+    LightsGeom g = {.rad = base * 1.4f};
+    g.gap = g.rad * 0.7f;
+    float row = RACEFLOW_LIGHTS * 2 * g.rad + (RACEFLOW_LIGHTS - 1) * g.gap; /* the lights alone */
+    g.x0 = cx - row / 2;
+    g.panel = (SDL_FRect){g.x0 - g.gap, cy - g.rad - g.gap, row + 2 * g.gap, 2 * g.rad + 2 * g.gap};
+    return g;
+}
+
 void widget_lights_size(float base, float *w, float *h)
 {
-    float rad = base * 1.4f, gap = rad * 0.7f;
-    *w = RACEFLOW_LIGHTS * 2 * rad + (RACEFLOW_LIGHTS + 1) * gap;
-    *h = 2 * rad + 2 * gap;
+    LightsGeom g = lights_geom(base, 0, 0);
+    *w = g.panel.w;
+    *h = g.panel.h;
 }
 
 bool widget_lights_shown(int64_t to_go_us)
@@ -290,11 +308,10 @@ void widget_lights_at(Gfx *g, float base, float cx0, float y, int64_t to_go_us)
         return;
     bool go = to_go_us >= 0;
     int lit = go ? 0 : (int)((to_go_us + count_us) / RACEFLOW_LIGHT_US) + 1;
-    float rad = base * 1.4f, gap = rad * 0.7f;
-    float total = RACEFLOW_LIGHTS * 2 * rad + (RACEFLOW_LIGHTS - 1) * gap;
-    float x0 = cx0 - total / 2;
-    widget_panel(g->r, x0 - gap, y - rad - gap, total + 2 * gap, 2 * rad + 2 * gap, gfx_rgb(60, 60, 60));
-    gfx_audit_cover(g, x0 - gap, y - rad - gap, total + 2 * gap, 2 * rad + 2 * gap);
+    LightsGeom lg = lights_geom(base, cx0, y);
+    float rad = lg.rad, gap = lg.gap, x0 = lg.x0;
+    widget_panel(g->r, lg.panel.x, lg.panel.y, lg.panel.w, lg.panel.h, gfx_rgb(60, 60, 60));
+    gfx_audit_cover(g, lg.panel.x, lg.panel.y, lg.panel.w, lg.panel.h);
     for (int i = 0; i < RACEFLOW_LIGHTS; i++) {
         float cx = x0 + rad + (float)i * (2 * rad + gap);
         SDL_Color c = go ? PAL_GO : i < lit ? gfx_rgb(240, 30, 30) : gfx_rgb(50, 20, 20);

@@ -67,17 +67,19 @@ bool cli_find_track(const char *rec_path, const char *name, char *out, size_t n)
     return false;
 }
 
-bool cli_load_recording(const char *path, Recording *rec, NrError *err)
+bool cli_load_recording_header(const char *path, Recording *rec, RaceHeader *h, NrError *err)
 {
+    RaceHeader own;
+    RaceHeader *hh = h ? h : &own;
+    memset(hh, 0, sizeof *hh); /* raceheader_free of an unread header frees nothing */
     if (!recording_load(rec, path, err))
         return false;
-    bool ok = recording_in_range(rec, path, err);
-    if (ok) { /* the condition's lines read (replay applies them): a bad one refuses the file */
-        RaceHeader h;
-        ok = raceheader_read(&h, rec, path, err);
-        raceheader_free(&h);
-    }
+    /* the condition's lines read (replay applies them): a bad one refuses the file */
+    bool ok = recording_in_range(rec, path, err) && raceheader_read(hh, rec, path, err);
+    if (!ok || !h)
+        raceheader_free(hh);
     if (!ok) {
+        memset(hh, 0, sizeof *hh);
         recording_free(rec);
         memset(rec, 0, sizeof *rec);
         return false;
@@ -85,26 +87,33 @@ bool cli_load_recording(const char *path, Recording *rec, NrError *err)
     return true;
 }
 
-bool cli_load_race(const char *rec_path, Recording *rec, Track **track, NrError *err)
+bool cli_load_recording(const char *path, Recording *rec, NrError *err)
+{
+    return cli_load_recording_header(path, rec, NULL, err);
+}
+
+bool cli_load_race(const char *rec_path, Recording *rec, Track **track, RaceHeader *h, NrError *err)
 {
     char path[4096];
     *track = NULL;
     if (!cli_resolve_path(rec_path, path, sizeof path)) {
         memset(rec, 0, sizeof *rec);
+        if (h)
+            memset(h, 0, sizeof *h);
         return nr_error_set(err, "%s: no such file", rec_path);
     }
-    if (!cli_load_recording(path, rec, err))
+    if (!cli_load_recording_header(path, rec, h, err))
         return false;
     char tpath[4096];
-    if (!cli_find_track(path, rec->track, tpath, sizeof tpath)) {
+    if (!cli_find_track(path, rec->track, tpath, sizeof tpath))
         nr_error_set(err, "%s: track '%s' not found (looked beside the recording, in its ../tracks/, "
                      "./tracks/ and %s/tracks/)", path, rec->track, NETRACE_SOURCE_DIR);
-        recording_free(rec);
-        memset(rec, 0, sizeof *rec);
-        return false;
-    }
-    *track = track_load(tpath, err);
+    else
+        *track = track_load(tpath, err);
     if (!*track) {
+        raceheader_free(h);
+        if (h)
+            memset(h, 0, sizeof *h);
         recording_free(rec);
         memset(rec, 0, sizeof *rec);
         return false;

@@ -4,55 +4,52 @@
 #include "race_opts.h"
 #include "raceheader.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
 /* The topologies the link flags name (LINKMATRIX_P2P / _CS bits): --link12
- * / --link21, the --link entries, the lines of --links FILE. */
-static unsigned flag_kinds(const RaceOpts *o)
+ * / --link21, the --link entries, the lines of --links FILE (read here
+ * first, kept for race_topo_resolve; unreadable: it names no lines, and
+ * race_topo_resolve says why). */
+static unsigned flag_kinds(RaceOpts *o)
 {
     unsigned k = o->link_given[0] || o->link_given[1] ? LINKMATRIX_P2P : 0;
-    LinkMatrix file;
-    linkmatrix_init(&file);
-    NrError e = {{0}};
-    const LinkMatrix *ms[2] = {o->lines, o->links_path && linkmatrix_load(&file, o->links_path, &e) ? &file : NULL};
+    const LinkMatrix *ms[2] = {o->lines, race_topo_links_file(o, NULL)};
     for (int m = 0; m < 2; m++)
         for (int i = 0; ms[m] && i < LINKMATRIX_NODES; i++)
             for (int j = 0; j < LINKMATRIX_NODES; j++)
                 if (ms[m]->set[i][j])
                     k |= i == LINKMATRIX_SERVER || j == LINKMATRIX_SERVER ? LINKMATRIX_CS : LINKMATRIX_P2P;
-    linkmatrix_free(&file);
     return k;
 }
 
 int race_header_defaults(RaceOpts *o, const char *cmd)
 {
-    RaceHeader h;
-    NrError err = {{0}};
-    bool ok = raceheader_read(&h, &o->rec, o->recording, &err);
+    const RaceHeader *h = o->header; /* parsed as race_opts_load loaded the recording */
+    assert(h);
     /* links on the command line of another topology than the header's
      * describe a race of theirs: --topology's (p2p without), as a merged
      * served race's --links of end-to-end measured delays want */
-    unsigned k = flag_kinds(o);
-    if (ok && h.have_topology && !o->topo_set && (k == 0 || k == (h.topology == ROUTE_CS ? LINKMATRIX_CS : LINKMATRIX_P2P))) {
-        o->topology = h.topology;
+    unsigned k = flag_kinds(o), theirs = h->topology == ROUTE_CS ? LINKMATRIX_CS : LINKMATRIX_P2P;
+    if (h->have_topology && !o->topo_set && (k == 0 || k == theirs)) {
+        o->topology = h->topology;
         if (!o->server_set)
-            o->server = h.server;
+            o->server = h->server;
     }
-    for (int t = 0; ok && t < ENGINE_MAX_CARS; t++)
-        if ((h.clock_set & (1u << t)) && !(o->clock_given & (1u << t)))
-            o->clock[t] = h.clock[t];
-    unsigned take = ok ? h.params & ~o->params_given : 0; /* Delta, T_dr, convergence, seed */
+    for (int t = 0; t < ENGINE_MAX_CARS; t++)
+        if ((h->clock_set & (1u << t)) && !(o->clock_given & (1u << t)))
+            o->clock[t] = h->clock[t];
+    unsigned take = h->params & ~o->params_given; /* Delta, T_dr, convergence, seed */
     if (take & RACEHEADER_DELTA)
-        o->params.delta_us = h.delta_us;
+        o->params.delta_us = h->delta_us;
     if (take & RACEHEADER_TDR)
-        o->params.tdr_cw = h.tdr_cw;
+        o->params.tdr_cw = h->tdr_cw;
     if (take & RACEHEADER_CONVERGE)
-        o->params.converge_us = h.converge_us;
+        o->params.converge_us = h->converge_us;
     if (take & RACEHEADER_SEED)
-        o->seed = h.seed;
-    raceheader_free(&h);
-    return ok ? race_opts_check_delta(o, cmd) : cli_fail(cmd, "%s", err.msg);
+        o->seed = h->seed;
+    return race_opts_check_delta(o, cmd);
 }
 
 /* Whether the race (its cars, its topology) has the line from -> to. */
@@ -91,23 +88,18 @@ static bool take_line(RaceOpts *o, RaceHeader *h, int i, int j)
 
 int race_header_lines(RaceOpts *o, const char *cmd)
 {
-    RaceHeader h;
-    NrError err = {{0}};
-    if (!raceheader_read(&h, &o->rec, o->recording, &err)) {
-        raceheader_free(&h);
-        return cli_fail(cmd, "%s", err.msg);
-    }
+    RaceHeader *h = o->header; /* its lines move into the race as they are taken */
+    assert(h);
     bool ok = true;
     for (int i = 0; i < LINKMATRIX_NODES && ok; i++)
         for (int j = 0; j < LINKMATRIX_NODES && ok; j++) {
             if (!race_has_line(o, i, j))
                 continue;
-            if (h.medium[i][j])
+            if (h->medium[i][j])
                 fprintf(stderr, "netrace %s: %s: line %d-%d ran on a medium of its own (a trace): replayed over "
                         "the default link\n", cmd, o->recording, i + 1, j + 1);
-            else if (h.lines.set[i][j])
-                ok = take_line(o, &h, i, j);
+            else if (h->lines.set[i][j])
+                ok = take_line(o, h, i, j);
         }
-    raceheader_free(&h);
     return ok ? CLI_OK : cli_fail(cmd, "out of memory");
 }

@@ -167,7 +167,10 @@ int race_opts_load(RaceOpts *o, const char *cmd)
     char path[4096];
     if (!cli_resolve_path(o->recording, path, sizeof path))
         return cli_fail(cmd, "%s: no such recording", o->recording);
-    if (!cli_load_race(path, &o->rec, &o->track, &err))
+    o->header = malloc(sizeof *o->header);
+    if (!o->header)
+        return cli_fail(cmd, "out of memory");
+    if (!cli_load_race(path, &o->rec, &o->track, o->header, &err))
         return cli_fail(cmd, "%s", err.msg);
     if (!cli_find_track(path, o->rec.track, o->track_path, sizeof o->track_path))
         o->track_path[0] = '\0';
@@ -232,6 +235,12 @@ void race_opts_free(RaceOpts *o)
     linkmatrix_free(o->lines);
     free(o->lines);
     o->lines = NULL;
+    linkmatrix_free(o->links_file);
+    free(o->links_file);
+    o->links_file = NULL;
+    raceheader_free(o->header);
+    free(o->header);
+    o->header = NULL;
     if (o->link_default_parsed)
         linkspec_free(&o->link_default);
     o->link_default_parsed = false;

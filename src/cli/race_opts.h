@@ -11,8 +11,8 @@
  *        (a driven race has no recording to load); CLI_OK or the exit code
  *        after printing one line.
  *   race_opts_load(o, cmd)                race_opts_parse, then loads the
- *        recording and its track; returns CLI_OK or the exit code after
- *        printing one line.
+ *        recording, its header (o->header, parsed once) and its track;
+ *        returns CLI_OK or the exit code after printing one line.
  *   race_opts_engine_config(o, cfg)       an EngineConfig for the loaded race
  *        (to replay o->rec with replay_new or experiment_run).
  *   race_opts_check_delta(o, cmd)  Delta within what the schemes' buffers hold
@@ -65,6 +65,7 @@ typedef struct RaceOpts {
     unsigned clock_given;                 /* bit I-1: terminal I's clock was given */
     /* loaded */
     Recording rec;
+    RaceHeader *header; /* rec's condition, parsed once by race_opts_load (replay's defaults and lines) */
     Track *track;
     char track_path[4096]; /* where the recording's track was found */
     LinkSpec link[2];
@@ -86,6 +87,11 @@ typedef struct RaceOpts {
     unsigned topo_set, server_set;
     bool allow_compare, compare;
     const char *links_path;   /* --links FILE */
+    /* --links FILE read once (race_topo_links_file): the matrix until
+     * race_topo_resolve takes its lines, or why it could not be read */
+    LinkMatrix *links_file;
+    bool links_read;
+    NrError links_err;
     LinkMatrix *lines;        /* --link I-J / --links entries; NULL: none */
     LinkSpec link_default;    /* every line no flag names */
     bool link_default_parsed;
@@ -133,8 +139,13 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *   race_topo_print_params / _table / _csv  the wide forms of the outputs.
  *   race_topo_lines(o)          the --link matrix, made empty on first use
  *        (NULL: out of memory).
+ *   race_topo_links_file(o, err)  the matrix of --links FILE, read on the
+ *        first call and kept (each of its trace lines loads its delays
+ *        file: the file is read once per replay, not once per use); NULL
+ *        + err (the same on every call) when it cannot be read, NULL
+ *        without --links or once race_topo_resolve took its lines.
  *   race_header_defaults(o, cmd) / race_header_lines(o, cmd)  replay's
- *        defaults from the recording's condition (raceheader.h), for what
+ *        defaults from the recording's condition (o->header, raceheader.h), for what
  *        no flag gives: after race_opts_load the topology and server (not
  *        when link flags (--links, --link, --link12/21) name lines of
  *        another topology: theirs is --topology's), the clocks, Delta,
@@ -149,6 +160,7 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
 int race_topo_flag(RaceOpts *o, int argc, char **argv, int *i, const char *cmd);
 int race_topo_resolve(RaceOpts *o, const char *cmd);
 LinkMatrix *race_topo_lines(RaceOpts *o);
+LinkMatrix *race_topo_links_file(RaceOpts *o, NrError *err);
 int race_header_defaults(RaceOpts *o, const char *cmd);
 int race_header_lines(RaceOpts *o, const char *cmd);
 int race_topo_resolve_cars(RaceOpts *o, const char *cmd, int ncars);

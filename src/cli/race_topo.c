@@ -16,6 +16,28 @@ LinkMatrix *race_topo_lines(RaceOpts *o)
     return o->lines;
 }
 
+LinkMatrix *race_topo_links_file(RaceOpts *o, NrError *err)
+{
+    if (o->links_path && !o->links_read) {
+        o->links_read = true;
+        LinkMatrix *m = malloc(sizeof *m);
+        if (!m) {
+            nr_error_set(&o->links_err, "out of memory");
+        } else {
+            linkmatrix_init(m);
+            if (linkmatrix_load(m, o->links_path, &o->links_err)) {
+                o->links_file = m;
+            } else { /* the lines read before the bad one */
+                linkmatrix_free(m);
+                free(m);
+            }
+        }
+    }
+    if (!o->links_file && err)
+        *err = o->links_err;
+    return o->links_file;
+}
+
 /* --topology p2p|cs[,...] or --server relay|sync[,...]: a mask of the
  * values named; the first one is the race's. */
 static int topo_value(RaceOpts *o, const char *flag, const char *v, const char *cmd)
@@ -95,25 +117,22 @@ static int resolve_lines(RaceOpts *o, const char *cmd)
 {
     NrError err = {{0}};
     if (o->links_path) {
-        LinkMatrix file;
-        linkmatrix_init(&file);
-        bool ok = linkmatrix_load(&file, o->links_path, &err) &&
-                  linkmatrix_check(&file, o->ncars, topo_mask(o), true, &err);
-        if (!ok) {
-            linkmatrix_free(&file);
+        LinkMatrix *file = race_topo_links_file(o, &err); /* read once: replay's header defaults read it first */
+        if (!file || !linkmatrix_check(file, o->ncars, topo_mask(o), true, &err))
             return cli_fail(cmd, "%s%s%s", strncmp(err.msg, o->links_path, strlen(o->links_path)) ? o->links_path : "",
                             strncmp(err.msg, o->links_path, strlen(o->links_path)) ? ": " : "", err.msg);
-        }
         LinkMatrix *m = race_topo_lines(o);
         for (int i = 0; m && i < LINKMATRIX_NODES; i++)
             for (int j = 0; j < LINKMATRIX_NODES; j++)
-                if (file.set[i][j] && !m->set[i][j]) { /* a flag wins over the file */
-                    m->spec[i][j] = file.spec[i][j];
+                if (file->set[i][j] && !m->set[i][j]) { /* a flag wins over the file */
+                    m->spec[i][j] = file->spec[i][j];
                     m->set[i][j] = true;
-                    file.set[i][j] = false;
-                    memcpy(m->where[i][j], file.where[i][j], sizeof m->where[i][j]);
+                    file->set[i][j] = false;
+                    memcpy(m->where[i][j], file->where[i][j], sizeof m->where[i][j]);
                 }
-        linkmatrix_free(&file);
+        linkmatrix_free(file); /* its lines taken: race_topo_links_file has no more to give */
+        free(file);
+        o->links_file = NULL;
         if (!m)
             return cli_fail(cmd, "out of memory");
     }

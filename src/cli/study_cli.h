@@ -50,6 +50,11 @@
  *        answer appended to ratings.csv (fsync'ed before it returns);
  *        response_ms -1 when not measured. CLI_OK or CLI_FAIL after one line.
  *   study_session_given(ss, race, player, q)  the answer is in DIR already.
+ *   study_session_rate_left(ss, race)  a driven race still wants its RATE
+ *        step: a rated race with an answer missing, or with ss->net one
+ *        whose DIR has neither its recording nor the joiner's log (what
+ *        study_session_next returns RATE for; a resumed race found done
+ *        since is skipped by the network host).
  *   study_session_resume_at(ss)  the first race without its recording or
  *        complete ratings (where --resume goes on); 0 when none is left.
  *   study_session_free(ss)
@@ -222,6 +227,7 @@ void study_marks_count(const RecMark *marks, int n, int out[2]);
 int study_session_answer(StudySession *ss, const StudyRace *race, int player, int q, int score,
                          int64_t response_ms);
 bool study_session_given(const StudySession *ss, int race, int player, int q);
+bool study_session_rate_left(const StudySession *ss, const StudyRace *race);
 int study_session_resume_at(const StudySession *ss);
 void study_session_free(StudySession *ss);
 int study_run_headless(StudySession *ss);

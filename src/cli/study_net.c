@@ -211,19 +211,6 @@ static bool player_done(const StudyNetHost *h, int player)
     return true;
 }
 
-/* A race driven before still wants answers, or its recording. */
-static bool rate_left(const StudyNetHost *h, const StudyRace *race)
-{
-    char path[STUDY_PATH_LEN];
-    const StudyPlan *pl = &h->ss->s->plan;
-    for (int q = 0; race->kind != STUDY_RACE_PRACTICE && q < pl->nq; q++)
-        for (int p = 1; p <= 2; p++)
-            if (!study_session_given(h->ss, race->index, p, q))
-                return true;
-    return !race_file(h, race->index, "csv", path, sizeof path) &&
-           !race_file(h, race->index, "joiner.log", path, sizeof path);
-}
-
 /* The host's session said something: the finish, the race's views all in
  * (its metrics; then its player rates: no answer of a race is kept before
  * its metrics, so a resumed session never rates a race it drives again),
@@ -316,7 +303,7 @@ static void host_next(StudyNetHost *h)
     } else {
         if (next == STUDY_NEXT_RATE) /* a resumed race: its recording from logs DIR has, first */
             record_race(h, race->index);
-        if (next == STUDY_NEXT_RATE && !rate_left(h, race)) {
+        if (next == STUDY_NEXT_RATE && !study_session_rate_left(h->ss, race)) {
             fflush(stdout);
             return; /* nothing left of it: the next step goes on */
         }

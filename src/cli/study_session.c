@@ -430,6 +430,11 @@ static bool all_given(const StudySession *ss, const StudyRace *race)
     return true;
 }
 
+bool study_session_rate_left(const StudySession *ss, const StudyRace *race)
+{
+    return (race->kind != STUDY_RACE_PRACTICE && !all_given(ss, race)) || (ss->net && !race_recorded(ss, race->index));
+}
+
 int study_session_resume_at(const StudySession *ss)
 {
     for (int i = 0; i < ss->ord.nrace; i++) {
@@ -456,7 +461,7 @@ StudyNext study_session_next(StudySession *ss, const StudyRace **race)
         }
         if (ss->stage == 1) {
             ss->stage = 2;
-            if ((r->kind != STUDY_RACE_PRACTICE && !all_given(ss, r)) || (ss->net && !race_recorded(ss, r->index))) {
+            if (study_session_rate_left(ss, r)) {
                 ss->active = true;
                 return STUDY_NEXT_RATE;
             }

@@ -70,16 +70,29 @@ static const TermLogPkt *server_arrival(const TermLogPkt *v, int64_t nv, int fro
     return lo < nv && v[lo].from == from && v[lo].pkt_seq == pkt_seq ? &v[lo] : NULL;
 }
 
+/* The server's rule of output, read from its log once per merge: whether
+ * it held MUs to their sample + Delta (sync) and its Delta. */
+typedef struct ServerRule {
+    bool sync;
+    int64_t delta_us;
+} ServerRule;
+
+static ServerRule server_rule(const TermLog *srv)
+{
+    double delta_ms = srv->delta_ms[0] ? strtod(srv->delta_ms, NULL) : 0.0;
+    return (ServerRule){.sync = strcmp(srv->topology, "cs sync") == 0,
+                        .delta_us = (int64_t)(delta_ms * 1000.0 + (delta_ms >= 0 ? 0.5 : -0.5))};
+}
+
 /* When the emulated server puts an MU on its downlinks (route.c
  * server_output): on arrival (relay), or at its sample + Delta (sync) when
  * that is later; the arrival no earlier than the sample (a replay sends
  * a negative delay at once). */
-static int64_t server_output(const TermLog *srv, const TermLogPkt *p)
+static int64_t server_output(const ServerRule *rule, const TermLogPkt *p)
 {
     int64_t arrive = p->arr_sync_us > p->send_sync_us ? p->arr_sync_us : p->send_sync_us;
-    double delta_ms = srv->delta_ms[0] ? strtod(srv->delta_ms, NULL) : 0.0;
-    int64_t due = p->send_sync_us + (int64_t)(delta_ms * 1000.0 + (delta_ms >= 0 ? 0.5 : -0.5));
-    return strcmp(srv->topology, "cs sync") == 0 && due > arrive ? due : arrive;
+    int64_t due = p->send_sync_us + rule->delta_us;
+    return rule->sync && due > arrive ? due : arrive;
 }
 
 bool netmerge_hops(const TermLog *srv, const TermLog *const *logs, int n, NetDelayRow **rows, int64_t *nrows,
@@ -110,13 +123,14 @@ bool netmerge_hops(const TermLog *srv, const TermLog *const *logs, int n, NetDel
                                .delay_us = p->arr_sync_us - p->send_sync_us, .hop = NETMERGE_UP};
     }
     qsort(up, (size_t)nup, sizeof *up, cmp_arrival);
+    ServerRule rule = server_rule(srv);
     for (int l = 0; l < n; l++) /* server -> client J: from the server's output of the MU to J's receipt */
         for (int64_t i = 0; i < logs[l]->nrx; i++) {
             const TermLogPkt *p = &logs[l]->rx[i];
             const TermLogPkt *at = p->seq < ns ? server_arrival(up, nup, p->from, p->pkt_seq) : NULL;
             if (!at)
                 continue; /* the server's log has no arrival (cut short): lost on the uplink in a replay */
-            int64_t out = server_output(srv, at);
+            int64_t out = server_output(&rule, at);
             v[m++] = (NetDelayRow){.dir = NETMERGE_HOP_DIR + p->from * 100 + logs[l]->car, .from = p->from,
                                    .to = logs[l]->car, .seq = p->seq, .parity = p->parity, .pkt_seq = p->pkt_seq,
                                    .schemes = p->schemes, .sent_us = out, .arrival_us = p->arr_sync_us,

@@ -41,12 +41,7 @@ static void send_welcome(NetSession *s, int i)
     send_to(s, i, &p);
     uint32_t total = s->welcome.track_bytes;
     for (uint32_t off = 0; off < total; off += WIRE_TRACK_CHUNK) {
-        memset(&p, 0, sizeof p);
-        p.kind = WIRE_TRACK;
-        p.u.track.offset = off;
-        p.u.track.total = total;
-        p.u.track.n = total - off < WIRE_TRACK_CHUNK ? total - off : WIRE_TRACK_CHUNK;
-        memcpy(p.u.track.data, s->cfg.track_text + off, p.u.track.n);
+        wire_chunk(&p, WIRE_TRACK, s->cfg.track_text, total, off);
         send_to(s, i, &p);
     }
     study_send_questions(s, i);
@@ -123,8 +118,7 @@ static bool on_setup(NetSession *s, const WirePacket *p, NrError *err)
         if (t->total != s->welcome.track_bytes || t->offset % WIRE_TRACK_CHUNK != 0)
             return true;
         uint32_t i = t->offset / WIRE_TRACK_CHUNK;
-        uint32_t want = t->total - t->offset < WIRE_TRACK_CHUNK ? t->total - t->offset : WIRE_TRACK_CHUNK;
-        if (s->chunk_seen[i] || t->n != want)
+        if (s->chunk_seen[i] || t->n != wire_chunk_bytes(t->total, t->offset))
             return true;
         memcpy(s->track_text + t->offset, t->data, t->n);
         s->chunk_seen[i] = 1;

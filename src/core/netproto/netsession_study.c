@@ -140,12 +140,7 @@ static void send_log_window(NetSession *s)
     uint32_t off = s->study_log_sent > s->study_log_acked ? s->study_log_sent : s->study_log_acked;
     for (; off < end; off += WIRE_TRACK_CHUNK) {
         WirePacket p;
-        memset(&p, 0, sizeof p);
-        p.kind = WIRE_LOG;
-        p.u.track.offset = off;
-        p.u.track.total = s->study_log_n;
-        p.u.track.n = s->study_log_n - off < WIRE_TRACK_CHUNK ? s->study_log_n - off : WIRE_TRACK_CHUNK;
-        memcpy(p.u.track.data, s->study_log + off, p.u.track.n);
+        wire_chunk(&p, WIRE_LOG, s->study_log, s->study_log_n, off);
         send_packet(s, &p);
     }
     s->study_log_sent = off > s->study_log_sent ? off : s->study_log_sent;

@@ -158,6 +158,21 @@ static bool encode_track(Cur *c, const WirePacket *p)
     return true;
 }
 
+uint32_t wire_chunk_bytes(uint32_t total, uint32_t offset)
+{
+    return total - offset < WIRE_TRACK_CHUNK ? total - offset : WIRE_TRACK_CHUNK;
+}
+
+void wire_chunk(WirePacket *p, WireKind kind, const char *text, uint32_t total, uint32_t offset)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->u.track.offset = offset;
+    p->u.track.total = total;
+    p->u.track.n = wire_chunk_bytes(total, offset);
+    memcpy(p->u.track.data, text + offset, p->u.track.n);
+}
+
 static WireResult decode_track(Cur *c, const WireCheck *chk, WirePacket *out)
 {
     (void)chk;

@@ -24,6 +24,12 @@
  *        (out->mu_check says which MU check failed for WIRE_BAD_MU).
  *   wire_result_name(r)       short name ("magic", "token", ...) for logs.
  *   wire_size(kind)           a kind's packet size in bytes, 0 if unknown.
+ *   wire_chunk(p, kind, text, total, offset)  p made the TRACK or LOG
+ *        packet (kind) of a text of total bytes that carries its chunk at
+ *        offset (a multiple of WIRE_TRACK_CHUNK below total): the track a
+ *        host sends, the log a study's joiner sends; token and pkt_seq 0.
+ *   wire_chunk_bytes(total, offset)  that chunk's size: the rest of the
+ *        text, at most WIRE_TRACK_CHUNK.
  */
 #ifndef NR_WIRE_H
 #define NR_WIRE_H
@@ -263,5 +269,7 @@ size_t wire_size(WireKind kind);
 size_t wire_encode(const WirePacket *p, uint8_t *buf, size_t cap);
 WireResult wire_decode(const uint8_t *buf, size_t n, const WireCheck *chk, WirePacket *out);
 const char *wire_result_name(WireResult r);
+void wire_chunk(WirePacket *p, WireKind kind, const char *text, uint32_t total, uint32_t offset);
+uint32_t wire_chunk_bytes(uint32_t total, uint32_t offset);
 
 #endif

@@ -1,0 +1,138 @@
+/* The replay window's test fixture, without a window: a ring track, a
+ * race of two cars 40 car widths apart at 10 cw/s, a replay of every
+ * scheme over 50 / 80 ms links and the window's state drawing into a
+ * 1280x720 memory surface (software renderer). cmocka's group setup and
+ * teardown: app_fixture_setup / app_fixture_teardown.
+ * Header-only: static inline helpers for the test programs that include it
+ * (test_app.c, test_app_input.c). */
+#ifndef NR_APP_FIXTURE_H
+#define NR_APP_FIXTURE_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_internal.h"
+
+/* A circle of radius 60 car widths, counter-clockwise, 24 control points. */
+static inline Track *ring_track(void)
+{
+    char text[4096];
+    int n = snprintf(text, sizeof text, "netrace-track 1\nname Test Ring\nwidth 8\n");
+    for (int i = 0; i < 24; i++) {
+        double a = 2.0 * NR_PI * i / 24.0;
+        n += snprintf(text + n, sizeof text - (size_t)n, "point %.4f %.4f\n", 60.0 * cos(a), 60.0 * sin(a));
+    }
+    NrError err = {{0}};
+    Track *t = track_parse(text, "ring", &err);
+    if (!t)
+        fprintf(stderr, "%s\n", err.msg);
+    return t;
+}
+
+/* Car 0 at s = 20 + 10 t and car 1 at s = 60 + 10 t (car widths, t in s),
+ * on the centre line: 40 car widths apart all race, car 2 always ahead. */
+static inline void ring_recording(Recording *rec, const Track *t, int nsamples)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->version = RECORDING_VERSION;
+    snprintf(rec->track, sizeof rec->track, "ring.track");
+    snprintf(rec->source, sizeof rec->source, "autopilot");
+    rec->period_ms = 33;
+    rec->ncars = 2;
+    rec->nsamples = nsamples;
+    rec->samples = calloc((size_t)(2 * nsamples), sizeof(RecSample));
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < nsamples; i++) {
+            RecSample *r = &rec->samples[c * nsamples + i];
+            double tt = i * 0.033, x, y, h;
+            track_point(t, (c ? 60.0 : 20.0) + 10.0 * tt, &x, &y, &h);
+            r->t_ms = i * 33;
+            r->x = x;
+            r->y = y;
+            r->heading = h;
+            r->speed = 10.0;
+        }
+}
+
+typedef struct Fixture {
+    Track *track;
+    Recording rec;
+    LinkSpec link[2];
+    Replay *rp;
+    Engine *e;
+    SDL_Surface *surf;
+    SDL_Renderer *r;
+    AppState *s;
+} Fixture;
+
+/* Every scheme over the fixture's track and links, seeded, with history. */
+static inline void app_fixture_config(const Fixture *f, uint64_t seed, EngineConfig *ec)
+{
+    NrError err = {{0}};
+    memset(ec, 0, sizeof *ec);
+    ec->track = f->track;
+    ec->link[0] = &f->link[0];
+    ec->link[1] = &f->link[1];
+    ec->seed = seed;
+    ec->params = scheme_default_params();
+    ec->nschemes = scheme_parse_list("all", ec->schemes, SCHEME_MAX, &err);
+    ec->keep_history = true;
+}
+
+static inline int app_fixture_setup(void **state)
+{
+    Fixture *f = calloc(1, sizeof *f);
+    f->track = ring_track();
+    if (!f->track)
+        return -1;
+    ring_recording(&f->rec, f->track, 304); /* 10 s */
+    NrError err = {{0}};
+    if (!linkspec_parse(&f->link[0], "delay 50ms", NULL, &err) ||
+        !linkspec_parse(&f->link[1], "delay 80ms", NULL, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    EngineConfig ec;
+    app_fixture_config(f, 7, &ec);
+    if (ec.nschemes < 1)
+        return -1;
+    f->rp = replay_new(&ec, &f->rec, false, &err);
+    if (!f->rp) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    f->e = replay_engine(f->rp);
+    if (TTF_Init() != 0 || SDL_Init(SDL_INIT_EVENTS) != 0)
+        return -1;
+    f->surf = SDL_CreateRGBSurfaceWithFormat(0, 1280, 720, 32, SDL_PIXELFORMAT_ARGB8888);
+    f->r = SDL_CreateSoftwareRenderer(f->surf);
+    f->s = calloc(1, sizeof *f->s);
+    AppConfig cfg = app_config_default();
+    cfg.replay = f->rp;
+    if (!f->r || !app_state_init(f->s, f->rp, &cfg, f->r, &err))
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static inline int app_fixture_teardown(void **state)
+{
+    Fixture *f = *state;
+    app_state_free(f->s);
+    free(f->s);
+    SDL_DestroyRenderer(f->r);
+    SDL_FreeSurface(f->surf);
+    replay_free(f->rp);
+    recording_free(&f->rec);
+    linkspec_free(&f->link[0]);
+    linkspec_free(&f->link[1]);
+    track_free(f->track);
+    free(f);
+    SDL_Quit();
+    TTF_Quit();
+    return 0;
+}
+
+#endif

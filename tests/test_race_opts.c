@@ -1,0 +1,151 @@
+/* The race options of replay (race_opts.h): each input read once per run.
+ * `replay --links FILE` learns the matrix's topology for the header's
+ * defaults and then takes its lines; every trace line of it loads its
+ * delays file; the recording's header gives the defaults and the lines.
+ * The files are counted as the loaders open them (nr_file_open, wrapped by
+ * the linker) and the header's parses (raceheader_read, wrapped): one
+ * open of the matrix, one of the delays file per trace line, one of the
+ * recording, one parse of its header (before: 2, 2 per line, 1 and 3). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "netrace_config.h"
+#include "nr_file.h"
+#include "race_opts.h"
+
+FILE *__wrap_nr_file_open(const char *path, const char *what, NrError *err);
+FILE *__real_nr_file_open(const char *path, const char *what, NrError *err);
+bool __wrap_raceheader_read(RaceHeader *h, const Recording *rec, const char *path, NrError *err);
+bool __real_raceheader_read(RaceHeader *h, const Recording *rec, const char *path, NrError *err);
+
+#define OPENS_MAX 64
+
+/* Every path the loaders opened, in order, and the header's parses. */
+static struct {
+    char path[OPENS_MAX][512];
+    int n;
+    int header_reads;
+} seen;
+
+FILE *__wrap_nr_file_open(const char *path, const char *what, NrError *err)
+{
+    if (seen.n < OPENS_MAX)
+        snprintf(seen.path[seen.n++], sizeof seen.path[0], "%s", path);
+    return __real_nr_file_open(path, what, err);
+}
+
+bool __wrap_raceheader_read(RaceHeader *h, const Recording *rec, const char *path, NrError *err)
+{
+    seen.header_reads++;
+    return __real_raceheader_read(h, rec, path, err);
+}
+
+/* How many opens named a path ending in tail. */
+static int opens_of(const char *tail)
+{
+    int k = 0;
+    for (int i = 0; i < seen.n; i++) {
+        size_t a = strlen(seen.path[i]), b = strlen(tail);
+        k += a >= b && strcmp(seen.path[i] + a - b, tail) == 0;
+    }
+    return k;
+}
+
+/* A delays file of 75 ms on lines 1 -> 2 and 2 -> 1 for every sample of a
+ * race of up to n samples, and a link matrix of both lines over it. */
+static void write_fixture(const char *dir, int n, char *links, size_t cap)
+{
+    char delays[512];
+    snprintf(delays, sizeof delays, "%s/delays.csv", dir);
+    FILE *f = fopen(delays, "w");
+    assert_non_null(f);
+    fprintf(f, "direction,seq,delay_us\n");
+    for (int d = 0; d < 2; d++)
+        for (int s = 0; s < n; s++)
+            fprintf(f, "%s,%d,75000\n", d ? "21" : "12", s);
+    fclose(f);
+    snprintf(links, cap, "%s/links.txt", dir);
+    f = fopen(links, "w");
+    assert_non_null(f);
+    fprintf(f, "# both lines over one measured trace\n1-2 trace %s direction 12\n2-1 trace %s direction 21\n", delays,
+            delays);
+    fclose(f);
+}
+
+extern const CliCommand cmd_replay;
+const CliCommand *const cli_commands[] = {&cmd_replay, NULL}; /* main.c's table, which the test has not */
+
+/* The command's run with stdout (its table) out of the test's log. */
+static int run_quiet(const CliCommand *c, int argc, char **argv)
+{
+    fflush(stdout);
+    int keep = dup(1), null = open("/dev/null", O_WRONLY);
+    assert_true(keep >= 0 && null >= 0);
+    dup2(null, 1);
+    close(null);
+    int rc = c->run(argc, argv);
+    fflush(stdout);
+    dup2(keep, 1);
+    close(keep);
+    return rc;
+}
+
+static void replay_reads_each_input_once(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_race_opts.XXXXXX", links[600];
+    assert_non_null(mkdtemp(dir));
+    write_fixture(dir, 4000, links, sizeof links);
+    char *argv[] = {"replay", NETRACE_SOURCE_DIR "/recordings/default.csv", "--headless", "--schemes", "nc,dr",
+                    "--links", links};
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(run_quiet(&cmd_replay, 7, argv), CLI_OK);
+    assert_int_equal(opens_of("/links.txt"), 1);
+    assert_int_equal(opens_of("/delays.csv"), 2); /* its two trace lines, each once */
+    assert_int_equal(opens_of("/default.csv"), 1);
+    assert_int_equal(seen.header_reads, 1);
+    char path[600];
+    snprintf(path, sizeof path, "%s/delays.csv", dir);
+    unlink(path);
+    unlink(links);
+    rmdir(dir);
+}
+
+/* A matrix that cannot be read is named once, in one line, exit 1: read
+ * once, its error kept for the step that reports it. */
+static void replay_names_a_bad_matrix_once(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_race_opts.XXXXXX", links[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(links, sizeof links, "%s/links.txt", dir);
+    FILE *f = fopen(links, "w");
+    assert_non_null(f);
+    fprintf(f, "1-2 delay 50ms\n1-2 delay 60ms\n"); /* a line given twice */
+    fclose(f);
+    char *argv[] = {"replay", NETRACE_SOURCE_DIR "/recordings/default.csv", "--headless", "--schemes", "nc",
+                    "--links", links};
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(run_quiet(&cmd_replay, 7, argv), CLI_FAIL);
+    assert_int_equal(opens_of("/links.txt"), 1);
+    unlink(links);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(replay_reads_each_input_once),
+        cmocka_unit_test(replay_names_a_bad_matrix_once),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
