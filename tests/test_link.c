@@ -1221,6 +1221,41 @@ static void each_scheme_takes_its_own_packet(void **state)
     unlink(path);
 }
 
+/* A class admitted at once (delayline_admit_class, a route's sends of one
+ * instant) leaves a scheme named in the trace to its own packet: with the
+ * names, nc's copy is due at 10 ms and dr's at 12 ms, so the class is
+ * refused and nothing moves; without them both take the slot's packet
+ * (10 ms) together. */
+static void class_leaves_named_schemes_their_packets(void **state)
+{
+    (void)state;
+    char path[64], text[128];
+    temp_file(path, sizeof path,
+              "# schemes: nc,dr\n"
+              "direction,seq,pkt_seq,schemes,delay_us\n"
+              "12,0,1,1,10000\n"
+              "12,0,2,2,12000\n");
+    snprintf(text, sizeof text, "trace %s", path);
+    LinkSpec s = parse_ok(text, NULL);
+    const char *names[2] = {"nc", "dr"};
+    for (int named = 0; named < 2; named++) {
+        DelayLine dl;
+        assert_true(delayline_init_fates(&dl, &s, 1, 0, 2, false));
+        if (named)
+            delayline_set_schemes(&dl, names, 2);
+        delayline_slot(&dl, 0);
+        int k[2] = {0, 1};
+        int64_t due = -1;
+        assert_int_equal(delayline_admit_class(&dl, k, 2, 5 * MS, &due), named ? -1 : 0);
+        assert_int_equal(due, named ? -1 : 15 * MS);
+        assert_int_equal(dl.q[0].n, !named);
+        assert_int_equal(dl.q[1].n, !named);
+        delayline_free(&dl);
+    }
+    linkspec_free(&s);
+    unlink(path);
+}
+
 /* A replayed race over a trace, NC: car 1 as shown at terminal 2 is, at
  * every millisecond, the MU whose arrival (seq * 33 ms + the trace's delay)
  * is the latest at or before that time. The trace (long enough to cover the
@@ -1348,6 +1383,7 @@ int main(void)
         cmocka_unit_test(spec_grammar),
         cmocka_unit_test(delayline_on_trace),
         cmocka_unit_test(each_scheme_takes_its_own_packet),
+        cmocka_unit_test(class_leaves_named_schemes_their_packets),
         cmocka_unit_test(replay_delivers_at_trace_delays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
