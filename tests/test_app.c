@@ -387,13 +387,41 @@ static void layers_draw_the_same_picture(void **state)
     f->s->focus = -1;
     app_draw(f->s, 1280, 720); /* fills the layers */
     assert_true(frames_differ(f) < LAYER_PIXEL_SLACK);
-    /* the race goes on and a control changes: the layers follow */
+    /* the race goes on and a control changes: the layers follow (the
+     * charts on the first frame that brings no new sample) */
     replay_step_to(f->rp, 9 * NR_US_PER_S);
+    app_draw(f->s, 1280, 720);
     f->s->sel = CTL_DELTA;
     assert_true(frames_differ(f) < LAYER_PIXEL_SLACK);
     f->s->focus = 1;
     assert_true(frames_differ(f) < LAYER_PIXEL_SLACK);
     f->s->focus = -1;
+}
+
+/* A chart due for a redraw on a frame that brings new samples (when every
+ * screen's camera moves too) keeps its old picture for that frame and is
+ * redrawn on the next; with samples on every frame, on the second. */
+static void charts_redraw_off_the_sample_frames(void **state)
+{
+    Fixture *f = *state;
+    f->s->focus = -1;
+    replay_step_to(f->rp, 9200000); /* later than every test before (of a 10 s race) */
+    app_draw(f->s, 1280, 720); /* a new layer: drawn at once */
+    app_draw(f->s, 1280, 720);
+    uint64_t key = f->s->chart_layer[0].key;
+    assert_true(key != 0);
+    replay_step_to(f->rp, 9400000); /* 6 samples a scheme: 6 pixel columns */
+    app_draw(f->s, 1280, 720);
+    assert_true(f->s->chart_layer[0].key == key); /* waits */
+    app_draw(f->s, 1280, 720);                    /* no new sample */
+    assert_true(f->s->chart_layer[0].key != key);
+    key = f->s->chart_layer[0].key;
+    replay_step_to(f->rp, 9600000);
+    app_draw(f->s, 1280, 720);
+    assert_true(f->s->chart_layer[0].key == key);
+    replay_step_to(f->rp, 9800000); /* new samples again: no longer waits */
+    app_draw(f->s, 1280, 720);
+    assert_true(f->s->chart_layer[0].key != key);
 }
 
 /* Pixels that differ inside the views (the screens of every scheme) between
@@ -564,6 +592,7 @@ int main(void)
         cmocka_unit_test(snapshot_has_the_requested_size),
         cmocka_unit_test(road_has_no_holes),
         cmocka_unit_test(overview_from_data_alone),
+        cmocka_unit_test(charts_redraw_off_the_sample_frames), /* last: it runs the race on */
     };
     return cmocka_run_group_tests(tests, app_fixture_setup, app_fixture_teardown);
 }

@@ -92,13 +92,20 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
 }
 
 /* The two charts, each redrawn into its layer only when the history has
- * grown by about one pixel column, was reset, or the layout changed. */
+ * grown by about one pixel column, was reset, or the layout changed. A
+ * chart's history grows on the frames that bring a new sample, which are
+ * also the frames on which every screen's camera moves; so a due redraw
+ * waits for the next frame that brings none (at most one frame: with a
+ * sample on every frame, as when fast-forwarding, it is drawn on the
+ * second), keeping the two costs on different frames. */
 void app_draw_charts(AppState *s)
 {
     int n = s->data.n;
     int64_t total = 0;
     for (int k = 0; k < n; k++)
         total += s->data.nhistory[k];
+    bool grew = total != s->chart_total;
+    s->chart_total = total;
     int64_t race_samples = s->data.period_us > 0 ? s->data.end_us / s->data.period_us + 1 : 1;
     for (int pass = 0; pass < 2; pass++) {
         const SDL_FRect *a = &s->lay.chart[pass];
@@ -117,10 +124,13 @@ void app_draw_charts(AppState *s)
             draw_chart(s, pass, *a);
             continue;
         }
-        if (l->key != key) {
+        if (l->key != key && l->key != 0 && grew && !s->chart_waits[pass]) {
+            s->chart_waits[pass] = true; /* the old picture for one more frame */
+        } else if (l->key != key) {
             SDL_FRect at = {0, 0, a->w, a->h};
             draw_chart(s, pass, at);
             l->key = key;
+            s->chart_waits[pass] = false;
         }
         app_layer_end(s, l, a->x, a->y);
     }

@@ -262,6 +262,10 @@ typedef struct AppState {
     bool gtext_valid;
 
     AppLayer chart_layer[2], bar_layer;
+    /* the charts' history length on the previous frame, and whether each
+     * chart's redraw waits for a frame that adds no sample (app_charts.c) */
+    int64_t chart_total;
+    bool chart_waits[2];
     bool no_layers; /* draw everything every frame (tests compare both ways) */
     bool no_tiles;  /* the follow views' track drawn, not copied from tiles (a driving screen, tests) */
     bool snapshot;  /* drawing a --snapshot: the top bar says so */
