@@ -1,4 +1,5 @@
-/* Seeded streams: determinism, independence and moments against closed forms. */
+/* Seeded streams: determinism, independence and moments against closed forms;
+ * and the lowest-bit index (nr_common.h) against a loop, on such a stream. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "nr_common.h"
 #include "rng.h"
 
 static void same_seed_same_sequence(void **state)
@@ -101,6 +103,33 @@ static void gamma_moments(void **state)
     }
 }
 
+/* The index of the lowest set bit, counted by shifting until it shows. */
+static int lowest_bit_by_loop(uint32_t m)
+{
+    int i = 0;
+    while (!(m & 1u)) {
+        m >>= 1;
+        i++;
+    }
+    return i;
+}
+
+static void lowest_bit_is_the_loops(void **state)
+{
+    (void)state;
+    for (int b = 0; b < 32; b++) {
+        assert_int_equal(nr_lowest_bit(UINT32_C(1) << b), b);
+        assert_int_equal(nr_lowest_bit(UINT32_C(0xFFFFFFFF) << b), b);
+    }
+    Rng r;
+    rng_seed(&r, 5, 1);
+    for (int i = 0; i < 100000; i++) {
+        uint32_t m = (uint32_t)rng_u64(&r) >> (i % 32); /* fewer bits as the shift grows */
+        if (m)
+            assert_int_equal(nr_lowest_bit(m), lowest_bit_by_loop(m));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -109,6 +138,7 @@ int main(void)
         cmocka_unit_test(below_is_in_range_and_even),
         cmocka_unit_test(normal_moments),
         cmocka_unit_test(gamma_moments),
+        cmocka_unit_test(lowest_bit_is_the_loops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,17 @@ bool nr_error_set(NrError *err, const char *fmt, ...) NR_PRINTF(2, 3);
  * terminal escapes or line breaks. */
 bool nr_text_is_printable(const char *s);
 
+/* The index (0-31) of m's lowest set bit; m must not be 0. m & -m keeps
+ * that bit alone, and its product with the de Bruijn sequence B(2, 5)
+ * 0x077CB531 has a distinct top five bits for each of the 32 powers of
+ * two: portable C11 for what compilers offer as a builtin. */
+static inline int nr_lowest_bit(uint32_t m)
+{
+    static const uint8_t at[32] = {0,  1,  28, 2,  29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4,  8,
+                                   31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6,  11, 5,  10, 9};
+    return at[(uint32_t)((m & (0u - m)) * UINT32_C(0x077CB531)) >> 27];
+}
+
 /* Wrap an angle to (-pi, pi]. */
 double nr_wrap_angle(double a);
 

@@ -144,10 +144,10 @@ static void deliver_group(Engine *e, int32_t g)
     int ks[ROUTE_FAN], n = 0;
     RxResult rx[ROUTE_FAN];
     for (uint32_t m = gr->mask; m;) { /* copy c: the lowest bit left */
-        int c = __builtin_ctz(m);
+        int c = nr_lowest_bit(m);
         m &= m - 1;
         ks[n++] = fa->k[c];
-        if (m && fa->mu[__builtin_ctz(m)] == fa->mu[c])
+        if (m && fa->mu[nr_lowest_bit(m)] == fa->mu[c])
             continue; /* the same bytes follow: one receive for both */
         terminal_receive_many(e->term[to], ks, n, route_mu(e->route, fa->mu[c]), route_mu_ok(e->route, fa->mu[c]),
                               lt, rx);

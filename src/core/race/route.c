@@ -420,7 +420,7 @@ void route_drop_group(RouteMedium *r, int32_t g)
     DelayLine *d = &r->line[gr->from * r->ncars + gr->to];
     const uint8_t *k = r->fan[gr->fan].k;
     for (uint32_t m = gr->mask; m; m &= m - 1) /* each copy, by its bit */
-        delayline_left(d, k[__builtin_ctz(m)]);
+        delayline_left(d, k[nr_lowest_bit(m)]);
     free_group(r, g);
 }
 
