@@ -236,8 +236,8 @@ int delayline_admit(DelayLine *d, int k, const Mu *mu, int64_t enter_us, int64_t
 }
 
 /* Every copy of a class takes the slot's primary fate (slot_fate) and one
- * due time (admit, without fifo's per-scheme floor); the per-scheme state
- * moves as admit_copies would move it copy by copy. */
+ * due time, as admit gives it but without fifo's per-scheme floor; the
+ * per-scheme state moves as admit_copies would move it copy by copy. */
 int delayline_admit_class(DelayLine *d, const int *k, int n, int64_t enter_us, int64_t *due_us)
 {
     if (d->fifo || d->draw.dup)

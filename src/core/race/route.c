@@ -252,8 +252,8 @@ RouteFates route_send_all(RouteMedium *r, int k, int from, const Mu *mu, int64_t
 /* Copies e[0..n) of fan record f, scheme k[i] each, to every other
  * terminal: line by line, each line taking the copies in sending order. A
  * line's copies meet the same fates in the same order as route_send_all's
- * one copy at a time (each line and each scheme's share of it has its own
- * state); the cs uplink of each copy is drawn first, in sending order, as
+ * one copy after another: each line and each scheme's share of it has its own
+ * state; the cs uplink of each copy is drawn first, in sending order, as
  * the first destination draws it there (the uplink is a line of its own).
  * When every copy is an update entering the lines at one instant (a class,
  * whatever the bytes: the racing four's copies of one instant, nc and
