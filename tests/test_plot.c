@@ -245,6 +245,47 @@ static void long_label_stays_in_its_panel(void **state)
         fail_msg("label pixels in the top 12 rows: %d, the bottom 12: %d", dark_top, dark_bottom);
 }
 
+/* A figure title wider than the page at the base font (a sweep --vary's,
+ * with two link specs) goes on two lines split at a " | ": no title pixel
+ * in the 4 columns at either edge, where the one line used to run off the
+ * page on both sides. */
+static void long_title_takes_two_lines(void **state)
+{
+    (void)state;
+    double x[3] = {0, 1, 2}, y[3] = {1, 2, 3};
+    PlotSeries s = {"nc", x, y, 3, false, NULL, NULL};
+    PlotPanel p;
+    memset(&p, 0, sizeof p);
+    p.series = &s;
+    p.nseries = 1;
+    PlotFigure fig = {"default.csv | base link 1->2 delay 75ms 10ms distribution paretonormal | "
+                      "2->1 delay 75ms 10ms distribution paretonormal | 1 seed",
+                      &p, 1, 1, 400, 300};
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/netrace-test-title-%ld.png", (long)getpid());
+    NrError err = {{0}};
+    assert_int_equal(plot_write(&fig, path, &err), 0);
+    SDL_Surface *img = IMG_Load(path);
+    unlink(path);
+    assert_non_null(img);
+    SDL_LockSurface(img);
+    int edge = 0, rows = 0;
+    for (int cy = 0; cy < 40; cy++) {
+        int n = 0;
+        for (int cx = 0; cx < img->w; cx++) {
+            uint32_t c = pixel_rgb(img, cx, cy);
+            bool d = ((c >> 16 & 0xFF) + (c >> 8 & 0xFF) + (c & 0xFF)) < 3 * 0x80;
+            n += d;
+            edge += d && (cx < 4 || cx >= img->w - 4);
+        }
+        rows += n > 0;
+    }
+    SDL_UnlockSurface(img);
+    SDL_FreeSurface(img);
+    assert_int_equal(edge, 0);
+    assert_true(rows > 12); /* two lines of text, not one */
+}
+
 /* Tick labels on a short axis stay apart: a 40 px axis with 20 px labels
  * holds two steps, so a range of 1.0 gets a step of 0.5 (not 0.2, which put
  * six labels on top of each other in the focus view's charts); a tall axis
@@ -272,6 +313,7 @@ int main(void)
         cmocka_unit_test(short_axes_get_fewer_ticks),
         cmocka_unit_test(vector_page_is_a_text_width),
         cmocka_unit_test(long_label_stays_in_its_panel),
+        cmocka_unit_test(long_title_takes_two_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

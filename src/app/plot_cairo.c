@@ -317,16 +317,34 @@ static void draw_figure(cairo_t *cr, const PlotFigure *fig, int W, int H)
         double fs = base * 1.5; /* the window's big font */
         cairo_text_extents_t te;
         char buf[1024];
+        const char *t = utf8_clean(fig->title, buf, sizeof buf);
         for (;; fs -= 1) {
             cairo_set_font_size(cr, fs);
-            cairo_text_extents(cr, utf8_clean(fig->title, buf, sizeof buf), &te);
-            if (te.x_advance < W - 16 || fs <= 8)
+            cairo_text_extents(cr, t, &te);
+            if (te.x_advance < W - 16 || fs <= base)
                 break;
         }
         cairo_font_extents_t fe;
         cairo_font_extents(cr, &fe);
-        text_at(cr, W / 2.0, fe.height / 4, 0, th.fg, fig->title);
-        top = fe.height * 1.3;
+        if (te.x_advance < W - 16) {
+            text_at(cr, W / 2.0, fe.height / 4, 0, th.fg, t);
+            top = fe.height * 1.3;
+        } else { /* two lines, split at the " | " (else the space) nearest the middle */
+            size_t n = strlen(t), cut = 0;
+            for (int pass = 0; pass < 2 && cut == 0; pass++)
+                for (size_t i = 1; i + 2 < n; i++)
+                    if (pass ? t[i] == ' ' : (t[i] == '|' && t[i - 1] == ' ' && t[i + 1] == ' '))
+                        if (cut == 0 || fabs((double)i - n / 2.0) < fabs((double)cut - n / 2.0))
+                            cut = i;
+            char first[1024];
+            size_t k = cut > 0 && t[cut] == '|' ? cut - 1 : cut;
+            memcpy(first, t, k);
+            first[k] = 0;
+            const char *second = cut > 0 ? t + cut + (t[cut] == '|' ? 2 : 1) : "";
+            text_fit(cr, W / 2.0, fe.height / 4, 0, th.fg, first, W - 16);
+            text_fit(cr, W / 2.0, fe.height * 1.25, 0, th.fg, second, W - 16);
+            top = fe.height * 2.3;
+        }
     }
     double pw = (double)W / cols, ph = ((double)H - top) / rows;
     for (int i = 0; i < fig->npanels; i++)
