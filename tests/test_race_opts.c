@@ -4,8 +4,9 @@
  * delays file; the recording's header gives the defaults and the lines.
  * The files are counted as the loaders open them (nr_file_open, wrapped by
  * the linker) and the header's parses (raceheader_read, wrapped): one
- * open of the matrix, one of the delays file per trace line, one of the
- * recording, one parse of its header (before: 2, 2 per line, 1 and 3). */
+ * open of the matrix, one of the delays file for all its trace lines, one
+ * of the recording, one parse of its header (before: 2, 2 per line, 1 and
+ * 3). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,12 +111,46 @@ static void replay_reads_each_input_once(void **state)
     memset(&seen, 0, sizeof seen);
     assert_int_equal(run_quiet(&cmd_replay, 7, argv), CLI_OK);
     assert_int_equal(opens_of("/links.txt"), 1);
-    assert_int_equal(opens_of("/delays.csv"), 2); /* its two trace lines, each once */
+    assert_int_equal(opens_of("/delays.csv"), 1); /* its two trace lines, one read */
     assert_int_equal(opens_of("/default.csv"), 1);
     assert_int_equal(seen.header_reads, 1);
     char path[600];
     snprintf(path, sizeof path, "%s/delays.csv", dir);
     unlink(path);
+    unlink(links);
+    rmdir(dir);
+}
+
+/* A served race's matrix as netrace merge writes it: client-server, every
+ * line over one delays file, a hop's rows each (uplinks 1s, 2s; downlinks
+ * s1, s2 taken per sender as 2s1, 1s2). The file is read once for the
+ * four lines and the route takes each sender's downlink rows from that
+ * read (before: once per line and again per sender, 6). */
+static void replay_reads_a_served_matrix_once(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_race_opts.XXXXXX", hops[600], links[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(hops, sizeof hops, "%s/hops.csv", dir);
+    FILE *f = fopen(hops, "w");
+    assert_non_null(f);
+    fprintf(f, "direction,seq,delay_us\n");
+    for (int s = 0; s < 1000; s++)
+        fprintf(f, "1s,%d,20000\n2s,%d,30000\n1s2,%d,40000\n2s1,%d,50000\n", s, s, s, s);
+    fclose(f);
+    snprintf(links, sizeof links, "%s/links.txt", dir);
+    f = fopen(links, "w");
+    assert_non_null(f);
+    fprintf(f, "1-s trace %s direction 1s\n2-s trace %s direction 2s\ns-1 trace %s direction s1\n"
+               "s-2 trace %s direction s2\n", hops, hops, hops, hops);
+    fclose(f);
+    char *argv[] = {"replay", NETRACE_SOURCE_DIR "/recordings/default.csv", "--headless", "--schemes", "nc,dr",
+                    "--topology", "cs", "--links", links};
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(run_quiet(&cmd_replay, 9, argv), CLI_OK);
+    assert_int_equal(opens_of("/links.txt"), 1);
+    assert_int_equal(opens_of("/hops.csv"), 1);
+    unlink(hops);
     unlink(links);
     rmdir(dir);
 }
@@ -145,6 +180,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(replay_reads_each_input_once),
+        cmocka_unit_test(replay_reads_a_served_matrix_once),
         cmocka_unit_test(replay_names_a_bad_matrix_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
