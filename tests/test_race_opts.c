@@ -6,7 +6,7 @@
  * the linker) and the header's parses (raceheader_read, wrapped): one
  * open of the matrix, one of the delays file for all its trace lines, one
  * of the recording, one parse of its header (before: 2, 2 per line, 1 and
- * 3). */
+ * 3); and the topology resolved once (race_topo_resolve). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -82,6 +82,16 @@ static void write_fixture(const char *dir, int n, char *links, size_t cap)
     fclose(f);
 }
 
+/* A new temporary dir (its name into dir) and its links.txt, open to write. */
+static FILE *links_open(char *dir, char *links, size_t cap)
+{
+    assert_non_null(mkdtemp(dir));
+    snprintf(links, cap, "%s/links.txt", dir);
+    FILE *f = fopen(links, "w");
+    assert_non_null(f);
+    return f;
+}
+
 extern const CliCommand cmd_replay;
 const CliCommand *const cli_commands[] = {&cmd_replay, NULL}; /* main.c's table, which the test has not */
 
@@ -155,16 +165,56 @@ static void replay_reads_a_served_matrix_once(void **state)
     rmdir(dir);
 }
 
+/* The topology is resolved once per options: a second race_topo_resolve
+ * (or _cars) changes nothing and gives the first one's answer. Before, it
+ * found the links file's lines taken by the first and failed with an empty
+ * message, and made cars 3 and 4's progress again (the first leaked). A
+ * race of the four-car recording over a matrix of its 12 lines. */
+static void topology_resolved_once(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_race_opts.XXXXXX", links[600];
+    FILE *f = links_open(dir, links, sizeof links);
+    for (int i = 1; i <= 4; i++)
+        for (int j = 1; j <= 4; j++)
+            if (i != j)
+                fprintf(f, "%d-%d delay %dms\n", i, j, 10 * i + j);
+    fclose(f);
+    RaceOpts o;
+    race_opts_init(&o, "nc,dr");
+    o.recording = NETRACE_SOURCE_DIR "/recordings/four.csv";
+    o.links_path = links;
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(race_opts_load(&o, "replay"), CLI_OK);
+    assert_int_equal(race_header_defaults(&o, "replay"), CLI_OK);
+    assert_int_equal(race_topo_resolve(&o, "replay"), CLI_OK);
+    assert_int_equal(o.ncars, 4);
+    const LinkSpec *l34 = linkmatrix_get(o.lines, 2, 3);
+    assert_non_null(l34);
+    assert_string_equal(l34->text, "delay 34ms");
+    const double *p3 = o.progress[2], *p4 = o.progress[3];
+    assert_non_null(p3);
+    assert_non_null(p4);
+    assert_int_equal(race_topo_resolve(&o, "replay"), CLI_OK);
+    assert_int_equal(race_topo_resolve_cars(&o, "replay", 4), CLI_OK);
+    assert_int_equal(o.ncars, 4);
+    assert_ptr_equal(linkmatrix_get(o.lines, 2, 3), l34);
+    assert_string_equal(linkmatrix_get(o.lines, 2, 3)->text, "delay 34ms");
+    assert_ptr_equal(o.progress[2], p3);
+    assert_ptr_equal(o.progress[3], p4);
+    assert_int_equal(opens_of("/links.txt"), 1);
+    race_opts_free(&o);
+    unlink(links);
+    rmdir(dir);
+}
+
 /* A matrix that cannot be read is named once, in one line, exit 1: read
  * once, its error kept for the step that reports it. */
 static void replay_names_a_bad_matrix_once(void **state)
 {
     (void)state;
     char dir[] = "/tmp/test_race_opts.XXXXXX", links[600];
-    assert_non_null(mkdtemp(dir));
-    snprintf(links, sizeof links, "%s/links.txt", dir);
-    FILE *f = fopen(links, "w");
-    assert_non_null(f);
+    FILE *f = links_open(dir, links, sizeof links);
     fprintf(f, "1-2 delay 50ms\n1-2 delay 60ms\n"); /* a line given twice */
     fclose(f);
     char *argv[] = {"replay", NETRACE_SOURCE_DIR "/recordings/default.csv", "--headless", "--schemes", "nc",
@@ -181,6 +231,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(replay_reads_each_input_once),
         cmocka_unit_test(replay_reads_a_served_matrix_once),
+        cmocka_unit_test(topology_resolved_once),
         cmocka_unit_test(replay_names_a_bad_matrix_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
