@@ -325,6 +325,10 @@ bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, c
      * it is pulled back along its line towards the centre until clear */
     SDL_FPoint tri[3];
     arrow_tri(ax, ay, c, s, size, tri);
+    /* the label's steps go along the edge the arrow sits on (across on the
+     * top or the bottom edge, up and down on a side), a pulled-back arrow's
+     * too: read before the pull-back moves it off the edge */
+    bool across = fminf(fabsf(ay - inset->y), fabsf(ay - inset->y - inset->h)) < 1.0f;
     float len = hypotf(ax - x->cx, ay - x->cy);
     for (float back = 2.0f; avoid && avoid->w > 0 && tri_meets(tri, avoid) && back < len; back += 2.0f) {
         SDL_FPoint t[3];
@@ -348,8 +352,6 @@ bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, c
         return true;
     int tw, th;
     gfx_text_size(&v->gfx, GFX_SMALL, label, &tw, &th);
-    /* on the top or the bottom edge the steps go across, on a side up and down */
-    bool across = fminf(fabsf(ay - inset->y), fabsf(ay - inset->y - inset->h)) < 1.0f;
     SDL_FRect r = label_place(inset, ax - c * size * 2.4f, ay - s * size * 2.4f, (float)tw, (float)th, across, taken,
                               *ntaken);
     if (r.w <= 0)
