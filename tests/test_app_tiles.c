@@ -2,7 +2,9 @@
  * copied from tiles shows what the same view drawn directly shows, the road
  * and the grass where the ring's geometry puts them at scales between two
  * levels, no seam where tiles meet, nothing outside the view, each tile
- * drawn once while cached, and at most the cap of tiles alive. */
+ * drawn once while cached, at most the cap of tiles alive, never one
+ * evicted in the frame that copied it, and cameras far off or not finite
+ * drawn directly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -97,6 +99,7 @@ static void clear(Fixture *f, SDL_Color c)
  * keep inside clip by themselves: each copy is cut to it exactly). */
 static void draw_tiled(Fixture *f, const SDL_Rect *clip, const AppXform *x)
 {
+    app_track_tiles_frame(f->s); /* each view its own frame */
     clear(f, UNDRAWN);
     assert_true(app_track_tiles(f->s, clip, x));
     SDL_RenderPresent(f->r);
@@ -398,6 +401,146 @@ static void rotated_cameras_are_drawn(void **state)
     f->s->no_tiles = false;
 }
 
+/* The big frame of frame_keeps_its_tiles: four views of 1600 x 900 on a
+ * 3200 x 1800 output, each on its own quarter of the ring at 30 px per car
+ * width (53 x 30 cw each: no tile shared). */
+#define BIG_W 3200
+#define BIG_H 1800
+static void big_view(int k, SDL_Rect *clip, AppXform *x)
+{
+    const double at[4][2] = {{0, RING_R}, {0, -RING_R}, {RING_R, 0}, {-RING_R, 0}};
+    *clip = (SDL_Rect){(k % 2) * BIG_W / 2, (k / 2) * BIG_H / 2, BIG_W / 2, BIG_H / 2};
+    *x = (AppXform){.rect = {(float)clip->x, (float)clip->y, (float)clip->w, (float)clip->h},
+                    .cx = (float)clip->x + clip->w / 2.0f + 0.37f,
+                    .cy = (float)clip->y + clip->h / 2.0f + 0.61f,
+                    .wx = at[k][0],
+                    .wy = at[k][1],
+                    .scale = 30.0f};
+}
+
+/* View k as app_draw paints it: the tiles, else (false) the grass and the
+ * track drawn, both inside clip. */
+static bool paint_view(AppState *s, int k, bool tiles)
+{
+    SDL_Rect clip;
+    AppXform x;
+    big_view(k, &clip, &x);
+    SDL_RenderSetClipRect(s->r, &clip);
+    bool served = tiles && app_track_tiles(s, &clip, &x);
+    if (!served) {
+        gfx_fill(s->r, (float)clip.x, (float)clip.y, (float)clip.w, (float)clip.h, PAL_GRASS);
+        app_draw_track(s, &x);
+    }
+    SDL_RenderSetClipRect(s->r, NULL);
+    return served;
+}
+
+/* One frame of the views in mask (bit k: view k); returns the views the
+ * tiles served as a mask. */
+static unsigned big_frame(AppState *s, unsigned mask)
+{
+    app_track_tiles_frame(s);
+    unsigned served = 0;
+    for (int k = 0; k < 4; k++)
+        if (mask >> k & 1u)
+            served |= (unsigned)paint_view(s, k, true) << k;
+    return served;
+}
+
+/* A frame whose views need more tiles than the cache holds: the tiles the
+ * frame copied stay (a view that no longer fits is drawn directly), so
+ * each tile is drawn once (the frame's renders are exactly the tiles of
+ * the views served, counted one view at a time) and the same frame again
+ * draws none; the picture is each view's as drawn alone (the tiles of a
+ * view served, the direct drawing of one not); when the need falls every
+ * view is served again. (The old cache evicted the frame's own
+ * tiles: every view served, all 4 views' tiles drawn on every frame.) */
+static void frame_keeps_its_tiles(void **state)
+{
+    Fixture *f = *state;
+    app_track_tiles_free(f->s);
+    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, BIG_W, BIG_H, 32, SDL_PIXELFORMAT_ARGB8888);
+    assert_non_null(surf);
+    SDL_Renderer *big = SDL_CreateSoftwareRenderer(surf);
+    assert_non_null(big);
+    f->s->r = big;
+    long need[4], total = 0; /* each view's tiles drawn (not grass) and taken (grass too) */
+    for (int k = 0; k < 4; k++) {
+        app_track_tiles_free(f->s);
+        assert_int_equal(big_frame(f->s, 1u << k), 1u << k);
+        need[k] = f->s->tiles.renders;
+        total += f->s->tiles.n;
+        fprintf(stderr, "big frame: view %d takes %d tiles, draws %ld (cap %d)\n", k, f->s->tiles.n, need[k],
+                APP_TILE_CAP);
+    }
+    assert_true(total > APP_TILE_CAP);
+    app_track_tiles_free(f->s);
+    unsigned served = big_frame(f->s, 15);
+    long drawn = 0;
+    for (int k = 0; k < 4; k++)
+        drawn += served >> k & 1u ? need[k] : 0;
+    assert_true(served != 0 && served != 15);
+    assert_int_equal(f->s->tiles.renders, drawn);
+    for (int i = 0; i < 3; i++) { /* the same frame again: nothing drawn anew, the same views served */
+        assert_int_equal(big_frame(f->s, 15), served);
+        assert_int_equal(f->s->tiles.renders, drawn);
+    }
+    SDL_RenderPresent(big);
+    size_t bytes = (size_t)surf->pitch * BIG_H, differ = 0;
+    Uint8 *frame = malloc(bytes);
+    assert_non_null(frame);
+    memcpy(frame, surf->pixels, bytes);
+    for (int k = 0; k < 4; k++) { /* each view alone: tiled if served, else drawn */
+        app_track_tiles_frame(f->s);
+        assert_int_equal(paint_view(f->s, k, served >> k & 1u), served >> k & 1u);
+    }
+    SDL_RenderPresent(big);
+    for (size_t at = 0; at < bytes; at += 4)
+        differ += memcmp(frame + at, (Uint8 *)surf->pixels + at, 4) != 0;
+    free(frame);
+    fprintf(stderr, "big frame: views served 0x%x, %zu pixels differ from each view drawn alone\n", served, differ);
+    assert_int_equal(differ, 0);
+    for (int k = 0; k < 4; k++) /* the need falls to one view a frame: each served */
+        assert_int_equal(big_frame(f->s, 1u << k), 1u << k);
+    assert_int_equal(big_frame(f->s, 3), 3);
+    app_track_tiles_free(f->s);
+    f->s->r = f->r;
+    SDL_DestroyRenderer(big);
+    SDL_FreeSurface(surf);
+}
+
+/* Cameras that are not finite, or so far off or so large that the tile
+ * range would be astronomical: not served (the caller draws), no tile
+ * drawn, no hang; the caller's drawing (app_track_paint) returns too. */
+static void broken_cameras_are_not_tiled(void **state)
+{
+    Fixture *f = *state;
+    const double centres[][2] = {{NAN, RING_R}, {0, NAN}, {1e30, RING_R}, {0, -1e30}, {INFINITY, 0}, {1e12, 1e12}};
+    const float scales[] = {0.0f, NAN, 1e30f, INFINITY, -8.0f};
+    SDL_Rect clip = {0, 0, W, H};
+    long renders = f->s->tiles.renders;
+    for (size_t i = 0; i < sizeof centres / sizeof centres[0]; i++) {
+        AppXform x = camera(centres[i][0], centres[i][1], 8.0f);
+        app_track_tiles_frame(f->s);
+        assert_false(app_track_tiles(f->s, &clip, &x));
+        app_track_paint(f->s, &clip, &x);
+        x.cx = NAN; /* the view's own centre */
+        x.wx = 0;
+        x.wy = RING_R;
+        assert_false(app_track_tiles(f->s, &clip, &x));
+    }
+    for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
+        AppXform x = camera(0.0, RING_R, scales[i]);
+        app_track_tiles_frame(f->s);
+        assert_false(app_track_tiles(f->s, &clip, &x));
+        app_track_paint(f->s, &clip, &x);
+    }
+    assert_int_equal(f->s->tiles.renders, renders);
+    AppXform x = camera(0.0, RING_R, 8.0f); /* a sane camera after them: served */
+    draw_tiled(f, &clip, &x);
+    assert_true(same_rgb(world_pixel(f, &x, 0, 61), ASPHALT));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -408,6 +551,8 @@ int main(void)
         cmocka_unit_test(thin_edges_never_vanish),
         cmocka_unit_test(views_past_the_edge_draw_their_visible_part),
         cmocka_unit_test(rotated_cameras_are_drawn),
+        cmocka_unit_test(frame_keeps_its_tiles),
+        cmocka_unit_test(broken_cameras_are_not_tiled),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

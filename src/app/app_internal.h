@@ -152,7 +152,9 @@ typedef struct AppTrackLayer {
  * level L draws it at 2^(L / APP_TILE_STEPS) pixels per car width on a
  * world-aligned grid of APP_TILE_PX squares; at most APP_TILE_CAP tiles
  * alive (APP_TILE_CAP x 64 KB of pixels), the least recently copied
- * making room. A tile with no track within reach keeps no pixels (grass). */
+ * making room, never one copied in the current frame (a view whose tiles
+ * do not fit is drawn directly for that frame). A tile with no track
+ * within reach keeps no pixels (grass). */
 #define APP_TILE_PX 128
 #define APP_TILE_STEPS 8
 #define APP_TILE_LEVEL_MIN (-2 * APP_TILE_STEPS) /* 0.25 px per car width */
@@ -164,6 +166,7 @@ typedef struct AppTile {
     int level, ix, iy;
     bool grass;       /* no track within reach: a plain fill, tex unused */
     uint64_t used;    /* the cache's clock at its last copy */
+    uint64_t frame;   /* the cache's frame at its last copy */
 } AppTile;
 
 typedef struct AppTileCache {
@@ -171,6 +174,8 @@ typedef struct AppTileCache {
     int16_t hash[APP_TILE_HASH]; /* entry + 1, 0 empty; linear probing */
     int n;           /* entries taken */
     uint64_t clock;  /* tile copies so far */
+    uint64_t frame;  /* frames begun (app_track_tiles_frame); 0 before the first */
+    int held;        /* entries the current frame has copied */
     long renders;    /* tiles drawn so far (tests count them) */
 } AppTileCache;
 
@@ -378,11 +383,17 @@ void app_track_layer_free(AppState *s);
  * cut to clip and the output), copied from
  * the tiles of the largest level whose scale is at most x's (enlarged by
  * less than one step, nearest pixel: a line keeps at least its width;
- * placed to within half a pixel). False (the caller draws them) when
- * no_tiles, x rotated, its scale outside the levels, or the renderer has
- * no target textures (no_tiles set from then on). Each tile is drawn once
- * while it stays in the cache. */
+ * placed to within half a pixel). False (nothing copied; the caller draws
+ * them) when no_tiles, x rotated, its scale outside the levels or not
+ * finite, its centre not finite or so far off that the tile indices would
+ * not fit an int, the renderer has no target textures or refuses a tile,
+ * or the view's tiles do not fit the cache beside those the current frame
+ * has copied (asked again on the next frame). Each tile is drawn once
+ * while it stays in the cache, and never twice in one frame.
+ * app_track_tiles_frame(s) begins a frame (app_draw calls it): the tiles
+ * copied since the last call may make room again. */
 bool app_track_tiles(AppState *s, const SDL_Rect *clip, const AppXform *x);
+void app_track_tiles_frame(AppState *s);
 void app_track_tiles_free(AppState *s);
 /* The grass and the track under clip: app_track_tiles, else drawn. */
 void app_track_paint(AppState *s, const SDL_Rect *clip, const AppXform *x);
