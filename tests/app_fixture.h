@@ -4,7 +4,8 @@
  * 1280x720 memory surface (software renderer). cmocka's group setup and
  * teardown: app_fixture_setup / app_fixture_teardown.
  * Header-only: static inline helpers for the test programs that include it
- * (test_app.c, test_app_input.c). */
+ * (test_app.c, test_app_input.c, test_app_layers.c); frames_differ
+ * compares a frame drawn through the layers with one drawn directly. */
 #ifndef NR_APP_FIXTURE_H
 #define NR_APP_FIXTURE_H
 
@@ -133,6 +134,42 @@ static inline int app_fixture_teardown(void **state)
     SDL_Quit();
     TTF_Quit();
     return 0;
+}
+
+/* The cached layers (strip charts, control bar) change nothing in the
+ * picture: a frame drawn through them equals one drawn directly, but for a
+ * few pixels of line rasterisation at other float offsets (a stale layer
+ * differs by hundreds: a moved selection box, a new curve segment). */
+#define LAYER_PIXEL_SLACK 40
+
+/* A frame drawn through the layers (returned, malloc'd), then the same one
+ * drawn directly (left in f->surf). */
+static inline Uint8 *frame_both_ways(Fixture *f)
+{
+    f->s->no_layers = false;
+    app_draw(f->s, 1280, 720);
+    SDL_RenderPresent(f->r);
+    size_t bytes = (size_t)f->surf->pitch * (size_t)f->surf->h;
+    Uint8 *cached = malloc(bytes);
+    memcpy(cached, f->surf->pixels, bytes);
+    f->s->no_layers = true;
+    app_draw(f->s, 1280, 720);
+    SDL_RenderPresent(f->r);
+    f->s->no_layers = false;
+    return cached;
+}
+
+static inline size_t frames_differ(Fixture *f)
+{
+    bool paused = f->s->paused;
+    f->s->paused = true; /* paused: every gauge string is current in both frames */
+    Uint8 *cached = frame_both_ways(f);
+    size_t bytes = (size_t)f->surf->pitch * (size_t)f->surf->h, differ = 0; /* pixels */
+    for (size_t i = 0; i < bytes; i += 4)
+        differ += memcmp(cached + i, (Uint8 *)f->surf->pixels + i, 4) != 0;
+    free(cached);
+    f->s->paused = paused;
+    return differ;
 }
 
 #endif

@@ -271,6 +271,7 @@ typedef struct AppState {
      * chart's redraw waits for a frame that adds no sample (app_charts.c) */
     int64_t chart_total;
     bool chart_waits[2];
+    uint64_t chart_shows[2]; /* what each chart showed besides its history (app_charts.c) */
     bool no_layers; /* draw everything every frame (tests compare both ways) */
     bool no_tiles;  /* the follow views' track drawn, not copied from tiles (a driving screen, tests) */
     bool snapshot;  /* drawing a --snapshot: the top bar says so */
