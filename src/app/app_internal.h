@@ -6,6 +6,14 @@
  *        owned), opens fonts (missing font: one line on stderr, no text),
  *        allocates every buffer the drawing will use. False + err on failure.
  *   app_state_free(s)                  textures, fonts and buffers.
+ *   app_render_reset(s, ev)            whether ev says the renderer's
+ *        target textures (SDL_RENDER_TARGETS_RESET) or all its textures
+ *        (SDL_RENDER_DEVICE_RESET) lost their pixels; if so, and s is not
+ *        NULL, every texture s keeps between frames (the track tiles, the
+ *        track, chart and bar layers, the whole-track pictures, the dial;
+ *        the labels too on a device reset) is freed, to be made and drawn
+ *        again on the next frame. Every window loop owning an AppState
+ *        passes its events through it.
  *   app_handle_event(s, ev)            one SDL event (keys, mouse, resize,
  *        quit); changes the engine through its live-change calls and the
  *        view state; window-level requests (quit, fullscreen, screenshot)
@@ -315,6 +323,7 @@ void app_state_init_track(AppState *s, const Track *t, const AppConfig *cfg, SDL
 int64_t app_end_us(const AppState *s);
 void app_state_free(AppState *s);
 void app_handle_event(AppState *s, const SDL_Event *ev);
+bool app_render_reset(AppState *s, const SDL_Event *ev);
 void app_advance(AppState *s, int64_t wall_dt_us);
 /* The latest sample instant at or before t_us: where the window stops the
  * engine, so that it draws the instant the metrics measured. */
