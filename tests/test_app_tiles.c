@@ -16,25 +16,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app_internal.h"
+#include "app_fixture.h"
 #include "pixels.h"
 
 #define W 640
 #define H 480
 #define RING_R 60.0 /* the centre line's radius (cw); the road is 8 wide: 56 to 64 */
 
-typedef struct Fixture {
+typedef struct TileFix {
     Track *track;
     SDL_Surface *surf;
     SDL_Renderer *r;
     AppState *s;
-} Fixture;
+} TileFix;
 
 static const SDL_Color ASPHALT = {78, 80, 86, 255}, GRASS = {38, 84, 48, 255}, UNDRAWN = {255, 0, 255, 255};
 
 /* A circle of radius 60 car widths round the origin, counter-clockwise
  * from (60, 0), 8 cw wide, 48 control points. */
-static Track *ring_track(void)
+static Track *tile_ring(void)
 {
     char text[8192];
     int n = snprintf(text, sizeof text, "netrace-track 1\nname Tile Ring\nwidth 8\n");
@@ -51,14 +51,9 @@ static Track *ring_track(void)
 
 static int setup(void **state)
 {
-    Fixture *f = calloc(1, sizeof *f);
-    f->track = ring_track();
-    if (!f->track || TTF_Init() != 0 || SDL_Init(SDL_INIT_EVENTS) != 0)
-        return -1;
-    f->surf = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
-    f->r = SDL_CreateSoftwareRenderer(f->surf);
-    f->s = calloc(1, sizeof *f->s);
-    if (!f->r || !f->s)
+    TileFix *f = calloc(1, sizeof *f);
+    f->track = tile_ring();
+    if (!f->track || !app_canvas_open(W, H, &f->surf, &f->r, &f->s))
         return -1;
     AppConfig cfg = app_config_default();
     app_state_init_track(f->s, f->track, &cfg, f->r);
@@ -68,15 +63,10 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    Fixture *f = *state;
-    app_state_free(f->s);
-    free(f->s);
-    SDL_DestroyRenderer(f->r);
-    SDL_FreeSurface(f->surf);
+    TileFix *f = *state;
+    app_canvas_close(f->surf, f->r, f->s);
     track_free(f->track);
     free(f);
-    SDL_Quit();
-    TTF_Quit();
     return 0;
 }
 
@@ -87,7 +77,7 @@ static AppXform camera(double wx, double wy, float scale)
     return x;
 }
 
-static void clear(Fixture *f, SDL_Color c)
+static void clear(TileFix *f, SDL_Color c)
 {
     SDL_RenderSetClipRect(f->r, NULL);
     SDL_SetRenderDrawColor(f->r, c.r, c.g, c.b, 255);
@@ -97,7 +87,7 @@ static void clear(Fixture *f, SDL_Color c)
 /* The view through the tiles, on an output filled with UNDRAWN; no clip
  * rect set on the renderer (app_draw_view sets one, but the tiles must
  * keep inside clip by themselves: each copy is cut to it exactly). */
-static void draw_tiled(Fixture *f, const SDL_Rect *clip, const AppXform *x)
+static void draw_tiled(TileFix *f, const SDL_Rect *clip, const AppXform *x)
 {
     app_track_tiles_frame(f->s); /* each view its own frame */
     clear(f, UNDRAWN);
@@ -106,7 +96,7 @@ static void draw_tiled(Fixture *f, const SDL_Rect *clip, const AppXform *x)
 }
 
 /* The colour at world point (wx, wy) as x shows it. */
-static SDL_Color world_pixel(Fixture *f, const AppXform *x, double wx, double wy)
+static SDL_Color world_pixel(TileFix *f, const AppXform *x, double wx, double wy)
 {
     float px, py;
     app_world_to_px(x, wx, wy, &px, &py);
@@ -123,7 +113,7 @@ static SDL_Color world_pixel(Fixture *f, const AppXform *x, double wx, double wy
  * other side. The pixels at the hand-picked points below must all agree. */
 static void tiles_match_the_direct_drawing(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     float s = app_tile_level_scale(3 * APP_TILE_STEPS); /* 8 px per car width */
     assert_true(s == 8.0f);
     assert_int_equal(app_tile_level(s), 3 * APP_TILE_STEPS);
@@ -161,7 +151,7 @@ static void tiles_match_the_direct_drawing(void **state)
  * between pixels, at several scales of one step. */
 static void tiles_put_the_road_where_the_ring_is(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     const float scales[] = {5.3f, 6.1f, 8.4f, 8.7f, 11.9f};
     for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
         float s = scales[i];
@@ -203,7 +193,7 @@ static bool plain_road(double wx, double wy)
 
 /* Counts the pixels of screen column (vertical) or row at `at` inside clip
  * whose world point is plain road but whose colour is not the asphalt's. */
-static int seam_pixels(Fixture *f, const AppXform *x, const SDL_Rect *clip, bool vertical, int at, int *looked)
+static int seam_pixels(TileFix *f, const AppXform *x, const SDL_Rect *clip, bool vertical, int at, int *looked)
 {
     int bad = 0, n = vertical ? clip->h : clip->w;
     for (int i = 0; i < n; i++) {
@@ -224,7 +214,7 @@ static int seam_pixels(Fixture *f, const AppXform *x, const SDL_Rect *clip, bool
  * world y down from -j T / s_L (T = APP_TILE_PX). */
 static void tiles_leave_no_seam(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     const float scales[] = {6.1f, 8.4f, 10.0f};
     for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
         float s = scales[k];
@@ -272,7 +262,7 @@ static void tiles_leave_no_seam(void **state)
  * never more than the cap alive. */
 static void tiles_are_drawn_once_and_capped(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     app_track_tiles_free(f->s);
     SDL_Rect clip = {0, 0, W, H};
     AppXform x = camera(0.0, RING_R, 9.0f);
@@ -316,7 +306,7 @@ static void tiles_are_drawn_once_and_capped(void **state)
  * nearly along the rows) with no white pixel between 62 and 66 cw from the
  * centre, and between 54 and 58 (the edges at 64 and 56; the dashes at 60
  * outside both bands); *columns counts those looked at. */
-static int edge_gaps(Fixture *f, const AppXform *x, int *columns)
+static int edge_gaps(TileFix *f, const AppXform *x, int *columns)
 {
     const SDL_Color edge = {235, 235, 235, 255};
     const double band[2][2] = {{62, 66}, {54, 58}};
@@ -345,7 +335,7 @@ static int edge_gaps(Fixture *f, const AppXform *x, int *columns)
  * thin quads): the tiles may miss at most 1 % of the columns more. */
 static void thin_edges_never_vanish(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     int direct = 0, tiled = 0, columns = 0, ignored = 0;
     for (float s = 4.1f; s < 5.0f; s += 0.1f) {
         AppXform x = camera(0.0, RING_R, s);
@@ -367,7 +357,7 @@ static void thin_edges_never_vanish(void **state)
  * nothing and is served. */
 static void views_past_the_edge_draw_their_visible_part(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     AppXform x = camera(0.0, RING_R, 8.0f); /* the ring's top at the output's centre */
     x.cx = W - 40;                          /* ... moved to 40 px from its right edge */
     x.cy = H - 40;
@@ -387,7 +377,7 @@ static void views_past_the_edge_draw_their_visible_part(void **state)
  * draws the track. */
 static void rotated_cameras_are_drawn(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     SDL_Rect clip = {0, 0, W, H};
     AppXform x = camera(0.0, RING_R, 8.0f);
     x.rotated = true;
@@ -457,7 +447,7 @@ static unsigned big_frame(AppState *s, unsigned mask)
  * tiles: every view served, all 4 views' tiles drawn on every frame.) */
 static void frame_keeps_its_tiles(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     app_track_tiles_free(f->s);
     SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, BIG_W, BIG_H, 32, SDL_PIXELFORMAT_ARGB8888);
     assert_non_null(surf);
@@ -514,7 +504,7 @@ static void frame_keeps_its_tiles(void **state)
  * drawn, no hang; the caller's drawing (app_track_paint) returns too. */
 static void broken_cameras_are_not_tiled(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     const double centres[][2] = {{NAN, RING_R}, {0, NAN}, {1e30, RING_R}, {0, -1e30}, {INFINITY, 0}, {1e12, 1e12}};
     const float scales[] = {0.0f, NAN, 1e30f, INFINITY, -8.0f};
     SDL_Rect clip = {0, 0, W, H};
