@@ -191,22 +191,26 @@ typedef struct TileGrid {
     double ox, oy, ratio;
 } TileGrid;
 
-/* What a walk over a view's tiles does at each (tiles_walk). */
-typedef enum { WALK_COUNT, WALK_HOLD, WALK_COPY } TileWalk;
+/* A walk that holds the tiles a view finds cached and counts those it
+ * lacks; the entries it newly held, to let go if the view is not served. */
+typedef struct TileTally {
+    int missing, nnew;
+    int16_t fresh[APP_TILE_CAP];
+} TileTally;
 
-/* Tile (ix, iy) met by a walk: counted (*missing if the cache lacks it,
- * *stale if it has it but the frame has not copied it yet), held, or
+/* Tile (ix, iy) met by a walk: held and counted (tally), or (tally NULL)
  * copied to dst from its pixels src. False if a copy cannot be served. */
-static bool tile_visit(AppState *s, const TileGrid *g, TileWalk walk, int ix, int iy, const SDL_Rect *src,
-                       const SDL_Rect *dst, int *missing, int *stale)
+static bool tile_visit(AppState *s, const TileGrid *g, TileTally *tally, int ix, int iy, const SDL_Rect *src,
+                       const SDL_Rect *dst)
 {
     AppTileCache *c = &s->tiles;
-    if (walk != WALK_COPY) {
+    if (tally) {
         int e = tile_find(c, g->level, ix, iy);
-        if (walk == WALK_HOLD && e >= 0)
+        tally->missing += e < 0;
+        if (e >= 0 && c->tile[e].frame != c->frame) {
+            tally->fresh[tally->nnew++] = (int16_t)e; /* distinct entries: at most the cap */
             tile_hold(c, e);
-        *missing += e < 0;
-        *stale += e >= 0 && c->tile[e].frame != c->frame;
+        }
         return true;
     }
     const AppTile *t = tile_get(s, g->level, ix, iy);
@@ -221,8 +225,7 @@ static bool tile_visit(AppState *s, const TileGrid *g, TileWalk walk, int ix, in
 
 /* Every tile of g that shows inside clip, each visited once (tile_visit).
  * The caller has bounded the index range (tiles_fit). */
-static bool tiles_walk(AppState *s, const SDL_Rect *clip, const TileGrid *g, TileWalk walk, int *missing,
-                       int *stale)
+static bool tiles_walk(AppState *s, const SDL_Rect *clip, const TileGrid *g, TileTally *tally)
 {
     double span = APP_TILE_PX * g->ratio; /* a tile on the view */
     int ix0 = (int)floor(((double)clip->x - g->ox) / span) - 1, iy0 = (int)floor(((double)clip->y - g->oy) / span) - 1;
@@ -241,7 +244,7 @@ static bool tiles_walk(AppState *s, const SDL_Rect *clip, const TileGrid *g, Til
             dst.h = dy1 - dst.y;
             src.w = sx1 - src.x;
             src.h = sy1 - src.y;
-            if (!tile_visit(s, g, walk, ix, iy, &src, &dst, missing, stale))
+            if (!tile_visit(s, g, tally, ix, iy, &src, &dst))
                 return false;
         }
     }
@@ -250,8 +253,8 @@ static bool tiles_walk(AppState *s, const SDL_Rect *clip, const TileGrid *g, Til
 
 /* Whether the tiles inside clip have safe indices (every tile corner's
  * level pixel ix x APP_TILE_PX fits an int) and fit the cache beside those
- * the frame holds: then they are held, so that making room for the
- * missing ones evicts none of them. A camera that is not finite, or a
+ * the frame holds; those cached are held then, so that making room for
+ * the missing ones evicts none of them. A camera that is not finite, or a
  * thousand kilometres of car widths off, gets the direct drawing. */
 static bool tiles_fit(AppState *s, const SDL_Rect *clip, const TileGrid *g)
 {
@@ -261,12 +264,15 @@ static bool tiles_fit(AppState *s, const SDL_Rect *clip, const TileGrid *g)
     if (!isfinite(i0) || !isfinite(j0) || fabs(i0) > lim || fabs(j0) > lim || fabs(i1) > lim || fabs(j1) > lim ||
         (i1 - i0 + 3) * (j1 - j0 + 3) > 4.0 * APP_TILE_CAP)
         return false;
-    int missing = 0, stale = 0;
-    tiles_walk(s, clip, g, WALK_COUNT, &missing, &stale);
-    if (missing > APP_TILE_CAP - s->tiles.held - stale)
-        return false; /* this frame's tiles fill the cache: drawn directly, tiles again when they fit */
-    tiles_walk(s, clip, g, WALK_HOLD, &missing, &stale);
-    return true;
+    TileTally tally;
+    tally.missing = tally.nnew = 0;
+    tiles_walk(s, clip, g, &tally);
+    if (tally.missing <= APP_TILE_CAP - s->tiles.held)
+        return true;
+    for (int i = 0; i < tally.nnew; i++) /* this frame's tiles fill the cache: drawn directly, tiled when they fit */
+        s->tiles.tile[tally.fresh[i]].frame = 0;
+    s->tiles.held -= tally.nnew;
+    return false;
 }
 
 bool app_track_tiles(AppState *s, const SDL_Rect *clip, const AppXform *x)
@@ -289,8 +295,7 @@ bool app_track_tiles(AppState *s, const SDL_Rect *clip, const AppXform *x)
         return false;
     if (!SDL_IntersectRect(clip, &out, &area))
         return true; /* nothing of the view shows */
-    int missing = 0, stale = 0;
-    return tiles_fit(s, &area, &g) && tiles_walk(s, &area, &g, WALK_COPY, &missing, &stale);
+    return tiles_fit(s, &area, &g) && tiles_walk(s, &area, &g, NULL);
 }
 
 void app_track_tiles_frame(AppState *s)
