@@ -4,7 +4,10 @@
  * 1280x720 memory surface (software renderer). cmocka's group setup and
  * teardown: app_fixture_setup / app_fixture_teardown.
  * Header-only: static inline helpers for the test programs that include it
- * (test_app.c, test_app_input.c). */
+ * (test_app.c, test_app_input.c, test_app_layers.c; test_app_tiles.c and
+ * test_nrace_window.c use app_canvas_open / app_canvas_close, the drawing
+ * context under their own race); frames_differ compares a frame drawn
+ * through the layers with one drawn directly. */
 #ifndef NR_APP_FIXTURE_H
 #define NR_APP_FIXTURE_H
 
@@ -56,6 +59,32 @@ static inline void ring_recording(Recording *rec, const Track *t, int nsamples)
         }
 }
 
+/* The drawing without a window: SDL's events and SDL_ttf started, a w x h
+ * ARGB8888 memory surface, a software renderer on it and a zeroed AppState
+ * for the caller to init. False if any of them fails. */
+static inline bool app_canvas_open(int w, int h, SDL_Surface **surf, SDL_Renderer **r, AppState **s)
+{
+    if (TTF_Init() != 0 || SDL_Init(SDL_INIT_EVENTS) != 0)
+        return false;
+    *surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+    *r = *surf ? SDL_CreateSoftwareRenderer(*surf) : NULL;
+    *s = calloc(1, sizeof **s);
+    return *r && *s;
+}
+
+/* Their end: the state's textures and fonts, the renderer, the surface,
+ * SDL and SDL_ttf. */
+static inline void app_canvas_close(SDL_Surface *surf, SDL_Renderer *r, AppState *s)
+{
+    app_state_free(s);
+    free(s);
+    if (r)
+        SDL_DestroyRenderer(r);
+    SDL_FreeSurface(surf);
+    SDL_Quit();
+    TTF_Quit();
+}
+
 typedef struct Fixture {
     Track *track;
     Recording rec;
@@ -104,14 +133,11 @@ static inline int app_fixture_setup(void **state)
         return -1;
     }
     f->e = replay_engine(f->rp);
-    if (TTF_Init() != 0 || SDL_Init(SDL_INIT_EVENTS) != 0)
+    if (!app_canvas_open(1280, 720, &f->surf, &f->r, &f->s))
         return -1;
-    f->surf = SDL_CreateRGBSurfaceWithFormat(0, 1280, 720, 32, SDL_PIXELFORMAT_ARGB8888);
-    f->r = SDL_CreateSoftwareRenderer(f->surf);
-    f->s = calloc(1, sizeof *f->s);
     AppConfig cfg = app_config_default();
     cfg.replay = f->rp;
-    if (!f->r || !app_state_init(f->s, f->rp, &cfg, f->r, &err))
+    if (!app_state_init(f->s, f->rp, &cfg, f->r, &err))
         return -1;
     *state = f;
     return 0;
@@ -120,19 +146,50 @@ static inline int app_fixture_setup(void **state)
 static inline int app_fixture_teardown(void **state)
 {
     Fixture *f = *state;
-    app_state_free(f->s);
-    free(f->s);
-    SDL_DestroyRenderer(f->r);
-    SDL_FreeSurface(f->surf);
+    app_canvas_close(f->surf, f->r, f->s);
     replay_free(f->rp);
     recording_free(&f->rec);
     linkspec_free(&f->link[0]);
     linkspec_free(&f->link[1]);
     track_free(f->track);
     free(f);
-    SDL_Quit();
-    TTF_Quit();
     return 0;
+}
+
+/* The cached layers (strip charts, control bar) change nothing in the
+ * picture: a frame drawn through them equals one drawn directly, but for a
+ * few pixels of line rasterisation at other float offsets (a stale layer
+ * differs by hundreds: a moved selection box, a new curve segment). */
+#define LAYER_PIXEL_SLACK 40
+
+/* A frame drawn through the layers (returned, malloc'd), then the same one
+ * drawn directly (left in f->surf). */
+static inline Uint8 *frame_both_ways(Fixture *f)
+{
+    f->s->no_layers = false;
+    app_draw(f->s, 1280, 720);
+    SDL_RenderPresent(f->r);
+    size_t bytes = (size_t)f->surf->pitch * (size_t)f->surf->h;
+    Uint8 *cached = malloc(bytes);
+    memcpy(cached, f->surf->pixels, bytes);
+    f->s->no_layers = true;
+    app_draw(f->s, 1280, 720);
+    SDL_RenderPresent(f->r);
+    f->s->no_layers = false;
+    return cached;
+}
+
+static inline size_t frames_differ(Fixture *f)
+{
+    bool paused = f->s->paused;
+    f->s->paused = true; /* paused: every gauge string is current in both frames */
+    Uint8 *cached = frame_both_ways(f);
+    size_t bytes = (size_t)f->surf->pitch * (size_t)f->surf->h, differ = 0; /* pixels */
+    for (size_t i = 0; i < bytes; i += 4)
+        differ += memcmp(cached + i, (Uint8 *)f->surf->pixels + i, 4) != 0;
+    free(cached);
+    f->s->paused = paused;
+    return differ;
 }
 
 #endif

@@ -344,42 +344,6 @@ static void labels_rendered_once(void **state)
         assert_true(f->s->gfx.rendered > before);
 }
 
-/* The cached layers (strip charts, control bar) change nothing in the
- * picture: a frame drawn through them equals one drawn directly, but for a
- * few pixels of line rasterisation at other float offsets (a stale layer
- * differs by hundreds: a moved selection box, a new curve segment). */
-#define LAYER_PIXEL_SLACK 40
-
-/* A frame drawn through the layers (returned, malloc'd), then the same one
- * drawn directly (left in f->surf). */
-static Uint8 *frame_both_ways(Fixture *f)
-{
-    f->s->no_layers = false;
-    app_draw(f->s, 1280, 720);
-    SDL_RenderPresent(f->r);
-    size_t bytes = (size_t)f->surf->pitch * (size_t)f->surf->h;
-    Uint8 *cached = malloc(bytes);
-    memcpy(cached, f->surf->pixels, bytes);
-    f->s->no_layers = true;
-    app_draw(f->s, 1280, 720);
-    SDL_RenderPresent(f->r);
-    f->s->no_layers = false;
-    return cached;
-}
-
-static size_t frames_differ(Fixture *f)
-{
-    bool paused = f->s->paused;
-    f->s->paused = true; /* paused: every gauge string is current in both frames */
-    Uint8 *cached = frame_both_ways(f);
-    size_t bytes = (size_t)f->surf->pitch * (size_t)f->surf->h, differ = 0; /* pixels */
-    for (size_t i = 0; i < bytes; i += 4)
-        differ += memcmp(cached + i, (Uint8 *)f->surf->pixels + i, 4) != 0;
-    free(cached);
-    f->s->paused = paused;
-    return differ;
-}
-
 static void layers_draw_the_same_picture(void **state)
 {
     Fixture *f = *state;

@@ -2,7 +2,9 @@
  * copied from tiles shows what the same view drawn directly shows, the road
  * and the grass where the ring's geometry puts them at scales between two
  * levels, no seam where tiles meet, nothing outside the view, each tile
- * drawn once while cached, and at most the cap of tiles alive. */
+ * drawn once while cached, at most the cap of tiles alive, never one
+ * evicted in the frame that copied it, and cameras far off or not finite
+ * drawn directly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,25 +16,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app_internal.h"
+#include "app_fixture.h"
 #include "pixels.h"
 
 #define W 640
 #define H 480
 #define RING_R 60.0 /* the centre line's radius (cw); the road is 8 wide: 56 to 64 */
 
-typedef struct Fixture {
+typedef struct TileFix {
     Track *track;
     SDL_Surface *surf;
     SDL_Renderer *r;
     AppState *s;
-} Fixture;
+} TileFix;
 
 static const SDL_Color ASPHALT = {78, 80, 86, 255}, GRASS = {38, 84, 48, 255}, UNDRAWN = {255, 0, 255, 255};
 
 /* A circle of radius 60 car widths round the origin, counter-clockwise
  * from (60, 0), 8 cw wide, 48 control points. */
-static Track *ring_track(void)
+static Track *tile_ring(void)
 {
     char text[8192];
     int n = snprintf(text, sizeof text, "netrace-track 1\nname Tile Ring\nwidth 8\n");
@@ -49,14 +51,9 @@ static Track *ring_track(void)
 
 static int setup(void **state)
 {
-    Fixture *f = calloc(1, sizeof *f);
-    f->track = ring_track();
-    if (!f->track || TTF_Init() != 0 || SDL_Init(SDL_INIT_EVENTS) != 0)
-        return -1;
-    f->surf = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
-    f->r = SDL_CreateSoftwareRenderer(f->surf);
-    f->s = calloc(1, sizeof *f->s);
-    if (!f->r || !f->s)
+    TileFix *f = calloc(1, sizeof *f);
+    f->track = tile_ring();
+    if (!f->track || !app_canvas_open(W, H, &f->surf, &f->r, &f->s))
         return -1;
     AppConfig cfg = app_config_default();
     app_state_init_track(f->s, f->track, &cfg, f->r);
@@ -66,15 +63,10 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    Fixture *f = *state;
-    app_state_free(f->s);
-    free(f->s);
-    SDL_DestroyRenderer(f->r);
-    SDL_FreeSurface(f->surf);
+    TileFix *f = *state;
+    app_canvas_close(f->surf, f->r, f->s);
     track_free(f->track);
     free(f);
-    SDL_Quit();
-    TTF_Quit();
     return 0;
 }
 
@@ -85,7 +77,7 @@ static AppXform camera(double wx, double wy, float scale)
     return x;
 }
 
-static void clear(Fixture *f, SDL_Color c)
+static void clear(TileFix *f, SDL_Color c)
 {
     SDL_RenderSetClipRect(f->r, NULL);
     SDL_SetRenderDrawColor(f->r, c.r, c.g, c.b, 255);
@@ -95,15 +87,16 @@ static void clear(Fixture *f, SDL_Color c)
 /* The view through the tiles, on an output filled with UNDRAWN; no clip
  * rect set on the renderer (app_draw_view sets one, but the tiles must
  * keep inside clip by themselves: each copy is cut to it exactly). */
-static void draw_tiled(Fixture *f, const SDL_Rect *clip, const AppXform *x)
+static void draw_tiled(TileFix *f, const SDL_Rect *clip, const AppXform *x)
 {
+    app_track_tiles_frame(f->s); /* each view its own frame */
     clear(f, UNDRAWN);
     assert_true(app_track_tiles(f->s, clip, x));
     SDL_RenderPresent(f->r);
 }
 
 /* The colour at world point (wx, wy) as x shows it. */
-static SDL_Color world_pixel(Fixture *f, const AppXform *x, double wx, double wy)
+static SDL_Color world_pixel(TileFix *f, const AppXform *x, double wx, double wy)
 {
     float px, py;
     app_world_to_px(x, wx, wy, &px, &py);
@@ -120,7 +113,7 @@ static SDL_Color world_pixel(Fixture *f, const AppXform *x, double wx, double wy
  * other side. The pixels at the hand-picked points below must all agree. */
 static void tiles_match_the_direct_drawing(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     float s = app_tile_level_scale(3 * APP_TILE_STEPS); /* 8 px per car width */
     assert_true(s == 8.0f);
     assert_int_equal(app_tile_level(s), 3 * APP_TILE_STEPS);
@@ -158,7 +151,7 @@ static void tiles_match_the_direct_drawing(void **state)
  * between pixels, at several scales of one step. */
 static void tiles_put_the_road_where_the_ring_is(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     const float scales[] = {5.3f, 6.1f, 8.4f, 8.7f, 11.9f};
     for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
         float s = scales[i];
@@ -200,7 +193,7 @@ static bool plain_road(double wx, double wy)
 
 /* Counts the pixels of screen column (vertical) or row at `at` inside clip
  * whose world point is plain road but whose colour is not the asphalt's. */
-static int seam_pixels(Fixture *f, const AppXform *x, const SDL_Rect *clip, bool vertical, int at, int *looked)
+static int seam_pixels(TileFix *f, const AppXform *x, const SDL_Rect *clip, bool vertical, int at, int *looked)
 {
     int bad = 0, n = vertical ? clip->h : clip->w;
     for (int i = 0; i < n; i++) {
@@ -221,7 +214,7 @@ static int seam_pixels(Fixture *f, const AppXform *x, const SDL_Rect *clip, bool
  * world y down from -j T / s_L (T = APP_TILE_PX). */
 static void tiles_leave_no_seam(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     const float scales[] = {6.1f, 8.4f, 10.0f};
     for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
         float s = scales[k];
@@ -269,7 +262,7 @@ static void tiles_leave_no_seam(void **state)
  * never more than the cap alive. */
 static void tiles_are_drawn_once_and_capped(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     app_track_tiles_free(f->s);
     SDL_Rect clip = {0, 0, W, H};
     AppXform x = camera(0.0, RING_R, 9.0f);
@@ -313,7 +306,7 @@ static void tiles_are_drawn_once_and_capped(void **state)
  * nearly along the rows) with no white pixel between 62 and 66 cw from the
  * centre, and between 54 and 58 (the edges at 64 and 56; the dashes at 60
  * outside both bands); *columns counts those looked at. */
-static int edge_gaps(Fixture *f, const AppXform *x, int *columns)
+static int edge_gaps(TileFix *f, const AppXform *x, int *columns)
 {
     const SDL_Color edge = {235, 235, 235, 255};
     const double band[2][2] = {{62, 66}, {54, 58}};
@@ -342,7 +335,7 @@ static int edge_gaps(Fixture *f, const AppXform *x, int *columns)
  * thin quads): the tiles may miss at most 1 % of the columns more. */
 static void thin_edges_never_vanish(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     int direct = 0, tiled = 0, columns = 0, ignored = 0;
     for (float s = 4.1f; s < 5.0f; s += 0.1f) {
         AppXform x = camera(0.0, RING_R, s);
@@ -364,7 +357,7 @@ static void thin_edges_never_vanish(void **state)
  * nothing and is served. */
 static void views_past_the_edge_draw_their_visible_part(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     AppXform x = camera(0.0, RING_R, 8.0f); /* the ring's top at the output's centre */
     x.cx = W - 40;                          /* ... moved to 40 px from its right edge */
     x.cy = H - 40;
@@ -384,7 +377,7 @@ static void views_past_the_edge_draw_their_visible_part(void **state)
  * draws the track. */
 static void rotated_cameras_are_drawn(void **state)
 {
-    Fixture *f = *state;
+    TileFix *f = *state;
     SDL_Rect clip = {0, 0, W, H};
     AppXform x = camera(0.0, RING_R, 8.0f);
     x.rotated = true;
@@ -398,6 +391,146 @@ static void rotated_cameras_are_drawn(void **state)
     f->s->no_tiles = false;
 }
 
+/* The big frame of frame_keeps_its_tiles: four views of 1600 x 900 on a
+ * 3200 x 1800 output, each on its own quarter of the ring at 30 px per car
+ * width (53 x 30 cw each: no tile shared). */
+#define BIG_W 3200
+#define BIG_H 1800
+static void big_view(int k, SDL_Rect *clip, AppXform *x)
+{
+    const double at[4][2] = {{0, RING_R}, {0, -RING_R}, {RING_R, 0}, {-RING_R, 0}};
+    *clip = (SDL_Rect){(k % 2) * BIG_W / 2, (k / 2) * BIG_H / 2, BIG_W / 2, BIG_H / 2};
+    *x = (AppXform){.rect = {(float)clip->x, (float)clip->y, (float)clip->w, (float)clip->h},
+                    .cx = (float)clip->x + clip->w / 2.0f + 0.37f,
+                    .cy = (float)clip->y + clip->h / 2.0f + 0.61f,
+                    .wx = at[k][0],
+                    .wy = at[k][1],
+                    .scale = 30.0f};
+}
+
+/* View k as app_draw paints it: the tiles, else (false) the grass and the
+ * track drawn, both inside clip. */
+static bool paint_view(AppState *s, int k, bool tiles)
+{
+    SDL_Rect clip;
+    AppXform x;
+    big_view(k, &clip, &x);
+    SDL_RenderSetClipRect(s->r, &clip);
+    bool served = tiles && app_track_tiles(s, &clip, &x);
+    if (!served) {
+        gfx_fill(s->r, (float)clip.x, (float)clip.y, (float)clip.w, (float)clip.h, PAL_GRASS);
+        app_draw_track(s, &x);
+    }
+    SDL_RenderSetClipRect(s->r, NULL);
+    return served;
+}
+
+/* One frame of the views in mask (bit k: view k); returns the views the
+ * tiles served as a mask. */
+static unsigned big_frame(AppState *s, unsigned mask)
+{
+    app_track_tiles_frame(s);
+    unsigned served = 0;
+    for (int k = 0; k < 4; k++)
+        if (mask >> k & 1u)
+            served |= (unsigned)paint_view(s, k, true) << k;
+    return served;
+}
+
+/* A frame whose views need more tiles than the cache holds: the tiles the
+ * frame copied stay (a view that no longer fits is drawn directly), so
+ * each tile is drawn once (the frame's renders are exactly the tiles of
+ * the views served, counted one view at a time) and the same frame again
+ * draws none; the picture is each view's as drawn alone (the tiles of a
+ * view served, the direct drawing of one not); when the need falls every
+ * view is served again. (The old cache evicted the frame's own
+ * tiles: every view served, all 4 views' tiles drawn on every frame.) */
+static void frame_keeps_its_tiles(void **state)
+{
+    TileFix *f = *state;
+    app_track_tiles_free(f->s);
+    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, BIG_W, BIG_H, 32, SDL_PIXELFORMAT_ARGB8888);
+    assert_non_null(surf);
+    SDL_Renderer *big = SDL_CreateSoftwareRenderer(surf);
+    assert_non_null(big);
+    f->s->r = big;
+    long need[4], total = 0; /* each view's tiles drawn (not grass) and taken (grass too) */
+    for (int k = 0; k < 4; k++) {
+        app_track_tiles_free(f->s);
+        assert_int_equal(big_frame(f->s, 1u << k), 1u << k);
+        need[k] = f->s->tiles.renders;
+        total += f->s->tiles.n;
+        fprintf(stderr, "big frame: view %d takes %d tiles, draws %ld (cap %d)\n", k, f->s->tiles.n, need[k],
+                APP_TILE_CAP);
+    }
+    assert_true(total > APP_TILE_CAP);
+    app_track_tiles_free(f->s);
+    unsigned served = big_frame(f->s, 15);
+    long drawn = 0;
+    for (int k = 0; k < 4; k++)
+        drawn += served >> k & 1u ? need[k] : 0;
+    assert_true(served != 0 && served != 15);
+    assert_int_equal(f->s->tiles.renders, drawn);
+    for (int i = 0; i < 3; i++) { /* the same frame again: nothing drawn anew, the same views served */
+        assert_int_equal(big_frame(f->s, 15), served);
+        assert_int_equal(f->s->tiles.renders, drawn);
+    }
+    SDL_RenderPresent(big);
+    size_t bytes = (size_t)surf->pitch * BIG_H, differ = 0;
+    Uint8 *frame = malloc(bytes);
+    assert_non_null(frame);
+    memcpy(frame, surf->pixels, bytes);
+    for (int k = 0; k < 4; k++) { /* each view alone: tiled if served, else drawn */
+        app_track_tiles_frame(f->s);
+        assert_int_equal(paint_view(f->s, k, served >> k & 1u), served >> k & 1u);
+    }
+    SDL_RenderPresent(big);
+    for (size_t at = 0; at < bytes; at += 4)
+        differ += memcmp(frame + at, (Uint8 *)surf->pixels + at, 4) != 0;
+    free(frame);
+    fprintf(stderr, "big frame: views served 0x%x, %zu pixels differ from each view drawn alone\n", served, differ);
+    assert_int_equal(differ, 0);
+    for (int k = 0; k < 4; k++) /* the need falls to one view a frame: each served */
+        assert_int_equal(big_frame(f->s, 1u << k), 1u << k);
+    assert_int_equal(big_frame(f->s, 3), 3);
+    app_track_tiles_free(f->s);
+    f->s->r = f->r;
+    SDL_DestroyRenderer(big);
+    SDL_FreeSurface(surf);
+}
+
+/* Cameras that are not finite, or so far off or so large that the tile
+ * range would be astronomical: not served (the caller draws), no tile
+ * drawn, no hang; the caller's drawing (app_track_paint) returns too. */
+static void broken_cameras_are_not_tiled(void **state)
+{
+    TileFix *f = *state;
+    const double centres[][2] = {{NAN, RING_R}, {0, NAN}, {1e30, RING_R}, {0, -1e30}, {INFINITY, 0}, {1e12, 1e12}};
+    const float scales[] = {0.0f, NAN, 1e30f, INFINITY, -8.0f};
+    SDL_Rect clip = {0, 0, W, H};
+    long renders = f->s->tiles.renders;
+    for (size_t i = 0; i < sizeof centres / sizeof centres[0]; i++) {
+        AppXform x = camera(centres[i][0], centres[i][1], 8.0f);
+        app_track_tiles_frame(f->s);
+        assert_false(app_track_tiles(f->s, &clip, &x));
+        app_track_paint(f->s, &clip, &x);
+        x.cx = NAN; /* the view's own centre */
+        x.wx = 0;
+        x.wy = RING_R;
+        assert_false(app_track_tiles(f->s, &clip, &x));
+    }
+    for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
+        AppXform x = camera(0.0, RING_R, scales[i]);
+        app_track_tiles_frame(f->s);
+        assert_false(app_track_tiles(f->s, &clip, &x));
+        app_track_paint(f->s, &clip, &x);
+    }
+    assert_int_equal(f->s->tiles.renders, renders);
+    AppXform x = camera(0.0, RING_R, 8.0f); /* a sane camera after them: served */
+    draw_tiled(f, &clip, &x);
+    assert_true(same_rgb(world_pixel(f, &x, 0, 61), ASPHALT));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -408,6 +541,8 @@ int main(void)
         cmocka_unit_test(thin_edges_never_vanish),
         cmocka_unit_test(views_past_the_edge_draw_their_visible_part),
         cmocka_unit_test(rotated_cameras_are_drawn),
+        cmocka_unit_test(frame_keeps_its_tiles),
+        cmocka_unit_test(broken_cameras_are_not_tiled),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app_internal.h"
+#include "app_fixture.h"
 #include "netrace_config.h"
 #include "pixels.h"
 
@@ -50,15 +50,12 @@ static int setup(void **state)
     ec.nschemes = scheme_parse_list("racing", ec.schemes, SCHEME_MAX, &err);
     ec.keep_history = true;
     f->rp = replay_new(&ec, &f->rec, false, &err);
-    if (!f->rp || TTF_Init() != 0 || SDL_Init(SDL_INIT_EVENTS) != 0)
+    if (!f->rp || !app_canvas_open(1280, 720, &f->surf, &f->r, &f->s))
         return -1;
-    f->surf = SDL_CreateRGBSurfaceWithFormat(0, 1280, 720, 32, SDL_PIXELFORMAT_ARGB8888);
-    f->r = SDL_CreateSoftwareRenderer(f->surf);
-    f->s = calloc(1, sizeof *f->s);
     AppConfig cfg = app_config_default();
     cfg.replay = f->rp;
     cfg.links_text = "p2p, 4 terminals: every link delay 75ms 10ms distribution paretonormal";
-    if (!f->r || !app_state_init(f->s, f->rp, &cfg, f->r, &err))
+    if (!app_state_init(f->s, f->rp, &cfg, f->r, &err))
         return -1;
     f->s->paused = true;
     *state = f;
@@ -68,17 +65,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     Fix *f = *state;
-    app_state_free(f->s);
-    free(f->s);
-    SDL_DestroyRenderer(f->r);
-    SDL_FreeSurface(f->surf);
+    app_canvas_close(f->surf, f->r, f->s);
     replay_free(f->rp);
     recording_free(&f->rec);
     linkspec_free(&f->link);
     track_free(f->track);
     free(f);
-    SDL_Quit();
-    TTF_Quit();
     return 0;
 }
 

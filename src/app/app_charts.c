@@ -94,10 +94,11 @@ static void draw_chart(AppState *s, int pass, SDL_FRect a)
 /* The two charts, each redrawn into its layer only when the history has
  * grown by about one pixel column, was reset, or the layout changed. A
  * chart's history grows on the frames that bring a new sample, which are
- * also the frames on which every screen's camera moves; so a due redraw
- * waits for the next frame that brings none (at most one frame: with a
- * sample on every frame, as when fast-forwarding, it is drawn on the
- * second), keeping the two costs on different frames. */
+ * also the frames on which every screen's camera moves; so a redraw due
+ * to the history's growth alone (not to a new focus, layout, mark or
+ * race, which show at once) waits for the next frame that brings none (at
+ * most one frame: with a sample on every frame, as when fast-forwarding,
+ * it is drawn on the second), keeping the two costs on different frames. */
 void app_draw_charts(AppState *s)
 {
     int n = s->data.n;
@@ -114,17 +115,19 @@ void app_draw_charts(AppState *s)
         AppLayer *l = &s->chart_layer[pass];
         int64_t per_px = race_samples / (int64_t)a->w + 1;
         int64_t bucket = (int64_t)(n > 0 ? n : 1) * per_px;
+        /* what the chart shows besides its history's length */
+        uint64_t shows = ((uint64_t)(s->focus + 2) << 8) ^ (uint64_t)n ^ ((uint64_t)s->lay.base << 40) ^
+                         ((uint64_t)s->nmarks << 48) ^ (total == 0 ? 0x5a5a5a5aULL : 0);
         /* the second chart's buckets are offset by half: never both redrawn in one frame */
-        uint64_t key = ((uint64_t)((total + (pass ? bucket / 2 : 0)) / bucket) << 16) ^
-                       ((uint64_t)(s->focus + 2) << 8) ^ (uint64_t)n ^ ((uint64_t)s->lay.base << 40) ^
-                       ((uint64_t)s->nmarks << 48) ^
-                       (total == 0 ? 0x5a5a5a5aULL : 0);
+        uint64_t key = ((uint64_t)((total + (pass ? bucket / 2 : 0)) / bucket) << 16) ^ shows;
         if (s->no_layers || !app_layer_begin(s, l, (int)a->w, (int)a->h)) {
             SDL_SetRenderTarget(s->r, NULL);
             draw_chart(s, pass, *a);
             continue;
         }
-        if (l->key != key && l->key != 0 && grew && !s->chart_waits[pass]) {
+        bool only_grew = grew && shows == s->chart_shows[pass]; /* not a new focus, layout, race */
+        s->chart_shows[pass] = shows;
+        if (l->key != key && l->key != 0 && only_grew && !s->chart_waits[pass]) {
             s->chart_waits[pass] = true; /* the old picture for one more frame */
         } else if (l->key != key) {
             SDL_FRect at = {0, 0, a->w, a->h};

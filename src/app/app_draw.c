@@ -405,6 +405,7 @@ void app_draw(AppState *s, int w, int h)
     if (s->e) /* else the owner filled s->data (a network race) */
         racedata_from_engine(&s->data, s->e, app_end_us(s));
     gfx_begin_frame(&s->gfx);
+    app_track_tiles_frame(s);
     app_layout(s, w, h);
     SDL_SetRenderDrawColor(s->r, PAL_BG.r, PAL_BG.g, PAL_BG.b, 255);
     SDL_RenderClear(s->r);

@@ -182,6 +182,10 @@ void app_handle_event(AppState *s, const SDL_Event *ev)
     case SDL_KEYDOWN:
         handle_key(s, &ev->key);
         break;
+    case SDL_RENDER_TARGETS_RESET: /* the layers' and tiles' pixels lost */
+    case SDL_RENDER_DEVICE_RESET:
+        app_render_reset(s, ev);
+        break;
     case SDL_MOUSEBUTTONDOWN:
         handle_click(s, (float)ev->button.x, (float)ev->button.y, ev->button.button);
         break;

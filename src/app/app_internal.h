@@ -6,6 +6,14 @@
  *        owned), opens fonts (missing font: one line on stderr, no text),
  *        allocates every buffer the drawing will use. False + err on failure.
  *   app_state_free(s)                  textures, fonts and buffers.
+ *   app_render_reset(s, ev)            whether ev says the renderer's
+ *        target textures (SDL_RENDER_TARGETS_RESET) or all its textures
+ *        (SDL_RENDER_DEVICE_RESET) lost their pixels; if so, and s is not
+ *        NULL, every texture s keeps between frames (the track tiles, the
+ *        track, chart and bar layers, the whole-track pictures, the dial;
+ *        the labels too on a device reset) is freed, to be made and drawn
+ *        again on the next frame. Every window loop owning an AppState
+ *        passes its events through it.
  *   app_handle_event(s, ev)            one SDL event (keys, mouse, resize,
  *        quit); changes the engine through its live-change calls and the
  *        view state; window-level requests (quit, fullscreen, screenshot)
@@ -152,7 +160,9 @@ typedef struct AppTrackLayer {
  * level L draws it at 2^(L / APP_TILE_STEPS) pixels per car width on a
  * world-aligned grid of APP_TILE_PX squares; at most APP_TILE_CAP tiles
  * alive (APP_TILE_CAP x 64 KB of pixels), the least recently copied
- * making room. A tile with no track within reach keeps no pixels (grass). */
+ * making room, never one copied in the current frame (a view whose tiles
+ * do not fit is drawn directly for that frame). A tile with no track
+ * within reach keeps no pixels (grass). */
 #define APP_TILE_PX 128
 #define APP_TILE_STEPS 8
 #define APP_TILE_LEVEL_MIN (-2 * APP_TILE_STEPS) /* 0.25 px per car width */
@@ -164,6 +174,7 @@ typedef struct AppTile {
     int level, ix, iy;
     bool grass;       /* no track within reach: a plain fill, tex unused */
     uint64_t used;    /* the cache's clock at its last copy */
+    uint64_t frame;   /* the cache's frame at its last copy */
 } AppTile;
 
 typedef struct AppTileCache {
@@ -171,6 +182,8 @@ typedef struct AppTileCache {
     int16_t hash[APP_TILE_HASH]; /* entry + 1, 0 empty; linear probing */
     int n;           /* entries taken */
     uint64_t clock;  /* tile copies so far */
+    uint64_t frame;  /* frames begun (app_track_tiles_frame); 0 before the first */
+    int held;        /* entries the current frame has copied */
     long renders;    /* tiles drawn so far (tests count them) */
 } AppTileCache;
 
@@ -266,6 +279,7 @@ typedef struct AppState {
      * chart's redraw waits for a frame that adds no sample (app_charts.c) */
     int64_t chart_total;
     bool chart_waits[2];
+    uint64_t chart_shows[2]; /* what each chart showed besides its history (app_charts.c) */
     bool no_layers; /* draw everything every frame (tests compare both ways) */
     bool no_tiles;  /* the follow views' track drawn, not copied from tiles (a driving screen, tests) */
     bool snapshot;  /* drawing a --snapshot: the top bar says so */
@@ -309,6 +323,7 @@ void app_state_init_track(AppState *s, const Track *t, const AppConfig *cfg, SDL
 int64_t app_end_us(const AppState *s);
 void app_state_free(AppState *s);
 void app_handle_event(AppState *s, const SDL_Event *ev);
+bool app_render_reset(AppState *s, const SDL_Event *ev);
 void app_advance(AppState *s, int64_t wall_dt_us);
 /* The latest sample instant at or before t_us: where the window stops the
  * engine, so that it draws the instant the metrics measured. */
@@ -378,11 +393,17 @@ void app_track_layer_free(AppState *s);
  * cut to clip and the output), copied from
  * the tiles of the largest level whose scale is at most x's (enlarged by
  * less than one step, nearest pixel: a line keeps at least its width;
- * placed to within half a pixel). False (the caller draws them) when
- * no_tiles, x rotated, its scale outside the levels, or the renderer has
- * no target textures (no_tiles set from then on). Each tile is drawn once
- * while it stays in the cache. */
+ * placed to within half a pixel). False (nothing copied; the caller draws
+ * them) when no_tiles, x rotated, its scale outside the levels or not
+ * finite, its centre not finite or so far off that the tile indices would
+ * not fit an int, the renderer has no target textures or refuses a tile,
+ * or the view's tiles do not fit the cache beside those the current frame
+ * has copied (asked again on the next frame). Each tile is drawn once
+ * while it stays in the cache, and never twice in one frame.
+ * app_track_tiles_frame(s) begins a frame (app_draw calls it): the tiles
+ * copied since the last call may make room again. */
 bool app_track_tiles(AppState *s, const SDL_Rect *clip, const AppXform *x);
+void app_track_tiles_frame(AppState *s);
 void app_track_tiles_free(AppState *s);
 /* The grass and the track under clip: app_track_tiles, else drawn. */
 void app_track_paint(AppState *s, const SDL_Rect *clip, const AppXform *x);

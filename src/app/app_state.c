@@ -174,10 +174,10 @@ static void track_geometry(AppState *s, const Track *t, const AppConfig *cfg, SD
     app_track_prepare(s);
 }
 
-void app_state_free(AppState *s)
+/* Every texture the drawing keeps between frames, forgotten: made and
+ * drawn again when next needed. */
+static void textures_free(AppState *s)
 {
-    if (!s)
-        return;
     for (int i = 0; i < 2; i++)
         if (s->track_tex[i])
             SDL_DestroyTexture(s->track_tex[i]);
@@ -193,6 +193,25 @@ void app_state_free(AppState *s)
             SDL_DestroyTexture(layers[i]->tex);
         memset(layers[i], 0, sizeof *layers[i]);
     }
+}
+
+bool app_render_reset(AppState *s, const SDL_Event *ev)
+{
+    if (ev->type != SDL_RENDER_TARGETS_RESET && ev->type != SDL_RENDER_DEVICE_RESET)
+        return false;
+    if (s) {
+        textures_free(s);
+        if (ev->type == SDL_RENDER_DEVICE_RESET) /* every texture lost, the labels' too */
+            gfx_forget_textures(&s->gfx);
+    }
+    return true;
+}
+
+void app_state_free(AppState *s)
+{
+    if (!s)
+        return;
+    textures_free(s);
     gfx_free(&s->gfx);
     linkspec_free(&s->link0[0]);
     linkspec_free(&s->link0[1]);

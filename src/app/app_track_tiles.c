@@ -57,18 +57,33 @@ static void hash_insert(AppTileCache *c, int e)
     c->hash[i] = (int16_t)(e + 1);
 }
 
-/* An entry for a new tile: a free one, else the least recently copied
- * (its texture kept for the new tile). The index is rebuilt after an
+/* Marks entry e copied in the current frame: it keeps its place until
+ * the next frame begins. */
+static void tile_hold(AppTileCache *c, int e)
+{
+    if (c->tile[e].frame != c->frame) {
+        c->tile[e].frame = c->frame;
+        c->held++;
+    }
+}
+
+/* An entry for a new tile: a free one, else the least recently copied of
+ * those the current frame has not copied (its texture kept for the new
+ * tile); -1 if every entry is held. The index is rebuilt after an
  * eviction: rare (a new tile with the cache full), and simpler than
  * deleting from an open-addressed table. */
 static int tile_take(AppTileCache *c)
 {
-    if (c->n < APP_TILE_CAP)
+    if (c->n < APP_TILE_CAP) {
+        c->tile[c->n].frame = 0;
         return c->n++;
-    int old = 0;
-    for (int e = 1; e < APP_TILE_CAP; e++)
-        if (c->tile[e].used < c->tile[old].used)
+    }
+    int old = -1;
+    for (int e = 0; e < APP_TILE_CAP; e++)
+        if (c->tile[e].frame != c->frame && (old < 0 || c->tile[e].used < c->tile[old].used))
             old = e;
+    if (old < 0)
+        return -1;
     c->tile[old].level = APP_TILE_LEVEL_MIN - 1; /* matches no lookup */
     memset(c->hash, 0, sizeof c->hash);
     for (int e = 0; e < c->n; e++)
@@ -119,14 +134,17 @@ static bool tile_render(AppState *s, AppTile *t)
     return ok;
 }
 
-/* Tile (level, ix, iy), rendered if the cache lacks it; NULL if it cannot
- * be drawn (the caller draws the track itself). */
+/* Tile (level, ix, iy), rendered if the cache lacks it, held for the
+ * frame; NULL if it cannot be drawn or no entry is free (the caller draws
+ * the track itself). */
 static const AppTile *tile_get(AppState *s, int level, int ix, int iy)
 {
     AppTileCache *c = &s->tiles;
     int e = tile_find(c, level, ix, iy);
     if (e < 0) {
         e = tile_take(c);
+        if (e < 0)
+            return NULL;
         AppTile *t = &c->tile[e];
         t->level = level;
         t->ix = ix;
@@ -138,6 +156,7 @@ static const AppTile *tile_get(AppState *s, int level, int ix, int iy)
         hash_insert(c, e);
     }
     c->tile[e].used = ++c->clock;
+    tile_hold(c, e);
     return &c->tile[e];
 }
 
@@ -165,47 +184,110 @@ static bool tile_span(int t0, int t1, int lo, int hi, int *d0, int *d1, int *s0,
     return true;
 }
 
-/* The view's tiles of one level: ox, oy the view pixel of level pixel 0, 0;
- * ratio view pixels per level pixel (1 to one step). */
-static bool tiles_copy(AppState *s, const SDL_Rect *clip, int level, double ox, double oy, double ratio)
+/* Where a view meets one level's grid: ox, oy the view pixel of level
+ * pixel 0, 0; ratio view pixels per level pixel (1 to one step). */
+typedef struct TileGrid {
+    int level;
+    double ox, oy, ratio;
+} TileGrid;
+
+/* A walk that holds the tiles a view finds cached and counts those it
+ * lacks; the entries it newly held, to let go if the view is not served. */
+typedef struct TileTally {
+    int missing, nnew;
+    int16_t fresh[APP_TILE_CAP];
+} TileTally;
+
+/* Tile (ix, iy) met by a walk: held and counted (tally), or (tally NULL)
+ * copied to dst from its pixels src. False if a copy cannot be served. */
+static bool tile_visit(AppState *s, const TileGrid *g, TileTally *tally, int ix, int iy, const SDL_Rect *src,
+                       const SDL_Rect *dst)
 {
-    double span = APP_TILE_PX * ratio; /* a tile on the view */
-    int ix0 = (int)floor(((double)clip->x - ox) / span) - 1, iy0 = (int)floor(((double)clip->y - oy) / span) - 1;
-    for (int iy = iy0; edge_px(oy, ratio, iy * APP_TILE_PX) < clip->y + clip->h; iy++) {
-        int y0 = edge_px(oy, ratio, iy * APP_TILE_PX), y1 = edge_px(oy, ratio, (iy + 1) * APP_TILE_PX);
+    AppTileCache *c = &s->tiles;
+    if (tally) {
+        int e = tile_find(c, g->level, ix, iy);
+        tally->missing += e < 0;
+        if (e >= 0 && c->tile[e].frame != c->frame) {
+            tally->fresh[tally->nnew++] = (int16_t)e; /* distinct entries: at most the cap */
+            tile_hold(c, e);
+        }
+        return true;
+    }
+    const AppTile *t = tile_get(s, g->level, ix, iy);
+    if (!t)
+        return false;
+    if (t->grass)
+        gfx_fill(s->r, (float)dst->x, (float)dst->y, (float)dst->w, (float)dst->h, PAL_GRASS);
+    else
+        SDL_RenderCopy(s->r, t->tex, src, dst);
+    return true;
+}
+
+/* Every tile of g that shows inside clip, each visited once (tile_visit).
+ * The caller has bounded the index range (tiles_fit). */
+static bool tiles_walk(AppState *s, const SDL_Rect *clip, const TileGrid *g, TileTally *tally)
+{
+    double span = APP_TILE_PX * g->ratio; /* a tile on the view */
+    int ix0 = (int)floor(((double)clip->x - g->ox) / span) - 1, iy0 = (int)floor(((double)clip->y - g->oy) / span) - 1;
+    for (int iy = iy0; edge_px(g->oy, g->ratio, iy * APP_TILE_PX) < clip->y + clip->h; iy++) {
+        int y0 = edge_px(g->oy, g->ratio, iy * APP_TILE_PX), y1 = edge_px(g->oy, g->ratio, (iy + 1) * APP_TILE_PX);
         SDL_Rect src, dst;
         int sy1, dy1;
         if (!tile_span(y0, y1, clip->y, clip->y + clip->h, &dst.y, &dy1, &src.y, &sy1))
             continue;
-        for (int ix = ix0; edge_px(ox, ratio, ix * APP_TILE_PX) < clip->x + clip->w; ix++) {
-            int x0 = edge_px(ox, ratio, ix * APP_TILE_PX), x1 = edge_px(ox, ratio, (ix + 1) * APP_TILE_PX), sx1, dx1;
+        for (int ix = ix0; edge_px(g->ox, g->ratio, ix * APP_TILE_PX) < clip->x + clip->w; ix++) {
+            int x0 = edge_px(g->ox, g->ratio, ix * APP_TILE_PX), x1 = edge_px(g->ox, g->ratio, (ix + 1) * APP_TILE_PX);
+            int sx1, dx1;
             if (!tile_span(x0, x1, clip->x, clip->x + clip->w, &dst.x, &dx1, &src.x, &sx1))
                 continue;
-            const AppTile *t = tile_get(s, level, ix, iy);
-            if (!t)
-                return false;
             dst.w = dx1 - dst.x;
             dst.h = dy1 - dst.y;
             src.w = sx1 - src.x;
             src.h = sy1 - src.y;
-            if (t->grass)
-                gfx_fill(s->r, (float)dst.x, (float)dst.y, (float)dst.w, (float)dst.h, PAL_GRASS);
-            else
-                SDL_RenderCopy(s->r, t->tex, &src, &dst);
+            if (!tile_visit(s, g, tally, ix, iy, &src, &dst))
+                return false;
         }
     }
     return true;
 }
 
+/* Whether the tiles inside clip have safe indices (every tile corner's
+ * level pixel ix x APP_TILE_PX fits an int) and fit the cache beside those
+ * the frame holds; those cached are held then, so that making room for
+ * the missing ones evicts none of them. A camera that is not finite, or a
+ * thousand kilometres of car widths off, gets the direct drawing. */
+static bool tiles_fit(AppState *s, const SDL_Rect *clip, const TileGrid *g)
+{
+    double span = APP_TILE_PX * g->ratio, lim = 1e6; /* tiles from level pixel 0 */
+    double i0 = ((double)clip->x - g->ox) / span, j0 = ((double)clip->y - g->oy) / span;
+    double i1 = i0 + clip->w / span, j1 = j0 + clip->h / span;
+    if (!isfinite(i0) || !isfinite(j0) || fabs(i0) > lim || fabs(j0) > lim || fabs(i1) > lim || fabs(j1) > lim ||
+        (i1 - i0 + 3) * (j1 - j0 + 3) > 4.0 * APP_TILE_CAP)
+        return false;
+    TileTally tally;
+    tally.missing = tally.nnew = 0;
+    tiles_walk(s, clip, g, &tally);
+    if (tally.missing <= APP_TILE_CAP - s->tiles.held)
+        return true;
+    for (int i = 0; i < tally.nnew; i++) /* this frame's tiles fill the cache: drawn directly, tiled when they fit */
+        s->tiles.tile[tally.fresh[i]].frame = 0;
+    s->tiles.held -= tally.nnew;
+    return false;
+}
+
 bool app_track_tiles(AppState *s, const SDL_Rect *clip, const AppXform *x)
 {
     if (s->no_tiles || x->rotated || !(x->scale >= app_tile_level_scale(APP_TILE_LEVEL_MIN)) ||
-        x->scale > app_tile_level_scale(APP_TILE_LEVEL_MAX) || clip->w <= 0 || clip->h <= 0)
+        !(x->scale <= app_tile_level_scale(APP_TILE_LEVEL_MAX)) || clip->w <= 0 || clip->h <= 0 ||
+        !SDL_RenderTargetSupported(s->r))
         return false;
-    int level = app_tile_level(x->scale);
-    double ratio = (double)x->scale / app_tile_level_scale(level);
+    if (s->tiles.frame == 0) /* no frame begun: the first */
+        s->tiles.frame = 1;
+    TileGrid g = {.level = app_tile_level(x->scale)};
+    g.ratio = (double)x->scale / app_tile_level_scale(g.level);
     /* view pixel = cx + (wx' - wx) scale = ox + gx' ratio, gx' = wx' x level scale */
-    double ox = x->cx - x->wx * x->scale, oy = x->cy + x->wy * x->scale;
+    g.ox = x->cx - x->wx * x->scale;
+    g.oy = x->cy + x->wy * x->scale;
     /* copies inside the output: SDL 2.26 stretches a copy that passes its
      * edge through a temporary surface made for it */
     SDL_Rect out = {0, 0, 0, 0}, area;
@@ -213,11 +295,13 @@ bool app_track_tiles(AppState *s, const SDL_Rect *clip, const AppXform *x)
         return false;
     if (!SDL_IntersectRect(clip, &out, &area))
         return true; /* nothing of the view shows */
-    if (!tiles_copy(s, &area, level, ox, oy, ratio)) {
-        s->no_tiles = true; /* no target textures here: the track drawn as before from now on */
-        return false;
-    }
-    return true;
+    return tiles_fit(s, &area, &g) && tiles_walk(s, &area, &g, NULL);
+}
+
+void app_track_tiles_frame(AppState *s)
+{
+    s->tiles.frame++;
+    s->tiles.held = 0;
 }
 
 void app_track_tiles_free(AppState *s)

@@ -17,7 +17,7 @@ bool gfx_init(Gfx *g, SDL_Renderer *r, const char *font_path)
     return true;
 }
 
-static void clear_cache(Gfx *g)
+void gfx_forget_textures(Gfx *g)
 {
     memset(g->sizes, 0, sizeof g->sizes);
     for (int i = 0; i < GFX_TEXT_CACHE; i++) {
@@ -31,7 +31,7 @@ void gfx_free(Gfx *g)
 {
     if (!g)
         return;
-    clear_cache(g);
+    gfx_forget_textures(g);
     for (int i = 0; i < GFX_NFONTS; i++)
         if (g->font[i])
             TTF_CloseFont(g->font[i]);
@@ -45,7 +45,7 @@ void gfx_set_scale(Gfx *g, int base_px)
     if (base_px == g->base_px)
         return;
     g->base_px = base_px;
-    clear_cache(g);
+    gfx_forget_textures(g);
     for (int i = 0; i < GFX_NFONTS; i++) {
         if (g->font[i])
             TTF_CloseFont(g->font[i]);

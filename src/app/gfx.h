@@ -56,6 +56,8 @@
  *        opaque panel hidden (the help overlay, a text box).
  *   gfx_fill / gfx_frame / gfx_poly / gfx_thick_line / gfx_disc  shapes.
  *   gfx_free(g)                textures and fonts; the renderer is not owned.
+ *   gfx_forget_textures(g)     the text cache's textures freed (the renderer
+ *        lost them: SDL_RENDER_DEVICE_RESET); each label made again when drawn.
  *   gfx_default_font(buf, n)   the font file used when none is asked for:
  *        $NETRACE_FONT, else DejaVu Sans Mono, else fontconfig's monospace;
  *        false when none is readable.
@@ -143,6 +145,7 @@ typedef struct Gfx {
 } Gfx;
 
 bool gfx_init(Gfx *g, SDL_Renderer *r, const char *font_path);
+void gfx_forget_textures(Gfx *g);
 void gfx_free(Gfx *g);
 void gfx_set_scale(Gfx *g, int base_px);
 void gfx_begin_frame(Gfx *g);

@@ -97,6 +97,10 @@ bool netwin_scale_key(NetWin *nw, const SDL_KeyboardEvent *k)
 static void scr_event(void *ctx, const SDL_Event *ev)
 {
     NetWin *nw = ctx;
+    if (app_render_reset(nw->view, ev)) { /* names no window: both windows' textures */
+        app_render_reset(nw->watch.s, ev);
+        return;
+    }
     if (nw->cfg->study) { /* no lagometer, no overview: the players are blind */
         netwin_study_event(nw, ev);
         return;

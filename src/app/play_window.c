@@ -77,6 +77,10 @@ static void scr_event(void *ctx, const SDL_Event *ev)
 {
     PlayWin *pw = ctx;
     PlayState *ps = pw->ps;
+    if (app_render_reset(ps->view, ev)) { /* names no window: both windows' textures */
+        app_render_reset(pw->watch.s, ev);
+        return;
+    }
     if (overwin_owns(&pw->watch, ev)) {
         bool key = ev->type == SDL_KEYDOWN || ev->type == SDL_KEYUP;
         SDL_Scancode sc = key ? ev->key.keysym.scancode : SDL_SCANCODE_UNKNOWN;

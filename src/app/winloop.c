@@ -325,8 +325,11 @@ void winloop_bench(WinLoop *L, const WinScreen *scr, int nframes)
     bool stop = false;
     for (int i = 0; i < nframes && !stop && !(scr->requests(scr->ctx) & WIN_QUIT); i++) {
         SDL_Event ev;
-        while (SDL_PollEvent(&ev)) /* nobody drives a benchmark; SIGINT / SIGTERM still end it */
+        while (SDL_PollEvent(&ev)) { /* nobody drives a benchmark; SIGINT / SIGTERM still end it */
             stop |= ev.type == SDL_QUIT;
+            if (ev.type == SDL_RENDER_TARGETS_RESET || ev.type == SDL_RENDER_DEVICE_RESET)
+                scr->event(scr->ctx, &ev); /* the screen's textures to draw again */
+        }
         uint64_t t0 = SDL_GetPerformanceCounter();
         scr->advance(scr->ctx, WIN_BENCH_DT_US);
         SDL_GetRendererOutputSize(L->r, &w, &h);

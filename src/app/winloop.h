@@ -38,7 +38,8 @@
  *   winloop_rewind(L)      the next frame's wall time starts now (after a
  *        blocking call such as another window run in between).
  *   winloop_bench(L, scr, n)  n frames as fast as possible, each advancing
- *        1/60 s, only SDL_QUIT (SIGINT, SIGTERM) heeded; prints the
+ *        1/60 s, only SDL_QUIT (SIGINT, SIGTERM) and the
+ *        renderer resets (passed to scr->event) heeded; prints the
  *        screen's header line, the frame-time statistics and, with a shot
  *        folder, a screenshot of the last frame.
  *   winloop_shot(L, scr, w, h)  the renderer's frame to
