@@ -385,6 +385,62 @@ static void bots_race(void **state)
     track_free(t);
 }
 
+/* A bot rolling backwards (a stall, a push, a backing-out just ended) at
+ * -4.5 cw/s, facing the right way on the grid: under full throttle it is
+ * moving forwards again after (4.5 + 0) / a_engine = 0.5 s, so within 10 s it
+ * must be well on its way (more than 100 cw of progress, at racing speed).
+ * A bot that took the climb out of the reverse for being stuck backed out
+ * again, and again, and reversed round the track for the rest of the race. */
+static void bot_drives_out_of_a_reverse(void **state)
+{
+    (void)state;
+    Track *t = default_track();
+    World w;
+    NrError err;
+    assert_true(world_init_solo(&w, t, 0, &err));
+    Bot *b = bot_new(t, &w.params, (BotDriver){0.9, 0.5}, 5, 1, &err);
+    assert_non_null(b);
+    double s0 = world_progress(&w, 0);
+    w.car[0].v = -4.5;
+    CarInput in = {0, 0, 0};
+    while (w.t_us < 10 * NR_US_PER_S) {
+        if (w.t_us % WORLD_CONTROL_US == 0)
+            bot_input(b, &w, 0, &in);
+        world_step(&w, &in);
+    }
+    double gone = world_progress(&w, 0) - s0;
+    if (!(gone > 100.0 && w.car[0].v > 10.0))
+        fail_msg("after 10 s: %.1f cw of progress at %.2f cw/s", gone, w.car[0].v);
+    bot_free(b);
+    track_free(t);
+}
+
+/* The trial's race: a player who stops on the grid in front of the bot.
+ * The bot gets round the standing car and laps (859.7 cw) within 60 s,
+ * never overlapping it. */
+static void bot_gets_round_a_standing_car(void **state)
+{
+    (void)state;
+    Track *t = default_track();
+    World w;
+    NrError err;
+    assert_true(world_init(&w, t, 2, &err));
+    Bot *b = bot_new(t, &w.params, (BotDriver){0.9, 0.5}, 7, 2, &err);
+    assert_non_null(b);
+    CarInput in[2] = {{0, 0, 0}, {0, 0, 0}};
+    while (w.t_us < 60 * NR_US_PER_S) {
+        if (w.t_us % WORLD_CONTROL_US == 0)
+            bot_input(b, &w, 1, &in[1]);
+        world_step(&w, in);
+        assert_false(car_overlap(&w.car[0], &w.car[1], NULL, NULL, NULL));
+    }
+    double laps = (world_progress(&w, 1) - w.start_progress[1]) / track_length(t);
+    if (!(laps > 1.0))
+        fail_msg("the bot: %.3f laps in 60 s", laps);
+    bot_free(b);
+    track_free(t);
+}
+
 /* One bot alone from grid slot 0 (bench/bench_skill.c measures the same):
  * its flying (second) lap in seconds, the mean distance from its racing
  * line over that lap (cw) and the samples it spent on the grass. */
@@ -609,6 +665,8 @@ int main(void)
         cmocka_unit_test(contacts_are_counted),
         cmocka_unit_test(no_overlap_random_inputs),
         cmocka_unit_test(bots_race),
+        cmocka_unit_test(bot_drives_out_of_a_reverse),
+        cmocka_unit_test(bot_gets_round_a_standing_car),
         cmocka_unit_test(novice_bot_is_slow_on_the_line),
         cmocka_unit_test(resimulate_from_inputs),
         cmocka_unit_test(script_parsing),

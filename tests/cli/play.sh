@@ -39,6 +39,14 @@ fi
 if cmp -s "$TMP/live-table" "$TMP/replay-table" && [ -s "$TMP/live-table" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: play and replay tables differ"; fi
 
+# A first-time player who drives 3 s and stops on the track (issue 22's
+# trial): the bot behind gets round and finishes first. It used to take its
+# climb out of backing up for being stuck, back up again, and reverse round
+# the track until the race's 600 s ran out.
+expect 0 "play --headless: the bot gets round a stopped player" -- "$NR" play --headless \
+    --p1 "script:tests/data/stop-on-track.inputs.csv" --p2 bot --laps 1 --out none
+stdout_has "^finish: car 2 first \(truth\)" "the bot finishes ahead of the stopped player"
+
 # Issue 13 item 6 in play: a link script changes the links at race times in
 # the live race exactly as in the replay of its recording.
 printf '# lag spike, then an outage\n3 12 delay 300ms 20ms\n5 both loss 100%%\n6 both delay 50ms\n' >"$TMP/play.script"

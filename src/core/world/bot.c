@@ -39,6 +39,7 @@ struct Bot {
     double mistake_left_s;  /* time left of the current mistake */
     double mistake_pace;    /* pace factor during a lift-off mistake */
     double stuck_s;         /* time spent slow while trying to drive */
+    double v_prev;          /* cw/s: the speed at the last control step */
     double recover_left_s;  /* time left of backing out */
     int pass_side;          /* +1 left, -1 right while attacking, 0 not */
 };
@@ -212,7 +213,13 @@ static bool recover(Bot *b, const Step *st, CarInput *out)
     double th, tx, ty;
     track_point(b->track, st->s, &tx, &ty, &th);
     double herr = nr_wrap_angle(th - me->heading);
-    b->stuck_s = st->v < 2.0 ? b->stuck_s + st->dt : 0.0;
+    /* Stuck: slow and not gaining speed (pinned). A car climbing out of a
+     * reverse gains speed, so it is not stuck even below 2 cw/s; nor does
+     * backing out count, or the bot backs out again before its speed turns
+     * positive, and again, and reverses round the track. */
+    bool gaining = st->v - b->v_prev > 1.0 * st->dt; /* more than 1 cw/s^2 */
+    b->v_prev = st->v;
+    b->stuck_s = st->v < 2.0 && !gaining && b->recover_left_s <= 0 ? b->stuck_s + st->dt : 0.0;
     if (b->recover_left_s <= 0 && (b->stuck_s > 0.5 || (st->v < 4.0 && fabs(herr) > 1.2))) {
         b->recover_left_s = 1.0;
         b->stuck_s = 0.0;
