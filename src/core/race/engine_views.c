@@ -172,12 +172,22 @@ static void pair_views(Engine *e, int64_t idx)
         if (!e->remote[j] && t < 0)
             t = at[j]->t_us; /* a local view's time: a remote one is only data */
     }
+    /* A sample of the given progress (known_progress's first case) read
+     * here, the rest by seen_progress: the given arrays in locals, as the
+     * stores into seen could otherwise alias them. */
+    const double *given[ENGINE_MAX_CARS];
+    const int given_n = e->given_n;
+    for (int c = 0; c < nc; c++)
+        given[c] = e->given_prog[c];
     double *p = e->seen; /* [(k * nc + j) * nc + c] */
     for (int k = 0; k < n; k++, p += nc * nc) {
         for (int j = 0; j < nc; j++) {
             const ShownCar *sc = at[j]->car + k * nc;
-            for (int c = 0; c < nc; c++)
-                p[j * nc + c] = seen_progress(e, &pr, c, &sc[c], truth[c]);
+            double *row = p + j * nc;
+            for (int c = 0; c < nc; c++) {
+                int32_t seq = sc[c].seq;
+                row[c] = seq >= 0 && seq < given_n ? given[c][seq] : seen_progress(e, &pr, c, &sc[c], truth[c]);
+            }
         }
         Slot *s = &e->s[k];
         metrics_add(&s->m, t, p, nc);

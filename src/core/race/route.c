@@ -38,14 +38,27 @@ static int32_t *line_at(const RouteMedium *r, int32_t li, int32_t i)
     return &r->qstore[(size_t)li * (size_t)r->line_cap + ((uint32_t)(r->qhead[li] + i) & (uint32_t)(r->line_cap - 1))];
 }
 
+/* Line li's ring of group indices: its slots and the mask that wraps an
+ * index. Callers keep both and the head in locals: a store of an index (an
+ * int32) could alias qhead and qn, which would otherwise be loaded again
+ * after each. */
+static inline int32_t *line_ring(const RouteMedium *r, int32_t li, uint32_t *mask)
+{
+    *mask = (uint32_t)(r->line_cap - 1);
+    return &r->qstore[(size_t)li * (size_t)r->line_cap];
+}
+
 /* Group g into line li's due order, after every group due no later. */
 static void line_insert(RouteMedium *r, int32_t li, int32_t g)
 {
-    int64_t due = r->group[g].due_us;
+    const int64_t due = r->group[g].due_us;
+    uint32_t mask;
+    int32_t *q = line_ring(r, li, &mask);
+    const uint32_t head = (uint32_t)r->qhead[li];
     int32_t i = r->qn[li]++;
-    for (; i > 0 && r->group[*line_at(r, li, i - 1)].due_us > due; i--)
-        *line_at(r, li, i) = *line_at(r, li, i - 1);
-    *line_at(r, li, i) = g;
+    for (; i > 0 && r->group[q[(head + (uint32_t)i - 1) & mask]].due_us > due; i--)
+        q[(head + (uint32_t)i) & mask] = q[(head + (uint32_t)i - 1) & mask];
+    q[(head + (uint32_t)i) & mask] = g;
     if (i == 0) { /* a new first group (mostly of an empty line) */
         r->head_due[li] = due;
         if (!r->first_stale && line_first(r, li, r->first))
@@ -56,9 +69,14 @@ static void line_insert(RouteMedium *r, int32_t li, int32_t g)
 /* Takes line li's first group. */
 static inline int32_t line_take(RouteMedium *r, int32_t li)
 {
-    int32_t g = *line_at(r, li, 0);
-    r->qhead[li] = (r->qhead[li] + 1) & (r->line_cap - 1);
-    r->head_due[li] = --r->qn[li] > 0 ? r->group[*line_at(r, li, 0)].due_us : INT64_MAX;
+    uint32_t mask;
+    const int32_t *q = line_ring(r, li, &mask);
+    const uint32_t head = (uint32_t)r->qhead[li];
+    const int32_t g = q[head];
+    const int32_t left = r->qn[li] - 1;
+    r->qhead[li] = (int32_t)((head + 1) & mask);
+    r->qn[li] = left;
+    r->head_due[li] = left > 0 ? r->group[q[(head + 1) & mask]].due_us : INT64_MAX;
     r->first_stale |= li == r->first;
     return g;
 }

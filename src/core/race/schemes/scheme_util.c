@@ -13,40 +13,49 @@ void muring_clear(MuRing *r, const Mu *base)
 
 _Static_assert((MURING_CAP & (MURING_CAP - 1)) == 0, "MURING_CAP is a power of two: indices wrap by a mask");
 
-/* head and i are never negative: the wrap is a mask. */
-static MuKept *ring_at(MuRing *r, int i)
+/* Entry i from the head: head and i are never negative, the wrap is a
+ * mask. */
+static inline unsigned ring_slot(unsigned head, int i)
 {
-    return &r->v[(unsigned)(r->head + i) & (MURING_CAP - 1)];
+    return (head + (unsigned)i) & (MURING_CAP - 1);
 }
 
 void muring_insert(MuRing *r, const Mu *mu)
 {
-    if (mu->gen_us <= r->base.gen_us)
+    const int64_t gen = mu->gen_us;
+    if (gen <= r->base.gen_us)
         return;
-    if (r->n == MURING_CAP) { /* the oldest was output long ago */
-        r->base = r->v[r->head];
-        r->head = (int)((unsigned)(r->head + 1) & (MURING_CAP - 1));
-        r->n--;
+    /* head and n in locals: an entry's seq is an int the stores below could
+     * alias, and the ring's indices would be loaded again after each. */
+    unsigned head = (unsigned)r->head;
+    int n = r->n;
+    MuKept *v = r->v;
+    if (n == MURING_CAP) { /* the oldest was output long ago */
+        r->base = v[head];
+        head = (head + 1) & (MURING_CAP - 1);
+        r->head = (int)head;
+        n--;
     }
     /* MUs mostly come in gen order: shift the few newer ones up by one. */
-    int i = r->n;
-    while (i > 0 && ring_at(r, i - 1)->gen_us > mu->gen_us) {
-        *ring_at(r, i) = *ring_at(r, i - 1);
+    int i = n;
+    while (i > 0 && v[ring_slot(head, i - 1)].gen_us > gen) {
+        v[ring_slot(head, i)] = v[ring_slot(head, i - 1)];
         i--;
     }
-    if (i > 0 && ring_at(r, i - 1)->gen_us == mu->gen_us) { /* duplicate */
-        for (int j = i; j < r->n; j++)
-            *ring_at(r, j) = *ring_at(r, j + 1);
+    if (i > 0 && v[ring_slot(head, i - 1)].gen_us == gen) { /* duplicate */
+        for (int j = i; j < n; j++)
+            v[ring_slot(head, j)] = v[ring_slot(head, j + 1)];
+        r->n = n;
         return;
     }
-    *ring_at(r, i) = mu_kept(mu);
-    r->n++;
+    v[ring_slot(head, i)] = mu_kept(mu);
+    r->n = n + 1;
 }
 
 const MuKept *muring_latest_before(const MuRing *r, int64_t t_us)
 {
     for (int i = r->n - 1; i >= 0; i--) {
-        const MuKept *m = &r->v[(unsigned)(r->head + i) & (MURING_CAP - 1)];
+        const MuKept *m = &r->v[ring_slot((unsigned)r->head, i)];
         if (m->gen_us <= t_us)
             return m;
     }
