@@ -50,16 +50,27 @@ static void value_forms(const char *val, char (*f)[64], const char **alts)
 /* ---- bars, controls, help ---------------------------------------------- */
 
 /* The top bar's title: "netrace  recordings/x.csv", else the file's name
- * without its folder, else the file name alone, else nothing. */
-static int top_title_forms(const AppState *s, char (*forms)[GFX_TEXT_MAX])
+ * without its folder, else the file name alone; a title that ends in a
+ * note in brackets ("every scheme (Tab: back to the race)", play's
+ * overview in place) keeps the note alone before it gives way; else
+ * nothing. */
+#define TOP_TITLES 5
+static int top_title_forms(const AppState *s, char (*forms)[GFX_TEXT_MAX], int *keep)
 {
     const char *title = s->cfg.title ? s->cfg.title : "", *base = strrchr(title, '/');
     base = base ? base + 1 : title;
     snprintf(forms[0], GFX_TEXT_MAX, "netrace  %s", title);
     snprintf(forms[1], GFX_TEXT_MAX, "netrace  %s", base);
     snprintf(forms[2], GFX_TEXT_MAX, "%s", base);
-    forms[3][0] = '\0';
-    return 4;
+    const char *note = strrchr(base, '(');
+    size_t len = strlen(base);
+    int n = 3;
+    bool has_note = note && len > 0 && base[len - 1] == ')' && note[1] != ')';
+    if (has_note)
+        snprintf(forms[n++], GFX_TEXT_MAX, "%.*s", (int)(base + len - 1 - note - 1), note + 1);
+    *keep = has_note ? n : n + 1; /* the forms tried with every hint before nothing is */
+    forms[n++][0] = '\0';
+    return n;
 }
 
 /* Race time, state and speed; then the transient message (shortened in
@@ -75,8 +86,8 @@ void app_draw_top(AppState *s)
     double now = (double)s->data.now_us / 1e6, end = (double)s->data.end_us / 1e6;
     const char *state = s->snapshot ? "snapshot" : s->paused ? "PAUSED"
                         : s->cfg.live ? "live" : replay_done(s->rp) && !s->loop ? "FINISHED" : "playing";
-    char titles[4][GFX_TEXT_MAX], clock[64], st[64], hint[64];
-    int ntitles = top_title_forms(s, titles);
+    char titles[TOP_TITLES][GFX_TEXT_MAX], clock[64], st[64], hint[64];
+    int keep, ntitles = top_title_forms(s, titles, &keep);
     snprintf(clock, sizeof clock, "t %5.1f / %.1f s", now, end);
     if (s->cfg.live) /* the race runs at the drivers' pace: no speed, no loop */
         snprintf(st, sizeof st, "%s", state);
@@ -91,7 +102,7 @@ void app_draw_top(AppState *s)
         snprintf(hint, sizeof hint, "1-%d focus  H help", n);
     bool msg = s->msg_frames > 0 && s->msg[0];
     const char *hints[2] = {hint, "H help"};
-    int cw, sw, hh, tw[4], hw[2] = {0, 0}, ti = ntitles - 1, hi = -1;
+    int cw, sw, hh, tw[TOP_TITLES], hw[2] = {0, 0}, ti = ntitles - 1, hi = -1;
     gfx_text_size(&s->gfx, GFX_NORMAL, clock, &cw, &hh);
     gfx_text_size(&s->gfx, GFX_NORMAL, st, &sw, &hh);
     for (int i = 0; i < ntitles; i++)
@@ -99,18 +110,19 @@ void app_draw_top(AppState *s)
     for (int h = 0; h < 2; h++)
         gfx_text_size(&s->gfx, GFX_SMALL, hints[h], &hw[h], &hh);
     /* the widest title that leaves half the bar to a message, or room for
-     * the longest hint that fits at all */
+     * the longest hint that fits at all; a note gives way to a shorter hint */
     float left0 = pad * 5 + (float)(cw + sw);
     bool found = false;
-    for (int h = msg ? 2 : 0; h < 3 && !found; h++)
-        for (int i = 0; i < ntitles && !found; i++) {
-            float right = h == 2 ? (msg ? t->w / 2 : 0) : pad * 3 + (float)hw[h];
-            if (left0 + (float)tw[i] + right <= t->w) {
-                ti = i;
-                hi = h < 2 ? h : -1;
-                found = true;
+    for (int pass = 0; pass < 2 && !found; pass++)
+        for (int h = msg ? 2 : 0; h < 3 && !found; h++)
+            for (int i = pass ? keep : 0; i < (pass ? ntitles : keep) && !found; i++) {
+                float right = h == 2 ? (msg ? t->w / 2 : 0) : pad * 3 + (float)hw[h];
+                if (left0 + (float)tw[i] + right <= t->w) {
+                    ti = i;
+                    hi = h < 2 ? h : -1;
+                    found = true;
+                }
             }
-        }
     int w = gfx_text(&s->gfx, GFX_NORMAL, (int)pad, (int)y, GFX_LEFT, PAL_FG, "%s", titles[ti]);
     w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 3) + w, (int)y, GFX_LEFT, PAL_ACCENT, "%s", clock);
     w += gfx_text(&s->gfx, GFX_NORMAL, (int)(pad * 5) + w, (int)y, GFX_LEFT,

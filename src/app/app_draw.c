@@ -229,10 +229,11 @@ static void view_captions(AppState *s, const SDL_FRect *rect, int j, const Engin
     gfx_fill(r, rect->x, rect->y, rect->w, ls + pad, PAL_CAPTION);
     gfx_room_push(&s->gfx, rect->x, rect->y, rect->w, rect->h);
     SDL_Color lc = pal_car(v->leader);
-    char lead[32], lead2[32], lead3[16], who[48];
+    char lead[32], lead2[32], lead3[16], lead4[16], who[48];
     snprintf(lead, sizeof lead, "car %d ahead", v->leader + 1);
     snprintf(lead2, sizeof lead2, "%d ahead", v->leader + 1);
-    snprintf(lead3, sizeof lead3, "%d", v->leader + 1);
+    snprintf(lead3, sizeof lead3, "P%d", v->leader + 1);
+    snprintf(lead4, sizeof lead4, "%d", v->leader + 1);
     int lw, lhh, pw;
     gfx_text_size(&s->gfx, GFX_SMALL, lead, &lw, &lhh);
     app_view_caption(j, s->data.late_us[j], true, who, sizeof who);
@@ -240,19 +241,25 @@ static void view_captions(AppState *s, const SDL_FRect *rect, int j, const Engin
     bool wide = (float)(pw + lw) + 6 * pad < rect->w;
     if (!wide)
         app_view_caption(j, s->data.late_us[j], false, who, sizeof who);
-    /* the badge says who leads in words, shorter as the view narrows
-     * ("car 2 ahead", "2 ahead", "2"); the screen's name gives way first */
-    const char *leads[3] = {lead, lead2, lead3};
+    /* the badge says who leads in words, shorter as the view narrows:
+     * "car 2 ahead" or "2 ahead" beside the screen's name, then "2 ahead"
+     * alone, then "P2" beside the name or alone; the bare "2" is the last
+     * resort (issue 22's trial: bare squares at --scale 3) */
+    const char *leads[4] = {lead, lead2, lead3, lead4};
+    static const struct {
+        int lead;
+        bool name;
+    } forms[] = {{0, true}, {1, true}, {1, false}, {2, true}, {2, false}, {3, false}};
     gfx_text_size(&s->gfx, GFX_SMALL, who, &pw, &lhh);
     int li = -1;
-    for (int i = 0; i < 3 && li < 0; i++) {
-        gfx_text_size(&s->gfx, GFX_SMALL, leads[i], &lw, &lhh);
-        if ((float)(pw + lw) + 5 * pad < rect->w)
-            li = i;
+    bool name = false;
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0] && li < 0; i++) {
+        gfx_text_size(&s->gfx, GFX_SMALL, leads[forms[i].lead], &lw, &lhh);
+        if ((float)((forms[i].name ? pw : 0) + lw) + (forms[i].name ? 5 : 4) * pad < rect->w) {
+            li = forms[i].lead;
+            name = forms[i].name;
+        }
     }
-    bool name = li >= 0; /* else the badge alone, as long as it fits */
-    if (!name)
-        li = gfx_fit(&s->gfx, GFX_SMALL, rect->w - 4 * pad, leads, 3);
     lw = 0;
     if (li >= 0)
         gfx_text_size(&s->gfx, GFX_SMALL, leads[li], &lw, &lhh);

@@ -57,33 +57,34 @@ static bool room(const GaugePen *p, float n)
     return p->y + n * p->l <= p->bottom + 1;
 }
 
-/* The overview's panel title: "7 EPP-xv epp-xv": the short name goes first,
- * then the title falls back to the name, then to the number: detail is
- * dropped, never letters. */
+/* The overview's panel title, the first form that fits: "7 EPP-xv" with
+ * the command-line name beside it in small, then the title alone in the
+ * small font, then the scheme's short label ("7 xv") in either font, and
+ * the number only when not even that fits: detail is dropped, never
+ * letters (issue 22). */
 void app_gauge_title(AppState *s, int k, const SDL_FRect *g, GaugePen *p)
 {
     const SchemeType *st = s->data.scheme[k];
     gfx_fill(s->r, g->x, g->y, 4, g->h, pal_scheme(k));
-    char title[96], num[16];
-    snprintf(title, sizeof title, "%d %s", k + 1, st->title ? st->title : st->name);
+    const char *full = st->title ? st->title : st->name, *brief = st->abbr ? st->abbr : full;
+    char title[96], abbr[96], num[16];
+    snprintf(title, sizeof title, "%d %s", k + 1, full);
+    snprintf(abbr, sizeof abbr, "%d %s", k + 1, brief);
     snprintf(num, sizeof num, "%d", k + 1);
-    int tw0, th0, nw, nh;
-    gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
-    gfx_text_size(&s->gfx, GFX_SMALL, st->name, &nw, &nh);
+    const char *forms[5] = {title, title, abbr, abbr, num};
+    const int fonts[5] = {GFX_NORMAL, GFX_SMALL, GFX_NORMAL, GFX_SMALL, GFX_SMALL};
     float room_px = p->w - 4;
-    int tfont = GFX_NORMAL;
-    if ((float)tw0 > room_px) {
-        snprintf(title, sizeof title, "%d %s", k + 1, st->name);
-        gfx_text_size(&s->gfx, GFX_NORMAL, title, &tw0, &th0);
-        if ((float)tw0 > room_px) { /* the name in the small font, else the number */
-            tfont = GFX_SMALL;
-            gfx_text_size(&s->gfx, GFX_SMALL, title, &tw0, &th0);
-            if ((float)tw0 > room_px)
-                snprintf(title, sizeof title, "%s", num);
-        }
-        nw = 1 << 20; /* the name is in the title now, or does not fit */
+    int f = 0;
+    for (; f < 4; f++) {
+        int w, h;
+        gfx_text_size(&s->gfx, fonts[f], forms[f], &w, &h);
+        if ((float)w <= room_px)
+            break;
     }
-    tw0 = gfx_text(&s->gfx, tfont, (int)p->x + 4, (int)p->y, GFX_LEFT, pal_scheme(k), "%s", title);
+    int tw0 = gfx_text(&s->gfx, fonts[f], (int)p->x + 4, (int)p->y, GFX_LEFT, pal_scheme(k), "%s", forms[f]);
+    int nw = 1 << 20, nh;
+    if (f == 0)
+        gfx_text_size(&s->gfx, GFX_SMALL, st->name, &nw, &nh);
     if ((float)(tw0 + nw) + 2 * p->pad <= room_px)
         gfx_text(&s->gfx, GFX_SMALL, (int)p->x + 4 + tw0 + (int)(2 * p->pad), (int)(p->y + lh(s, GFX_NORMAL) - p->l),
                  GFX_LEFT, PAL_DIM, "%s", st->name);
@@ -220,15 +221,18 @@ static void gauge_counts(AppState *s, const AppGaugeText *t, bool big, bool comp
         "bar: log scale, ticks 0.1, 1, 10.. cw",
         "sent/discarded: 1→2 / 2→1",
     };
-    /* the legend wrapped to the panel, as many lines as fit */
+    /* the legend wrapped to the panel, as many whole entries as fit: one
+     * that would end mid-sentence is dropped with the rest (issue 22) */
     for (int i = 0; i < 5; i++) {
         char wrapped[4][GFX_TEXT_MAX];
         int nw = gfx_wrap(&s->gfx, GFX_SMALL, p->w, lines[i], wrapped, 4);
-        for (int q = 0; q < nw; q++, p->y += p->l) {
-            if (!(p->y + p->l < g->y + g->h))
-                return;
+        size_t got = nw > 0 ? (size_t)(nw - 1) : 0; /* a space at each break */
+        for (int q = 0; q < nw; q++)
+            got += strlen(wrapped[q]);
+        if (nw == 0 || got < strlen(lines[i]) || !(p->y + (float)nw * p->l < g->y + g->h))
+            return;
+        for (int q = 0; q < nw; q++, p->y += p->l)
             gfx_text(&s->gfx, GFX_SMALL, (int)p->x, (int)p->y, GFX_LEFT, PAL_DIM, "%s", wrapped[q]);
-        }
     }
 }
 

@@ -10,7 +10,9 @@ controls go at any window size down to 1024x576 (docs/window.md). */
 static void layout_focus(AppState *s, float pad, float fw, float mid_top, float mid_bot)
 {
     AppLayout *L = &s->lay;
-    float ch = floorf((mid_bot - mid_top) * 0.25f);
+    /* a quarter of the height, more for larger text: a chart's title, two
+     * y ticks 1.4 lines apart and its x axis's two lines (issue 22) */
+    float mh = mid_bot - mid_top, ch = floorf(fmaxf(mh * 0.25f, fminf(lh(s, GFX_SMALL) * 6.6f, mh * 0.4f)));
     float cy = mid_bot - ch;
     L->chart[0] = frect(pad, cy, fw / 2 - 1.5f * pad, ch - pad / 2);
     L->chart[1] = frect(fw / 2 + pad / 2, cy, fw / 2 - 1.5f * pad, ch - pad / 2);

@@ -202,7 +202,7 @@ static void draw_axes(cairo_t *cr, const PlotMeasure *m, double ax, double ay, d
     }
     draw_ticks(cr, A, p, th);
     double by = A->bottom + flh * 1.05;
-    if (p->xlabel) {
+    if (A->xlabel) {
         text_at(cr, A->left + A->pw / 2, by, 0, th->fg, p->xlabel);
         by += flh;
     }

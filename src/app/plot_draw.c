@@ -120,7 +120,7 @@ static void draw_axes(Gfx *g, const PlotMeasure *m, SDL_FRect a, const PlotPanel
     gfx_fill(r, A->left, A->top, 1, A->ph, axis);
     gfx_fill(r, A->left, A->bottom, A->pw, 1, axis);
     float by = A->bottom + flh * 1.05f;
-    if (p->xlabel) {
+    if (A->xlabel) {
         gfx_text(g, GFX_SMALL, (int)(A->left + A->pw / 2), (int)by, GFX_CENTER, fg, "%s", p->xlabel);
         by += flh;
     }

@@ -198,7 +198,13 @@ static void axes_ranges(float w, float h, const PlotPanel *p, PlotAxes *A)
         A->y0 = floor(A->y0 / A->ys + 1e-9) * A->ys;
         A->y1 = ceil(A->y1 / A->ys - 1e-9) * A->ys;
     }
-    /* a symmetric log axis spans its data, with a twentieth to spare */
+    /* a symmetric log axis spans its data, at least to its first tick on
+     * each side the data reach (a spread under 0.1 cw kept the lone tick
+     * "0": issue 22's trial), with a twentieth to spare */
+    if (A->sl > 0 && !p->fixed_y) {
+        A->y1 = A->y1 > 0 && A->y1 < A->sl ? A->sl : A->y1;
+        A->y0 = A->y0 < 0 && A->y0 > -A->sl ? -A->sl : A->y0;
+    }
     A->Y0 = sym_t(A->sl, A->y0);
     A->Y1 = sym_t(A->sl, A->y1);
     if (A->sl > 0 && !p->fixed_y) {
@@ -223,10 +229,15 @@ bool plot_axes_layout(const PlotMeasure *m, float x, float y, float w, float h, 
     A->right = x + w - pad - flh * 0.6f; /* room for the last x tick label */
     A->top = y + pad / 2 + (p->title ? flh * 1.1f : 0) + flh * 0.6f; /* half the top tick label */
     A->lrows = plot_legend_place(m, p, A->left, A->right - A->left, NULL, NULL);
-    A->bottom = y + h - flh * (1.1f + (p->xlabel ? 1.0f : 0.0f) + (float)A->lrows) - pad / 2;
+    A->xlabel = p->xlabel != NULL;
+    A->bottom = y + h - flh * (1.1f + (A->xlabel ? 1.0f : 0.0f) + (float)A->lrows) - pad / 2;
     if (A->lrows > 0 && A->bottom - A->top < flh * 4) { /* a short panel keeps its curves, not the legend */
         A->bottom += flh * (float)A->lrows;
         A->lrows = 0;
+    }
+    if (A->xlabel && A->bottom - A->top < flh * 2.4f) { /* two y tick labels 1.4 lines apart, not the x label */
+        A->bottom += flh;
+        A->xlabel = false;
     }
     if (A->right - A->left < 20 || A->bottom - A->top < 20)
         return false;
@@ -256,7 +267,7 @@ bool plot_axes_layout(const PlotMeasure *m, float x, float y, float w, float h, 
     return true;
 }
 
-int plot_symlog_ticks(const PlotAxes *A, double *v, int max)
+static int symlog_ticks_apart(const PlotAxes *A, double *v, int max, float gap)
 {
     float last_y[2] = {-1e9f, -1e9f};
     int n = 0;
@@ -269,11 +280,19 @@ int plot_symlog_ticks(const PlotAxes *A, double *v, int max)
         }
         float y = plot_ax_py(A, tv);
         int side = tv < 0;
-        if (y < A->top - 1 || y > A->bottom + 1 || fabsf(y - last_y[side]) < A->flh * 1.4f ||
-            (i > 0 && fabsf(y - plot_ax_py(A, 0.0)) < A->flh * 1.4f && A->y0 <= 0 && A->y1 >= 0))
+        if (y < A->top - 1 || y > A->bottom + 1 || fabsf(y - last_y[side]) < gap ||
+            (i > 0 && fabsf(y - plot_ax_py(A, 0.0)) < gap && A->y0 <= 0 && A->y1 >= 0))
             continue;
         last_y[side] = y;
         v[n++] = tv;
     }
     return n;
+}
+
+/* 1.4 lines apart, else (a short panel) as close as labels may stand, so
+ * that the scale keeps two ticks (issue 22: a lone "0" read as no scale). */
+int plot_symlog_ticks(const PlotAxes *A, double *v, int max)
+{
+    int n = symlog_ticks_apart(A, v, max, A->flh * 1.4f);
+    return n >= 2 ? n : symlog_ticks_apart(A, v, max, A->flh);
 }

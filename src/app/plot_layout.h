@@ -7,14 +7,16 @@
  *
  * Contracts:
  *   plot_axes_layout(m, x, y, w, h, p, A)  fills A for panel p drawn in
- *        the box (x, y, w, h): ranges, steps, the plot area, legend rows;
- *        false when the box is too small to draw (A then unusable).
+ *        the box (x, y, w, h): ranges, steps, the plot area, legend rows,
+ *        the x label (dropped when the area would hold fewer than two y
+ *        ticks 1.4 lines apart); false when the box is too small to draw (A then unusable).
  *   plot_ax_px(A, v) / plot_ax_py(A, v)  data to pixel (y on the symlog
  *        scale when A->sl > 0).
  *   plot_lin_tick(A, axis_y, i, v)  the i-th linear tick (0, 1, ...) of
  *        the x or y axis; false past the last.
  *   plot_symlog_ticks(A, v, max)  the symlog y ticks to label, at least
- *        1.4 lines apart on each side of zero; returns how many (<= max).
+ *        1.4 lines apart on each side of zero (1 when that leaves fewer
+ *        than two); returns how many (<= max).
  *   plot_fmt_tick(buf, n, v, step)  a tick label with as many decimals as
  *        step needs (at most 6); plot_fmt_symlog for a symlog tick ("%g").
  *   plot_legend_place(m, p, x, w, ex, erow)  each series' legend entry: its
@@ -48,6 +50,7 @@ typedef struct PlotAxes {
     float left, right, top, bottom, pw, ph; /* the plot area */
     float pad, flh, thick; /* padding, a small line's height, curve width */
     int lrows;             /* legend rows under the axis */
+    bool xlabel;           /* the x label drawn (a short panel drops it) */
 } PlotAxes;
 
 #define PLOT_MAX_TICKS 40

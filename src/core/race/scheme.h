@@ -113,6 +113,7 @@ typedef enum RxResult { RX_USED = 0, RX_LATE_USED = 1, RX_DISCARDED = 2, RX_REJE
 typedef struct SchemeType {
     const char *name;    /* command-line name, e.g. "dr-causality" */
     const char *title;   /* short display name, e.g. "DR+Causality" */
+    const char *abbr;    /* at most 6 characters, for a crowded window: "DR+C" */
     const char *summary; /* one line for --help and the window */
     size_t state_size;
     /* true when the sender may send more than one packet per sample (e.g.

@@ -16,6 +16,7 @@ static void init(void *self, const SchemeParams *p, int own_car, int ncars, cons
 const SchemeType scheme_adaptive_causality = {
     .name = "adaptive-causality",
     .title = "Adaptive Δ",
+    .abbr = "AdaptΔ",
     .summary = "Delta-causality, Delta = observed delay quantile + margin; late MUs discarded",
     .state_size = sizeof(LagView),
     .car_size = sizeof(LagCar),

@@ -65,6 +65,7 @@ static void ca_display_all(const void *self, int ncars, int64_t now_us, Pose *ou
 const SchemeType scheme_causality = {
     .name = "causality",
     .title = "Causality",
+    .abbr = "Caus.",
     .summary = "Delta-causality: output at generation + Delta, late MUs discarded",
     .state_size = sizeof(Causality),
     .car_size = sizeof(MuRing),

@@ -108,6 +108,7 @@ static void dr_display_all(const void *self, int ncars, int64_t now_us, Pose *ou
 const SchemeType scheme_dr = {
     .name = "dr",
     .title = "DR",
+    .abbr = "DR",
     .summary = "dead reckoning, T_dr threshold, timestamped (global clock)",
     .state_size = sizeof(Dr),
     .init = dr_init,

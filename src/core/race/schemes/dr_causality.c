@@ -173,6 +173,7 @@ static void dc_display_all(const void *self, int ncars, int64_t now_us, Pose *ou
 const SchemeType scheme_dr_causality = {
     .name = "dr-causality",
     .title = "DR+Causality",
+    .abbr = "DR+C",
     .summary = "DR sender rule, received MUs held until generation + Delta",
     .state_size = sizeof(DrCausality),
     .car_size = sizeof(DrcCar),

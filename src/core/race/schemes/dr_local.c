@@ -71,6 +71,7 @@ static void dl_display(const void *self, int car, int64_t now_us, Pose *out)
 const SchemeType scheme_dr_local = {
     .name = "dr-local",
     .title = "DR local",
+    .abbr = "DR loc",
     .summary = "dead reckoning without timestamps: extrapolate from receipt time",
     .state_size = sizeof(DrLocal),
     .init = dl_init,

@@ -363,14 +363,15 @@ static void epr_display_all(const void *self, int ncars, int64_t now_us, Pose *o
         epr_display(self, c, now_us, &out[c]);
 }
 
-#define EPR_TYPE(ID, NAME, TITLE, MODEL, PACK, SUMMARY)                                                           \
-    static void ID##_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)             \
+#define EPR_TYPE(ID, NAME, TITLE, ABBR, MODEL, PACK, SUMMARY)                                                      \
+    static void ID##_init(void *self, const SchemeParams *p, int own_car, int ncars, const Mu *grid)               \
     {                                                                                                              \
         epr_init(self, p, own_car, ncars, grid, MODEL, PACK);                                                      \
     }                                                                                                              \
     const SchemeType scheme_##ID = {                                                                               \
         .name = NAME,                                                                                              \
         .title = TITLE,                                                                                            \
+        .abbr = ABBR,                                                                                              \
         .summary = SUMMARY,                                                                                        \
         .state_size = sizeof(EppRace),                                                                             \
         .car_size = sizeof(EprRx),                                                                                 \
@@ -384,17 +385,17 @@ static void epr_display_all(const void *self, int ncars, int64_t now_us, Pose *o
         .display_all = epr_display_all,                                                                            \
     };
 
-EPR_TYPE(epp_xd, "epp-xd", "EPP-xd", EPP_RD, EPP_PACK_INDEPENDENT,
+EPR_TYPE(epp_xd, "epp-xd", "EPP-xd", "xd", EPP_RD, EPP_PACK_INDEPENDENT,
          "EPP: updates + independent xd parity (cd), token bucket C = 2R")
-EPR_TYPE(epp_xv, "epp-xv", "EPP-xv", EPP_RV, EPP_PACK_INDEPENDENT,
+EPR_TYPE(epp_xv, "epp-xv", "EPP-xv", "xv", EPP_RV, EPP_PACK_INDEPENDENT,
          "EPP: updates + independent xv parity (cv), token bucket C = 2R")
-EPR_TYPE(epp_xa, "epp-xa", "EPP-xa", EPP_RA, EPP_PACK_INDEPENDENT,
+EPR_TYPE(epp_xa, "epp-xa", "EPP-xa", "xa", EPP_RA, EPP_PACK_INDEPENDENT,
          "EPP: updates + independent xa parity (ca), token bucket C = 2R")
-EPR_TYPE(epp_raw_cv, "epp-raw-cv", "raw-cv", EPP_RV, EPP_PACK_NONE,
+EPR_TYPE(epp_raw_cv, "epp-raw-cv", "raw-cv", "r-cv", EPP_RV, EPP_PACK_NONE,
          "EPP baseline: every MU sent, no parity, cv dead reckoning at the receiver")
-EPR_TYPE(epp_raw_ca, "epp-raw-ca", "raw-ca", EPP_RA, EPP_PACK_NONE,
+EPR_TYPE(epp_raw_ca, "epp-raw-ca", "raw-ca", "r-ca", EPP_RA, EPP_PACK_NONE,
          "EPP baseline: every MU sent, no parity, ca dead reckoning at the receiver")
-EPR_TYPE(epp_xv_p, "epp-xv-p", "EPP-xv-p", EPP_RV, EPP_PACK_PIGGYBACK,
+EPR_TYPE(epp_xv_p, "epp-xv-p", "EPP-xv-p", "xv-p", EPP_RV, EPP_PACK_PIGGYBACK,
          "EPP: xv parity piggybacked on the updates, token bucket C = 2R")
-EPR_TYPE(epp_xa_p, "epp-xa-p", "EPP-xa-p", EPP_RA, EPP_PACK_PIGGYBACK,
+EPR_TYPE(epp_xa_p, "epp-xa-p", "EPP-xa-p", "xa-p", EPP_RA, EPP_PACK_PIGGYBACK,
          "EPP: xa parity piggybacked on the updates, token bucket C = 2R")

@@ -21,6 +21,7 @@ static void init(void *self, const SchemeParams *p, int own_car, int ncars, cons
 const SchemeType scheme_equalize = {
     .name = "equalize",
     .title = "Equalize",
+    .abbr = "Equal.",
     .summary = "the faster direction's receiver holds MUs to the slower direction's delay",
     .state_size = sizeof(LagView),
     .car_size = sizeof(LagCar),

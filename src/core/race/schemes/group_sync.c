@@ -17,6 +17,7 @@ static void init(void *self, const SchemeParams *p, int own_car, int ncars, cons
 const SchemeType scheme_group_sync = {
     .name = "group-sync",
     .title = "Group Sync",
+    .abbr = "GSync",
     .summary = "every terminal outputs at gen + the slower direction's delay + margin",
     .state_size = sizeof(LagView),
     .car_size = sizeof(LagCar),

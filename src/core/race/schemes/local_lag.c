@@ -16,6 +16,7 @@ static void init(void *self, const SchemeParams *p, int own_car, int ncars, cons
 const SchemeType scheme_local_lag = {
     .name = "local-lag",
     .title = "Local Lag",
+    .abbr = "LocLag",
     .summary = "every car shown L behind, L = observed delay quantile + margin; late MUs used",
     .state_size = sizeof(LagView),
     .car_size = sizeof(LagCar),

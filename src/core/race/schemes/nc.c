@@ -56,6 +56,7 @@ static void nc_display_all(const void *self, int ncars, int64_t now_us, Pose *ou
 const SchemeType scheme_nc = {
     .name = "nc",
     .title = "NC",
+    .abbr = "NC",
     .summary = "no control: every MU sent, shown on arrival",
     .state_size = sizeof(Nc),
     .every_sample = true,
