@@ -189,7 +189,7 @@ static const char *const help_lines[] = {
     "         left stick or d-pad steer, Start pause",
     "Players 3 and 4: a gamepad (press a button to join), a bot or a script",
     "Reverse: hold the brake at a standstill (slow, up to 5 cw/s)",
-    "Mark a moment in the recording: P1 Left Shift, P2 Right Shift, pad Y",
+    "Mark a moment: P1 Left Shift, P2 Right Shift (tapped alone), pad Y",
     "Space / Enter  start the race on the grid; race again after the finish",
     "Esc / P        pause / resume",
     "R              restart (when paused or finished)",
@@ -221,7 +221,7 @@ static const char *const session_help_lines[] = {
     "         left stick or d-pad steer, Start pause",
     "Reverse: hold the brake at a standstill (slow, up to 5 cw/s)",
     "Not happy with the game right now? Press your mark key:",
-    "         player 1 Left Shift, player 2 Right Shift, a gamepad's Y",
+    "         tap player 1 Left Shift, player 2 Right Shift alone, a pad's Y",
     "Esc / P        pause / resume",
     "F11 fullscreen · F12 screenshot · H this help",
 };
