@@ -79,8 +79,14 @@ void play_hud_right(const PlayState *ps, int j, char *buf, size_t n)
     else if (play_links_text(ps, j, ls, sizeof ls)) /* N cars or cs */
         snprintf(buf, n, "%s%s · %s", marked ? "MARKED · " : "", scheme, ls);
     else {
-        app_link_short(engine_link(e, 1 - j), ls, sizeof ls);
-        snprintf(buf, n, "%s%s · link %d→%d %s", marked ? "MARKED · " : "", scheme, 2 - j, j + 1, ls);
+        const LinkSpec *in = engine_link(e, 1 - j);
+        const SchemeType *st = engine_scheme(e, ps->cfg->race.shown);
+        app_link_short(in, ls, sizeof ls);
+        char late[48] = ""; /* the causality check: the other car's updates miss Delta */
+        if (scheme_delta_late(&st, 1, engine_params(e)->delta_us, linkspec_mean_ms(in), NULL, 0))
+            snprintf(late, sizeof late, " > Δ %.0f ms: updates late!",
+                     (double)engine_params(e)->delta_us / (double)NR_US_PER_MS);
+        snprintf(buf, n, "%s%s · link %d→%d %s%s", marked ? "MARKED · " : "", scheme, 2 - j, j + 1, ls, late);
     }
 }
 
