@@ -7,14 +7,38 @@
 
 #include <string.h>
 
-static inline void play_key(PlayState *ps, SDL_Scancode sc)
+/* One key event: type SDL_KEYDOWN or SDL_KEYUP, with modifiers mod. */
+static inline void play_key_event(PlayState *ps, Uint32 type, SDL_Scancode sc, Uint16 mod)
 {
     SDL_Event ev;
     memset(&ev, 0, sizeof ev);
-    ev.type = SDL_KEYDOWN;
+    ev.type = type;
     ev.key.keysym.scancode = sc;
     ev.key.keysym.sym = SDL_GetKeyFromScancode(sc);
+    ev.key.keysym.mod = mod;
     play_handle_event(ps, &ev);
+}
+
+/* A key pressed and released alone (a Shift mark key acts on its release). */
+static inline void play_key(PlayState *ps, SDL_Scancode sc)
+{
+    play_key_event(ps, SDL_KEYDOWN, sc, KMOD_NONE);
+    play_key_event(ps, SDL_KEYUP, sc, KMOD_NONE);
+}
+
+/* Ctrl + as typed on a US keyboard's main row: Ctrl, Shift, =, released in
+ * the reverse order (shift_first: Shift goes down before Ctrl). */
+static inline void play_ctrl_plus(PlayState *ps, bool shift_first)
+{
+    SDL_Scancode a = shift_first ? SDL_SCANCODE_LSHIFT : SDL_SCANCODE_LCTRL;
+    SDL_Scancode b = shift_first ? SDL_SCANCODE_LCTRL : SDL_SCANCODE_LSHIFT;
+    Uint16 ma = shift_first ? KMOD_LSHIFT : KMOD_LCTRL, both = KMOD_LCTRL | KMOD_LSHIFT;
+    play_key_event(ps, SDL_KEYDOWN, a, ma);
+    play_key_event(ps, SDL_KEYDOWN, b, both);
+    play_key_event(ps, SDL_KEYDOWN, SDL_SCANCODE_EQUALS, both);
+    play_key_event(ps, SDL_KEYUP, SDL_SCANCODE_EQUALS, both);
+    play_key_event(ps, SDL_KEYUP, b, ma);
+    play_key_event(ps, SDL_KEYUP, a, KMOD_NONE);
 }
 
 static inline void play_pump(PlayState *ps)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "app_fixture.h"
+#include "pixels.h"
 #include "rng.h"
 
 static void push_key(SDL_Keycode sym, Uint16 mod)
@@ -70,6 +71,58 @@ static void trace_link_kept_by_the_controls(void **state)
     assert_string_equal(engine_link(f->e, 0)->text, spec_text);
     assert_true(engine_set_link(f->e, 0, &f->link[0], &err)); /* as the fixture had it */
     unlink(path);
+}
+
+/* The causality notice (issue 22 trial D3): the fixture's links (50 / 80
+ * ms) under Delta 100 ms give none; raising delay 1->2 with the window's
+ * control past Delta shows it in the status bar (warning colour, left)
+ * naming both Delta schemes, Delta and the link; back under Delta, gone. */
+static void causality_notice_follows_the_delay(void **state)
+{
+    Fixture *f = *state;
+    AppState *s = f->s;
+    char lng[256], shrt[128];
+    NrError err = {{0}};
+    assert_true(engine_set_link(f->e, 0, &f->link[0], &err)); /* 50 ms, whatever the tests before left */
+    SchemeParams was = *engine_params(f->e), p = was;
+    p.delta_us = 100 * NR_US_PER_MS; /* whatever the tests before set */
+    engine_set_params(f->e, &p);
+    assert_false(app_delta_notice(f->e, -1, lng, sizeof lng, shrt, sizeof shrt));
+    for (int ms = 60; ms <= 120; ms += 10) {
+        app_ctl_change(s, CTL_DELAY12, 1, false);
+        assert_int_equal(engine_link(f->e, 0)->delay_us, ms * NR_US_PER_MS);
+        bool on = app_delta_notice(f->e, -1, lng, sizeof lng, shrt, sizeof shrt);
+        assert_int_equal(on, ms > 100); /* 100 ms is not below Delta 100 ms */
+        if (on) {
+            char want[128];
+            snprintf(want, sizeof want, "causality, dr-causality: Δ 100 ms is below link 1→2's mean delay %d ms", ms);
+            assert_non_null(strstr(lng, want));
+        }
+    }
+    app_draw(s, 1280, 720);
+    const SDL_FRect *st = &s->lay.status;
+    int warn = 0;
+    for (int x = (int)st->x; x < (int)(st->x + st->w / 2); x++)
+        for (int y = (int)st->y; y < (int)(st->y + st->h); y++)
+            warn += same_rgb(pixel_at(f->surf, x, y), PAL_WARN);
+    assert_true(warn > 20); /* the notice's text */
+    assert_false(app_delta_notice(f->e, 0, lng, sizeof lng, shrt, sizeof shrt)); /* nc alone: none */
+    assert_true(engine_set_link(f->e, 0, &f->link[0], &err)); /* as the fixture had it */
+    assert_false(app_delta_notice(f->e, -1, lng, sizeof lng, shrt, sizeof shrt));
+    p.delta_us = 40 * NR_US_PER_MS; /* Delta below 50 ms: on again */
+    engine_set_params(f->e, &p);
+    assert_true(app_delta_notice(f->e, -1, lng, sizeof lng, shrt, sizeof shrt));
+    assert_non_null(strstr(lng, "Δ 40 ms is below link 2→1's mean delay 80 ms")); /* the slower link */
+    engine_set_params(f->e, &was);
+    p.delta_us = 100 * NR_US_PER_MS;
+    engine_set_params(f->e, &p);
+    app_draw(s, 1280, 720);
+    warn = 0;
+    for (int x = (int)st->x; x < (int)(st->x + st->w / 2); x++)
+        for (int y = (int)st->y; y < (int)(st->y + st->h); y++)
+            warn += same_rgb(pixel_at(f->surf, x, y), PAL_WARN);
+    assert_int_equal(warn, 0);
+    engine_set_params(f->e, &was);
 }
 
 static void keys_change_the_parameters(void **state)
@@ -331,6 +384,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keys_change_the_parameters),
+        cmocka_unit_test(causality_notice_follows_the_delay),
         cmocka_unit_test(mouse_on_the_controls),
         cmocka_unit_test(clock_follows_wall_time_times_speed),
         cmocka_unit_test(link_text_round_trip),

@@ -421,11 +421,26 @@ static void test_mark_blind_session(void **state)
         play_frame(&ps, 16667);
     play_hud_right(&ps, 1, right, sizeof right);
     assert_null(strstr(right, "MARKED"));
+    /* Ctrl + as a US keyboard types it (Ctrl+Shift+=, Shift being player
+     * 1's mark key), either order: the text grows, nobody is marked (issue
+     * 22 trial D2); Shift held down marks only when released */
+    double scale0 = ps.view->scale;
+    play_ctrl_plus(&ps, false);
+    assert_true(ps.view->scale > scale0);
+    play_ctrl_plus(&ps, true);
+    assert_true(ps.view->scale > scale0 + 0.2);
+    play_key_event(&ps, SDL_KEYDOWN, SDL_SCANCODE_D, KMOD_LCTRL); /* Ctrl+D: no player's key either */
+    assert_int_equal(seat_marks(&ps, 1), 0);
+    assert_int_equal(seat_marks(&ps, 2), 1);
+    play_key_event(&ps, SDL_KEYDOWN, SDL_SCANCODE_LSHIFT, KMOD_LSHIFT);
+    assert_int_equal(seat_marks(&ps, 1), 0);
+    play_key_event(&ps, SDL_KEYUP, SDL_SCANCODE_LSHIFT, KMOD_NONE);
+    assert_int_equal(seat_marks(&ps, 1), 1);
     play_key(&ps, SDL_SCANCODE_ESCAPE);
     play_key(&ps, SDL_SCANCODE_LSHIFT); /* paused: no mark */
     play_key(&ps, SDL_SCANCODE_ESCAPE);
     play_key(&ps, SDL_SCANCODE_LSHIFT);
-    assert_int_equal(seat_marks(&ps, 1), 1);
+    assert_int_equal(seat_marks(&ps, 1), 2);
     /* the marks are in the file already (flushed), player and time */
     char part[160];
     snprintf(part, sizeof part, "%s.part", f->rec);
@@ -443,7 +458,7 @@ static void test_mark_blind_session(void **state)
         }
     }
     fclose(fp);
-    assert_int_equal(found, 2);
+    assert_int_equal(found, 3);
     play_state_free(&ps);
     /* blind, in a session: no scheme, no link; R, Tab, Q and Space do nothing */
     config(f, PLAYER_KEYS, PLAYER_KEYS, NULL);

@@ -54,6 +54,87 @@ static void test_default_keys(void **st)
     assert_string_equal(playkeys_key_name(&k, 1, PK_THROTTLE), "↑");
 }
 
+/* One key event of a window through the gate: 1 when a key acts (and
+ * which), 0 when not. */
+static int gate_ev(PlayKeyGate *g, const PlayKeys *k, Uint32 type, SDL_Scancode sc, Uint16 mod, int *pa)
+{
+    SDL_KeyboardEvent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = type;
+    ev.keysym.scancode = sc;
+    ev.keysym.sym = SDL_GetKeyFromScancode(sc);
+    ev.keysym.mod = mod;
+    int player = -1, action = -1;
+    bool act = playkeys_gate(g, k, &ev, &player, &action);
+    *pa = act ? player * 10 + action : -1;
+    return act;
+}
+
+/* Ctrl + on a US keyboard is Ctrl+Shift+= and Left Shift is player 1's
+ * mark / confirm key: whichever of Ctrl and Shift goes down first, the
+ * combination acts as no player's key; Shift tapped alone acts on its
+ * release; another player's key while Shift is held spoils nothing; a
+ * plain key with Ctrl, Alt or GUI held does not act (issue 22 trial D2). */
+static void test_keys_act_alone(void **st)
+{
+    (void)st;
+    PlayKeys k;
+    playkeys_default(&k);
+    PlayKeyGate g;
+    memset(&g, 0, sizeof g);
+    int pa;
+    const Uint32 D = SDL_KEYDOWN, U = SDL_KEYUP;
+    const SDL_Scancode LS = SDL_SCANCODE_LSHIFT, LC = SDL_SCANCODE_LCTRL, EQ = SDL_SCANCODE_EQUALS;
+    /* Shift alone: nothing on the press, player 1's mark on the release */
+    assert_int_equal(gate_ev(&g, &k, D, LS, KMOD_LSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, U, LS, KMOD_NONE, &pa), 1);
+    assert_int_equal(pa, 0 * 10 + PK_MARK);
+    assert_int_equal(gate_ev(&g, &k, U, LS, KMOD_NONE, &pa), 0); /* a second release: nothing */
+    /* Ctrl, then Shift, then = (Ctrl + typed): nothing at all */
+    assert_int_equal(gate_ev(&g, &k, D, LC, KMOD_LCTRL, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, D, LS, KMOD_LCTRL | KMOD_LSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, D, EQ, KMOD_LCTRL | KMOD_LSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, U, EQ, KMOD_LCTRL | KMOD_LSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, U, LS, KMOD_LCTRL, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, U, LC, KMOD_NONE, &pa), 0);
+    /* Shift first, then Ctrl, then =: nothing either */
+    assert_int_equal(gate_ev(&g, &k, D, LS, KMOD_LSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, D, LC, KMOD_LCTRL | KMOD_LSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, D, EQ, KMOD_LCTRL | KMOD_LSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, U, LC, KMOD_LSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, U, LS, KMOD_NONE, &pa), 0);
+    /* Shift with a key of the game's (Shift+=, Shift+F12): not a mark */
+    assert_int_equal(gate_ev(&g, &k, D, LS, KMOD_LSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, D, SDL_SCANCODE_F12, KMOD_LSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, U, LS, KMOD_NONE, &pa), 0);
+    /* player 2 presses Up while player 1 holds Shift: both act */
+    assert_int_equal(gate_ev(&g, &k, D, LS, KMOD_LSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, D, SDL_SCANCODE_UP, KMOD_LSHIFT, &pa), 1);
+    assert_int_equal(pa, 1 * 10 + PK_THROTTLE);
+    assert_int_equal(gate_ev(&g, &k, D, SDL_SCANCODE_RSHIFT, KMOD_LSHIFT | KMOD_RSHIFT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, U, LS, KMOD_RSHIFT, &pa), 1);
+    assert_int_equal(pa, 0 * 10 + PK_MARK);
+    assert_int_equal(gate_ev(&g, &k, U, SDL_SCANCODE_RSHIFT, KMOD_NONE, &pa), 1);
+    assert_int_equal(pa, 1 * 10 + PK_MARK);
+    /* a plain player key acts on its press, not with Ctrl, Alt or GUI held,
+     * and not on a repeat or a release */
+    assert_int_equal(gate_ev(&g, &k, D, SDL_SCANCODE_D, KMOD_NONE, &pa), 1);
+    assert_int_equal(pa, 0 * 10 + PK_RIGHT);
+    assert_int_equal(gate_ev(&g, &k, U, SDL_SCANCODE_D, KMOD_NONE, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, D, SDL_SCANCODE_D, KMOD_RCTRL, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, D, SDL_SCANCODE_RIGHT, KMOD_LALT, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, D, SDL_SCANCODE_W, KMOD_LGUI, &pa), 0);
+    assert_int_equal(gate_ev(&g, &k, D, SDL_SCANCODE_S, KMOD_LSHIFT, &pa), 1); /* Shift is no combination */
+    assert_int_equal(gate_ev(&g, &k, D, EQ, KMOD_NONE, &pa), 0); /* no player's key */
+    SDL_KeyboardEvent rep;
+    memset(&rep, 0, sizeof rep);
+    rep.type = SDL_KEYDOWN;
+    rep.repeat = 1;
+    rep.keysym.scancode = SDL_SCANCODE_D;
+    int player, action;
+    assert_false(playkeys_gate(&g, &k, &rep, &player, &action));
+}
+
 static void test_remap(void **st)
 {
     (void)st;
@@ -376,6 +457,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_keys),
+        cmocka_unit_test(test_keys_act_alone),
         cmocka_unit_test(test_remap),
         cmocka_unit_test(test_bad_maps),
         cmocka_unit_test(test_load_file),

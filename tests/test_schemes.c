@@ -60,6 +60,30 @@ static Pose show(const Inst *i, int car, int64_t now)
     return p;
 }
 
+/* The causality check by hand: Delta 100 ms against a link's mean delay;
+ * only the schemes that hold for Delta (causality, dr-causality) count,
+ * named in their order; a mean equal to Delta is not below it. */
+static void delta_late_names_the_causality_schemes(void **state)
+{
+    (void)state;
+    const SchemeType *s[SCHEME_MAX];
+    NrError err;
+    int n = scheme_parse_list("nc,causality,dr,dr-causality", s, SCHEME_MAX, &err);
+    assert_int_equal(n, 4);
+    char names[64];
+    assert_int_equal(scheme_delta_late(s, n, 100 * NR_US_PER_MS, 200.0, names, sizeof names), 2);
+    assert_string_equal(names, "causality, dr-causality");
+    assert_int_equal(scheme_delta_late(s, n, 100 * NR_US_PER_MS, 100.0, names, sizeof names), 0);
+    assert_string_equal(names, "");
+    assert_int_equal(scheme_delta_late(s, n, 100 * NR_US_PER_MS, 100.5, names, sizeof names), 2);
+    assert_int_equal(scheme_delta_late(s, n, 250 * NR_US_PER_MS, 200.0, names, sizeof names), 0);
+    assert_int_equal(scheme_delta_late(s, 1, 0, 0.5, names, sizeof names), 0); /* nc holds no Delta */
+    assert_int_equal(scheme_delta_late(s + 1, 1, 50 * NR_US_PER_MS, 75.0, NULL, 0), 1);
+    char tiny[13]; /* room for one name: the count stays, no name is cut */
+    assert_int_equal(scheme_delta_late(s, n, 0, 1.0, tiny, sizeof tiny), 2);
+    assert_string_equal(tiny, "causality");
+}
+
 static void registry_lists_and_finds(void **state)
 {
     (void)state;
@@ -412,6 +436,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(registry_lists_and_finds),
+        cmocka_unit_test(delta_late_names_the_causality_schemes),
         cmocka_unit_test(nc_shows_on_arrival),
         cmocka_unit_test(causality_outputs_at_gen_plus_delta),
         cmocka_unit_test(dr_sends_exactly_when_error_exceeds_tdr),

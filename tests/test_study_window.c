@@ -542,6 +542,17 @@ static void pad_button(StudyWin *sw, SDL_Joystick *j, SDL_GameControllerButton b
     frames(sw, 1);
 }
 
+static void push_key_mod(Uint32 type, SDL_Scancode sc, Uint16 mod)
+{
+    SDL_Event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = type;
+    ev.key.keysym.scancode = sc;
+    ev.key.keysym.sym = SDL_GetKeyFromScancode(sc);
+    ev.key.keysym.mod = mod;
+    SDL_PushEvent(&ev);
+}
+
 static void key_press(StudyWin *sw, SDL_Scancode sc)
 {
     push_key(sc);
@@ -630,7 +641,26 @@ static void test_pad_and_keys_rate(void **state)
     frames(sw, 16);
     key_press(sw, SDL_SCANCODE_DOWN); /* overall: 3 Fair, then 2 */
     key_press(sw, SDL_SCANCODE_DOWN);
-    key_press(sw, SDL_SCANCODE_RSHIFT); /* the mark key confirms too */
+    /* Ctrl + as typed with the right hand on a US keyboard (Ctrl+Shift+=,
+     * Right Shift being player 2's confirm key): the text grows and no
+     * answer is taken (issue 22 trial D2) */
+    double scale0 = sw->ps->view->scale;
+    const Uint16 both = KMOD_RCTRL | KMOD_RSHIFT;
+    push_key_mod(SDL_KEYDOWN, SDL_SCANCODE_RCTRL, KMOD_RCTRL);
+    push_key_mod(SDL_KEYDOWN, SDL_SCANCODE_RSHIFT, both);
+    push_key_mod(SDL_KEYDOWN, SDL_SCANCODE_EQUALS, both);
+    push_key_mod(SDL_KEYUP, SDL_SCANCODE_EQUALS, both);
+    push_key_mod(SDL_KEYUP, SDL_SCANCODE_RSHIFT, KMOD_RCTRL);
+    push_key_mod(SDL_KEYUP, SDL_SCANCODE_RCTRL, KMOD_NONE);
+    frames(sw, 1);
+    assert_true(sw->ps->view->scale > scale0);
+    assert_int_equal(fake.n, 2);
+    assert_int_equal(sw->rater[1].q, 2);
+    push_key_mod(SDL_KEYDOWN, SDL_SCANCODE_RSHIFT, KMOD_RSHIFT); /* Shift alone confirms, on its release */
+    frames(sw, 1);
+    assert_int_equal(fake.n, 2);
+    push_key_mod(SDL_KEYUP, SDL_SCANCODE_RSHIFT, KMOD_NONE);
+    frames(sw, 1);
     frames(sw, 16);
     key_press(sw, SDL_SCANCODE_DOWN); /* acceptable: the first Down is No */
     key_press(sw, SDL_SCANCODE_RIGHT);

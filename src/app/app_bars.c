@@ -195,8 +195,14 @@ static void draw_status(AppState *s)
     const char *alts[STATUS_FORMS];
     status_forms(s, forms, alts);
     gfx_room_push(&s->gfx, t->x, t->y, t->w, t->h);
-    gfx_text_fit(&s->gfx, GFX_SMALL, (int)pad, (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2), GFX_LEFT, PAL_FG,
-                 t->w - 2 * pad, alts, STATUS_FORMS);
+    int y = (int)(t->y + (t->h - lh(s, GFX_SMALL)) / 2);
+    char lng[GFX_TEXT_MAX], shrt[GFX_TEXT_MAX];
+    float x = pad;
+    if (app_delta_notice(s->e, -1, lng, sizeof lng, shrt, sizeof shrt)) { /* first: it explains a stuck car */
+        const char *warn[3] = {lng, shrt, "Δ below the link delay"};
+        x += (float)gfx_text_fit(&s->gfx, GFX_SMALL, (int)x, y, GFX_LEFT, PAL_WARN, t->w * 0.6f, warn, 3) + 2 * pad;
+    }
+    gfx_text_fit(&s->gfx, GFX_SMALL, (int)x, y, GFX_LEFT, PAL_FG, t->w - x - pad, alts, STATUS_FORMS);
     gfx_room_pop(&s->gfx);
 }
 

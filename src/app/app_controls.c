@@ -78,6 +78,31 @@ bool app_link_text(const LinkSpec *l, int64_t delay_us, int64_t jitter_us, doubl
     return true;
 }
 
+/* The causality check (scheme_delta_late, the command lines' too) on the
+ * window's live race: its schemes (only the shown one with shown >= 0),
+ * Delta and the slower of its two links. */
+bool app_delta_notice(const Engine *e, int shown, char *buf, size_t n, char *sbuf, size_t sn)
+{
+    buf[0] = sbuf[0] = '\0';
+    if (engine_car_count(e) != 2 || engine_topology(e) != ROUTE_P2P)
+        return false; /* N cars, cs: the command line names no link either */
+    const SchemeType *st[SCHEME_MAX];
+    int ns = 0;
+    for (int k = 0; k < engine_scheme_count(e) && ns < SCHEME_MAX; k++)
+        if (shown < 0 || k == shown)
+            st[ns++] = engine_scheme(e, k);
+    double m12 = linkspec_mean_ms(engine_link(e, 0)), m21 = linkspec_mean_ms(engine_link(e, 1));
+    double most = fmax(m12, m21), delta_ms = (double)engine_params(e)->delta_us / (double)NR_US_PER_MS;
+    char names[128];
+    if (!scheme_delta_late(st, ns, engine_params(e)->delta_us, most, names, sizeof names))
+        return false;
+    const char *link = m12 >= m21 ? "1→2" : "2→1";
+    snprintf(buf, n, "%s: Δ %.0f ms is below link %s's mean delay %.0f ms: most updates arrive late and are "
+                     "discarded", names, delta_ms, link, most);
+    snprintf(sbuf, sn, "%s: Δ %.0f ms < delay %s %.0f ms", names, delta_ms, link, most);
+    return true;
+}
+
 /* Current loss probability of a spec as the loss control shows it. */
 void app_link_short(const LinkSpec *in, char *ls, size_t n)
 {

@@ -360,6 +360,11 @@ double app_fair_fill(double v, double range);
 bool app_link_text(const LinkSpec *spec, int64_t delay_us, int64_t jitter_us, double loss_p,
                    const char *dist, char *buf, size_t n);
 void app_link_short(const LinkSpec *spec, char *buf, size_t n);
+/* The causality notice (scheme_delta_late on the race's schemes, or only
+ * scheme shown when >= 0, Delta and the slower link of a two-car p2p
+ * race): a long form in buf, a short one in sbuf; false (both "") when
+ * no scheme discards most updates. */
+bool app_delta_notice(const Engine *e, int shown, char *buf, size_t n, char *sbuf, size_t sn);
 void app_set_message(AppState *s, const char *fmt, ...) NR_PRINTF(2, 3);
 /* The value of a control as shown in the control bar. */
 void app_ctl_value(const AppState *s, int ctl, char *buf, size_t n);

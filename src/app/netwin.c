@@ -127,14 +127,15 @@ static void scr_event(void *ctx, const SDL_Event *ev)
     if (ev->type == SDL_CONTROLLERBUTTONDOWN && ev->cbutton.button == PADS_MARK_BUTTON &&
         pads_player_of(&nw->pads, ev->cbutton.which) == 0)
         netwin_mark(nw, RECORDING_MARK_DISSATISFIED);
+    int player, action;
+    if ((ev->type == SDL_KEYDOWN || ev->type == SDL_KEYUP) &&
+        playkeys_gate(&nw->gate, &nw->keys, &ev->key, &player, &action) && action == PK_MARK)
+        netwin_mark(nw, RECORDING_MARK_DISSATISFIED); /* either key set's: both drive this terminal's car */
     if (ev->type != SDL_KEYDOWN || ev->key.repeat || netwin_scale_key(nw, &ev->key))
         return;
     SDL_Scancode sc = ev->key.keysym.scancode;
-    int player, action;
-    if (playkeys_find(&nw->keys, sc, &player, &action) && action == PK_MARK) {
-        netwin_mark(nw, RECORDING_MARK_DISSATISFIED); /* either key set's: both drive this terminal's car */
+    if (playkeys_find(&nw->keys, sc, &player, &action) && action == PK_MARK)
         return;
-    }
     if (sc == SDL_SCANCODE_Q || sc == SDL_SCANCODE_ESCAPE || (nw->after_race && sc == SDL_SCANCODE_RETURN))
         nw->quit = true;
     else if (sc == SDL_SCANCODE_H || sc == SDL_SCANCODE_F1)

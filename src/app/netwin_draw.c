@@ -101,7 +101,7 @@ static const char *const help_lines[] = {
     "S / Down        brake",
     "A D / Left Right  steer",
     "(a pad: triggers and the left stick)",
-    "Shift (a pad: Y) mark this moment in the log",
+    "Shift tapped alone (a pad: Y) mark this moment in the log",
     "Tab             every scheme's overview: beside, or here if the display is small",
     "C               the camera: north up, or turning with the car",
     "M               sound on / off",

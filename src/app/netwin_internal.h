@@ -83,6 +83,7 @@ struct NetWin {
     RaceData data;       /* the overview's data of this frame */
     bool have_data;      /* data filled at least once */
     PlayKeys keys;
+    PlayKeyGate gate; /* a player's key acts alone (playkeys_gate) */
     PlayPads pads;
     const Uint8 *key_state;
     double steer;        /* keyboard steering after the ramp */

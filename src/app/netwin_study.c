@@ -132,21 +132,8 @@ static void rate(NetWin *nw, int in)
 static void key_down(NetWin *nw, const SDL_KeyboardEvent *k)
 {
     SDL_Scancode sc = k->keysym.scancode;
-    if ((k->keysym.mod & KMOD_CTRL) && (k->keysym.sym == SDLK_q || k->keysym.sym == SDLK_c)) {
-        nw->quit = true;
-        return;
-    }
-    if (k->repeat || netwin_scale_key(nw, k))
-        return;
     int player, action;
-    if (sc == SDL_SCANCODE_F11 || (sc == SDL_SCANCODE_F && !playkeys_drives(&nw->keys, sc))) {
-        nw->fullscreen = true;
-    } else if (sc == SDL_SCANCODE_F12) {
-        nw->shot = true;
-    } else if (nw->st.over && (sc == SDL_SCANCODE_ESCAPE || sc == SDL_SCANCODE_Q || sc == SDL_SCANCODE_RETURN ||
-                               sc == SDL_SCANCODE_SPACE)) {
-        nw->quit = true;
-    } else if (playkeys_find(&nw->keys, sc, &player, &action)) { /* either key set: this terminal's player */
+    if (playkeys_gate(&nw->gate, &nw->keys, k, &player, &action)) { /* either key set: this terminal's player */
         if (resting(nw))
             rested(nw);
         else if (nw->st.phase == NWS_RACE && action == PK_MARK)
@@ -156,6 +143,22 @@ static void key_down(NetWin *nw, const SDL_KeyboardEvent *k)
                      : action == PK_BRAKE  ? STUDYRATE_DOWN
                      : action == PK_RIGHT || action == PK_MARK ? STUDYRATE_CONFIRM
                                                                : STUDYRATE_NONE);
+    }
+    if (k->type != SDL_KEYDOWN)
+        return;
+    if ((k->keysym.mod & KMOD_CTRL) && (k->keysym.sym == SDLK_q || k->keysym.sym == SDLK_c)) {
+        nw->quit = true;
+        return;
+    }
+    if (k->repeat || netwin_scale_key(nw, k))
+        return;
+    if (sc == SDL_SCANCODE_F11 || (sc == SDL_SCANCODE_F && !playkeys_drives(&nw->keys, sc))) {
+        nw->fullscreen = true;
+    } else if (sc == SDL_SCANCODE_F12) {
+        nw->shot = true;
+    } else if (nw->st.over && (sc == SDL_SCANCODE_ESCAPE || sc == SDL_SCANCODE_Q || sc == SDL_SCANCODE_RETURN ||
+                               sc == SDL_SCANCODE_SPACE)) {
+        nw->quit = true;
     }
 }
 
@@ -189,7 +192,7 @@ void netwin_study_event(NetWin *nw, const SDL_Event *ev)
 {
     if (ev->type == SDL_QUIT || (ev->type == SDL_WINDOWEVENT && ev->window.event == SDL_WINDOWEVENT_CLOSE))
         nw->quit = true;
-    else if (ev->type == SDL_KEYDOWN)
+    else if (ev->type == SDL_KEYDOWN || ev->type == SDL_KEYUP) /* a Shift confirms on its release */
         key_down(nw, &ev->key);
     else
         pad_event(nw, ev);

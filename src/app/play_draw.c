@@ -79,8 +79,14 @@ void play_hud_right(const PlayState *ps, int j, char *buf, size_t n)
     else if (play_links_text(ps, j, ls, sizeof ls)) /* N cars or cs */
         snprintf(buf, n, "%s%s · %s", marked ? "MARKED · " : "", scheme, ls);
     else {
-        app_link_short(engine_link(e, 1 - j), ls, sizeof ls);
-        snprintf(buf, n, "%s%s · link %d→%d %s", marked ? "MARKED · " : "", scheme, 2 - j, j + 1, ls);
+        const LinkSpec *in = engine_link(e, 1 - j);
+        const SchemeType *st = engine_scheme(e, ps->cfg->race.shown);
+        app_link_short(in, ls, sizeof ls);
+        char late[48] = ""; /* the causality check: the other car's updates miss Delta */
+        if (scheme_delta_late(&st, 1, engine_params(e)->delta_us, linkspec_mean_ms(in), NULL, 0))
+            snprintf(late, sizeof late, " > Δ %.0f ms: updates late!",
+                     (double)engine_params(e)->delta_us / (double)NR_US_PER_MS);
+        snprintf(buf, n, "%s%s · link %d→%d %s%s", marked ? "MARKED · " : "", scheme, 2 - j, j + 1, ls, late);
     }
 }
 
@@ -189,7 +195,7 @@ static const char *const help_lines[] = {
     "         left stick or d-pad steer, Start pause",
     "Players 3 and 4: a gamepad (press a button to join), a bot or a script",
     "Reverse: hold the brake at a standstill (slow, up to 5 cw/s)",
-    "Mark a moment in the recording: P1 Left Shift, P2 Right Shift, pad Y",
+    "Mark a moment: P1 Left Shift, P2 Right Shift (tapped alone), pad Y",
     "Space / Enter  start the race on the grid; race again after the finish",
     "Esc / P        pause / resume",
     "R              restart (when paused or finished)",
@@ -221,7 +227,7 @@ static const char *const session_help_lines[] = {
     "         left stick or d-pad steer, Start pause",
     "Reverse: hold the brake at a standstill (slow, up to 5 cw/s)",
     "Not happy with the game right now? Press your mark key:",
-    "         player 1 Left Shift, player 2 Right Shift, a gamepad's Y",
+    "         tap player 1 Left Shift, player 2 Right Shift alone, a pad's Y",
     "Esc / P        pause / resume",
     "F11 fullscreen · F12 screenshot · H this help",
 };

@@ -286,6 +286,45 @@ bool playkeys_drives(const PlayKeys *k, SDL_Scancode sc)
     return playkeys_find(k, sc, &player, &action);
 }
 
+/* The modifier bit of a modifier key's scancode (0 for another key). */
+static Uint16 own_mod(SDL_Scancode sc)
+{
+    static const Uint16 MOD[8] = {KMOD_LCTRL, KMOD_LSHIFT, KMOD_LALT, KMOD_LGUI,
+                                  KMOD_RCTRL, KMOD_RSHIFT, KMOD_RALT, KMOD_RGUI};
+    return sc >= SDL_SCANCODE_LCTRL && sc <= SDL_SCANCODE_RGUI ? MOD[sc - SDL_SCANCODE_LCTRL] : 0;
+}
+
+/* A player's key acts only alone: never in a combination with Ctrl, Alt or
+ * GUI (Ctrl + on a US keyboard is Ctrl+Shift+=, and Shift is a mark key),
+ * and a modifier key bound to a player (Shift) on its release, when no
+ * Ctrl, Alt, GUI or key of the game's went down while it was held. */
+bool playkeys_gate(PlayKeyGate *g, const PlayKeys *k, const SDL_KeyboardEvent *ev, int *player, int *action)
+{
+    SDL_Scancode sc = ev->keysym.scancode;
+    Uint16 own = own_mod(sc);
+    bool combo = (own & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)) != 0;
+    bool mine = playkeys_find(k, sc, player, action);
+    int slot = own ? (int)(sc - SDL_SCANCODE_LCTRL) : -1;
+    if (ev->type == SDL_KEYUP) {
+        bool act = slot >= 0 && g->alone[slot] && mine;
+        if (slot >= 0)
+            g->alone[slot] = false;
+        return act;
+    }
+    if (ev->type != SDL_KEYDOWN || ev->repeat)
+        return false;
+    if (combo || !mine)
+        memset(g->alone, 0, sizeof g->alone); /* Shift+Ctrl..., Shift+= : not the player's */
+    bool held = (ev->keysym.mod & ~own & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)) != 0;
+    if (!mine || held)
+        return false;
+    if (slot >= 0) {
+        g->alone[slot] = true; /* it acts when released */
+        return false;
+    }
+    return true;
+}
+
 void playkeys_describe(const PlayKeys *k, int player, char *buf, size_t n)
 {
     const int order[PK_DRIVE] = {PK_THROTTLE, PK_LEFT, PK_BRAKE, PK_RIGHT};

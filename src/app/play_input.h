@@ -33,6 +33,15 @@
  *        player (0, 1) and action, or false.
  *   playkeys_drives(k, sc)       some player's key is sc (driving or mark; the
  *        game's other keys then give way: F is fullscreen unless mapped).
+ *   playkeys_gate(g, k, ev, &player, &action)  one key event (down or up)
+ *        of the window: true with the player and action when a player's key
+ *        acts now. A key never acts with Ctrl, Alt or GUI held (Ctrl + on a
+ *        US keyboard is Ctrl+Shift+=); a modifier key bound to a player (the
+ *        Shift mark keys) acts on its release, and only when it was pressed
+ *        alone: no Ctrl, Alt, GUI or key that is no player's (=, -, 0, F12,
+ *        Tab...) went down while it was held (another player's keys may).
+ *        Every key event of the window goes through it, before the game's
+ *        own keys take theirs; repeats never act.
  *
  *   pads_init(p)                 no pads; SDL_INIT_GAMECONTROLLER is the
  *        caller's.
@@ -103,6 +112,13 @@ const char *playkeys_key_name(const PlayKeys *k, int player, int action);
 bool playkeys_find(const PlayKeys *k, SDL_Scancode sc, int *player, int *action);
 /* Whether some player's key is sc (the game's other keys then give way). */
 bool playkeys_drives(const PlayKeys *k, SDL_Scancode sc);
+
+/* The modifier keys (SDL_SCANCODE_LCTRL .. RGUI) pressed alone and held. */
+typedef struct PlayKeyGate {
+    bool alone[8];
+} PlayKeyGate;
+
+bool playkeys_gate(PlayKeyGate *g, const PlayKeys *k, const SDL_KeyboardEvent *ev, int *player, int *action);
 
 typedef struct Pad {
     SDL_GameController *gc;

@@ -83,6 +83,7 @@ typedef struct PlayState {
     LiveRace *lr;
     Controller ctl[PLAY_SEATS]; /* bots and scripts */
     PlayKeys keys;
+    PlayKeyGate gate; /* a player's key acts alone (playkeys_gate) */
     PlayPads pads;
     const Uint8 *key_state; /* SDL_GetKeyboardState, or a test's array */
     WidgetSprites sprites; /* the cars (NULL: plain shapes) and the window icon */

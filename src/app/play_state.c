@@ -327,6 +327,12 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
     SDL_Keycode sym = k->keysym.sym;
     bool ctrl = (k->keysym.mod & KMOD_CTRL) != 0;
     RacePhase ph = liverace_flow(ps->lr)->phase;
+    int player, action;
+    bool act = playkeys_gate(&ps->gate, &ps->keys, k, &player, &action); /* before the game's keys see it */
+    if (act && action == PK_MARK && !ps->paused)
+        play_mark(ps, player + 1, RECORDING_MARK_DISSATISFIED);
+    if (k->type != SDL_KEYDOWN)
+        return;
     if (ctrl && (sym == SDLK_q || sym == SDLK_c)) {
         ps->want_quit = true;
         return;
@@ -337,12 +343,8 @@ static void handle_key(PlayState *ps, const SDL_KeyboardEvent *k)
     }
     if (k->repeat)
         return;
-    int player, action;
-    if (playkeys_find(&ps->keys, k->keysym.scancode, &player, &action)) {
-        if (action == PK_MARK && !ps->paused)
-            play_mark(ps, player + 1, RECORDING_MARK_DISSATISFIED);
-        return;
-    }
+    if (playkeys_drives(&ps->keys, k->keysym.scancode))
+        return; /* a player's key: marked above when it acts, or driving */
     if (ps->cfg->session && !session_key(k->keysym.scancode))
         return;
     switch (k->keysym.scancode) {
@@ -440,6 +442,7 @@ void play_handle_event(PlayState *ps, const SDL_Event *ev)
         ps->want_quit = true;
         break;
     case SDL_KEYDOWN:
+    case SDL_KEYUP: /* a Shift mark key acts on its release */
         handle_key(ps, &ev->key);
         break;
     case SDL_CONTROLLERBUTTONDOWN: {

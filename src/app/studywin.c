@@ -109,6 +109,14 @@ static void key_input(StudyWin *sw, const SDL_KeyboardEvent *k)
 {
     bool ctrl = (k->keysym.mod & KMOD_CTRL) != 0;
     SDL_Scancode sc = k->keysym.scancode;
+    int player, action;
+    if (playkeys_gate(&sw->ps->gate, &sw->ps->keys, k, &player, &action)) /* alone: no Ctrl + */
+        player_input(sw, player, action == PK_THROTTLE ? STUDYRATE_UP
+                                 : action == PK_BRAKE  ? STUDYRATE_DOWN
+                                 : action == PK_RIGHT || action == PK_MARK ? STUDYRATE_CONFIRM
+                                                                           : STUDYRATE_NONE);
+    if (k->type != SDL_KEYDOWN)
+        return;
     if (ctrl && (k->keysym.sym == SDLK_q || k->keysym.sym == SDLK_c)) {
         sw->want_quit = true;
         return;
@@ -117,7 +125,6 @@ static void key_input(StudyWin *sw, const SDL_KeyboardEvent *k)
         return;
     if (k->repeat)
         return;
-    int player, action;
     if (sc == SDL_SCANCODE_F11) {
         sw->want_fullscreen = true;
     } else if (sc == SDL_SCANCODE_F12) {
@@ -125,12 +132,6 @@ static void key_input(StudyWin *sw, const SDL_KeyboardEvent *k)
     } else if (sw->phase == SW_DONE && (sc == SDL_SCANCODE_ESCAPE || sc == SDL_SCANCODE_Q ||
                                         sc == SDL_SCANCODE_RETURN || sc == SDL_SCANCODE_SPACE)) {
         sw->want_quit = true;
-    } else if (playkeys_find(&sw->ps->keys, sc, &player, &action)) {
-        int in = action == PK_THROTTLE ? STUDYRATE_UP
-                 : action == PK_BRAKE  ? STUDYRATE_DOWN
-                 : action == PK_RIGHT || action == PK_MARK ? STUDYRATE_CONFIRM
-                                                           : STUDYRATE_NONE;
-        player_input(sw, player, in);
     }
 }
 
@@ -178,7 +179,7 @@ void studywin_event(StudyWin *sw, const SDL_Event *ev)
         play_handle_event(sw->ps, ev);
         return;
     }
-    if (ev->type == SDL_KEYDOWN)
+    if (ev->type == SDL_KEYDOWN || ev->type == SDL_KEYUP) /* a Shift confirms on its release */
         key_input(sw, &ev->key);
     else
         pad_input(sw, ev);

@@ -491,7 +491,8 @@ const CliCommand cmd_play = {
              "  [--topology p2p|cs] [--server relay|sync] [--link I-J SPEC] [--links FILE] [--link-script FILE]\n"
              "  [--delta MS] [--tdr W] [--schemes LIST] [--seed S] [--track FILE] [--out FILE|none] [--keys FILE]\n"
              "  [--pad-mappings FILE] [--watch] [--headless [--csv] [--series OUT.csv]] [--size WxH] [--fullscreen]\n"
-             "  [--scale X] [--camera north|rotate] [--mute] [--lagometer] [--bench-frames N]",
+             "  [--scale X] [--camera north|rotate] [--mute] [--lagometer] [--skill X] [--noise X] [--shots DIR]\n"
+             "  [--assets DIR] [--bench-frames N]",
     .help = "Two to four cars race on the car physics; each player's screen (two side by side,\n"
             "three or four in a 2 x 2 grid: P1 top left, P2 top right, P3 bottom left, P4\n"
             "bottom right) shows the race as that player's terminal displays it under --scheme,\n"

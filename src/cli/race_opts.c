@@ -353,34 +353,40 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
     return ok;
 }
 
-/* One line when the link's mean delay (ms) exceeds Delta (Sec. 3's
- * Delta-causality discards an MU that arrives after generation + Delta). */
-static void warn_link(const RaceOpts *o, const char *cmd, const char *names, const char *link, double mean_ms)
+/* One line when the link's mean delay (ms) exceeds Delta
+ * (scheme_delta_late: the one check); at names the sweep's point ("" for
+ * the race's own Delta). */
+static bool warn_link(const SchemeType *const *s, int n, const char *cmd, const char *at, int64_t delta_us,
+                      const char *link, double mean_ms)
 {
-    double delta_ms = (double)o->params.delta_us / (double)NR_US_PER_MS;
-    if (mean_ms > delta_ms)
-        fprintf(stderr,
-                "netrace %s: warning: %s: Delta %.0f ms is below the mean delay %.1f ms of link %s: most "
-                "remote updates arrive after Delta and are discarded\n",
-                cmd, names, delta_ms, mean_ms, link);
+    char names[256];
+    if (!scheme_delta_late(s, n, delta_us, mean_ms, names, sizeof names))
+        return false;
+    fprintf(stderr,
+            "netrace %s: warning: %s%s: Delta %.0f ms is below the mean delay %.1f ms of link %s: most "
+            "remote updates arrive after Delta and are discarded\n",
+            cmd, at, names, (double)delta_us / (double)NR_US_PER_MS, mean_ms, link);
+    return true;
+}
+
+bool race_warn_delta_at(const SchemeType *const *s, int n, const char *cmd, const char *at, int64_t delta_us,
+                        const LinkSpec *l12, const LinkSpec *l21)
+{
+    double m12 = linkspec_mean_ms(l12), m21 = linkspec_mean_ms(l21);
+    return warn_link(s, n, cmd, at, delta_us, m12 >= m21 ? "1->2" : "2->1", fmax(m12, m21));
 }
 
 void race_warn_delta(const RaceOpts *o, const char *cmd, const LinkSpec *swept, int nswept)
 {
-    char names[256] = "";
-    size_t used = 0;
-    for (int k = 0; k < o->nschemes; k++)
-        if (o->schemes[k]->holds_delta && used + strlen(o->schemes[k]->name) + 3 < sizeof names)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", o->schemes[k]->name);
-    if (!used || race_topo_wide(o))
+    if (race_topo_wide(o))
         return;
     if (!swept && o->link_parsed[0])
-        warn_link(o, cmd, names, "1->2", linkspec_mean_ms(race_topo_line(o, 0, 1)));
+        warn_link(o->schemes, o->nschemes, cmd, "", o->params.delta_us, "1->2", linkspec_mean_ms(race_topo_line(o, 0, 1)));
     double most = -1;
     for (int p = 0; p < nswept; p++)
         most = fmax(most, linkspec_mean_ms(&swept[p]));
     if (swept && nswept > 0)
-        warn_link(o, cmd, names, "1->2 at the sweep's largest delay", most);
+        warn_link(o->schemes, o->nschemes, cmd, "", o->params.delta_us, "1->2 at the sweep's largest delay", most);
     if (o->link_parsed[1])
-        warn_link(o, cmd, names, "2->1", linkspec_mean_ms(race_topo_line(o, 1, 0)));
+        warn_link(o->schemes, o->nschemes, cmd, "", o->params.delta_us, "2->1", linkspec_mean_ms(race_topo_line(o, 1, 0)));
 }

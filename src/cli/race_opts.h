@@ -28,6 +28,10 @@
  *        1->2 and 2->1 of a two-car p2p race; with swept (the sweep's
  *        nswept link 1->2 specs) 2->1 and the largest swept 1->2 mean.
  *        Nothing for wider races (their lines are not checked).
+ *   race_warn_delta_at(s, n, cmd, at, delta_us, l12, l21)  the same check
+ *        for schemes s[0..n) at one point of a sweep or one condition of a
+ *        study (its Delta and links): at most one line, on the slower link,
+ *        led by at ("at delta=50 ms: "); true when printed.
  * Output shared by replay and play:
  *   race_print_params(f, o)     the link, Delta, T_dr and seed lines.
  *   race_print_script(f, o)     one line per link script change ("script:
@@ -113,6 +117,8 @@ int race_opts_check_clocks(const RaceOpts *o, int ncars, const char *cmd);
 int race_opts_check_delta(const RaceOpts *o, const char *cmd);
 void race_opts_free(RaceOpts *o);
 void race_warn_delta(const RaceOpts *o, const char *cmd, const LinkSpec *swept, int nswept);
+bool race_warn_delta_at(const SchemeType *const *s, int n, const char *cmd, const char *at, int64_t delta_us,
+                        const LinkSpec *l12, const LinkSpec *l21);
 void race_print_params(FILE *f, const RaceOpts *o);
 void race_print_script(FILE *f, const RaceOpts *o);
 void race_print_table(FILE *f, const RunResult *r, int n);

@@ -333,6 +333,9 @@ int study_session_setup(StudySession *ss, const StudyRace *race, StudyRaceSetup 
             shown = k;
     if (shown < 0)
         return cli_fail(CMD, "scheme %s is not among all schemes", c->scheme);
+    char at[STUDY_LABEL_MAX + 32]; /* on the experimenter's terminal with the race's line */
+    snprintf(at, sizeof at, "race %d, condition %s: ", race->index, c->label);
+    race_warn_delta_at(&type, 1, CMD, at, c->delta_us, &o->link[0], &o->link[1]);
     char name[64];
     snprintf(name, sizeof name, "race-%03d.csv", race->index);
     dir_path(ss, rs->rec, name);
@@ -557,6 +560,27 @@ static int load_tracks(StudySession *ss)
     return CLI_OK;
 }
 
+/* The causality check (race_warn_delta_at) of every condition, on stderr
+ * before the subjects sit down: a causality condition whose Delta is below
+ * its link's mean delay shows the other car stuck near the grid. */
+static void warn_conditions(const StudyPlan *pl, const char *plan_path)
+{
+    for (int c = 0; c < pl->ncond; c++) {
+        const StudyCondition *cd = &pl->cond[c];
+        const SchemeType *type = scheme_find(cd->scheme);
+        LinkSpec l[2];
+        memset(l, 0, sizeof l);
+        NrError err = {{0}};
+        if (type && linkspec_parse(&l[0], cd->link[0], NULL, &err) && linkspec_parse(&l[1], cd->link[1], NULL, &err)) {
+            char at[PATH_LEN + STUDY_LABEL_MAX + 32];
+            snprintf(at, sizeof at, "%s:%d: condition %s: ", plan_path, cd->line, cd->label);
+            race_warn_delta_at(&type, 1, CMD, at, cd->delta_us, &l[0], &l[1]);
+        }
+        linkspec_free(&l[0]);
+        linkspec_free(&l[1]);
+    }
+}
+
 int study_session_open(StudySession *ss, StudyCli *s)
 {
     memset(ss, 0, sizeof *ss);
@@ -567,6 +591,8 @@ int study_session_open(StudySession *ss, StudyCli *s)
     if (!cli_created_text(CMD, ss->created, sizeof ss->created))
         return CLI_USAGE;
     int rc = load_tracks(ss);
+    if (rc == CLI_OK)
+        warn_conditions(&s->plan, s->plan_path);
     if (rc == CLI_OK && s->ratings_path)
         rc = load_answers(ss);
     if (rc == CLI_OK)

@@ -126,6 +126,24 @@ static void print_summary(const SweepJob *j, const Grid *g)
     }
 }
 
+/* The causality check of every point (race_warn_delta_at): one line per
+ * point whose Delta is below a link's mean delay. */
+static void warn_points(const RaceOpts *o, const Grid *g)
+{
+    for (int p = 0; p < g->npts; p++) {
+        double v[VARY_MAX_AXES];
+        vary_point(g->axes, g->naxes, p, v);
+        char at[160] = "at";
+        size_t w = 2;
+        for (int a = 0; a < g->naxes && w < sizeof at; a++)
+            w += (size_t)snprintf(at + w, sizeof at - w, "%s %s=%g %s", a ? "," : "", g->axes[a].param->name, v[a],
+                                  g->axes[a].param->unit);
+        if (w + 2 < sizeof at)
+            strcat(at, ": ");
+        race_warn_delta_at(o->schemes, o->nschemes, "sweep", at, g->params[p].delta_us, &g->link12[p], &g->link21[p]);
+    }
+}
+
 /* The panels' titles: the metric and the values of every axis but the
  * first, e.g. "inconsistency rate | burst 4 packets". */
 static void panel_title(char *buf, size_t n, const Grid *g, int p, int m)
@@ -233,6 +251,8 @@ int sweep_vary_run(RaceOpts *o, const VaryAxis *axes, int naxes, const SweepComm
                                o->compare ? ", a topology comparison" : o->topology == ROUTE_CS ? ", cs" : "");
     Grid g = {.axes = axes, .naxes = naxes, .npts = (int)npts};
     rc = grid_build(&g, o);
+    if (rc == CLI_OK)
+        warn_points(o, &g);
     SweepJob j = {.o = o, .link12 = g.link12, .link21 = g.link21, .params = g.params, .npts = g.npts,
                   .runs = (int)c->runs, .nschemes = o->nschemes};
     shard_range(&c->shard, npts * c->runs, &j.first, &j.end);

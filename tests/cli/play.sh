@@ -196,3 +196,14 @@ printf '# mappings\n03000000aaaa0000bbbb000000000000,Lab Wheel,a:b0,leftx:a0,pla
 expect 1 "bad pad mappings" -- env SDL_VIDEODRIVER=dummy timeout 60 "$NR" play --p1 pad --p2 bot --bench-frames 2 \
     --pad-mappings "$TMP/pads.txt" --out none
 stderr_has "pads.txt:3: not a gamepad mapping" "bad mapping line named"
+
+# Issue 22 trial: play's usage (printed on a usage error) lacked --shots and
+# --assets that `netrace help play` describes: every flag of the help's own
+# lines is in the usage
+"$NR" play --no-such-flag 2>"$TMP/play-usage" >/dev/null
+missing=""
+for f in $("$NR" help play | awk '/^Keys:/ { exit } /^  --/ { p = 1 } p' | grep -o -- '--[a-z0-9][a-z0-9-]*[a-z0-9]\b' |
+    sort -u); do
+    grep -q -- "$f[] |]" "$TMP/play-usage" || missing="$missing $f"
+done
+if [ -z "$missing" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: play's usage lacks:$missing"; fi

@@ -71,6 +71,11 @@ answers 2 >"$TMP/ans2.csv"
 export SOURCE_DATE_EPOCH=0
 expect 0 "study session of pair 1" -- "$NR" study "$SP" --pair 1 --out "$TMP/s1" --headless --ratings "$TMP/ans1.csv"
 stdout_has "^race 2 of 6: rated B \(scheme nc; link12 delay 200ms" "session: the experimenter sees the condition"
+# Issue 22 trial D3: condition D (causality, Delta 100 ms over a 200 ms
+# link) ran silently: one line at load, one with its race, nothing else
+stderr_has "^netrace study: warning: studies/example.study:38: condition D: causality: Delta 100 ms is below the mean delay [0-9.]+ ms of link 1->2" "session: condition D's causality warned at load"
+stderr_has "^netrace study: warning: race [2-6], condition D: causality: Delta 100 ms is below" "session: condition D's race warned"
+if [ "$(grep -c warning "$TMP/err")" -eq 2 ]; then ok; else ko "session: expected 2 warnings (condition D at load and its race)"; fi
 stdout_has "session complete" "session: complete"
 expect 0 "study session of pair 2" -- "$NR" study "$SP" --pair 2 --out "$TMP/s2" --headless --ratings "$TMP/ans2.csv"
 for f in plan.study order.csv session.txt ratings.csv metrics.csv race-001.csv race-006.csv race-006.inputs.csv; do

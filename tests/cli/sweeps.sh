@@ -17,6 +17,22 @@ else
     fail=$((fail + 1)); echo "FAIL: sweep --vary loss12=0 lost packets"
 fi
 
+# Issue 22 trial D8: --vary delta, delay12 and delay21 warned nothing where
+# the plain --delta did: one line per point whose Delta is below a link's
+# mean delay (the base links 75 ms paretonormal: 74.7 ms by its table)
+expect 0 "sweep --vary delta below the delay" -- "$NR" sweep --vary delta=50,100 --runs 1 --threads 1 \
+    --schemes nc,causality
+stderr_has "^netrace sweep: warning: at delta=50 ms: causality: Delta 50 ms is below the mean delay 74\.7 ms of link 1->2" "--vary delta: the point warned"
+if [ "$(grep -c warning "$TMP/err")" -eq 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: --vary delta: one warning expected (delta 100 is over the links)"; fi
+expect 0 "sweep --vary delay12 past Delta" -- "$NR" sweep --vary delay12=50,300 --runs 1 --threads 1 \
+    --schemes causality,nc
+stderr_has "^netrace sweep: warning: at delay12=300 ms: causality: Delta 100 ms is below the mean delay [0-9.]+ ms of link 1->2" "--vary delay12: the point warned"
+if [ "$(grep -c warning "$TMP/err")" -eq 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: --vary delay12: one warning expected"; fi
+expect 0 "sweep --vary delay21 x delta" -- "$NR" sweep --vary delay21=300 --vary delta=100,400 --runs 1 --threads 1 \
+    --schemes dr-causality
+stderr_has "^netrace sweep: warning: at delay21=300 ms, delta=100 ms: dr-causality: Delta 100 ms is below the mean delay [0-9.]+ ms of link 2->1" "--vary delay21: the point warned"
+if [ "$(grep -c warning "$TMP/err")" -eq 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: --vary delay21: one warning expected (delta 400 is over 300 ms)"; fi
+
 # Three shards joined (given out of order) are the unsharded run, byte for byte.
 for i in 1 2 3; do
     expect 0 "sweep --vary shard $i/3" -- "$NR" sweep --vary loss12=0:20:5 --vary delta=50,100,150 --runs 1 \

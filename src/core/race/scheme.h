@@ -41,6 +41,13 @@
  *        -> count, or -1 + err.
  *   scheme_params_check(p, err)         false + err when an adapt_* setting
  *        is out of its range (scheme.h's comments give them).
+ *   scheme_delta_late(s, n, delta_us, mean_ms, names, cap)  the causality
+ *        check: how many of s[0..n) hold for Delta (holds_delta) while a
+ *        link's mean one-way delay mean_ms exceeds Delta, so that most of
+ *        their remote MUs arrive after it and are discarded (the other car
+ *        stays near the grid); their names ", "-separated into names (cap
+ *        bytes; "" when none, names may be NULL). The front ends' one
+ *        check: the command lines' warnings, the window's notice.
  */
 #ifndef NR_SCHEME_H
 #define NR_SCHEME_H
@@ -161,5 +168,6 @@ const SchemeType *scheme_find(const char *name);
 int scheme_parse_list(const char *list, const SchemeType **out, int max, NrError *err);
 SchemeParams scheme_default_params(void);
 bool scheme_params_check(const SchemeParams *p, NrError *err);
+int scheme_delta_late(const SchemeType *const *s, int n, int64_t delta_us, double mean_ms, char *names, size_t cap);
 
 #endif

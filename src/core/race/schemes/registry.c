@@ -176,3 +176,25 @@ int scheme_parse_list(const char *list, const SchemeType **out, int max, NrError
     }
     return n;
 }
+
+/* Sec. 3's Delta-causality shows a remote MU at its generation + Delta and
+ * discards one that arrives later: over a link whose mean one-way delay
+ * exceeds Delta most MUs are discarded. */
+int scheme_delta_late(const SchemeType *const *s, int n, int64_t delta_us, double mean_ms, char *names, size_t cap)
+{
+    if (names && cap)
+        names[0] = '\0';
+    if (!(mean_ms > (double)delta_us / (double)NR_US_PER_MS))
+        return 0;
+    int late = 0;
+    size_t used = 0;
+    for (int k = 0; k < n; k++) {
+        if (!s[k]->holds_delta)
+            continue;
+        late++;
+        size_t len = strlen(s[k]->name);
+        if (names && used + len + 3 < cap)
+            used += (size_t)snprintf(names + used, cap - used, "%s%s", used ? ", " : "", s[k]->name);
+    }
+    return late;
+}
