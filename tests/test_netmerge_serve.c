@@ -216,18 +216,30 @@ static void hop_directions(void **state)
         fail_msg("%s", err.msg);
     assert_int_equal(down.trace.named, 93);
     assert_non_null(strstr(down.text, " direction s3"));
-    if (!linkspec_via_server(&down, 2, &via, &err))
-        fail_msg("%s", err.msg);
-    assert_int_equal(via.trace.named, 293);
-    LinkDraw d;
-    Link l;
-    link_init(&l, &via, 1, 0);
-    link_draw(&l, &d);
-    assert_false(d.lost);
-    assert_int_equal(d.delay_us, 7000);
-    link_free(&l);
-    linkspec_free(&via);
+    remove(path); /* each sender's rows were read with the downlink's: no second read */
+    const int32_t hop_us[2] = {5000, 7000};
+    for (int from = 1; from <= 2; from++) {
+        if (!linkspec_via_server(&down, from, &via, &err))
+            fail_msg("%s", err.msg);
+        assert_int_equal(via.trace.named, from * 100 + 93);
+        char want[64];
+        snprintf(want, sizeof want, " direction %ds3", from);
+        assert_non_null(strstr(via.text, want));
+        LinkDraw d;
+        Link l;
+        link_init(&l, &via, 1, 0);
+        link_draw(&l, &d);
+        assert_false(d.lost);
+        assert_int_equal(d.delay_us, hop_us[from - 1]);
+        link_free(&l);
+        linkspec_free(&via);
+    }
+    assert_false(linkspec_via_server(&down, 3, &via, &err)); /* car 3's own downlink has no sender 3 */
+    assert_string_equal(via.text, "none");
     linkspec_free(&down);
+    f = fopen(path, "w");
+    fputs("direction,seq,delay_us\n1s3,0,5000\n2s3,0,7000\n2s,0,1000\n", f);
+    fclose(f);
     /* in a link matrix sJ goes on the downlink s-J alone */
     LinkMatrix mx;
     linkmatrix_init(&mx);

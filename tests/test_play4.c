@@ -4,7 +4,8 @@
  * player 2 moving the car drawn in that frame in the grid, a pad joining
  * seat 3 (SDL virtual joysticks: no pad is attached to the test machine)
  * with its light in car 3's colour, bad seats refused, the HUD's place and
- * links texts, and a four-car race run to its results and recording. */
+ * links texts, a four-car race run to its results and recording, and each
+ * screen's start lights kept legible and inside it in small windows. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -329,6 +330,75 @@ static int set_led(void *ud, Uint8 r, Uint8 g, Uint8 b)
 }
 
 
+/* Each screen's start lights in the 2 x 2 grid: at base 5 px at least (7
+ * px discs), inside their screen, three lit red two and a half seconds
+ * before the start, "GO" inside the screen at the start; at 1024 x 768,
+ * 640 x 360 and in a window of 320 x 240 (base 10: the HUD strip and the
+ * instruments leave less room than the lights' floor between them), with
+ * and without the lagometers. Before, the lights shrank to the room
+ * between strip and instruments: 0 px with the lagometers at 640 x 360. */
+static void check_lights(PlayState *ps, SDL_Surface *surf, int w, int h, bool go)
+{
+    GfxAudit *a = calloc(1, sizeof *a);
+    assert_non_null(a);
+    gfx_audit_start(&ps->view->gfx, a);
+    play_draw(ps, w, h);
+    gfx_audit_stop(&ps->view->gfx);
+    SDL_RenderPresent(ps->r);
+    for (int j = 0; j < 4; j++) {
+        PlayLights l = play_lights_place(ps, j, w, h);
+        SDL_FRect r = play_screen_rect(ps, j, w, h), p = l.panel;
+        if (l.base < 5.0f || p.w <= 0 || p.h <= 0 || p.x < r.x || p.y < r.y || p.x + p.w > r.x + r.w ||
+            p.y + p.h > r.y + r.h)
+            fail_msg("%dx%d lag %d screen %d: lights at base %.2f, panel %.1f,%.1f %.1fx%.1f out of the screen "
+                     "%.0f,%.0f %.0fx%.0f", w, h, ps->lag, j + 1, (double)l.base, (double)p.x, (double)p.y,
+                     (double)p.w, (double)p.h, (double)r.x, (double)r.y, (double)r.w, (double)r.h);
+        /* a disc of radius 1.4 base: at least 100 px each at the floor, at most its square */
+        int red = colour_pixels(surf, &p, gfx_rgb(240, 30, 30)), green = colour_pixels(surf, &p, PAL_GO);
+        int most = (int)(4.0f * 1.4f * 1.4f * l.base * l.base);
+        if (go ? green < 5 * 100 || green > 5 * most : red < 3 * 100 || red > 3 * most)
+            fail_msg("%dx%d lag %d screen %d: %d red, %d green pixels in the lights", w, h, ps->lag, j + 1, red,
+                     green);
+    }
+    int gos = 0;
+    for (int i = 0; i < a->n; i++) {
+        const GfxTextRec *t = &a->rec[i];
+        if (strcmp(t->text, "GO") != 0)
+            continue;
+        gos++;
+        if (t->box.x < t->room.x || t->box.y < t->room.y || t->box.x + t->box.w > t->room.x + t->room.w ||
+            t->box.y + t->box.h > t->room.y + t->room.h || t->room.w > w / 2 || t->room.h > h / 2)
+            fail_msg("%dx%d lag %d: GO at %d,%d %dx%d out of its screen %d,%d %dx%d", w, h, ps->lag, t->box.x,
+                     t->box.y, t->box.w, t->box.h, t->room.x, t->room.y, t->room.w, t->room.h);
+    }
+    assert_int_equal(gos, go ? 4 : 0);
+    free(a);
+}
+
+static void test_lights_keep_a_floor(void **state)
+{
+    Fix *f = *state;
+    const PlayerKind bots[4] = {PLAYER_BOT, PLAYER_BOT, PLAYER_BOT, PLAYER_BOT};
+    config(f, 4, bots, NULL);
+    PlayState ps;
+    NrError err;
+    assert_true(play_state_init(&ps, &f->cfg, f->r, &err));
+    assert_int_equal(liverace_flow(ps.lr)->phase, RF_COUNTDOWN); /* bots start by themselves */
+    const int size[3][2] = {{1024, 768}, {640, 360}, {320, 240}};
+    for (int go = 0; go < 2; go++) {
+        int64_t at = go ? 100000 : -2500000; /* three lit; then GO */
+        for (int i = 0; i < 60 * 10 && play_lights_to_go(&ps) < at; i++)
+            play_frame(&ps, 16667);
+        assert_true(play_lights_to_go(&ps) >= at && play_lights_to_go(&ps) < at + 100000);
+        for (int z = 0; z < 3; z++)
+            for (int lag = 0; lag < 2; lag++) {
+                ps.lag = lag;
+                check_lights(&ps, f->surf, size[z][0], size[z][1], go);
+            }
+    }
+    play_state_free(&ps);
+}
+
 /* Seat 3 plays with a pad: no pad, the grid waits and says so; a virtual
  * pad plugged in joins seat 3 with a button, lights in car 3's colour, has
  * player index 2 and drives car 3; unplugged, it pauses the race naming
@@ -438,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_pad_for_seat_3),
         cmocka_unit_test(test_bad_seats),
         cmocka_unit_test(test_four_bots_to_the_results),
+        cmocka_unit_test(test_lights_keep_a_floor),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -143,6 +143,149 @@ static void plot_grid_stays_within_the_axis(void **state)
     SDL_FreeSurface(img);
 }
 
+/* The first bytes of a file, NUL-ended. */
+static void file_head(const char *path, char *buf, size_t n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t got = fread(buf, 1, n - 1, f);
+    buf[got] = 0;
+    fclose(f);
+}
+
+/* Issue 22's trial: a figure of 1400 x 560 pixels came out as a 1400 pt
+ * page (19.4 in), whose text printed at 4 pt in a paper. SVG and PDF pages
+ * are 7 in (504 pt) wide, or 252 pt a column of panels when wider, and as
+ * tall as the aspect gives but at least 189 pt a row and 30 for the title:
+ * 2 columns of 1400 x 560 -> 504 x max(201.6, 219) = 504 x 219;
+ * 3 columns of 1800 x 640 -> 756 x max(268.8, 219) = 756 x 269. */
+static void vector_page_is_a_text_width(void **state)
+{
+    (void)state;
+    double x[3] = {0, 1, 2}, y[3] = {1, 2, 3};
+    PlotSeries s = {"nc", x, y, 3, false, NULL, NULL};
+    PlotPanel p[3];
+    memset(p, 0, sizeof p);
+    for (int i = 0; i < 3; i++) {
+        p[i].title = "panel";
+        p[i].series = &s;
+        p[i].nseries = 1;
+    }
+    char path[64], head[2048];
+    NrError err = {{0}};
+    PlotFigure two = {"two", p, 2, 2, 1400, 560};
+    snprintf(path, sizeof path, "/tmp/netrace-test-page-%ld.svg", (long)getpid());
+    assert_int_equal(plot_write(&two, path, &err), 0);
+    file_head(path, head, sizeof head);
+    assert_non_null(strstr(head, "width=\"504pt\" height=\"219pt\""));
+    unlink(path);
+    PlotFigure three = {"three", p, 3, 3, 1800, 640};
+    snprintf(path, sizeof path, "/tmp/netrace-test-page-%ld.pdf", (long)getpid());
+    assert_int_equal(plot_write(&three, path, &err), 0);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char pdf[1 << 16];
+    size_t n = fread(pdf, 1, sizeof pdf - 1, f);
+    fclose(f);
+    unlink(path);
+    bool found = false;
+    for (size_t i = 0; i + 24 < n && !found; i++)
+        found = memcmp(pdf + i, "/MediaBox [ 0 0 756 269 ]", 24) == 0;
+    assert_true(found);
+    PlotFigure png = {"png", p, 2, 2, 1400, 560}; /* a PNG keeps its pixels */
+    snprintf(path, sizeof path, "/tmp/netrace-test-page-%ld.png", (long)getpid());
+    assert_int_equal(plot_write(&png, path, &err), 0);
+    SDL_Surface *img = IMG_Load(path);
+    unlink(path);
+    assert_non_null(img);
+    assert_int_equal(img->w, 1400);
+    assert_int_equal(img->h, 560);
+    SDL_FreeSurface(img);
+}
+
+/* A y label longer than its axis is set smaller and, past 0.8 of its size,
+ * cut after a whole character with an ellipsis: it no longer runs off the
+ * panel. The label's column (left of the tick labels) must leave the top
+ * and bottom 12 rows of a 640 x 160 figure free of dark text pixels; the
+ * label centred on a ~100 px axis used to span the whole height. */
+static void long_label_stays_in_its_panel(void **state)
+{
+    (void)state;
+    double x[3] = {0, 1, 2}, y[3] = {1, 2, 3};
+    PlotSeries s = {"nc", x, y, 3, false, NULL, NULL};
+    PlotPanel p;
+    memset(&p, 0, sizeof p);
+    p.title = "t";
+    p.xlabel = "x";
+    p.ylabel = "a very long y label that a short panel cannot hold: mean error over all seeds, 95 % interval";
+    p.series = &s;
+    p.nseries = 1;
+    PlotFigure fig = {NULL, &p, 1, 1, 640, 160};
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/netrace-test-label-%ld.png", (long)getpid());
+    NrError err = {{0}};
+    assert_int_equal(plot_write(&fig, path, &err), 0);
+    SDL_Surface *img = IMG_Load(path);
+    unlink(path);
+    assert_non_null(img);
+    SDL_LockSurface(img);
+    int dark_top = 0, dark_bottom = 0, dark = 0;
+    for (int cy = 0; cy < img->h; cy++)
+        for (int cx = 0; cx < 18; cx++) {
+            uint32_t c = pixel_rgb(img, cx, cy);
+            bool d = ((c >> 16 & 0xFF) + (c >> 8 & 0xFF) + (c & 0xFF)) < 3 * 0x80;
+            dark += d;
+            dark_top += d && cy < 12;
+            dark_bottom += d && cy >= img->h - 12;
+        }
+    SDL_UnlockSurface(img);
+    SDL_FreeSurface(img);
+    assert_true(dark > 50); /* the label is there */
+    if (dark_top || dark_bottom)
+        fail_msg("label pixels in the top 12 rows: %d, the bottom 12: %d", dark_top, dark_bottom);
+}
+
+/* A figure title wider than the page at the base font (a sweep --vary's,
+ * with two link specs) goes on two lines split at a " | ": no title pixel
+ * in the 4 columns at either edge, where the one line used to run off the
+ * page on both sides. */
+static void long_title_takes_two_lines(void **state)
+{
+    (void)state;
+    double x[3] = {0, 1, 2}, y[3] = {1, 2, 3};
+    PlotSeries s = {"nc", x, y, 3, false, NULL, NULL};
+    PlotPanel p;
+    memset(&p, 0, sizeof p);
+    p.series = &s;
+    p.nseries = 1;
+    PlotFigure fig = {"default.csv | base link 1->2 delay 75ms 10ms distribution paretonormal | "
+                      "2->1 delay 75ms 10ms distribution paretonormal | 1 seed",
+                      &p, 1, 1, 400, 300};
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/netrace-test-title-%ld.png", (long)getpid());
+    NrError err = {{0}};
+    assert_int_equal(plot_write(&fig, path, &err), 0);
+    SDL_Surface *img = IMG_Load(path);
+    unlink(path);
+    assert_non_null(img);
+    SDL_LockSurface(img);
+    int edge = 0, rows = 0;
+    for (int cy = 0; cy < 40; cy++) {
+        int n = 0;
+        for (int cx = 0; cx < img->w; cx++) {
+            uint32_t c = pixel_rgb(img, cx, cy);
+            bool d = ((c >> 16 & 0xFF) + (c >> 8 & 0xFF) + (c & 0xFF)) < 3 * 0x80;
+            n += d;
+            edge += d && (cx < 4 || cx >= img->w - 4);
+        }
+        rows += n > 0;
+    }
+    SDL_UnlockSurface(img);
+    SDL_FreeSurface(img);
+    assert_int_equal(edge, 0);
+    assert_true(rows > 12); /* two lines of text, not one */
+}
+
 /* Tick labels on a short axis stay apart: a 40 px axis with 20 px labels
  * holds two steps, so a range of 1.0 gets a step of 0.5 (not 0.2, which put
  * six labels on top of each other in the focus view's charts); a tall axis
@@ -168,6 +311,9 @@ int main(void)
         cmocka_unit_test(plot_grid_stays_within_the_axis),
         cmocka_unit_test(plots_are_png_svg_or_pdf),
         cmocka_unit_test(short_axes_get_fewer_ticks),
+        cmocka_unit_test(vector_page_is_a_text_width),
+        cmocka_unit_test(long_label_stays_in_its_panel),
+        cmocka_unit_test(long_title_takes_two_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,7 +102,7 @@ static const char *const help_lines[] = {
     "A D / Left Right  steer",
     "(a pad: triggers and the left stick)",
     "Shift (a pad: Y) mark this moment in the log",
-    "Tab             every scheme's overview in a second window",
+    "Tab             every scheme's overview: beside, or here if the display is small",
     "C               the camera: north up, or turning with the car",
     "M               sound on / off",
     "F2 lagometer on / off · F3 mark: a time-stamped mark into the --log",

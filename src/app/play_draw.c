@@ -195,7 +195,7 @@ static const char *const help_lines[] = {
     "Esc / P        pause / resume",
     "R              restart (when paused or finished)",
     "Q              quit (when paused, on the grid or finished); Ctrl-Q any time",
-    "Tab            the overview of every scheme in a second window",
+    "Tab            every scheme's overview: a second window, or this one if small",
     "O              the replay window on the race just driven (after the finish)",
     "C              the camera: north up, or turning with the car (--camera)",
     "M              sound on / off (--mute)",

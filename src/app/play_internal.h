@@ -132,6 +132,15 @@ bool play_links_text(const PlayState *ps, int j, char *buf, size_t n);
  * (play_layout.c); the start lights where the layout puts them. */
 void play_layout_frame(PlayState *ps, int w, int h);
 void play_layout_lights(PlayState *ps, int w, int h);
+/* Screen j's start lights in the 2 x 2 grid (three or four players): the
+ * base they are drawn at and their panel, inside the screen; at least a
+ * legible floor (LIGHTS_BASE_MIN, play_layout.c) unless the screen is
+ * smaller than that, over the instruments when they leave less room. */
+typedef struct PlayLights {
+    float base;
+    SDL_FRect panel;
+} PlayLights;
+PlayLights play_lights_place(const PlayState *ps, int j, int w, int h);
 /* The grid box and the results box of N players (play_board.c). */
 void play_grid_box(PlayState *ps, int w, int h);
 void play_results_box(PlayState *ps, int w, int h);

@@ -155,6 +155,30 @@ void play_layout_frame(PlayState *ps, int w, int h)
         fourth_cell(ps, w, h);
 }
 
+/* The lights' floor in a 2 x 2 grid: a base of 5 px draws lights 7 px in
+ * radius (a 99 x 24 px panel), still told lit from dark at a glance. */
+#define LIGHTS_BASE_MIN 5.0f
+
+PlayLights play_lights_place(const PlayState *ps, int j, int w, int h)
+{
+    /* centred across the screen, just under its HUD strip, above its
+     * instruments (one set where the four screens meet covered the bottom
+     * screens' HUD and the top ones' read-outs), smaller where the cell is
+     * narrow or short; where the instruments leave less room than the
+     * floor, over them (the countdown is what matters then), never past
+     * the screen's edges */
+    float base = (float)ps->view->lay.base, pw, ph, gap = base * 0.5f, strip = drivehud_top_px(ps->view);
+    SDL_FRect r = play_screen_rect(ps, j, w, h);
+    float y0 = r.y + strip + gap, y1 = instruments_top(ps, j, w, h) - gap, b = base;
+    widget_lights_size(b, &pw, &ph);
+    float fit_w = 0.9f * r.w / pw; /* the share of base that still fits the screen's width */
+    b *= fminf(1.0f, fminf(fit_w, fmaxf(y1 - y0, 0.0f) / ph));
+    b = fmaxf(b, fminf(LIGHTS_BASE_MIN, base * fminf(fit_w, r.h / ph)));
+    widget_lights_size(b, &pw, &ph);
+    float top = fmaxf(r.y, fminf(y0, r.y + r.h - ph));
+    return (PlayLights){b, {r.x + r.w / 2 - pw / 2, top, pw, ph}};
+}
+
 void play_layout_lights(PlayState *ps, int w, int h)
 {
     int64_t to_go = play_lights_to_go(ps);
@@ -163,19 +187,13 @@ void play_layout_lights(PlayState *ps, int w, int h)
         widget_lights(&ps->view->gfx, base, w, to_go);
         return;
     }
-    /* a 2 x 2 grid: each screen its own, centred across it, just under its
-     * HUD strip, above its instruments (one set where the four screens meet covered the
-     * bottom screens' HUD and the top ones' read-outs), smaller where the
-     * cell is narrow or short */
     if (!widget_lights_shown(to_go)) /* the rest of the race: no screen's instruments to measure */
         return;
-    float pw, ph, gap = base * 0.5f, strip = drivehud_top_px(ps->view);
     for (int j = 0; j < ps->nseats; j++) {
+        PlayLights l = play_lights_place(ps, j, w, h);
         SDL_FRect r = play_screen_rect(ps, j, w, h);
-        float y0 = r.y + strip + gap, y1 = instruments_top(ps, j, w, h) - gap, b = base;
-        widget_lights_size(b, &pw, &ph);
-        b *= fminf(1.0f, fminf(0.9f * r.w / pw, fmaxf(y1 - y0, 0.0f) / ph));
-        widget_lights_size(b, &pw, &ph);
-        widget_lights_at(&ps->view->gfx, b, r.x + r.w / 2, y0 + ph / 2, to_go);
+        gfx_room_push(&ps->view->gfx, r.x, r.y, r.w, r.h); /* "GO" under them stays on this screen */
+        widget_lights_at(&ps->view->gfx, l.base, r.x + r.w / 2, l.panel.y + l.panel.h / 2, to_go);
+        gfx_room_pop(&ps->view->gfx);
     }
 }

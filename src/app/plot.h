@@ -14,8 +14,12 @@
  *        PNG bytes under a .jpg name; false + err "PATH: unknown plot
  *        format: ..." otherwise. Check before computing.
  *   plot_write(fig, path, err)  renders fig->width x fig->height pixels
- *        (points in SVG and PDF; 0 = 1200 x 800) in the format of path's
- *        extension, written through the atomic .part writer (nr_part.h);
+ *        (0 = 1200 x 800) as PNG; SVG and PDF get a page PLOT_PAGE_PT
+ *        points wide (a paper's full text width, 7 in) or PLOT_PANEL_PT a
+ *        column of panels if wider, as tall as the figure's aspect gives
+ *        (at least 3/4 PLOT_PANEL_PT a row of panels), laid out at that size, so the text prints at 8 to 15 pt
+ *        where the pixel sizes shrunk to a page would print at 4; in the
+ *        format of path's extension, written through the atomic .part writer (nr_part.h);
  *        the arrays are only read. Axis ranges come from the data (with a
  *        margin and round ticks) unless the panel's fixed_x / fixed_y is
  *        set. The y label runs up along the axis. Text is DejaVu Sans
@@ -38,6 +42,10 @@
  */
 #ifndef NR_PLOT_H
 #define NR_PLOT_H
+
+#define PLOT_PAGE_PT 504 /* SVG and PDF page width: 7 in at 72 pt an inch */
+#define PLOT_PANEL_PT 252 /* and at least this per column of panels (3.5 in),
+                          * 3/4 of it per row (and a title's 30 pt) */
 
 #include "nr_common.h"
 

@@ -107,6 +107,38 @@ static void text_at(cairo_t *cr, double x, double y, int align, uint32_t rgb, co
     cairo_new_path(cr);
 }
 
+/* text_at within avail units of length: a label longer than that is set
+ * smaller, down to 0.8 of the font size, and past that cut after a whole
+ * character with an ellipsis, never clipped by its panel. */
+static void text_fit(cairo_t *cr, double x, double y, int align, uint32_t rgb, const char *text, double avail)
+{
+    char buf[1024];
+    const char *s = utf8_clean(text, buf, sizeof buf);
+    cairo_text_extents_t te;
+    cairo_text_extents(cr, s, &te);
+    if (!(avail > 0) || te.x_advance <= avail) {
+        text_at(cr, x, y, align, rgb, s);
+        return;
+    }
+    cairo_matrix_t fm;
+    cairo_get_font_matrix(cr, &fm);
+    double k = avail / te.x_advance;
+    cairo_set_font_size(cr, fm.yy * (k > 0.8 ? k : 0.8));
+    char cut[1024 + 4];
+    size_t n = strlen(s);
+    memcpy(cut, s, n + 1);
+    cairo_text_extents(cr, cut, &te);
+    while (te.x_advance > avail && n > 0) {
+        do
+            n--;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80); /* a whole UTF-8 character */
+        memcpy(cut + n, "\u2026", 4);                         /* 3 bytes and the NUL */
+        cairo_text_extents(cr, cut, &te);
+    }
+    text_at(cr, x, y, align, rgb, cut);
+    cairo_set_font_matrix(cr, &fm);
+}
+
 /* A pixel-aligned filled rectangle (grid and axis lines stay crisp). */
 static void rect(cairo_t *cr, double x, double y, double w, double h, uint32_t rgb)
 {
@@ -154,17 +186,18 @@ static void draw_ticks(cairo_t *cr, const PlotAxes *A, const PlotPanel *p, const
 }
 
 /* Title, the y label rotated along the axis, ticks, x label, legend. */
-static void draw_axes(cairo_t *cr, const PlotMeasure *m, double ax, double ay, const PlotPanel *p,
+static void draw_axes(cairo_t *cr, const PlotMeasure *m, double ax, double ay, double aw, const PlotPanel *p,
                       const PlotAxes *A, const PlotTheme *th)
 {
     float flh = A->flh;
     if (p->title)
-        text_at(cr, A->left + A->pw / 2, ay + A->pad / 2, 0, th->fg, p->title);
+        text_fit(cr, A->left + A->pw / 2, ay + A->pad / 2, 0, th->fg, p->title,
+                  2 * fmin(A->left + A->pw / 2 - ax, ax + aw - A->left - A->pw / 2));
     if (p->ylabel) {
         cairo_save(cr);
         cairo_translate(cr, ax + A->pad, A->top + A->ph / 2);
         cairo_rotate(cr, -NR_PI / 2); /* reads bottom to top */
-        text_at(cr, 0, 0, 0, th->fg, p->ylabel);
+        text_fit(cr, 0, 0, 0, th->fg, p->ylabel, A->ph + 2 * A->pad);
         cairo_restore(cr);
     }
     draw_ticks(cr, A, p, th);
@@ -258,7 +291,7 @@ static void draw_panel(cairo_t *cr, double x, double y, double w, double h, doub
     cairo_rectangle(cr, x, y, w, h);
     cairo_clip(cr);
     if (plot_axes_layout(&m, (float)x, (float)y, (float)w, (float)h, p, &A)) {
-        draw_axes(cr, &m, x, y, p, &A, th);
+        draw_axes(cr, &m, x, y, w, p, &A, th);
         cairo_rectangle(cr, A.left, A.top, A.pw + 1, A.ph + 1);
         cairo_clip(cr);
         for (int s = 0; s < p->nseries; s++)
@@ -284,16 +317,34 @@ static void draw_figure(cairo_t *cr, const PlotFigure *fig, int W, int H)
         double fs = base * 1.5; /* the window's big font */
         cairo_text_extents_t te;
         char buf[1024];
+        const char *t = utf8_clean(fig->title, buf, sizeof buf);
         for (;; fs -= 1) {
             cairo_set_font_size(cr, fs);
-            cairo_text_extents(cr, utf8_clean(fig->title, buf, sizeof buf), &te);
-            if (te.x_advance < W - 16 || fs <= 8)
+            cairo_text_extents(cr, t, &te);
+            if (te.x_advance < W - 16 || fs <= base)
                 break;
         }
         cairo_font_extents_t fe;
         cairo_font_extents(cr, &fe);
-        text_at(cr, W / 2.0, fe.height / 4, 0, th.fg, fig->title);
-        top = fe.height * 1.3;
+        if (te.x_advance < W - 16) {
+            text_at(cr, W / 2.0, fe.height / 4, 0, th.fg, t);
+            top = fe.height * 1.3;
+        } else { /* two lines, split at the " | " (else the space) nearest the middle */
+            size_t n = strlen(t), cut = 0;
+            for (int pass = 0; pass < 2 && cut == 0; pass++)
+                for (size_t i = 1; i + 2 < n; i++)
+                    if (pass ? t[i] == ' ' : (t[i] == '|' && t[i - 1] == ' ' && t[i + 1] == ' '))
+                        if (cut == 0 || fabs((double)i - n / 2.0) < fabs((double)cut - n / 2.0))
+                            cut = i;
+            char first[1024];
+            size_t k = cut > 0 && t[cut] == '|' ? cut - 1 : cut;
+            memcpy(first, t, k);
+            first[k] = 0;
+            const char *second = cut > 0 ? t + cut + (t[cut] == '|' ? 2 : 1) : "";
+            text_fit(cr, W / 2.0, fe.height / 4, 0, th.fg, first, W - 16);
+            text_fit(cr, W / 2.0, fe.height * 1.25, 0, th.fg, second, W - 16);
+            top = fe.height * 2.3;
+        }
     }
     double pw = (double)W / cols, ph = ((double)H - top) / rows;
     for (int i = 0; i < fig->npanels; i++)
@@ -357,7 +408,16 @@ int plot_write(const PlotFigure *fig, const char *path, NrError *err)
         ok = nr_error_set(err, "%s: cannot write %s: %s%s", path, out.part, nr_part_reason(&out),
                           out.status == NR_PART_EXISTS ? " (left by a killed run?); remove it or choose another name" : "");
     } else {
-        cairo_status_t st = render(fig, W, H, format_of(path), &out);
+        PlotFormat f = format_of(path);
+        if (f != FMT_PNG) { /* a page of a paper's text width: see plot.h */
+            int cols = fig->cols > 0 ? fig->cols : fig->npanels;
+            int pw = cols * PLOT_PANEL_PT > PLOT_PAGE_PT ? cols * PLOT_PANEL_PT : PLOT_PAGE_PT;
+            int rows = (fig->npanels + cols - 1) / cols;
+            H = (int)((double)H * pw / W + 0.5);
+            H = H > rows * PLOT_PANEL_PT * 3 / 4 + 30 ? H : rows * PLOT_PANEL_PT * 3 / 4 + 30;
+            W = pw;
+        }
+        cairo_status_t st = render(fig, W, H, f, &out);
         if (st != CAIRO_STATUS_SUCCESS)
             ok = nr_error_set(err, "%s: cannot draw the plot: %s", path,
                               st == CAIRO_STATUS_WRITE_ERROR ? nr_part_reason(&out) : cairo_status_to_string(st));

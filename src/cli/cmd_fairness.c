@@ -160,7 +160,7 @@ static int write_plot(const FairResults *res, const char *path, const char *titl
     free(runv);
     PlotPanel panels[3] = {
         {.title = "mean accumulated export error", .xlabel = "time (s)",
-         .ylabel = "error (car width s), band: 95% interval over seeds",
+         .ylabel = "error (car width s), 95 % band",
          .series = &ser[0], .nseries = na},
         {.title = "standard deviation across receivers", .xlabel = "time (s)",
          .ylabel = "error (car width s)", .series = &ser[na], .nseries = na},

@@ -351,7 +351,7 @@ int epp_write_plot(const EppRun *run)
             }
         snprintf(titles[r], sizeof titles[r], "EP-i, %d updates/s", o->rate[r]);
         pn[r] = (PlotPanel){.title = titles[r], .xlabel = "bandwidth C (kbit/s)",
-                            .ylabel = "mean prediction error (model units), 95 % interval", .series = &ser[r * ncurves],
+                            .ylabel = "mean error (model units), 95 % CI", .series = &ser[r * ncurves],
                             .nseries = ncurves};
     }
     share_ranges(pn, o->nrate, x, o->nsweep, ymax);

@@ -95,6 +95,10 @@ typedef struct RaceOpts {
     LinkMatrix *lines;        /* --link I-J / --links entries; NULL: none */
     LinkSpec link_default;    /* every line no flag names */
     bool link_default_parsed;
+    /* race_topo_resolve(_cars) ran: the topology is resolved once (the
+     * links file's lines taken, the cars' progress made); its answer */
+    bool topo_resolved;
+    int topo_rc;
 } RaceOpts;
 
 void race_opts_init(RaceOpts *o, const char *schemes);
@@ -122,11 +126,13 @@ bool race_write_series(const char *cmd, const char *path, const Engine *e, int *
  *   race_topo_resolve(o, cmd)   after race_opts_load: the car count (from
  *        the recording unless --cars; more than it has is an error), the
  *        link matrix checked against it, every car's progress. CLI_OK or
- *        the exit code after one line.
+ *        the exit code after one line. Once per options: a later call of
+ *        it or of race_topo_resolve_cars changes nothing and returns the
+ *        first call's answer.
  *   race_topo_resolve_cars(o, cmd, ncars)  the same for a driven race of
  *        ncars cars (no recording: play): the link matrix checked against
  *        them, the flags' combinations. CLI_OK or the exit code after one
- *        line.
+ *        line. Once per options, as race_topo_resolve.
  *   race_topo_config(o, cfg)    after race_opts_engine_config: the car
  *        count, topology and every line's spec.
  *   race_topo_wide(o)           the race needs the N-car outputs (more than

@@ -141,14 +141,25 @@ static int resolve_lines(RaceOpts *o, const char *cmd)
     return CLI_OK;
 }
 
-int race_topo_resolve(RaceOpts *o, const char *cmd)
+static int resolve_cars(RaceOpts *o, const char *cmd, int ncars);
+
+/* The answer of the first resolve, kept: a second would find the links
+ * file's lines taken (and the cars' progress made). */
+static int resolved(RaceOpts *o, int rc)
+{
+    o->topo_resolved = true;
+    o->topo_rc = rc;
+    return rc;
+}
+
+static int resolve_recording(RaceOpts *o, const char *cmd)
 {
     if (o->cars > o->rec.ncars)
         return cli_usage_error(cmd, "--cars %d: %s has %d cars", o->cars, o->recording, o->rec.ncars);
     if (!o->cars && o->rec.ncars > ENGINE_MAX_CARS)
         return cli_usage_error(cmd, "%s has %d cars: race at most %d of them with --cars", o->recording,
                                o->rec.ncars, ENGINE_MAX_CARS);
-    int rc = race_topo_resolve_cars(o, cmd, o->cars ? o->cars : o->rec.ncars);
+    int rc = resolve_cars(o, cmd, o->cars ? o->cars : o->rec.ncars);
     if (rc != CLI_OK)
         return rc;
     for (int c = 2; c < o->ncars; c++) {
@@ -159,7 +170,17 @@ int race_topo_resolve(RaceOpts *o, const char *cmd)
     return CLI_OK;
 }
 
+int race_topo_resolve(RaceOpts *o, const char *cmd)
+{
+    return o->topo_resolved ? o->topo_rc : resolved(o, resolve_recording(o, cmd));
+}
+
 int race_topo_resolve_cars(RaceOpts *o, const char *cmd, int ncars)
+{
+    return o->topo_resolved ? o->topo_rc : resolved(o, resolve_cars(o, cmd, ncars));
+}
+
+static int resolve_cars(RaceOpts *o, const char *cmd, int ncars)
 {
     o->ncars = ncars;
     if (!(topo_mask(o) & LINKMATRIX_P2P) && (o->link_given[0] || o->link_given[1]))

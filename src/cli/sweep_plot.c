@@ -170,12 +170,12 @@ int sweep_plot_write(const SweepJob *jobs, int nt, const SweepPoint *pts, const 
     }
     char ftitle[LINK_TEXT_MAX + 160], name[LINK_TEXT_MAX + 160];
     if (race_topo_wide(o))
-        snprintf(name, sizeof name, "%s | %d players, %s | other lines %s | delta %.0f ms | %d seeds", o->recording,
+        snprintf(name, sizeof name, "%s | %d players, %s | other lines %s | delta %.0f ms | %d seed%s", o->recording,
                  o->ncars, nt > 1 ? "topologies side by side" : race_topo_name(o), o->link_default.text,
-                 (double)o->params.delta_us / 1000.0, j->runs);
+                 (double)o->params.delta_us / 1000.0, j->runs, j->runs == 1 ? "" : "s");
     else
-        snprintf(name, sizeof name, "%s | link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seeds", o->recording,
-                 o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs);
+        snprintf(name, sizeof name, "%s | link 2->1 %s | delta %.0f ms | T_dr %.3g cw | %d seed%s", o->recording,
+                 o->link[1].text, (double)o->params.delta_us / 1000.0, o->params.tdr_cw, j->runs, j->runs == 1 ? "" : "s");
     cli_strip_dirs(name, ftitle, sizeof ftitle); /* the race and trace files, not their local paths */
     /* one topology: a row per jitter (inconsistency, fairness); several: a
      * row per (jitter, metric), a column per topology */

@@ -195,8 +195,8 @@ static int write_plot(const SweepJob *j, const Grid *g, const char *path)
             for (int m = 0; m < 2; m++)
                 fill_group(&vp, j, g, gi, m);
         char ftitle[2 * LINK_TEXT_MAX + 4200], name[2 * LINK_TEXT_MAX + 4200];
-        snprintf(name, sizeof name, "%s | base link 1->2 %s | 2->1 %s | %d seeds", j->o->recording,
-                 j->o->link[0].text, j->o->link[1].text, j->runs);
+        snprintf(name, sizeof name, "%s | base link 1->2 %s | 2->1 %s | %d seed%s", j->o->recording,
+                 j->o->link[0].text, j->o->link[1].text, j->runs, j->runs == 1 ? "" : "s");
         cli_strip_dirs(name, ftitle, sizeof ftitle); /* the race and trace files, not their local paths */
         PlotFigure fig = {.title = ftitle, .panels = vp.panels, .npanels = ngroups * 2, .cols = 2,
                           .width = 1400, .height = 420 * ngroups + 60};

@@ -23,6 +23,10 @@
  *        naming the offending token and what was expected; *out is then
  *        empty (safe to free). On success the caller owns *out
  *        (linkspec_free).
+ *   linkspec_parse_files(out, text, table_dir, files, err)  the same; a
+ *        `trace FILE` read once into files (NULL: not kept) for every later
+ *        spec naming the same text FILE (a link matrix's lines over one
+ *        merged delays file); linktrace_files_free(files) when done.
  *   linkspec_copy(dst, src)   deep copy (tables are owned by each spec); false
  *        only when out of memory (dst is then empty).
  *   linkspec_free(s)          NULL-safe; leaves an empty "none" spec.
@@ -70,7 +74,10 @@
  *   linktrace_load_dir / linktrace_read_dir(..., want, err): the same, and
  *        the rows of direction want (IJ, an N-car race's line, not 12 or 21)
  *        are kept as direction 12 is (t->named = want then takes them);
- *        rows of other lines are skipped (t->other_directions).
+ *        rows of other lines are skipped (t->other_directions). A served
+ *        race's downlink sJ also keeps each sender I's rows IsJ (t->via).
+ *   linktrace_load_files(t, path, want, files, err)  linktrace_load_dir
+ *        through files (NULL: read alone): a file read once for all.
  *   linktrace_direction(text)  IJ (terminals 1..8, I != J) as the number
  *        IJ; a served race's hops: Is (client I's uplink) as I*10 + 9, IsJ
  *        (the downlink to J of I's MUs) as I*100 + 90 + J, sJ (the downlink
@@ -79,8 +86,9 @@
  *   linktrace_direction_text(dir, buf, n)  the text of such a code.
  *   linkspec_via_server(down, from, out, err)  the spec of the downlink
  *        `down` for the MUs of car `from` (1-based): a trace named sJ as
- *        named IsJ (the file read again), any other spec copied; false +
- *        err (out empty) when the file cannot be read or out of memory.
+ *        named IsJ (the rows t->via kept when the spec was read: no file
+ *        read), any other spec copied; false + err (out empty) when out of
+ *        memory or from is not a sender of sJ (1..8, not J).
  *   linktrace_load(t, path, err) / linktrace_read(t, f, path, err)  read and
  *        check a delays file; false + err "FILE:LINE: what" (t is then
  *        empty). At most LINK_TRACE_ROWS_MAX rows.
@@ -163,7 +171,17 @@ typedef struct LinkTrace {
     int64_t extra_copies;    /* copies beyond the second of one packet: ignored */
     int64_t other_packets;   /* rows of a slot's other packets (other pkt_seq): ignored */
     int64_t other_directions; /* rows of an N-car race's other lines (not 12, 21 or named): skipped */
+    struct LinkTrace *via;   /* named sJ: [I - 1] sender I's rows IsJ, named IsJ (linkspec_via_server);
+                              * LINK_TRACE_TERMINALS of them, owned; NULL otherwise */
 } LinkTrace;
+
+/* Delays files read once for every spec that names them (linkspec_parse_files):
+ * each file's rows, every direction, by the path's text. Start it zeroed. */
+struct LinkTraceFile; /* linktrace_rows.h */
+typedef struct LinkTraceFiles {
+    struct LinkTraceFile *file; /* owned, n of them */
+    int n;
+} LinkTraceFiles;
 
 typedef struct LinkSpec {
     /* what every draw reads first, side by side */
@@ -210,6 +228,8 @@ typedef struct Link {
 } Link;
 
 bool linkspec_parse(LinkSpec *out, const char *text, const char *table_dir, NrError *err);
+bool linkspec_parse_files(LinkSpec *out, const char *text, const char *table_dir, LinkTraceFiles *files,
+                          NrError *err);
 bool linkspec_copy(LinkSpec *dst, const LinkSpec *src);
 void linkspec_free(LinkSpec *s);
 double linkspec_mean_ms(const LinkSpec *s);
@@ -238,6 +258,8 @@ bool linktrace_load(LinkTrace *t, const char *path, NrError *err);
 bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err);
 bool linktrace_load_dir(LinkTrace *t, const char *path, int want, NrError *err);
 bool linktrace_read_dir(LinkTrace *t, FILE *f, const char *path, int want, NrError *err);
+bool linktrace_load_files(LinkTrace *t, const char *path, int want, LinkTraceFiles *files, NrError *err);
+void linktrace_files_free(LinkTraceFiles *files);
 int linktrace_direction(const char *d);
 void linktrace_direction_text(int dir, char *buf, size_t n);
 bool linkspec_via_server(const LinkSpec *down, int from, LinkSpec *out, NrError *err);

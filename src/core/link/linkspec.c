@@ -422,6 +422,12 @@ static void spec_empty(LinkSpec *s)
 
 bool linkspec_parse(LinkSpec *out, const char *text, const char *table_dir, NrError *err)
 {
+    return linkspec_parse_files(out, text, table_dir, NULL, err);
+}
+
+bool linkspec_parse_files(LinkSpec *out, const char *text, const char *table_dir, LinkTraceFiles *files,
+                          NrError *err)
+{
     spec_empty(out);
     if (!text)
         text = "";
@@ -473,7 +479,7 @@ bool linkspec_parse(LinkSpec *out, const char *text, const char *table_dir, NrEr
         return false;
     if (pp.has_trace) {
         int named = s.trace.named;
-        if (!linktrace_load_dir(&s.trace, pp.trace, named, err))
+        if (!linktrace_load_files(&s.trace, pp.trace, named, files, err))
             return false;
         s.trace.named = named;
     }
@@ -516,8 +522,19 @@ bool linkspec_via_server(const LinkSpec *down, int from, LinkSpec *out, NrError 
     linktrace_direction_text(named, want, sizeof want); /* "sJ" */
     const char *at = strstr(down->text, " direction ");
     size_t head = at ? (size_t)(at - down->text) : 0, skip = strlen(" direction ") + strlen(want);
+    spec_empty(out);
     if (!at || strncmp(at + strlen(" direction "), want, strlen(want)) != 0)
         return nr_error_set(err, "%s: no direction %s in the text", down->text, want);
+    if (!down->trace.via || from < 1 || from > LINK_TRACE_TERMINALS || from == named % 10)
+        return nr_error_set(err, "%s: no rows of a sender %d kept", down->text, from);
     snprintf(text, sizeof text, "%.*s direction %ds%d%s", (int)head, down->text, from, named % 10, at + skip);
-    return linkspec_parse(out, text, NULL, err);
+    if (strlen(text) >= LINK_TEXT_MAX)
+        return nr_error_set(err, "link spec too long: canonical form has %zu characters, expected at most %d",
+                            strlen(text), LINK_TEXT_MAX - 1);
+    LinkSpec hop = *down; /* the sender's rows, read with the downlink's (t->via) */
+    hop.trace = down->trace.via[from - 1];
+    if (!linkspec_copy(out, &hop))
+        return nr_error_set(err, "out of memory");
+    memcpy(out->text, text, strlen(text) + 1);
+    return true;
 }

@@ -1,29 +1,13 @@
-/* Measured-delay traces (`trace FILE`): the delays file reader and the
- * per-slot fate it gives a link. Format and rules: docs/link.md "Trace". */
-#include "link.h"
+/* Measured-delay traces (`trace FILE`): a delays file's rows (read by
+ * linktrace_read.c) into the slots of a link's direction, and the per-slot
+ * fate they give it. Format and rules: docs/link.md "Trace". */
+#include "linktrace_rows.h"
 #include "nr_file.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TRACE_COLS_MAX 32
-#define TRACE_ROWS_START 1024
-
-enum { COL_DIR, COL_SEQ, COL_KIND, COL_SENT, COL_ARRIVAL, COL_DELAY, COL_PKT, COL_SCHEMES, COL_KNOWN };
-static const char *const col_name[COL_KNOWN] = {"direction", "seq",      "kind",    "sent_us",
-                                                "arrival_us", "delay_us", "pkt_seq", "schemes"};
-
-/* One data row as read; sorted afterwards into slots. */
-typedef struct RawRow {
-    int32_t seq;
-    int32_t delay_us; /* >= 0 */
-    uint8_t dir, kind; /* 0 = 12 / update, 1 = 21 / parity */
-    int bits;          /* schemes in the packet's mask (0 without the column) */
-    uint32_t mask;     /* the mask itself */
-    int64_t pkt;       /* pkt_seq: copies of one packet share it (-1 without) */
-    int64_t line;      /* file order breaks ties */
-} RawRow;
+#define ROW_SKIP 255 /* TraceRow.dir of a row of another direction */
 
 void linktrace_free(LinkTrace *t)
 {
@@ -33,6 +17,9 @@ void linktrace_free(LinkTrace *t)
     free(t->slot[1]);
     free(t->pkt[0]);
     free(t->pkt[1]);
+    for (int i = 0; t->via && i < LINK_TRACE_TERMINALS; i++)
+        linktrace_free(&t->via[i]);
+    free(t->via);
     *t = (LinkTrace){0};
 }
 
@@ -41,6 +28,7 @@ bool linktrace_copy(LinkTrace *dst, const LinkTrace *src)
     LinkTrace c = *src;
     c.slot[0] = c.slot[1] = NULL;
     c.pkt[0] = c.pkt[1] = NULL;
+    c.via = NULL;
     bool ok = true;
     for (int d = 0; d < 2 && ok; d++) {
         if (src->n[d] > 0 && (c.slot[d] = malloc((size_t)src->n[d] * sizeof *c.slot[d])))
@@ -49,65 +37,15 @@ bool linktrace_copy(LinkTrace *dst, const LinkTrace *src)
             memcpy(c.pkt[d], src->pkt[d], (size_t)src->npkt[d] * sizeof *c.pkt[d]);
         ok = (src->n[d] <= 0 || c.slot[d]) && (src->npkt[d] <= 0 || c.pkt[d]);
     }
+    if (ok && src->via && (ok = (c.via = calloc(LINK_TRACE_TERMINALS, sizeof *c.via)) != NULL))
+        for (int i = 0; i < LINK_TRACE_TERMINALS && ok; i++)
+            ok = linktrace_copy(&c.via[i], &src->via[i]);
     if (!ok) {
         linktrace_free(&c);
         *dst = (LinkTrace){0};
         return false;
     }
     *dst = c;
-    return true;
-}
-
-bool linktrace_load(LinkTrace *t, const char *path, NrError *err)
-{
-    return linktrace_load_dir(t, path, 0, err);
-}
-
-bool linktrace_load_dir(LinkTrace *t, const char *path, int want, NrError *err)
-{
-    *t = (LinkTrace){0};
-    FILE *f = nr_file_open(path, "a delays file", err);
-    if (!f)
-        return false;
-    bool ok = linktrace_read_dir(t, f, path, want, err);
-    fclose(f);
-    return ok;
-}
-
-/* The header row: which field holds each known column. */
-static bool read_header(char **field, int nf, int *col, const char *path, int64_t lineno, NrError *err)
-{
-    for (int c = 0; c < COL_KNOWN; c++)
-        col[c] = -1;
-    for (int i = 0; i < nf; i++) {
-        if (!nr_text_is_printable(field[i]))
-            return nr_error_set(err, "%s:%lld: column %d: control characters in the header", path,
-                                (long long)lineno, i + 1);
-        for (int c = 0; c < COL_KNOWN; c++) {
-            if (strcmp(field[i], col_name[c]) != 0)
-                continue;
-            if (col[c] >= 0)
-                return nr_error_set(err, "%s:%lld: column '%s' twice: expected each column once", path,
-                                    (long long)lineno, col_name[c]);
-            col[c] = i;
-        }
-    }
-    const int need[3] = {COL_DIR, COL_SEQ, COL_DELAY};
-    for (int k = 0; k < 3; k++)
-        if (col[need[k]] < 0)
-            return nr_error_set(err, "%s:%lld: no column '%s': expected a header row naming direction, seq "
-                                "and delay_us (optional: kind, sent_us, arrival_us)",
-                                path, (long long)lineno, col_name[need[k]]);
-    return true;
-}
-
-/* An integer field in [lo, hi]; the message names the column and the value. */
-static bool int_field(const char *s, int c, int64_t lo, int64_t hi, int64_t *out, const char *path,
-                      int64_t lineno, NrError *err)
-{
-    if (!nr_parse_int64(s, out) || *out < lo || *out > hi)
-        return nr_error_set(err, "%s:%lld: %s '%.32s': expected an integer from %lld to %lld", path,
-                            (long long)lineno, col_name[c], s, (long long)lo, (long long)hi);
     return true;
 }
 
@@ -145,78 +83,9 @@ void linktrace_direction_text(int dir, char *buf, size_t n)
         snprintf(buf, n, "%d", dir);
 }
 
-/* A row; r->dir 0 (12, or the wanted direction), 1 (21), or RAW_SKIP for a
- * direction of an N-car race that is not wanted. */
-#define RAW_SKIP 255
-static bool read_row(char **field, int nf, const int *col, int ncols, int want, RawRow *r, const char *path,
-                     int64_t lineno, NrError *err)
+static int cmp_row(const void *pa, const void *pb)
 {
-    if (nf != ncols)
-        return nr_error_set(err, "%s:%lld: %d fields: expected %d as in the header", path, (long long)lineno,
-                            nf, ncols);
-    const char *d = field[col[COL_DIR]];
-    int dir = linktrace_direction(d);
-    if (!dir)
-        return nr_error_set(err, "%s:%lld: direction '%.32s': expected two terminals IJ of 1 to %d such as 12 "
-                            "(terminal 1 to 2) or 21, or a served race's hop Is or IsJ", path, (long long)lineno, d,
-                            LINK_TRACE_TERMINALS);
-    if (want) /* one line of an N-car race: its rows alone, as direction 12 */
-        r->dir = dir == want ? 0 : RAW_SKIP;
-    else
-        r->dir = dir == 12 ? 0 : dir == 21 ? 1 : RAW_SKIP;
-    int64_t seq, delay;
-    if (!int_field(field[col[COL_SEQ]], COL_SEQ, 0, INT32_MAX, &seq, path, lineno, err) ||
-        !int_field(field[col[COL_DELAY]], COL_DELAY, -LINK_TIME_MAX_US, LINK_TIME_MAX_US, &delay, path, lineno,
-                   err))
-        return false;
-    r->kind = 0;
-    if (col[COL_KIND] >= 0) {
-        const char *k = field[col[COL_KIND]];
-        if (strcmp(k, "parity") == 0)
-            r->kind = 1;
-        else if (strcmp(k, "update") != 0)
-            return nr_error_set(err, "%s:%lld: kind '%.32s': expected update or parity", path, (long long)lineno,
-                                k);
-    }
-    /* With both times given, the delay must be their difference: a file
-     * edited by hand cannot say one thing in two places. */
-    if (col[COL_SENT] >= 0 && col[COL_ARRIVAL] >= 0) {
-        int64_t sent, arr;
-        const int64_t lim = INT64_C(1) << 53;
-        if (!int_field(field[col[COL_SENT]], COL_SENT, -lim, lim, &sent, path, lineno, err) ||
-            !int_field(field[col[COL_ARRIVAL]], COL_ARRIVAL, -lim, lim, &arr, path, lineno, err))
-            return false;
-        if (arr - sent != delay)
-            return nr_error_set(err, "%s:%lld: delay_us %lld is not arrival_us - sent_us = %lld", path,
-                                (long long)lineno, (long long)delay, (long long)(arr - sent));
-    }
-    r->pkt = -1;
-    r->bits = 0;
-    r->mask = 0;
-    int64_t v;
-    if (col[COL_PKT] >= 0) {
-        if (!int_field(field[col[COL_PKT]], COL_PKT, 0, UINT32_MAX, &v, path, lineno, err))
-            return false;
-        r->pkt = v;
-    }
-    if (col[COL_SCHEMES] >= 0) {
-        if (!int_field(field[col[COL_SCHEMES]], COL_SCHEMES, 0, UINT32_MAX, &v, path, lineno, err))
-            return false;
-        r->mask = (uint32_t)v;
-        for (uint32_t m = r->mask; m; m &= m - 1)
-            r->bits++;
-    }
-    r->seq = (int32_t)seq;
-    /* A negative measured delay (clock error) is sent at once, as netem
-     * does with a negative delay draw. */
-    r->delay_us = delay > 0 ? (int32_t)delay : 0;
-    r->line = lineno;
-    return true;
-}
-
-static int cmp_raw(const void *pa, const void *pb)
-{
-    const RawRow *a = pa, *b = pb;
+    const TraceRow *a = pa, *b = pb;
     if (a->dir != b->dir)
         return a->dir < b->dir ? -1 : 1;
     if (a->seq != b->seq)
@@ -233,7 +102,7 @@ static int cmp_raw(const void *pa, const void *pb)
 /* The packet a slot takes among the rows r[0..n) of one (dir, seq, kind),
  * sorted by pkt_seq then delay: the one whose scheme mask names the most
  * schemes, then the earliest arrival. Returns its first row; *len its rows. */
-static int64_t best_packet(const RawRow *r, int64_t n, int64_t *len)
+static int64_t best_packet(const TraceRow *r, int64_t n, int64_t *len)
 {
     int64_t best = 0, best_len = 0;
     for (int64_t g = 0; g < n;) {
@@ -254,7 +123,7 @@ static int64_t best_packet(const RawRow *r, int64_t n, int64_t *len)
 /* Sorted rows into slots: per (dir, seq, kind) one packet (best_packet);
  * its earliest copy is the packet, the next its duplicate; later copies and
  * other packets of the slot are counted only. */
-static bool build_slots(LinkTrace *t, const RawRow *r, int64_t n)
+static bool build_slots(LinkTrace *t, const TraceRow *r, int64_t n)
 {
     int64_t i = 0;
     for (int d = 0; d < 2; d++) {
@@ -292,7 +161,7 @@ static bool build_slots(LinkTrace *t, const RawRow *r, int64_t n)
 
 /* With a schemes column: every packet (rows of one pkt_seq) of each slot,
  * its earliest copy and the next, for the fates per scheme. */
-static bool build_packets(LinkTrace *t, const RawRow *r, int64_t n)
+static bool build_packets(LinkTrace *t, const TraceRow *r, int64_t n)
 {
     int64_t i = 0;
     for (int d = 0; d < 2; d++) {
@@ -317,6 +186,162 @@ static bool build_packets(LinkTrace *t, const RawRow *r, int64_t n)
         t->npkt[d] = m;
     }
     return true;
+}
+
+/* The slots of one link's direction out of a file's rows: want 0, 12 or
+ * 21 takes the rows 12 and 21 (directions 0 and 1), any other code its
+ * rows alone as direction 12; the others are counted (other_directions).
+ * own: the rows are this call's to reorder in place, else copied. */
+static bool trace_build(LinkTrace *t, LinkTraceRows *rows, int want, bool own, const char *path, NrError *err)
+{
+    *t = (LinkTrace){0};
+    int keep = want == 12 || want == 21 ? 0 : want;
+    int64_t n = 0;
+    for (int64_t i = 0; i < rows->n; i++) {
+        int code = rows->row[i].code;
+        n += keep ? code == keep : code == 12 || code == 21;
+    }
+    TraceRow *r = own ? rows->row : malloc((size_t)(n > 0 ? n : 1) * sizeof *r);
+    if (!r)
+        return nr_error_set(err, "%s: out of memory", path);
+    t->other_directions = rows->n - n;
+    n = 0;
+    for (int64_t i = 0; i < rows->n; i++) {
+        int code = rows->row[i].code;
+        int dir = keep ? (code == keep ? 0 : ROW_SKIP) : code == 12 ? 0 : code == 21 ? 1 : ROW_SKIP;
+        if (dir == ROW_SKIP)
+            continue;
+        r[n] = rows->row[i];
+        r[n++].dir = (uint8_t)dir;
+    }
+    memcpy(t->schemes, rows->schemes, sizeof t->schemes);
+    qsort(r, (size_t)n, sizeof *r, cmp_row);
+    t->on = true;
+    t->rows = n;
+    bool ok = build_slots(t, r, n) && (!rows->masks || build_packets(t, r, n));
+    if (!own)
+        free(r);
+    if (!ok) {
+        linktrace_free(t);
+        return nr_error_set(err, "%s: out of memory", path);
+    }
+    return true;
+}
+
+/* want's slots of the rows; for a served race's downlink sJ (route.h) also
+ * each sender I's rows IsJ, which I's line takes (linkspec_via_server), so
+ * the file is not read again per sender. keep: the rows are kept (a
+ * LinkTraceFiles' file), else this call's. */
+static bool trace_take(LinkTrace *t, LinkTraceRows *rows, int want, bool keep, const char *path, NrError *err)
+{
+    bool down = want / 10 == LINK_TRACE_SERVER;
+    if (!trace_build(t, rows, want, !keep && !down, path, err))
+        return false;
+    if (!down)
+        return true;
+    if (!(t->via = calloc(LINK_TRACE_TERMINALS, sizeof *t->via))) {
+        linktrace_free(t);
+        return nr_error_set(err, "%s: out of memory", path);
+    }
+    for (int i = 1; i <= LINK_TRACE_TERMINALS; i++) {
+        int hop = i * 100 + LINK_TRACE_SERVER * 10 + want % 10;
+        if (i == want % 10)
+            continue;
+        if (!trace_build(&t->via[i - 1], rows, hop, false, path, err)) {
+            linktrace_free(t);
+            return false;
+        }
+        t->via[i - 1].named = hop;
+    }
+    return true;
+}
+
+bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err)
+{
+    return linktrace_read_dir(t, f, path, 0, err);
+}
+
+bool linktrace_read_dir(LinkTrace *t, FILE *f, const char *path, int want, NrError *err)
+{
+    *t = (LinkTrace){0};
+    LinkTraceRows rows;
+    if (!linktrace_rows_read(&rows, f, path, err))
+        return false;
+    bool ok = trace_take(t, &rows, want, false, path, err);
+    linktrace_rows_free(&rows);
+    return ok;
+}
+
+bool linktrace_load(LinkTrace *t, const char *path, NrError *err)
+{
+    return linktrace_load_files(t, path, 0, NULL, err);
+}
+
+bool linktrace_load_dir(LinkTrace *t, const char *path, int want, NrError *err)
+{
+    return linktrace_load_files(t, path, want, NULL, err);
+}
+
+/* The rows of path read for an earlier line, or NULL. */
+static LinkTraceRows *files_find(LinkTraceFiles *files, const char *path)
+{
+    for (int i = 0; i < files->n; i++)
+        if (strcmp(files->file[i].path, path) == 0)
+            return &files->file[i].rows;
+    return NULL;
+}
+
+/* rows (taken: freed when they cannot be kept) kept under path. */
+static LinkTraceRows *files_add(LinkTraceFiles *files, const char *path, LinkTraceRows *rows)
+{
+    struct LinkTraceFile *g = realloc(files->file, (size_t)(files->n + 1) * sizeof *g);
+    char *copy = malloc(strlen(path) + 1);
+    if (g)
+        files->file = g;
+    if (!g || !copy) {
+        free(copy);
+        linktrace_rows_free(rows);
+        return NULL;
+    }
+    memcpy(copy, path, strlen(path) + 1);
+    files->file[files->n] = (struct LinkTraceFile){copy, *rows};
+    return &files->file[files->n++].rows;
+}
+
+bool linktrace_load_files(LinkTrace *t, const char *path, int want, LinkTraceFiles *files, NrError *err)
+{
+    *t = (LinkTrace){0};
+    LinkTraceRows *rows = files ? files_find(files, path) : NULL;
+    if (rows)
+        return trace_take(t, rows, want, true, path, err);
+    FILE *f = nr_file_open(path, "a delays file", err);
+    if (!f)
+        return false;
+    if (!files) {
+        bool ok = linktrace_read_dir(t, f, path, want, err);
+        fclose(f);
+        return ok;
+    }
+    LinkTraceRows got;
+    bool ok = linktrace_rows_read(&got, f, path, err);
+    fclose(f);
+    if (!ok)
+        return false;
+    if (!(rows = files_add(files, path, &got)))
+        return nr_error_set(err, "%s: out of memory", path);
+    return trace_take(t, rows, want, true, path, err);
+}
+
+void linktrace_files_free(LinkTraceFiles *files)
+{
+    if (!files)
+        return;
+    for (int i = 0; i < files->n; i++) {
+        free(files->file[i].path);
+        linktrace_rows_free(&files->file[i].rows);
+    }
+    free(files->file);
+    *files = (LinkTraceFiles){0};
 }
 
 int linktrace_scheme_bit(const LinkTrace *t, const char *name)
@@ -364,130 +389,6 @@ void linktrace_fate_scheme(const LinkTrace *t, int dir, int32_t seq, int kind, i
         out->dup_delay_us = out->dup ? p[i].dup_us : 0;
         return;
     }
-}
-
-/* A trace file being read: its rows so far and where the columns are. */
-typedef struct TraceReader {
-    LinkTrace *t;
-    const char *path;
-    RawRow *rows;
-    int64_t cap, n;
-    int col[COL_KNOWN], ncols;
-    int64_t lineno;
-    bool header;
-    int want; /* a direction IJ other than 12 / 21 kept in slot 0; 0: none */
-} TraceReader;
-
-typedef enum TraceStep { TRACE_NEXT, TRACE_STOP, TRACE_FAIL } TraceStep;
-
-/* Room for one more row (doubling up to LINK_TRACE_ROWS_MAX). */
-static bool grow_rows(TraceReader *r, NrError *err)
-{
-    if (r->n == LINK_TRACE_ROWS_MAX)
-        return nr_error_set(err, "%s:%lld: more than %d rows: expected at most %d", r->path, (long long)r->lineno,
-                            LINK_TRACE_ROWS_MAX, LINK_TRACE_ROWS_MAX);
-    if (r->n < r->cap)
-        return true;
-    int64_t ncap = r->cap * 2 > LINK_TRACE_ROWS_MAX ? LINK_TRACE_ROWS_MAX : r->cap * 2;
-    RawRow *g = realloc(r->rows, (size_t)ncap * sizeof *r->rows);
-    if (!g)
-        return nr_error_set(err, "%s:%lld: out of memory", r->path, (long long)r->lineno);
-    r->rows = g;
-    r->cap = ncap;
-    return true;
-}
-
-/* One line (lr: what nr_line_read said of it): '# schemes:' before the
- * header, comments and blank lines, the header, or a row. */
-static TraceStep trace_line(TraceReader *r, char *line, NrLine lr, NrError *err)
-{
-    if (lr == NR_LINE_LONG)
-        return nr_error_set(err, "%s:%lld: line longer than %d bytes", r->path, (long long)r->lineno,
-                            NR_LINE_MAX - 1), TRACE_FAIL;
-    if (lr == NR_LINE_ERROR)
-        return TRACE_STOP; /* reported by the caller */
-    if (lr == NR_LINE_NUL)
-        return nr_error_set(err, "%s:%lld: binary data (NUL byte): expected CSV text", r->path,
-                            (long long)r->lineno), TRACE_FAIL;
-    char *p = line;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    if (strncmp(p, "# schemes:", 10) == 0 && !r->header) {
-        /* the names of the mask bits (netrace merge writes the session's list) */
-        char *v = nr_trim(p + 10);
-        if (strlen(v) >= sizeof r->t->schemes || !nr_text_is_printable(v))
-            return nr_error_set(err, "%s:%lld: schemes: expected at most %zu printable characters", r->path,
-                                (long long)r->lineno, sizeof r->t->schemes - 1), TRACE_FAIL;
-        memcpy(r->t->schemes, v, strlen(v) + 1);
-        return TRACE_NEXT;
-    }
-    if (*p == '#' || *p == '\0' || *p == '\n' || (*p == '\r' && (p[1] == '\n' || p[1] == '\0')))
-        return TRACE_NEXT;
-    char *field[TRACE_COLS_MAX];
-    int nf = nr_csv_split(p, field, TRACE_COLS_MAX);
-    if (nf < 0)
-        return nr_error_set(err, "%s:%lld: more than %d fields", r->path, (long long)r->lineno, TRACE_COLS_MAX),
-               TRACE_FAIL;
-    if (!r->header) {
-        bool ok = read_header(field, nf, r->col, r->path, r->lineno, err);
-        r->ncols = nf;
-        r->header = true;
-        return ok ? TRACE_NEXT : TRACE_FAIL;
-    }
-    if (!grow_rows(r, err))
-        return TRACE_FAIL;
-    if (!read_row(field, nf, r->col, r->ncols, r->want, &r->rows[r->n], r->path, r->lineno, err))
-        return TRACE_FAIL;
-    if (r->rows[r->n].dir == RAW_SKIP) /* another line of an N-car race */
-        r->t->other_directions++;
-    else
-        r->n++;
-    return TRACE_NEXT;
-}
-
-bool linktrace_read(LinkTrace *t, FILE *f, const char *path, NrError *err)
-{
-    return linktrace_read_dir(t, f, path, 0, err);
-}
-
-bool linktrace_read_dir(LinkTrace *t, FILE *f, const char *path, int want, NrError *err)
-{
-    *t = (LinkTrace){0};
-    char *line = malloc(NR_LINE_MAX);
-    TraceReader r = {.t = t, .path = path, .cap = TRACE_ROWS_START, .want = want == 12 || want == 21 ? 0 : want};
-    r.rows = malloc((size_t)r.cap * sizeof *r.rows);
-    if (!line || !r.rows) {
-        free(line);
-        free(r.rows);
-        return nr_error_set(err, "%s: out of memory", path);
-    }
-    size_t got;
-    NrLine lr;
-    TraceStep step = TRACE_NEXT;
-    errno = 0;
-    while (step == TRACE_NEXT && (lr = nr_line_read(f, line, NR_LINE_MAX, &got)) != NR_LINE_EOF) {
-        r.lineno++;
-        step = trace_line(&r, line, lr, err);
-    }
-    bool ok = step != TRACE_FAIL;
-    if (ok && ferror(f))
-        ok = nr_error_set(err, "%s:%lld: cannot read: %s", path, (long long)r.lineno + 1,
-                          errno ? strerror(errno) : "read error");
-    if (ok && !r.header)
-        ok = nr_error_set(err, "%s:%lld: no header row: expected 'direction,seq,kind,sent_us,arrival_us,delay_us'",
-                          path, (long long)(r.lineno > 0 ? r.lineno : 1));
-    free(line);
-    if (ok) {
-        qsort(r.rows, (size_t)r.n, sizeof *r.rows, cmp_raw);
-        t->on = true;
-        t->rows = r.n;
-        if (!build_slots(t, r.rows, r.n) || (r.col[COL_SCHEMES] >= 0 && !build_packets(t, r.rows, r.n)))
-            ok = nr_error_set(err, "%s: out of memory", path);
-    }
-    free(r.rows);
-    if (!ok)
-        linktrace_free(t);
-    return ok;
 }
 
 static const LinkTraceSlot *find_slot(const LinkTrace *t, int dir, int32_t seq)

@@ -39,7 +39,9 @@ bool linkmatrix_pair(const char *pair, int *from, int *to)
     return *from >= 0 && *to >= 0 && *from != *to;
 }
 
-bool linkmatrix_set(LinkMatrix *m, const char *pair, const char *spec, const char *where, NrError *err)
+/* linkmatrix_set, its delays files read through files (NULL: each alone). */
+static bool matrix_set(LinkMatrix *m, const char *pair, const char *spec, const char *where, LinkTraceFiles *files,
+                       NrError *err)
 {
     int from, to;
     if (!linkmatrix_pair(pair, &from, &to))
@@ -48,7 +50,7 @@ bool linkmatrix_set(LinkMatrix *m, const char *pair, const char *spec, const cha
     LinkSpec s;
     memset(&s, 0, sizeof s);
     NrError se = {{0}};
-    if (!linkspec_parse(&s, spec, NULL, &se)) {
+    if (!linkspec_parse_files(&s, spec, NULL, files, &se)) {
         linkspec_free(&s);
         return nr_error_set(err, "%s: link %s: %s", where, pair, se.msg);
     }
@@ -60,8 +62,13 @@ bool linkmatrix_set(LinkMatrix *m, const char *pair, const char *spec, const cha
     return true;
 }
 
+bool linkmatrix_set(LinkMatrix *m, const char *pair, const char *spec, const char *where, NrError *err)
+{
+    return matrix_set(m, pair, spec, where, NULL, err);
+}
+
 /* One line of a file: blank, a comment, or `I-J SPEC`. */
-static bool load_line(LinkMatrix *m, char *buf, const char *path, int line, NrError *err)
+static bool load_line(LinkMatrix *m, char *buf, const char *path, int line, LinkTraceFiles *files, NrError *err)
 {
     char *hash = strchr(buf, '#');
     if (hash)
@@ -78,7 +85,7 @@ static bool load_line(LinkMatrix *m, char *buf, const char *path, int line, NrEr
     int from, to;
     if (linkmatrix_pair(p, &from, &to) && m->set[from][to])
         return nr_error_set(err, "%s: link %s given twice (also %s)", where, p, m->where[from][to]);
-    return linkmatrix_set(m, p, nr_trim(sp), where, err);
+    return matrix_set(m, p, nr_trim(sp), where, files, err);
 }
 
 bool linkmatrix_load(LinkMatrix *m, const char *path, NrError *err)
@@ -91,6 +98,7 @@ bool linkmatrix_load(LinkMatrix *m, const char *path, NrError *err)
     int line = 0;
     bool ok = true;
     NrLine r;
+    LinkTraceFiles files = {0}; /* a merged race's lines name one delays file: read once */
     while (ok && (r = nr_line_read(f, buf, sizeof buf, &len)) != NR_LINE_EOF) {
         line++;
         if (r != NR_LINE_OK)
@@ -98,8 +106,9 @@ bool linkmatrix_load(LinkMatrix *m, const char *path, NrError *err)
                               r == NR_LINE_LONG ? "line too long" : r == NR_LINE_NUL ? "NUL byte: not a link matrix"
                                                                                       : "read error");
         else
-            ok = load_line(m, buf, path, line, err);
+            ok = load_line(m, buf, path, line, &files, err);
     }
+    linktrace_files_free(&files);
     fclose(f);
     return ok;
 }
