@@ -54,20 +54,24 @@ static void arrow_label_clear_of_the_speedometer(void **state)
     (void)state;
     static AppState v;
     SDL_Surface *surf = text_state(&v, 960, 540);
-    SDL_FRect rect = {0, 0, 960, 540}, inset = {12, 12, 936, 516}, dial, taken[2];
+    SDL_FRect rect = {0, 0, 960, 540}, inset = {12, 12, 936, 516}, dial, taken[3];
     AppXform x = {.rect = rect, .cx = 480, .cy = 270, .scale = 10};
     Pose other = {.x = -40, .y = -30};
     assert_true(drivewidget_speedo_rect(&v, &rect, &dial));
     int n = 0;
-    assert_true(drivewidget_arrow(&v, &x, &inset, NULL, &other, 1, "P2 1.3 s behind", taken, &n, 2));
-    assert_int_equal(n, 1);
-    assert_true(rects_overlap(&taken[0], &dial)); /* nothing taken: the label would sit on the dial */
+    assert_true(drivewidget_arrow(&v, &x, &inset, 0, &other, 1, "P2 1.3 s behind", taken, &n, 3));
+    assert_int_equal(n, 2); /* the arrow's box, the label's */
+    assert_true(rects_overlap(&taken[0], &dial)); /* nothing taken: both would sit on the dial */
+    assert_true(rects_overlap(&taken[1], &dial));
+    assert_false(rects_overlap(&taken[1], &taken[0])); /* the label beside its arrow, not over it */
     taken[0] = dial;
     n = 1;
-    assert_true(drivewidget_arrow(&v, &x, &inset, NULL, &other, 1, "P2 1.3 s behind", taken, &n, 2));
-    assert_int_equal(n, 2);
+    assert_true(drivewidget_arrow(&v, &x, &inset, 0, &other, 1, "P2 1.3 s behind", taken, &n, 3));
+    assert_int_equal(n, 3);
     assert_false(rects_overlap(&taken[1], &dial));
-    assert_true(taken[1].x >= inset.x - 3 && taken[1].x + taken[1].w <= inset.x + inset.w + 3);
+    assert_false(rects_overlap(&taken[2], &dial));
+    assert_false(rects_overlap(&taken[2], &taken[1]));
+    assert_true(taken[2].x >= inset.x - 3 && taken[2].x + taken[2].w <= inset.x + inset.w + 3);
     text_state_free(&v, surf);
 }
 
@@ -152,13 +156,13 @@ static void arrow_keeps_off_the_message(void **state)
     SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, 960, 540, 32, SDL_PIXELFORMAT_ARGB8888);
     v.r = SDL_CreateSoftwareRenderer(surf);
     v.lay.base = 20;
-    SDL_FRect rect = {0, 0, 960, 540}, inset = {12, 12, 936, 516}, box = {380, 470, 200, 60}, taken[2];
+    SDL_FRect rect = {0, 0, 960, 540}, inset = {12, 12, 936, 516}, box = {380, 470, 200, 60}, taken[2] = {box};
     AppXform x = {.rect = rect, .cx = 480, .cy = 270, .scale = 10};
     Pose other = {.x = 0, .y = -40};
     SDL_SetRenderDrawColor(v.r, 0, 0, 0, 255);
     SDL_RenderClear(v.r);
-    int n = 0;
-    assert_true(drivewidget_arrow(&v, &x, &inset, &box, &other, 1, NULL, taken, &n, 2));
+    int n = 1;
+    assert_true(drivewidget_arrow(&v, &x, &inset, 0, &other, 1, NULL, taken, &n, 2));
     SDL_RenderFlush(v.r);
     assert_int_equal(pixels_in(surf, &box, pal_car(1)), 0);
     /* drawn whole: a triangle 35.2 px long (1.6 x 22) on a 35.2 px base, about 620 px */
@@ -167,31 +171,32 @@ static void arrow_keeps_off_the_message(void **state)
     SDL_FreeSurface(surf);
 }
 
-/* A pulled-back arrow's label steps along the edge its arrow sits on: two
- * cars straight below the centre of a 960 x 540 view (5 px apart) leave
- * the inset on its bottom edge inside a message box across the bottom
- * centre; both arrows are pulled back up off it, and the second label,
- * where the first one is, steps sideways by a label's width at the same
- * height, as on an edge (before: across was read after the pull-back, off
- * the edge, and the label stepped down by its height and 6 px). */
+/* Two cars straight below the centre of a 960 x 540 view (5 px apart)
+ * leave the inset on its bottom edge inside a message box across the
+ * bottom centre: the first arrow is pulled back up off the box, the second
+ * up off the box, the first arrow and its label (issue 22's trial D4); each
+ * label clear of the box, both arrows and the other label. (The edge an
+ * arrow came from is read before its pull-back, so a label that must step
+ * steps along that edge.) */
 static void pulled_back_label_steps_along_its_edge(void **state)
 {
     (void)state;
     static AppState v;
     SDL_Surface *surf = text_state(&v, 960, 540);
-    SDL_FRect rect = {0, 0, 960, 540}, inset = {12, 12, 936, 516}, box = {380, 470, 200, 60}, taken[3];
+    SDL_FRect rect = {0, 0, 960, 540}, inset = {12, 12, 936, 516}, box = {380, 470, 200, 60}, taken[5];
     AppXform x = {.rect = rect, .cx = 480, .cy = 270, .scale = 10};
     Pose a = {.x = 0, .y = -40}, b = {.x = 0.5, .y = -40};
     int n = 0;
     taken[n++] = box; /* drivehud_draw takes the message box first */
-    assert_true(drivewidget_arrow(&v, &x, &inset, &box, &a, 1, "P2 0.4 s behind", taken, &n, 3));
-    assert_true(drivewidget_arrow(&v, &x, &inset, &box, &b, 2, "P3 0.5 s behind", taken, &n, 3));
-    assert_int_equal(n, 3);
-    assert_true(taken[1].y + taken[1].h < box.y); /* the first label above the box, with its arrow */
-    if (fabsf(taken[2].y - taken[1].y) > 0.01f || fabsf(taken[2].x - taken[1].x) < taken[1].w)
-        fail_msg("second label at %.1f,%.1f, the first at %.1f,%.1f (%.0f px wide): not a step along the edge",
-                 (double)taken[2].x, (double)taken[2].y, (double)taken[1].x, (double)taken[1].y, (double)taken[1].w);
-    assert_false(rects_overlap(&taken[2], &box));
+    assert_true(drivewidget_arrow(&v, &x, &inset, 0, &a, 1, "P2 0.4 s behind", taken, &n, 5));
+    assert_true(drivewidget_arrow(&v, &x, &inset, 0, &b, 2, "P3 0.5 s behind", taken, &n, 5));
+    assert_int_equal(n, 5); /* the box, arrow and label, arrow and label */
+    assert_true(taken[2].y + taken[2].h < box.y); /* the first label above the box, with its arrow */
+    for (int i = 0; i < 5; i++)
+        for (int k = 0; k < 5; k++)
+            if (i != k && (i == 2 || i == 4))
+                assert_false(rects_overlap(&taken[i], &taken[k]));
+    assert_true(taken[3].y + taken[3].h <= taken[1].y + 0.01f); /* the second arrow above the first */
     text_state_free(&v, surf);
 }
 

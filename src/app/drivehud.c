@@ -190,16 +190,20 @@ void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOt
     float m = fmaxf(4.0f, (float)v->lay.base * 0.6f), top = drivehud_top_px(v);
     SDL_FRect room = drivehud_room(h, v, &x->rect); /* the arrows and the speedometer */
     SDL_FRect inset = {room.x + m, room.y + top + m, room.w - 2 * m, room.h - top - 2 * m};
-    /* the labels keep clear of the own car (a car width and a half round it),
-     * of the speedometer (drawn after them) and of each other */
-    SDL_FRect taken[DRIVEGAP_CARS + 3], dial;
+    /* the labels keep clear of the own car (a car width and a half round
+     * it); the arrows and their labels of the speedometer (drawn after
+     * them), the minimap, a message box, each other and their own arrow */
+    SDL_FRect taken[DRIVEHUD_TAKEN], dial;
     int ntaken = 1;
     float cx, cy;
     app_world_to_px(x, o->own.x, o->own.y, &cx, &cy);
     taken[0] = (SDL_FRect){cx - 1.5f * x->scale, cy - 1.5f * x->scale, 3 * x->scale, 3 * x->scale};
+    h->narrows = 0;
     bool has_dial = drivewidget_speedo_rect(v, &room, &dial);
     if (has_dial)
         taken[ntaken++] = dial;
+    if (o->minimap.w > 0)
+        taken[ntaken++] = o->minimap;
     if (o->keep_clear.w > 0)
         taken[ntaken++] = o->keep_clear;
     for (int i = 0; i < o->n && inset.w > 0 && inset.h > 0; i++) {
@@ -207,8 +211,12 @@ void drivehud_draw(DriveHud *h, AppState *v, const AppXform *x, const DriveHudOt
         char label[48];
         double gap = drivegap_gap_s(&h->gap, o->me, o->car[i], &est); /* est is set here, before it is read */
         drivehud_gap_text(label, sizeof label, o->car[i], gap, est);
-        drivewidget_arrow(v, x, &inset, &o->keep_clear, &o->pose[i], o->car[i], label, taken, &ntaken,
-                          DRIVEGAP_CARS + 3);
+        int before = ntaken;
+        if (drivewidget_arrow(v, x, &inset, 1, &o->pose[i], o->car[i], label, taken, &ntaken, DRIVEHUD_TAKEN) &&
+            h->narrows < DRIVEGAP_CARS) { /* its box, then its label's (none: left out) */
+            h->arrow_box[h->narrows] = ntaken > before ? taken[before] : (SDL_FRect){0, 0, 0, 0};
+            h->label_box[h->narrows++] = ntaken > before + 1 ? taken[before + 1] : (SDL_FRect){0, 0, 0, 0};
+        }
     }
     drivewidget_flash(v->r, &x->rect, h->flash);
     double opacity = has_dial ? drivehud_fade(h, x, &dial) : 1.0;

@@ -28,7 +28,10 @@
  *        "P2 0.8 s behind", "~" when estimated: drivehud_gap_text), the
  *        flash and the speedometer, into x's rect (the top strip of
  *        DRIVEHUD_TOP_LINES text lines is left to the HUD, the bottom one
- *        of the lagometer to it when h->lagometer).
+ *        of the lagometer to it when h->lagometer); the arrows and their
+ *        labels keep off the speedometer, others->minimap, others->keep_clear
+ *        and each other, a label off its own arrow (h->arrow_box,
+ *        h->label_box: where they went).
  *   drivehud_room(h, v, rect)  the part of screen rect the speedometer and
  *        the arrows keep to: above the lagometer when h->lagometer (unless
  *        that would leave less than 40 % of rect), else all of rect.
@@ -68,6 +71,7 @@
 #define DRIVEHUD_FLASH_S 0.45  /* a hit's flash fades in this long */
 #define DRIVEHUD_TOP_LINES 2.9 /* the HUD strip's height in text lines */
 #define DRIVEHUD_FADE_MIN 0.3  /* an instrument over the road ahead: this opaque */
+#define DRIVEHUD_TAKEN (4 + 2 * DRIVEGAP_CARS) /* drivehud_draw's rectangles: the own car, 3 widgets, arrows, labels */
 
 typedef struct DriveHudIn {
     Pose own;                    /* the own car as this screen draws it */
@@ -86,6 +90,7 @@ typedef struct DriveHudOthers {
     Pose own;                 /* the own car as this screen draws it */
     double speed_cws;         /* the own car's, for the speedometer */
     SDL_FRect keep_clear;     /* a box the arrows and their labels keep off (a message's); w 0: none */
+    SDL_FRect minimap;        /* the minimap's box (widget_minimap_rect), kept off likewise; w 0: none */
 } DriveHudOthers;
 
 typedef struct DriveHud {
@@ -104,6 +109,10 @@ typedef struct DriveHud {
     bool lagometer;       /* set by the caller: its lagometer (lagometer_screen_rect) is
                            * drawn along the bottom; the camera, arrows and speedometer
                            * keep above it */
+    /* the last drivehud_draw's arrows: each one's box (with its rim) and
+     * its label's (w 0: left out), for the tests of their places */
+    SDL_FRect arrow_box[DRIVEGAP_CARS], label_box[DRIVEGAP_CARS];
+    int narrows;
 } DriveHud;
 
 void drivehud_reset(DriveHud *h, DriveCamMode mode);

@@ -280,7 +280,7 @@ static SDL_FRect label_place(const SDL_FRect *inset, float bx, float by, float t
                              const SDL_FRect *taken, int ntaken)
 {
     SDL_FRect r = {0, 0, tw + 6, th + 2};
-    for (int k = 0; k < 7; k++) {
+    for (int k = 0; k < 9; k++) {
         float step = (float)((k + 1) / 2) * (k % 2 ? 1.0f : -1.0f), dx = 0, dy = step * (th + 6);
         if (across) /* a top or bottom edge: step sideways by a label's width */
             dx = step * (tw + 10), dy = 0;
@@ -304,16 +304,46 @@ static void arrow_tri(float ax, float ay, float c, float s, float size, SDL_FPoi
     tri[2] = (SDL_FPoint){ax - c * size * 1.6f + s * size * 0.8f, ay - s * size * 1.6f - c * size * 0.8f};
 }
 
-static bool tri_meets(const SDL_FPoint tri[3], const SDL_FRect *r)
+/* The triangle's box with its 2.5 px rim and a little more. */
+static SDL_FRect tri_box(const SDL_FPoint tri[3])
 {
     float x0 = fminf(tri[0].x, fminf(tri[1].x, tri[2].x)) - 3, x1 = fmaxf(tri[0].x, fmaxf(tri[1].x, tri[2].x)) + 3;
     float y0 = fminf(tri[0].y, fminf(tri[1].y, tri[2].y)) - 3, y1 = fmaxf(tri[0].y, fmaxf(tri[1].y, tri[2].y)) + 3;
-    SDL_FRect b = {x0, y0, x1 - x0, y1 - y0}; /* the 2.5 px rim and a little more */
-    return overlaps(&b, r);
+    return (SDL_FRect){x0, y0, x1 - x0, y1 - y0};
 }
 
-bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, const SDL_FRect *avoid,
-                       const Pose *pose, int car, const char *label, SDL_FRect *taken, int *ntaken, int max_taken)
+static bool tri_meets_any(const SDL_FPoint tri[3], const SDL_FRect *r, int n)
+{
+    SDL_FRect b = tri_box(tri);
+    for (int i = 0; i < n; i++)
+        if (r[i].w > 0 && overlaps(&b, &r[i]))
+            return true;
+    return false;
+}
+
+/* The tip on the border, the base inside; over one of the n rectangles
+ * keep (the speedometer, the minimap, a message box, earlier arrows and
+ * labels) it is pulled back along its line towards the view's centre to
+ * the first place clear of all of them; false when there is none. */
+static bool arrow_pull_back(const AppXform *x, const SDL_FRect *keep, int n, float size, float c, float s, float *ax,
+                            float *ay, SDL_FPoint tri[3])
+{
+    arrow_tri(*ax, *ay, c, s, size, tri);
+    float len = hypotf(*ax - x->cx, *ay - x->cy);
+    for (float back = 2.0f; tri_meets_any(tri, keep, n) && back < len; back += 2.0f) {
+        SDL_FPoint t[3];
+        arrow_tri(*ax - c * back, *ay - s * back, c, s, size, t);
+        if (!tri_meets_any(t, keep, n)) {
+            *ax -= c * back;
+            *ay -= s * back;
+            memcpy(tri, t, sizeof t);
+        }
+    }
+    return !tri_meets_any(tri, keep, n);
+}
+
+bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, int nlabel_only, const Pose *pose,
+                       int car, const char *label, SDL_FRect *taken, int *ntaken, int max_taken)
 {
     float px, py, ax, ay;
     double dir;
@@ -321,24 +351,14 @@ bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, c
     if (!drivewidget_arrow_place(x, inset, px, py, &ax, &ay, &dir))
         return false;
     float size = fmaxf(9.0f, (float)v->lay.base * 1.1f), c = (float)cos(dir), s = (float)sin(dir);
-    /* the tip on the border, the base inside; over avoid (a message box)
-     * it is pulled back along its line towards the centre until clear */
-    SDL_FPoint tri[3];
-    arrow_tri(ax, ay, c, s, size, tri);
     /* the label's steps go along the edge the arrow sits on (across on the
      * top or the bottom edge, up and down on a side), a pulled-back arrow's
      * too: read before the pull-back moves it off the edge */
     bool across = fminf(fabsf(ay - inset->y), fabsf(ay - inset->y - inset->h)) < 1.0f;
-    float len = hypotf(ax - x->cx, ay - x->cy);
-    for (float back = 2.0f; avoid && avoid->w > 0 && tri_meets(tri, avoid) && back < len; back += 2.0f) {
-        SDL_FPoint t[3];
-        arrow_tri(ax - c * back, ay - s * back, c, s, size, t);
-        if (!tri_meets(t, avoid)) {
-            ax -= c * back;
-            ay -= s * back;
-            memcpy(tri, t, sizeof t);
-        }
-    }
+    SDL_FPoint tri[3];
+    int nkeep = *ntaken - nlabel_only;
+    if (!arrow_pull_back(x, taken + nlabel_only, nkeep > 0 ? nkeep : 0, size, c, s, &ax, &ay, tri))
+        return false; /* no clear place on its line (a crowded 2 x 2 cell): left out, never over a widget */
     SDL_FPoint out[3];
     for (int i = 0; i < 3; i++) { /* a dark rim, 2 px */
         float mx = (tri[0].x + tri[1].x + tri[2].x) / 3, my = (tri[0].y + tri[1].y + tri[2].y) / 3;
@@ -348,12 +368,16 @@ bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, c
     }
     gfx_poly(v->r, out, 3, gfx_rgb(10, 10, 12));
     gfx_poly(v->r, tri, 3, pal_car(car));
+    if (*ntaken < max_taken) /* later arrows and every label keep off it, its own too */
+        taken[(*ntaken)++] = tri_box(tri);
     if (!label || !label[0])
         return true;
     int tw, th;
     gfx_text_size(&v->gfx, GFX_SMALL, label, &tw, &th);
-    SDL_FRect r = label_place(inset, ax - c * size * 2.4f, ay - s * size * 2.4f, (float)tw, (float)th, across, taken,
-                              *ntaken);
+    /* the label's centre behind the arrow's base, as far as its box
+     * reaches along the arrow's line (the box's half extents projected) */
+    float back = size * 1.6f + 6 + fabsf(c) * ((float)tw / 2 + 3) + fabsf(s) * ((float)th / 2 + 1);
+    SDL_FRect r = label_place(inset, ax - c * back, ay - s * back, (float)tw, (float)th, across, taken, *ntaken);
     if (r.w <= 0)
         return true;
     if (*ntaken < max_taken)

@@ -27,14 +27,17 @@
  *        point lies inside inset; else (ax, ay) where the line from the
  *        view's centre (x->cx, x->cy) to it leaves inset, dir its angle
  *        (rad, screen y down).
- *   drivewidget_arrow(v, x, inset, avoid, pose, car, label, taken, &ntaken, max)
+ *   drivewidget_arrow(v, x, inset, nlabel_only, pose, car, label, taken, &ntaken, max)
  *        an arrow in the car's colour on inset's border pointing to the car
- *        at pose when it is off inset (pulled back along its line towards
- *        the view's centre where it would meet avoid, a message box; NULL
- *        or empty: none), the label beside it, inside, clear
- *        of the rectangles taken[0..ntaken) if a step along the edge finds
- *        room (the own car, the speedometer, the labels of other arrows); the label's
- *        rectangle is added to taken (up to max). True when drawn.
+ *        at pose when it is off inset, pulled back along its line towards
+ *        the view's centre where it would meet one of taken[nlabel_only ..
+ *        ntaken) (the speedometer, the minimap, a message box, earlier
+ *        arrows and labels); then the label beside it, inside inset, clear
+ *        of every rectangle of taken (taken[0 .. nlabel_only): what only
+ *        labels keep off, the own car) and of its own arrow, if a step
+ *        along the edge finds room (else left out). The arrow's box, then
+ *        the label's rectangle are added to taken (up to max). True when
+ *        drawn (false too when no place on its line is clear: left out).
  *   drivewidget_flash(r, rect, level)  a pale frame round rect, as thick
  *        and opaque as level (0..1) says; nothing at 0.
  *   drivewidget_sparks(v, x, sparks, n)  the sparks (world positions and
@@ -62,8 +65,8 @@ float drivewidget_speedo_radius(AppState *v, float w, float h);
 double drivewidget_speedo_angle(double speed_cws);
 bool drivewidget_arrow_place(const AppXform *x, const SDL_FRect *inset, float px, float py, float *ax, float *ay,
                              double *dir);
-bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, const SDL_FRect *avoid,
-                       const Pose *pose, int car, const char *label, SDL_FRect *taken, int *ntaken, int max_taken);
+bool drivewidget_arrow(AppState *v, const AppXform *x, const SDL_FRect *inset, int nlabel_only, const Pose *pose,
+                       int car, const char *label, SDL_FRect *taken, int *ntaken, int max_taken);
 void drivewidget_flash(SDL_Renderer *r, const SDL_FRect *rect, double level);
 void drivewidget_sparks(AppState *v, const AppXform *x, const DriveSpark *sparks, int n);
 

@@ -72,10 +72,10 @@ static void draw_race(NetWin *nw, const NetRace *nr, int w, int h)
     for (int c = 0; c < nr->ncars; c++) /* the own car on top */
         if (c != nr->me)
             widget_car(nw->view, c < WIDGET_CAR_SPRITES ? nw->sprites.car[c] : NULL, &x, &nr->pose[c], c);
-    SDL_FRect mini;
+    SDL_FRect mini = {0, 0, 0, 0};
     double fade = widget_minimap_rect(nw->view, &rect, &mini) ? drivehud_fade(&nw->hud, &x, &mini) : 1.0;
     widget_minimap(nw->view, &rect, nr->pose, nr->ncars, nr->me, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
-    DriveHudOthers o = {.n = 0, .me = nr->me, .own = *own, .speed_cws = nr->speed};
+    DriveHudOthers o = {.n = 0, .me = nr->me, .own = *own, .speed_cws = nr->speed, .minimap = mini};
     for (int c = 0; c < nr->ncars && o.n < DRIVEGAP_CARS; c++)
         if (c != nr->me) {
             o.car[o.n] = c;

@@ -151,10 +151,11 @@ static void draw_screen(PlayState *ps, int j, const SDL_FRect *viewport, int64_t
     for (int c = 0; c < ps->nseats; c++)
         if (c != j)
             widget_car(ps->view, ps->sprites.car[c], &x, &pose[c], c);
-    SDL_FRect mini;
+    SDL_FRect mini = {0, 0, 0, 0};
     double fade = widget_minimap_rect(ps->view, &x.rect, &mini) ? drivehud_fade(&ps->hud[j], &x, &mini) : 1.0;
     widget_minimap(ps->view, &x.rect, pose, ps->nseats, j, (Uint8)(WIDGET_MINIMAP_ALPHA * fade));
-    DriveHudOthers o = {.n = 0, .me = j, .own = pose[j], .speed_cws = liverace_speed(ps->lr, j), .keep_clear = *msg_box};
+    DriveHudOthers o = {.n = 0, .me = j, .own = pose[j], .speed_cws = liverace_speed(ps->lr, j), .keep_clear = *msg_box,
+                        .minimap = mini};
     for (int c = 0; c < ps->nseats && o.n < DRIVEGAP_CARS; c++)
         if (c != j) {
             o.car[o.n] = c;
@@ -284,10 +285,13 @@ void play_draw(PlayState *ps, int w, int h)
         play_grid_box(ps, w, h);
     if (ph == RF_DONE && !session)
         play_results_box(ps, w, h);
+    /* the pause and help boxes keep above a message ("text x1.25" over a
+     * help line for its 2 s: issue 22's trial) */
+    SDL_FRect area = {0, 0, (float)w, msg_box.w > 0 ? msg_box.y - (float)v->lay.base * 0.5f : (float)h};
     if (ps->paused && !ps->help) {
         const char *lines[4] = {"PAUSED", ps->pause_why[0] ? ps->pause_why : "the race clock is stopped",
                                 session ? "Esc / P resume" : "Esc / P resume · R restart · Q quit", "H help"};
-        widget_text_box(&ps->view->gfx, w, h, lines, 4, ps->pause_why[0] ? PAL_WARN : PAL_ACCENT);
+        widget_text_box_in(&ps->view->gfx, area, lines, 4, ps->pause_why[0] ? PAL_WARN : PAL_ACCENT);
     }
     if (ps->help) { /* the keys, then how to read the lagometer */
         int n;
@@ -298,7 +302,7 @@ void play_draw(PlayState *ps, int w, int h)
             lines[m++] = keys[i];
         for (int i = 0; !session && lagometer_legend(i) && m < 48; i++) /* a study shows no lagometer */
             lines[m++] = lagometer_legend(i);
-        widget_text_box(&ps->view->gfx, w, h, lines, m, PAL_ACCENT);
+        widget_text_box_in(&ps->view->gfx, area, lines, m, PAL_ACCENT);
     }
     if (msg_box.w > 0) {
         Gfx *g = &v->gfx;

@@ -323,11 +323,16 @@ void widget_lights_at(Gfx *g, float base, float cx0, float y, int64_t to_go_us)
 
 void widget_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame)
 {
+    widget_text_box_in(g, (SDL_FRect){0, 0, (float)w, (float)h}, lines, n, frame);
+}
+
+void widget_text_box_in(Gfx *g, SDL_FRect area, const char *const *lines, int n, SDL_Color frame)
+{
     float pad = (float)gfx_line_h(g, GFX_NORMAL);
     GfxLines fl; /* the normal font, else the small one, else wrapped (gfx_fit_lines) */
-    gfx_fit_lines(g, (float)w - 2 * pad, (float)h - 2 * pad, lines, n, &fl);
+    gfx_fit_lines(g, area.w - 2 * pad, area.h - 2 * pad, lines, n, &fl);
     float bw = (float)fl.w + 2 * pad, bh = fl.line_h * (float)fl.n + 2 * pad;
-    float x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
+    float x = area.x + (area.w - bw) / 2, y = area.y + (area.h - bh) / 2;
     widget_panel(g->r, x, y, bw, bh, frame);
     gfx_audit_cover(g, x, y, bw, bh);
     gfx_room_push(g, x, y, bw, bh);

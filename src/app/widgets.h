@@ -35,6 +35,8 @@
  *   widget_panel(r, x, y, w, h, frame)  an opaque framed panel (PAL_BOX).
  *   widget_text_box(g, w, h, lines, n, frame)  lines centred in a panel,
  *        line 0 in the accent colour.
+ *   widget_text_box_in(g, area, lines, n, frame)  the same within area
+ *        (centred in it, fitted to it).
  *   widget_results(g, w, h, rf, title, views, labels, nviews, footer)  the
  *        results box: for each view (a terminal or RACEFLOW_TRUTH) the
  *        finishing order with finish and lap times (or progress at the time
@@ -88,6 +90,7 @@ bool widget_lights_shown(int64_t to_go_us);
 void widget_lights_size(float base, float *w, float *h);
 void widget_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color frame);
 void widget_text_box(Gfx *g, int w, int h, const char *const *lines, int n, SDL_Color frame);
+void widget_text_box_in(Gfx *g, SDL_FRect area, const char *const *lines, int n, SDL_Color frame);
 void widget_results(Gfx *g, int w, int h, const RaceFlow *rf, const char *title, const int *views,
                     const char *const *labels, int nviews, const char *footer);
 void widget_results_board(Gfx *g, int w, int h, const RaceFlow *rf, const char *title, const int *views,
