@@ -518,6 +518,15 @@ static void overview_shows_the_peer(void **state)
     assert_string_equal(cap, "P1 screen");
     app_view_caption(0, 0, false, cap, sizeof cap);
     assert_string_equal(cap, "P1");
+    /* after the race the peer's last VIEW ages with the clock: "P2 screen
+     * 19800 ms ago" pushed the name out of the overview's caption (issue
+     * 22's trial: blank captions in host --watch after the race) */
+    app_view_caption(1, 4999 * NR_US_PER_MS, true, cap, sizeof cap);
+    assert_string_equal(cap, "P2 screen 4999 ms ago");
+    app_view_caption(1, 5000 * NR_US_PER_MS, true, cap, sizeof cap);
+    assert_string_equal(cap, "P2 last view");
+    app_view_caption(1, 19800 * NR_US_PER_MS, false, cap, sizeof cap);
+    assert_string_equal(cap, "P2 last");
     engine_free(e);
     track_free(t);
 }

@@ -216,6 +216,8 @@ void app_view_caption(int j, int64_t late_us, bool wide, char *buf, size_t n)
     int ms = (int)((late_us + NR_US_PER_MS / 2) / NR_US_PER_MS);
     if (late_us <= 0)
         snprintf(buf, n, wide ? "P%d screen" : "P%d", j + 1);
+    else if (late_us >= APP_VIEW_LAST_US) /* no VIEW since: the race is over, or the peer is gone */
+        snprintf(buf, n, wide ? "P%d last view" : "P%d last", j + 1);
     else /* the peer's screen as its VIEW said it: one network delay ago */
         snprintf(buf, n, wide ? "P%d screen %d ms ago" : "P%d %dms ago", j + 1, ms);
 }

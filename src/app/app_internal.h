@@ -27,7 +27,9 @@
  *   app_view_caption(j, late_us, wide, buf, n)  the caption naming
  *        terminal j's screen: "P2 screen" (short "P2"), or with late_us > 0
  *        (a peer's screen from its VIEW) "P2 screen 42 ms ago" (short
- *        "P2 42ms ago"), late_us rounded to the millisecond.
+ *        "P2 42ms ago"), late_us rounded to the millisecond; from
+ *        APP_VIEW_LAST_US on (the peer's last VIEW, after the race or
+ *        when it went silent) "P2 last view" (short "P2 last").
  *   app_gauge_text(m, &t)              the gauge strings of one scheme, formatted
  *        from its metrics; app_gauge_text_n(m, ncars, &t) its strings of a
  *        race of more than two cars (pairs, spread, each disadvantage,
@@ -353,6 +355,7 @@ unsigned app_requests(AppState *s);
 WinScreen app_screen(AppState *s);
 void app_layout(AppState *s, int w, int h);
 void app_view_xform(const AppState *s, int k, int j, AppXform *x);
+#define APP_VIEW_LAST_US (5 * NR_US_PER_S) /* a peer's VIEW this old is its last */
 void app_view_caption(int j, int64_t late_us, bool wide, char *buf, size_t n);
 void app_gauge_text(const Metrics *m, AppGaugeText *t);
 void app_gauge_text_n(const Metrics *m, int ncars, AppGaugeText *t);
