@@ -143,6 +143,26 @@ static void plot_grid_stays_within_the_axis(void **state)
     SDL_FreeSurface(img);
 }
 
+/* fig drawn as a PNG under /tmp (named by tag) and loaded back, locked. */
+static SDL_Surface *drawn_png(const PlotFigure *fig, const char *tag)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/netrace-test-%s-%ld.png", tag, (long)getpid());
+    NrError err = {{0}};
+    assert_int_equal(plot_write(fig, path, &err), 0);
+    SDL_Surface *img = IMG_Load(path);
+    unlink(path);
+    assert_non_null(img);
+    SDL_LockSurface(img);
+    return img;
+}
+
+/* Text and axis ink: darker than mid grey. */
+static bool dark_rgb(uint32_t c)
+{
+    return ((c >> 16 & 0xFF) + (c >> 8 & 0xFF) + (c & 0xFF)) < 3 * 0x80;
+}
+
 /* The first bytes of a file, NUL-ended. */
 static void file_head(const char *path, char *buf, size_t n)
 {
@@ -221,19 +241,11 @@ static void long_label_stays_in_its_panel(void **state)
     p.series = &s;
     p.nseries = 1;
     PlotFigure fig = {NULL, &p, 1, 1, 640, 160};
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/netrace-test-label-%ld.png", (long)getpid());
-    NrError err = {{0}};
-    assert_int_equal(plot_write(&fig, path, &err), 0);
-    SDL_Surface *img = IMG_Load(path);
-    unlink(path);
-    assert_non_null(img);
-    SDL_LockSurface(img);
+    SDL_Surface *img = drawn_png(&fig, "label");
     int dark_top = 0, dark_bottom = 0, dark = 0;
     for (int cy = 0; cy < img->h; cy++)
         for (int cx = 0; cx < 18; cx++) {
-            uint32_t c = pixel_rgb(img, cx, cy);
-            bool d = ((c >> 16 & 0xFF) + (c >> 8 & 0xFF) + (c & 0xFF)) < 3 * 0x80;
+            bool d = dark_rgb(pixel_rgb(img, cx, cy));
             dark += d;
             dark_top += d && cy < 12;
             dark_bottom += d && cy >= img->h - 12;
@@ -261,20 +273,12 @@ static void long_title_takes_two_lines(void **state)
     PlotFigure fig = {"default.csv | base link 1->2 delay 75ms 10ms distribution paretonormal | "
                       "2->1 delay 75ms 10ms distribution paretonormal | 1 seed",
                       &p, 1, 1, 400, 300};
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/netrace-test-title-%ld.png", (long)getpid());
-    NrError err = {{0}};
-    assert_int_equal(plot_write(&fig, path, &err), 0);
-    SDL_Surface *img = IMG_Load(path);
-    unlink(path);
-    assert_non_null(img);
-    SDL_LockSurface(img);
+    SDL_Surface *img = drawn_png(&fig, "title");
     int edge = 0, rows = 0;
     for (int cy = 0; cy < 40; cy++) {
         int n = 0;
         for (int cx = 0; cx < img->w; cx++) {
-            uint32_t c = pixel_rgb(img, cx, cy);
-            bool d = ((c >> 16 & 0xFF) + (c >> 8 & 0xFF) + (c & 0xFF)) < 3 * 0x80;
+            bool d = dark_rgb(pixel_rgb(img, cx, cy));
             n += d;
             edge += d && (cx < 4 || cx >= img->w - 4);
         }
